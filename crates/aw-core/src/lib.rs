@@ -1,0 +1,7 @@
+//! Pure rules of aw.
+//!
+//! Nothing in this crate touches the filesystem, the clock, the environment or other processes:
+//! every function takes values and returns values, so every rule can be tested in isolation and
+//! reused by every command that needs it.
+
+pub mod manifest;

@@ -1,0 +1,79 @@
+//! An in-memory skill folder, for tests, the demo and fuzzing.
+
+use super::{FileRead, SkillFiles};
+use std::collections::BTreeMap;
+
+/// A skill folder held in memory: file paths (normalised, `/`-separated) to contents. A path
+/// that is a proper prefix of a file's path is a folder.
+#[derive(Debug, Clone, Default)]
+pub struct MemoryFiles {
+    files: BTreeMap<String, Vec<u8>>,
+}
+
+impl MemoryFiles {
+    /// An empty folder.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a file (builder style).
+    pub fn with(mut self, path: &str, contents: impl Into<Vec<u8>>) -> Self {
+        self.files.insert(normalise(path), contents.into());
+        self
+    }
+}
+
+/// Normalises like Node's `path.join(dir, p)` relative part: drops `.` and empty segments and
+/// resolves `..` against earlier segments.
+fn normalise(p: &str) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    for seg in p.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                out.pop();
+            }
+            s => out.push(s),
+        }
+    }
+    out.join("/")
+}
+
+impl SkillFiles for MemoryFiles {
+    fn exists(&self, rel: &str) -> bool {
+        let p = normalise(rel);
+        if p.is_empty() {
+            return true;
+        }
+        self.files.contains_key(&p)
+            || self
+                .files
+                .range(format!("{p}/")..)
+                .next()
+                .is_some_and(|(k, _)| k.starts_with(&format!("{p}/")))
+    }
+
+    fn read(&self, rel: &str) -> FileRead {
+        let p = normalise(rel);
+        match self.files.get(&p) {
+            Some(bytes) => FileRead::Bytes(bytes.clone()),
+            None if self.exists(rel) => FileRead::Unreadable("is a folder".to_owned()),
+            None => FileRead::Absent,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folders_exist_and_are_unreadable() {
+        let f = MemoryFiles::new().with("bin/run.sh", "x");
+        assert!(f.exists("bin"));
+        assert!(f.exists("./bin/../bin/run.sh"));
+        assert!(!f.exists("bi"));
+        assert_eq!(f.read("bin"), FileRead::Unreadable("is a folder".to_owned()));
+        assert_eq!(f.read("nope"), FileRead::Absent);
+    }
+}

@@ -1,0 +1,167 @@
+//! The agent-workflow family `capability.json` validator.
+//!
+//! [`validate`] is a pure function over the manifest bytes and a read-only view of the skill
+//! folder ([`SkillFiles`]), so the CLI, the demo and every later consumer share one
+//! implementation. The checks, their order and their counts follow the family's reference
+//! validator; the messages are our own and always name the offending field first.
+
+pub mod js;
+pub mod memory;
+mod report;
+
+mod catalog;
+mod detect;
+mod gate;
+mod network;
+mod paths;
+mod posture;
+mod roles;
+mod settings;
+mod top;
+mod version;
+mod writable;
+
+pub use report::{Class, Finding, Report};
+
+use serde_json::{Map, Value};
+
+/// The schema number this validator understands.
+pub const SUPPORTED_SCHEMA: f64 = 1.0;
+/// The only accepted `family`.
+pub const FAMILY: &str = "agent-workflow";
+/// The accepted `kind`s.
+pub const KINDS: [&str; 4] = [
+    "memory-substrate",
+    "methodology-engine",
+    "execution-backend",
+    "composition-root",
+];
+/// The role vocabulary of `provides` and `roles`.
+pub const ROLE_VOCAB: [&str; 6] = ["context", "plan", "execute", "review", "probe", "synthesize"];
+/// The longest one-line catalog string, in UTF-16 code units.
+pub const CATALOG_LINE_MAX: usize = 200;
+
+/// What reading one file of the skill folder gave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileRead {
+    /// Nothing exists at that path (a broken symlink counts as nothing).
+    Absent,
+    /// Something exists but could not be read as a file (a folder, no permission).
+    Unreadable(String),
+    /// The file's bytes.
+    Bytes(Vec<u8>),
+}
+
+/// A read-only view of one skill folder. Paths are relative to the folder, as written in the
+/// manifest; implementations join and normalise them.
+pub trait SkillFiles {
+    /// Whether the path names anything that exists, following symlinks.
+    fn exists(&self, rel: &str) -> bool;
+    /// Reads a file.
+    fn read(&self, rel: &str) -> FileRead;
+}
+
+/// The deepest JSON nesting accepted. The reference's recursive walk handles a few hundred
+/// levels; a cap keeps our stack bounded whatever the input.
+pub const MAX_DEPTH: usize = 2048;
+
+/// Validates one skill folder.
+///
+/// `manifest` is the content of `capability.json`, or `None` when it could not be read;
+/// `skill_dir` is the resolved folder path, used only in the not-found message.
+pub fn validate(manifest: Option<&[u8]>, skill_dir: &str, files: &dyn SkillFiles) -> Report {
+    let root = match gate::open(manifest, skill_dir) {
+        Ok(root) => root,
+        Err(report) => return report,
+    };
+    let Some(obj) = root.as_object() else {
+        return gate::not_an_object();
+    };
+    if let Some(report) = gate::schema(obj) {
+        return report;
+    }
+    let mut cx = Ctx::new(obj, files);
+    top::check(&mut cx);
+    detect::check(&mut cx);
+    roles::check(&mut cx);
+    settings::check(&mut cx);
+    network::check(&mut cx);
+    writable::check(&mut cx);
+    catalog::check(&mut cx);
+    posture::check(&mut cx);
+    if !cx.stub {
+        version::check(&mut cx);
+    }
+    Report {
+        class: if cx.errors.is_empty() {
+            Class::Valid
+        } else {
+            Class::Invalid
+        },
+        name: obj.get("name").cloned(),
+        kind: obj.get("kind").cloned(),
+        available: Some(obj.get("available") != Some(&Value::Bool(false))),
+        errors: cx.errors,
+    }
+}
+
+/// The state shared by the section checks of one run.
+pub(crate) struct Ctx<'a> {
+    /// The manifest root.
+    pub root: &'a Map<String, Value>,
+    /// The skill folder.
+    pub files: &'a dyn SkillFiles,
+    /// `available === false`: existence and version checks are skipped.
+    pub stub: bool,
+    /// `roles` when it is a plain object; an empty map otherwise (the reference treats an invalid
+    /// `roles` as `{}` everywhere after T6).
+    pub roles: &'a Map<String, Value>,
+    /// Findings so far, in evaluation order.
+    pub errors: Vec<Finding>,
+}
+
+static EMPTY: std::sync::LazyLock<Map<String, Value>> = std::sync::LazyLock::new(Map::new);
+
+impl<'a> Ctx<'a> {
+    fn new(root: &'a Map<String, Value>, files: &'a dyn SkillFiles) -> Self {
+        Ctx {
+            root,
+            files,
+            stub: root.get("available") == Some(&Value::Bool(false)),
+            roles: root.get("roles").and_then(Value::as_object).unwrap_or(&EMPTY),
+            errors: Vec::new(),
+        }
+    }
+
+    /// Records a failed check. `path` is the field; `text` is the rest of the sentence, which
+    /// follows the backticked path.
+    pub fn fail(&mut self, rule: &'static str, path: impl Into<String>, text: impl AsRef<str>) {
+        let path = path.into();
+        let message = format!("`{path}` {}", text.as_ref());
+        self.errors.push(Finding {
+            path,
+            rule,
+            message,
+        });
+    }
+}
+
+/// Builds a JS-style access path: `base.key`, or `base["odd key"]` for keys that are not plain
+/// identifiers.
+pub(crate) fn field(base: &str, key: &str) -> String {
+    let plain = !key.is_empty()
+        && !key.starts_with(|c: char| c.is_ascii_digit())
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '$');
+    match (base.is_empty(), plain) {
+        (true, true) => key.to_owned(),
+        (_, true) => format!("{base}.{key}"),
+        (_, false) => format!("{base}[{}]", js::quote_str(key)),
+    }
+}
+
+/// Builds an indexed path: `base[i]`.
+pub(crate) fn index(base: &str, i: usize) -> String {
+    format!("{base}[{i}]")
+}

@@ -1,0 +1,5 @@
+//! TODO
+
+use super::Ctx;
+
+pub(super) fn check(_cx: &mut Ctx) {}
