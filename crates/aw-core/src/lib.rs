@@ -4,4 +4,11 @@
 //! every function takes values and returns values, so every rule can be tested in isolation and
 //! reused by every command that needs it.
 
+pub mod artifacts;
+pub mod checkpoint;
+pub mod context_id;
 pub mod manifest;
+pub mod markdown;
+pub mod names;
+pub mod project;
+pub mod session;

@@ -1,1 +1,24 @@
+//! The filesystem shell of aw.
+//!
+//! Everything that touches the disk lives here: reading skill folders for the manifest
+//! validator, workspace discovery and namespace resolution, atomic writes and the workspace
+//! lock. The rules themselves stay in `aw-core`.
+
+pub mod atomic;
+pub mod bindings;
+pub mod checkpoint;
+pub mod clock;
+pub mod context_id;
+pub mod error;
+pub mod git_probe;
+pub mod history;
+pub mod init;
+pub mod locate;
+pub mod lock;
+pub mod numbering;
+pub mod project;
+pub mod resolver;
+pub mod sessions;
 pub mod skill;
+
+pub use error::{Result, WorkspaceError};

@@ -1,1 +1,16 @@
-fn main() {}
+//! `aw`: a fast, native runtime for AI-agent workflows.
+
+mod cli;
+mod commands;
+mod context;
+mod failure;
+mod output;
+mod test_hook;
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let code = cli::run(argv);
+    ExitCode::from(code)
+}

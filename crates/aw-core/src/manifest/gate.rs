@@ -25,6 +25,8 @@ fn early(
 }
 
 /// G1 and G2: the manifest must be readable and parse as JSON.
+// The error is the finished early report, built once per run; boxing it would buy nothing.
+#[allow(clippy::result_large_err)]
 pub(super) fn open(manifest: Option<&[u8]>, skill_dir: &str) -> Result<Value, Report> {
     let Some(bytes) = manifest else {
         return Err(early(
@@ -49,10 +51,12 @@ pub(super) fn open(manifest: Option<&[u8]>, skill_dir: &str) -> Result<Value, Re
     })
 }
 
-fn parse(text: &str) -> Result<Value, String> {
+pub(super) fn parse(text: &str) -> Result<Value, String> {
     let depth = nesting_depth(text);
     if depth > MAX_DEPTH {
-        return Err(format!("nesting is {depth} levels deep (at most {MAX_DEPTH} are read)"));
+        return Err(format!(
+            "nesting is {depth} levels deep (at most {MAX_DEPTH} are read)"
+        ));
     }
     let mut de = serde_json::Deserializer::from_str(text);
     // The depth was bounded above, so serde_json's own (much lower) limit is not needed.

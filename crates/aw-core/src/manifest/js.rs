@@ -34,21 +34,14 @@ pub fn utf16_len(s: &str) -> usize {
 pub fn is_js_space(c: char) -> bool {
     matches!(
         c,
-        '\u{9}'
-            | '\u{a}'
-            | '\u{b}'
-            | '\u{c}'
-            | '\u{d}'
-            | ' '
-            | '\u{a0}'
-            | '\u{1680}'
-            | '\u{2000}'..='\u{200a}'
-            | '\u{2028}'
-            | '\u{2029}'
-            | '\u{202f}'
-            | '\u{205f}'
-            | '\u{3000}'
-            | '\u{feff}'
+        '\u{9}' | '\u{a}' | '\u{b}' | '\u{c}' | '\u{d}' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200a}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{202f}'
+                | '\u{205f}'
+                | '\u{3000}'
+                | '\u{feff}'
     )
 }
 
@@ -76,6 +69,100 @@ pub fn number(v: &Value) -> Option<f64> {
 /// `Number.isSafeInteger(v)`.
 pub fn is_safe_integer(v: &Value) -> bool {
     number(v).is_some_and(|f| f.fract() == 0.0 && f.abs() <= 9_007_199_254_740_991.0)
+}
+
+/// JS `ToNumber` of a JSON value (`undefined` is `None`, giving NaN). The reference compares
+/// setting bounds with `<=` without checking their type, so a string or array bound still takes
+/// part in the comparison after coercion.
+pub fn to_number(v: Option<&Value>) -> f64 {
+    match v {
+        None => f64::NAN,
+        Some(Value::Null) => 0.0,
+        Some(Value::Bool(b)) => f64::from(u8::from(*b)),
+        Some(n @ Value::Number(_)) => number(n).unwrap_or(f64::NAN),
+        Some(Value::String(s)) => string_to_number(s),
+        Some(a @ Value::Array(_)) => string_to_number(&js_string(a)),
+        Some(Value::Object(_)) => f64::NAN,
+    }
+}
+
+/// JS `StringToNumber`: trimmed, empty is 0, decimal literals with optional sign and exponent,
+/// `Infinity`, and unsigned `0x`/`0o`/`0b` integers; anything else is NaN.
+pub fn string_to_number(s: &str) -> f64 {
+    let t = js_trim(s);
+    if t.is_empty() {
+        return 0.0;
+    }
+    let radix = match t.get(..2) {
+        Some("0x" | "0X") => Some(16),
+        Some("0o" | "0O") => Some(8),
+        Some("0b" | "0B") => Some(2),
+        _ => None,
+    };
+    if let Some(radix) = radix {
+        let digits = &t[2..];
+        if digits.is_empty() {
+            return f64::NAN;
+        }
+        let mut acc = 0.0f64;
+        for c in digits.chars() {
+            match c.to_digit(radix) {
+                Some(d) => acc = acc * f64::from(radix) + f64::from(d),
+                None => return f64::NAN,
+            }
+        }
+        return acc;
+    }
+    let (neg, body) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let magnitude = if body == "Infinity" {
+        f64::INFINITY
+    } else if is_decimal_literal(body) {
+        body.parse::<f64>().unwrap_or(f64::NAN)
+    } else {
+        f64::NAN
+    };
+    if neg { -magnitude } else { magnitude }
+}
+
+/// `StrUnsignedDecimalLiteral` without `Infinity`: `1`, `1.`, `.5`, `1.5e-3`. Rust's float
+/// parser would also take `inf` and `nan`, which JS rejects, so the grammar is checked first.
+fn is_decimal_literal(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut i = 0;
+    let int_start = i;
+    while b.get(i).is_some_and(u8::is_ascii_digit) {
+        i += 1;
+    }
+    let mut digits = i - int_start;
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        let frac_start = i;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        digits += i - frac_start;
+    }
+    if digits == 0 {
+        return false;
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        let exp_start = i;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        if i == exp_start {
+            return false;
+        }
+    }
+    i == b.len()
 }
 
 /// JS `Number.prototype.toString()` for a finite double.
@@ -205,6 +292,20 @@ pub fn quote(v: Option<&Value>) -> String {
     }
 }
 
+/// A short description of a value for a message about its type: scalars as written, containers
+/// by kind only, so a huge misplaced object never floods a one-line message.
+pub fn describe(v: Option<&Value>) -> String {
+    match v {
+        None => "nothing".to_owned(),
+        Some(Value::String(s)) if s.is_empty() => "an empty string".to_owned(),
+        Some(Value::Array(a)) if a.is_empty() => "an empty array".to_owned(),
+        Some(Value::Array(_)) => "an array".to_owned(),
+        Some(Value::Object(_)) => "an object".to_owned(),
+        Some(n @ Value::Number(_)) => js_string(n),
+        Some(v) => quote(Some(v)),
+    }
+}
+
 /// A string rendered for a message, JSON-quoted.
 pub fn quote_str(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_default()
@@ -246,8 +347,12 @@ mod tests {
 
     #[test]
     fn key_order_puts_array_indices_first() {
-        let v: Value = serde_json::from_str(r#"{"review":1,"zeta":2,"10":3,"2":4,"01":5}"#).unwrap();
-        let keys: Vec<&str> = entries(v.as_object().unwrap()).into_iter().map(|(k, _)| k).collect();
+        let v: Value =
+            serde_json::from_str(r#"{"review":1,"zeta":2,"10":3,"2":4,"01":5}"#).unwrap();
+        let keys: Vec<&str> = entries(v.as_object().unwrap())
+            .into_iter()
+            .map(|(k, _)| k)
+            .collect();
         assert_eq!(keys, ["2", "10", "review", "zeta", "01"]);
     }
 
@@ -265,6 +370,47 @@ mod tests {
         assert!(truthy(&json!([])));
         assert!(!truthy(&json!(0)));
         assert!(!truthy(&json!("")));
+    }
+
+    #[test]
+    fn describe_keeps_containers_short() {
+        assert_eq!(describe(None), "nothing");
+        assert_eq!(describe(Some(&json!(""))), "an empty string");
+        assert_eq!(describe(Some(&json!([]))), "an empty array");
+        assert_eq!(describe(Some(&json!([1]))), "an array");
+        assert_eq!(describe(Some(&json!({"a": 1}))), "an object");
+        assert_eq!(describe(Some(&json!(1.0))), "1");
+        assert_eq!(describe(Some(&json!("a\nb"))), "\"a\\nb\"");
+    }
+
+    #[test]
+    fn to_number_coerces_like_js() {
+        for (v, want) in [
+            (json!(null), 0.0),
+            (json!(true), 1.0),
+            (json!(" 12 "), 12.0),
+            (json!(""), 0.0),
+            (json!("0x1F"), 31.0),
+            (json!("-1.5e1"), -15.0),
+            (json!("1."), 1.0),
+            (json!(".5"), 0.5),
+            (json!([7]), 7.0),
+            (json!([]), 0.0),
+            (json!("-Infinity"), f64::NEG_INFINITY),
+        ] {
+            assert_eq!(to_number(Some(&v)), want, "{v}");
+        }
+        for v in [
+            json!("inf"),
+            json!("nan"),
+            json!("-0x1"),
+            json!("1e"),
+            json!([1, 2]),
+            json!({}),
+        ] {
+            assert!(to_number(Some(&v)).is_nan(), "{v}");
+        }
+        assert!(to_number(None).is_nan());
     }
 
     #[test]

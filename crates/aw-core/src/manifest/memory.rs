@@ -73,7 +73,10 @@ mod tests {
         assert!(f.exists("bin"));
         assert!(f.exists("./bin/../bin/run.sh"));
         assert!(!f.exists("bi"));
-        assert_eq!(f.read("bin"), FileRead::Unreadable("is a folder".to_owned()));
+        assert_eq!(
+            f.read("bin"),
+            FileRead::Unreadable("is a folder".to_owned())
+        );
         assert_eq!(f.read("nope"), FileRead::Absent);
     }
 }

@@ -22,6 +22,10 @@ mod version;
 mod writable;
 
 pub use report::{Class, Finding, Report};
+pub use settings::{SETTING_KINDS, setting_value_valid};
+pub use version::{
+    AuthoritativeVersion, VersionSource, read_authoritative_version, skill_md_version,
+};
 
 use serde_json::{Map, Value};
 
@@ -37,7 +41,14 @@ pub const KINDS: [&str; 4] = [
     "composition-root",
 ];
 /// The role vocabulary of `provides` and `roles`.
-pub const ROLE_VOCAB: [&str; 6] = ["context", "plan", "execute", "review", "probe", "synthesize"];
+pub const ROLE_VOCAB: [&str; 6] = [
+    "context",
+    "plan",
+    "execute",
+    "review",
+    "probe",
+    "synthesize",
+];
 /// The longest one-line catalog string, in UTF-16 code units.
 pub const CATALOG_LINE_MAX: usize = 200;
 
@@ -63,7 +74,7 @@ pub trait SkillFiles {
 
 /// The deepest JSON nesting accepted. The reference's recursive walk handles a few hundred
 /// levels; a cap keeps our stack bounded whatever the input.
-pub const MAX_DEPTH: usize = 2048;
+pub const MAX_DEPTH: usize = 512;
 
 /// Validates one skill folder.
 ///
@@ -128,7 +139,10 @@ impl<'a> Ctx<'a> {
             root,
             files,
             stub: root.get("available") == Some(&Value::Bool(false)),
-            roles: root.get("roles").and_then(Value::as_object).unwrap_or(&EMPTY),
+            roles: root
+                .get("roles")
+                .and_then(Value::as_object)
+                .unwrap_or(&EMPTY),
             errors: Vec::new(),
         }
     }

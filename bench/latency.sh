@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Whole-process latency of aw commands.
+#
+# Usage: bench/latency.sh [manifest|all] [SKILL_DIR...]
+#   manifest: `aw manifest validate --strict` over the given skill folders (default: the five
+#             family members of ../shared/data/manifest-fixtures when present, else the demo's
+#             example skills).
+# Uses hyperfine when installed (median of >= 100 runs), else a loop of N runs timed with `date`.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+aw=$root/target/release/aw
+cargo build --release --quiet --manifest-path "$root/Cargo.toml"
+what=${1:-manifest}
+shift || true
+
+measure() { # name, command...
+  local name=$1; shift
+  if command -v hyperfine >/dev/null 2>&1; then
+    hyperfine -N --warmup 10 --runs 200 --style basic --export-json /tmp/aw-bench.json "$(printf '%q ' "$@")" >/dev/null 2>&1 || true
+    python3 - "$name" <<'PY'
+import json, sys
+r = json.load(open('/tmp/aw-bench.json'))['results'][0]
+print(f"{sys.argv[1]:<40} median {r['median']*1000:7.2f} ms  mean {r['mean']*1000:7.2f} ms  min {r['min']*1000:7.2f} ms  (hyperfine, {len(r['times'])} runs)")
+PY
+  else
+    local n=200 i start end
+    start=$(date +%s%N)
+    for ((i = 0; i < n; i++)); do "$@" >/dev/null 2>&1 || true; done
+    end=$(date +%s%N)
+    printf '%-40s mean %7.2f ms  (%d runs, no hyperfine)\n' "$name" "$(echo "($end - $start) / $n / 1000000" | bc -l)" "$n"
+  fi
+}
+
+case $what in
+  manifest|all)
+    if [ $# -eq 0 ]; then
+      if [ -d "$root/../shared/data/manifest-fixtures/members" ]; then
+        set -- "$root"/../shared/data/manifest-fixtures/members/*
+      else
+        set -- "$root"/crates/aw/demo/skills/*
+      fi
+    fi
+    measure "manifest validate --strict ($# dirs)" "$aw" manifest validate --strict "$@"
+    ;;
+  *) echo "unknown benchmark: $what (manifest|all)" >&2; exit 2 ;;
+esac

@@ -1,5 +1,0 @@
-//! TODO
-
-use super::Ctx;
-
-pub(super) fn check(_cx: &mut Ctx) {}

@@ -1,0 +1,250 @@
+//! Markdown primitives shared by every document parser: fence-aware line scanning, headings,
+//! sections and key/value lines, in English and in the reference's Spanish.
+//!
+//! CRLF text reads exactly like LF text: a trailing `\r` is dropped from every line.
+
+/// One scanned line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Line<'a> {
+    /// The line without its line ending.
+    pub text: &'a str,
+    /// Inside a fenced code block (fence markers included).
+    pub fenced: bool,
+    /// `(level, title)` when the line is an ATX heading outside any fence.
+    pub heading: Option<(usize, &'a str)>,
+}
+
+/// Splits text into lines, flagging fenced lines and headings. A trimmed line starting with three
+/// or more backticks or tildes opens a fence, which closes on a trimmed line made only of the same
+/// character, at least as long. Headings are `#{1,6}`, whitespace, then text; indentation is
+/// allowed.
+pub fn scan(text: &str) -> Vec<Line<'_>> {
+    let mut out = Vec::new();
+    let mut fence: Option<(char, usize)> = None;
+    for raw in text.split('\n') {
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        let trimmed = line.trim();
+        if let Some((ch, len)) = fence {
+            let run = trimmed.chars().take_while(|c| *c == ch).count();
+            if run >= len && run == trimmed.chars().count() {
+                fence = None;
+            }
+            out.push(Line {
+                text: line,
+                fenced: true,
+                heading: None,
+            });
+            continue;
+        }
+        let first = trimmed.chars().next();
+        if let Some(ch @ ('`' | '~')) = first {
+            let run = trimmed.chars().take_while(|c| *c == ch).count();
+            if run >= 3 {
+                fence = Some((ch, run));
+                out.push(Line {
+                    text: line,
+                    fenced: true,
+                    heading: None,
+                });
+                continue;
+            }
+        }
+        out.push(Line {
+            text: line,
+            fenced: false,
+            heading: heading(trimmed),
+        });
+    }
+    out
+}
+
+/// `^(#{1,6})\s+(\S.*)$` on a trimmed line.
+fn heading(trimmed: &str) -> Option<(usize, &str)> {
+    let level = trimmed.bytes().take_while(|b| *b == b'#').count();
+    if !(1..=6).contains(&level) {
+        return None;
+    }
+    let rest = &trimmed[level..];
+    if !rest.starts_with(|c: char| c.is_whitespace()) {
+        return None;
+    }
+    let title = rest.trim_start();
+    (!title.is_empty()).then_some(title).map(|t| (level, t))
+}
+
+/// Lower-cases and strips the accents of Spanish text, so `Próximo paso` keys like `proximo paso`.
+pub fn fold(s: &str) -> String {
+    s.trim()
+        .chars()
+        .flat_map(char::to_lowercase)
+        .map(|c| match c {
+            'á' | 'à' | 'ä' | 'â' => 'a',
+            'é' | 'è' | 'ë' | 'ê' => 'e',
+            'í' | 'ì' | 'ï' | 'î' => 'i',
+            'ó' | 'ò' | 'ö' | 'ô' => 'o',
+            'ú' | 'ù' | 'ü' | 'û' => 'u',
+            'ñ' => 'n',
+            other => other,
+        })
+        .collect()
+}
+
+/// The body under the first heading whose folded title is one of `titles` (compared folded),
+/// up to the next heading of the same or a higher level, trimmed. Fenced `#` lines neither open
+/// nor close a section. Aliases are tried in order, so the first alias found wins.
+pub fn section(text: &str, titles: &[&str]) -> Option<String> {
+    let lines = scan(text);
+    titles.iter().find_map(|t| section_in(&lines, &fold(t)))
+}
+
+/// [`section`] over already scanned lines (to scan a document once and read many sections).
+pub fn section_in(lines: &[Line<'_>], folded_title: &str) -> Option<String> {
+    let start = lines.iter().position(|l| {
+        l.heading
+            .is_some_and(|(_, title)| fold(title) == folded_title)
+    })?;
+    let level = lines[start].heading.map(|(l, _)| l).unwrap_or(1);
+    let body: Vec<&str> = lines[start + 1..]
+        .iter()
+        .take_while(|l| l.heading.is_none_or(|(lv, _)| lv > level))
+        .map(|l| l.text)
+        .collect();
+    Some(body.join("\n").trim().to_owned())
+}
+
+/// The value of the first `key: value` (or `key = value`) line, with optional list marker and
+/// bold: `^\s*[-*]?\s*\*{0,2}KEY\*{0,2}\s*[:=]\s*(.+)$`, case-insensitive. Every alias is tried in
+/// order.
+pub fn value(text: &str, keys: &[&str]) -> Option<String> {
+    keys.iter().find_map(|k| value_one(text, k))
+}
+
+fn value_one(text: &str, key: &str) -> Option<String> {
+    let key = fold(key);
+    for raw in text.split('\n') {
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        let mut rest = line.trim_start();
+        if let Some(r) = rest.strip_prefix(['-', '*']) {
+            // `*` could also open bold; only take it as a list marker when bold still fits.
+            if !r.starts_with('*') || r.starts_with("**") {
+                rest = r.trim_start();
+            }
+        }
+        let rest = rest
+            .strip_prefix("**")
+            .or_else(|| rest.strip_prefix('*'))
+            .unwrap_or(rest);
+        let Some((name, after)) = split_key(rest) else {
+            continue;
+        };
+        let name = name.trim_end_matches('*').trim_end();
+        if fold(name) != key || name.len() != name.trim().len() {
+            continue;
+        }
+        // `**Key:** value` puts the closing bold after the colon; it is not part of the value.
+        let v = after.trim().trim_start_matches('*').trim_start();
+        if !v.is_empty() {
+            return Some(v.to_owned());
+        }
+    }
+    None
+}
+
+/// Splits at the first `:` or `=`.
+fn split_key(s: &str) -> Option<(&str, &str)> {
+    let i = s.find([':', '='])?;
+    Some((&s[..i], &s[i + 1..]))
+}
+
+/// Bilingual heading and key groups: the reference's Spanish forms and our English ones.
+pub mod aliases {
+    /// `## Origin`.
+    pub const ORIGIN: &[&str] = &["Origin", "Origen"];
+    /// `## Deferred`.
+    pub const DEFERRED: &[&str] = &["Deferred", "Diferido", "Diferidos"];
+    /// `## Excluded`.
+    pub const EXCLUDED: &[&str] = &["Excluded", "Excluido", "Excluidos"];
+    /// `Start date:`.
+    pub const START_DATE: &[&str] = &["Start date", "Fecha de inicio"];
+    /// `Branch:`.
+    pub const BRANCH: &[&str] = &["Branch", "Rama"];
+    /// `## Requirement`.
+    pub const REQUIREMENT: &[&str] = &["Requirement", "Requerimiento"];
+    /// `## Question`.
+    pub const QUESTION: &[&str] = &["Question", "Pregunta"];
+    /// `## Description`.
+    pub const DESCRIPTION: &[&str] = &["Description", "Descripción"];
+    /// `## Brief`.
+    pub const BRIEF: &[&str] = &["Brief"];
+    /// `## Last action`.
+    pub const LAST_ACTION: &[&str] = &["Last action", "Lo último que hice"];
+    /// `## Next step`.
+    pub const NEXT_STEP: &[&str] = &["Next step", "Próximo paso"];
+    /// `## Recent decisions`.
+    pub const RECENT_DECISIONS: &[&str] = &["Recent decisions", "Decisiones recientes"];
+    /// `## Files touched (post-last-commit)`.
+    pub const FILES_TOUCHED_POST: &[&str] = &[
+        "Files touched (post-last-commit)",
+        "Archivos tocados (post-último-commit)",
+    ];
+    /// `## Files touched`.
+    pub const FILES_TOUCHED: &[&str] = &["Files touched", "Archivos tocados"];
+    /// `## Critical context to resume`.
+    pub const CRITICAL_CONTEXT: &[&str] = &[
+        "Critical context to resume",
+        "Contexto crítico para retomar",
+    ];
+    /// `## Acceptance criteria`.
+    pub const ACCEPTANCE: &[&str] = &[
+        "Acceptance criteria",
+        "Criterios de aceptación",
+        "Aceptación",
+    ];
+    /// `## Success criteria`.
+    pub const SUCCESS_CRITERIA: &[&str] = &["Success criteria", "Criterios de éxito"];
+    /// `Updated:`.
+    pub const UPDATED: &[&str] = &["Updated", "Actualizado"];
+    /// `Progress:`.
+    pub const PROGRESS: &[&str] = &["Progress", "Avance"];
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fences_hide_headings() {
+        let text = "# A\n```md\n## Not\n```\n## B\r\nbody\n~~~~\n# x\n~~~\n~~~~\n## C";
+        let heads: Vec<_> = scan(text).into_iter().filter_map(|l| l.heading).collect();
+        assert_eq!(heads, vec![(1, "A"), (2, "B"), (2, "C")]);
+    }
+
+    #[test]
+    fn headings_need_space_and_text() {
+        assert_eq!(heading("#x"), None);
+        assert_eq!(heading("#######  x"), None);
+        assert_eq!(heading("### F1 — name"), Some((3, "F1 — name")));
+        assert_eq!(heading("#"), None);
+    }
+
+    #[test]
+    fn sections_stop_at_same_or_higher_level() {
+        let text = "# T\n## Origin\n- a\n### sub\n- b\n## Next\nx";
+        assert_eq!(section(text, aliases::ORIGIN).unwrap(), "- a\n### sub\n- b");
+        let es = "## Próximo Paso\r\nseguir\r\n## Otro";
+        assert_eq!(section(es, aliases::NEXT_STEP).unwrap(), "seguir");
+        assert_eq!(section(text, &["Missing"]), None);
+    }
+
+    #[test]
+    fn key_values_in_both_languages() {
+        let text = "intro\n- **Fecha de inicio:** 2026-01-01\nRama = main\n";
+        assert_eq!(value(text, aliases::START_DATE).unwrap(), "2026-01-01");
+        assert_eq!(value(text, aliases::BRANCH).unwrap(), "main");
+        assert_eq!(
+            value("* Updated: 2026-02-02 10:00", aliases::UPDATED).unwrap(),
+            "2026-02-02 10:00"
+        );
+        assert_eq!(value("Updated:", aliases::UPDATED), None);
+    }
+}

@@ -1,0 +1,21 @@
+//! The `<NS>-PROJECT` block that `workspace-init` writes into `CLAUDE.md` and `AGENTS.md`, and
+//! the other files init owns: the `.gitignore` sections, the `skills.toml` template and the
+//! multi-root visibility settings.
+//!
+//! We write English headings and labels; we read both those and the reference's Spanish ones.
+
+pub mod error;
+pub mod gitignore;
+pub mod markers;
+pub mod model;
+pub mod parse;
+pub mod reconcile;
+pub mod render;
+pub mod settings;
+pub mod skills_toml;
+pub mod source;
+pub mod stack;
+pub mod upsert;
+
+pub use error::InputError;
+pub use model::{Block, BranchMap, Source, Stack};

@@ -1,0 +1,72 @@
+//! The `skills.toml` seeded into a new workspace: every setting present but commented out, so
+//! the file documents itself and changes nothing until someone edits it.
+
+/// The roles a workspace can bind, with their built-in skills, in the reference's order.
+pub const ROLES: &[(&str, &str)] = &[
+    ("design", "design"),
+    ("sql", "sql"),
+    ("git", "git"),
+    ("research", "research"),
+    ("diagrams", "diagrams"),
+    ("overview", "w"),
+];
+
+/// The template for namespace `ns`.
+pub fn template(ns: &str) -> String {
+    let mut out = format!(
+        "# Skills for this workspace.\n\
+         #\n\
+         # Each workflow role is filled by a skill. aw uses its built-in choice unless a setting\n\
+         # overrides it: first ~/.{ns}/skills.toml (your defaults), then this file (this\n\
+         # workspace). Uncomment a line and change its value to pick another skill; set a role\n\
+         # to \"off\" to turn it off here.\n\
+         \n\
+         [skills]\n"
+    );
+    for (role, skill) in ROLES {
+        out.push_str(&format!("# {role} = \"{skill}\"\n"));
+    }
+    out.push_str(
+        "\n\
+         # Binding a role to a capability: a value names an installed skill whose capability\n\
+         # descriptor declares the role. The binding is advisory: aw reports a skill it cannot\n\
+         # find and keeps going with the built-in implementation; it never picks a substitute.\n\
+         \n\
+         # Context compaction when a session closes: \"confirm\" asks before compacting.\n\
+         # [compaction]\n\
+         # mode = \"confirm\"\n",
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn template_structure() {
+        let t = template("acme");
+        assert!(t.contains("~/.acme/skills.toml"));
+        let lines: Vec<&str> = t.lines().collect();
+        let at = lines.iter().position(|l| *l == "[skills]").unwrap();
+        assert_eq!(
+            &lines[at + 1..at + 7],
+            &[
+                "# design = \"design\"",
+                "# sql = \"sql\"",
+                "# git = \"git\"",
+                "# research = \"research\"",
+                "# diagrams = \"diagrams\"",
+                "# overview = \"w\"",
+            ]
+        );
+        assert!(t.contains("# [compaction]\n# mode = \"confirm\"\n"));
+        // Every other line is a comment or blank, so the file sets nothing by itself.
+        assert!(
+            lines
+                .iter()
+                .all(|l| l.is_empty() || l.starts_with('#') || *l == "[skills]")
+        );
+        assert!(t.ends_with('\n'));
+    }
+}

@@ -1,0 +1,178 @@
+//! `SESSION.md`: the file `session-create` writes, and what listings read back from it (or from
+//! a legacy `OBJECTIVE.md` / `OBJETIVO.md` / `REQUIREMENTS.md`), in English and in the
+//! reference's Spanish.
+
+use super::names::{SessionType, type_from_suffix};
+use crate::markdown::{self, aliases};
+
+/// What `session-create` puts in a new `SESSION.md`.
+#[derive(Debug, Clone)]
+pub struct NewSession<'a> {
+    /// The raw `--name`, trimmed (the title shows it as typed).
+    pub name: &'a str,
+    /// `--objective`.
+    pub objective: &'a str,
+    /// The `--from` items, trimmed and non-empty; empty when none were given.
+    pub origins: &'a [String],
+    /// `--type`.
+    pub declared: SessionType,
+    /// The creation date, `YYYY-MM-DD`: the session's date from now on, whatever happens to
+    /// the folder's mtime.
+    pub start_date: &'a str,
+}
+
+/// The placeholder under `## Origin` when `--from` was not given.
+pub const ORIGIN_PLACEHOLDER: &str = "<!-- Who opened this session and from where: the parent loop, the source document, the trigger. -->\n- ";
+
+/// The seed under `## Success criteria`.
+pub const CRITERIA_PLACEHOLDER: &str = "<!-- How we will know this session is done: checkable conditions, written before the work starts. Replace this comment when you fill them in. -->\n- [ ]";
+
+/// Renders a new `SESSION.md`. `## Type` appears only when the name's flow suffix does not
+/// already say the declared type.
+pub fn render(s: &NewSession<'_>) -> String {
+    let mut out = format!(
+        "# Session — {}\n\nStart date: {}\n\n## Objective\n{}\n\n## Origin\n",
+        s.name,
+        s.start_date,
+        s.objective.trim()
+    );
+    if s.origins.is_empty() {
+        out.push_str(ORIGIN_PLACEHOLDER);
+        out.push('\n');
+    } else {
+        for o in s.origins {
+            out.push_str(&format!("- {o}\n"));
+        }
+    }
+    if type_from_suffix(s.name) != Some(s.declared) {
+        out.push_str(&format!("\n## Type\n{}\n", s.declared.as_str()));
+    }
+    out.push_str(&format!("\n## Success criteria\n{CRITERIA_PLACEHOLDER}\n"));
+    out
+}
+
+/// Splits `--from` into trimmed, non-empty items.
+pub fn split_origins(from: &str) -> Vec<String> {
+    from.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// What a listing shows of a session, read from its descriptor file.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Facts {
+    /// `## Type`'s first line, lower-cased, else the type the name's suffix implies.
+    pub kind: Option<String>,
+    /// `Start date:` / `Fecha de inicio:`.
+    pub date: Option<String>,
+    /// The first line of the requirement, brief, question or description (≤ 100 characters),
+    /// else the name with `-` read as spaces.
+    pub summary: String,
+    /// `Branch:` / `Rama:`.
+    pub branch: Option<String>,
+}
+
+/// The longest summary, in characters.
+pub const SUMMARY_CHARS: usize = 100;
+
+/// Reads a session's facts. `name` is the identity name (the folder for current sessions, the
+/// part after `sessionNNN-` for legacy ones); `text` is the descriptor file, if any.
+pub fn facts(name: &str, text: Option<&str>) -> Facts {
+    let text = text.unwrap_or("");
+    let lines = markdown::scan(text);
+    let first_line = |body: Option<String>| {
+        body.and_then(|b| {
+            b.lines()
+                .map(str::trim)
+                .find(|l| !l.is_empty())
+                .map(str::to_owned)
+        })
+    };
+    let section = |titles: &[&str]| {
+        titles
+            .iter()
+            .find_map(|t| markdown::section_in(&lines, &markdown::fold(t)))
+    };
+    let kind = first_line(markdown::section_in(&lines, "type"))
+        .map(|t| t.to_lowercase())
+        .or_else(|| type_from_suffix(name).map(|t| t.as_str().to_owned()));
+    let summary = [
+        aliases::REQUIREMENT,
+        aliases::BRIEF,
+        aliases::QUESTION,
+        aliases::DESCRIPTION,
+    ]
+    .iter()
+    .find_map(|group| first_line(section(group)))
+    .map(|l| l.chars().take(SUMMARY_CHARS).collect())
+    .unwrap_or_else(|| name.replace('-', " "));
+    Facts {
+        kind,
+        date: markdown::value(text, aliases::START_DATE),
+        summary,
+        branch: markdown::value(text, aliases::BRANCH),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_with_origin_items_and_type_when_suffix_differs() {
+        let origins = split_origins("loop exec, docs/plan-004.md ,");
+        let text = render(&NewSession {
+            name: "session004-dev-nueva-tarea",
+            objective: "Probar session-create del CLI TS",
+            origins: &origins,
+            declared: SessionType::Exec,
+            start_date: "2026-01-05",
+        });
+        assert_eq!(
+            text,
+            "# Session — session004-dev-nueva-tarea\n\nStart date: 2026-01-05\n\n\
+             ## Objective\nProbar session-create del CLI TS\n\n\
+             ## Origin\n- loop exec\n- docs/plan-004.md\n\n## Type\nexec\n\n\
+             ## Success criteria\n<!-- How we will know this session is done: checkable conditions, written before the work starts. Replace this comment when you fill them in. -->\n- [ ]\n"
+        );
+        let f = facts("session004-dev-nueva-tarea", Some(&text));
+        assert_eq!(f.kind.as_deref(), Some("exec"));
+        assert_eq!(f.date.as_deref(), Some("2026-01-05"));
+    }
+
+    #[test]
+    fn suffix_type_omits_the_section_and_placeholder_origin() {
+        let text = render(&NewSession {
+            name: "login-spec-refine",
+            objective: "x",
+            origins: &[],
+            declared: SessionType::Refine,
+            start_date: "2026-01-05",
+        });
+        assert!(!text.contains("## Type"));
+        assert!(text.contains(&format!("## Origin\n{ORIGIN_PLACEHOLDER}\n")));
+        let f = facts("004-login-spec-refine", Some(&text));
+        assert_eq!(f.kind.as_deref(), Some("refine"));
+        assert_eq!(f.summary, "004 login spec refine");
+    }
+
+    #[test]
+    fn spanish_legacy_descriptor() {
+        let text = "# Objetivo — session001-dev-foo\n\nFecha de inicio: 2026-01-01\nRama: feat/x\n\n\
+                    ## Requerimiento\n\nImplementar foo\n\n## Tipo\ndev\n";
+        let f = facts("dev-foo", Some(text));
+        assert_eq!(f.summary, "Implementar foo");
+        assert_eq!(f.date.as_deref(), Some("2026-01-01"));
+        assert_eq!(f.branch.as_deref(), Some("feat/x"));
+        assert_eq!(f.kind, None, "## Tipo is not read");
+        let q = facts("analyze-bar", Some("## Pregunta\n¿Por qué bar?\n"));
+        assert_eq!(q.summary, "¿Por qué bar?");
+        let long = format!("## Description\n{}\n", "é".repeat(150));
+        assert_eq!(facts("x", Some(&long)).summary.chars().count(), 100);
+        let order = "## Question\nq\n## Brief\nb\n";
+        assert_eq!(facts("x", Some(order)).summary, "b");
+        assert_eq!(facts("a-b", None).summary, "a b");
+    }
+}

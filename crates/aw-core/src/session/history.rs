@@ -1,0 +1,561 @@
+//! `HISTORY.md`: the durable four-column session table (§7.9).
+//!
+//! `| Session | Date | State | Refs |`, one row per session. We write our English title and
+//! header; the reference's Spanish header (`| Sesión | Fecha | Estado | Refs |`) reads and
+//! upserts the same. A legacy 6- or 7-column table (`# | Flujo | Sesión | … | Resumen | Refs`)
+//! is migrated in place to four columns on the first upsert.
+
+use crate::markdown;
+
+/// The title of a new history file.
+pub const TITLE: &str = "# Session History";
+/// The header row we write.
+pub const HEADER: &str = "| Session | Date | State | Refs |";
+/// The separator row we write.
+pub const SEPARATOR: &str = "|---------|------|-------|------|";
+
+/// A new, empty history file.
+pub fn template() -> String {
+    format!("{TITLE}\n\n{HEADER}\n{SEPARATOR}\n")
+}
+
+/// The key of a session's row: its code (without a `session` prefix), followed by `-<name>`
+/// when the name differs and does not already start with `<code>-`.
+pub fn row_key(code: &str, name: Option<&str>) -> String {
+    let code = code.strip_prefix("session").unwrap_or(code);
+    match name {
+        Some(n) if !n.is_empty() && n != code && !n.starts_with(&format!("{code}-")) => {
+            format!("{code}-{n}")
+        }
+        _ => code.to_owned(),
+    }
+}
+
+/// Renders a `--refs` list for the Refs cell: `dec:X` → `[DEC](../docs/decisiones/X.md)`,
+/// `plan:X` → `[PLAN](../docs/planes/X.md)`, … (the folder names are the reference's), free text
+/// and URLs verbatim, `—` when empty.
+pub fn render_refs(refs: &str) -> String {
+    let items: Vec<String> = refs
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(render_ref)
+        .collect();
+    if items.is_empty() {
+        "—".to_owned()
+    } else {
+        items.join(", ")
+    }
+}
+
+fn render_ref(item: &str) -> String {
+    let Some((kind, val)) = item.split_once(':') else {
+        return item.to_owned();
+    };
+    let is_url = val.starts_with("//")
+        && !kind.is_empty()
+        && kind
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    if is_url {
+        return item.to_owned();
+    }
+    let val = val.trim();
+    match kind.trim().to_lowercase().as_str() {
+        "dec" | "decision" => format!("[DEC](../docs/decisiones/{val}.md)"),
+        "plan" => format!("[PLAN](../docs/planes/{val}.md)"),
+        "sql" | "script" | "scripts" => format!("[SQL](../docs/scripts/{val}/)"),
+        "conclusion" | "conclusions" => format!("[CONCLUSION](../docs/conclusiones/{val}.md)"),
+        "manual" | "manuales" => format!("[MANUAL](../docs/manuales/{val}.md)"),
+        "especificacion" | "especificaciones" => {
+            format!("[ESPECIFICACION](../docs/especificaciones/{val}/)")
+        }
+        "release" => format!("[RELEASE](../docs/release/{val}.md)"),
+        other => format!("[{}]({val})", other.to_uppercase()),
+    }
+}
+
+/// One logical row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    /// The Session cell.
+    pub key: String,
+    /// `YYYY-MM-DD`.
+    pub date: String,
+    /// `active` or `closed`.
+    pub state: String,
+    /// The rendered Refs cell.
+    pub refs: String,
+}
+
+impl Row {
+    /// The table line.
+    pub fn render(&self) -> String {
+        format!(
+            "| {} | {} | {} | {} |",
+            cell(&self.key),
+            cell(&self.date),
+            cell(&self.state),
+            cell(&self.refs)
+        )
+    }
+}
+
+/// A cell's text, kept on one line and without unescaped pipes.
+fn cell(s: &str) -> String {
+    let one_line = s.replace(['\r', '\n'], " ");
+    let mut out = String::with_capacity(one_line.len());
+    let mut prev = '\0';
+    for c in one_line.chars() {
+        if c == '|' && prev != '\\' {
+            out.push('\\');
+        }
+        out.push(c);
+        prev = c;
+    }
+    out.trim().to_owned()
+}
+
+/// What an upsert did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Upsert {
+    /// A new row.
+    Added,
+    /// An existing row was replaced.
+    Updated,
+    /// The row was already exactly so.
+    Unchanged,
+}
+
+impl Upsert {
+    /// The wire spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Upsert::Added => "added",
+            Upsert::Updated => "updated",
+            Upsert::Unchanged => "unchanged",
+        }
+    }
+}
+
+/// The result of an upsert: the whole new text and what happened to the row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Upserted {
+    /// The file's new text (equal to the old one only when nothing changed at all).
+    pub text: String,
+    /// What happened to the row.
+    pub action: Upsert,
+    /// Whether a legacy table was migrated to four columns.
+    pub migrated: bool,
+}
+
+/// Splits a table line into trimmed cells (a `\|` stays inside its cell).
+fn cells(line: &str) -> Vec<String> {
+    let t = line.trim();
+    let inner = t.strip_prefix('|').unwrap_or(t);
+    let inner = match inner.strip_suffix('|') {
+        Some(s) if !s.ends_with('\\') => s,
+        _ => inner,
+    };
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut prev = '\0';
+    for c in inner.chars() {
+        if c == '|' && prev != '\\' {
+            out.push(cur.trim().to_owned());
+            cur.clear();
+        } else {
+            cur.push(c);
+        }
+        prev = c;
+    }
+    out.push(cur.trim().to_owned());
+    out
+}
+
+fn is_separator(line: &str) -> bool {
+    let cs = cells(line);
+    !cs.is_empty()
+        && cs.iter().all(|c| {
+            let c = c.trim_matches(':');
+            !c.is_empty() && c.bytes().all(|b| b == b'-')
+        })
+}
+
+/// A pipe table found in the file: line indices of its header and of its data rows.
+#[derive(Debug, Clone)]
+struct Table {
+    header: usize,
+    /// One past the last line of the table.
+    end: usize,
+    rows: Vec<usize>,
+    cols: Columns,
+}
+
+/// Where each field lives in a table's columns.
+#[derive(Debug, Clone, Default)]
+struct Columns {
+    legacy: bool,
+    code: Option<usize>,
+    session: Option<usize>,
+    date: Option<usize>,
+    state: Option<usize>,
+    refs: Option<usize>,
+}
+
+fn columns(header: &[String]) -> Columns {
+    let names: Vec<String> = header.iter().map(|h| markdown::fold(h)).collect();
+    let find = |keys: &[&str]| names.iter().position(|n| keys.contains(&n.as_str()));
+    let legacy = names
+        .iter()
+        .any(|n| n == "#" || n == "flujo" || n == "resumen");
+    let mut c = Columns {
+        legacy,
+        code: find(&["#"]),
+        session: find(&["sesion", "session"]),
+        date: find(&["fecha", "date"]),
+        state: find(&["estado", "state", "status"]),
+        refs: find(&["refs"]),
+    };
+    if !legacy {
+        // A four-column table is positional: whatever its header says, it is ours.
+        c = Columns {
+            legacy,
+            code: None,
+            session: Some(0),
+            date: Some(1),
+            state: Some(2),
+            refs: Some(3),
+        };
+    }
+    c
+}
+
+/// Finds the tables of the file (outside fences), in order.
+fn tables(lines: &[markdown::Line<'_>]) -> Vec<Table> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let l = &lines[i];
+        if l.fenced || !l.text.trim_start().starts_with('|') {
+            i += 1;
+            continue;
+        }
+        let header = i;
+        let mut end = i + 1;
+        while end < lines.len()
+            && !lines[end].fenced
+            && lines[end].text.trim_start().starts_with('|')
+        {
+            end += 1;
+        }
+        let rows = (header + 1..end)
+            .filter(|&j| !is_separator(lines[j].text))
+            .collect();
+        out.push(Table {
+            header,
+            end,
+            rows,
+            cols: columns(&cells(lines[header].text)),
+        });
+        i = end;
+    }
+    out
+}
+
+/// A data row read through its table's column map.
+fn logical(cols: &Columns, line: &str) -> Row {
+    let cs = cells(line);
+    let get = |i: Option<usize>| i.and_then(|i| cs.get(i)).cloned().unwrap_or_default();
+    let key = if cols.legacy {
+        let code = get(cols.code);
+        let session = get(cols.session);
+        match (code.is_empty(), session.is_empty()) {
+            (false, false) if !session.starts_with(&format!("{code}-")) => {
+                format!("{code}-{session}")
+            }
+            (false, false) | (true, false) => session,
+            (false, true) => code,
+            (true, true) => String::new(),
+        }
+    } else {
+        get(cols.session)
+    };
+    Row {
+        key,
+        date: get(cols.date),
+        state: get(cols.state),
+        refs: get(cols.refs),
+    }
+}
+
+/// Every row of the history (the first table), read in either layout.
+pub fn rows(text: &str) -> Vec<Row> {
+    let lines = markdown::scan(text);
+    let Some(t) = tables(&lines).into_iter().next() else {
+        return Vec::new();
+    };
+    t.rows
+        .iter()
+        .map(|&j| logical(&t.cols, lines[j].text))
+        .collect()
+}
+
+/// Whether a row key belongs to the session `code`: the key itself, or — for a numeric (legacy)
+/// code — `<code>-<anything>`. A current session's code is its whole folder name, so a prefix
+/// match there would hit another session (`005-a` vs `005-a-b`).
+pub fn key_matches(row_key: &str, code: &str, key: &str) -> bool {
+    let code = code.strip_prefix("session").unwrap_or(code);
+    row_key == key
+        || row_key == code
+        || (code.bytes().all(|b| b.is_ascii_digit())
+            && !code.is_empty()
+            && row_key.starts_with(&format!("{code}-")))
+}
+
+/// The date recorded for a session, if its row has one.
+pub fn date_of(text: &str, code: &str, key: &str) -> Option<String> {
+    rows(text)
+        .into_iter()
+        .find(|r| key_matches(&r.key, code, key))
+        .map(|r| r.date)
+        .filter(|d| !d.is_empty())
+}
+
+/// Rewrites a legacy 6/7-column first table to four columns. `None` when there is nothing to
+/// migrate (no table, already four columns, or a table we cannot map, which stays verbatim).
+pub fn migrate(text: &str) -> Option<String> {
+    let lines = markdown::scan(text);
+    let t = tables(&lines).into_iter().next()?;
+    let identifiable = t.cols.code.is_some() || t.cols.session.is_some();
+    if !t.cols.legacy || !identifiable || t.cols.state.is_none() {
+        return None;
+    }
+    let mut out: Vec<String> = lines[..t.header]
+        .iter()
+        .map(|l| l.text.to_owned())
+        .collect();
+    out.push(HEADER.to_owned());
+    out.push(SEPARATOR.to_owned());
+    for &j in &t.rows {
+        let mut r = logical(&t.cols, lines[j].text);
+        if r.refs.is_empty() {
+            r.refs = "—".to_owned();
+        }
+        out.push(r.render());
+    }
+    out.extend(lines[t.end..].iter().map(|l| l.text.to_owned()));
+    Some(join(out, text))
+}
+
+fn join(lines: Vec<String>, original: &str) -> String {
+    let eol = if original.contains("\r\n") {
+        "\r\n"
+    } else {
+        "\n"
+    };
+    lines.join(eol)
+}
+
+/// Upserts the row of session `code` (key `row.key`) into `text` (`None`: the file does not
+/// exist yet). Migrates a legacy table first.
+pub fn upsert(text: Option<&str>, code: &str, row: &Row) -> Upserted {
+    let original = text.map(str::to_owned).unwrap_or_else(template);
+    let migrated_text = migrate(&original);
+    let migrated = migrated_text.is_some();
+    let base = migrated_text.unwrap_or(original);
+    let lines = markdown::scan(&base);
+    let table = tables(&lines).into_iter().find(|t| !t.cols.legacy);
+    let rendered = row.render();
+    let mut out: Vec<String> = lines.iter().map(|l| l.text.to_owned()).collect();
+    let action = match table {
+        Some(t) => {
+            let hit = t
+                .rows
+                .iter()
+                .copied()
+                .find(|&j| key_matches(&logical(&t.cols, lines[j].text).key, code, &row.key));
+            match hit {
+                Some(j) if lines[j].text == rendered => Upsert::Unchanged,
+                Some(j) => {
+                    out[j] = rendered;
+                    Upsert::Updated
+                }
+                None => {
+                    out.insert(t.end, rendered);
+                    Upsert::Added
+                }
+            }
+        }
+        None => {
+            // No four-column table (an empty file, or only an unmappable legacy one): start ours
+            // at the end.
+            while out.last().is_some_and(|l| l.trim().is_empty()) {
+                out.pop();
+            }
+            if !out.is_empty() {
+                out.push(String::new());
+            }
+            out.extend([
+                HEADER.to_owned(),
+                SEPARATOR.to_owned(),
+                rendered,
+                String::new(),
+            ]);
+            Upsert::Added
+        }
+    };
+    Upserted {
+        text: join(out, &base),
+        action,
+        migrated,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LEGACY: &str = "# QTC Session History\n\n\
+        | # | Flujo | Sesión | Fecha | Estado | Resumen | Refs |\n\
+        |---|-------|--------|-------|--------|---------|------|\n\
+        | 001 | dev | foo | 2026-01-01 | active | Implementar foo | — |\n\
+        | 002 | analyze | bar | 2026-01-02 | active | Analizar bar | |\n\
+        | 003 | dev | baz | 2026-01-03 | closed | Hecho | [DEC](x) |\n\n\
+        Notes below stay.\n";
+
+    fn row(key: &str, state: &str, refs: &str) -> Row {
+        Row {
+            key: key.into(),
+            date: "2026-01-01".into(),
+            state: state.into(),
+            refs: render_refs(refs),
+        }
+    }
+
+    #[test]
+    fn keys() {
+        assert_eq!(row_key("001", Some("dev-foo")), "001-dev-foo");
+        assert_eq!(row_key("session001", Some("dev-foo")), "001-dev-foo");
+        assert_eq!(row_key("004-login", Some("004-login")), "004-login");
+        assert_eq!(row_key("001", Some("001-x")), "001");
+        assert_eq!(row_key("777", None), "777");
+    }
+
+    #[test]
+    fn refs_table() {
+        assert_eq!(render_refs(""), "—");
+        assert_eq!(render_refs(" , "), "—");
+        assert_eq!(
+            render_refs("plan:003-plan-x,https://x.y/z, free text"),
+            "[PLAN](../docs/planes/003-plan-x.md), https://x.y/z, free text"
+        );
+        assert_eq!(render_refs("dec:001"), "[DEC](../docs/decisiones/001.md)");
+        assert_eq!(render_refs("decision:a"), "[DEC](../docs/decisiones/a.md)");
+        assert_eq!(render_refs("sql:s"), "[SQL](../docs/scripts/s/)");
+        assert_eq!(render_refs("scripts:s"), "[SQL](../docs/scripts/s/)");
+        assert_eq!(
+            render_refs("conclusions:c"),
+            "[CONCLUSION](../docs/conclusiones/c.md)"
+        );
+        assert_eq!(render_refs("manuales:m"), "[MANUAL](../docs/manuales/m.md)");
+        assert_eq!(
+            render_refs("especificacion:e"),
+            "[ESPECIFICACION](../docs/especificaciones/e/)"
+        );
+        assert_eq!(render_refs("release:r"), "[RELEASE](../docs/release/r.md)");
+        assert_eq!(render_refs("jira:ABC-1"), "[JIRA](ABC-1)");
+        assert_eq!(
+            render_refs("see docs/decisiones/001-foo.md"),
+            "see docs/decisiones/001-foo.md"
+        );
+    }
+
+    #[test]
+    fn creates_then_adds_updates_and_keeps() {
+        let r = upsert(None, "004-x", &row("004-x", "active", ""));
+        assert_eq!(r.action, Upsert::Added);
+        assert_eq!(
+            r.text,
+            format!("{TITLE}\n\n{HEADER}\n{SEPARATOR}\n| 004-x | 2026-01-01 | active | — |\n")
+        );
+        let same = upsert(Some(&r.text), "004-x", &row("004-x", "active", ""));
+        assert_eq!(
+            (same.action, same.text == r.text),
+            (Upsert::Unchanged, true)
+        );
+        let closed = upsert(Some(&r.text), "004-x", &row("004-x", "closed", "dec:1"));
+        assert_eq!(closed.action, Upsert::Updated);
+        assert!(
+            closed
+                .text
+                .contains("| 004-x | 2026-01-01 | closed | [DEC](../docs/decisiones/1.md) |")
+        );
+        let other = upsert(
+            Some(&closed.text),
+            "004-x-more",
+            &row("004-x-more", "active", ""),
+        );
+        assert_eq!(
+            other.action,
+            Upsert::Added,
+            "a folder prefix is another session"
+        );
+        assert_eq!(rows(&other.text).len(), 2);
+    }
+
+    #[test]
+    fn migrates_the_legacy_table() {
+        let r = upsert(Some(LEGACY), "001", &row("001-dev-foo", "closed", ""));
+        assert!(r.migrated);
+        assert_eq!(r.action, Upsert::Updated);
+        assert_eq!(
+            r.text,
+            format!(
+                "# QTC Session History\n\n{HEADER}\n{SEPARATOR}\n\
+                 | 001-dev-foo | 2026-01-01 | closed | — |\n\
+                 | 002-bar | 2026-01-02 | active | — |\n\
+                 | 003-baz | 2026-01-03 | closed | [DEC](x) |\n\nNotes below stay.\n"
+            )
+        );
+        assert_eq!(
+            date_of(LEGACY, "002", "002-analyze-bar").as_deref(),
+            Some("2026-01-02")
+        );
+        let keys: Vec<_> = rows(LEGACY).into_iter().map(|r| r.key).collect();
+        assert_eq!(keys, ["001-foo", "002-bar", "003-baz"]);
+    }
+
+    #[test]
+    fn spanish_header_is_upserted_in_place() {
+        let es = "# Session History\r\n\r\n| Sesión | Fecha | Estado | Refs |\r\n|---|---|---|---|\r\n| 777 | 2026-01-01 | active | — |\r\n";
+        let r = upsert(Some(es), "777", &row("777", "closed", ""));
+        assert_eq!(r.action, Upsert::Updated);
+        assert!(!r.migrated);
+        assert!(r.text.contains("| Sesión | Fecha | Estado | Refs |\r\n"));
+        assert!(r.text.contains("| 777 | 2026-01-01 | closed | — |\r\n"));
+    }
+
+    #[test]
+    fn unmappable_legacy_table_stays_and_ours_is_appended() {
+        let odd = "| # | Flujo |\n|---|---|\n| 1 | x |\n";
+        assert_eq!(migrate(odd), None);
+        let r = upsert(Some(odd), "001", &row("001-a", "active", ""));
+        assert!(r.text.starts_with(odd));
+        assert!(r.text.ends_with(&format!(
+            "{HEADER}\n{SEPARATOR}\n| 001-a | 2026-01-01 | active | — |\n"
+        )));
+    }
+
+    #[test]
+    fn cells_escape_pipes() {
+        let r = Row {
+            key: "a|b".into(),
+            date: "d".into(),
+            state: "s".into(),
+            refs: "x\ny".into(),
+        };
+        assert_eq!(r.render(), "| a\\|b | d | s | x y |");
+        assert_eq!(cells(&r.render()), ["a\\|b", "d", "s", "x y"]);
+    }
+}

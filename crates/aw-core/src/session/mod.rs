@@ -1,0 +1,11 @@
+//! Sessions: names, numbering, folder identity, the resolver's rules, the conversation registry,
+//! `SESSION.md` and `HISTORY.md`.
+
+pub mod bindings;
+pub mod correlative;
+pub mod document;
+pub mod folder;
+pub mod history;
+pub mod names;
+pub mod reservation;
+pub mod resolve;

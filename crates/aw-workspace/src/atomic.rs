@@ -1,0 +1,109 @@
+//! Atomic file writes: a reader (or a crash) sees the old bytes or the new bytes, never a mix.
+
+use crate::error::{Result, WorkspaceError};
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::Path;
+
+/// Flushes a folder's entry table, so a create or rename inside it survives a power loss.
+pub fn sync_dir(dir: &Path) -> Result<()> {
+    // Opening a folder read-only and fsyncing it is how POSIX persists its entries.
+    File::open(dir)
+        .and_then(|f| f.sync_all())
+        .map_err(|e| WorkspaceError::io("could not sync the folder", dir, e))
+}
+
+/// Replaces `path` with `bytes`: a temporary file in the same folder, fsync, rename, fsync of
+/// the folder. The parent folder must exist.
+pub fn write(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".aw-tmp-")
+        .tempfile_in(dir)
+        .map_err(|e| WorkspaceError::io("could not create a temporary file in", dir, e))?;
+    tmp.write_all(bytes)
+        .and_then(|()| tmp.as_file().sync_all())
+        .map_err(|e| WorkspaceError::io("could not write", path, e))?;
+    tmp.persist(path)
+        .map_err(|e| WorkspaceError::io("could not replace", path, e.error))?;
+    sync_dir(dir)
+}
+
+/// Creates `path` with `bytes` only if nothing exists there (O_EXCL). Returns `false` when it
+/// already existed. The content is written before the name becomes visible, through a
+/// temporary file linked into place, so no reader sees an empty claim.
+pub fn create_new(path: &Path, bytes: &[u8]) -> Result<bool> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".aw-tmp-")
+        .tempfile_in(dir)
+        .map_err(|e| WorkspaceError::io("could not create a temporary file in", dir, e))?;
+    tmp.write_all(bytes)
+        .and_then(|()| tmp.as_file().sync_all())
+        .map_err(|e| WorkspaceError::io("could not write", path, e))?;
+    match tmp.persist_noclobber(path) {
+        Ok(_) => {}
+        Err(e) if e.error.kind() == std::io::ErrorKind::AlreadyExists => return Ok(false),
+        Err(e) => return Err(WorkspaceError::io("could not create", path, e.error)),
+    }
+    sync_dir(dir)?;
+    Ok(true)
+}
+
+/// Creates a folder (and its missing parents), syncing the parent of each folder created.
+pub fn create_dir_all(path: &Path) -> Result<()> {
+    if path.is_dir() {
+        return Ok(());
+    }
+    if let Some(parent) = path.parent() {
+        create_dir_all(parent)?;
+    }
+    match std::fs::create_dir(path) {
+        Ok(()) => sync_dir(path.parent().unwrap_or(Path::new("."))),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && path.is_dir() => Ok(()),
+        Err(e) => Err(WorkspaceError::io("could not create the folder", path, e)),
+    }
+}
+
+/// Opens a file for reading, appending nothing: a helper so callers never open for write by
+/// accident.
+pub fn open_read(path: &Path) -> Result<File> {
+    OpenOptions::new()
+        .read(true)
+        .open(path)
+        .map_err(|e| WorkspaceError::io("could not open", path, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn write_replaces_and_leaves_no_temp() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.md");
+        write(&p, b"one").unwrap();
+        write(&p, b"two").unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"two");
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(names.len(), 1);
+    }
+
+    #[test]
+    fn create_new_refuses_existing() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("001-x.md");
+        assert!(create_new(&p, b"mine").unwrap());
+        assert!(!create_new(&p, b"theirs").unwrap());
+        assert_eq!(std::fs::read(&p).unwrap(), b"mine");
+    }
+
+    #[test]
+    fn create_dir_all_is_idempotent() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a/b/c");
+        create_dir_all(&p).unwrap();
+        create_dir_all(&p).unwrap();
+        assert!(p.is_dir());
+    }
+}

@@ -1,0 +1,50 @@
+//! The conversation registry file, `.<ns>/sessions/.bindings.json`.
+//!
+//! Reads fail closed (`SESSION_BINDING_INVALID`); writes happen only under the workspace lock,
+//! which callers prove by passing the guard.
+
+use crate::atomic;
+use crate::error::{Result, WorkspaceError};
+use crate::locate::Workspace;
+use crate::lock::WorkspaceLock;
+use aw_core::session::bindings::Registry;
+use aw_core::session::resolve::{Refusal, RefusalKind};
+use std::path::PathBuf;
+
+/// The registry's path.
+pub fn path(ws: &Workspace) -> PathBuf {
+    ws.sessions_dir().join(".bindings.json")
+}
+
+/// Reads the registry. A missing file is an empty registry; a malformed one is
+/// `SESSION_BINDING_INVALID`.
+pub fn load(ws: &Workspace) -> Result<Registry> {
+    let p = path(ws);
+    let text = match std::fs::read_to_string(&p) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Registry::default()),
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+            return Err(invalid(
+                "the bindings registry is not UTF-8 text".to_owned(),
+            ));
+        }
+        Err(e) => return Err(WorkspaceError::io("could not read", p, e)),
+    };
+    Registry::parse(&text).map_err(|e| invalid(e.to_string()))
+}
+
+/// Writes the registry atomically. The lock guard proves the caller holds the workspace lock.
+pub fn store(ws: &Workspace, registry: &Registry, _held: &WorkspaceLock) -> Result<()> {
+    atomic::create_dir_all(&ws.sessions_dir())?;
+    atomic::write(&path(ws), registry.render().as_bytes())
+}
+
+/// The failure for an unusable registry.
+pub fn invalid(why: String) -> WorkspaceError {
+    WorkspaceError::Session(Box::new(Refusal {
+        kind: RefusalKind::BindingInvalid,
+        message: format!("The conversation registry cannot be used: {why}."),
+        action: "Fix or delete .bindings.json in the sessions folder (bindings are never repaired automatically), then run the command again.".to_owned(),
+        candidates: Vec::new(),
+    }))
+}

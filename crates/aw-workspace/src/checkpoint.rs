@@ -1,0 +1,315 @@
+//! The checkpoint on disk: what a snapshot states about a session (read from its artifacts and
+//! from git), reading and writing `CHECKPOINT.md`, and the recently closed sessions a resumed
+//! conversation may want to know about.
+
+use crate::error::{Result, WorkspaceError};
+use crate::sessions::CLOSED_SENTINEL;
+use aw_core::artifacts::{self, ArtifactKind};
+use aw_core::checkpoint::{self, EXCERPT_CHARS, FileTouched, Snapshot, WallClock};
+use aw_core::markdown;
+use aw_core::session::folder::{SessionFolder, SessionState, identity};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, SystemTime};
+
+/// A session folder's file names (UTF-8 names only; the catalogue has no other kind).
+pub fn entries(dir: &Path) -> Result<Vec<String>> {
+    let list = match std::fs::read_dir(dir) {
+        Ok(l) => l,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(WorkspaceError::io("could not list", dir, e)),
+    };
+    let mut names: Vec<String> = list
+        .filter_map(|e| e.ok())
+        .filter_map(|e| e.file_name().into_string().ok())
+        .collect();
+    names.sort();
+    Ok(names)
+}
+
+/// Where an artifact of `kind` lives in the folder, if it exists.
+pub fn artifact(dir: &Path, entries: &[String], kind: ArtifactKind) -> Option<PathBuf> {
+    kind.find(entries).map(|name| dir.join(name))
+}
+
+/// The session's CHECKPOINT: the existing file (any letter case), else the canonical name.
+pub fn checkpoint_path(dir: &Path, entries: &[String]) -> PathBuf {
+    artifact(dir, entries, ArtifactKind::Checkpoint)
+        .unwrap_or_else(|| dir.join(ArtifactKind::Checkpoint.canonical()))
+}
+
+/// A text file, or `None` when it does not exist. Bytes that are not UTF-8 are replaced, which
+/// also guarantees such a file never passes as our sealed template.
+pub fn read_text(path: &Path) -> Result<Option<String>> {
+    match std::fs::read(path) {
+        Ok(bytes) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(WorkspaceError::io("could not read", path, e)),
+    }
+}
+
+/// Writes the checkpoint atomically. The caller holds the workspace lock.
+pub fn write(path: &Path, text: &str) -> Result<()> {
+    crate::atomic::write(path, text.as_bytes())
+}
+
+/// A gathered snapshot with the task counts the command reports.
+#[derive(Debug, Clone)]
+pub struct Gathered {
+    /// What the checkpoint will state.
+    pub snapshot: Snapshot,
+    /// Open tasks.
+    pub tasks_open: usize,
+    /// Closed tasks.
+    pub tasks_closed: usize,
+}
+
+/// Reads what the snapshot states: progress from TASKS, the newest decision, the session's
+/// origin, the artifacts present and the workspace's uncommitted changes.
+pub fn gather(
+    root: &Path,
+    dir: &Path,
+    folder: &str,
+    entries: &[String],
+    now: WallClock,
+) -> Result<Gathered> {
+    let read = |kind| -> Result<Option<String>> {
+        match artifact(dir, entries, kind) {
+            Some(p) => read_text(&p),
+            None => Ok(None),
+        }
+    };
+    let tasks = read(ArtifactKind::Tasks)?
+        .map(|t| artifacts::parse_tasks(&t))
+        .unwrap_or_default();
+    let last_decision = read(ArtifactKind::Decisions)?
+        .as_deref()
+        .and_then(artifacts::last_decision);
+    let session_doc = match read(ArtifactKind::Session)? {
+        Some(t) => Some(t),
+        None => read(ArtifactKind::Objective)?,
+    };
+    let origin = session_doc.as_deref().and_then(first_origin_line);
+    let scripts = count_sql(&dir.join("scripts"), 0);
+    let has = |k| artifact(dir, entries, k).is_some();
+    let mut present: Vec<String> = [
+        (
+            "session",
+            has(ArtifactKind::Session) || has(ArtifactKind::Objective),
+        ),
+        ("tasks", has(ArtifactKind::Tasks)),
+        ("decisiones", has(ArtifactKind::Decisions)),
+        ("conclusiones", has(ArtifactKind::Conclusions)),
+        ("analysis_file", has(ArtifactKind::AnalysisFile)),
+    ]
+    .iter()
+    .filter(|(_, p)| *p)
+    .map(|(k, _)| (*k).to_owned())
+    .collect();
+    if scripts > 0 {
+        present.push(format!("scripts({scripts})"));
+    }
+    let (closed, total) = (tasks.closed(), tasks.total());
+    Ok(Gathered {
+        snapshot: Snapshot {
+            folder: folder.to_owned(),
+            updated: now.minute_stamp(),
+            tasks: (total > 0).then_some((closed, total)),
+            last_decision,
+            files: files_touched(root),
+            origin,
+            artifacts: present,
+        },
+        tasks_open: tasks.open(),
+        tasks_closed: closed,
+    })
+}
+
+/// The first meaningful line under `## Origin` / `## Origen`, without its list marker, cut to
+/// 140 characters. The template's HTML-comment hint and an empty bullet are not an origin.
+fn first_origin_line(text: &str) -> Option<String> {
+    let body = markdown::section(text, markdown::aliases::ORIGIN)?;
+    body.lines()
+        .map(|l| {
+            let t = l.trim();
+            t.strip_prefix("- ")
+                .or_else(|| t.strip_prefix("* "))
+                .unwrap_or(t)
+                .trim()
+        })
+        .filter(|l| !l.is_empty() && !matches!(*l, "-" | "*"))
+        .find(|l| !(l.starts_with("<!--") && l.ends_with("-->")))
+        .map(|l| l.chars().take(EXCERPT_CHARS).collect())
+}
+
+/// `.sql` files under `dir`, recursively (symbolic links are not followed).
+fn count_sql(dir: &Path, depth: usize) -> usize {
+    if depth > 16 {
+        return 0;
+    }
+    let Ok(list) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    list.filter_map(|e| e.ok())
+        .map(|e| match e.file_type() {
+            Ok(t) if t.is_dir() => count_sql(&e.path(), depth + 1),
+            Ok(t) if t.is_file() => usize::from(e.file_name().to_string_lossy().ends_with(".sql")),
+            _ => 0,
+        })
+        .sum()
+}
+
+/// Uncommitted changes in the workspace (`git diff --numstat HEAD`, run at the workspace root).
+/// No git, no repository or no commit yet means no changes to report, never a failure.
+pub fn files_touched(root: &Path) -> Vec<FileTouched> {
+    let out = Command::new("git")
+        .args(["-c", "core.quotepath=off", "diff", "--numstat", "HEAD"])
+        .current_dir(root)
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output();
+    match out {
+        Ok(o) if o.status.success() => {
+            checkpoint::parse_numstat(&String::from_utf8_lossy(&o.stdout))
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// A recently closed session that left a closing artifact.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecentClosed {
+    /// The session's code (`NNN` for legacy folders, else the folder name).
+    pub code: String,
+    /// The folder name.
+    pub folder: String,
+    /// Seconds since it was closed.
+    pub closed_age_seconds: u64,
+    /// Which artifact shows it concluded: `CONCLUSIONS` or `ANALYSIS-FILE`.
+    pub artifact_signal: &'static str,
+}
+
+/// Closed sessions closed within `window` before `now` that hold CONCLUSIONS or ANALYSIS-FILE,
+/// by code, descending (byte order). The closing time is the `.closed` sentinel's mtime: the
+/// folder's own mtime moves whenever anything inside it changes.
+pub fn recent_closed(
+    sessions_dir: &Path,
+    listing: &[SessionFolder],
+    now: SystemTime,
+    window: Duration,
+) -> Vec<RecentClosed> {
+    let mut out: Vec<RecentClosed> = listing
+        .iter()
+        .filter(|f| f.state == SessionState::Closed)
+        .filter_map(|f| {
+            let dir = sessions_dir.join(&f.folder);
+            let closed_at = std::fs::metadata(dir.join(CLOSED_SENTINEL))
+                .and_then(|m| m.modified())
+                .ok()?;
+            let age = now.duration_since(closed_at).ok()?;
+            if age > window {
+                return None;
+            }
+            let names = entries(&dir).ok()?;
+            let signal = if ArtifactKind::Conclusions.find(&names).is_some() {
+                "CONCLUSIONS"
+            } else if ArtifactKind::AnalysisFile.find(&names).is_some() {
+                "ANALYSIS-FILE"
+            } else {
+                return None;
+            };
+            Some(RecentClosed {
+                code: identity(&f.folder).code,
+                folder: f.folder.clone(),
+                closed_age_seconds: age.as_secs(),
+                artifact_signal: signal,
+            })
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        b.code
+            .as_bytes()
+            .cmp(a.code.as_bytes())
+            .then_with(|| b.folder.as_bytes().cmp(a.folder.as_bytes()))
+    });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gathers_from_artifacts() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = dir.path().join("001-a");
+        std::fs::create_dir_all(s.join("scripts/sub")).unwrap();
+        std::fs::write(
+            s.join("SESSION.md"),
+            "# SESSION — a\n\n## Origin\n<!-- hint -->\n- loop x\n",
+        )
+        .unwrap();
+        std::fs::write(s.join("tasks.md"), "- [x] a\n- [ ] b\n- [ ] c\n").unwrap();
+        std::fs::write(s.join("DECISIONES.md"), "## DEC-001: uno\nbody\n").unwrap();
+        std::fs::write(s.join("scripts/a.sql"), "").unwrap();
+        std::fs::write(s.join("scripts/sub/a.rollback.sql"), "").unwrap();
+        let names = entries(&s).unwrap();
+        let now = WallClock::parse("2026-03-01 10:30").unwrap();
+        let g = gather(dir.path(), &s, "001-a", &names, now).unwrap();
+        assert_eq!((g.tasks_open, g.tasks_closed), (2, 1));
+        assert_eq!(g.snapshot.tasks, Some((1, 3)));
+        assert_eq!(g.snapshot.origin.as_deref(), Some("loop x"));
+        assert_eq!(
+            g.snapshot.last_decision,
+            Some(("DEC-001: uno".to_owned(), "body".to_owned()))
+        );
+        assert_eq!(
+            g.snapshot.artifacts,
+            ["session", "tasks", "decisiones", "scripts(2)"]
+        );
+        assert_eq!(g.snapshot.updated, "2026-03-01 10:30");
+        assert!(g.snapshot.files.is_empty(), "not a git repository");
+        assert_eq!(checkpoint_path(&s, &names), s.join("CHECKPOINT.md"));
+    }
+
+    #[test]
+    fn recent_closed_uses_the_sentinel_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = dir.path();
+        for (name, closed, artifact) in [
+            ("001-a", true, Some("CONCLUSIONS.md")),
+            ("002-b", true, Some("analysis-file.md")),
+            ("003-c", true, None),
+            ("004-d", false, Some("CONCLUSIONS.md")),
+            ("session005-e", true, Some("CONCLUSIONES.md")),
+        ] {
+            std::fs::create_dir(s.join(name)).unwrap();
+            if closed {
+                std::fs::write(s.join(name).join(".closed"), "").unwrap();
+            }
+            if let Some(a) = artifact {
+                std::fs::write(s.join(name).join(a), "x").unwrap();
+            }
+        }
+        let listing = crate::sessions::list_in(s).unwrap();
+        let now = SystemTime::now() + Duration::from_secs(10);
+        let got = recent_closed(s, &listing, now, Duration::from_secs(86_400));
+        let codes: Vec<_> = got
+            .iter()
+            .map(|r| (r.code.as_str(), r.artifact_signal))
+            .collect();
+        assert_eq!(
+            codes,
+            [
+                ("005", "CONCLUSIONS"),
+                ("002-b", "ANALYSIS-FILE"),
+                ("001-a", "CONCLUSIONS")
+            ]
+        );
+        assert!(got[0].closed_age_seconds >= 9);
+        let later = now + Duration::from_secs(2 * 86_400);
+        assert!(recent_closed(s, &listing, later, Duration::from_secs(86_400)).is_empty());
+        let before = SystemTime::UNIX_EPOCH;
+        assert!(recent_closed(s, &listing, before, Duration::from_secs(86_400)).is_empty());
+    }
+}

@@ -1,0 +1,96 @@
+//! The workspace shell's error type. Every variant has a stable code and a next action.
+
+use std::path::PathBuf;
+
+/// A failure of the filesystem shell.
+#[derive(Debug, thiserror::Error)]
+pub enum WorkspaceError {
+    /// Another process holds the workspace lock past the wait.
+    #[error(
+        "the workspace is locked by another aw process (pid {pid}) and stayed locked for {waited_ms} ms"
+    )]
+    LockBusy {
+        /// The holder's pid, when it could be read.
+        pid: String,
+        /// How long we waited.
+        waited_ms: u64,
+    },
+    /// A namespace that does not match `^[a-z][a-z0-9-]{1,30}$`.
+    #[error(
+        "`{value}` (from {source_name}) is not a valid namespace: it must be 2 to 31 characters of a-z, 0-9 and '-', starting with a letter"
+    )]
+    InvalidNamespace {
+        /// The rejected value.
+        value: String,
+        /// Where it came from (`--namespace`, `AW_NAMESPACE`, the pin file).
+        source_name: String,
+    },
+    /// A session-scoped command could not settle on a session (`SESSION_*`), or its code is
+    /// malformed (`INVALID_INPUT`); the refusal carries the candidates and the next action.
+    #[error("{}", .0.message)]
+    Session(Box<aw_core::session::resolve::Refusal>),
+    /// The shell refused an operation for a stated reason (a stable code, an English message
+    /// and the next action), for example a numbering claim that found no free slot.
+    #[error("{message}")]
+    Refused {
+        /// The stable code.
+        code: &'static str,
+        /// What went wrong.
+        message: String,
+        /// What to do next.
+        action: String,
+    },
+    /// A read or write the command needed failed.
+    #[error("{what} {}: {source}", path.display())]
+    Io {
+        /// What was being done.
+        what: &'static str,
+        /// The path involved.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+}
+
+impl WorkspaceError {
+    /// The stable error code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            WorkspaceError::LockBusy { .. } => "LOCK_BUSY",
+            WorkspaceError::InvalidNamespace { .. } => "ARGS_INVALID",
+            WorkspaceError::Session(r) => r.kind.code(),
+            WorkspaceError::Refused { code, .. } => code,
+            WorkspaceError::Io { .. } => "IO_ERROR",
+        }
+    }
+
+    /// What to do next.
+    pub fn action(&self) -> String {
+        match self {
+            WorkspaceError::LockBusy { .. } => {
+                "Wait for the other aw command to finish, then run this one again (set AW_LOCK_WAIT_MS to wait longer).".to_owned()
+            }
+            WorkspaceError::InvalidNamespace { .. } => {
+                "Pass a valid `--namespace` (for example `workflow`), or fix AW_NAMESPACE or ~/.config/agent-workflow/namespace.".to_owned()
+            }
+            WorkspaceError::Session(r) => r.action.clone(),
+            WorkspaceError::Refused { action, .. } => action.clone(),
+            WorkspaceError::Io { path, .. } => format!(
+                "Check that {} exists and that you may read and write it, then run the command again.",
+                path.display()
+            ),
+        }
+    }
+
+    /// An I/O failure at `path`.
+    pub fn io(what: &'static str, path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        WorkspaceError::Io {
+            what,
+            path: path.into(),
+            source,
+        }
+    }
+}
+
+/// Results of the workspace shell.
+pub type Result<T> = std::result::Result<T, WorkspaceError>;

@@ -1,0 +1,99 @@
+//! Asking git where a source folder stands: its current branch and whether it has uncommitted
+//! changes. A missing git, a folder that is not a repository or a failing git is a state to
+//! report, never an error of the caller.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// What git says about a folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GitState {
+    /// A work tree: the checked-out branch (`HEAD` when detached) and whether it is dirty.
+    Repo {
+        /// `git rev-parse --abbrev-ref HEAD`.
+        branch: String,
+        /// `git status --porcelain` printed something.
+        dirty: bool,
+    },
+    /// The folder does not exist.
+    MissingFolder,
+    /// The folder is not inside a git work tree.
+    NotARepository,
+    /// No `git` program could be run.
+    GitNotFound,
+    /// git ran and failed for another reason (its first error line).
+    Failed(String),
+}
+
+impl GitState {
+    /// The stable identifier of a non-repository state.
+    pub fn error_code(&self) -> Option<&'static str> {
+        match self {
+            GitState::Repo { .. } => None,
+            GitState::MissingFolder => Some("missing_folder"),
+            GitState::NotARepository => Some("not_a_repository"),
+            GitState::GitNotFound => Some("git_not_found"),
+            GitState::Failed(_) => Some("git_failed"),
+        }
+    }
+}
+
+fn git(dir: &Path, args: &[&str]) -> std::io::Result<Output> {
+    Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        // Plain messages to recognise, and no index refresh written by a read.
+        .env("LC_ALL", "C")
+        .env("GIT_OPTIONAL_LOCKS", "0")
+        .stdin(std::process::Stdio::null())
+        .output()
+}
+
+fn first_error_line(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_owned()
+}
+
+/// Asks git about `dir`.
+pub fn probe(dir: &Path) -> GitState {
+    if !dir.is_dir() {
+        return GitState::MissingFolder;
+    }
+    let head = match git(dir, &["rev-parse", "--abbrev-ref", "HEAD"]) {
+        Ok(o) => o,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return GitState::GitNotFound,
+        Err(e) => return GitState::Failed(e.to_string()),
+    };
+    if !head.status.success() {
+        let msg = first_error_line(&head);
+        if msg.contains("not a git repository") {
+            return GitState::NotARepository;
+        }
+        // A repository without commits has no HEAD to abbreviate; its branch is still named.
+        if let Ok(o) = git(dir, &["symbolic-ref", "--short", "HEAD"])
+            && o.status.success()
+        {
+            let branch = String::from_utf8_lossy(&o.stdout).trim().to_owned();
+            return with_dirty(dir, branch);
+        }
+        return GitState::Failed(msg);
+    }
+    let branch = String::from_utf8_lossy(&head.stdout).trim().to_owned();
+    with_dirty(dir, branch)
+}
+
+fn with_dirty(dir: &Path, branch: String) -> GitState {
+    match git(dir, &["status", "--porcelain"]) {
+        Ok(o) if o.status.success() => GitState::Repo {
+            branch,
+            dirty: !o.stdout.is_empty(),
+        },
+        Ok(o) => GitState::Failed(first_error_line(&o)),
+        Err(e) => GitState::Failed(e.to_string()),
+    }
+}

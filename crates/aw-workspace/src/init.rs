@@ -1,0 +1,360 @@
+//! `workspace-init` on disk: everything a run would change is planned first (reading each file
+//! once), so a dry run reports exactly what a real run does, and a refused run writes nothing.
+//! Applying the plan then performs the writes in a fixed order.
+
+use crate::atomic;
+use crate::error::{Result, WorkspaceError};
+use crate::locate::Workspace;
+use crate::project::{
+    PlannedFile, ProjectFiles, detect_stack, is_external, read_optional, resolve_source,
+    write_planned,
+};
+use aw_core::project::gitignore::{
+    RUNTIME_HEADER, VISIBILITY_HEADER, merge, runtime_entries, visibility_entries,
+};
+use aw_core::project::model::{Block, Source};
+use aw_core::project::reconcile::{Changes, DroppedLine, SourceMode, reconcile};
+use aw_core::project::settings::{SettingsError, SettingsMerge, merge_directories};
+use aw_core::project::{InputError, skills_toml};
+use std::path::{Path, PathBuf};
+
+/// The `docs/` folders older releases scaffolded with a `.gitkeep`.
+const LEGACY_DOC_FOLDERS: &[&str] = &[
+    "specs", "plans", "designs", "manuals", "scripts", "diagrams", "reports",
+];
+
+/// What `workspace-init` was asked (values already checked by the source grammars).
+#[derive(Debug, Clone, Default)]
+pub struct InitRequest {
+    /// `--source`, in order.
+    pub sources: Vec<Source>,
+    /// `--working-branch`, in order.
+    pub working: Vec<(String, String)>,
+    /// `--qa-branch`, in order.
+    pub qa: Vec<(String, String)>,
+    /// `--main-branch`.
+    pub main_branch: Option<String>,
+    /// `--project`.
+    pub project: Option<String>,
+    /// Local `YYYY-MM-DD HH:MM`, stamped into the block if it changes.
+    pub now: String,
+}
+
+/// Why init cannot proceed (nothing has been written).
+#[derive(Debug, thiserror::Error)]
+pub enum InitError {
+    /// An input the block rules refuse.
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// `.claude/settings.local.json` cannot be merged.
+    #[error("{} cannot be updated: {error}", path.display())]
+    Settings {
+        /// The settings file.
+        path: PathBuf,
+        /// What is wrong with it.
+        error: SettingsError,
+    },
+    /// A read failed.
+    #[error(transparent)]
+    Workspace(#[from] WorkspaceError),
+}
+
+/// One pruning step.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Prune {
+    /// Delete a file.
+    File(PathBuf),
+    /// Delete a folder's `.gitkeep` (if any), then the folder, which must then be empty.
+    Folder(PathBuf),
+}
+
+/// The folders init creates, finds and prunes.
+#[derive(Debug, Clone, Default)]
+pub struct Scaffold {
+    /// Folders created.
+    pub created: Vec<PathBuf>,
+    /// Folders already there.
+    pub existing: Vec<PathBuf>,
+    /// Legacy scaffold files and folders removed.
+    pub pruned: Vec<PathBuf>,
+}
+
+/// A whole-file change: what it does and the new text.
+#[derive(Debug, Clone)]
+pub struct FileChange {
+    /// `created`, `updated` or `unchanged`.
+    pub action: &'static str,
+    /// The file.
+    pub path: PathBuf,
+    /// The new text (`None`: unchanged).
+    pub text: Option<String>,
+}
+
+impl FileChange {
+    fn new(path: PathBuf, existed: bool, text: Option<String>) -> Self {
+        let action = match (&text, existed) {
+            (None, _) => "unchanged",
+            (Some(_), false) => "created",
+            (Some(_), true) => "updated",
+        };
+        FileChange { action, path, text }
+    }
+}
+
+/// Multi-root visibility: external source folders made visible to the agent hosts.
+#[derive(Debug, Clone)]
+pub struct Visibility {
+    /// Resolved folders of the sources outside the workspace.
+    pub external: Vec<String>,
+    /// Folders of removed external sources, to withdraw.
+    pub detached: Vec<String>,
+    /// `.claude/settings.local.json`.
+    pub claude: FileChange,
+    /// What the merge adds and removes.
+    pub merge: SettingsMerge,
+}
+
+/// Everything a run of `workspace-init` changes.
+#[derive(Debug, Clone)]
+pub struct InitPlan {
+    /// The workspace root.
+    pub root: PathBuf,
+    /// The block that results.
+    pub block: Block,
+    /// The folders.
+    pub scaffold: Scaffold,
+    prune: Vec<Prune>,
+    sessions_dir: PathBuf,
+    /// `.<ns>/skills.toml` (`created` or `unchanged`).
+    pub skills_toml: FileChange,
+    /// `.gitignore`.
+    pub gitignore: FileChange,
+    /// `CLAUDE.md` and `AGENTS.md`.
+    pub files: Vec<PlannedFile>,
+    /// Branch lines pruned with their sources.
+    pub dropped_lines: Vec<DroppedLine>,
+    /// Multi-root visibility.
+    pub visibility: Visibility,
+}
+
+/// The step of [`apply`] that failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// Folders, pruning, `skills.toml`, `.gitignore`.
+    Scaffold,
+    /// `CLAUDE.md` / `AGENTS.md`.
+    ProjectMd,
+    /// `.claude/settings.local.json`.
+    Visibility,
+}
+
+fn folder_entries(dir: &Path) -> Result<Vec<String>> {
+    let rd = std::fs::read_dir(dir).map_err(|e| WorkspaceError::io("could not list", dir, e))?;
+    let mut names = Vec::new();
+    for e in rd {
+        let e = e.map_err(|e| WorkspaceError::io("could not list", dir, e))?;
+        names.push(e.file_name().to_string_lossy().into_owned());
+    }
+    names.sort();
+    Ok(names)
+}
+
+/// Legacy scaffold to remove: `.gitkeep` placeholders, folders that hold nothing else, an empty
+/// `docs/logs`. An empty `docs/<category>` is kept: `next-number` may have just made it.
+fn plan_prune(ws: &Workspace) -> Result<(Vec<Prune>, Vec<PathBuf>)> {
+    let mut ops = Vec::new();
+    let mut reported = Vec::new();
+    let docs = ws.docs_dir();
+    for cat in LEGACY_DOC_FOLDERS {
+        let dir = docs.join(cat);
+        if !dir.is_dir() {
+            continue;
+        }
+        let names = folder_entries(&dir)?;
+        if names == [".gitkeep"] {
+            ops.push(Prune::Folder(dir.clone()));
+            reported.push(dir);
+        } else if names.iter().any(|n| n == ".gitkeep") {
+            let keep = dir.join(".gitkeep");
+            ops.push(Prune::File(keep.clone()));
+            reported.push(keep);
+        }
+    }
+    let logs = docs.join("logs");
+    if logs.is_dir() && folder_entries(&logs)?.is_empty() {
+        ops.push(Prune::Folder(logs.clone()));
+        reported.push(logs);
+    }
+    let keep = ws.sessions_dir().join(".gitkeep");
+    if keep.is_file() {
+        ops.push(Prune::File(keep.clone()));
+        reported.push(keep);
+    }
+    Ok((ops, reported))
+}
+
+fn folder_name(root: &Path) -> String {
+    root.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+fn resolved_external(root: &Path, sources: &[Source]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for s in sources {
+        let p = resolve_source(root, &s.path);
+        let text = p.to_string_lossy().into_owned();
+        if is_external(root, &p) && !out.contains(&text) {
+            out.push(text);
+        }
+    }
+    out
+}
+
+/// Plans a run in the workspace `ws` (its root must exist). Reads, never writes.
+pub fn plan(ws: &Workspace, req: InitRequest) -> std::result::Result<InitPlan, InitError> {
+    let root = &ws.root;
+    let files = ProjectFiles::read(root)?;
+    let existing = files.block(&ws.ns);
+    let rec = reconcile(
+        existing.as_ref(),
+        Changes {
+            project: req.project,
+            sources: req.sources,
+            mode: SourceMode::Replace,
+            working: req.working,
+            qa: req.qa,
+            main_branch: req.main_branch,
+            fallback_project: folder_name(root),
+        },
+    )?;
+    let mut block = rec.block;
+    if block.stack.is_empty() {
+        block.stack = detect_stack(root, &block.sources);
+    }
+
+    let sessions_dir = ws.sessions_dir();
+    let mut scaffold = Scaffold::default();
+    if sessions_dir.is_dir() {
+        scaffold.existing.push(sessions_dir.clone());
+    } else {
+        scaffold.created.push(sessions_dir.clone());
+    }
+    let (prune, pruned) = plan_prune(ws)?;
+    scaffold.pruned = pruned;
+
+    let skills_path = ws.state_dir().join("skills.toml");
+    let skills_toml = if skills_path.exists() {
+        FileChange::new(skills_path, true, None)
+    } else {
+        FileChange::new(skills_path, false, Some(skills_toml::template(&ws.ns)))
+    };
+
+    let external = resolved_external(root, &block.sources);
+    let gitignore_path = root.join(".gitignore");
+    let current = read_optional(&gitignore_path)?;
+    let base = current.clone().unwrap_or_default();
+    let mut text = merge(&base, RUNTIME_HEADER, &runtime_entries(&ws.ns));
+    if !external.is_empty() {
+        let after = text.clone().unwrap_or_else(|| base.clone());
+        if let Some(t) = merge(&after, VISIBILITY_HEADER, &visibility_entries()) {
+            text = Some(t);
+        }
+    }
+    let gitignore = FileChange::new(gitignore_path, current.is_some(), text);
+
+    let detached: Vec<String> = resolved_external(root, &rec.removed_sources)
+        .into_iter()
+        .filter(|d| !external.contains(d))
+        .collect();
+    let settings_path = root.join(".claude").join("settings.local.json");
+    let settings_text = read_optional(&settings_path)?;
+    let settings =
+        merge_directories(settings_text.as_deref(), &external, &detached).map_err(|error| {
+            InitError::Settings {
+                path: settings_path.clone(),
+                error,
+            }
+        })?;
+    let visibility = Visibility {
+        claude: FileChange::new(
+            settings_path,
+            settings_text.is_some(),
+            settings.text.clone(),
+        ),
+        merge: settings,
+        external,
+        detached,
+    };
+
+    let planned = files.plan(&ws.ns, &block, &req.now);
+    Ok(InitPlan {
+        root: root.clone(),
+        block,
+        scaffold,
+        prune,
+        sessions_dir,
+        skills_toml,
+        gitignore,
+        files: planned,
+        dropped_lines: rec.dropped_lines,
+        visibility,
+    })
+}
+
+fn write_change(c: &FileChange) -> Result<()> {
+    let Some(text) = &c.text else {
+        return Ok(());
+    };
+    if let Some(dir) = c.path.parent() {
+        atomic::create_dir_all(dir)?;
+    }
+    atomic::write(&c.path, text.as_bytes())
+}
+
+fn apply_prune(op: &Prune) -> Result<()> {
+    let remove_file = |p: &Path| match std::fs::remove_file(p) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(WorkspaceError::io("could not remove", p, e)),
+    };
+    let path = match op {
+        Prune::File(p) => {
+            remove_file(p)?;
+            p
+        }
+        Prune::Folder(dir) => {
+            remove_file(&dir.join(".gitkeep"))?;
+            // `remove_dir`, not a recursive delete: anything that appeared meanwhile stays.
+            std::fs::remove_dir(dir).map_err(|e| WorkspaceError::io("could not remove", dir, e))?;
+            dir
+        }
+    };
+    atomic::sync_dir(path.parent().unwrap_or(Path::new(".")))
+}
+
+/// Performs the plan. On failure, says which step failed; earlier steps stay done.
+pub fn apply(plan: &InitPlan) -> std::result::Result<(), (Step, WorkspaceError)> {
+    let scaffold = || -> Result<()> {
+        atomic::create_dir_all(&plan.sessions_dir)?;
+        for op in &plan.prune {
+            apply_prune(op)?;
+        }
+        if let Some(text) = &plan.skills_toml.text {
+            // Never overwrite a skills.toml that appeared since the plan was made.
+            atomic::create_new(&plan.skills_toml.path, text.as_bytes())?;
+        }
+        write_change(&plan.gitignore)
+    };
+    scaffold().map_err(|e| (Step::Scaffold, e))?;
+    write_planned(&plan.files).map_err(|e| (Step::ProjectMd, e))?;
+    write_change(&plan.visibility.claude).map_err(|e| (Step::Visibility, e))
+}
+
+/// After a refused run in a workspace that had no state folder, removes the lock file and the
+/// state folder that taking the lock created, so a refused run leaves no trace. Anything else
+/// in the folder keeps it.
+pub fn discard_fresh_state(ws: &Workspace) {
+    let _ = std::fs::remove_file(ws.lock_path());
+    let _ = std::fs::remove_dir(ws.state_dir());
+}

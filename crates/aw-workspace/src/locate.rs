@@ -1,0 +1,240 @@
+//! Finding the workspace: namespace resolution and the walk up from the current folder.
+//!
+//! The reference only looked at the current folder, so every command had to run from the
+//! workspace root. Here every command walks up to the nearest folder holding `.<ns>/`, the way
+//! git finds `.git`; `--workspace <dir>` overrides.
+
+use crate::error::{Result, WorkspaceError};
+use aw_core::names::is_valid_namespace;
+use std::path::{Path, PathBuf};
+
+/// Where the namespace came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NamespaceSource {
+    /// `--namespace`.
+    Flag,
+    /// `AW_NAMESPACE`.
+    Env,
+    /// The only `.<ns>/sessions/` in the nearest folder that has any.
+    Workspace,
+    /// `~/.config/agent-workflow/namespace`.
+    Config,
+    /// The built-in `workflow`.
+    Default,
+}
+
+impl NamespaceSource {
+    /// The reference's name for the source.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NamespaceSource::Flag => "flag",
+            NamespaceSource::Env => "env",
+            NamespaceSource::Workspace => "workspace",
+            NamespaceSource::Config => "config",
+            NamespaceSource::Default => "default",
+        }
+    }
+}
+
+/// What the caller gives us to locate a workspace.
+#[derive(Debug, Clone, Default)]
+pub struct LocateInput {
+    /// The process's current folder.
+    pub cwd: PathBuf,
+    /// `--workspace <dir>`.
+    pub workspace: Option<PathBuf>,
+    /// `--namespace <ns>`.
+    pub namespace: Option<String>,
+    /// `AW_NAMESPACE`.
+    pub env_namespace: Option<String>,
+    /// The user's home folder.
+    pub home: Option<PathBuf>,
+}
+
+/// A located workspace.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Workspace {
+    /// The workspace root (the folder holding `.<ns>/` and `docs/`).
+    pub root: PathBuf,
+    /// The namespace.
+    pub ns: String,
+    /// Where the namespace came from.
+    pub ns_source: NamespaceSource,
+    /// Whether `.<ns>/` exists at the root.
+    pub initialized: bool,
+}
+
+impl Workspace {
+    /// `.<ns>/`.
+    pub fn state_dir(&self) -> PathBuf {
+        self.root.join(format!(".{}", self.ns))
+    }
+    /// `.<ns>/sessions/`.
+    pub fn sessions_dir(&self) -> PathBuf {
+        self.state_dir().join("sessions")
+    }
+    /// `.<ns>/.lock`.
+    pub fn lock_path(&self) -> PathBuf {
+        self.state_dir().join(".lock")
+    }
+    /// `docs/`.
+    pub fn docs_dir(&self) -> PathBuf {
+        self.root.join("docs")
+    }
+}
+
+fn checked(value: &str, name: &str) -> Result<Option<String>> {
+    let v = value.trim();
+    if v.is_empty() {
+        return Ok(None);
+    }
+    if !is_valid_namespace(v) {
+        return Err(WorkspaceError::InvalidNamespace {
+            value: v.to_owned(),
+            source_name: name.to_owned(),
+        });
+    }
+    Ok(Some(v.to_owned()))
+}
+
+/// The namespaces a folder holds: `.<x>/` folders with a `sessions/` inside, `x` valid and not
+/// the legacy `qtc`.
+fn namespaces_in(dir: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut found: Vec<String> = entries
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            let ns = name.strip_prefix('.')?.to_owned();
+            (is_valid_namespace(&ns) && ns != "qtc" && e.path().join("sessions").is_dir())
+                .then_some(ns)
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+/// Resolves the namespace and the workspace root.
+pub fn locate(input: &LocateInput) -> Result<Workspace> {
+    let start = match &input.workspace {
+        Some(w) if w.is_absolute() => w.clone(),
+        Some(w) => input.cwd.join(w),
+        None => input.cwd.clone(),
+    };
+    let explicit_root = input.workspace.is_some();
+    let mut ns: Option<(String, NamespaceSource)> = None;
+    if let Some(v) = &input.namespace {
+        ns = checked(v, "--namespace")?.map(|n| (n, NamespaceSource::Flag));
+    }
+    if ns.is_none()
+        && let Some(v) = &input.env_namespace
+    {
+        ns = checked(v, "AW_NAMESPACE")?.map(|n| (n, NamespaceSource::Env));
+    }
+    if ns.is_none() {
+        // Auto-detection walks up too: the nearest folder holding exactly one namespaced
+        // workspace decides.
+        let mut dir = Some(start.as_path());
+        while let Some(d) = dir {
+            let found = namespaces_in(d);
+            if found.len() == 1 {
+                ns = Some((found[0].clone(), NamespaceSource::Workspace));
+                break;
+            }
+            if !found.is_empty() || explicit_root {
+                break;
+            }
+            dir = d.parent();
+        }
+    }
+    if ns.is_none()
+        && let Some(home) = &input.home
+    {
+        let pin = home.join(".config/agent-workflow/namespace");
+        if let Ok(text) = std::fs::read_to_string(&pin) {
+            ns = checked(&text, &pin.display().to_string())?.map(|n| (n, NamespaceSource::Config));
+        }
+    }
+    let (ns, ns_source) = ns.unwrap_or_else(|| ("workflow".to_owned(), NamespaceSource::Default));
+    let marker = format!(".{ns}");
+    let root = if explicit_root {
+        start.clone()
+    } else {
+        start
+            .ancestors()
+            .find(|d| d.join(&marker).is_dir())
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| start.clone())
+    };
+    let initialized = root.join(&marker).is_dir();
+    Ok(Workspace {
+        root,
+        ns,
+        ns_source,
+        initialized,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn input(cwd: &Path) -> LocateInput {
+        LocateInput {
+            cwd: cwd.to_path_buf(),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn walks_up_to_the_workspace() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join(".workflow/sessions")).unwrap();
+        std::fs::create_dir_all(dir.path().join("src/deep")).unwrap();
+        let ws = locate(&input(&dir.path().join("src/deep"))).unwrap();
+        assert_eq!(ws.root, dir.path());
+        assert_eq!(ws.ns, "workflow");
+        assert_eq!(ws.ns_source, NamespaceSource::Workspace);
+        assert!(ws.initialized);
+    }
+
+    #[test]
+    fn detects_a_custom_namespace_and_ignores_qtc() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join(".acme/sessions")).unwrap();
+        std::fs::create_dir_all(dir.path().join(".qtc/sessions")).unwrap();
+        let ws = locate(&input(dir.path())).unwrap();
+        assert_eq!(ws.ns, "acme");
+    }
+
+    #[test]
+    fn precedence_flag_env_pin_default() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().join("home");
+        std::fs::create_dir_all(home.join(".config/agent-workflow")).unwrap();
+        std::fs::write(home.join(".config/agent-workflow/namespace"), "pinned\n").unwrap();
+        let mut i = input(dir.path());
+        i.home = Some(home.clone());
+        assert_eq!(locate(&i).unwrap().ns, "pinned");
+        i.env_namespace = Some(" envns ".to_owned());
+        assert_eq!(locate(&i).unwrap().ns, "envns");
+        i.namespace = Some("flagns".to_owned());
+        assert_eq!(locate(&i).unwrap().ns_source, NamespaceSource::Flag);
+        i.namespace = Some("Bad!".to_owned());
+        assert_eq!(locate(&i).unwrap_err().code(), "ARGS_INVALID");
+        let plain = input(dir.path());
+        assert_eq!(locate(&plain).unwrap().ns_source, NamespaceSource::Default);
+    }
+
+    #[test]
+    fn explicit_workspace_is_taken_as_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut i = input(Path::new("/"));
+        i.workspace = Some(dir.path().join("new"));
+        let ws = locate(&i).unwrap();
+        assert_eq!(ws.root, dir.path().join("new"));
+        assert!(!ws.initialized);
+    }
+}

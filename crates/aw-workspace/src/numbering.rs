@@ -1,0 +1,220 @@
+//! Document numbering on disk (`next-number`): scanning a docs folder, claiming a slot under the
+//! workspace lock, and releasing a closed session's untouched reservations.
+
+use crate::atomic;
+use crate::error::{Result, WorkspaceError};
+use crate::locate::Workspace;
+use crate::lock::WorkspaceLock;
+use aw_core::session::correlative::{Correlative, next_after};
+use aw_core::session::reservation;
+use std::path::{Path, PathBuf};
+
+/// How many consecutive numbers a claim tries before giving up (a writer outside aw may be
+/// creating numbered files at the same time).
+pub const CLAIM_PROBES: usize = 50;
+
+/// A docs folder as `next-number` sees it.
+#[derive(Debug, Clone)]
+pub struct Scan {
+    /// Whether the folder existed.
+    pub exists: bool,
+    /// Every entry name, sorted by byte order (our own temporary files excluded).
+    pub files: Vec<String>,
+    /// The highest correlative present (zero when none).
+    pub max: Correlative,
+    /// The one after it.
+    pub next: Correlative,
+}
+
+/// Lists a docs folder. A missing folder is an empty, non-existing scan.
+pub fn scan(dir: &Path) -> Result<Scan> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let (max, next) = next_after([]);
+            return Ok(Scan {
+                exists: false,
+                files: Vec::new(),
+                max,
+                next,
+            });
+        }
+        Err(e) => return Err(WorkspaceError::io("could not list", dir, e)),
+    };
+    let mut files = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| WorkspaceError::io("could not list", dir, e))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !name.starts_with(".aw-tmp-") {
+            files.push(name);
+        }
+    }
+    files.sort_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
+    let (max, next) = next_after(files.iter().map(String::as_str));
+    Ok(Scan {
+        exists: true,
+        files,
+        max,
+        next,
+    })
+}
+
+/// A claimed slot.
+#[derive(Debug, Clone)]
+pub struct Claim {
+    /// The number claimed.
+    pub number: Correlative,
+    /// The file's absolute path.
+    pub path: PathBuf,
+    /// Whether an existing reservation of the same owner and rest was returned.
+    pub reused: bool,
+}
+
+/// Claims `NNN-<rest>` in `dir` under the held lock: rescans, returns the owner's existing
+/// reservation for the same rest if there is one, else creates the next free number with
+/// O_EXCL (holding the owner's marker, or nothing when unowned). `dir` must exist.
+pub fn claim(
+    dir: &Path,
+    rest: &str,
+    owner: Option<&str>,
+    _held: &WorkspaceLock,
+) -> Result<(Scan, Claim)> {
+    let scan = scan(dir)?;
+    if let Some(folder) = owner {
+        for name in &scan.files {
+            if reservation::rest_of(name) != Some(rest) {
+                continue;
+            }
+            let path = dir.join(name);
+            let owned = std::fs::read(&path)
+                .ok()
+                .is_some_and(|b| reservation::owner(&b) == Some(folder));
+            if let (true, Some(number)) = (owned, Correlative::of_name(name)) {
+                return Ok((
+                    scan,
+                    Claim {
+                        number,
+                        path,
+                        reused: true,
+                    },
+                ));
+            }
+        }
+    }
+    let body = owner.map(reservation::marker).unwrap_or_default();
+    let mut number = scan.next.clone();
+    for _ in 0..CLAIM_PROBES {
+        let path = dir.join(reservation::claimed_name(&number.padded(), rest));
+        if atomic::create_new(&path, body.as_bytes())? {
+            return Ok((
+                scan,
+                Claim {
+                    number,
+                    path,
+                    reused: false,
+                },
+            ));
+        }
+        number = number.succ();
+    }
+    Err(WorkspaceError::Refused {
+        code: "CLAIM_FAILED",
+        message: format!(
+            "No free number was found in {} after {CLAIM_PROBES} tries.",
+            dir.display()
+        ),
+        action: "Something else is creating numbered files in that folder; wait for it, then claim again.".to_owned(),
+    })
+}
+
+/// Deletes every `docs/<kind>/NNN-*` file whose bytes are still exactly a reservation marker of
+/// `folder`; returns their workspace-relative paths, sorted.
+pub fn release_reservations(
+    ws: &Workspace,
+    folder: &str,
+    _held: &WorkspaceLock,
+) -> Result<Vec<String>> {
+    Ok(reservations_of(ws, folder)?
+        .into_iter()
+        .filter_map(|(rel, path)| std::fs::remove_file(&path).ok().map(|()| rel))
+        .collect())
+}
+
+/// The untouched reservations a session owns, as `(workspace-relative path, absolute path)`.
+pub fn reservations_of(ws: &Workspace, folder: &str) -> Result<Vec<(String, PathBuf)>> {
+    let docs = ws.docs_dir();
+    let Ok(kinds) = std::fs::read_dir(&docs) else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for kind in kinds.filter_map(|e| e.ok()) {
+        let kind_path = kind.path();
+        if !kind_path.is_dir() {
+            continue;
+        }
+        let Ok(files) = std::fs::read_dir(&kind_path) else {
+            continue;
+        };
+        for f in files.filter_map(|e| e.ok()) {
+            let name = f.file_name().to_string_lossy().into_owned();
+            if Correlative::of_name(&name).is_none() {
+                continue;
+            }
+            let path = f.path();
+            // A marker is one short line: never read a big document to find out it is not one.
+            let small = f.metadata().is_ok_and(|m| m.is_file() && m.len() <= 512);
+            if small
+                && std::fs::read(&path)
+                    .ok()
+                    .is_some_and(|b| reservation::owner(&b) == Some(folder))
+            {
+                let rel = format!("docs/{}/{}", kind.file_name().to_string_lossy(), name);
+                out.push((rel, path));
+            }
+        }
+    }
+    out.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn scan_counts_numbers_and_lists_all() {
+        let dir = tempfile::tempdir().unwrap();
+        for n in [
+            "0005x.md",
+            "001-spec-a.md",
+            "1000-spec-x.md",
+            "README.md",
+            "010-dir",
+        ] {
+            std::fs::write(dir.path().join(n), "").unwrap();
+        }
+        let s = scan(dir.path()).unwrap();
+        assert_eq!(s.next.padded(), "1001");
+        assert_eq!(s.files[0], "0005x.md");
+        assert_eq!(s.files.len(), 5);
+        assert!(!scan(&dir.path().join("nope")).unwrap().exists);
+    }
+
+    #[test]
+    fn claims_are_exclusive_and_reusable_by_their_owner() {
+        let dir = tempfile::tempdir().unwrap();
+        let lock =
+            WorkspaceLock::acquire(&dir.path().join(".lock"), Duration::from_secs(1)).unwrap();
+        let docs = dir.path().join("specs");
+        std::fs::create_dir(&docs).unwrap();
+        let (_, a) = claim(&docs, "spec-a.md", Some("004-x"), &lock).unwrap();
+        assert_eq!((a.number.padded(), a.reused), ("001".into(), false));
+        let (_, again) = claim(&docs, "spec-a.md", Some("004-x"), &lock).unwrap();
+        assert_eq!((again.number.padded(), again.reused), ("001".into(), true));
+        let (_, b) = claim(&docs, "spec-a.md", Some("005-y"), &lock).unwrap();
+        assert_eq!(b.number.padded(), "002");
+        let (_, c) = claim(&docs, "spec-a.md", None, &lock).unwrap();
+        assert_eq!(std::fs::read(&c.path).unwrap(), b"");
+    }
+}

@@ -1,0 +1,236 @@
+//! The project block on disk: reading `CLAUDE.md` and `AGENTS.md` once, probing source folders
+//! for their stack, and writing the planned block into both files.
+
+use crate::error::{Result, WorkspaceError};
+use aw_core::project::markers::{Action, find};
+use aw_core::project::model::{Block, Source, Stack};
+use aw_core::project::parse::parse;
+use aw_core::project::stack::{StackProbe, detect};
+use aw_core::project::upsert::plan_file;
+use std::path::{Component, Path, PathBuf};
+
+/// The files that carry the block, in the order they are read.
+pub const BLOCK_FILES: [&str; 2] = ["CLAUDE.md", "AGENTS.md"];
+
+/// Reads a text file; `None` when it does not exist.
+pub fn read_optional(path: &Path) -> Result<Option<String>> {
+    match std::fs::read(path) {
+        Ok(bytes) => String::from_utf8(bytes).map(Some).map_err(|_| {
+            WorkspaceError::io(
+                "could not read (it is not UTF-8 text)",
+                path,
+                std::io::Error::from(std::io::ErrorKind::InvalidData),
+            )
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(WorkspaceError::io("could not read", path, e)),
+    }
+}
+
+/// `CLAUDE.md` and `AGENTS.md` of a workspace, read once.
+#[derive(Debug, Clone)]
+pub struct ProjectFiles {
+    root: PathBuf,
+    texts: [Option<String>; 2],
+}
+
+/// The planned write of one block file.
+#[derive(Debug, Clone)]
+pub struct PlannedFile {
+    /// `CLAUDE.md` or `AGENTS.md`.
+    pub file: &'static str,
+    /// What the write does.
+    pub action: Action,
+    /// The file had legacy `QTC-PROJECT` markers, which this write replaces.
+    pub migrated: bool,
+    /// The absolute path.
+    pub path: PathBuf,
+    /// The new text (`None`: unchanged).
+    pub text: Option<String>,
+}
+
+impl ProjectFiles {
+    /// Reads both files under `root`.
+    pub fn read(root: &Path) -> Result<Self> {
+        let [a, b] = BLOCK_FILES;
+        Ok(ProjectFiles {
+            root: root.to_path_buf(),
+            texts: [read_optional(&root.join(a))?, read_optional(&root.join(b))?],
+        })
+    }
+
+    /// The block of the first file that has one (`CLAUDE.md` first).
+    pub fn block(&self, ns: &str) -> Option<Block> {
+        self.texts.iter().flatten().find_map(|text| {
+            let f = find(text, ns)?;
+            Some(parse(f.inner(text)))
+        })
+    }
+
+    /// Plans writing `block` into both files, stamping `now` where the block changes.
+    pub fn plan(&self, ns: &str, block: &Block, now: &str) -> Vec<PlannedFile> {
+        BLOCK_FILES
+            .iter()
+            .zip(&self.texts)
+            .map(|(file, text)| {
+                let p = plan_file(text.as_deref(), ns, block, now);
+                PlannedFile {
+                    file,
+                    action: p.action,
+                    migrated: p.migrated,
+                    path: self.root.join(file),
+                    text: p.text,
+                }
+            })
+            .collect()
+    }
+}
+
+/// Writes the planned files (atomically, one by one).
+pub fn write_planned(files: &[PlannedFile]) -> Result<()> {
+    for f in files {
+        if let Some(text) = &f.text {
+            crate::atomic::write(&f.path, text.as_bytes())?;
+        }
+    }
+    Ok(())
+}
+
+/// Whether a path is absolute in Windows terms (`C:\`, `C:/`, `\\server`, `\\?\`).
+fn windows_absolute(path: &str) -> bool {
+    let b = path.as_bytes();
+    path.starts_with("\\\\")
+        || (b.len() >= 3
+            && b[0].is_ascii_alphabetic()
+            && b[1] == b':'
+            && matches!(b[2], b'\\' | b'/'))
+}
+
+/// Removes `.` and resolves `..` without touching the disk.
+fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// Where a source's folder is on this machine: relative paths are taken from the workspace
+/// root, `.`/`..` are resolved, and symbolic links too when the folder exists. A Windows path
+/// on another system is kept as written.
+pub fn resolve_source(root: &Path, path: &str) -> PathBuf {
+    if windows_absolute(path) && !cfg!(windows) {
+        return PathBuf::from(path);
+    }
+    let p = lexical(&root.join(path));
+    p.canonicalize().unwrap_or(p)
+}
+
+/// Whether a resolved source folder lies outside the workspace root.
+pub fn is_external(root: &Path, resolved: &Path) -> bool {
+    !resolved.starts_with(root)
+}
+
+fn probe(dir: &Path) -> StackProbe {
+    // An unreadable package.json only means less is known about the stack.
+    StackProbe {
+        pom: dir.join("pom.xml").is_file(),
+        gradle: dir.join("build.gradle").is_file() || dir.join("build.gradle.kts").is_file(),
+        angular: dir.join("angular.json").is_file(),
+        package_json: read_optional(&dir.join("package.json")).unwrap_or(None),
+    }
+}
+
+/// The stack of the first source folder whose build files say something, else the workspace's.
+pub fn detect_stack(root: &Path, sources: &[Source]) -> Stack {
+    let dirs = sources
+        .iter()
+        .map(|s| resolve_source(root, &s.path))
+        .chain(std::iter::once(root.to_path_buf()));
+    for dir in dirs {
+        if !dir.is_dir() {
+            continue;
+        }
+        let st = detect(&probe(&dir));
+        if !st.is_empty() {
+            return st;
+        }
+    }
+    Stack::default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn source_paths_resolve_against_the_root() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::create_dir_all(root.join("inner")).unwrap();
+        assert_eq!(resolve_source(&root, "."), root);
+        assert_eq!(
+            resolve_source(&root, "./inner/../inner"),
+            root.join("inner")
+        );
+        assert!(!is_external(&root, &resolve_source(&root, "inner")));
+        assert!(is_external(&root, &resolve_source(&root, "../elsewhere")));
+        assert!(is_external(&root, &resolve_source(&root, "/opt/x")));
+        assert!(is_external(&root, &resolve_source(&root, "C:\\repos\\x")));
+    }
+
+    #[test]
+    fn stack_comes_from_the_first_source_that_says_something() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("empty")).unwrap();
+        std::fs::create_dir_all(root.join("api")).unwrap();
+        std::fs::write(root.join("api/pom.xml"), "<project/>").unwrap();
+        std::fs::write(root.join("package.json"), "{}").unwrap();
+        let src = |p: &str| Source {
+            alias: "a".into(),
+            path: p.into(),
+            main_branch: None,
+        };
+        let st = detect_stack(root, &[src("missing"), src("empty"), src("api")]);
+        assert_eq!(st.build.as_deref(), Some("Maven"));
+        let st = detect_stack(root, &[src("empty")]);
+        assert_eq!(st.framework.as_deref(), Some("Node"));
+    }
+
+    #[test]
+    fn block_is_read_from_claude_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::write(root.join("AGENTS.md"), "<!-- WORKFLOW-PROJECT-START -->\n## Project\n\nfrom agents\n<!-- WORKFLOW-PROJECT-END -->\n").unwrap();
+        let files = ProjectFiles::read(root).unwrap();
+        assert_eq!(
+            files.block("workflow").unwrap().project.as_deref(),
+            Some("from agents")
+        );
+        std::fs::write(
+            root.join("CLAUDE.md"),
+            "<!-- QTC-PROJECT-START -->\n## Proyecto\n\nfrom claude\n<!-- QTC-PROJECT-END -->\n",
+        )
+        .unwrap();
+        let files = ProjectFiles::read(root).unwrap();
+        assert_eq!(
+            files.block("workflow").unwrap().project.as_deref(),
+            Some("from claude")
+        );
+        assert!(
+            ProjectFiles::read(&root.join("nowhere"))
+                .unwrap()
+                .block("workflow")
+                .is_none()
+        );
+    }
+}

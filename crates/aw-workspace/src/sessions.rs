@@ -1,0 +1,202 @@
+//! The sessions folder on disk: listing session folders and their state.
+
+use crate::error::{Result, WorkspaceError};
+use crate::locate::Workspace;
+use aw_core::artifacts::ArtifactKind;
+use aw_core::session::document::{self, Facts};
+use aw_core::session::folder::{SessionFolder, SessionState, identity, is_session_entry};
+use aw_core::session::history;
+use std::path::{Path, PathBuf};
+
+/// The `.closed` sentinel that marks a session closed.
+pub const CLOSED_SENTINEL: &str = ".closed";
+
+/// The folder of a session.
+pub fn folder_path(ws: &Workspace, folder: &str) -> PathBuf {
+    ws.sessions_dir().join(folder)
+}
+
+/// Whether a session folder holds the `.closed` sentinel.
+pub fn state_of(dir: &Path) -> SessionState {
+    if dir.join(CLOSED_SENTINEL).exists() {
+        SessionState::Closed
+    } else {
+        SessionState::Active
+    }
+}
+
+/// Every session folder (visible sub-folders of `sessions/`), sorted by byte order. A missing
+/// sessions folder lists nothing.
+pub fn list(ws: &Workspace) -> Result<Vec<SessionFolder>> {
+    list_in(&ws.sessions_dir())
+}
+
+/// [`list`] for an explicit sessions folder.
+pub fn list_in(dir: &Path) -> Result<Vec<SessionFolder>> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(WorkspaceError::io("could not list", dir, e)),
+    };
+    let mut out = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| WorkspaceError::io("could not list", dir, e))?;
+        // Names that are not UTF-8 cannot be typed back as a code; they are not sessions.
+        let Ok(name) = entry.file_name().into_string() else {
+            continue;
+        };
+        let path = entry.path();
+        if !is_session_entry(&name) || !path.is_dir() {
+            continue;
+        }
+        out.push(SessionFolder {
+            state: state_of(&path),
+            folder: name,
+        });
+    }
+    out.sort_by(|a, b| a.folder.as_bytes().cmp(b.folder.as_bytes()));
+    Ok(out)
+}
+
+/// The legacy pre-0.9 descriptor, read when nothing newer exists.
+pub const REQUIREMENTS: &str = "REQUIREMENTS.md";
+
+/// Which file describes a session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DescriptorKind {
+    /// `SESSION.md`.
+    Session,
+    /// `OBJECTIVE.md` / `OBJETIVO.md`.
+    Objective,
+    /// `REQUIREMENTS.md` (pre-0.9).
+    Requirements,
+}
+
+/// A session's descriptor file and its text.
+#[derive(Debug, Clone)]
+pub struct Descriptor {
+    /// Which kind of file it is.
+    pub kind: DescriptorKind,
+    /// Its path.
+    pub path: PathBuf,
+    /// Its text (bytes that are not UTF-8 replaced).
+    pub text: String,
+}
+
+/// Finds and reads the descriptor among a folder's `entries`: `SESSION.md`, else
+/// `OBJECTIVE.md` / `OBJETIVO.md`, else `REQUIREMENTS.md`, each case-insensitively.
+pub fn descriptor(dir: &Path, entries: &[String]) -> Result<Option<Descriptor>> {
+    let found = ArtifactKind::Session
+        .find(entries)
+        .map(|n| (DescriptorKind::Session, n))
+        .or_else(|| {
+            ArtifactKind::Objective
+                .find(entries)
+                .map(|n| (DescriptorKind::Objective, n))
+        })
+        .or_else(|| {
+            entries
+                .iter()
+                .filter(|e| e.eq_ignore_ascii_case(REQUIREMENTS))
+                .min()
+                .map(|n| (DescriptorKind::Requirements, n.as_str()))
+        });
+    let Some((kind, name)) = found else {
+        return Ok(None);
+    };
+    let path = dir.join(name);
+    match std::fs::read(&path) {
+        Ok(bytes) => Ok(Some(Descriptor {
+            kind,
+            path,
+            text: String::from_utf8_lossy(&bytes).into_owned(),
+        })),
+        // Listed a moment ago and gone now (or a folder named like a file): no descriptor.
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::IsADirectory
+            ) =>
+        {
+            Ok(None)
+        }
+        Err(e) => Err(WorkspaceError::io("could not read", path, e)),
+    }
+}
+
+/// Everything a listing shows of one session, read once.
+#[derive(Debug, Clone)]
+pub struct Info {
+    /// The folder and its state.
+    pub folder: SessionFolder,
+    /// The folder's path.
+    pub dir: PathBuf,
+    /// The folder's file names, sorted.
+    pub entries: Vec<String>,
+    /// The descriptor, if any.
+    pub descriptor: Option<Descriptor>,
+    /// Type, summary, branch and recorded date.
+    pub facts: Facts,
+    /// The session's date: the descriptor's `Start date:`, else its HISTORY row's date, else
+    /// `today` (never the folder's mtime, which moves whenever the folder changes).
+    pub date: String,
+}
+
+/// Reads one session. `history` is HISTORY.md's text (read once by the caller).
+pub fn info(
+    ws: &Workspace,
+    folder: &SessionFolder,
+    history: Option<&str>,
+    today: &str,
+) -> Result<Info> {
+    let dir = folder_path(ws, &folder.folder);
+    let entries = crate::checkpoint::entries(&dir)?;
+    let descriptor = descriptor(&dir, &entries)?;
+    let id = identity(&folder.folder);
+    let facts = document::facts(&id.name, descriptor.as_ref().map(|d| d.text.as_str()));
+    let key = history::row_key(&id.code, Some(&id.name));
+    let date = facts
+        .date
+        .clone()
+        .or_else(|| history.and_then(|h| history::date_of(h, &id.code, &key)))
+        .unwrap_or_else(|| today.to_owned());
+    Ok(Info {
+        folder: folder.clone(),
+        dir,
+        entries,
+        descriptor,
+        facts,
+        date,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_visible_folders_with_state_in_byte_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = dir.path();
+        for d in ["b-x", "A-y", "001-a", ".hidden"] {
+            std::fs::create_dir(s.join(d)).unwrap();
+        }
+        std::fs::write(s.join(".bindings.json"), "").unwrap();
+        std::fs::write(s.join("file.md"), "").unwrap();
+        std::fs::write(s.join("b-x/.closed"), "").unwrap();
+        let got: Vec<_> = list_in(s)
+            .unwrap()
+            .into_iter()
+            .map(|f| (f.folder, f.state))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("001-a".to_owned(), SessionState::Active),
+                ("A-y".to_owned(), SessionState::Active),
+                ("b-x".to_owned(), SessionState::Closed),
+            ]
+        );
+        assert!(list_in(&s.join("missing")).unwrap().is_empty());
+    }
+}

@@ -1,0 +1,234 @@
+//! The command tree, argument parsing and the top-level run loop.
+
+use crate::commands::{self, Command};
+use crate::failure::Failure;
+use crate::output::{self, Format, FormatFlags};
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+use clap::{Args, CommandFactory, FromArgMatches, Parser};
+use serde_json::json;
+use std::ffi::OsString;
+
+/// aw runs spec → plan → execution workflows for coding agents, deterministically.
+///
+/// It numbers documents, keeps sessions and checkpoints, validates skill manifests and walks
+/// flows, and hands back to the agent or the person only what needs judgment or preference.
+#[derive(Debug, Parser)]
+#[command(
+    name = "aw",
+    version,
+    args_override_self = true,
+    disable_help_subcommand = true,
+    after_help = "Output: JSON when stdout is piped, text on a terminal; `--format` or `--json` decide.\nRun `aw <command> --help` for the details of one command."
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: Global,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Flags every command accepts.
+#[derive(Debug, Args)]
+pub struct Global {
+    /// Output format: `human` or `json` (default: human on a terminal, JSON when piped).
+    #[arg(long, global = true, value_name = "human|json")]
+    pub format: Option<String>,
+    /// Same as `--format json`.
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// Show the full lists in the human view.
+    #[arg(long, global = true)]
+    pub detail: bool,
+    /// The workspace namespace (`.<ns>/`); default: detected, else `workflow`.
+    #[arg(long, global = true, value_name = "NS")]
+    pub namespace: Option<String>,
+    /// The workspace folder (default: the nearest folder above the current one holding `.<ns>/`).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub workspace: Option<std::path::PathBuf>,
+}
+
+impl Global {
+    /// The output flags.
+    pub fn flags(&self) -> FormatFlags {
+        FormatFlags {
+            format: self.format.clone(),
+            json: self.json,
+            detail: self.detail,
+        }
+    }
+}
+
+/// Parses `argv`, runs the command, prints its result and returns the exit code.
+pub fn run(argv: Vec<OsString>) -> u8 {
+    let parsed = Cli::command()
+        .try_get_matches_from(&argv)
+        .and_then(|m| Cli::from_arg_matches(&m));
+    let cli = match parsed {
+        Ok(cli) => cli,
+        Err(err) => return parse_failure(&argv, err),
+    };
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        commands::dispatch(&cli.command, &cli.global)
+    }));
+    let fallback = raw_format(&argv);
+    match result {
+        Ok(Ok(outcome)) => {
+            match &outcome.body {
+                output::Body::Json(v) => output::emit(&output::pretty(v)),
+                output::Body::Text(t) => output::emit(t),
+            }
+            outcome.exit
+        }
+        Ok(Err(failure)) => {
+            output::emit_failure(&failure, fallback);
+            failure.exit
+        }
+        Err(panic) => {
+            let why = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            let f = Failure::new(
+                "INTERNAL",
+                format!("aw hit an internal error: {why}"),
+                "This is a bug in aw; please report it with the command you ran.",
+            );
+            output::emit_failure(&f, fallback);
+            1
+        }
+    }
+}
+
+/// The format a failure is printed in, read from the raw arguments (they may not have parsed).
+/// Contradictory flags fall back to the default (JSON when piped).
+fn raw_format(argv: &[OsString]) -> Format {
+    let args: Vec<String> = argv
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let mut flags = FormatFlags::default();
+    for (i, a) in args.iter().enumerate() {
+        match a.as_str() {
+            "--json" => flags.json = true,
+            "--detail" => flags.detail = true,
+            "--format" => flags.format = args.get(i + 1).cloned(),
+            other => {
+                if let Some(v) = other.strip_prefix("--format=") {
+                    flags.format = Some(v.to_owned());
+                }
+            }
+        }
+    }
+    flags
+        .resolve(output::tty_default())
+        .map(|s| s.format)
+        .unwrap_or_else(|_| output::tty_default())
+}
+
+/// The deepest subcommand named by the bare tokens of `argv`, and its path.
+fn command_at(argv: &[OsString]) -> (clap::Command, String) {
+    let mut cmd = Cli::command();
+    // Building propagates the global flags into every subcommand, so they are listed too.
+    cmd.build();
+    let mut path = String::from("aw");
+    for tok in argv.iter().skip(1) {
+        let tok = tok.to_string_lossy();
+        if tok.starts_with('-') {
+            continue;
+        }
+        match cmd.find_subcommand(tok.as_ref()) {
+            Some(sub) => {
+                path.push(' ');
+                path.push_str(sub.get_name());
+                let sub = sub.clone();
+                cmd = sub;
+            }
+            None => break,
+        }
+    }
+    (cmd, path)
+}
+
+fn context_str(err: &clap::Error, kind: ContextKind) -> Option<String> {
+    match err.get(kind)? {
+        ContextValue::String(s) => Some(s.clone()),
+        ContextValue::Strings(v) => v.first().cloned(),
+        _ => None,
+    }
+}
+
+/// Turns a clap error into help output or a failure envelope.
+fn parse_failure(argv: &[OsString], err: clap::Error) -> u8 {
+    match err.kind() {
+        ErrorKind::DisplayHelp
+        | ErrorKind::DisplayVersion
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            output::emit(&err.render().to_string());
+            return 0;
+        }
+        _ => {}
+    }
+    let (cmd, path) = command_at(argv);
+    let mut subcommands: Vec<String> = cmd
+        .get_subcommands()
+        .map(|s| s.get_name().to_owned())
+        .collect();
+    subcommands.sort();
+    let mut flags: Vec<String> = cmd
+        .get_arguments()
+        .filter_map(|a| a.get_long().map(|l| format!("--{l}")))
+        .chain(["--help".to_owned()])
+        .collect();
+    flags.sort();
+    flags.dedup();
+    let failure = match err.kind() {
+        ErrorKind::InvalidSubcommand => {
+            let name = context_str(&err, ContextKind::InvalidSubcommand).unwrap_or_default();
+            let suggestion = context_str(&err, ContextKind::SuggestedSubcommand)
+                .map(|s| format!(" Did you mean `{path} {s}`?"))
+                .unwrap_or_default();
+            Failure::new(
+                "UNKNOWN_COMMAND",
+                format!("`{name}` is not a command of `{path}`.{suggestion}"),
+                format!(
+                    "Use one of: {}. Run `{path} --help` for details.",
+                    subcommands.join(", ")
+                ),
+            )
+            .with_details(json!({
+                "command": name,
+                "help_hint": format!("{path} --help"),
+                "available_commands": subcommands,
+            }))
+        }
+        ErrorKind::UnknownArgument => {
+            let arg = context_str(&err, ContextKind::InvalidArg).unwrap_or_default();
+            Failure::new(
+                "ARGS_INVALID",
+                format!("`{arg}` is not a flag of `{path}`."),
+                format!(
+                    "Use one of: {}. Run `{path} --help` for details.",
+                    flags.join(", ")
+                ),
+            )
+            .with_details(json!({ "argument": arg, "valid_flags": flags }))
+        }
+        _ => {
+            let rendered = err.render().to_string();
+            let first = rendered
+                .lines()
+                .next()
+                .unwrap_or_default()
+                .trim_start_matches("error: ")
+                .to_owned();
+            Failure::new(
+                "ARGS_INVALID",
+                format!("{first}."),
+                format!("Run `{path} --help` for the accepted arguments."),
+            )
+        }
+    };
+    output::emit_failure(&failure, raw_format(argv));
+    failure.exit
+}

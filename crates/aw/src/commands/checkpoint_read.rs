@@ -1,0 +1,101 @@
+//! `aw checkpoint-read [--code <c>]`: a session's CHECKPOINT.md, parsed.
+//!
+//! Reads checkpoints in both languages: aw's own snapshot (`Updated:`, `Progress:`, English
+//! headings), the reference's Spanish one (`Actualizado:`, `Avance:`, …) and a loop-maintained
+//! one (`## Completed`, `## Pending / Next`, read as `ultimo` / `proximo`). The reference v21
+//! reported `actualizado` and `avance` as null for its own English snapshot and ignored the loop
+//! headings. A read never binds the conversation to the session.
+
+use crate::cli::Global;
+use crate::context;
+use crate::failure::Failure;
+use crate::output::{Format, Outcome, tty_default};
+use aw_core::checkpoint::parse;
+use aw_workspace::checkpoint as disk;
+use aw_workspace::context_id::from_env;
+use aw_workspace::resolver::{self, Request};
+use clap::Args;
+use serde_json::json;
+
+/// Arguments of `aw checkpoint-read`.
+#[derive(Debug, Args)]
+#[command(
+    long_about = "Parse a session's CHECKPOINT.md.\n\nThe session is `--code`, else the one this \
+conversation (AW_CONTEXT_ID) is bound to, else the only active session; closed sessions can be \
+read. English and Spanish checkpoints are both understood."
+)]
+pub struct CheckpointReadArgs {
+    /// The session: a number, a folder name or a unique folder prefix.
+    #[arg(long, value_name = "CODE")]
+    pub code: Option<String>,
+}
+
+/// Runs the command.
+pub fn run(args: &CheckpointReadArgs, global: &Global) -> Result<Outcome, Failure> {
+    let style = global.flags().resolve(tty_default())?;
+    let ws = context::workspace(global)?;
+    let cid = from_env();
+    let resolved = resolver::resolve(
+        &ws,
+        &Request {
+            code: args.code.as_deref(),
+            allow_closed: true,
+            bind: false,
+            context_id: cid.as_deref(),
+            ..Default::default()
+        },
+    )?;
+    let entries = disk::entries(&resolved.path)?;
+    let path = disk::checkpoint_path(&resolved.path, &entries);
+    let Some(text) = disk::read_text(&path)? else {
+        let reason = "CHECKPOINT.md does not exist.";
+        return Ok(match style.format {
+            Format::Json => Outcome::json(json!({
+                "session": resolved.folder,
+                "checkpoint": null,
+                "reason": reason,
+            })),
+            Format::Human => Outcome::text(format!(
+                "{} · no checkpoint\n  Next  run `aw checkpoint-write --code {}` to start one\n",
+                resolved.folder, resolved.folder
+            )),
+        });
+    };
+    let f = parse(&text);
+    let path_str = path.to_string_lossy().into_owned();
+    if style.format == Format::Human {
+        let mut out = format!("{} · checkpoint\n", resolved.folder);
+        let rows = [
+            ("Updated", &f.actualizado),
+            ("Progress", &f.avance),
+            ("Done", &f.ultimo),
+            ("Next", &f.proximo),
+        ];
+        for (label, value) in rows {
+            let first = value
+                .as_deref()
+                .and_then(|v| v.lines().find(|l| !l.trim().is_empty()))
+                .unwrap_or("—");
+            out.push_str(&format!("  {label:<9} {first}\n"));
+        }
+        if style.detail {
+            out.push_str(&format!("  {:<9} {path_str}\n", "File"));
+        }
+        return Ok(Outcome::text(out));
+    }
+    Ok(Outcome::json(json!({
+        "session": resolved.folder,
+        "checkpoint": {
+            "path": path_str,
+            "actualizado": f.actualizado,
+            "avance": f.avance,
+            "ultimo": f.ultimo,
+            "proximo": f.proximo,
+            "decisiones": f.decisiones,
+            "archivos": f.archivos,
+            "contexto": f.contexto,
+            "refs": f.refs,
+            "raw": text,
+        },
+    })))
+}

@@ -1,0 +1,22 @@
+//! `aw manifest …`: the agent-workflow family's `capability.json` manifests.
+
+pub mod validate;
+
+use crate::cli::Global;
+use crate::failure::Failure;
+use crate::output::Outcome;
+use clap::Subcommand;
+
+/// The `manifest` verbs.
+#[derive(Debug, Subcommand)]
+pub enum ManifestCommand {
+    /// Validate skill folders' `capability.json` (a drop-in for the family's validate.mjs).
+    Validate(validate::ValidateArgs),
+}
+
+/// Runs a `manifest` verb.
+pub fn dispatch(cmd: &ManifestCommand, global: &Global) -> Result<Outcome, Failure> {
+    match cmd {
+        ManifestCommand::Validate(args) => validate::run(args, global),
+    }
+}

@@ -1,0 +1,65 @@
+//! One module per command; `dispatch` routes a parsed command to it.
+
+mod auto_compact_on_close;
+mod checkpoint_read;
+mod checkpoint_write;
+mod demo;
+mod lifecycle;
+pub mod manifest;
+mod project_block;
+mod project_md_upsert;
+mod resume_summary;
+mod set_qa_branch;
+mod set_working_branch;
+mod sources;
+mod workspace_init;
+
+use crate::cli::Global;
+use crate::failure::Failure;
+use crate::output::Outcome;
+use clap::Subcommand;
+
+/// Every top-level command.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Write this conversation's session checkpoint as the host closes (SessionEnd hook).
+    AutoCompactOnClose(auto_compact_on_close::AutoCompactOnCloseArgs),
+    /// Parse a session's CHECKPOINT.md (English or Spanish).
+    CheckpointRead(checkpoint_read::CheckpointReadArgs),
+    /// Write a CHECKPOINT.md snapshot of the session (PreCompact hook).
+    CheckpointWrite(checkpoint_write::CheckpointWriteArgs),
+    /// Run aw on a built-in example, in a temporary folder.
+    Demo(demo::DemoArgs),
+    /// Check agent-workflow family manifests (`capability.json`).
+    #[command(subcommand)]
+    Manifest(manifest::ManifestCommand),
+    /// Read the project block, or merge sources and branches into it.
+    ProjectMdUpsert(project_md_upsert::ProjectMdUpsertArgs),
+    /// Where this conversation's session stands after a compaction (PostCompact hook).
+    ResumeSummary(resume_summary::ResumeSummaryArgs),
+    /// Record the QA branch of one source in the project block.
+    SetQaBranch(project_block::SetBranchArgs),
+    /// Record the working branch of one source in the project block.
+    SetWorkingBranch(project_block::SetBranchArgs),
+    /// List the project's sources with their branches and git state.
+    Sources(sources::SourcesArgs),
+    /// Make this folder a workspace, or reconcile it (scaffold, project block, .gitignore).
+    WorkspaceInit(workspace_init::WorkspaceInitArgs),
+}
+
+/// Runs a parsed command.
+pub fn dispatch(command: &Command, global: &Global) -> Result<Outcome, Failure> {
+    match command {
+        Command::AutoCompactOnClose(args) => auto_compact_on_close::run(args, global),
+        Command::CheckpointRead(args) => checkpoint_read::run(args, global),
+        Command::CheckpointWrite(args) => checkpoint_write::run(args, global),
+        Command::Demo(args) => demo::run(args, global),
+        Command::Manifest(cmd) => manifest::dispatch(cmd, global),
+        Command::ProjectMdUpsert(args) => project_md_upsert::run(args, global),
+        Command::ResumeSummary(args) => resume_summary::run(args, global),
+        Command::SetQaBranch(args) => set_qa_branch::run(args, global),
+        Command::SetWorkingBranch(args) => set_working_branch::run(args, global),
+        Command::Sources(args) => sources::run(args, global),
+        Command::WorkspaceInit(args) => workspace_init::run(args, global),
+    }
+}

@@ -1,0 +1,156 @@
+//! `aw project-md-upsert --read | --init`: reads the project block, or merges sources and
+//! branches into it.
+//!
+//! `--read` gives the block as the reference shapes it (its Spanish wire keys `proyecto` and
+//! `fuentes` included), whichever language the block is written in. `--init` adds the given
+//! sources to the block's (a source with a known alias replaces that row), merges branches, and
+//! writes the block into CLAUDE.md and AGENTS.md under the workspace lock.
+
+use super::project_block::{self, write_json};
+use crate::cli::Global;
+use crate::context;
+use crate::failure::Failure;
+use crate::output::{Format, Outcome, tty_default};
+use aw_core::project::reconcile::{Changes, SourceMode, reconcile};
+use aw_workspace::project::{BLOCK_FILES, ProjectFiles};
+use clap::Args;
+use serde_json::json;
+
+/// Arguments of `aw project-md-upsert`.
+#[derive(Debug, Args)]
+#[command(
+    long_about = "Read the project block (`--read`) or merge into it (`--init`).\n\n\
+`--init` adds each `--source` to the block's sources (the same alias replaces its row), sets the \
+given branches, fills empty main branches with `--main-branch`, and writes the block into \
+CLAUDE.md and AGENTS.md."
+)]
+pub struct ProjectMdUpsertArgs {
+    /// Print the block.
+    #[arg(long)]
+    pub read: bool,
+    /// Merge the given values into the block and write it.
+    #[arg(long)]
+    pub init: bool,
+    /// With `--init`: a one-line description of the project.
+    #[arg(long = "project", visible_alias = "proyecto", value_name = "TEXT")]
+    pub project: Option<String>,
+    /// With `--init`: a source `alias:path[:main-branch]` (repeatable).
+    #[arg(long = "source", visible_alias = "fuente", value_name = "ALIAS:PATH[:BRANCH]")]
+    pub sources: Vec<String>,
+    /// With `--init`: `alias:branch` being worked on (repeatable).
+    #[arg(long = "working-branch", value_name = "ALIAS:BRANCH")]
+    pub working: Vec<String>,
+    /// With `--init`: `alias:branch` being tested on (repeatable).
+    #[arg(long = "qa-branch", value_name = "ALIAS:BRANCH")]
+    pub qa: Vec<String>,
+    /// With `--init`: the main branch of every source that declares none.
+    #[arg(long = "main-branch", value_name = "BRANCH")]
+    pub main_branch: Option<String>,
+    /// Add the details of the write (or `cache_used` to a read).
+    #[arg(long)]
+    pub verbose: bool,
+}
+
+impl ProjectMdUpsertArgs {
+    fn has_init_values(&self) -> bool {
+        self.project.is_some()
+            || !self.sources.is_empty()
+            || !self.working.is_empty()
+            || !self.qa.is_empty()
+            || self.main_branch.is_some()
+    }
+}
+
+/// Runs the command.
+pub fn run(args: &ProjectMdUpsertArgs, global: &Global) -> Result<Outcome, Failure> {
+    let style = global.flags().resolve(tty_default())?;
+    match (args.read, args.init) {
+        (true, true) => Err(Failure::new(
+            "INVALID_INPUT",
+            "`--read` and `--init` are two different operations.",
+            "Pass one of them.",
+        )),
+        (false, false) => Err(Failure::new(
+            "INVALID_INPUT",
+            "No operation was given.",
+            "Pass `--read` to see the project block, or `--init` to update it.",
+        )),
+        (true, false) if args.has_init_values() => Err(Failure::new(
+            "INVALID_INPUT",
+            "`--read` takes no values to write.",
+            "Drop the values, or use `--init` to write them.",
+        )),
+        (true, false) => read(args, global, style.format),
+        (false, true) => init(args, global, style.format),
+    }
+}
+
+fn read(args: &ProjectMdUpsertArgs, global: &Global, format: Format) -> Result<Outcome, Failure> {
+    let ws = context::workspace(global)?;
+    let block = ProjectFiles::read(&ws.root)?.block(&ws.ns);
+    if format == Format::Human {
+        return Ok(Outcome::text(match &block {
+            None => "No project block in CLAUDE.md or AGENTS.md.\n  Next  run `aw workspace-init --source alias:path`\n".to_owned(),
+            Some(b) => {
+                let mut out = format!("Project · {}\n", b.project.as_deref().unwrap_or("(no description)"));
+                for s in &b.sources {
+                    out.push_str(&format!(
+                        "  {:<12} {}  main: {}  working: {}  QA: {}\n",
+                        s.alias,
+                        s.path,
+                        s.main_branch.as_deref().unwrap_or("—"),
+                        b.working_branches.get(&s.alias).unwrap_or("—"),
+                        b.qa_branches.get(&s.alias).unwrap_or("—"),
+                    ));
+                }
+                if let Some(at) = &b.last_activity {
+                    out.push_str(&format!("  Last activity {at}\n"));
+                }
+                out
+            }
+        }));
+    }
+    let mut out = json!({
+        "block": block.as_ref().map(|b| b.to_json()),
+        "files": BLOCK_FILES,
+    });
+    if args.verbose {
+        out["cache_used"] = json!(false);
+    }
+    Ok(Outcome::json(out))
+}
+
+fn init(args: &ProjectMdUpsertArgs, global: &Global, format: Format) -> Result<Outcome, Failure> {
+    let changes = Changes {
+        project: project_block::project(&args.project)?,
+        sources: project_block::sources(&args.sources)?,
+        mode: SourceMode::Merge,
+        working: project_block::branch_items("working-branch", &args.working)?,
+        qa: project_block::branch_items("qa-branch", &args.qa)?,
+        main_branch: project_block::main_branch(&args.main_branch)?,
+        fallback_project: String::new(),
+    };
+    let ws = context::workspace(global)?;
+    let fallback = ws
+        .root
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let (block, files) = project_block::update(&ws, |existing| {
+        let changes = Changes {
+            fallback_project: fallback,
+            ..changes
+        };
+        reconcile(existing, changes)
+            .map(|r| r.block)
+            .map_err(project_block::invalid)
+    })?;
+    Ok(match format {
+        Format::Json => Outcome::json(write_json(&block, &files, args.verbose)),
+        Format::Human => Outcome::text(format!(
+            "project-md-upsert · {}\n{}",
+            ws.root.display(),
+            project_block::results_human(&files)
+        )),
+    })
+}

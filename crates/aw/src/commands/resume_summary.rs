@@ -1,0 +1,182 @@
+//! `aw resume-summary [--code <c>] [--include-recent-closed] [--recent-days <n>]`: the
+//! PostCompact hook target.
+//!
+//! Tells a freshly compacted conversation which session it was on and how usable that session's
+//! checkpoint is (`missing`, `draft` with placeholders left, `stale` when `Updated:` is more than
+//! five minutes old, `complete`). It only reads: it never binds the conversation, and when no
+//! session can be settled on it says so (`continuity: degraded`) instead of presenting one.
+
+use crate::cli::Global;
+use crate::commands::lifecycle;
+use crate::context;
+use crate::failure::Failure;
+use crate::output::{Format, Outcome, tty_default};
+use aw_core::checkpoint::{assess, first_lines, parse};
+use aw_core::session::folder::numeric_code;
+use aw_core::session::resolve::Intent;
+use aw_workspace::checkpoint as disk;
+use aw_workspace::resolver::{self, Request};
+use aw_workspace::sessions;
+use clap::Args;
+use serde_json::{Map, Value, json};
+use std::time::{Duration, SystemTime};
+
+/// Arguments of `aw resume-summary`.
+#[derive(Debug, Args)]
+#[command(
+    long_about = "Summarise where this conversation's session stands after a compaction (the \
+PostCompact hook target).\n\nThe session is `--code`, else the one this conversation is bound to \
+(AW_CONTEXT_ID, or the hook's `session_id` on stdin), else the only active session. Read-only; \
+when no session can be chosen, `continuity` is `degraded` and the candidates are listed."
+)]
+pub struct ResumeSummaryArgs {
+    /// The session: a number, a folder name or a unique folder prefix.
+    #[arg(long, value_name = "CODE")]
+    pub code: Option<String>,
+    /// Also list sessions closed recently that left CONCLUSIONS or ANALYSIS-FILE.
+    #[arg(long)]
+    pub include_recent_closed: bool,
+    /// How many days count as recent (a positive integer; default 7).
+    #[arg(long, value_name = "N")]
+    pub recent_days: Option<String>,
+}
+
+const DEFAULT_RECENT_DAYS: u64 = 7;
+
+/// Runs the command.
+pub fn run(args: &ResumeSummaryArgs, global: &Global) -> Result<Outcome, Failure> {
+    let style = global.flags().resolve(tty_default())?;
+    let days = recent_days(args.recent_days.as_deref())?;
+    let start = lifecycle::start()?;
+    let ws = context::workspace(global)?;
+    let listing = sessions::list(&ws)?;
+    let active = lifecycle::active_folders(&listing);
+    let req = Request {
+        code: args.code.as_deref(),
+        allow_closed: false,
+        bind: false,
+        context_id: start.context_id.as_deref(),
+        intent: Intent::Read,
+    };
+    let mut model = Map::new();
+    model.insert("active_sessions".into(), json!(active));
+    let mut text;
+    match resolver::resolve_in(&ws, &listing, &req) {
+        Ok(r) => {
+            let entries = disk::entries(&r.path)?;
+            let path = disk::checkpoint_path(&r.path, &entries);
+            let cp = disk::read_text(&path)?;
+            let a = assess(cp.as_deref(), start.now);
+            let path_str = cp.as_ref().map(|_| path.to_string_lossy().into_owned());
+            model.insert("primary_session".into(), json!(r.folder));
+            model.insert(
+                "primary_session_code".into(),
+                json!(numeric_code(&r.folder)),
+            );
+            model.insert("checkpoint_present".into(), json!(cp.is_some()));
+            model.insert("checkpoint_path".into(), json!(path_str));
+            model.insert("checkpoint_status".into(), json!(a.status.as_str()));
+            model.insert("checkpoint_age_seconds".into(), json!(a.age_seconds));
+            model.insert("unfilled_placeholders".into(), json!(a.unfilled));
+            model.insert("needs_ai_action".into(), json!(a.needs_ai_action()));
+            model.insert("continuity".into(), json!("ok"));
+            text = format!("Session {} · checkpoint {}\n", r.folder, a.status.as_str());
+            if let Some(cp) = &cp {
+                let f = parse(cp);
+                let next = f
+                    .proximo
+                    .as_deref()
+                    .map(|p| first_lines(p, 3))
+                    .filter(|l| !l.is_empty());
+                if let Some(lines) = &next {
+                    text.push_str(&format!("  Next      {}\n", lines.join(" / ")));
+                }
+                if let Some(p) = &f.avance {
+                    text.push_str(&format!("  Progress  {p}\n"));
+                }
+                model.insert(
+                    "checkpoint".into(),
+                    json!({ "actualizado": f.actualizado, "avance": f.avance, "proximo": next }),
+                );
+            }
+            if !a.unfilled.is_empty() {
+                text.push_str(&format!("  To fill   {}\n", a.unfilled.join(", ")));
+            }
+            if a.needs_ai_action() {
+                text.push_str(&format!(
+                    "  Next step run `aw checkpoint-read --code {}` and bring the checkpoint up to date\n",
+                    r.folder
+                ));
+            }
+        }
+        Err(e) if lifecycle::is_unresolved(&e) => {
+            let (reason, candidates, action) = lifecycle::unresolved_detail(e);
+            model.insert("primary_session".into(), Value::Null);
+            model.insert("primary_session_code".into(), Value::Null);
+            model.insert("checkpoint_present".into(), json!(false));
+            model.insert("checkpoint_status".into(), json!("missing"));
+            model.insert("unfilled_placeholders".into(), json!([]));
+            // With no session at all there is nothing to do; with candidates, choosing is.
+            model.insert("needs_ai_action".into(), json!(!active.is_empty()));
+            model.insert("continuity".into(), json!("degraded"));
+            model.insert("candidates".into(), candidates);
+            model.insert("action".into(), json!(action));
+            text = lifecycle::degraded_text(&reason, &action, &active);
+        }
+        Err(e) => return Err(e.into()),
+    }
+    if args.include_recent_closed {
+        let window = Duration::from_secs(days.saturating_mul(86_400));
+        let recent = disk::recent_closed(&ws.sessions_dir(), &listing, SystemTime::now(), window);
+        if !recent.is_empty() {
+            text.push_str(&format!("Recently closed (last {days} day(s)):\n"));
+        }
+        let items: Vec<Value> = recent
+            .iter()
+            .map(|r| {
+                text.push_str(&format!("  {}  {}\n", r.folder, r.artifact_signal));
+                json!({
+                    "code": r.code,
+                    "folder": r.folder,
+                    "closed_age_seconds": r.closed_age_seconds,
+                    "complete": true,
+                    "artifact_signal": r.artifact_signal,
+                })
+            })
+            .collect();
+        model.insert("recent_closed_with_artifacts".into(), json!(items));
+    }
+    Ok(match style.format {
+        Format::Json => Outcome::json(Value::Object(model)),
+        Format::Human => Outcome::text(text),
+    })
+}
+
+/// `--recent-days`: a positive integer.
+fn recent_days(raw: Option<&str>) -> Result<u64, Failure> {
+    let Some(raw) = raw else {
+        return Ok(DEFAULT_RECENT_DAYS);
+    };
+    match raw.trim().parse::<u64>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(Failure::new(
+            "INVALID_INPUT",
+            format!("`--recent-days` takes a positive whole number of days, not `{raw}`."),
+            "Pass for example `--recent-days 7`.",
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recent_days_must_be_positive() {
+        assert_eq!(recent_days(None).unwrap(), 7);
+        assert_eq!(recent_days(Some("3")).unwrap(), 3);
+        for bad in ["0", "-1", "x", "1.5", ""] {
+            assert_eq!(recent_days(Some(bad)).unwrap_err().code, "INVALID_INPUT");
+        }
+    }
+}

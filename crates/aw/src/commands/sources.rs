@@ -1,0 +1,127 @@
+//! `aw sources [--scope a,b] [--no-git]`: the project block's sources, where each one is on
+//! disk, the branch it is expected on, and (unless `--no-git`) the branch it is actually on and
+//! whether it has uncommitted changes.
+//!
+//! A folder that is missing or not a repository, or a machine without git, is reported per
+//! source; the command itself still succeeds. Session-scoped expectations (`--session` /
+//! `--code` in the reference) are not offered yet.
+
+use crate::cli::Global;
+use crate::context;
+use crate::failure::Failure;
+use crate::output::{Format, Outcome, tty_default};
+use aw_workspace::git_probe::{GitState, probe};
+use aw_workspace::project::{ProjectFiles, resolve_source};
+use clap::Args;
+use serde_json::{Value, json};
+
+/// Arguments of `aw sources`.
+#[derive(Debug, Args)]
+pub struct SourcesArgs {
+    /// Only these aliases (comma-separated).
+    #[arg(long, value_name = "ALIAS,...")]
+    pub scope: Option<String>,
+    /// Do not run git.
+    #[arg(long = "no-git")]
+    pub no_git: bool,
+    /// Accepted for compatibility; the JSON model is always complete.
+    #[arg(long)]
+    pub verbose: bool,
+}
+
+/// Runs the command.
+pub fn run(args: &SourcesArgs, global: &Global) -> Result<Outcome, Failure> {
+    let style = global.flags().resolve(tty_default())?;
+    let ws = context::workspace(global)?;
+    let block = ProjectFiles::read(&ws.root)?.block(&ws.ns);
+    let all = block.as_ref().map(|b| b.sources.clone()).unwrap_or_default();
+    let selected = match &args.scope {
+        None => all,
+        Some(csv) => {
+            let wanted: Vec<&str> = csv.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
+            if let Some(unknown) = wanted.iter().find(|w| !all.iter().any(|s| s.alias == **w)) {
+                let known: Vec<&str> = all.iter().map(|s| s.alias.as_str()).collect();
+                return Err(Failure::new(
+                    "INVALID_INPUT",
+                    format!("`--scope` names `{unknown}`, which is not a source of this workspace."),
+                    format!("Use aliases from the project block: {}.", if known.is_empty() { "(none)".to_owned() } else { known.join(", ") }),
+                ));
+            }
+            all.into_iter().filter(|s| wanted.contains(&s.alias.as_str())).collect()
+        }
+    };
+    let rows: Vec<Value> = selected
+        .iter()
+        .filter_map(|s| block.as_ref().map(|b| (b, s)))
+        .map(|(b, s)| {
+            let resolved = resolve_source(&ws.root, &s.path);
+            let expected = b
+                .working_branches
+                .get(&s.alias)
+                .map(str::to_owned)
+                .or_else(|| s.main_branch.clone());
+            let git = if args.no_git { None } else { Some(probe(&resolved)) };
+            let (git_json, on_expected) = match &git {
+                None => (Value::Null, Value::Null),
+                Some(GitState::Repo { branch, dirty }) => (
+                    json!({ "branch": branch, "dirty": dirty }),
+                    expected.as_ref().map_or(Value::Null, |e| json!(e == branch)),
+                ),
+                Some(other) => {
+                    let mut g = json!({ "error": other.error_code() });
+                    if let GitState::Failed(msg) = other {
+                        g["message"] = json!(msg);
+                    }
+                    (g, Value::Null)
+                }
+            };
+            json!({
+                "alias": s.alias,
+                "path": s.path,
+                "resolved_path": resolved.to_string_lossy(),
+                "exists": resolved.is_dir(),
+                "main_branch": s.main_branch,
+                "working_branch": b.working_branches.get(&s.alias),
+                "qa_branch": b.qa_branches.get(&s.alias),
+                "expected_branch": expected,
+                "git": git_json,
+                "on_expected_branch": on_expected,
+            })
+        })
+        .collect();
+    Ok(match style.format {
+        Format::Json => Outcome::json(json!({
+            "workspace": ws.root.to_string_lossy(),
+            "block_found": block.is_some(),
+            "count": rows.len(),
+            "sources": rows,
+        })),
+        Format::Human => Outcome::text(human(block.is_some(), &rows)),
+    })
+}
+
+fn human(found: bool, rows: &[Value]) -> String {
+    if !found {
+        return "No project block in CLAUDE.md or AGENTS.md.\n  Next  run `aw workspace-init --source alias:path`\n".to_owned();
+    }
+    let mut out = format!("{} source(s)\n", rows.len());
+    for r in rows {
+        let s = |k: &str| r[k].as_str().unwrap_or("—").to_owned();
+        let git = match (&r["git"]["branch"], &r["git"]["error"]) {
+            (Value::String(b), _) => {
+                let dirty = if r["git"]["dirty"] == json!(true) { ", uncommitted changes" } else { "" };
+                let mark = if r["on_expected_branch"] == json!(false) { " (not the expected branch)" } else { "" };
+                format!("on {b}{mark}{dirty}")
+            }
+            (_, Value::String(e)) => e.replace('_', " "),
+            _ => "git not checked".to_owned(),
+        };
+        out.push_str(&format!(
+            "  {:<12} {}  expected: {}  {git}\n",
+            s("alias"),
+            s("path"),
+            s("expected_branch")
+        ));
+    }
+    out
+}

@@ -1,0 +1,85 @@
+//! Command failures and their envelope.
+//!
+//! Every failure carries a stable UPPER_SNAKE code, a message and the next action to take; the
+//! output layer turns it into `{"ok":false,"error":{…},"data":{"action":…}}` (JSON) or a short
+//! human block.
+
+use serde_json::{Value, json};
+
+/// A failed command.
+#[derive(Debug, Clone)]
+pub struct Failure {
+    /// The stable error code (`ARGS_INVALID`, `UNKNOWN_COMMAND`, …).
+    pub code: &'static str,
+    /// What went wrong, in one or two sentences.
+    pub message: String,
+    /// What to do next.
+    pub action: String,
+    /// Structured context (`error.details`), when there is any.
+    pub details: Option<Value>,
+    /// The process exit code (1 unless a command documents otherwise).
+    pub exit: u8,
+    /// Keys added to `data` beside `action` (the session resolver's `candidates`).
+    pub extra_data: serde_json::Map<String, Value>,
+}
+
+impl Failure {
+    /// A failure with exit code 1 and no details.
+    pub fn new(code: &'static str, message: impl Into<String>, action: impl Into<String>) -> Self {
+        Failure {
+            code,
+            message: message.into(),
+            action: action.into(),
+            details: None,
+            exit: 1,
+            extra_data: serde_json::Map::new(),
+        }
+    }
+
+    /// Attaches `error.details`.
+    pub fn with_details(mut self, details: Value) -> Self {
+        self.details = Some(details);
+        self
+    }
+
+    /// Adds a key to `data`, beside `action`.
+    pub fn with_data(mut self, key: &str, value: Value) -> Self {
+        self.extra_data.insert(key.to_owned(), value);
+        self
+    }
+
+    /// The JSON envelope.
+    pub fn envelope(&self) -> Value {
+        let mut error = json!({ "code": self.code, "message": self.message });
+        if let Some(d) = &self.details {
+            error["details"] = d.clone();
+        }
+        let mut data = self.extra_data.clone();
+        data.insert("action".to_owned(), Value::String(self.action.clone()));
+        json!({ "ok": false, "error": error, "data": data })
+    }
+
+    /// The human projection: a cross mark with the code, the message, and the next action.
+    pub fn human(&self, color: bool) -> String {
+        let head = if color {
+            format!("\x1b[1;31m✗ {}\x1b[0m", self.code)
+        } else {
+            format!("✗ {}", self.code)
+        };
+        let mut out = format!("{head}\n{}\n", self.message);
+        if let Some(Value::Array(cands)) = self.extra_data.get("candidates")
+            && !cands.is_empty()
+        {
+            out.push_str("\nSessions:\n");
+            for c in cands {
+                let folder = c.get("folder").and_then(Value::as_str).unwrap_or("?");
+                let state = c.get("state").and_then(Value::as_str).unwrap_or("?");
+                out.push_str(&format!("  {folder}  ({state})\n"));
+            }
+        }
+        if !self.action.is_empty() {
+            out.push_str(&format!("\nNext: {}\n", self.action));
+        }
+        out
+    }
+}

@@ -1,0 +1,703 @@
+//! `checkpoint-write`, `checkpoint-read`, `auto-compact-on-close` and `resume-summary`, run as
+//! the hooks run them: in a temporary workspace, stdout piped, the hook JSON on stdin.
+
+use assert_cmd::Command;
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::process::{Command as Std, Stdio};
+use std::time::{Duration, Instant};
+
+/// A temporary workspace with an empty HOME.
+struct Ws {
+    dir: tempfile::TempDir,
+    home: tempfile::TempDir,
+}
+
+impl Ws {
+    fn new() -> Self {
+        let ws = Ws {
+            dir: tempfile::tempdir().unwrap(),
+            home: tempfile::tempdir().unwrap(),
+        };
+        std::fs::create_dir_all(ws.sessions()).unwrap();
+        ws
+    }
+
+    /// A folder that is not a workspace at all.
+    fn bare() -> Self {
+        Ws {
+            dir: tempfile::tempdir().unwrap(),
+            home: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    fn root(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn sessions(&self) -> PathBuf {
+        self.root().join(".workflow/sessions")
+    }
+
+    fn session(&self, folder: &str) -> PathBuf {
+        let p = self.sessions().join(folder);
+        std::fs::create_dir_all(&p).unwrap();
+        p
+    }
+
+    fn closed(&self, folder: &str) -> PathBuf {
+        let p = self.session(folder);
+        std::fs::write(p.join(".closed"), "").unwrap();
+        p
+    }
+
+    fn checkpoint(&self, folder: &str) -> PathBuf {
+        self.sessions().join(folder).join("CHECKPOINT.md")
+    }
+
+    fn aw(&self) -> Command {
+        let mut c = Command::cargo_bin("aw").unwrap();
+        c.current_dir(self.root())
+            .env("HOME", self.home.path())
+            .env_remove("AW_NAMESPACE")
+            .env_remove("AW_CONTEXT_ID")
+            .env_remove("AW_LOCK_WAIT_MS");
+        c
+    }
+
+    /// Runs `aw args…` with `stdin` (if any) and returns (exit code, JSON stdout).
+    fn run(&self, args: &[&str], stdin: Option<&str>, env: &[(&str, &str)]) -> (i32, Value) {
+        let mut c = self.aw();
+        c.args(args);
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        if let Some(s) = stdin {
+            c.write_stdin(s.to_owned());
+        }
+        let out = c.output().unwrap();
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+            panic!(
+                "{args:?}: not JSON ({e}): {}\n{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            )
+        });
+        (out.status.code().unwrap_or(-1), v)
+    }
+
+    fn ok(&self, args: &[&str]) -> Value {
+        let (code, v) = self.run(args, None, &[]);
+        assert_eq!(code, 0, "{args:?}: {v}");
+        v
+    }
+
+    /// Replaces the temporary root with `<WS>`, for snapshots.
+    fn scrub(&self, v: &Value) -> Value {
+        let root = self.root().to_string_lossy().into_owned();
+        let text = serde_json::to_string(v).unwrap().replace(&root, "<WS>");
+        serde_json::from_str(&text).unwrap()
+    }
+}
+
+fn hook(session_id: &str) -> String {
+    json!({ "session_id": session_id, "hook_event_name": "PreCompact" }).to_string()
+}
+
+/// Replaces the volatile lines of a written checkpoint (time and seal).
+fn stable_text(text: &str) -> String {
+    text.lines()
+        .map(|l| {
+            if l.starts_with("- Updated: ") {
+                "- Updated: <TS>".to_owned()
+            } else if l.starts_with("<!-- aw checkpoint template sha256=") {
+                "<!-- aw checkpoint template sha256=<HEX> -->".to_owned()
+            } else {
+                l.to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Fills every placeholder line, as an agent would.
+fn fill_all(text: &str) -> String {
+    text.lines()
+        .map(|l| {
+            if l.contains("_[AI:") {
+                "Filled in by the agent.".to_owned()
+            } else {
+                l.to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n"
+}
+
+fn seed_session(ws: &Ws, folder: &str) {
+    let s = ws.session(folder);
+    std::fs::write(
+        s.join("SESSION.md"),
+        "# SESSION — login-quick\n\n## Objective\nLog in\n\n## Origin\n- quick-loop, docs/specs/001-spec-login.md\n",
+    )
+    .unwrap();
+    std::fs::write(
+        s.join("TASKS.md"),
+        "# Tasks\n- [x] T1 — form\n- [ ] T2 — validation (deps: T1)\n- [ ] T3 — tests\n",
+    )
+    .unwrap();
+    std::fs::write(
+        s.join("DECISION.md"),
+        "# Decisions\n\n## DEC-001: Sessions in cookies\n\nSigned, http-only.\n",
+    )
+    .unwrap();
+}
+
+#[test]
+fn write_then_read_round_trip() {
+    let ws = Ws::new();
+    seed_session(&ws, "001-login-quick");
+    let w = ws.ok(&["checkpoint-write"]);
+    insta::assert_json_snapshot!("write_sole_active", ws.scrub(&w));
+    let text = std::fs::read_to_string(ws.checkpoint("001-login-quick")).unwrap();
+    assert_eq!(
+        w["lines_written"].as_u64().unwrap() as usize,
+        text.trim_end_matches('\n').lines().count()
+    );
+    insta::assert_snapshot!("written_checkpoint", stable_text(&text));
+
+    let r = ws.ok(&["checkpoint-read", "--code", "1"]);
+    assert_eq!(r["session"], "001-login-quick");
+    let cp = &r["checkpoint"];
+    let keys: Vec<&str> = cp.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(
+        keys,
+        [
+            "path",
+            "actualizado",
+            "avance",
+            "ultimo",
+            "proximo",
+            "decisiones",
+            "archivos",
+            "contexto",
+            "refs",
+            "raw"
+        ]
+    );
+    // Defect 6: the snapshot's own `Updated:` / `Progress:` are read back.
+    assert!(
+        cp["actualizado"].as_str().is_some_and(|s| s.len() == 16),
+        "{cp}"
+    );
+    assert_eq!(cp["avance"], "33% (1 of 3 tasks done)");
+    assert_eq!(
+        cp["decisiones"],
+        "- DEC-001: Sessions in cookies: Signed, http-only."
+    );
+    assert_eq!(cp["raw"], text.as_str());
+    assert!(
+        cp["refs"]
+            .as_str()
+            .unwrap()
+            .starts_with("- Origin: quick-loop, docs/specs/001-spec-login.md")
+    );
+}
+
+#[test]
+fn checkpoint_read_without_checkpoint_and_closed_sessions() {
+    let ws = Ws::new();
+    ws.closed("001-done-quick");
+    let r = ws.ok(&["checkpoint-read", "--code", "001-done-quick"]);
+    assert_eq!(r["checkpoint"], Value::Null);
+    assert!(
+        r["reason"]
+            .as_str()
+            .is_some_and(|s| s.contains("CHECKPOINT.md"))
+    );
+    let (code, v) = ws.run(&["checkpoint-read", "--code", "9"], None, &[]);
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (1, Some("SESSION_NOT_FOUND"))
+    );
+    assert_eq!(v["data"]["candidates"][0]["folder"], "001-done-quick");
+}
+
+#[test]
+fn filled_checkpoint_is_preserved_and_force_regenerates() {
+    let ws = Ws::new();
+    seed_session(&ws, "001-login-quick");
+    ws.ok(&["checkpoint-write"]);
+    let path = ws.checkpoint("001-login-quick");
+    // A loop fills in ONE section; the rest is still template (defect 7).
+    let template = std::fs::read_to_string(&path).unwrap();
+    let partly = template.replacen(
+        "## Last action\n\n_[AI:",
+        "## Last action\n\nWrote the form.\n\n_[AI:",
+        1,
+    );
+    assert_ne!(partly, template);
+    std::fs::write(&path, &partly).unwrap();
+
+    let kept = ws.ok(&["checkpoint-write"]);
+    assert_eq!(kept["skipped"], true);
+    assert_eq!(kept["preserved"], true);
+    assert!(kept["reason"].as_str().unwrap().contains("--force"));
+    insta::assert_json_snapshot!("write_preserved", ws.scrub(&kept));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), partly);
+
+    // The SessionEnd hook keeps it too.
+    let closing = ws.ok(&["auto-compact-on-close"]);
+    assert_eq!(closing["checkpoints_written"][0]["preserved"], true);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), partly);
+
+    let forced = ws.ok(&["checkpoint-write", "--force"]);
+    assert!(forced.get("skipped").is_none(), "{forced}");
+    assert!(
+        !std::fs::read_to_string(&path)
+            .unwrap()
+            .contains("Wrote the form.")
+    );
+
+    // Our untouched template is regenerated without --force.
+    let again = ws.ok(&["checkpoint-write"]);
+    assert!(again.get("skipped").is_none(), "{again}");
+}
+
+#[test]
+fn stub_is_regenerated_but_unsealed_files_are_kept() {
+    let ws = Ws::new();
+    seed_session(&ws, "001-login-quick");
+    let path = ws.checkpoint("001-login-quick");
+    std::fs::write(&path, "# CHECKPOINT\n").unwrap();
+    let w = ws.ok(&["checkpoint-write"]);
+    assert!(w.get("skipped").is_none(), "{w}");
+    assert!(
+        std::fs::read_to_string(&path)
+            .unwrap()
+            .starts_with("# Checkpoint — 001-login-quick")
+    );
+
+    // A v21 template (no seal) may hold work: keep it.
+    let v21 = "# Checkpoint — 001-login-quick\n\n- Updated: 2026-01-01 10:00\n\n## Last action\n\n_[AI: …]_\n\n<!-- written by agent-workflow.checkpoint at 2026-01-01 10:00 -->\n";
+    std::fs::write(&path, v21).unwrap();
+    assert_eq!(ws.ok(&["checkpoint-write"])["preserved"], true);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), v21);
+}
+
+const SPANISH: &str = "# Checkpoint — session001-dev-foo\n\n\
+- **Actualizado:** 2026-01-03 10:00\n\
+- **Avance:** 40% (2 de 5 tareas)\n\n\
+## Lo último que hice\n\nParser de tareas listo.\n\n\
+## Próximo paso\n\nParser de tabla.\n\n\
+## Decisiones recientes\n\n- DEC-002: ESM puro\n\n\
+## Archivos tocados (post-último-commit)\n\n- src/parser.ts (+40 -2)\n\n\
+## Contexto crítico para retomar\n\nNada pendiente.\n\n\
+## Refs\n\n- Origen: loop\n";
+
+#[test]
+fn reference_spanish_checkpoint_is_read() {
+    let ws = Ws::new();
+    let s = ws.session("session001-dev-foo");
+    std::fs::write(s.join("CHECKPOINT.md"), SPANISH.replace('\n', "\r\n")).unwrap();
+    let r = ws.ok(&["checkpoint-read", "--code", "001"]);
+    let mut cp = r["checkpoint"].clone();
+    cp["raw"] = json!("<raw>");
+    insta::assert_json_snapshot!(
+        "read_spanish",
+        ws.scrub(&json!({"session": r["session"], "checkpoint": cp}))
+    );
+    assert_eq!(cp["actualizado"], "2026-01-03 10:00");
+    assert_eq!(cp["avance"], "40% (2 de 5 tareas)");
+
+    // Δ22: the loop-owned headings are read as ultimo / proximo.
+    std::fs::write(
+        s.join("CHECKPOINT.md"),
+        "# CHECKPOINT\n\n## Completed\n- F1 validated\n\n## Pending / Next\n- F2: wire the table\n",
+    )
+    .unwrap();
+    let r = ws.ok(&["checkpoint-read"]);
+    assert_eq!(r["checkpoint"]["ultimo"], "- F1 validated");
+    assert_eq!(r["checkpoint"]["proximo"], "- F2: wire the table");
+    assert_eq!(r["checkpoint"]["actualizado"], Value::Null);
+}
+
+#[test]
+fn ambiguous_target_holds_a_pausable_host_and_degrades_otherwise() {
+    let ws = Ws::new();
+    seed_session(&ws, "001-login-quick");
+    seed_session(&ws, "002-other-quick");
+    let (code, v) = ws.run(&["checkpoint-write", "--can-pause"], None, &[]);
+    assert_eq!(code, 2, "{v}");
+    assert_eq!(v["ok"], false);
+    assert_eq!(v["error"]["code"], "SESSION_AMBIGUOUS");
+    assert_eq!(v["data"]["candidates"].as_array().unwrap().len(), 2);
+    assert!(v["data"]["action"].as_str().is_some_and(|a| !a.is_empty()));
+
+    let (code, v) = ws.run(&["checkpoint-write"], None, &[]);
+    assert_eq!(code, 0);
+    insta::assert_json_snapshot!("write_degraded", v);
+    for f in ["001-login-quick", "002-other-quick"] {
+        assert!(
+            !ws.checkpoint(f).exists(),
+            "nothing is written when degraded"
+        );
+    }
+    assert!(!ws.sessions().join(".bindings.json").exists());
+
+    let v = ws.ok(&["auto-compact-on-close"]);
+    assert_eq!(v["checkpoints_written"], json!([]));
+    assert_eq!(v["continuity"], "degraded");
+    assert_eq!(v["primary_session"], Value::Null);
+}
+
+#[test]
+fn can_pause_only_holds_for_ambiguity() {
+    let ws = Ws::new();
+    // No active session: nothing to choose from, so nothing to hold.
+    ws.closed("001-done-quick");
+    let (code, v) = ws.run(&["checkpoint-write", "--can-pause"], None, &[]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["continuity"], "degraded");
+    // An explicit code naming a closed session degrades too; nothing is written into it.
+    let (code, v) = ws.run(
+        &["checkpoint-write", "--code", "1", "--can-pause"],
+        None,
+        &[],
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["skipped"], true);
+    assert!(v["reason"].as_str().unwrap().contains("closed"));
+    assert!(!ws.checkpoint("001-done-quick").exists());
+}
+
+#[test]
+fn hook_stdin_session_id_binds_and_selects_the_conversation() {
+    let ws = Ws::new();
+    seed_session(&ws, "001-login-quick");
+    seed_session(&ws, "002-other-quick");
+    // The first PreCompact names the session; the conversation is bound to it.
+    let (code, v) = ws.run(
+        &["checkpoint-write", "--code", "2"],
+        Some(&hook("conv-A")),
+        &[],
+    );
+    assert_eq!(
+        (code, v["session"].as_str()),
+        (0, Some("002-other-quick")),
+        "{v}"
+    );
+    let reg: Value = serde_json::from_str(
+        &std::fs::read_to_string(ws.sessions().join(".bindings.json")).unwrap(),
+    )
+    .unwrap();
+    let bound: Vec<&Value> = reg["bindings"].as_object().unwrap().values().collect();
+    assert_eq!(bound, [&json!("002-other-quick")]);
+    let raw = std::fs::read_to_string(ws.sessions().join(".bindings.json")).unwrap();
+    assert!(
+        !raw.contains("conv-A"),
+        "the raw context id is never stored"
+    );
+
+    // Later hook calls carry no --code: the binding decides, despite two active sessions.
+    std::fs::remove_file(ws.checkpoint("002-other-quick")).unwrap();
+    let (code, v) = ws.run(
+        &["checkpoint-write", "--can-pause"],
+        Some(&hook("conv-A")),
+        &[],
+    );
+    assert_eq!(
+        (code, v["session"].as_str()),
+        (0, Some("002-other-quick")),
+        "{v}"
+    );
+    assert!(ws.checkpoint("002-other-quick").exists());
+    assert!(!ws.checkpoint("001-login-quick").exists());
+
+    let (_, s) = ws.run(&["resume-summary"], Some(&hook("conv-A")), &[]);
+    assert_eq!(s["primary_session"], "002-other-quick");
+    assert_eq!(s["continuity"], "ok");
+    // The same conversation named by the environment alone.
+    let (_, s) = ws.run(&["resume-summary"], None, &[("AW_CONTEXT_ID", "conv-A")]);
+    assert_eq!(s["primary_session"], "002-other-quick");
+    // Agreement between both sources is fine.
+    let (code, _) = ws.run(
+        &["resume-summary"],
+        Some(&hook("conv-A")),
+        &[("AW_CONTEXT_ID", "conv-A")],
+    );
+    assert_eq!(code, 0);
+    // Another conversation is not bound: ambiguous, degraded.
+    let (_, s) = ws.run(&["resume-summary"], Some(&hook("conv-B")), &[]);
+    assert_eq!(s["continuity"], "degraded");
+
+    // The SessionEnd hook checkpoints the bound session only.
+    std::fs::remove_file(ws.checkpoint("002-other-quick")).unwrap();
+    let (_, v) = ws.run(&["auto-compact-on-close"], Some(&hook("conv-A")), &[]);
+    assert_eq!(
+        v["checkpoints_written"][0]["session"], "002-other-quick",
+        "{v}"
+    );
+    assert_eq!(v["checkpoints_written"].as_array().unwrap().len(), 1);
+    assert!(!ws.checkpoint("001-login-quick").exists());
+}
+
+#[test]
+fn env_and_stdin_naming_different_conversations_is_a_conflict() {
+    let ws = Ws::new();
+    seed_session(&ws, "001-login-quick");
+    for cmd in [
+        "checkpoint-write",
+        "auto-compact-on-close",
+        "resume-summary",
+    ] {
+        let (code, v) = ws.run(
+            &[cmd],
+            Some(&hook("conv-A")),
+            &[("AW_CONTEXT_ID", "conv-B")],
+        );
+        assert_eq!(code, 1, "{cmd}: {v}");
+        assert_eq!(v["error"]["code"], "CONTEXT_ID_CONFLICT", "{cmd}");
+        assert!(v["data"]["action"].as_str().is_some_and(|a| !a.is_empty()));
+    }
+    assert!(!ws.checkpoint("001-login-quick").exists());
+    assert!(!ws.sessions().join(".bindings.json").exists());
+}
+
+#[test]
+fn garbage_or_silent_stdin_is_ignored() {
+    let ws = Ws::new();
+    seed_session(&ws, "001-login-quick");
+    let (code, v) = ws.run(&["checkpoint-write"], Some("not json at all"), &[]);
+    assert_eq!((code, v["session"].as_str()), (0, Some("001-login-quick")));
+
+    // A stdin that stays open and silent must not hold the hook.
+    let bin = assert_cmd::cargo::cargo_bin("aw");
+    let mut child = Std::new(bin)
+        .arg("resume-summary")
+        .current_dir(ws.root())
+        .env("HOME", ws.home.path())
+        .env_remove("AW_NAMESPACE")
+        .env_remove("AW_CONTEXT_ID")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let _open_stdin = child.stdin.take();
+    let started = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if started.elapsed() > Duration::from_secs(5) {
+            let _ = child.kill();
+            panic!("resume-summary waited on a silent stdin");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success());
+}
+
+#[test]
+fn resume_summary_statuses() {
+    let ws = Ws::new();
+    let s = ws.session("001-login-quick");
+
+    let v = ws.ok(&["resume-summary"]);
+    insta::assert_json_snapshot!("summary_missing", v);
+
+    ws.ok(&["checkpoint-write"]);
+    let v = ws.ok(&["resume-summary"]);
+    assert_eq!(v["checkpoint_status"], "draft");
+    assert_eq!(
+        v["unfilled_placeholders"],
+        json!(["ultimo", "proximo", "contexto", "skills"])
+    );
+    assert_eq!(v["needs_ai_action"], true);
+    assert!(v["checkpoint"]["avance"].is_string());
+
+    // Filled in, and freshly updated: complete.
+    let written = std::fs::read_to_string(ws.checkpoint("001-login-quick")).unwrap();
+    std::fs::write(ws.checkpoint("001-login-quick"), fill_all(&written)).unwrap();
+    let v = ws.ok(&["resume-summary"]);
+    assert_eq!(v["checkpoint_status"], "complete", "{v}");
+    assert_eq!(v["needs_ai_action"], false);
+    assert!(v["checkpoint_age_seconds"].as_i64().unwrap() < 300);
+    assert_eq!(
+        v["checkpoint"]["proximo"],
+        json!(["Filled in by the agent."])
+    );
+
+    // Filled in long ago: stale.
+    std::fs::write(
+        s.join("CHECKPOINT.md"),
+        "- Actualizado: 2020-01-01 09:00\n\n## Próximo paso\n\nuno\ndos\n\ntres\ncuatro\n",
+    )
+    .unwrap();
+    let v = ws.ok(&["resume-summary"]);
+    insta::assert_json_snapshot!("summary_stale", {
+        let mut v = ws.scrub(&v);
+        v["checkpoint_age_seconds"] = json!("<AGE>");
+        v
+    });
+    assert!(v["checkpoint_age_seconds"].as_i64().unwrap() > 300);
+}
+
+#[test]
+fn resume_summary_degrades_and_lists_recent_closed() {
+    let ws = Ws::new();
+    ws.session("003-a-quick");
+    ws.session("004-b-quick");
+    let done = ws.closed("001-done-quick");
+    std::fs::write(done.join("CONCLUSIONS.md"), "# Conclusions\n").unwrap();
+    let legacy = ws.closed("session002-old");
+    std::fs::write(legacy.join("analysis-file.md"), "x").unwrap();
+    ws.closed("005-empty-quick");
+
+    let (code, v) = ws.run(&["resume-summary", "--include-recent-closed"], None, &[]);
+    assert_eq!(code, 0);
+    let mut v = v;
+    for item in v["recent_closed_with_artifacts"].as_array_mut().unwrap() {
+        assert!(item["closed_age_seconds"].as_u64().unwrap() < 600);
+        item["closed_age_seconds"] = json!("<AGE>");
+    }
+    insta::assert_json_snapshot!("summary_degraded_recent", v);
+
+    let (code, v) = ws.run(&["resume-summary", "--recent-days", "0"], None, &[]);
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (1, Some("INVALID_INPUT"))
+    );
+    let (code, v) = ws.run(&["resume-summary", "--recent-days", "x"], None, &[]);
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (1, Some("INVALID_INPUT"))
+    );
+}
+
+#[test]
+fn auto_compact_on_close_checkpoints_the_sole_session() {
+    let ws = Ws::new();
+    seed_session(&ws, "001-login-quick");
+    let v = ws.ok(&["auto-compact-on-close"]);
+    insta::assert_json_snapshot!("auto_compact_written", ws.scrub(&v));
+    assert!(ws.checkpoint("001-login-quick").exists());
+    // No conversation is bound by the closing hook.
+    let (_, v) = ws.run(&["auto-compact-on-close"], Some(&hook("conv-Z")), &[]);
+    assert_eq!(v["checkpoints_written"][0]["session"], "001-login-quick");
+    assert!(!ws.sessions().join(".bindings.json").exists());
+}
+
+#[test]
+fn outside_a_workspace_nothing_is_created() {
+    let ws = Ws::bare();
+    for cmd in [
+        "checkpoint-write",
+        "auto-compact-on-close",
+        "resume-summary",
+    ] {
+        let (code, v) = ws.run(
+            &[cmd, "--can-pause"][..if cmd == "checkpoint-write" { 2 } else { 1 }],
+            None,
+            &[],
+        );
+        assert_eq!(code, 0, "{cmd}: {v}");
+        assert_eq!(v["continuity"], "degraded", "{cmd}");
+    }
+    let leftovers: Vec<_> = std::fs::read_dir(ws.root()).unwrap().collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn malformed_codes_are_refused() {
+    let ws = Ws::new();
+    seed_session(&ws, "001-login-quick");
+    for cmd in [
+        "checkpoint-write",
+        "checkpoint-read",
+        "auto-compact-on-close",
+        "resume-summary",
+    ] {
+        let (code, v) = ws.run(&[cmd, "--code", "../001-login-quick"], None, &[]);
+        assert_eq!(
+            (code, v["error"]["code"].as_str()),
+            (1, Some("INVALID_INPUT")),
+            "{cmd}: {v}"
+        );
+    }
+    assert!(!ws.checkpoint("001-login-quick").exists());
+}
+
+#[test]
+fn files_touched_come_from_git() {
+    let ws = Ws::new();
+    seed_session(&ws, "001-login-quick");
+    let git = |args: &[&str]| {
+        Std::new("git")
+            .args([
+                "-c",
+                "user.name=t",
+                "-c",
+                "user.email=t@t",
+                "-c",
+                "commit.gpgsign=false",
+            ])
+            .args(args)
+            .current_dir(ws.root())
+            .env("HOME", ws.home.path())
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .output()
+    };
+    if git(&["init", "-q"])
+        .map(|o| !o.status.success())
+        .unwrap_or(true)
+    {
+        eprintln!("git is not available; skipping");
+        return;
+    }
+    std::fs::write(ws.root().join("app.txt"), "one\n").unwrap();
+    git(&["add", "app.txt"]).unwrap();
+    assert!(
+        git(&["commit", "-q", "-m", "init"])
+            .unwrap()
+            .status
+            .success()
+    );
+    std::fs::write(ws.root().join("app.txt"), "one\ntwo\nthree\n").unwrap();
+    let v = ws.ok(&["checkpoint-write"]);
+    assert_eq!(v["files_touched_count"], 1, "{v}");
+    let text = std::fs::read_to_string(ws.checkpoint("001-login-quick")).unwrap();
+    assert!(text.contains("- app.txt (+2 -0) — _[AI:"), "{text}");
+}
+
+#[test]
+fn human_projections() {
+    let ws = Ws::new();
+    seed_session(&ws, "001-login-quick");
+    let text = |args: &[&str]| {
+        let out = ws
+            .aw()
+            .args(args)
+            .arg("--format")
+            .arg("human")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert!(text(&["checkpoint-write"]).starts_with("Checkpoint written · 001-login-quick"));
+    assert!(text(&["checkpoint-read"]).starts_with("001-login-quick · checkpoint"));
+    assert!(text(&["resume-summary"]).starts_with("Session 001-login-quick · checkpoint draft"));
+    assert!(text(&["auto-compact-on-close"]).starts_with("Checkpoint written · 001-login-quick"));
+    for cmd in [
+        "checkpoint-write",
+        "checkpoint-read",
+        "auto-compact-on-close",
+        "resume-summary",
+    ] {
+        let out = ws.aw().args([cmd, "--help"]).output().unwrap();
+        assert!(out.status.success());
+    }
+}

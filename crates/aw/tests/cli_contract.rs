@@ -1,0 +1,181 @@
+//! The output contract every command follows: formats, envelopes, help, unknown input, and
+//! whole output through pipes.
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::io::{BufRead, BufReader};
+use std::process::{Command as Std, Stdio};
+
+fn aw() -> Command {
+    let mut c = Command::cargo_bin("aw").unwrap();
+    c.env_remove("AW_NAMESPACE").env_remove("AW_CONTEXT_ID");
+    c
+}
+
+fn json_of(out: &[u8]) -> Value {
+    serde_json::from_slice(out)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(out)))
+}
+
+fn failure(args: &[&str]) -> Value {
+    let out = aw().args(args).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{args:?}");
+    let v = json_of(&out.stdout);
+    assert_eq!(v["ok"], false);
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(keys, ["ok", "error", "data"]);
+    assert!(
+        v["data"]["action"].as_str().is_some_and(|a| !a.is_empty()),
+        "{v}"
+    );
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .is_some_and(|m| !m.is_empty()),
+        "{v}"
+    );
+    v
+}
+
+#[test]
+fn version_and_help() {
+    let out = aw().arg("--version").output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!("aw {}\n", env!("CARGO_PKG_VERSION"))
+    );
+    for args in [
+        &["--help"][..],
+        &["manifest", "--help"],
+        &["manifest", "validate", "--help"],
+        &["demo", "--help"],
+    ] {
+        let out = aw().args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains("Usage:"), "{args:?}: {text}");
+    }
+    let top = String::from_utf8(aw().arg("--help").output().unwrap().stdout).unwrap();
+    assert!(top.contains("manifest") && top.contains("demo"));
+}
+
+#[test]
+fn unknown_command_lists_the_valid_ones() {
+    let v = failure(&["frobnicate"]);
+    assert_eq!(v["error"]["code"], "UNKNOWN_COMMAND");
+    assert_eq!(v["error"]["details"]["command"], "frobnicate");
+    let avail = v["error"]["details"]["available_commands"]
+        .as_array()
+        .unwrap();
+    assert!(avail.iter().any(|c| c == "manifest"));
+    let mut sorted = avail.clone();
+    sorted.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
+    assert_eq!(&sorted, avail);
+
+    let v = failure(&["manifest", "lint"]);
+    assert_eq!(v["error"]["code"], "UNKNOWN_COMMAND");
+    assert_eq!(
+        v["error"]["details"]["available_commands"],
+        serde_json::json!(["validate"])
+    );
+}
+
+#[test]
+fn unknown_flags_are_refused_with_the_valid_ones() {
+    let v = failure(&["manifest", "validate", "--stritc", "x"]);
+    assert_eq!(v["error"]["code"], "ARGS_INVALID");
+    assert_eq!(v["error"]["details"]["argument"], "--stritc");
+    let flags = v["error"]["details"]["valid_flags"].as_array().unwrap();
+    assert!(flags.iter().any(|f| f == "--strict"));
+    assert!(flags.iter().any(|f| f == "--format"));
+}
+
+#[test]
+fn contradictory_or_bad_output_flags() {
+    for args in [
+        &["manifest", "validate", "--json", "--format", "human", "x"][..],
+        &["manifest", "validate", "--json", "--detail", "x"],
+        &["manifest", "validate", "--format", "json", "--detail", "x"],
+        &["manifest", "validate", "--format", "xml", "x"],
+        &["manifest", "validate", "x", "--format"],
+    ] {
+        let v = failure(args);
+        assert_eq!(v["error"]["code"], "ARGS_INVALID", "{args:?}");
+    }
+}
+
+#[test]
+fn human_failure_names_the_code_and_next_action() {
+    let out = aw().args(["--format", "human", "nope"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("✗ UNKNOWN_COMMAND\n"), "{text}");
+    assert!(text.contains("\nNext: "), "{text}");
+    assert!(
+        !text.contains('\x1b'),
+        "no colour when not a terminal: {text}"
+    );
+}
+
+#[test]
+fn multi_megabyte_output_arrives_whole_through_a_pipe() {
+    // 40k missing folders: one header and one error line each, several megabytes of text.
+    let dir = tempfile::tempdir().unwrap();
+    let args: Vec<String> = (0..40_000).map(|i| format!("missing-{i}")).collect();
+    let out = aw()
+        .current_dir(dir.path())
+        .args(["manifest", "validate"])
+        .args(&args)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(out.stdout.len() > 4_000_000, "{} bytes", out.stdout.len());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("[INVALID] ")).count(),
+        40_000
+    );
+    assert!(text.ends_with('\n'));
+    assert!(text.lines().last().unwrap().starts_with("    - "));
+
+    let out = aw()
+        .current_dir(dir.path())
+        .args(["manifest", "validate", "--format", "json"])
+        .args(&args)
+        .output()
+        .unwrap();
+    let v = json_of(&out.stdout);
+    assert_eq!(v["results"].as_array().unwrap().len(), 40_000);
+}
+
+#[test]
+fn an_early_closing_reader_ends_the_process_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    let args: Vec<String> = (0..40_000).map(|i| format!("missing-{i}")).collect();
+    let mut child = Std::new(assert_cmd::cargo::cargo_bin("aw"))
+        .current_dir(dir.path())
+        .args(["manifest", "validate"])
+        .args(&args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    // The reader is dropped here: the rest of the write hits a closed pipe.
+    let out = child.wait_with_output().unwrap();
+    assert!(first.starts_with("[INVALID] missing-0"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !err.contains("panicked") && !err.contains("Broken pipe"),
+        "{err}"
+    );
+    assert!(
+        out.status.code().is_some(),
+        "killed by a signal: {:?}",
+        out.status
+    );
+}

@@ -1,0 +1,199 @@
+//! `aw manifest validate`: the drop-in contract of the family's validator (arguments, text
+//! layout, exit codes) and its JSON model.
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::Path;
+
+fn aw(cwd: &Path) -> Command {
+    let mut c = Command::cargo_bin("aw").unwrap();
+    c.current_dir(cwd).env_remove("AW_NAMESPACE");
+    c
+}
+
+const VALID: &str = r#"{"family":"agent-workflow","schema":1,"name":"good","kind":"execution-backend",
+"version":"1.0.0","provides":["review"],"roles":{"review":{"cmd":"good","source":"bin/run.sh"}}}"#;
+
+fn skill(root: &Path, name: &str, manifest: &str) {
+    let d = root.join(name);
+    std::fs::create_dir_all(d.join("bin")).unwrap();
+    std::fs::write(d.join("bin/run.sh"), "#!/bin/sh\n").unwrap();
+    std::fs::write(
+        d.join("SKILL.md"),
+        "---\nname: x\nmetadata:\n  version: '1.0.0'\n---\n",
+    )
+    .unwrap();
+    std::fs::write(d.join("capability.json"), manifest).unwrap();
+}
+
+fn family() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    skill(dir.path(), "good", VALID);
+    skill(
+        dir.path(),
+        "bad",
+        &VALID
+            .replace("bin/run.sh", "../escape.sh")
+            .replace("\"good\",\"kind\"", "\"bad\",\"kind\""),
+    );
+    skill(
+        dir.path(),
+        "future",
+        &VALID.replace("\"schema\":1", "\"schema\":2"),
+    );
+    dir
+}
+
+#[test]
+fn no_folder_is_a_usage_error_on_stderr_with_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &["manifest", "validate"][..],
+        &["manifest", "validate", "--strict"],
+    ] {
+        let out = aw(dir.path()).args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        assert!(out.stdout.is_empty());
+        assert!(
+            String::from_utf8(out.stderr)
+                .unwrap()
+                .starts_with("usage: ")
+        );
+    }
+}
+
+#[test]
+fn text_report_layout_and_exit_codes() {
+    let dir = family();
+    let out = aw(dir.path())
+        .args([
+            "manifest",
+            "validate",
+            "good",
+            "bad",
+            "future",
+            "good/",
+            "good/capability.json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "normal mode always exits 0");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "[VALID] good (good)");
+    assert_eq!(lines[1], "[INVALID] bad (bad)");
+    assert!(
+        lines[2].starts_with("    - `roles.review.source` "),
+        "{}",
+        lines[2]
+    );
+    assert_eq!(lines[3], "[UNSUPPORTED] future (good)");
+    assert!(lines[4].starts_with("    - `schema` "));
+    assert_eq!(
+        lines[5], "[VALID] good/ (good)",
+        "the argument is shown as typed"
+    );
+    assert_eq!(
+        lines[6], "[INVALID] good/capability.json",
+        "a file is not a folder"
+    );
+    assert!(lines[7].contains("was not found"));
+    assert_eq!(lines.len(), 8);
+
+    let strict = aw(dir.path())
+        .args(["manifest", "validate", "--strict", "good", "bad"])
+        .output()
+        .unwrap();
+    assert_eq!(strict.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(strict.stdout).unwrap(),
+        String::from_utf8(
+            aw(dir.path())
+                .args(["manifest", "validate", "good", "bad"])
+                .output()
+                .unwrap()
+                .stdout
+        )
+        .unwrap(),
+        "--strict changes only the exit code"
+    );
+    let ok = aw(dir.path())
+        .args(["manifest", "validate", "--strict", "good", "--strict"])
+        .output()
+        .unwrap();
+    assert_eq!(ok.status.code(), Some(0), "repeated --strict is accepted");
+    let unsupported = aw(dir.path())
+        .args(["manifest", "validate", "--strict", "future"])
+        .output()
+        .unwrap();
+    assert_eq!(unsupported.status.code(), Some(1));
+}
+
+#[test]
+fn text_is_the_default_even_when_piped_and_json_on_request() {
+    let dir = family();
+    let out = aw(dir.path())
+        .args(["manifest", "validate", "--json", "bad", "good"])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let r = &v["results"][0];
+    assert_eq!(r["arg"], "bad");
+    assert_eq!(r["class"], "invalid");
+    assert_eq!(r["name"], "bad");
+    assert_eq!(r["kind"], "execution-backend");
+    assert_eq!(r["available"], true);
+    assert!(Path::new(r["path"].as_str().unwrap()).is_absolute());
+    assert_eq!(r["errors"][0]["path"], "roles.review.source");
+    assert_eq!(r["errors"][0]["rule"], "path.traversal");
+    assert_eq!(v["results"][1]["class"], "valid");
+    assert_eq!(v["results"][1]["errors"], serde_json::json!([]));
+}
+
+#[test]
+fn unreadable_skill_md_is_an_error_not_a_crash() {
+    // The reference dies on a SKILL.md it cannot read; we report it and go on.
+    let dir = family();
+    std::fs::remove_file(dir.path().join("good/SKILL.md")).unwrap();
+    std::fs::create_dir(dir.path().join("good/SKILL.md")).unwrap();
+    let out = aw(dir.path())
+        .args(["manifest", "validate", "good", "future"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("[INVALID] good (good)\n    - `version` "),
+        "{text}"
+    );
+    assert_eq!(
+        text.lines().count(),
+        4,
+        "the next folder is still validated: {text}"
+    );
+}
+
+#[test]
+fn name_header_follows_js_string_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    for (folder, name, header) in [
+        ("a", "[\"x\",\"y\"]", "[INVALID] a (x,y)"),
+        ("b", "0", "[INVALID] b"),
+        ("c", "\"\"", "[INVALID] c"),
+        ("d", "[]", "[INVALID] d ()"),
+        ("e", "{\"k\":1}", "[INVALID] e ([object Object])"),
+        ("f", "5", "[INVALID] f (5)"),
+    ] {
+        skill(
+            dir.path(),
+            folder,
+            &VALID.replace("\"good\",\"kind\"", &format!("{name},\"kind\"")),
+        );
+        let out = aw(dir.path())
+            .args(["manifest", "validate", folder])
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(text.lines().next().unwrap(), header);
+    }
+}
