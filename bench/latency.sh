@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Whole-process latency of aw commands.
 #
-# Usage: bench/latency.sh [manifest|all] [SKILL_DIR...]
+# Usage: bench/latency.sh [manifest|sessions|all] [SKILL_DIR...]
 #   manifest: `aw manifest validate --strict` over the given skill folders (default: the five
 #             family members of ../shared/data/manifest-fixtures when present, else the demo's
 #             example skills).
+#   sessions: `next-number`, `session-create` and `sessions` on a generated workspace holding
+#             200 sessions (made with aw itself in a temporary folder).
 # Uses hyperfine when installed (median of >= 100 runs), else a loop of N runs timed with `date`.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,7 +29,7 @@ PY
     start=$(date +%s%N)
     for ((i = 0; i < n; i++)); do "$@" >/dev/null 2>&1 || true; done
     end=$(date +%s%N)
-    printf '%-40s mean %7.2f ms  (%d runs, no hyperfine)\n' "$name" "$(echo "($end - $start) / $n / 1000000" | bc -l)" "$n"
+    printf '%-40s mean %7.2f ms  (%d runs, no hyperfine)\n' "$name" "$(awk -v a="$start" -v b="$end" -v n="$n" 'BEGIN { print (b - a) / n / 1000000 }')" "$n"
   fi
 }
 
@@ -42,5 +44,29 @@ case $what in
     fi
     measure "manifest validate --strict ($# dirs)" "$aw" manifest validate --strict "$@"
     ;;
-  *) echo "unknown benchmark: $what (manifest|all)" >&2; exit 2 ;;
+esac
+
+case $what in
+  sessions|all)
+    ws=$(mktemp -d /tmp/aw-bench-ws.XXXXXX)
+    trap 'rm -rf "$ws"' EXIT
+    export HOME=$ws/home AW_LOCK_WAIT_MS=30000
+    unset AW_NAMESPACE AW_CONTEXT_ID
+    mkdir -p "$HOME"
+    "$aw" workspace-init --workspace "$ws" --source app:. --json >/dev/null
+    for ((i = 1; i <= 200; i++)); do
+      (cd "$ws" && "$aw" session-create --type quick --name "topic-$i-quick" --objective "Bench session $i" --json >/dev/null)
+      if ((i % 3 == 0)); then (cd "$ws" && "$aw" session-close --code "$(printf '%03d' "$i")" --json >/dev/null); fi
+    done
+    for ((i = 1; i <= 50; i++)); do
+      : >"$ws/docs/specs/$(printf '%03d' "$i")-spec-topic-$i.md" 2>/dev/null || { mkdir -p "$ws/docs/specs"; : >"$ws/docs/specs/$(printf '%03d' "$i")-spec-topic-$i.md"; }
+    done
+    cd "$ws"
+    measure "next-number docs/specs --dry-run" "$aw" next-number docs/specs --dry-run --json
+    measure "sessions --state all (200 sessions)" "$aw" sessions --state all --json
+    measure "session-create (200+ sessions)" "$aw" session-create --type quick --name bench-quick --objective "Bench" --json
+    cd "$root"
+    ;;
+  manifest) ;;
+  *) echo "unknown benchmark: $what (manifest|sessions|all)" >&2; exit 2 ;;
 esac

@@ -466,12 +466,13 @@ pub fn unfilled_placeholders(text: &str) -> Vec<&'static str> {
             }
             continue;
         }
-        if in_section && !line.fenced && line.text.contains(PLACEHOLDER) {
-            if let Some(f) = current {
-                if !found.contains(&f) {
-                    found.push(f);
-                }
-            }
+        if in_section
+            && !line.fenced
+            && line.text.contains(PLACEHOLDER)
+            && let Some(f) = current
+            && !found.contains(&f)
+        {
+            found.push(f);
         }
     }
     found

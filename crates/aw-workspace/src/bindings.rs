@@ -19,18 +19,22 @@ pub fn path(ws: &Workspace) -> PathBuf {
 /// Reads the registry. A missing file is an empty registry; a malformed one is
 /// `SESSION_BINDING_INVALID`.
 pub fn load(ws: &Workspace) -> Result<Registry> {
+    read(ws)?.map_err(invalid)
+}
+
+/// Reads the registry, separating I/O failures (the outer error) from a malformed registry
+/// (the inner one, with the reason in English).
+pub fn read(ws: &Workspace) -> Result<std::result::Result<Registry, String>> {
     let p = path(ws);
     let text = match std::fs::read_to_string(&p) {
         Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Registry::default()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Ok(Registry::default())),
         Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
-            return Err(invalid(
-                "the bindings registry is not UTF-8 text".to_owned(),
-            ));
+            return Ok(Err("the bindings registry is not UTF-8 text".to_owned()));
         }
         Err(e) => return Err(WorkspaceError::io("could not read", p, e)),
     };
-    Registry::parse(&text).map_err(|e| invalid(e.to_string()))
+    Ok(Registry::parse(&text).map_err(|e| e.to_string()))
 }
 
 /// Writes the registry atomically. The lock guard proves the caller holds the workspace lock.

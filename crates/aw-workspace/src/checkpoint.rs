@@ -312,4 +312,34 @@ mod tests {
         let before = SystemTime::UNIX_EPOCH;
         assert!(recent_closed(s, &listing, before, Duration::from_secs(86_400)).is_empty());
     }
+
+    #[test]
+    fn closing_time_is_the_sentinel_mtime_not_the_folder_mtime() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = dir.path();
+        let ten_days = Duration::from_secs(10 * 86_400);
+        for name in ["001-old-close", "002-fresh-close"] {
+            std::fs::create_dir(s.join(name)).unwrap();
+            std::fs::write(s.join(name).join("CONCLUSIONS.md"), "x").unwrap();
+            std::fs::write(s.join(name).join(".closed"), "").unwrap();
+        }
+        // "Now" is taken after the writes: a close stamped after "now" is not counted.
+        let now = SystemTime::now() + Duration::from_secs(1);
+        // Closed long ago, but touched since: still not recent.
+        std::fs::File::options()
+            .write(true)
+            .open(s.join("001-old-close/.closed"))
+            .unwrap()
+            .set_modified(now - ten_days)
+            .unwrap();
+        // Closed just now in a folder whose own mtime is old: recent.
+        std::fs::File::open(s.join("002-fresh-close"))
+            .unwrap()
+            .set_modified(now - ten_days)
+            .unwrap();
+        let listing = crate::sessions::list_in(s).unwrap();
+        let got = recent_closed(s, &listing, now, Duration::from_secs(7 * 86_400));
+        let folders: Vec<_> = got.iter().map(|r| r.folder.as_str()).collect();
+        assert_eq!(folders, ["002-fresh-close"]);
+    }
 }

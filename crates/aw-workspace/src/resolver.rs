@@ -112,16 +112,11 @@ fn decide(ws: &Workspace, listing: &[SessionFolder], req: &Request<'_>) -> Resul
     };
     let lookup = || match req.context_id {
         None => BindingLookup::NoContext,
-        Some(cid) => match bindings::load(ws) {
-            Ok(reg) => reg.lookup(cid).map_or(BindingLookup::Unbound, |f| {
+        Some(cid) => match bindings::read(ws) {
+            Ok(Ok(reg)) => reg.lookup(cid).map_or(BindingLookup::Unbound, |f| {
                 BindingLookup::Bound(f.to_owned())
             }),
-            Err(WorkspaceError::Session(r)) => BindingLookup::Unreadable(
-                r.message
-                    .trim_start_matches("The conversation registry cannot be used: ")
-                    .trim_end_matches('.')
-                    .to_owned(),
-            ),
+            Ok(Err(why)) => BindingLookup::Unreadable(why),
             Err(e) => BindingLookup::Unreadable(e.to_string()),
         },
     };

@@ -44,10 +44,8 @@ impl SkillDir {
 
     /// Reads `capability.json` and validates the folder.
     pub fn validate(&self) -> Report {
-        let manifest = match std::fs::read(self.root.join("capability.json")) {
-            Ok(bytes) => Some(bytes),
-            Err(_) => None,
-        };
+        // Any read failure (missing, a folder, no permission) is the validator's "not found".
+        let manifest = std::fs::read(self.root.join("capability.json")).ok();
         manifest::validate(manifest.as_deref(), &self.root.to_string_lossy(), self)
     }
 }

@@ -15,12 +15,13 @@ pub struct Failure {
     pub message: String,
     /// What to do next.
     pub action: String,
-    /// Structured context (`error.details`), when there is any.
-    pub details: Option<Value>,
+    /// Structured context (`error.details`), when there is any. Boxed, like `extra_data`, to keep
+    /// `Result<_, Failure>` small on the happy path.
+    pub details: Option<Box<Value>>,
     /// The process exit code (1 unless a command documents otherwise).
     pub exit: u8,
     /// Keys added to `data` beside `action` (the session resolver's `candidates`).
-    pub extra_data: serde_json::Map<String, Value>,
+    pub extra_data: Box<serde_json::Map<String, Value>>,
 }
 
 impl Failure {
@@ -32,13 +33,13 @@ impl Failure {
             action: action.into(),
             details: None,
             exit: 1,
-            extra_data: serde_json::Map::new(),
+            extra_data: Box::default(),
         }
     }
 
     /// Attaches `error.details`.
     pub fn with_details(mut self, details: Value) -> Self {
-        self.details = Some(details);
+        self.details = Some(Box::new(details));
         self
     }
 
@@ -52,9 +53,9 @@ impl Failure {
     pub fn envelope(&self) -> Value {
         let mut error = json!({ "code": self.code, "message": self.message });
         if let Some(d) = &self.details {
-            error["details"] = d.clone();
+            error["details"] = (**d).clone();
         }
-        let mut data = self.extra_data.clone();
+        let mut data = (*self.extra_data).clone();
         data.insert("action".to_owned(), Value::String(self.action.clone()));
         json!({ "ok": false, "error": error, "data": data })
     }

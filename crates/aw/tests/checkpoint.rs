@@ -701,3 +701,24 @@ fn human_projections() {
         assert!(out.status.success());
     }
 }
+
+#[test]
+fn an_unwritable_binding_degrades_and_writes_nothing() {
+    let ws = Ws::new();
+    seed_session(&ws, "001-login-quick");
+    std::fs::write(ws.sessions().join(".bindings.json"), "{not json").unwrap();
+    let (code, v) = ws.run(
+        &["checkpoint-write", "--code", "1"],
+        Some(&hook("conv-A")),
+        &[],
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["continuity"], "degraded");
+    assert!(v["reason"].as_str().unwrap().contains("registry"), "{v}");
+    assert!(!ws.checkpoint("001-login-quick").exists());
+    assert_eq!(
+        std::fs::read_to_string(ws.sessions().join(".bindings.json")).unwrap(),
+        "{not json",
+        "the registry is never repaired behind the user's back"
+    );
+}

@@ -39,7 +39,10 @@ pub(super) fn open(manifest: Option<&[u8]>, skill_dir: &str) -> Result<Value, Re
     };
     // The reference decodes with U+FFFD replacement and keeps a leading BOM (which then fails
     // to parse); lossy decoding does the same.
-    let text = String::from_utf8_lossy(bytes);
+    let text = match std::str::from_utf8(bytes) {
+        Ok(t) => std::borrow::Cow::Borrowed(t),
+        Err(_) => String::from_utf8_lossy(bytes),
+    };
     parse(&text).map_err(|why| {
         early(
             Class::Invalid,
@@ -52,6 +55,12 @@ pub(super) fn open(manifest: Option<&[u8]>, skill_dir: &str) -> Result<Value, Re
 }
 
 pub(super) fn parse(text: &str) -> Result<Value, String> {
+    // Nearly every manifest is shallow: serde_json's own limit (128 levels) is the fast path,
+    // and only a deeper text pays for the scan that bounds the unlimited parse.
+    match serde_json::from_str::<Value>(text) {
+        Err(e) if e.to_string().starts_with("recursion limit exceeded") => {}
+        other => return other.map_err(|e| e.to_string()),
+    }
     let depth = nesting_depth(text);
     if depth > MAX_DEPTH {
         return Err(format!(

@@ -73,7 +73,7 @@ pub enum InputError {
     },
     /// `workspace-init` with no `--source` and no existing block to reuse.
     #[error(
-        "workspace-init needs at least one source, and this folder has no project block to take them from"
+        "no source was declared, and this folder has no project block to take the sources from"
     )]
     NoSources,
     /// A project description that would break the block.

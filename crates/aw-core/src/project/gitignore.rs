@@ -146,4 +146,15 @@ mod tests {
         );
         assert!(!appended.replace("\r\n", "").contains('\n'));
     }
+
+    proptest::proptest! {
+        #[test]
+        fn merging_is_idempotent_and_keeps_user_lines(text in "([a-z./# *]{0,12}(\n|\r\n)?){0,8}") {
+            let merged = merge(&text, RUNTIME_HEADER, &rt()).unwrap_or_else(|| text.clone());
+            proptest::prop_assert_eq!(merge(&merged, RUNTIME_HEADER, &rt()), None);
+            for line in text.lines().map(str::trim_end).filter(|l| !l.trim().is_empty()) {
+                proptest::prop_assert!(merged.contains(line));
+            }
+        }
+    }
 }

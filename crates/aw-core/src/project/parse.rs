@@ -273,6 +273,16 @@ mod tests {
         assert!(!text.contains(".workflow/"));
     }
 
+    proptest::proptest! {
+        #[test]
+        fn parsing_any_text_never_panics(body in "(\\PC|\n|\r|#|-|:|\\|){0,200}") {
+            let _ = parse(&body);
+            let text = format!("<!-- WORKFLOW-PROJECT-START -->{body}<!-- WORKFLOW-PROJECT-END -->");
+            let f = find(&text, "workflow").unwrap();
+            let _ = parse(f.inner(&text));
+        }
+    }
+
     #[test]
     fn fenced_headings_do_not_cut_sections() {
         let inner = "## Project\n\nA\n```\n## Sources\n```\n## Sources\n\n| Alias | Path | Main branch |\n|---|---|---|\n| a | b | c |\n";

@@ -190,6 +190,7 @@ mod tests {
         b.working_branches.set("web", "feat/w");
         b.qa_branches.set("web", "qa");
         b.default_branches.set("principal", "main");
+        b.stack.build = Some("Maven".into());
         b
     }
 
@@ -225,6 +226,11 @@ mod tests {
         let removed: Vec<_> = r.removed_sources.iter().map(|s| s.alias.as_str()).collect();
         assert_eq!(removed, ["web", "ghost"]);
         assert_eq!(r.block.project.as_deref(), Some("Old"));
+        assert_eq!(
+            r.block.stack.build.as_deref(),
+            Some("Maven"),
+            "a known stack is kept"
+        );
     }
 
     #[test]

@@ -52,8 +52,10 @@ fn is_drive_colon(rest: &str, i: usize) -> bool {
     let Some(letter_at) = i.checked_sub(1) else {
         return false;
     };
-    let prefix_ok = letter_at == 0 || &rest[..letter_at] == VERBATIM;
-    prefix_ok && b[letter_at].is_ascii_alphabetic() && matches!(b.get(i + 1), Some(b'\\' | b'/'))
+    // Check the letter first: only then is `letter_at` a char boundary to slice at.
+    b[letter_at].is_ascii_alphabetic()
+        && (letter_at == 0 || &rest[..letter_at] == VERBATIM)
+        && matches!(b.get(i + 1), Some(b'\\' | b'/'))
 }
 
 /// `C:` at the start of the path (or after `\\?\`) with no separator after it.
@@ -305,6 +307,23 @@ mod tests {
             "", "a b", "-x", "x.lock", "a/.b", "x/", "a~1", "a|b", "@", "a@{1}",
         ] {
             assert!(check_branch(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn multibyte_text_around_colons_never_panics() {
+        for raw in ["a:é:x", "a:ñ:", "a:\\\\?é:x", "é:é:é", "a:日本:main"] {
+            let _ = parse_source(raw);
+        }
+        assert_eq!(src("a:日本:main"), t("a", "日本", Some("main")));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn parsing_never_panics(raw in "\\PC{0,40}") {
+            let _ = parse_source(&raw);
+            let _ = parse_branch_item("qa-branch", &raw);
+            let _ = check_project(&raw);
         }
     }
 

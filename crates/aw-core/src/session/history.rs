@@ -313,6 +313,22 @@ pub fn key_matches(row_key: &str, code: &str, key: &str) -> bool {
             && row_key.starts_with(&format!("{code}-")))
 }
 
+/// The Refs cell for an upsert: `refs` rendered when given, else the row's current refs (a
+/// state change does not erase them; the reference reset them to `—`), else `—`.
+pub fn refs_cell(text: Option<&str>, code: &str, key: &str, refs: Option<&str>) -> String {
+    if let Some(r) = refs {
+        return render_refs(r);
+    }
+    text.and_then(|t| {
+        rows(t)
+            .into_iter()
+            .find(|r| key_matches(&r.key, code, key))
+            .map(|r| r.refs)
+    })
+    .filter(|r| !r.is_empty())
+    .unwrap_or_else(|| "—".to_owned())
+}
+
 /// The date recorded for a session, if its row has one.
 pub fn date_of(text: &str, code: &str, key: &str) -> Option<String> {
     rows(text)
@@ -527,6 +543,20 @@ mod tests {
     }
 
     #[test]
+    fn migrates_a_six_column_table_by_header_names() {
+        let six = "| # | Sesión | Fecha | Estado | Resumen | Refs |\n|---|---|---|---|---|---|\n\
+                   | 004 | 004-already | 2026-01-04 | active | s | r |\n| 005 | x | 2026-01-05 | closed | s | |\n";
+        let out = migrate(six).unwrap();
+        assert_eq!(
+            out,
+            format!(
+                "{HEADER}\n{SEPARATOR}\n| 004-already | 2026-01-04 | active | r |\n| 005-x | 2026-01-05 | closed | — |\n"
+            )
+        );
+        assert_eq!(migrate(&out), None, "a migrated table stays as it is");
+    }
+
+    #[test]
     fn spanish_header_is_upserted_in_place() {
         let es = "# Session History\r\n\r\n| Sesión | Fecha | Estado | Refs |\r\n|---|---|---|---|\r\n| 777 | 2026-01-01 | active | — |\r\n";
         let r = upsert(Some(es), "777", &row("777", "closed", ""));
@@ -545,6 +575,17 @@ mod tests {
         assert!(r.text.ends_with(&format!(
             "{HEADER}\n{SEPARATOR}\n| 001-a | 2026-01-01 | active | — |\n"
         )));
+    }
+
+    #[test]
+    fn refs_are_kept_unless_given() {
+        let t = upsert(None, "001", &row("001-a", "active", "dec:1")).text;
+        assert_eq!(
+            refs_cell(Some(&t), "001", "001-a", None),
+            "[DEC](../docs/decisiones/1.md)"
+        );
+        assert_eq!(refs_cell(Some(&t), "001", "001-a", Some("x")), "x");
+        assert_eq!(refs_cell(None, "001", "001-a", None), "—");
     }
 
     #[test]

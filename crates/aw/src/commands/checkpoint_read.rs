@@ -15,7 +15,7 @@ use aw_workspace::checkpoint as disk;
 use aw_workspace::context_id::from_env;
 use aw_workspace::resolver::{self, Request};
 use clap::Args;
-use serde_json::json;
+use serde_json::{Value, json};
 
 /// Arguments of `aw checkpoint-read`.
 #[derive(Debug, Args)]
@@ -61,9 +61,9 @@ pub fn run(args: &CheckpointReadArgs, global: &Global) -> Result<Outcome, Failur
             )),
         });
     };
-    let f = parse(&text);
     let path_str = path.to_string_lossy().into_owned();
     if style.format == Format::Human {
+        let f = parse(&text);
         let mut out = format!("{} · checkpoint\n", resolved.folder);
         let rows = [
             ("Updated", &f.actualizado),
@@ -85,17 +85,24 @@ pub fn run(args: &CheckpointReadArgs, global: &Global) -> Result<Outcome, Failur
     }
     Ok(Outcome::json(json!({
         "session": resolved.folder,
-        "checkpoint": {
-            "path": path_str,
-            "actualizado": f.actualizado,
-            "avance": f.avance,
-            "ultimo": f.ultimo,
-            "proximo": f.proximo,
-            "decisiones": f.decisiones,
-            "archivos": f.archivos,
-            "contexto": f.contexto,
-            "refs": f.refs,
-            "raw": text,
-        },
+        "checkpoint": model(&path_str, &text),
     })))
+}
+
+/// The `checkpoint` object of `checkpoint-read` (and `session-resume`): the parsed fields with
+/// the reference's Spanish keys, then the raw text.
+pub fn model(path: &str, raw: &str) -> Value {
+    let f = parse(raw);
+    json!({
+        "path": path,
+        "actualizado": f.actualizado,
+        "avance": f.avance,
+        "ultimo": f.ultimo,
+        "proximo": f.proximo,
+        "decisiones": f.decisiones,
+        "archivos": f.archivos,
+        "contexto": f.contexto,
+        "refs": f.refs,
+        "raw": raw,
+    })
 }

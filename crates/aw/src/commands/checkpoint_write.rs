@@ -16,7 +16,9 @@ use crate::context;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome, tty_default};
 use aw_core::checkpoint::{Guard, guard, render};
+use aw_core::session::folder::SessionFolder;
 use aw_core::session::resolve::Intent;
+use aw_workspace::WorkspaceError;
 use aw_workspace::checkpoint as disk;
 use aw_workspace::locate::Workspace;
 use aw_workspace::lock::WorkspaceLock;
@@ -24,6 +26,7 @@ use aw_workspace::resolver::{self, Request, Resolved};
 use aw_workspace::sessions;
 use clap::Args;
 use serde_json::{Value, json};
+use std::path::PathBuf;
 
 /// Arguments of `aw checkpoint-write`.
 #[derive(Debug, Args)]
@@ -89,29 +92,42 @@ pub fn run(args: &CheckpointWriteArgs, global: &Global) -> Result<Outcome, Failu
             ));
         }
         (Err(e), _) if lifecycle::is_unresolved(&e) => {
-            if args.can_pause && e.code() == "SESSION_AMBIGUOUS" {
-                let mut f = Failure::from(e);
-                f.exit = 2;
-                return Err(f);
-            }
-            let active = lifecycle::active_folders(&listing);
-            let (reason, candidates, action) = lifecycle::unresolved_detail(e);
-            let text = lifecycle::degraded_text(&reason, &action, &active);
-            let model = json!({
-                "skipped": true,
-                "reason": reason,
-                "continuity": "degraded",
-                "primary_session": null,
-                "active_sessions": active,
-                "candidates": candidates,
-                "action": action,
-            });
-            return Ok(project(style.format, model, text));
+            return unresolved(e, args.can_pause, &listing, style.format);
         }
         (Err(e), _) => return Err(e.into()),
     };
-    let (model, text) = write_locked(&ws, resolved, &start, args.force, held)?;
-    Ok(project(style.format, model, text))
+    match write_locked(&ws, resolved, &start, args.force, held)? {
+        Ok((model, text)) => Ok(project(style.format, model, text)),
+        Err(e) => unresolved(e, args.can_pause, &listing, style.format),
+    }
+}
+
+/// No session to act on: exit 2 for a pausable host facing a choice, otherwise degraded
+/// continuity with exit 0 and nothing written.
+fn unresolved(
+    e: WorkspaceError,
+    can_pause: bool,
+    listing: &[SessionFolder],
+    format: Format,
+) -> Result<Outcome, Failure> {
+    if can_pause && e.code() == "SESSION_AMBIGUOUS" {
+        let mut f = Failure::from(e);
+        f.exit = 2;
+        return Err(f);
+    }
+    let active = lifecycle::active_folders(listing);
+    let (reason, candidates, action) = lifecycle::unresolved_detail(e);
+    let text = lifecycle::degraded_text(&reason, &action, &active);
+    let model = json!({
+        "skipped": true,
+        "reason": reason,
+        "continuity": "degraded",
+        "primary_session": null,
+        "active_sessions": active,
+        "candidates": candidates,
+        "action": action,
+    });
+    Ok(project(format, model, text))
 }
 
 fn project(format: Format, model: Value, text: String) -> Outcome {
@@ -121,54 +137,88 @@ fn project(format: Format, model: Value, text: String) -> Outcome {
     }
 }
 
-/// Under the held lock: the overwrite guard, the snapshot, the binding and the atomic write.
-/// Everything is read and rendered before the first write, so a failure leaves nothing behind.
+/// What the overwrite guard and the snapshot decided, before anything is written.
+enum Plan {
+    /// Keep the existing checkpoint.
+    Keep,
+    /// Write this text; the gathered facts feed the report.
+    Write(String, Box<disk::Gathered>),
+}
+
+/// Reads everything a checkpoint write needs: the existing file for the guard, then (when it
+/// may be replaced) the snapshot, rendered. Returns the checkpoint's path and the plan.
+fn plan(
+    ws: &Workspace,
+    resolved: &Resolved,
+    start: &Start,
+    force: bool,
+) -> Result<(PathBuf, Plan), Failure> {
+    let entries = disk::entries(&resolved.path)?;
+    let cp_path = disk::checkpoint_path(&resolved.path, &entries);
+    let existing = disk::read_text(&cp_path)?;
+    if guard(existing.as_deref(), force) == Guard::Preserve {
+        return Ok((cp_path, Plan::Keep));
+    }
+    let g = disk::gather(
+        &ws.root,
+        &resolved.path,
+        &resolved.folder,
+        &entries,
+        start.now,
+    )?;
+    Ok((cp_path, Plan::Write(render(&g.snapshot), Box::new(g))))
+}
+
+fn progress_of(g: &disk::Gathered) -> Option<u32> {
+    g.snapshot
+        .tasks
+        .and_then(|(c, t)| aw_core::artifacts::percent(c, t))
+}
+
+fn preserved(folder: &str, path: &str) -> Value {
+    json!({
+        "session": folder,
+        "checkpoint_path": path,
+        "skipped": true,
+        "preserved": true,
+        "reason": PRESERVED_REASON,
+    })
+}
+
+/// Under the held lock: plan (every read), bind, then the one atomic write; a failure before
+/// the write leaves nothing behind. A binding that cannot be written is a refusal like any
+/// other, returned as the inner error so the caller degrades.
 fn write_locked(
     ws: &Workspace,
     resolved: Resolved,
     start: &Start,
     force: bool,
     held: &WorkspaceLock,
-) -> Result<(Value, String), Failure> {
-    let entries = disk::entries(&resolved.path)?;
-    let cp_path = disk::checkpoint_path(&resolved.path, &entries);
-    let existing = disk::read_text(&cp_path)?;
+) -> Result<Result<(Value, String), WorkspaceError>, Failure> {
+    let (cp_path, plan) = plan(ws, &resolved, start, force)?;
     let path_str = cp_path.to_string_lossy().into_owned();
-    let plan = match guard(existing.as_deref(), force) {
-        Guard::Preserve => None,
-        Guard::Regenerate => Some(disk::gather(
-            &ws.root,
-            &resolved.path,
-            &resolved.folder,
-            &entries,
-            start.now,
-        )?),
-    };
+    let folder = resolved.folder.clone();
     // Writing (or keeping) this conversation's checkpoint is it claiming the line, so the next
     // hook call, which carries no --code, lands on the same session.
-    let folder = resolved.folder.clone();
     if let Some(cid) = start.context_id.as_deref() {
-        resolver::bind_locked(ws, cid, resolved, held)?;
+        match resolver::bind_locked(ws, cid, resolved, held) {
+            Ok(_) => {}
+            Err(e) if lifecycle::is_unresolved(&e) => return Ok(Err(e)),
+            Err(e) => return Err(e.into()),
+        }
     }
-    let Some(g) = plan else {
-        let model = json!({
-            "session": folder,
-            "checkpoint_path": path_str,
-            "skipped": true,
-            "preserved": true,
-            "reason": PRESERVED_REASON,
-        });
-        let text =
-            format!("Checkpoint kept · {folder}\n  File  {path_str}\n  Why   {PRESERVED_REASON}\n");
-        return Ok((model, text));
+    let (md, g) = match plan {
+        Plan::Keep => {
+            let text = format!(
+                "Checkpoint kept · {folder}\n  File  {path_str}\n  Why   {PRESERVED_REASON}\n"
+            );
+            return Ok(Ok((preserved(&folder, &path_str), text)));
+        }
+        Plan::Write(md, g) => (md, g),
     };
-    let md = render(&g.snapshot);
     disk::write(&cp_path, &md)?;
     let lines_written = md.trim_end_matches('\n').split('\n').count();
-    let progress = g
-        .snapshot
-        .tasks
-        .and_then(|(c, t)| aw_core::artifacts::percent(c, t));
+    let progress = progress_of(&g);
     let files = g.snapshot.files.len();
     let model = json!({
         "session": folder,
@@ -186,7 +236,7 @@ fn write_locked(
     let text = format!(
         "Checkpoint written · {folder}\n  File      {path_str}\n  Progress  {progress_text}\n  Changes   {files} uncommitted file(s)\n  Next      fill in the _[AI: …]_ placeholders\n"
     );
-    Ok((model, text))
+    Ok(Ok((model, text)))
 }
 
 /// Writes the checkpoint of an already resolved session for `auto-compact-on-close`: never
@@ -198,34 +248,17 @@ pub fn write_for_close(
     // Proof that the caller holds the workspace lock for the whole read-modify-write.
     _held: &WorkspaceLock,
 ) -> Result<Value, Failure> {
-    let entries = disk::entries(&resolved.path)?;
-    let cp_path = disk::checkpoint_path(&resolved.path, &entries);
+    let (cp_path, plan) = plan(ws, resolved, start, false)?;
     let path_str = cp_path.to_string_lossy().into_owned();
-    let existing = disk::read_text(&cp_path)?;
-    if guard(existing.as_deref(), false) == Guard::Preserve {
-        return Ok(json!({
-            "session": resolved.folder,
-            "checkpoint_path": path_str,
-            "skipped": true,
-            "preserved": true,
-            "reason": PRESERVED_REASON,
-        }));
+    match plan {
+        Plan::Keep => Ok(preserved(&resolved.folder, &path_str)),
+        Plan::Write(md, g) => {
+            disk::write(&cp_path, &md)?;
+            Ok(json!({
+                "session": resolved.folder,
+                "checkpoint_path": path_str,
+                "progress_pct": progress_of(&g),
+            }))
+        }
     }
-    let g = disk::gather(
-        &ws.root,
-        &resolved.path,
-        &resolved.folder,
-        &entries,
-        start.now,
-    )?;
-    disk::write(&cp_path, &render(&g.snapshot))?;
-    let progress = g
-        .snapshot
-        .tasks
-        .and_then(|(c, t)| aw_core::artifacts::percent(c, t));
-    Ok(json!({
-        "session": resolved.folder,
-        "checkpoint_path": path_str,
-        "progress_pct": progress,
-    }))
 }

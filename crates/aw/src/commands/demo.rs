@@ -122,7 +122,7 @@ pub fn run(args: &DemoArgs, global: &Global) -> Result<Outcome, Failure> {
             let mut text = String::from(
                 "aw demo: an example skill family of four skills, checked by `aw manifest validate`.\n\n",
             );
-            text.push_str(&render_text(&results));
+            text.push_str(&render_text(&results, style.color));
             text.push_str(&format!(
                 "\n{} valid, {} invalid, {} unsupported.\n",
                 count(Class::Valid),

@@ -4,11 +4,19 @@ mod auto_compact_on_close;
 mod checkpoint_read;
 mod checkpoint_write;
 mod demo;
+mod history_update;
 mod lifecycle;
 pub mod manifest;
+mod next_number;
 mod project_block;
 mod project_md_upsert;
 mod resume_summary;
+mod session_artifacts;
+mod session_close;
+mod session_create;
+mod session_entry;
+mod session_resume;
+mod sessions;
 mod set_qa_branch;
 mod set_working_branch;
 mod sources;
@@ -30,13 +38,27 @@ pub enum Command {
     CheckpointWrite(checkpoint_write::CheckpointWriteArgs),
     /// Run aw on a built-in example, in a temporary folder.
     Demo(demo::DemoArgs),
+    /// Add or update a session's row in HISTORY.md.
+    HistoryUpdate(history_update::HistoryUpdateArgs),
     /// Check agent-workflow family manifests (`capability.json`).
     #[command(subcommand)]
     Manifest(manifest::ManifestCommand),
+    /// Print the next NNN of a docs folder, or claim one atomically.
+    NextNumber(next_number::NextNumberArgs),
     /// Read the project block, or merge sources and branches into it.
     ProjectMdUpsert(project_md_upsert::ProjectMdUpsertArgs),
     /// Where this conversation's session stands after a compaction (PostCompact hook).
     ResumeSummary(resume_summary::ResumeSummaryArgs),
+    /// Summarise a session's artifacts, or dump their contents.
+    SessionArtifacts(session_artifacts::SessionArtifactsArgs),
+    /// Close a session: bindings, checkpoint stub, `.closed`, HISTORY row.
+    SessionClose(session_close::SessionCloseArgs),
+    /// Create a session with the next global number.
+    SessionCreate(session_create::SessionCreateArgs),
+    /// Show a session's descriptor and checkpoint; `--reopen` reopens it.
+    SessionResume(session_resume::SessionResumeArgs),
+    /// List the sessions, with counts and the next session number.
+    Sessions(sessions::SessionsArgs),
     /// Record the QA branch of one source in the project block.
     SetQaBranch(project_block::SetBranchArgs),
     /// Record the working branch of one source in the project block.
@@ -54,9 +76,16 @@ pub fn dispatch(command: &Command, global: &Global) -> Result<Outcome, Failure> 
         Command::CheckpointRead(args) => checkpoint_read::run(args, global),
         Command::CheckpointWrite(args) => checkpoint_write::run(args, global),
         Command::Demo(args) => demo::run(args, global),
+        Command::HistoryUpdate(args) => history_update::run(args, global),
         Command::Manifest(cmd) => manifest::dispatch(cmd, global),
+        Command::NextNumber(args) => next_number::run(args, global),
         Command::ProjectMdUpsert(args) => project_md_upsert::run(args, global),
         Command::ResumeSummary(args) => resume_summary::run(args, global),
+        Command::SessionArtifacts(args) => session_artifacts::run(args, global),
+        Command::SessionClose(args) => session_close::run(args, global),
+        Command::SessionCreate(args) => session_create::run(args, global),
+        Command::SessionResume(args) => session_resume::run(args, global),
+        Command::Sessions(args) => sessions::run(args, global),
         Command::SetQaBranch(args) => set_qa_branch::run(args, global),
         Command::SetWorkingBranch(args) => set_working_branch::run(args, global),
         Command::Sources(args) => sources::run(args, global),

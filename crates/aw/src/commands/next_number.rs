@@ -14,10 +14,10 @@ use crate::output::{Format, Outcome, tty_default};
 use aw_core::session::correlative::Correlative;
 use aw_core::session::reservation;
 use aw_core::session::resolve::Intent;
+use aw_workspace::atomic;
 use aw_workspace::lock::{WorkspaceLock, default_wait};
 use aw_workspace::numbering;
 use aw_workspace::resolver::{self, Request};
-use aw_workspace::atomic;
 use clap::Args;
 use serde_json::{Value, json};
 use std::path::{Component, Path, PathBuf};
@@ -119,8 +119,10 @@ pub fn run(args: &NextNumberArgs, global: &Global) -> Result<Outcome, Failure> {
     let style = global.flags().resolve(tty_default())?;
     let Some(dir_arg) = args.directory.as_deref() else {
         let msg = format!("Say which folder to number: `{USAGE}`.");
-        return Err(invalid(msg.clone(), "Pass a docs folder, such as `docs/specs`.")
-            .with_data("error", json!(msg)));
+        return Err(
+            invalid(msg.clone(), "Pass a docs folder, such as `docs/specs`.")
+                .with_data("error", json!(msg)),
+        );
     };
     if args.claim.is_some() && args.dry_run {
         return Err(invalid(
@@ -139,7 +141,9 @@ pub fn run(args: &NextNumberArgs, global: &Global) -> Result<Outcome, Failure> {
         && !reservation::is_valid_rest(rest)
     {
         return Err(invalid(
-            format!("`{rest}` cannot follow `NNN-` in a file name: it must be one name, without `/`, `\\`, `..`, a leading `.` or control characters."),
+            format!(
+                "`{rest}` cannot follow `NNN-` in a file name: it must be one name, without `/`, `\\`, `..`, a leading `.` or control characters."
+            ),
             "Pass the rest of the file name, such as `spec-login.md`.",
         ));
     }

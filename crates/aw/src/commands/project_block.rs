@@ -8,7 +8,9 @@ use crate::context;
 use crate::failure::Failure;
 use aw_core::project::InputError;
 use aw_core::project::model::{Block, Source};
-use aw_core::project::source::{check_alias, check_branch, check_project, parse_branch_item, parse_source};
+use aw_core::project::source::{
+    check_alias, check_branch, check_project, parse_branch_item, parse_source,
+};
 use aw_workspace::init::discard_fresh_state;
 use aw_workspace::locate::Workspace;
 use aw_workspace::project::{PlannedFile, ProjectFiles, detect_stack, write_planned};
@@ -16,12 +18,18 @@ use serde_json::{Value, json};
 
 /// An input the block grammars refuse.
 pub fn invalid(e: InputError) -> Failure {
-    Failure::new("INVALID_INPUT", context::sentence(&e.to_string()), e.action())
+    Failure::new(
+        "INVALID_INPUT",
+        context::sentence(&e.to_string()),
+        e.action(),
+    )
 }
 
 /// `--source` values, parsed in order.
 pub fn sources(raw: &[String]) -> Result<Vec<Source>, Failure> {
-    raw.iter().map(|r| parse_source(r).map_err(invalid)).collect()
+    raw.iter()
+        .map(|r| parse_source(r).map_err(invalid))
+        .collect()
 }
 
 /// `--working-branch` / `--qa-branch` values, parsed in order.
@@ -59,7 +67,9 @@ pub fn alias_and_branch(
         return Err(Failure::new(
             "INVALID_INPUT",
             format!("`aw {command}` needs a source alias and a branch."),
-            format!("Run `aw {command} <alias> <branch>`, for example `aw {command} api feature/login`."),
+            format!(
+                "Run `aw {command} <alias> <branch>`, for example `aw {command} api feature/login`."
+            ),
         ));
     };
     check_alias(alias).map_err(invalid)?;
@@ -100,7 +110,11 @@ pub fn results_human(files: &[PlannedFile]) -> String {
     files
         .iter()
         .map(|f| {
-            let migrated = if f.migrated { " (legacy markers replaced)" } else { "" };
+            let migrated = if f.migrated {
+                " (legacy markers replaced)"
+            } else {
+                ""
+            };
             format!("  {:<12} {}{migrated}\n", f.file, f.action.as_str())
         })
         .collect()
@@ -197,7 +211,10 @@ pub fn set_branch(
                 BranchList::Working => "working branch",
                 BranchList::Qa => "QA branch",
             };
-            Outcome::text(format!("{alias} {what}: {branch}\n{}", results_human(&files)))
+            Outcome::text(format!(
+                "{alias} {what}: {branch}\n{}",
+                results_human(&files)
+            ))
         }
     })
 }

@@ -35,7 +35,11 @@ pub struct ProjectMdUpsertArgs {
     #[arg(long = "project", visible_alias = "proyecto", value_name = "TEXT")]
     pub project: Option<String>,
     /// With `--init`: a source `alias:path[:main-branch]` (repeatable).
-    #[arg(long = "source", visible_alias = "fuente", value_name = "ALIAS:PATH[:BRANCH]")]
+    #[arg(
+        long = "source",
+        visible_alias = "fuente",
+        value_name = "ALIAS:PATH[:BRANCH]"
+    )]
     pub sources: Vec<String>,
     /// With `--init`: `alias:branch` being worked on (repeatable).
     #[arg(long = "working-branch", value_name = "ALIAS:BRANCH")]

@@ -46,7 +46,12 @@ const CHECKPOINT_STUB: &str = "# CHECKPOINT\n";
 /// Runs the command.
 pub fn run(args: &SessionCloseArgs, global: &Global) -> Result<Outcome, Failure> {
     let style = global.flags().resolve(tty_default())?;
-    let Some(code) = args.code.as_deref().map(str::trim).filter(|c| !c.is_empty()) else {
+    let Some(code) = args
+        .code
+        .as_deref()
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+    else {
         return Err(Failure::new(
             "INVALID_INPUT",
             "`--code` is required: closing never guesses the session.",
@@ -80,15 +85,22 @@ pub fn run(args: &SessionCloseArgs, global: &Global) -> Result<Outcome, Failure>
     let checkpoint_path = disk::checkpoint_path(&resolved.path, &info.entries);
     let backlog_path = disk::artifact(&resolved.path, &info.entries, ArtifactKind::Backlog)
         .unwrap_or_else(|| resolved.path.join(ArtifactKind::Backlog.canonical()));
-    let planned = history_read.as_ref().map_err(|e| e.to_string()).map(|current| {
-        let row = Row {
-            key: history::row_key(&id.code, Some(&id.name)),
-            date: info.date.clone(),
-            state: SessionState::Closed.as_str().to_owned(),
-            refs: history::render_refs(args.refs.as_deref().unwrap_or("")),
-        };
-        (current.as_deref(), history_file::plan(current.as_deref(), &id.code, &row))
-    });
+    let planned = history_read
+        .as_ref()
+        .map_err(|e| e.to_string())
+        .map(|current| {
+            let key = history::row_key(&id.code, Some(&id.name));
+            let row = Row {
+                refs: history::refs_cell(current.as_deref(), &id.code, &key, args.refs.as_deref()),
+                key,
+                date: info.date.clone(),
+                state: SessionState::Closed.as_str().to_owned(),
+            };
+            (
+                current.as_deref(),
+                history_file::plan(current.as_deref(), &id.code, &row),
+            )
+        });
 
     if invalidated > 0 {
         bindings::store(&ws, &registry, &lock)?;

@@ -50,7 +50,12 @@ fn invalid(message: String, action: &str) -> Failure {
 }
 
 fn expected() -> serde_json::Value {
-    json!(SessionType::ALL.iter().map(|t| t.as_str()).collect::<Vec<_>>())
+    json!(
+        SessionType::ALL
+            .iter()
+            .map(|t| t.as_str())
+            .collect::<Vec<_>>()
+    )
 }
 
 /// A flag's trimmed value, `None` when absent or blank.

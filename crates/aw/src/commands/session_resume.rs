@@ -10,6 +10,7 @@ use crate::context;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome, tty_default};
 use aw_core::checkpoint;
+use aw_core::session::document;
 use aw_core::session::folder::{SessionState, identity};
 use aw_core::session::resolve::Intent;
 use aw_workspace::checkpoint as disk;
@@ -40,7 +41,11 @@ pub struct SessionResumeArgs {
 /// Runs the command.
 pub fn run(args: &SessionResumeArgs, global: &Global) -> Result<Outcome, Failure> {
     let style = global.flags().resolve(tty_default())?;
-    let code = args.code.as_deref().map(str::trim).filter(|c| !c.is_empty());
+    let code = args
+        .code
+        .as_deref()
+        .map(str::trim)
+        .filter(|c| !c.is_empty());
     if args.reopen && code.is_none() {
         return Err(Failure::new(
             "INVALID_INPUT",
@@ -78,7 +83,13 @@ pub fn run(args: &SessionResumeArgs, global: &Global) -> Result<Outcome, Failure
         .to_string_lossy()
         .replace('\\', "/");
     if style.format == Format::Human {
-        return Ok(Outcome::text(human(&resolved, &rel, objective.as_deref(), cp_text.as_deref(), args.reopen)));
+        return Ok(Outcome::text(human(
+            &resolved,
+            &rel,
+            objective.as_deref(),
+            cp_text.as_deref(),
+            args.reopen,
+        )));
     }
     let cp = cp_text.map(|raw| checkpoint_json(&cp_path.to_string_lossy(), raw));
     Ok(Outcome::json(json!({
@@ -120,8 +131,11 @@ fn reopen(
         Err(e) => return Err(WorkspaceError::io("could not remove", sentinel, e).into()),
     }
     resolved.state = SessionState::Active;
-    if let (Some(cid), Some(_)) = (cid, registry) {
-        resolved = resolver::bind_locked(ws, cid, resolved, &lock)?;
+    if let (Some(cid), Some(mut registry)) = (cid, registry)
+        && registry.bind(cid, &resolved.folder)
+    {
+        aw_workspace::bindings::store(ws, &registry, &lock)?;
+        resolved.bound = true;
     }
     Ok(resolved)
 }
@@ -161,12 +175,12 @@ fn human(
         r.folder,
         r.state.as_str()
     );
-    let objective_line = objective
-        .map(|t| {
-            aw_core::markdown::section(t, &["Objective", "Objetivo"])
-                .unwrap_or_else(|| first_line(Some(t)).to_owned())
-        })
-        .map(|s| first_line(Some(&s)).to_owned());
+    // The objective section, else the summary listings show (requirement, question, …).
+    let objective_line = objective.map(|t| {
+        aw_core::markdown::section(t, &["Objective", "Objetivo"])
+            .map(|s| first_line(Some(&s)).to_owned())
+            .unwrap_or_else(|| document::facts(&identity(&r.folder).name, Some(t)).summary)
+    });
     out.push_str(&format!(
         "  Objective  {}\n",
         objective_line.as_deref().unwrap_or("—")
@@ -175,8 +189,14 @@ fn human(
         None => out.push_str("  Checkpoint none\n"),
         Some(text) => {
             let f = checkpoint::parse(text);
-            out.push_str(&format!("  Done       {}\n", first_line(f.ultimo.as_deref())));
-            out.push_str(&format!("  Next       {}\n", first_line(f.proximo.as_deref())));
+            out.push_str(&format!(
+                "  Done       {}\n",
+                first_line(f.ultimo.as_deref())
+            ));
+            out.push_str(&format!(
+                "  Next       {}\n",
+                first_line(f.proximo.as_deref())
+            ));
         }
     }
     out

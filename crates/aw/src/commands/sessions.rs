@@ -84,7 +84,14 @@ pub fn run(args: &SessionsArgs, global: &Global) -> Result<Outcome, Failure> {
         .count();
     let closed = listing.len() - active;
     if style.format == Format::Human {
-        return Ok(Outcome::text(human(&shown, active, closed, &next.padded(), style.detail)));
+        return Ok(Outcome::text(human(
+            &shown,
+            active,
+            closed,
+            &next.padded(),
+            style.detail,
+            style.color,
+        )));
     }
     let mut model = json!({
         "sessions": shown.iter().map(|i| entry_json(&ws, i, args.verbose)).collect::<Vec<_>>(),
@@ -103,7 +110,14 @@ pub fn run(args: &SessionsArgs, global: &Global) -> Result<Outcome, Failure> {
 }
 
 /// A compact table: folder, state, type, date, summary.
-fn human(shown: &[Info], active: usize, closed: usize, next: &str, detail: bool) -> String {
+fn human(
+    shown: &[Info],
+    active: usize,
+    closed: usize,
+    next: &str,
+    detail: bool,
+    color: bool,
+) -> String {
     let mut out = String::new();
     if shown.is_empty() {
         out.push_str("No sessions to show.\n");
@@ -124,10 +138,17 @@ fn human(shown: &[Info], active: usize, closed: usize, next: &str, detail: bool)
             } else {
                 i.facts.summary.chars().take(60).collect()
             };
+            let state = format!("{:<6}", i.folder.state.as_str());
+            // Colour only on a terminal: active in green, closed dimmed.
+            let state = match (color, i.folder.state) {
+                (false, _) => state,
+                (true, SessionState::Active) => format!("\x1b[32m{state}\x1b[0m"),
+                (true, SessionState::Closed) => format!("\x1b[2m{state}\x1b[0m"),
+            };
             out.push_str(&format!(
-                "{:<width$}  {:<6}  {:<8}  {:<10}  {}\n",
+                "{:<width$}  {}  {:<8}  {:<10}  {}\n",
                 i.folder.folder,
-                i.folder.state.as_str(),
+                state,
                 i.facts.kind.as_deref().unwrap_or("—"),
                 i.date,
                 summary

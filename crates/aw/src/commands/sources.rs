@@ -34,20 +34,38 @@ pub fn run(args: &SourcesArgs, global: &Global) -> Result<Outcome, Failure> {
     let style = global.flags().resolve(tty_default())?;
     let ws = context::workspace(global)?;
     let block = ProjectFiles::read(&ws.root)?.block(&ws.ns);
-    let all = block.as_ref().map(|b| b.sources.clone()).unwrap_or_default();
+    let all = block
+        .as_ref()
+        .map(|b| b.sources.clone())
+        .unwrap_or_default();
     let selected = match &args.scope {
         None => all,
         Some(csv) => {
-            let wanted: Vec<&str> = csv.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
+            let wanted: Vec<&str> = csv
+                .split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .collect();
             if let Some(unknown) = wanted.iter().find(|w| !all.iter().any(|s| s.alias == **w)) {
                 let known: Vec<&str> = all.iter().map(|s| s.alias.as_str()).collect();
                 return Err(Failure::new(
                     "INVALID_INPUT",
-                    format!("`--scope` names `{unknown}`, which is not a source of this workspace."),
-                    format!("Use aliases from the project block: {}.", if known.is_empty() { "(none)".to_owned() } else { known.join(", ") }),
+                    format!(
+                        "`--scope` names `{unknown}`, which is not a source of this workspace."
+                    ),
+                    format!(
+                        "Use aliases from the project block: {}.",
+                        if known.is_empty() {
+                            "(none)".to_owned()
+                        } else {
+                            known.join(", ")
+                        }
+                    ),
                 ));
             }
-            all.into_iter().filter(|s| wanted.contains(&s.alias.as_str())).collect()
+            all.into_iter()
+                .filter(|s| wanted.contains(&s.alias.as_str()))
+                .collect()
         }
     };
     let rows: Vec<Value> = selected
@@ -60,12 +78,18 @@ pub fn run(args: &SourcesArgs, global: &Global) -> Result<Outcome, Failure> {
                 .get(&s.alias)
                 .map(str::to_owned)
                 .or_else(|| s.main_branch.clone());
-            let git = if args.no_git { None } else { Some(probe(&resolved)) };
+            let git = if args.no_git {
+                None
+            } else {
+                Some(probe(&resolved))
+            };
             let (git_json, on_expected) = match &git {
                 None => (Value::Null, Value::Null),
                 Some(GitState::Repo { branch, dirty }) => (
                     json!({ "branch": branch, "dirty": dirty }),
-                    expected.as_ref().map_or(Value::Null, |e| json!(e == branch)),
+                    expected
+                        .as_ref()
+                        .map_or(Value::Null, |e| json!(e == branch)),
                 ),
                 Some(other) => {
                     let mut g = json!({ "error": other.error_code() });
@@ -109,8 +133,16 @@ fn human(found: bool, rows: &[Value]) -> String {
         let s = |k: &str| r[k].as_str().unwrap_or("—").to_owned();
         let git = match (&r["git"]["branch"], &r["git"]["error"]) {
             (Value::String(b), _) => {
-                let dirty = if r["git"]["dirty"] == json!(true) { ", uncommitted changes" } else { "" };
-                let mark = if r["on_expected_branch"] == json!(false) { " (not the expected branch)" } else { "" };
+                let dirty = if r["git"]["dirty"] == json!(true) {
+                    ", uncommitted changes"
+                } else {
+                    ""
+                };
+                let mark = if r["on_expected_branch"] == json!(false) {
+                    " (not the expected branch)"
+                } else {
+                    ""
+                };
                 format!("on {b}{mark}{dirty}")
             }
             (_, Value::String(e)) => e.replace('_', " "),

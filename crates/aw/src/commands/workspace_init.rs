@@ -13,7 +13,6 @@
 
 use super::project_block::{self, invalid, results_json};
 use crate::cli::Global;
-use crate::context;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome, tty_default};
 use aw_workspace::WorkspaceError;
@@ -35,7 +34,11 @@ Running it again changes nothing unless something changed."
 )]
 pub struct WorkspaceInitArgs {
     /// A source: `alias:path[:main-branch]` (repeatable). Windows paths such as `C:\repos\api` work.
-    #[arg(long = "source", visible_alias = "fuente", value_name = "ALIAS:PATH[:BRANCH]")]
+    #[arg(
+        long = "source",
+        visible_alias = "fuente",
+        value_name = "ALIAS:PATH[:BRANCH]"
+    )]
     pub sources: Vec<String>,
     /// The branch a source is being worked on: `alias:branch` (repeatable).
     #[arg(long = "working-branch", value_name = "ALIAS:BRANCH")]
@@ -67,13 +70,17 @@ fn target(global: &Global) -> Result<(PathBuf, PathBuf), Failure> {
         Some(w) => cwd.join(w),
         None => cwd.clone(),
     };
-    let dir = dir.canonicalize().ok().filter(|d| d.is_dir()).ok_or_else(|| {
-        Failure::new(
-            "INVALID_INPUT",
-            format!("{} is not an existing folder.", dir.display()),
-            "Create the folder first, or pass the right `--workspace <dir>`.",
-        )
-    })?;
+    let dir = dir
+        .canonicalize()
+        .ok()
+        .filter(|d| d.is_dir())
+        .ok_or_else(|| {
+            Failure::new(
+                "INVALID_INPUT",
+                format!("{} is not an existing folder.", dir.display()),
+                "Create the folder first, or pass the right `--workspace <dir>`.",
+            )
+        })?;
     Ok((cwd, dir))
 }
 
@@ -98,7 +105,10 @@ fn plan_failure(e: InitError) -> Failure {
         InitError::Input(e) => invalid(e),
         InitError::Workspace(e) => e.into(),
         InitError::Settings { path, error } => init_failed(
-            format!("workspace-init stopped before writing anything: {} cannot be updated ({error}).", path.display()),
+            format!(
+                "workspace-init stopped before writing anything: {} cannot be updated ({error}).",
+                path.display()
+            ),
             "Fix or remove that file (it only lists extra folders for Claude Code), then run workspace-init again.",
             json!({ "step": "attach_multiroot", "file": path.to_string_lossy() }),
         ),
@@ -125,10 +135,15 @@ fn apply_failure((step, e): (Step, WorkspaceError)) -> Failure {
     match step {
         Step::Scaffold => e.into(),
         Step::ProjectMd | Step::Visibility => {
-            let name = if step == Step::ProjectMd { "project_md" } else { "attach_multiroot" };
+            let name = if step == Step::ProjectMd {
+                "project_md"
+            } else {
+                "attach_multiroot"
+            };
             let mut details = json!({ "step": name, "cause": e.to_string() });
             if step == Step::ProjectMd {
-                details["attach_multiroot"] = json!({ "skipped": true, "reason": "project_md_failed" });
+                details["attach_multiroot"] =
+                    json!({ "skipped": true, "reason": "project_md_failed" });
             }
             init_failed(
                 format!("workspace-init did not complete: {}.", e),
@@ -177,12 +192,14 @@ pub fn run(args: &WorkspaceInitArgs, global: &Global) -> Result<Outcome, Failure
     let model = to_json(&plan, args.dry_run);
     Ok(match style.format {
         Format::Json => Outcome::json(model),
-        Format::Human => Outcome::text(human(&plan, args.dry_run, style.detail)),
+        Format::Human => Outcome::text(human(&plan, args.dry_run, style.detail, style.color)),
     })
 }
 
 fn paths(list: &[PathBuf]) -> Value {
-    list.iter().map(|p| p.to_string_lossy().into_owned()).collect()
+    list.iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect()
 }
 
 fn attach_json(plan: &InitPlan) -> Value {
@@ -246,16 +263,29 @@ fn rel(root: &Path, p: &Path) -> String {
         .unwrap_or_else(|_| p.to_string_lossy().into_owned())
 }
 
-fn human(plan: &InitPlan, dry_run: bool, detail: bool) -> String {
+fn human(plan: &InitPlan, dry_run: bool, detail: bool, color: bool) -> String {
     let root = &plan.root;
     let b = &plan.block;
-    let mut out = if dry_run {
-        format!("workspace-init · dry run, nothing written · {}\n", root.display())
+    let title = if dry_run {
+        format!(
+            "workspace-init · dry run, nothing written · {}",
+            root.display()
+        )
     } else {
-        format!("workspace-init · {}\n", root.display())
+        format!("workspace-init · {}", root.display())
+    };
+    let mut out = if color {
+        format!("\x1b[1m{title}\x1b[0m\n")
+    } else {
+        format!("{title}\n")
     };
     let aliases: Vec<&str> = b.sources.iter().map(|s| s.alias.as_str()).collect();
-    out.push_str(&format!("  {:<12} {} ({})\n", "Sources", aliases.len(), aliases.join(", ")));
+    out.push_str(&format!(
+        "  {:<12} {} ({})\n",
+        "Sources",
+        aliases.len(),
+        aliases.join(", ")
+    ));
     let sc = &plan.scaffold;
     out.push_str(&format!(
         "  {:<12} {} created, {} already there, {} pruned\n",
@@ -264,9 +294,16 @@ fn human(plan: &InitPlan, dry_run: bool, detail: bool) -> String {
         sc.existing.len(),
         sc.pruned.len()
     ));
-    let skills = if plan.skills_toml.text.is_some() { "created" } else { "exists" };
+    let skills = if plan.skills_toml.text.is_some() {
+        "created"
+    } else {
+        "exists"
+    };
     out.push_str(&format!("  {:<12} {skills}\n", "skills.toml"));
-    out.push_str(&format!("  {:<12} {}\n", ".gitignore", plan.gitignore.action));
+    out.push_str(&format!(
+        "  {:<12} {}\n",
+        ".gitignore", plan.gitignore.action
+    ));
     out.push_str(&project_block::results_human(&plan.files));
     let v = &plan.visibility;
     let multi = if v.external.is_empty() {
@@ -296,7 +333,11 @@ fn human(plan: &InitPlan, dry_run: bool, detail: bool) -> String {
                 s.main_branch.as_deref().unwrap_or("—")
             ));
         }
-        for (label, list) in [("Created", &sc.created), ("Already there", &sc.existing), ("Pruned", &sc.pruned)] {
+        for (label, list) in [
+            ("Created", &sc.created),
+            ("Already there", &sc.existing),
+            ("Pruned", &sc.pruned),
+        ] {
             if !list.is_empty() {
                 out.push_str(&format!("\n{label}\n"));
                 for p in list.iter() {
@@ -307,7 +348,11 @@ fn human(plan: &InitPlan, dry_run: bool, detail: bool) -> String {
         if !plan.dropped_lines.is_empty() {
             out.push_str("\nDropped branch lines\n");
             for d in &plan.dropped_lines {
-                let list = if d.list == "qa_branches" { "QA" } else { "working" };
+                let list = if d.list == "qa_branches" {
+                    "QA"
+                } else {
+                    "working"
+                };
                 out.push_str(&format!("  {list:<8} {}: {}\n", d.alias, d.branch));
             }
         }

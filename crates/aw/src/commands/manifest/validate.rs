@@ -59,17 +59,29 @@ pub fn run(args: &ValidateArgs, global: &Global) -> Result<Outcome, Failure> {
     let all_valid = results.iter().all(|(_, _, r)| r.class == Class::Valid);
     let exit = if args.strict && !all_valid { 1 } else { 0 };
     let outcome = match style.format {
-        Format::Human => Outcome::text(render_text(&results)),
+        Format::Human => Outcome::text(render_text(&results, style.color)),
         Format::Json => Outcome::json(render_json(&results)),
     };
     Ok(outcome.with_exit(exit))
 }
 
-/// The reference's text layout: a header per folder, then one indented line per error.
-pub fn render_text(results: &[(String, String, Report)]) -> String {
+/// The reference's text layout: a header per folder, then one indented line per error. On a
+/// terminal the class label is coloured; piped text is byte-for-byte the plain layout.
+pub fn render_text(results: &[(String, String, Report)], color: bool) -> String {
     let mut out = String::new();
     for (arg, _, report) in results {
-        out.push_str(&format!("[{}] {arg}", report.class.label()));
+        let label = report.class.label();
+        let label = if color {
+            let code = match report.class {
+                Class::Valid => "32",
+                Class::Invalid => "31",
+                Class::Unsupported => "33",
+            };
+            format!("\x1b[1;{code}m{label}\x1b[0m")
+        } else {
+            label.to_owned()
+        };
+        out.push_str(&format!("[{label}] {arg}"));
         if let Some(name) = report.name_label() {
             out.push_str(&format!(" ({name})"));
         }

@@ -1,0 +1,171 @@
+//! File names of specs and plans: `docs/specs/NNN-spec-<slug>.md` and
+//! `docs/plans/PPP-plan-<slug>.md`, and the order the inventory lists them in.
+//!
+//! The grammar is `^(\d{3,})-spec(?:-(.+))?\.md$` (and `plan`), case-insensitive. Numbers of any
+//! width of at least three digits count (`1000-spec-x.md` is 1000; the reference's v21 could not
+//! see it) and compare numerically.
+
+use crate::session::correlative::Correlative;
+use std::cmp::Ordering;
+
+/// Which kind of document a folder holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DocKind {
+    /// `docs/specs/NNN-spec-<slug>.md`.
+    Spec,
+    /// `docs/plans/PPP-plan-<slug>.md`.
+    Plan,
+}
+
+impl DocKind {
+    /// The word after the number: `spec` or `plan`.
+    pub fn word(self) -> &'static str {
+        match self {
+            DocKind::Spec => "spec",
+            DocKind::Plan => "plan",
+        }
+    }
+
+    /// The workspace-relative folder: `docs/specs` or `docs/plans`.
+    pub fn folder(self) -> &'static str {
+        match self {
+            DocKind::Spec => "docs/specs",
+            DocKind::Plan => "docs/plans",
+        }
+    }
+}
+
+/// What a document's file name says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DocName {
+    /// The number as written (`001`, `1000`).
+    pub number: String,
+    /// The number's value.
+    pub correlative: Correlative,
+    /// The slug as written after `-spec-` / `-plan-`; empty when the name has none.
+    pub slug: String,
+}
+
+/// Reads a file name (one path component) against the grammar of `kind`.
+pub fn parse_name(kind: DocKind, name: &str) -> Option<DocName> {
+    let digits = name.bytes().take_while(u8::is_ascii_digit).count();
+    if digits < 3 {
+        return None;
+    }
+    let rest = &name[digits..];
+    let word = kind.word();
+    // `-spec` is ASCII, so byte slicing below stays on char boundaries once it matched.
+    if rest.len() < word.len() + 1
+        || !rest.as_bytes()[0].eq(&b'-')
+        || !rest[1..].is_char_boundary(word.len())
+        || !rest[1..1 + word.len()].eq_ignore_ascii_case(word)
+    {
+        return None;
+    }
+    let tail = &rest[1 + word.len()..];
+    let slug = if tail.eq_ignore_ascii_case(".md") {
+        ""
+    } else {
+        let inner = tail.strip_prefix('-')?;
+        let cut = inner.len().checked_sub(3)?;
+        if cut == 0 || !inner.is_char_boundary(cut) || !inner[cut..].eq_ignore_ascii_case(".md") {
+            return None;
+        }
+        &inner[..cut]
+    };
+    Some(DocName {
+        number: name[..digits].to_owned(),
+        correlative: Correlative::from_digits(&name[..digits])?,
+        slug: slug.to_owned(),
+    })
+}
+
+/// Whether a spec file is a legacy `NNN-spec-…refined.md` copy.
+pub fn is_refined_copy(file_name: &str) -> bool {
+    file_name.len() >= "refined.md".len()
+        && file_name.is_char_boundary(file_name.len() - "refined.md".len())
+        && file_name[file_name.len() - "refined.md".len()..].eq_ignore_ascii_case("refined.md")
+}
+
+/// The inventory order: by number (numerically), then by file path in byte order.
+pub fn inventory_order(a: (&Correlative, &str), b: (&Correlative, &str)) -> Ordering {
+    a.0.cmp(b.0)
+        .then_with(|| a.1.as_bytes().cmp(b.1.as_bytes()))
+}
+
+/// Drops legacy `…refined.md` specs whose number another (non-refined) spec also has: the
+/// refined copy was superseded by the spec it was merged back into. `items` pairs each file name
+/// with its parsed name; the order is kept.
+pub fn drop_superseded_refined<T>(items: Vec<(String, DocName, T)>) -> Vec<(String, DocName, T)> {
+    let plain: Vec<Correlative> = items
+        .iter()
+        .filter(|(file, _, _)| !is_refined_copy(file))
+        .map(|(_, n, _)| n.correlative.clone())
+        .collect();
+    items
+        .into_iter()
+        .filter(|(file, n, _)| !is_refined_copy(file) || !plain.contains(&n.correlative))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn name(kind: DocKind, s: &str) -> Option<(String, String)> {
+        parse_name(kind, s).map(|n| (n.number, n.slug))
+    }
+
+    #[test]
+    fn grammar_table() {
+        let s = |n: &str, slug: &str| Some((n.to_owned(), slug.to_owned()));
+        let cases: &[(DocKind, &str, Option<(String, String)>)] = &[
+            (DocKind::Spec, "001-spec-login.md", s("001", "login")),
+            (DocKind::Spec, "001-spec.md", s("001", "")),
+            (DocKind::Spec, "001-SPEC-Login.MD", s("001", "Login")),
+            (DocKind::Spec, "1000-spec-big.md", s("1000", "big")),
+            (DocKind::Spec, "001-spec-a.md.md", s("001", "a.md")),
+            (DocKind::Spec, "001-spec-ñandú.md", s("001", "ñandú")),
+            (DocKind::Spec, "01-spec-x.md", None),
+            (DocKind::Spec, "001-spec-.md", None),
+            (DocKind::Spec, "001-specx.md", None),
+            (DocKind::Spec, "001-spec-x.txt", None),
+            (DocKind::Spec, "001-plan-x.md", None),
+            (DocKind::Spec, "001_spec-x.md", None),
+            (DocKind::Spec, "001-spe", None),
+            (DocKind::Spec, "001-", None),
+            (DocKind::Spec, "", None),
+            (DocKind::Spec, "001-sñec-x.md", None),
+            (DocKind::Plan, "003-plan-login-otp.md", s("003", "login-otp")),
+            (DocKind::Plan, "003-spec-login.md", None),
+        ];
+        for (kind, input, want) in cases {
+            assert_eq!(&name(*kind, input), want, "{input}");
+        }
+    }
+
+    #[test]
+    fn refined_copies_yield_to_their_spec() {
+        let items: Vec<(String, DocName, ())> = [
+            "001-spec-a.md",
+            "001-spec-a-refined.md",
+            "002-spec-b-refined.md",
+        ]
+        .iter()
+        .map(|f| (f.to_string(), parse_name(DocKind::Spec, f).unwrap(), ()))
+        .collect();
+        let kept: Vec<_> = drop_superseded_refined(items)
+            .into_iter()
+            .map(|(f, _, _)| f)
+            .collect();
+        assert_eq!(kept, ["001-spec-a.md", "002-spec-b-refined.md"]);
+    }
+
+    #[test]
+    fn order_is_numeric_then_bytes() {
+        let a = Correlative::from_digits("999").unwrap();
+        let b = Correlative::from_digits("1000").unwrap();
+        assert_eq!(inventory_order((&a, "z"), (&b, "a")), Ordering::Less);
+        assert_eq!(inventory_order((&a, "B"), (&a, "a")), Ordering::Less);
+    }
+}

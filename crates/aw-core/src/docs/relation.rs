@@ -1,0 +1,374 @@
+//! Which spec a plan derives from (§9.2, item 6), and how sure we are.
+//!
+//! Three levels of evidence, tried in order; the first level that names any spec decides, and
+//! levels never merge:
+//! 1. `derived-from`: spec paths (`docs/specs/NNN-spec….md`) on preamble lines that say "derived
+//!    from" (or the Spanish "derivado de");
+//! 2. `origin-path`: spec paths inside `## Origin` / `## Origen`;
+//! 3. `spec-reference`: `spec NNN` inside that section. A bare number never counts.
+//!
+//! One number found in the inventory resolves; one number missing from it is unknown
+//! (`spec-not-found`); several numbers at the winning level are ambiguous.
+
+use super::preamble::{self, Preamble};
+use super::spec::section_lines;
+use crate::markdown::Line;
+use crate::session::correlative::Correlative;
+use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
+
+/// How a plan names its spec.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Evidence {
+    /// A spec path on a "derived from" preamble line.
+    DerivedFrom,
+    /// A spec path inside `## Origin`.
+    OriginPath,
+    /// `spec NNN` inside `## Origin`.
+    SpecReference,
+}
+
+impl Evidence {
+    /// The wire spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Evidence::DerivedFrom => "derived-from",
+            Evidence::OriginPath => "origin-path",
+            Evidence::SpecReference => "spec-reference",
+        }
+    }
+}
+
+/// The spec numbers a plan names at its strongest level of evidence.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Clues {
+    /// The winning level and its distinct numbers (first appearance first); `None` when the plan
+    /// names no spec.
+    pub level: Option<(Evidence, Vec<Correlative>)>,
+}
+
+/// What a plan's spec relation resolved to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SpecRelation {
+    /// Exactly one spec, present in the workspace.
+    Resolved {
+        /// The spec's number as its file writes it.
+        number: String,
+        /// The spec's workspace-relative path.
+        file: String,
+        /// How the plan named it.
+        evidence: Evidence,
+    },
+    /// No usable evidence (`no-evidence`), or one number with no such spec (`spec-not-found`).
+    Unknown {
+        /// `no-evidence` or `spec-not-found`.
+        reason: &'static str,
+    },
+    /// Several specs named at the same level.
+    Ambiguous {
+        /// The numbers, zero-padded to three digits, in numeric order.
+        numbers: Vec<String>,
+        /// The level they were found at.
+        evidence: Evidence,
+    },
+}
+
+impl SpecRelation {
+    /// The resolved spec's number, if any.
+    pub fn resolved(&self) -> Option<&str> {
+        match self {
+            SpecRelation::Resolved { number, .. } => Some(number),
+            _ => None,
+        }
+    }
+}
+
+impl Serialize for SpecRelation {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(None)?;
+        match self {
+            SpecRelation::Resolved {
+                number,
+                file,
+                evidence,
+            } => {
+                m.serialize_entry("status", "resolved")?;
+                m.serialize_entry("number", number)?;
+                m.serialize_entry("file", file)?;
+                m.serialize_entry("evidence", evidence.as_str())?;
+            }
+            SpecRelation::Unknown { reason } => {
+                m.serialize_entry("status", "unknown")?;
+                m.serialize_entry("reason", reason)?;
+            }
+            SpecRelation::Ambiguous { numbers, evidence } => {
+                m.serialize_entry("status", "ambiguous")?;
+                m.serialize_entry("numbers", numbers)?;
+                m.serialize_entry("evidence", evidence.as_str())?;
+            }
+        }
+        m.end()
+    }
+}
+
+/// The folded titles of the origin section.
+const ORIGIN_TITLES: &[&str] = &["origin", "origen"];
+/// Phrases that mark a preamble line as naming the plan's source.
+const DERIVED_PHRASES: &[&str] = &["derived from", "derivado de", "derivada de", "deriva de"];
+
+/// Finds the plan's spec clues.
+pub fn clues(lines: &[Line<'_>], pre: Preamble) -> Clues {
+    let mut derived = Vec::new();
+    for line in preamble::lines(lines, pre) {
+        let lower = line.text.to_lowercase();
+        if DERIVED_PHRASES.iter().any(|p| lower.contains(p)) {
+            doc_paths(line.text, "specs", "spec", &mut derived);
+        }
+    }
+    if !derived.is_empty() {
+        return level(Evidence::DerivedFrom, derived);
+    }
+    let Some(origin) = section_lines(lines, ORIGIN_TITLES) else {
+        return Clues::default();
+    };
+    let mut paths = Vec::new();
+    for line in origin {
+        doc_paths(line.text, "specs", "spec", &mut paths);
+    }
+    if !paths.is_empty() {
+        return level(Evidence::OriginPath, paths);
+    }
+    let mut refs = Vec::new();
+    for line in origin {
+        spec_references(line.text, &mut refs);
+    }
+    if !refs.is_empty() {
+        return level(Evidence::SpecReference, refs);
+    }
+    Clues::default()
+}
+
+fn level(evidence: Evidence, found: Vec<Correlative>) -> Clues {
+    let mut distinct: Vec<Correlative> = Vec::new();
+    for n in found {
+        if !distinct.contains(&n) {
+            distinct.push(n);
+        }
+    }
+    Clues {
+        level: Some((evidence, distinct)),
+    }
+}
+
+/// Resolves clues against the spec inventory: `lookup` gives the number as written and the
+/// file of the first spec with a number.
+pub fn resolve<'a>(
+    clues: &Clues,
+    lookup: impl Fn(&Correlative) -> Option<(&'a str, &'a str)>,
+) -> SpecRelation {
+    match &clues.level {
+        None => SpecRelation::Unknown {
+            reason: "no-evidence",
+        },
+        Some((evidence, numbers)) if numbers.len() == 1 => match lookup(&numbers[0]) {
+            Some((number, file)) => SpecRelation::Resolved {
+                number: number.to_owned(),
+                file: file.to_owned(),
+                evidence: *evidence,
+            },
+            None => SpecRelation::Unknown {
+                reason: "spec-not-found",
+            },
+        },
+        Some((evidence, numbers)) => {
+            let mut sorted = numbers.clone();
+            sorted.sort();
+            SpecRelation::Ambiguous {
+                numbers: sorted.iter().map(Correlative::padded).collect(),
+                evidence: *evidence,
+            }
+        }
+    }
+}
+
+/// Collects the numbers of `docs/<folder>/NNN-<word>….md` paths in `text`: at least three
+/// digits, then `-<word>`, then a run without whitespace, backticks, `)`, `"` or `'` that
+/// contains `.md` (the path ends at its last `.md`).
+pub fn doc_paths(text: &str, folder: &str, word: &str, out: &mut Vec<Correlative>) {
+    let prefix = format!("docs/{folder}/");
+    let mut from = 0;
+    while let Some(i) = text[from..].find(&prefix) {
+        let start = from + i + prefix.len();
+        from = start;
+        let rest = &text[start..];
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if digits < 3 {
+            continue;
+        }
+        let after = &rest[digits..];
+        let Some(tail) = after
+            .strip_prefix('-')
+            .filter(|t| t.len() >= word.len() && t.is_char_boundary(word.len()))
+            .filter(|t| t[..word.len()].eq(word))
+            .map(|t| &t[word.len()..])
+        else {
+            continue;
+        };
+        let run_len = tail
+            .find(|c: char| c.is_whitespace() || matches!(c, '`' | ')' | '"' | '\''))
+            .unwrap_or(tail.len());
+        if tail[..run_len].contains(".md")
+            && let Some(n) = Correlative::from_digits(&rest[..digits])
+        {
+            out.push(n);
+        }
+    }
+}
+
+/// Whether `text` links any spec or plan document (`docs/specs/NNN-spec….md`,
+/// `docs/plans/NNN-plan….md`).
+pub fn links_a_document(text: &str) -> bool {
+    let mut found = Vec::new();
+    doc_paths(text, "specs", "spec", &mut found);
+    doc_paths(text, "plans", "plan", &mut found);
+    !found.is_empty()
+}
+
+/// Collects `\bspec\s+(\d{3,})\b` (case-insensitive).
+fn spec_references(text: &str, out: &mut Vec<Correlative>) {
+    let bytes = text.as_bytes();
+    let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut i = 0;
+    while i + 4 <= bytes.len() {
+        if bytes[i..i + 4].eq_ignore_ascii_case(b"spec") && (i == 0 || !is_word(bytes[i - 1])) {
+            let mut j = i + 4;
+            let ws_start = j;
+            while j < bytes.len() && bytes[j].is_ascii_whitespace() {
+                j += 1;
+            }
+            let d_start = j;
+            while j < bytes.len() && bytes[j].is_ascii_digit() {
+                j += 1;
+            }
+            if j > ws_start
+                && d_start > ws_start
+                && j - d_start >= 3
+                && (j == bytes.len() || !is_word(bytes[j]))
+                && let Some(n) = Correlative::from_digits(&text[d_start..j])
+            {
+                out.push(n);
+            }
+        }
+        i += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::markdown::scan;
+    use crate::docs::preamble::find;
+
+    fn rel(text: &str) -> SpecRelation {
+        let lines = scan(text);
+        let c = clues(&lines, find(&lines, 0));
+        resolve(&c, |n| match n.padded().as_str() {
+            "001" => Some(("001", "docs/specs/001-spec-a.md")),
+            "002" => Some(("002", "docs/specs/002-spec-b.md")),
+            "1000" => Some(("1000", "docs/specs/1000-spec-big.md")),
+            _ => None,
+        })
+    }
+
+    fn resolved(n: &str, file: &str, e: Evidence) -> SpecRelation {
+        SpecRelation::Resolved {
+            number: n.into(),
+            file: file.into(),
+            evidence: e,
+        }
+    }
+
+    #[test]
+    fn evidence_levels_table() {
+        use Evidence::*;
+        let a = "docs/specs/001-spec-a.md";
+        let cases: Vec<(String, SpecRelation)> = vec![
+            (
+                format!("# Plan\n> Derived from {a} · generated by plan-new-loop\n## Origin\n- docs/specs/002-spec-b.md\n"),
+                resolved("001", a, DerivedFrom),
+            ),
+            (
+                format!("# Plan\n> Derivado de `{a}`\n"),
+                resolved("001", a, DerivedFrom),
+            ),
+            (
+                "# Plan\n> Derived from docs/specs/003-spec-c.md\n## Origin\n- docs/specs/001-spec-a.md\n".into(),
+                SpecRelation::Unknown { reason: "spec-not-found" },
+            ),
+            (
+                format!("# Plan\n> See {a}\n## Origin\n- (docs/specs/002-spec-b.md)\n"),
+                resolved("002", "docs/specs/002-spec-b.md", OriginPath),
+            ),
+            (
+                "# Plan\n## Origen\nspec 001 and SPEC 001.\n".into(),
+                resolved("001", a, SpecReference),
+            ),
+            (
+                "# Plan\n## Origin\n- docs/specs/001-spec-a.md\n- spec 002\n".into(),
+                resolved("001", a, OriginPath),
+            ),
+            (
+                "# Plan\n## Origin\nspec 001, spec 002\n".into(),
+                SpecRelation::Ambiguous { numbers: vec!["001".into(), "002".into()], evidence: SpecReference },
+            ),
+            (
+                "# Plan\n> Derived from docs/specs/002-spec-b.md and docs/specs/001-spec-a.md\n".into(),
+                SpecRelation::Ambiguous { numbers: vec!["001".into(), "002".into()], evidence: DerivedFrom },
+            ),
+            (
+                "# Plan\n## Origin\nfrom 001, aspec 001, spec 01, spec 0012x, spec001\n".into(),
+                SpecRelation::Unknown { reason: "no-evidence" },
+            ),
+            (
+                "# Plan\n## Origin\ndocs/specs/001-spec-a.txt docs/specs/01-spec-a.md docs/specs/001-plan-a.md\n".into(),
+                SpecRelation::Unknown { reason: "no-evidence" },
+            ),
+            (
+                "# Plan\n## Origin\n- docs/specs/1000-spec-big.md\n".into(),
+                resolved("1000", "docs/specs/1000-spec-big.md", OriginPath),
+            ),
+            (
+                "# Plan\n## Origin\n- docs/specs/0001-spec-a.md\n".into(),
+                resolved("001", a, OriginPath),
+            ),
+            (
+                "# Plan\n> Derived from nothing in particular\n".into(),
+                SpecRelation::Unknown { reason: "no-evidence" },
+            ),
+            ("".into(), SpecRelation::Unknown { reason: "no-evidence" }),
+        ];
+        for (text, want) in cases {
+            assert_eq!(rel(&text), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn paths_end_at_their_last_md() {
+        let mut v = Vec::new();
+        doc_paths("[x](docs/specs/004-spec-x.md.bak) docs/specs/005-spec-y.md", "specs", "spec", &mut v);
+        let got: Vec<_> = v.iter().map(Correlative::padded).collect();
+        assert_eq!(got, ["004", "005"]);
+        assert!(links_a_document("from docs/plans/007-plan-z.md"));
+        assert!(!links_a_document("from docs/plans/007-plan-z"));
+        assert!(!links_a_document("ñ docs/specs/"));
+    }
+
+    #[test]
+    fn wire_shapes() {
+        let r = serde_json::to_value(resolved("001", "f", Evidence::OriginPath)).unwrap();
+        assert_eq!(r, serde_json::json!({"status":"resolved","number":"001","file":"f","evidence":"origin-path"}));
+        let u = serde_json::to_value(SpecRelation::Unknown { reason: "no-evidence" }).unwrap();
+        assert_eq!(u, serde_json::json!({"status":"unknown","reason":"no-evidence"}));
+    }
+}

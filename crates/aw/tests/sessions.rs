@@ -1,0 +1,812 @@
+//! Session commands end to end: the resolver (§7.2) and its envelopes, conversation bindings
+//! (§7.3), create/close/resume/reopen, HISTORY upserts (§7.9), artifacts, and the defects the
+//! reference had (§13: 3, 4, 5, 8, 9, 14, 16).
+
+mod session_support;
+
+use serde_json::{Value, json};
+use session_support::{Ws, today};
+
+fn create(ws: &Ws, name: &str) -> Value {
+    ws.ok(&[
+        "session-create",
+        "--type",
+        "quick",
+        "--name",
+        name,
+        "--objective",
+        "o",
+    ])
+}
+
+fn registry(ws: &Ws) -> Value {
+    serde_json::from_str(&ws.read(".workflow/sessions/.bindings.json")).unwrap()
+}
+
+/// sha256 of a context id, computed by `sha256sum` so the test does not share the code under
+/// test.
+fn sha256(s: &str) -> String {
+    use std::io::Write;
+    let mut child = std::process::Command::new("sha256sum")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(s.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    String::from_utf8(out.stdout).unwrap()[..64].to_owned()
+}
+
+// ---- resolver ----
+
+#[test]
+fn explicit_codes_match_numbers_prefixes_and_exact_names() {
+    let ws = Ws::new();
+    ws.session("004-login", false);
+    ws.session("004-login-x", false);
+    ws.session("session007-old", false);
+    assert_eq!(
+        ws.ok(&["session-resume", "--code", "7"])["folder"],
+        "session007-old"
+    );
+    assert_eq!(
+        ws.ok(&["session-resume", "--code", "session7"])["folder"],
+        "session007-old"
+    );
+    assert_eq!(
+        ws.ok(&["session-resume", "--code", "004-login-x"])["folder"],
+        "004-login-x"
+    );
+    // The exact folder name wins over the prefix match of 004-login-x.
+    assert_eq!(
+        ws.ok(&["session-resume", "--code", "004-login"])["folder"],
+        "004-login"
+    );
+    let v = ws.fails(&["session-resume", "--code", "4"], "SESSION_AMBIGUOUS");
+    assert_eq!(
+        v["data"]["candidates"],
+        json!([
+            {"folder": "004-login", "code": "004", "state": "active"},
+            {"folder": "004-login-x", "code": "004", "state": "active"}
+        ])
+    );
+    let v = ws.fails(&["session-resume", "--code", "../etc"], "INVALID_INPUT");
+    assert!(v["data"]["candidates"].is_array());
+}
+
+#[test]
+fn implicit_resolution_sole_active_or_refuses() {
+    let ws = Ws::new();
+    ws.fails(&["session-resume"], "SESSION_NOT_FOUND");
+    ws.session("001-a", false);
+    ws.session("002-b", true);
+    let v = ws.ok(&["session-resume"]);
+    assert_eq!(v["folder"], "001-a");
+    ws.session("003-c", false);
+    let v = ws.fails(&["session-resume"], "SESSION_AMBIGUOUS");
+    assert_eq!(v["data"]["candidates"].as_array().unwrap().len(), 2);
+    // An explicit code that fails never falls through to the sole active session.
+    ws.fails(&["session-resume", "--code", "9"], "SESSION_NOT_FOUND");
+}
+
+#[test]
+fn closed_sessions_are_refused_where_closed_is_not_allowed() {
+    let ws = Ws::new();
+    ws.session("003-done", true);
+    let v = ws.fails(
+        &[
+            "next-number",
+            "docs/specs",
+            "--claim",
+            "spec-x.md",
+            "--code",
+            "3",
+        ],
+        "SESSION_CLOSED",
+    );
+    assert!(v["data"]["action"].as_str().unwrap().contains("--reopen"));
+    assert!(!ws.root().join("docs/specs").exists(), "nothing created");
+    // Reads and closes accept a closed session.
+    assert_eq!(ws.ok(&["session-resume", "--code", "3"])["state"], "closed");
+}
+
+#[test]
+fn writes_refuse_a_number_shared_by_two_folders() {
+    let ws = Ws::new();
+    ws.session("047-x", false);
+    ws.session("session047-y", false);
+    let before = ws.tree();
+    let v = ws.fails(&["session-close", "--code", "047-x"], "SESSION_AMBIGUOUS");
+    assert!(
+        v["data"]["action"]
+            .as_str()
+            .unwrap()
+            .contains("workspace-migrate")
+    );
+    assert_eq!(v["data"]["candidates"].as_array().unwrap().len(), 2);
+    let after: Vec<_> = ws
+        .tree()
+        .into_iter()
+        .filter(|(p, _)| p != ".workflow/.lock")
+        .collect();
+    assert_eq!(after, before);
+    // Reading is fine.
+    assert_eq!(
+        ws.ok(&["session-resume", "--code", "047-x"])["folder"],
+        "047-x"
+    );
+}
+
+// ---- bindings ----
+
+#[test]
+fn create_binds_and_the_binding_resolves_later() {
+    let ws = Ws::new();
+    let conv = [("AW_CONTEXT_ID", " conv-A ")];
+    let (code, v) = ws.run_env(
+        &[
+            "session-create",
+            "--type",
+            "quick",
+            "--name",
+            "a-quick",
+            "--objective",
+            "o",
+        ],
+        &conv,
+    );
+    assert_eq!(code, 0, "{v:#}");
+    create(&ws, "b-quick");
+    let text = ws.read(".workflow/sessions/.bindings.json");
+    assert_eq!(
+        text,
+        format!(
+            "{{\n  \"version\": 1,\n  \"bindings\": {{\n    \"{}\": \"001-a-quick\"\n  }}\n}}\n",
+            sha256("conv-A")
+        ),
+        "keys are sha256 of the trimmed context id; the raw id is never stored"
+    );
+    assert!(!text.contains("conv-A"));
+    let (code, v) = ws.run_env(&["session-resume"], &conv);
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(v["folder"], "001-a-quick");
+    // Another conversation has no binding: two active sessions are ambiguous.
+    let (code, v) = ws.run_env(&["session-resume"], &[("AW_CONTEXT_ID", "conv-B")]);
+    assert_eq!(
+        (code, v["error"]["code"].clone()),
+        (1, json!("SESSION_AMBIGUOUS"))
+    );
+}
+
+#[test]
+fn reads_never_bind() {
+    let ws = Ws::new();
+    ws.session("001-a", false);
+    let conv = [("AW_CONTEXT_ID", "conv-R")];
+    for args in [
+        &["session-resume"][..],
+        &["session-artifacts"][..],
+        &["session-resume", "--code", "1"][..],
+    ] {
+        let (code, _) = ws.run_env(args, &conv);
+        assert_eq!(code, 0);
+    }
+    assert!(!ws.sessions().join(".bindings.json").exists());
+}
+
+#[test]
+fn invalid_registries_fail_closed() {
+    let ws = Ws::new();
+    ws.session("001-a", false);
+    ws.session("002-gone-closed", true);
+    let conv = [("AW_CONTEXT_ID", "conv-X")];
+    let key = sha256("conv-X");
+    let cases = [
+        "{not json".to_owned(),
+        r#"{"version":2,"bindings":{}}"#.to_owned(),
+        r#"{"version":1,"bindings":[]}"#.to_owned(),
+        format!(r#"{{"version":1,"bindings":{{"{key}":""}}}}"#),
+        format!(r#"{{"version":1,"bindings":{{"{key}":"009-missing"}}}}"#),
+        format!(r#"{{"version":1,"bindings":{{"{key}":"002-gone-closed"}}}}"#),
+    ];
+    for reg in cases {
+        std::fs::write(ws.sessions().join(".bindings.json"), &reg).unwrap();
+        let (code, v) = ws.run_env(&["session-resume"], &conv);
+        assert_eq!(code, 1, "{reg}");
+        assert_eq!(
+            v["error"]["code"], "SESSION_BINDING_INVALID",
+            "{reg}: {v:#}"
+        );
+        assert_eq!(
+            ws.read(".workflow/sessions/.bindings.json"),
+            reg,
+            "never repaired"
+        );
+    }
+    // session-create with a context id refuses too, and creates nothing.
+    std::fs::write(ws.sessions().join(".bindings.json"), "{bad").unwrap();
+    let (code, v) = ws.run_env(
+        &[
+            "session-create",
+            "--type",
+            "quick",
+            "--name",
+            "n-quick",
+            "--objective",
+            "o",
+        ],
+        &conv,
+    );
+    assert_eq!(
+        (code, v["error"]["code"].clone()),
+        (1, json!("SESSION_BINDING_INVALID"))
+    );
+    assert!(!ws.sessions().join("003-n-quick").exists());
+    // An empty registry file is an empty registry.
+    std::fs::write(ws.sessions().join(".bindings.json"), "").unwrap();
+    let (code, _) = ws.run_env(&["session-resume"], &conv);
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn close_removes_bindings_and_refuses_on_a_broken_registry() {
+    let ws = Ws::new();
+    let conv = [("AW_CONTEXT_ID", "conv-C")];
+    let (code, _) = ws.run_env(
+        &[
+            "session-create",
+            "--type",
+            "quick",
+            "--name",
+            "c-quick",
+            "--objective",
+            "o",
+        ],
+        &conv,
+    );
+    assert_eq!(code, 0);
+    let v = ws.ok(&["session-close", "--code", "1"]);
+    assert_eq!(v["bindings_invalidated"], 1);
+    assert_eq!(registry(&ws)["bindings"], json!({}));
+
+    let ws = Ws::new();
+    ws.session("001-a", false);
+    std::fs::write(ws.sessions().join(".bindings.json"), "[").unwrap();
+    let before = ws.tree();
+    ws.fails(&["session-close", "--code", "1"], "SESSION_BINDING_INVALID");
+    let after: Vec<_> = ws
+        .tree()
+        .into_iter()
+        .filter(|(p, _)| p != ".workflow/.lock")
+        .collect();
+    assert_eq!(after, before, "no checkpoint, no .closed, no history");
+}
+
+#[test]
+fn reopen_removes_closed_and_binds() {
+    let ws = Ws::new();
+    ws.session("001-a", true);
+    let v = ws.fails(&["session-resume", "--reopen"], "INVALID_INPUT");
+    assert!(v["error"]["message"].as_str().unwrap().contains("--code"));
+    let (code, v) = ws.run_env(
+        &["session-resume", "--code", "1", "--reopen"],
+        &[("AW_CONTEXT_ID", "conv-O")],
+    );
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(v["state"], "active");
+    assert!(!ws.sessions().join("001-a/.closed").exists());
+    assert_eq!(registry(&ws)["bindings"][sha256("conv-O")], "001-a");
+    // Reopening an active session is idempotent.
+    assert_eq!(
+        ws.ok(&["session-resume", "--code", "1", "--reopen"])["state"],
+        "active"
+    );
+}
+
+// ---- create ----
+
+#[test]
+fn escaping_names_are_refused_and_nothing_is_created() {
+    let ws = Ws::new();
+    let before = ws.tree();
+    for name in [
+        "x/../../../../escaped-quick",
+        "../up",
+        "a\\b",
+        "..",
+        ".hidden",
+        "tab\tname",
+        "   ",
+    ] {
+        let (code, v) = ws.run(&[
+            "session-create",
+            "--type",
+            "quick",
+            "--name",
+            name,
+            "--objective",
+            "o",
+        ]);
+        assert_eq!(code, 1, "{name:?}");
+        assert_eq!(v["error"]["code"], "INVALID_INPUT", "{name:?}");
+    }
+    assert_eq!(ws.tree(), before);
+    let parent = ws.root().parent().unwrap();
+    assert!(!parent.join("escaped-quick").exists());
+    assert!(!ws.root().join("escaped-quick").exists());
+}
+
+#[test]
+fn numbering_counts_both_layouts_and_history_rows() {
+    let ws = Ws::new();
+    ws.session("session001-legacy", false);
+    assert_eq!(
+        create(&ws, "a")["number"],
+        "002",
+        "legacy folders count (defect 4)"
+    );
+    std::fs::write(
+        ws.history(),
+        "# Session History\n\n| Session | Date | State | Refs |\n|---|---|---|---|\n| 041-gone | 2026-01-01 | closed | — |\n",
+    )
+    .unwrap();
+    assert_eq!(ws.ok(&["sessions"])["next_correlative"], "042");
+    assert_eq!(create(&ws, "b")["number"], "042", "HISTORY rows count");
+    assert_eq!(
+        ws.ok(&["sessions"])["next_correlative"],
+        "043",
+        "current-model folders count (defect 3)"
+    );
+    ws.session("999-big", false);
+    assert_eq!(create(&ws, "c")["folder"], "1000-c", "no width limit");
+}
+
+#[test]
+fn session_date_comes_from_the_creation_record_not_mtime() {
+    let ws = Ws::new();
+    create(&ws, "dated-quick");
+    let dir = ws.sessions().join("001-dated-quick");
+    let status = std::process::Command::new("touch")
+        .args(["-d", "2001-02-03 04:05:06"])
+        .arg(&dir)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let v = ws.ok(&["sessions"]);
+    assert_eq!(v["sessions"][0]["date"], today());
+    assert_eq!(v["sessions"][0]["type"], "quick");
+    assert_eq!(v["sessions"][0]["summary"], "001 dated quick");
+    // No start date: the HISTORY row's date, then today.
+    ws.session("002-undated", false);
+    std::fs::write(
+        ws.history(),
+        "# Session History\n\n| Sesión | Fecha | Estado | Refs |\n|---|---|---|---|\n| 002-undated | 2025-05-05 | active | — |\n",
+    )
+    .unwrap();
+    let v = ws.ok(&["sessions"]);
+    assert_eq!(v["sessions"][1]["date"], "2025-05-05");
+    std::fs::remove_file(ws.history()).unwrap();
+    assert_eq!(ws.ok(&["sessions"])["sessions"][1]["date"], today());
+}
+
+#[test]
+fn create_output_and_files() {
+    let ws = Ws::new();
+    let v = ws.ok(&[
+        "session-create",
+        "--type",
+        "REFINE",
+        "--name",
+        "login-spec-refine",
+        "--objective",
+        "Refine the login spec",
+        "--from",
+        "spec-refine-loop, docs/specs/001-spec-login.md",
+    ]);
+    insta::assert_json_snapshot!("create_refine", ws.masked(&v));
+    let text = ws.read(".workflow/sessions/001-login-spec-refine/SESSION.md");
+    assert!(!text.contains("## Type"), "the suffix already says refine");
+    assert!(text.starts_with("# Session — login-spec-refine\n"));
+    let leftovers: Vec<_> = std::fs::read_dir(ws.sessions())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.starts_with(".aw-tmp"))
+        .collect();
+    assert!(leftovers.is_empty());
+    let s = &ws.ok(&["sessions"])["sessions"][0];
+    assert_eq!(s["type"], "refine");
+    assert_eq!(s["path"], ".workflow/sessions/001-login-spec-refine");
+}
+
+// ---- close ----
+
+#[test]
+fn close_is_idempotent_and_keeps_refs() {
+    let ws = Ws::new();
+    create(&ws, "a-quick");
+    let v = ws.ok(&[
+        "session-close",
+        "--code",
+        "001-a-quick",
+        "--refs",
+        "plan:003-plan-x,https://x.y/z,free text",
+    ]);
+    assert_eq!(v["history"], json!({"action": "added", "state": "closed"}));
+    assert_eq!(v["code"], "001-a-quick", "a current folder is its own code");
+    let row = format!(
+        "| 001-a-quick | {} | closed | [PLAN](../docs/planes/003-plan-x.md), https://x.y/z, free text |",
+        today()
+    );
+    assert_eq!(
+        ws.read(".workflow/HISTORY.md"),
+        format!(
+            "# Session History\n\n| Session | Date | State | Refs |\n|---------|------|-------|------|\n{row}\n"
+        )
+    );
+    let again = ws.ok(&["session-close", "--code", "1"]);
+    assert_eq!(again["history"]["action"], "unchanged");
+    assert!(ws.read(".workflow/HISTORY.md").contains(&row));
+}
+
+#[test]
+fn close_requires_code_and_rejects_unknown_flags() {
+    let ws = Ws::new();
+    ws.session("001-a", false);
+    ws.fails(&["session-close"], "INVALID_INPUT");
+    let v = ws.fails(&["session-close", "--code", "1", "--bogus"], "ARGS_INVALID");
+    assert!(v["error"]["message"].as_str().unwrap().contains("--bogus"));
+    ws.fails(
+        &[
+            "history-update",
+            "--code",
+            "1",
+            "--state",
+            "closed",
+            "--bogus",
+        ],
+        "ARGS_INVALID",
+    );
+}
+
+#[test]
+fn close_releases_untouched_reservations_only() {
+    let ws = Ws::new();
+    create(&ws, "r-quick");
+    let a = ws.ok(&[
+        "next-number",
+        "docs/specs",
+        "--claim",
+        "spec-a.md",
+        "--code",
+        "1",
+    ]);
+    let b = ws.ok(&[
+        "next-number",
+        "docs/plans",
+        "--claim",
+        "plan-b.md",
+        "--code",
+        "1",
+    ]);
+    let written = b["claimed_path"].as_str().unwrap();
+    std::fs::write(written, "# Plan 001 — b\n").unwrap();
+    let v = ws.ok(&["session-close", "--code", "1"]);
+    assert_eq!(
+        v["reservations_released"],
+        json!(["docs/specs/001-spec-a.md"])
+    );
+    assert!(!std::path::Path::new(a["claimed_path"].as_str().unwrap()).exists());
+    assert!(
+        std::path::Path::new(written).exists(),
+        "a filled slot is kept"
+    );
+}
+
+// ---- history-update ----
+
+#[test]
+fn history_update_rules() {
+    let ws = Ws::new();
+    ws.fails(&["history-update", "--code", "1"], "INVALID_INPUT");
+    ws.fails(&["history-update", "--state", "closed"], "INVALID_INPUT");
+    ws.fails(
+        &["history-update", "--code", "1", "--state", "open"],
+        "INVALID_INPUT",
+    );
+    ws.fails(
+        &[
+            "history-update",
+            "--code",
+            "1",
+            "--state",
+            "active",
+            "--date",
+            "01/02/2026",
+        ],
+        "INVALID_INPUT",
+    );
+    ws.fails(
+        &["history-update", "--code", "a/b", "--state", "active"],
+        "INVALID_INPUT",
+    );
+    assert!(!ws.history().exists(), "refusals write nothing");
+    let v = ws.ok(&[
+        "history-update",
+        "--code",
+        "777",
+        "--state",
+        "active",
+        "--date",
+        "2026-02-03",
+    ]);
+    assert_eq!(
+        v,
+        json!({"code": "777", "flow": null, "action": "added", "state": "active"})
+    );
+    assert!(
+        ws.read(".workflow/HISTORY.md")
+            .contains("| 777 | 2026-02-03 | active | — |")
+    );
+    let v = ws.ok(&[
+        "history-update",
+        "--code",
+        "777",
+        "--state",
+        "active",
+        "--date",
+        "2026-02-03",
+    ]);
+    assert_eq!(v["action"], "unchanged");
+    ws.session("session005-legacy", false);
+    ws.ok(&[
+        "history-update",
+        "--code",
+        "5",
+        "--state",
+        "active",
+        "--sesion",
+        "renamed",
+        "--date",
+        "2026-02-04",
+    ]);
+    assert!(
+        ws.read(".workflow/HISTORY.md")
+            .contains("| 005-renamed | 2026-02-04 | active | — |")
+    );
+}
+
+#[test]
+fn history_spanish_header_is_read_and_upserted() {
+    let ws = Ws::new();
+    ws.session("001-a", false);
+    let es = "# Session History\n\n| Sesión | Fecha | Estado | Refs |\n|--------|-------|--------|------|\n| 001-a | 2026-01-01 | active | — |\n";
+    std::fs::write(ws.history(), es).unwrap();
+    let v = ws.ok(&["history-update", "--code", "1", "--state", "closed"]);
+    assert_eq!(v["action"], "updated");
+    assert_eq!(
+        ws.read(".workflow/HISTORY.md"),
+        es.replace("| active |", "| closed |"),
+        "the row keeps its date and the Spanish header stays"
+    );
+}
+
+// ---- artifacts ----
+
+#[test]
+fn artifacts_flags_scripts_and_dump() {
+    let ws = Ws::new();
+    let dir = ws.session("001-a", false);
+    std::fs::write(dir.join("SESSION.md"), "# Session — a\n\nBranch: feat/a\n\n## Origin\n- loop\n\n## Success criteria\n- [ ] one\n- [x] two\n").unwrap();
+    std::fs::write(dir.join("checkpoint.md"), "# c\n").unwrap();
+    std::fs::write(dir.join("Conclusiones.md"), "# c\n").unwrap();
+    std::fs::create_dir_all(dir.join("scripts/sub")).unwrap();
+    std::fs::write(dir.join("scripts/001-a.sql"), "select 1;").unwrap();
+    std::fs::write(dir.join("scripts/sub/001-a.rollback.sql"), "select 0;").unwrap();
+    let v = ws.ok(&["session-artifacts"]);
+    let a = &v["artifacts"];
+    assert_eq!(
+        a["session"],
+        json!({"titulo": "Session — a", "criterios_count": 2, "has_origen": true})
+    );
+    assert_eq!(a["tasks"], json!(null));
+    assert_eq!(a["checkpoint_present"], true);
+    assert_eq!(a["conclusiones_present"], true);
+    assert!(a.get("backlog_present").is_none());
+    assert_eq!(
+        a["scripts"],
+        json!({"total": 2, "forward": 1, "rollback": 1, "has_bundle": false})
+    );
+    assert_eq!(v["branch"], "feat/a");
+    let verbose = ws.ok(&["session-artifacts", "--verbose"]);
+    assert_eq!(verbose["artifacts"]["backlog_present"], false);
+
+    ws.fails(&["session-artifacts", "--dump"], "INVALID_INPUT");
+    ws.fails(
+        &["session-artifacts", "--code", "1", "--dump", "nope"],
+        "INVALID_INPUT",
+    );
+    let d = ws.ok(&[
+        "session-artifacts",
+        "--code",
+        "1",
+        "--dump",
+        "tasks,scripts,checkpoint",
+    ]);
+    assert_eq!(d["tasks"], json!(null));
+    assert_eq!(d["checkpoint"]["content"], "# c\n");
+    assert_eq!(d["checkpoint"]["size"], 4);
+    assert_eq!(d["scripts"][1]["name"], "sub/001-a.rollback.sql");
+    assert_eq!(d["scripts"][1]["is_rollback"], true);
+    assert!(d.get("objetivo").is_none());
+    let all = ws.ok(&["session-artifacts", "--code", "1", "--dump"]);
+    assert!(
+        all["objetivo"]["content"]
+            .as_str()
+            .unwrap()
+            .starts_with("# Session — a")
+    );
+
+    let legacy = ws.session("002-old", false);
+    std::fs::write(legacy.join("requirements.md"), "# old\n").unwrap();
+    ws.fails(
+        &["session-artifacts", "--code", "2", "--dump"],
+        "LEGACY_FORMAT",
+    );
+}
+
+// ---- listing ----
+
+#[test]
+fn listing_flags_order_and_paths() {
+    let ws = Ws::new();
+    for f in ["b-x", "B-y", "001-z", "a_b", "a-b"] {
+        ws.session(f, false);
+    }
+    ws.session("002-shut", true);
+    let v = ws.ok(&["sessions"]);
+    let folders: Vec<_> = v["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["folder"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(
+        folders,
+        ["001-z", "B-y", "a-b", "a_b", "b-x"],
+        "byte order (defect 14)"
+    );
+    let verbose = ws.ok(&["sessions", "--verbose", "--include-legacy"]);
+    assert_eq!(verbose["sessions"].as_array().unwrap().len(), 6);
+    assert_eq!(verbose["history_exists"], false);
+    assert_eq!(verbose["legacy"], json!([]));
+    assert!(
+        verbose["sessions"][0]["path"]
+            .as_str()
+            .unwrap()
+            .starts_with(ws.root().to_str().unwrap())
+    );
+    ws.fails(&["sessions", "--state", "foo"], "INVALID_INPUT");
+    assert_eq!(
+        ws.ok(&["sessions", "--state", "closed"])["sessions"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+}
+
+// ---- human projections ----
+
+#[test]
+fn human_projections() {
+    let ws = Ws::golden();
+    let human = |args: &[&str]| -> String {
+        let out = ws
+            .aw()
+            .args(args)
+            .arg("--format")
+            .arg("human")
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let list = human(&["sessions", "--all"]);
+    assert!(list.starts_with("FOLDER"), "{list}");
+    assert!(list.contains("session003-dev-baz"));
+    assert!(list.contains("the next session takes number 004"), "{list}");
+    assert!(human(&["session-artifacts", "--code", "1"]).contains("2/5 done (40%)"));
+    assert!(human(&["session-resume", "--code", "1"]).starts_with("session001-dev-foo · active"));
+    assert!(
+        human(&["history-update", "--code", "2", "--state", "active"])
+            .starts_with("HISTORY row 002-analyze-bar")
+    );
+    assert!(
+        human(&["session-close", "--code", "1"]).starts_with("Closed session session001-dev-foo")
+    );
+    assert!(
+        human(&[
+            "session-create",
+            "--type",
+            "quick",
+            "--name",
+            "h-quick",
+            "--objective",
+            "o"
+        ])
+        .starts_with("Created session 004-h-quick (quick)")
+    );
+    assert!(human(&["next-number", "docs/specs"]).starts_with("Next number in docs/specs: 001"));
+    let fail = human(&["session-close", "--code", "999"]);
+    assert!(fail.starts_with("✗ SESSION_NOT_FOUND"), "{fail}");
+    assert!(fail.contains("session002-analyze-bar  (active)"), "{fail}");
+}
+
+#[test]
+fn create_refuses_a_taken_name_and_busy_lock() {
+    let ws = Ws::new();
+    // A stray file holds the name the next number would give.
+    std::fs::write(ws.sessions().join("001-taken"), "").unwrap();
+    let v = ws.fails(
+        &[
+            "session-create",
+            "--type",
+            "quick",
+            "--name",
+            "taken",
+            "--objective",
+            "o",
+        ],
+        "INVALID_INPUT",
+    );
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("already exists")
+    );
+    let held = std::fs::File::options()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(ws.root().join(".workflow/.lock"))
+        .unwrap();
+    held.lock().unwrap();
+    let (code, v) = ws.run_env(
+        &[
+            "session-create",
+            "--type",
+            "quick",
+            "--name",
+            "x-quick",
+            "--objective",
+            "o",
+        ],
+        &[("AW_LOCK_WAIT_MS", "50")],
+    );
+    assert_eq!((code, v["error"]["code"].clone()), (1, json!("LOCK_BUSY")));
+    assert!(!ws.sessions().join("001-x-quick").exists());
+}
+
+#[test]
+fn resume_parses_the_checkpoint_in_either_language() {
+    let ws = Ws::new();
+    let dir = ws.session("001-a", false);
+    std::fs::write(dir.join("SESSION.md"), "# Session — a\n").unwrap();
+    std::fs::write(
+        dir.join("CHECKPOINT.md"),
+        "# Checkpoint\n\n## Completed\n- parser\n\n## Pending / Next\n- table\n",
+    )
+    .unwrap();
+    let v = ws.ok(&["session-resume"]);
+    assert_eq!(v["checkpoint"]["ultimo"], "- parser");
+    assert_eq!(v["checkpoint"]["proximo"], "- table");
+    assert_eq!(v["objetivo"], "# Session — a\n");
+    std::fs::write(
+        dir.join("CHECKPOINT.md"),
+        "# Checkpoint\n\n- Actualizado: 2026-01-02 10:00\n\n## Próximo paso\nseguir\n",
+    )
+    .unwrap();
+    let v = ws.ok(&["session-resume", "--code", "001-a"]);
+    assert_eq!(v["checkpoint"]["actualizado"], "2026-01-02 10:00");
+    assert_eq!(v["checkpoint"]["proximo"], "seguir");
+}

@@ -1,0 +1,701 @@
+//! `aw workspace-init` end to end: scaffold, project block, `.gitignore`, multi-root settings,
+//! idempotence, dry runs, refusals, and the lock.
+
+use assert_cmd::Command;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// A temporary workspace folder and an empty home.
+struct Ws {
+    _tmp: tempfile::TempDir,
+    root: PathBuf,
+    home: PathBuf,
+}
+
+fn ws() -> Ws {
+    let tmp = tempfile::tempdir().unwrap();
+    let base = tmp.path().canonicalize().unwrap();
+    let root = base.join("proj");
+    let home = base.join("home");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    Ws {
+        _tmp: tmp,
+        root,
+        home,
+    }
+}
+
+impl Ws {
+    fn aw_in(&self, dir: &Path) -> Command {
+        let mut c = Command::cargo_bin("aw").unwrap();
+        c.current_dir(dir)
+            .env("HOME", &self.home)
+            .env_remove("AW_NAMESPACE")
+            .env_remove("AW_CONTEXT_ID")
+            .env("AW_LOCK_WAIT_MS", "100");
+        c
+    }
+
+    /// Runs `aw <args>` at the root and returns its JSON (exit 0 required).
+    fn ok(&self, args: &[&str]) -> Value {
+        self.ok_in(&self.root, args)
+    }
+
+    fn ok_in(&self, dir: &Path, args: &[&str]) -> Value {
+        let out = self.aw_in(dir).args(args).output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {text}");
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+    }
+
+    /// Runs `aw <args>` at the root, expecting a failure envelope with exit 1.
+    fn fails(&self, args: &[&str]) -> Value {
+        let out = self.aw_in(&self.root).args(args).output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {text}");
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["ok"], false, "{v}");
+        assert!(
+            v["data"]["action"].as_str().is_some_and(|a| !a.is_empty()),
+            "{v}"
+        );
+        v
+    }
+
+    fn read(&self, rel: &str) -> String {
+        std::fs::read_to_string(self.root.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+    }
+
+    fn write(&self, rel: &str, text: &str) {
+        let p = self.root.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+
+    /// Temp paths replaced by `<WS>` (the workspace) and `<TMP>` (its parent).
+    fn scrub(&self, v: &Value) -> Value {
+        let text = serde_json::to_string(v)
+            .unwrap()
+            .replace(self.root.to_str().unwrap(), "<WS>")
+            .replace(self.root.parent().unwrap().to_str().unwrap(), "<TMP>");
+        serde_json::from_str(&text).unwrap()
+    }
+}
+
+/// Every file under `root` with its bytes, and every folder (value `None`).
+fn tree(root: &Path) -> BTreeMap<String, Option<Vec<u8>>> {
+    let mut out = BTreeMap::new();
+    fn walk(base: &Path, dir: &Path, out: &mut BTreeMap<String, Option<Vec<u8>>>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            let rel = p.strip_prefix(base).unwrap().to_string_lossy().into_owned();
+            if p.is_dir() {
+                out.insert(rel, None);
+                walk(base, &p, out);
+            } else {
+                out.insert(rel, Some(std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    walk(root, root, &mut out);
+    out
+}
+
+/// The block's timestamp replaced, for snapshots.
+fn unstamped(text: &str) -> String {
+    text.lines()
+        .map(|l| {
+            if l.starts_with("- Last activity: ") {
+                "- Last activity: <NOW>".to_owned()
+            } else {
+                l.to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn actions(v: &Value) -> Vec<String> {
+    v["project_md"]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            format!(
+                "{}={}",
+                r["file"].as_str().unwrap(),
+                r["action"].as_str().unwrap()
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn first_init_creates_everything() {
+    let w = ws();
+    w.write("CLAUDE.md", "# My notes\n\nKeep this.\n");
+    w.write("package.json", r#"{"dependencies":{"react":"18"}}"#);
+    let v = w.ok(&[
+        "workspace-init",
+        "--source",
+        "app:.:main",
+        "--working-branch",
+        "app:feature/login",
+        "--qa-branch",
+        "app:qa",
+        "--project",
+        "Billing front end",
+    ]);
+    insta::assert_json_snapshot!("first_init", w.scrub(&v));
+    assert!(w.root.join(".workflow/sessions").is_dir());
+    assert_eq!(
+        w.read(".workflow/skills.toml"),
+        aw_core::project::skills_toml::template("workflow")
+    );
+    let claude = w.read("CLAUDE.md");
+    assert!(claude.starts_with("# My notes\n\nKeep this.\n\n<!-- WORKFLOW-PROJECT-START -->\n"));
+    insta::assert_snapshot!("first_init_block", unstamped(&claude));
+    let agents = w.read("AGENTS.md");
+    assert_eq!(format!("# My notes\n\nKeep this.\n\n{agents}"), claude);
+    insta::assert_snapshot!("first_init_gitignore", w.read(".gitignore"));
+    assert!(
+        !w.root.join(".claude").exists(),
+        "no external source, no settings"
+    );
+    assert!(!w.root.join(".workflow/HISTORY.md").exists());
+    assert!(!w.root.join("docs").exists());
+}
+
+#[test]
+fn second_init_reports_unchanged_and_changes_no_byte() {
+    let w = ws();
+    w.ok(&[
+        "workspace-init",
+        "--source",
+        "app:.",
+        "--source",
+        "ext:../ext",
+    ]);
+    let before = tree(&w.root);
+    let mtime = |rel: &str| {
+        std::fs::metadata(w.root.join(rel))
+            .unwrap()
+            .modified()
+            .unwrap()
+    };
+    let stamps: Vec<_> = [
+        "CLAUDE.md",
+        "AGENTS.md",
+        ".gitignore",
+        ".claude/settings.local.json",
+    ]
+    .iter()
+    .map(|f| mtime(f))
+    .collect();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    for args in [
+        &["workspace-init"][..],
+        &[
+            "workspace-init",
+            "--source",
+            "app:.",
+            "--source",
+            "ext:../ext",
+        ],
+    ] {
+        let v = w.ok(args);
+        assert_eq!(
+            actions(&v),
+            ["CLAUDE.md=unchanged", "AGENTS.md=unchanged"],
+            "{args:?}"
+        );
+        assert_eq!(v["skills_toml"], "exists");
+        assert_eq!(v["gitignore"], "unchanged");
+        assert_eq!(v["scaffold"]["created"], json!([]));
+        assert_eq!(v["scaffold"]["pruned"], json!([]));
+        assert_eq!(v["attach_multiroot"]["claude"]["action"], "unchanged");
+        assert_eq!(v["project_md"]["dropped_lines"], json!([]));
+        assert_eq!(tree(&w.root), before, "{args:?}");
+    }
+    let after: Vec<_> = [
+        "CLAUDE.md",
+        "AGENTS.md",
+        ".gitignore",
+        ".claude/settings.local.json",
+    ]
+    .iter()
+    .map(|f| mtime(f))
+    .collect();
+    assert_eq!(after, stamps, "no file was rewritten");
+}
+
+#[test]
+fn dry_run_writes_nothing_and_predicts_the_real_run() {
+    let w = ws();
+    w.write("CLAUDE.md", "mine\n");
+    w.write("docs/plans/.gitkeep", "");
+    let args = [
+        "workspace-init",
+        "--source",
+        "app:.",
+        "--source",
+        "ext:../ext:main",
+    ];
+    let before = tree(&w.root);
+    let mut dry = w.ok(&[&args[..], &["--dry-run"]].concat());
+    assert_eq!(tree(&w.root), before, "a dry run writes nothing");
+    assert!(!w.root.join(".workflow").exists());
+    assert_eq!(dry["dry_run"], true);
+    let real = w.ok(&args);
+    dry["dry_run"] = json!(false);
+    assert_eq!(dry, real, "the dry run predicted the real run");
+
+    // A changing re-run: the prediction matches again.
+    w.ok(&["set-working-branch", "ext", "feat/x"]);
+    let before = tree(&w.root);
+    let mut dry = w.ok(&["workspace-init", "--source", "app:.", "--dry-run"]);
+    assert_eq!(tree(&w.root), before);
+    let real = w.ok(&["workspace-init", "--source", "app:."]);
+    dry["dry_run"] = json!(false);
+    assert_eq!(dry, real);
+    assert_eq!(actions(&real), ["CLAUDE.md=updated", "AGENTS.md=updated"]);
+    assert_eq!(
+        real["project_md"]["dropped_lines"],
+        json!([{"list": "working_branches", "alias": "ext", "branch": "feat/x"}])
+    );
+}
+
+#[test]
+fn user_text_outside_the_markers_is_kept_byte_for_byte() {
+    let w = ws();
+    let before = "# Team notes\r\n\r\nWe use  tabs\there.\r\n\r\n";
+    let after = "\r\n## After the block\r\n* odd  spacing  \r\n";
+    let old_block = "<!-- WORKFLOW-PROJECT-START -->\r\n## Proyecto\r\n\r\nViejo\r\n\r\n## Fuentes\r\n\r\n| Alias | Path | Rama principal |\r\n|---|---|---|\r\n| app | . | main |\r\n<!-- WORKFLOW-PROJECT-END -->";
+    w.write("CLAUDE.md", &format!("{before}{old_block}{after}"));
+    let v = w.ok(&[
+        "workspace-init",
+        "--source",
+        "app:.",
+        "--source",
+        "lib:libs/core",
+    ]);
+    assert_eq!(actions(&v), ["CLAUDE.md=updated", "AGENTS.md=created"]);
+    let text = w.read("CLAUDE.md");
+    assert!(text.starts_with(before), "{text:?}");
+    assert!(
+        text.ends_with(&format!("<!-- WORKFLOW-PROJECT-END -->{after}")),
+        "{text:?}"
+    );
+    assert!(
+        !text.replace("\r\n", "").contains('\n'),
+        "a CRLF file stays CRLF"
+    );
+    assert!(
+        text.contains("## Project\r\n\r\nViejo\r\n"),
+        "the description is kept"
+    );
+    assert!(text.contains("| lib | libs/core |  |"));
+    assert_eq!(text.matches("PROJECT-START").count(), 1);
+}
+
+#[test]
+fn init_targets_the_folder_it_is_given_and_never_walks_up() {
+    let w = ws();
+    let deep = w.root.join("sub/deep");
+    std::fs::create_dir_all(&deep).unwrap();
+    let v = w.ok_in(
+        &deep,
+        &[
+            "workspace-init",
+            "--workspace",
+            "../..",
+            "--source",
+            "app:.",
+        ],
+    );
+    assert_eq!(v["workspace"], w.root.to_str().unwrap());
+    assert!(w.root.join(".workflow/sessions").is_dir());
+    assert!(w.root.join("CLAUDE.md").is_file());
+    assert_eq!(std::fs::read_dir(&deep).unwrap().count(), 0);
+
+    // Without --workspace, init works in the current folder even inside a workspace.
+    let v = w.ok_in(&deep, &["workspace-init", "--source", "deep:."]);
+    assert_eq!(v["workspace"], deep.to_str().unwrap());
+    assert!(deep.join(".workflow/sessions").is_dir());
+    assert!(deep.join("AGENTS.md").is_file());
+    assert!(!w.read("CLAUDE.md").contains("| deep |"));
+
+    let v = w.fails(&[
+        "workspace-init",
+        "--workspace",
+        "missing",
+        "--source",
+        "a:.",
+    ]);
+    assert_eq!(v["error"]["code"], "INVALID_INPUT");
+    assert!(!w.root.join("missing").exists());
+}
+
+#[test]
+fn invalid_namespace_is_an_args_invalid_envelope() {
+    let w = ws();
+    let v = w.fails(&["workspace-init", "--namespace", "Bad_NS", "--source", "a:."]);
+    assert_eq!(v["error"]["code"], "ARGS_INVALID");
+    let out = w
+        .aw_in(&w.root)
+        .env("AW_NAMESPACE", "9nope")
+        .args(["workspace-init", "--source", "a:."])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["error"]["code"], "ARGS_INVALID");
+    assert!(tree(&w.root).is_empty());
+}
+
+#[test]
+fn a_busy_lock_fails_the_run_and_nothing_is_written() {
+    let w = ws();
+    w.write("CLAUDE.md", "mine\n");
+    let held = aw_workspace::lock::WorkspaceLock::acquire(
+        &w.root.join(".workflow/.lock"),
+        std::time::Duration::from_millis(10),
+    )
+    .unwrap();
+    let before = tree(&w.root);
+    let v = w.fails(&["workspace-init", "--source", "app:."]);
+    assert_eq!(v["error"]["code"], "WORKSPACE_INIT_FAILED");
+    assert_eq!(v["error"]["details"]["cause"], "LOCK_BUSY");
+    assert_eq!(v["error"]["details"]["pid"], std::process::id().to_string());
+    assert_eq!(
+        v["error"]["details"]["attach_multiroot"]["reason"],
+        "project_md_failed"
+    );
+    assert_eq!(tree(&w.root), before);
+    drop(held);
+    w.ok(&["workspace-init", "--source", "app:."]);
+}
+
+#[test]
+fn refused_inputs_write_nothing() {
+    let w = ws();
+    for (args, code) in [
+        (&["workspace-init"][..], "INVALID_INPUT"),
+        (&["workspace-init", "--source", "app"], "INVALID_INPUT"),
+        (&["workspace-init", "--source", ":x"], "INVALID_INPUT"),
+        (
+            &["workspace-init", "--source", "app:C:foo"],
+            "INVALID_INPUT",
+        ),
+        (&["workspace-init", "--source", "../up:x"], "INVALID_INPUT"),
+        (
+            &["workspace-init", "--source", "a:.", "--source", "a:b"],
+            "INVALID_INPUT",
+        ),
+        (
+            &[
+                "workspace-init",
+                "--source",
+                "a:.",
+                "--working-branch",
+                "b:x",
+            ],
+            "INVALID_INPUT",
+        ),
+        (
+            &["workspace-init", "--source", "a:.", "--qa-branch", "a"],
+            "INVALID_INPUT",
+        ),
+        (
+            &[
+                "workspace-init",
+                "--source",
+                "a:.",
+                "--main-branch",
+                "bad..name",
+            ],
+            "INVALID_INPUT",
+        ),
+        (
+            &[
+                "workspace-init",
+                "--source",
+                "a:.",
+                "--project",
+                "## Sources",
+            ],
+            "INVALID_INPUT",
+        ),
+        (
+            &["workspace-init", "--source", "a:.", "--frobnicate"],
+            "ARGS_INVALID",
+        ),
+    ] {
+        let v = w.fails(args);
+        assert_eq!(v["error"]["code"], code, "{args:?}: {v}");
+        assert!(tree(&w.root).is_empty(), "{args:?} left files behind");
+    }
+}
+
+#[test]
+fn reference_flag_spellings_work() {
+    let w = ws();
+    let v = w.ok(&[
+        "workspace-init",
+        "--fuente",
+        "app:.:main",
+        "--proyecto",
+        "Legacy flags",
+    ]);
+    assert_eq!(v["sources"], 1);
+    let block = w.read("AGENTS.md");
+    assert!(block.contains("Legacy flags") && block.contains("| app | . | main |"));
+    let v = w.ok(&["workspace-init", "--source=web:.", "--dry-run"]);
+    assert_eq!(v["sources"], 1);
+}
+
+#[test]
+fn legacy_qtc_markers_are_migrated_not_duplicated() {
+    let w = ws();
+    let legacy = "intro\n\n<!-- QTC-PROJECT-START -->\n## Proyecto\n\nAntiguo\n\n## Fuentes\n\n| Alias | Path | Rama principal |\n|---|---|---|\n| core | . | master |\n<!-- QTC-PROJECT-END -->\n\noutro\n";
+    w.write("CLAUDE.md", legacy);
+    let v = w.ok(&["workspace-init"]);
+    assert_eq!(v["sources"], 1, "the legacy block's sources are reused");
+    assert_eq!(v["project_md"]["results"][0]["action"], "updated");
+    assert_eq!(
+        v["project_md"]["results"][0]["migrated_from"],
+        "QTC-PROJECT"
+    );
+    let text = w.read("CLAUDE.md");
+    assert!(!text.contains("QTC-PROJECT"));
+    assert_eq!(text.matches("<!-- WORKFLOW-PROJECT-START -->").count(), 1);
+    assert!(text.starts_with("intro\n\n<!-- WORKFLOW-PROJECT-START -->\n## Project\n\nAntiguo\n"));
+    assert!(text.ends_with("<!-- WORKFLOW-PROJECT-END -->\n\noutro\n"));
+    assert!(text.contains("| core | . | master |"));
+    let again = w.ok(&["workspace-init"]);
+    assert_eq!(
+        actions(&again),
+        ["CLAUDE.md=unchanged", "AGENTS.md=unchanged"]
+    );
+}
+
+#[test]
+fn re_init_prunes_branch_lines_of_removed_sources() {
+    let w = ws();
+    w.ok(&[
+        "workspace-init",
+        "--source",
+        "api:.",
+        "--source",
+        "web:web",
+        "--working-branch",
+        "api:feat/a",
+        "--working-branch",
+        "web:feat/w",
+        "--qa-branch",
+        "web:qa",
+    ]);
+    let v = w.ok(&["workspace-init", "--source", "api:."]);
+    assert_eq!(
+        v["project_md"]["dropped_lines"],
+        json!([
+            {"list": "working_branches", "alias": "web", "branch": "feat/w"},
+            {"list": "qa_branches", "alias": "web", "branch": "qa"},
+        ])
+    );
+    assert_eq!(
+        v["project_md"]["working_branches"],
+        json!({"api": "feat/a"})
+    );
+    assert_eq!(v["project_md"]["qa_branches"], json!({}));
+    let text = w.read("CLAUDE.md");
+    assert!(!text.contains("web"), "{text}");
+    assert!(!text.contains("QA branches"));
+}
+
+#[test]
+fn legacy_scaffold_is_pruned_but_empty_category_folders_are_kept() {
+    let w = ws();
+    w.write("docs/plans/.gitkeep", "");
+    w.write("docs/designs/.gitkeep", "");
+    w.write("docs/designs/001-design-x.md", "# x\n");
+    w.write(".workflow/sessions/.gitkeep", "");
+    std::fs::create_dir_all(w.root.join("docs/specs")).unwrap();
+    std::fs::create_dir_all(w.root.join("docs/research")).unwrap();
+    std::fs::create_dir_all(w.root.join("docs/logs")).unwrap();
+    let v = w.ok(&["workspace-init", "--source", "app:."]);
+    let root = w.root.to_str().unwrap();
+    let mut pruned: Vec<String> = v["scaffold"]["pruned"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap().replace(root, "<WS>"))
+        .collect();
+    pruned.sort();
+    assert_eq!(
+        pruned,
+        [
+            "<WS>/.workflow/sessions/.gitkeep",
+            "<WS>/docs/designs/.gitkeep",
+            "<WS>/docs/logs",
+            "<WS>/docs/plans",
+        ]
+    );
+    assert_eq!(
+        v["scaffold"]["existing"],
+        json!([format!("{root}/.workflow/sessions")])
+    );
+    assert!(
+        w.root.join("docs/specs").is_dir(),
+        "an empty category folder is kept"
+    );
+    assert!(w.root.join("docs/research").is_dir());
+    assert!(!w.root.join("docs/plans").exists());
+    assert!(w.root.join("docs/designs/001-design-x.md").is_file());
+    assert!(!w.root.join("docs/designs/.gitkeep").exists());
+    assert!(!w.root.join("docs/logs").exists());
+    assert!(!w.root.join(".workflow/sessions/.gitkeep").exists());
+}
+
+#[test]
+fn gitignore_sections_merge_into_a_crlf_file() {
+    let w = ws();
+    w.write(".gitignore", "target/\r\n# agent-workflow runtime (machine-specific — do not commit)\r\n.workflow/sessions/\r\nmine.log\r\n\r\nlast\r\n");
+    let v = w.ok(&[
+        "workspace-init",
+        "--source",
+        "app:.",
+        "--source",
+        "ext:../ext",
+    ]);
+    assert_eq!(v["gitignore"], "updated");
+    assert_eq!(
+        w.read(".gitignore"),
+        "target/\r\n# agent-workflow runtime (machine-specific — do not commit)\r\n.workflow/sessions/\r\nmine.log\r\n.workflow/.lock\r\n.workflow/processes.json\r\n.workflow/launch/\r\ndocs/logs/\r\n\r\nlast\r\n\r\n# Multi-root visibility (machine-specific paths — do not commit)\r\n.claude/settings.local.json*\r\n.codex/config.toml*\r\n"
+    );
+}
+
+#[test]
+fn external_sources_are_attached_and_detached() {
+    let w = ws();
+    w.write(
+        ".claude/settings.local.json",
+        r#"{"model":"opus","permissions":{"allow":["Bash(ls)"],"additionalDirectories":["/kept/by/user"]}}"#,
+    );
+    let tmp = w.root.parent().unwrap().to_path_buf();
+    std::fs::create_dir_all(tmp.join("ext")).unwrap();
+    let v = w.ok(&[
+        "workspace-init",
+        "--source",
+        "app:.",
+        "--source",
+        "ext:../ext",
+        "--source",
+        "inner:libs/x",
+    ]);
+    insta::assert_json_snapshot!("attach_multiroot", w.scrub(&v["attach_multiroot"]));
+    let settings: Value = serde_json::from_str(&w.read(".claude/settings.local.json")).unwrap();
+    assert_eq!(
+        w.scrub(&settings),
+        json!({"model":"opus","permissions":{"allow":["Bash(ls)"],"additionalDirectories":["/kept/by/user","<TMP>/ext"]}})
+    );
+    let v = w.ok(&["workspace-init", "--source", "app:."]);
+    assert_eq!(
+        w.scrub(&v["attach_multiroot"]),
+        json!({
+            "skipped": true,
+            "reason": "no_external_sources",
+            "detached_removed": ["<TMP>/ext"],
+            "claude": {"file": ".claude/settings.local.json", "action": "updated", "added": [], "removed": ["<TMP>/ext"]},
+        })
+    );
+    let settings: Value = serde_json::from_str(&w.read(".claude/settings.local.json")).unwrap();
+    assert_eq!(
+        settings["permissions"]["additionalDirectories"],
+        json!(["/kept/by/user"])
+    );
+    assert_eq!(settings["model"], "opus");
+}
+
+#[test]
+fn unreadable_settings_stop_the_run_before_any_write() {
+    let w = ws();
+    w.write(".claude/settings.local.json", "{ not json");
+    let before = tree(&w.root);
+    let v = w.fails(&["workspace-init", "--source", "ext:../ext"]);
+    assert_eq!(v["error"]["code"], "WORKSPACE_INIT_FAILED");
+    assert_eq!(v["error"]["details"]["step"], "attach_multiroot");
+    assert_eq!(tree(&w.root), before);
+}
+
+#[test]
+fn a_custom_namespace_names_markers_folders_and_history() {
+    let w = ws();
+    let v = w.ok(&["workspace-init", "--namespace", "acme", "--source", "app:."]);
+    assert_eq!(
+        v["scaffold"]["created"],
+        json!([format!("{}/.acme/sessions", w.root.display())])
+    );
+    let text = w.read("CLAUDE.md");
+    assert!(text.starts_with("<!-- ACME-PROJECT-START -->\n"));
+    assert!(text.contains("- History: `.acme/HISTORY.md`\n<!-- ACME-PROJECT-END -->"));
+    assert!(
+        w.read(".gitignore")
+            .contains(".acme/sessions/\n.acme/.lock\n")
+    );
+    assert!(w.read(".acme/skills.toml").contains("~/.acme/skills.toml"));
+    // The namespace is then detected from `.acme/sessions`.
+    let v = w.ok(&["workspace-init"]);
+    assert_eq!(actions(&v), ["CLAUDE.md=unchanged", "AGENTS.md=unchanged"]);
+}
+
+#[test]
+fn human_projection_summarises_and_detail_lists() {
+    let w = ws();
+    let out = w
+        .aw_in(&w.root)
+        .args(["workspace-init", "--source", "app:.", "--format", "human"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with(&format!("workspace-init · {}\n", w.root.display())),
+        "{text}"
+    );
+    assert!(text.contains("Sources      1 (app)"), "{text}");
+    assert!(text.contains("CLAUDE.md    created"), "{text}");
+    let out = w
+        .aw_in(&w.root)
+        .args(["workspace-init", "--dry-run", "--detail"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("dry run, nothing written"), "{text}");
+    assert!(
+        text.contains("\nAlready there\n  .workflow/sessions\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_existing_skills_toml_is_kept_and_the_folder_names_the_project() {
+    let w = ws();
+    w.write(".workflow/skills.toml", "[skills]\ndesign = \"off\"\n");
+    let v = w.ok(&["workspace-init", "--source", "app:."]);
+    assert_eq!(v["skills_toml"], "exists");
+    assert_eq!(
+        w.read(".workflow/skills.toml"),
+        "[skills]\ndesign = \"off\"\n"
+    );
+    assert!(
+        w.read("CLAUDE.md").contains("## Project\n\nproj\n"),
+        "the folder's name"
+    );
+    // An explicit description wins over the block's, which wins over the folder's name.
+    w.ok(&["workspace-init", "--project", "Explicit"]);
+    w.ok(&["workspace-init"]);
+    assert!(w.read("AGENTS.md").contains("## Project\n\nExplicit\n"));
+}
