@@ -10,7 +10,7 @@
 # Uses hyperfine when installed (median of >= 100 runs), else a loop of N runs timed with `date`.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-aw=$root/target/release/aw
+aw=${CARGO_TARGET_DIR:-$root/target}/release/aw
 cargo build --release --quiet --manifest-path "$root/Cargo.toml"
 what=${1:-manifest}
 shift || true
@@ -58,8 +58,9 @@ case $what in
       (cd "$ws" && "$aw" session-create --type quick --name "topic-$i-quick" --objective "Bench session $i" --json >/dev/null)
       if ((i % 3 == 0)); then (cd "$ws" && "$aw" session-close --code "$(printf '%03d' "$i")" --json >/dev/null); fi
     done
+    mkdir -p "$ws/docs/specs"
     for ((i = 1; i <= 50; i++)); do
-      : >"$ws/docs/specs/$(printf '%03d' "$i")-spec-topic-$i.md" 2>/dev/null || { mkdir -p "$ws/docs/specs"; : >"$ws/docs/specs/$(printf '%03d' "$i")-spec-topic-$i.md"; }
+      : >"$ws/docs/specs/$(printf '%03d' "$i")-spec-topic-$i.md"
     done
     cd "$ws"
     measure "next-number docs/specs --dry-run" "$aw" next-number docs/specs --dry-run --json

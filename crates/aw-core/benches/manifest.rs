@@ -1,10 +1,11 @@
 //! In-process cost of validating one large manifest (the size of the family's bridge manifests,
 //! ~20 KB: roles with contracts, settings, sandbox declarations and a mode catalog).
 
-use aw_core::manifest::{self, memory::MemoryFiles};
+use aw_core::manifest::{self, FileRead, SkillFiles, memory::MemoryFiles};
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::{Value, json};
 use std::hint::black_box;
+use std::path::PathBuf;
 
 fn large_manifest() -> Vec<u8> {
     let invocations: Vec<String> = (0..24)
@@ -78,5 +79,33 @@ fn bench(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench);
+/// A skill folder on disk, for `AW_BENCH_SKILL=<dir>` (a real family member, say).
+struct Disk(PathBuf);
+
+impl SkillFiles for Disk {
+    fn exists(&self, rel: &str) -> bool {
+        self.0.join(rel).exists()
+    }
+    fn read(&self, rel: &str) -> FileRead {
+        match std::fs::read(self.0.join(rel)) {
+            Ok(b) => FileRead::Bytes(b),
+            Err(_) => FileRead::Absent,
+        }
+    }
+}
+
+fn bench_real(c: &mut Criterion) {
+    let Some(dir) = std::env::var_os("AW_BENCH_SKILL").map(PathBuf::from) else {
+        return;
+    };
+    let bytes =
+        std::fs::read(dir.join("capability.json")).expect("AW_BENCH_SKILL has a capability.json");
+    let files = Disk(dir.clone());
+    eprintln!("{}: {} bytes", dir.display(), bytes.len());
+    c.bench_function("validate AW_BENCH_SKILL", |b| {
+        b.iter(|| manifest::validate(Some(black_box(&bytes)), "/bench", &files))
+    });
+}
+
+criterion_group!(benches, bench, bench_real);
 criterion_main!(benches);

@@ -74,19 +74,26 @@ fn heading(trimmed: &str) -> Option<(usize, &str)> {
 
 /// Lower-cases and strips the accents of Spanish text, so `Próximo paso` keys like `proximo paso`.
 pub fn fold(s: &str) -> String {
-    s.trim()
-        .chars()
-        .flat_map(char::to_lowercase)
-        .map(|c| match c {
-            'á' | 'à' | 'ä' | 'â' => 'a',
-            'é' | 'è' | 'ë' | 'ê' => 'e',
-            'í' | 'ì' | 'ï' | 'î' => 'i',
-            'ó' | 'ò' | 'ö' | 'ô' => 'o',
-            'ú' | 'ù' | 'ü' | 'û' => 'u',
-            'ñ' => 'n',
-            other => other,
-        })
-        .collect()
+    folded_chars(s.trim()).collect()
+}
+
+/// The folded characters of `s`, lazily.
+fn folded_chars(s: &str) -> impl Iterator<Item = char> + '_ {
+    s.chars().flat_map(char::to_lowercase).map(|c| match c {
+        'á' | 'à' | 'ä' | 'â' => 'a',
+        'é' | 'è' | 'ë' | 'ê' => 'e',
+        'í' | 'ì' | 'ï' | 'î' => 'i',
+        'ó' | 'ò' | 'ö' | 'ô' => 'o',
+        'ú' | 'ù' | 'ü' | 'û' => 'u',
+        'ñ' => 'n',
+        other => other,
+    })
+}
+
+/// Whether `raw`, folded, equals the already folded `folded`, without allocating: parsers call
+/// this for every heading and key line of every document.
+pub fn fold_eq(raw: &str, folded: &str) -> bool {
+    folded_chars(raw.trim()).eq(folded.chars())
 }
 
 /// The body under the first heading whose folded title is one of `titles` (compared folded),
@@ -101,7 +108,7 @@ pub fn section(text: &str, titles: &[&str]) -> Option<String> {
 pub fn section_in(lines: &[Line<'_>], folded_title: &str) -> Option<String> {
     let start = lines.iter().position(|l| {
         l.heading
-            .is_some_and(|(_, title)| fold(title) == folded_title)
+            .is_some_and(|(_, title)| fold_eq(title, folded_title))
     })?;
     let level = lines[start].heading.map(|(l, _)| l).unwrap_or(1);
     let body: Vec<&str> = lines[start + 1..]
@@ -138,7 +145,7 @@ fn value_one(text: &str, key: &str) -> Option<String> {
             continue;
         };
         let name = name.trim_end_matches('*').trim_end();
-        if fold(name) != key || name.len() != name.trim().len() {
+        if name.len() != name.trim().len() || !fold_eq(name, &key) {
             continue;
         }
         // `**Key:** value` puts the closing bold after the colon; it is not part of the value.

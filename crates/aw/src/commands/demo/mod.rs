@@ -1,0 +1,69 @@
+//! `aw demo`: aw on a built-in example, with no set-up.
+//!
+//! The demo writes everything into a temporary folder: a small agent-workflow skill family
+//! (good and broken manifests) that it validates, then a workspace where it runs the real
+//! commands an agent would run: init, a session, its tasks, a checkpoint, the session list.
+
+mod skills;
+mod step;
+mod workspace;
+
+use crate::cli::Global;
+use crate::failure::Failure;
+use crate::output::{Format, Outcome};
+use clap::Args;
+use serde_json::json;
+
+/// Arguments of `aw demo`.
+#[derive(Debug, Args)]
+pub struct DemoArgs {
+    /// Keep the example folder instead of deleting it at the end (its path is printed).
+    #[arg(long)]
+    pub keep: bool,
+}
+
+/// Runs the demo.
+pub fn run(args: &DemoArgs, global: &Global) -> Result<Outcome, Failure> {
+    // A demo is for reading: text unless JSON is asked for.
+    let style = global.flags().resolve(Format::Human)?;
+    let dir = tempfile::Builder::new()
+        .prefix("aw-demo-")
+        .tempdir()
+        .map_err(|e| skills::io_failure("create a temporary folder", e))?;
+    let family = skills::run(dir.path())?;
+    let steps = workspace::run(dir.path(), style.format)?;
+    let kept = if args.keep {
+        Some(dir.keep().to_string_lossy().into_owned())
+    } else {
+        None
+    };
+    let outcome = match style.format {
+        Format::Json => Outcome::json(json!({
+            "kept": kept,
+            "manifests": skills::json(&family),
+            "steps": steps.iter().map(|s| s.json()).collect::<Vec<_>>(),
+        })),
+        Format::Human => {
+            let mut text =
+                String::from("aw demo: everything below runs in a temporary folder.\n\n");
+            text.push_str(&skills::human(&family, style.color));
+            text.push_str("\n2. A workspace where an agent fixes a bug in a quick session:\n\n");
+            for s in &steps {
+                text.push_str(&s.human());
+                text.push('\n');
+            }
+            if let Some(path) = &kept {
+                text.push_str(&format!(
+                    "The example is kept in {path}: `cd {path}/project && aw sessions`.\n"
+                ));
+            }
+            text.push_str(
+                "Next in this demo, as aw grows: the three-axis status board of specs and plans,\n\
+                 and a flow journey driven end to end.\n",
+            );
+            Outcome::text(text)
+        }
+    };
+    let failed = steps.iter().any(|s| s.exit != 0);
+    Ok(outcome.with_exit(if failed { 1 } else { 0 }))
+}

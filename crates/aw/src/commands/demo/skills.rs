@@ -1,0 +1,112 @@
+//! Part one of the demo: an example agent-workflow skill family, validated.
+
+use crate::commands::manifest::validate::{render_json, render_text};
+use crate::failure::Failure;
+use aw_core::manifest::{Class, Report};
+use aw_workspace::skill::SkillDir;
+use serde_json::Value;
+use std::path::Path;
+
+/// The example skill family, embedded in the binary: (relative path, contents).
+const SKILL_FILES: &[(&str, &str)] = &[
+    (
+        "review-bridge/capability.json",
+        include_str!("../../../demo/skills/review-bridge/capability.json"),
+    ),
+    (
+        "review-bridge/SKILL.md",
+        include_str!("../../../demo/skills/review-bridge/SKILL.md"),
+    ),
+    (
+        "review-bridge/bin/review.sh",
+        include_str!("../../../demo/skills/review-bridge/bin/review.sh"),
+    ),
+    (
+        "notes-memory/capability.json",
+        include_str!("../../../demo/skills/notes-memory/capability.json"),
+    ),
+    (
+        "broken-bridge/capability.json",
+        include_str!("../../../demo/skills/broken-bridge/capability.json"),
+    ),
+    (
+        "broken-bridge/SKILL.md",
+        include_str!("../../../demo/skills/broken-bridge/SKILL.md"),
+    ),
+    (
+        "broken-bridge/bin/probe.sh",
+        include_str!("../../../demo/skills/broken-bridge/bin/probe.sh"),
+    ),
+    (
+        "future-skill/capability.json",
+        include_str!("../../../demo/skills/future-skill/capability.json"),
+    ),
+];
+
+/// The skill folders of the example, in the order they are validated.
+const SKILLS: &[&str] = &[
+    "review-bridge",
+    "notes-memory",
+    "broken-bridge",
+    "future-skill",
+];
+
+pub(super) fn io_failure(what: &str, e: std::io::Error) -> Failure {
+    Failure::new(
+        "IO_ERROR",
+        format!("The demo could not {what}: {e}."),
+        "Check that the system temporary folder is writable (or set TMPDIR), then run `aw demo` again.",
+    )
+}
+
+pub(super) fn write_family(root: &Path) -> Result<(), Failure> {
+    for (rel, contents) in SKILL_FILES {
+        let path = root.join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| io_failure("create a folder", e))?;
+        }
+        std::fs::write(&path, contents).map_err(|e| io_failure("write an example file", e))?;
+    }
+    Ok(())
+}
+
+/// The validated family: (argument as shown, path, report) per skill.
+pub(super) type Results = Vec<(String, String, Report)>;
+
+/// Writes the family under `root/skills` and validates every skill.
+pub(super) fn run(root: &Path) -> Result<Results, Failure> {
+    let skills = root.join("skills");
+    write_family(&skills)?;
+    Ok(SKILLS
+        .iter()
+        .map(|name| {
+            let path = skills.join(name);
+            let report = SkillDir::new(&path).validate();
+            (
+                format!("skills/{name}"),
+                path.to_string_lossy().into_owned(),
+                report,
+            )
+        })
+        .collect())
+}
+
+/// The text section of the demo for the family.
+pub(super) fn human(results: &Results, color: bool) -> String {
+    let count = |c: Class| results.iter().filter(|(_, _, r)| r.class == c).count();
+    let mut text =
+        String::from("1. A skill family of four skills, checked by `aw manifest validate`:\n\n");
+    text.push_str(&render_text(results, color));
+    text.push_str(&format!(
+        "\n   {} valid, {} invalid, {} unsupported.\n",
+        count(Class::Valid),
+        count(Class::Invalid),
+        count(Class::Unsupported)
+    ));
+    text
+}
+
+/// The JSON section of the demo for the family.
+pub(super) fn json(results: &Results) -> Value {
+    render_json(results)
+}

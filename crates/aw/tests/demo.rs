@@ -1,0 +1,66 @@
+//! `aw demo` runs on its embedded example with no set-up and leaves nothing behind.
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn aw(home: &std::path::Path) -> Command {
+    let mut c = Command::cargo_bin("aw").unwrap();
+    c.env("HOME", home)
+        .env("TMPDIR", home)
+        .env_remove("AW_NAMESPACE")
+        .env_remove("AW_CONTEXT_ID");
+    c
+}
+
+#[test]
+fn demo_text_shows_the_family_and_the_workspace_steps() {
+    let home = tempfile::tempdir().unwrap();
+    let out = aw(home.path()).arg("demo").output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    for needle in [
+        "[VALID] skills/review-bridge (review-bridge)",
+        "[INVALID] skills/broken-bridge (broken-bridge)",
+        "[UNSUPPORTED] skills/future-skill (future-skill)",
+        "$ aw workspace-init",
+        "$ aw session-create",
+        "$ aw checkpoint-write --code 001",
+        "001-login-redirect-quick",
+    ] {
+        assert!(text.contains(needle), "missing {needle:?} in:\n{text}");
+    }
+    let left: Vec<_> = std::fs::read_dir(home.path()).unwrap().collect();
+    assert!(left.is_empty(), "the temporary folder is removed");
+}
+
+#[test]
+fn demo_json_reports_every_step_and_keep_keeps_the_folder() {
+    let home = tempfile::tempdir().unwrap();
+    let out = aw(home.path())
+        .args(["demo", "--json", "--keep"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let classes: Vec<&str> = v["manifests"]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["class"].as_str().unwrap())
+        .collect();
+    assert_eq!(classes, ["valid", "valid", "invalid", "unsupported"]);
+    let steps = v["steps"].as_array().unwrap();
+    assert!(steps.len() >= 4);
+    assert!(steps.iter().all(|s| s["exit"] == 0), "{steps:?}");
+    assert_eq!(steps[1]["output"]["folder"], "001-login-redirect-quick");
+    let kept = std::path::PathBuf::from(v["kept"].as_str().unwrap());
+    assert!(
+        kept.join("project/.workflow/sessions/001-login-redirect-quick/CHECKPOINT.md")
+            .is_file()
+    );
+}
