@@ -279,9 +279,7 @@ fn header_value(text: &str, keys: &[&str]) -> Option<String> {
 }
 
 fn first_section(lines: &[Line<'_>], titles: &[&str]) -> Option<String> {
-    titles
-        .iter()
-        .find_map(|t| markdown::section_in(lines, &markdown::fold(t)))
+    markdown::section_any(lines, titles)
 }
 
 /// A local wall-clock time, as checkpoints write it (no zone: both sides are local).

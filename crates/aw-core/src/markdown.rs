@@ -100,11 +100,16 @@ pub fn fold_eq(raw: &str, folded: &str) -> bool {
 /// up to the next heading of the same or a higher level, trimmed. Fenced `#` lines neither open
 /// nor close a section. Aliases are tried in order, so the first alias found wins.
 pub fn section(text: &str, titles: &[&str]) -> Option<String> {
-    let lines = scan(text);
-    titles.iter().find_map(|t| section_in(&lines, &fold(t)))
+    section_any(&scan(text), titles)
 }
 
-/// [`section`] over already scanned lines (to scan a document once and read many sections).
+/// [`section`] over already scanned lines (to scan a document once and read many sections),
+/// trying each alias in order.
+pub fn section_any(lines: &[Line<'_>], titles: &[&str]) -> Option<String> {
+    titles.iter().find_map(|t| section_in(lines, &fold(t)))
+}
+
+/// One folded title's section over already scanned lines.
 pub fn section_in(lines: &[Line<'_>], folded_title: &str) -> Option<String> {
     let start = lines.iter().position(|l| {
         l.heading

@@ -90,11 +90,7 @@ pub fn facts(name: &str, text: Option<&str>) -> Facts {
                 .map(str::to_owned)
         })
     };
-    let section = |titles: &[&str]| {
-        titles
-            .iter()
-            .find_map(|t| markdown::section_in(&lines, &markdown::fold(t)))
-    };
+    let section = |titles: &[&str]| markdown::section_any(&lines, titles);
     let kind = first_line(markdown::section_in(&lines, "type"))
         .map(|t| t.to_lowercase())
         .or_else(|| type_from_suffix(name).map(|t| t.as_str().to_owned()));
@@ -116,9 +112,63 @@ pub fn facts(name: &str, text: Option<&str>) -> Facts {
     }
 }
 
+/// The outline of a session document that `session-artifacts` reports: its title, how many
+/// success (or acceptance) criteria it lists, and whether its origin is filled in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outline {
+    /// The first level-1 heading.
+    pub title: Option<String>,
+    /// Checkbox lines under `## Success criteria` (else `## Acceptance criteria`), either
+    /// language.
+    pub criteria_count: usize,
+    /// `## Origin` has a non-blank line (the placeholder comment counts, as in the reference).
+    pub has_origin: bool,
+}
+
+/// Reads a session document's outline.
+pub fn outline(text: &str) -> Outline {
+    let lines = markdown::scan(text);
+    let title = lines.iter().find_map(|l| {
+        l.heading
+            .filter(|(level, _)| *level == 1)
+            .map(|(_, t)| t.to_owned())
+    });
+    let criteria_count = [aliases::SUCCESS_CRITERIA, aliases::ACCEPTANCE]
+        .iter()
+        .find_map(|group| markdown::section_any(&lines, group))
+        .map(|body| crate::artifacts::parse_tasks(&body).total())
+        .unwrap_or(0);
+    let has_origin = markdown::section_any(&lines, aliases::ORIGIN)
+        .is_some_and(|body| body.lines().any(|l| !l.trim().is_empty()));
+    Outline {
+        title,
+        criteria_count,
+        has_origin,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn outline_reads_both_languages() {
+        let es =
+            "# Objetivo — x\n\n## Origen\n\n## Criterios de aceptación\n- [ ] uno\n- [x] dos\n";
+        assert_eq!(
+            outline(es),
+            Outline {
+                title: Some("Objetivo — x".to_owned()),
+                criteria_count: 2,
+                has_origin: false
+            }
+        );
+        let en = "intro\n# Session — y\n## Origin\n- loop\n## Success criteria\n- [ ] done when green\n## Acceptance criteria\n- [ ] a\n- [ ] b\n";
+        let o = outline(en);
+        assert_eq!(o.criteria_count, 1, "success criteria win over acceptance");
+        assert!(o.has_origin);
+        assert_eq!(o.title.as_deref(), Some("Session — y"));
+    }
 
     #[test]
     fn renders_with_origin_items_and_type_when_suffix_differs() {

@@ -12,6 +12,7 @@ use crate::failure::Failure;
 use crate::output::{Format, Outcome, tty_default};
 use aw_core::artifacts::{ArtifactKind, parse_decisions, parse_tasks};
 use aw_core::markdown::{self, aliases};
+use aw_core::session::document;
 use aw_core::session::folder::identity;
 use aw_core::session::resolve::Intent;
 use aw_workspace::WorkspaceError;
@@ -178,30 +179,13 @@ impl Summary {
         descriptor: Option<&Descriptor>,
     ) -> Result<Self, WorkspaceError> {
         let session_doc = descriptor.filter(|d| d.kind != DescriptorKind::Requirements);
-        let mut title = None;
-        let session = session_doc.map(|d| {
-            let lines = markdown::scan(&d.text);
-            title = lines.iter().find_map(|l| {
-                l.heading
-                    .filter(|(lv, _)| *lv == 1)
-                    .map(|(_, t)| t.to_owned())
-            });
-            let criteria = [aliases::SUCCESS_CRITERIA, aliases::ACCEPTANCE]
-                .iter()
-                .find_map(|g| {
-                    g.iter()
-                        .find_map(|t| markdown::section_in(&lines, &markdown::fold(t)))
-                })
-                .map(|body| parse_tasks(&body).total())
-                .unwrap_or(0);
-            let has_origin = aliases::ORIGIN
-                .iter()
-                .find_map(|t| markdown::section_in(&lines, &markdown::fold(t)))
-                .is_some_and(|body| body.lines().any(|l| !l.trim().is_empty()));
+        let outline = session_doc.map(|d| document::outline(&d.text));
+        let title = outline.as_ref().and_then(|o| o.title.clone());
+        let session = outline.map(|o| {
             json!({
-                "titulo": title,
-                "criterios_count": criteria,
-                "has_origen": has_origin,
+                "titulo": o.title,
+                "criterios_count": o.criteria_count,
+                "has_origen": o.has_origin,
             })
         });
         let tasks = read_opt(disk::artifact(dir, entries, ArtifactKind::Tasks))?
