@@ -31,19 +31,34 @@ pub struct Cli {
 #[derive(Debug, Args)]
 pub struct Global {
     /// Output format: `human` or `json` (default: human on a terminal, JSON when piped).
-    #[arg(long, global = true, value_name = "human|json")]
+    #[arg(
+        long,
+        global = true,
+        value_name = "human|json",
+        help_heading = "Global options"
+    )]
     pub format: Option<String>,
     /// Same as `--format json`.
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = "Global options")]
     pub json: bool,
     /// Show the full lists in the human view.
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = "Global options")]
     pub detail: bool,
     /// The workspace namespace (`.<ns>/`); default: detected, else `workflow`.
-    #[arg(long, global = true, value_name = "NS")]
+    #[arg(
+        long,
+        global = true,
+        value_name = "NS",
+        help_heading = "Global options"
+    )]
     pub namespace: Option<String>,
     /// The workspace folder (default: the nearest folder above the current one holding `.<ns>/`).
-    #[arg(long, global = true, value_name = "DIR")]
+    #[arg(
+        long,
+        global = true,
+        value_name = "DIR",
+        help_heading = "Global options"
+    )]
     pub workspace: Option<std::path::PathBuf>,
 }
 

@@ -27,45 +27,52 @@ use crate::failure::Failure;
 use crate::output::Outcome;
 use clap::Subcommand;
 
-/// Every top-level command.
+/// Every top-level command. Each one-line `about` is set as an attribute, not a doc comment,
+/// so the command's own `long_about` (in its file) still shows in `--help`.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Write this conversation's session checkpoint as the host closes (SessionEnd hook).
+    #[command(
+        about = "Write this conversation's session checkpoint as the host closes (SessionEnd hook)."
+    )]
     AutoCompactOnClose(auto_compact_on_close::AutoCompactOnCloseArgs),
-    /// Parse a session's CHECKPOINT.md (English or Spanish).
+    #[command(about = "Parse a session's CHECKPOINT.md (English or Spanish).")]
     CheckpointRead(checkpoint_read::CheckpointReadArgs),
-    /// Write a CHECKPOINT.md snapshot of the session (PreCompact hook).
+    #[command(about = "Write a CHECKPOINT.md snapshot of the session (PreCompact hook).")]
     CheckpointWrite(checkpoint_write::CheckpointWriteArgs),
-    /// Run aw on a built-in example, in a temporary folder.
+    #[command(about = "Run aw on a built-in example, in a temporary folder.")]
     Demo(demo::DemoArgs),
-    /// Add or update a session's row in HISTORY.md.
+    #[command(about = "Add or update a session's row in HISTORY.md.")]
     HistoryUpdate(history_update::HistoryUpdateArgs),
-    /// Check agent-workflow family manifests (`capability.json`).
+    #[command(about = "Check agent-workflow family manifests (`capability.json`).")]
     #[command(subcommand)]
     Manifest(manifest::ManifestCommand),
-    /// Print the next NNN of a docs folder, or claim one atomically.
+    #[command(about = "Print the next NNN of a docs folder, or claim one atomically.")]
     NextNumber(next_number::NextNumberArgs),
-    /// Read the project block, or merge sources and branches into it.
+    #[command(about = "Read the project block, or merge sources and branches into it.")]
     ProjectMdUpsert(project_md_upsert::ProjectMdUpsertArgs),
-    /// Where this conversation's session stands after a compaction (PostCompact hook).
+    #[command(
+        about = "Where this conversation's session stands after a compaction (PostCompact hook)."
+    )]
     ResumeSummary(resume_summary::ResumeSummaryArgs),
-    /// Summarise a session's artifacts, or dump their contents.
+    #[command(about = "Summarise a session's artifacts, or dump their contents.")]
     SessionArtifacts(session_artifacts::SessionArtifactsArgs),
-    /// Close a session: bindings, checkpoint stub, `.closed`, HISTORY row.
+    #[command(about = "Close a session: bindings, checkpoint stub, `.closed`, HISTORY row.")]
     SessionClose(session_close::SessionCloseArgs),
-    /// Create a session with the next global number.
+    #[command(about = "Create a session with the next global number.")]
     SessionCreate(session_create::SessionCreateArgs),
-    /// Show a session's descriptor and checkpoint; `--reopen` reopens it.
+    #[command(about = "Show a session's descriptor and checkpoint; `--reopen` reopens it.")]
     SessionResume(session_resume::SessionResumeArgs),
-    /// List the sessions, with counts and the next session number.
+    #[command(about = "List the sessions, with counts and the next session number.")]
     Sessions(sessions::SessionsArgs),
-    /// Record the QA branch of one source in the project block.
+    #[command(about = "Record the QA branch of one source in the project block.")]
     SetQaBranch(project_block::SetBranchArgs),
-    /// Record the working branch of one source in the project block.
+    #[command(about = "Record the working branch of one source in the project block.")]
     SetWorkingBranch(project_block::SetBranchArgs),
-    /// List the project's sources with their branches and git state.
+    #[command(about = "List the project's sources with their branches and git state.")]
     Sources(sources::SourcesArgs),
-    /// Make this folder a workspace, or reconcile it (scaffold, project block, .gitignore).
+    #[command(
+        about = "Make this folder a workspace, or reconcile it (scaffold, project block, .gitignore)."
+    )]
     WorkspaceInit(workspace_init::WorkspaceInitArgs),
 }
 

@@ -14,7 +14,43 @@ use aw_core::project::source::{
 use aw_workspace::init::discard_fresh_state;
 use aw_workspace::locate::Workspace;
 use aw_workspace::project::{PlannedFile, ProjectFiles, detect_stack, write_planned};
+use clap::Args;
 use serde_json::{Value, json};
+
+/// The block values `workspace-init` and `project-md-upsert --init` both take.
+#[derive(Debug, Args)]
+pub struct BlockFlags {
+    /// A source: `alias:path[:main-branch]` (repeatable). Windows paths such as `C:\repos\api` work.
+    #[arg(
+        long = "source",
+        visible_alias = "fuente",
+        value_name = "ALIAS:PATH[:BRANCH]"
+    )]
+    pub sources: Vec<String>,
+    /// The branch a source is being worked on: `alias:branch` (repeatable).
+    #[arg(long = "working-branch", value_name = "ALIAS:BRANCH")]
+    pub working: Vec<String>,
+    /// The branch a source is tested on: `alias:branch` (repeatable).
+    #[arg(long = "qa-branch", value_name = "ALIAS:BRANCH")]
+    pub qa: Vec<String>,
+    /// The main branch of every source that declares none.
+    #[arg(long = "main-branch", value_name = "BRANCH")]
+    pub main_branch: Option<String>,
+    /// A one-line description of the project (default: the block's, else the folder's name).
+    #[arg(long = "project", visible_alias = "proyecto", value_name = "TEXT")]
+    pub project: Option<String>,
+}
+
+impl BlockFlags {
+    /// Whether any block value was given.
+    pub fn any(&self) -> bool {
+        self.project.is_some()
+            || !self.sources.is_empty()
+            || !self.working.is_empty()
+            || !self.qa.is_empty()
+            || self.main_branch.is_some()
+    }
+}
 
 /// An input the block grammars refuse.
 pub fn invalid(e: InputError) -> Failure {

@@ -6,7 +6,7 @@
 //! sources to the block's (a source with a known alias replaces that row), merges branches, and
 //! writes the block into CLAUDE.md and AGENTS.md under the workspace lock.
 
-use super::project_block::{self, write_json};
+use super::project_block::{self, BlockFlags, write_json};
 use crate::cli::Global;
 use crate::context;
 use crate::failure::Failure;
@@ -31,38 +31,12 @@ pub struct ProjectMdUpsertArgs {
     /// Merge the given values into the block and write it.
     #[arg(long)]
     pub init: bool,
-    /// With `--init`: a one-line description of the project.
-    #[arg(long = "project", visible_alias = "proyecto", value_name = "TEXT")]
-    pub project: Option<String>,
-    /// With `--init`: a source `alias:path[:main-branch]` (repeatable).
-    #[arg(
-        long = "source",
-        visible_alias = "fuente",
-        value_name = "ALIAS:PATH[:BRANCH]"
-    )]
-    pub sources: Vec<String>,
-    /// With `--init`: `alias:branch` being worked on (repeatable).
-    #[arg(long = "working-branch", value_name = "ALIAS:BRANCH")]
-    pub working: Vec<String>,
-    /// With `--init`: `alias:branch` being tested on (repeatable).
-    #[arg(long = "qa-branch", value_name = "ALIAS:BRANCH")]
-    pub qa: Vec<String>,
-    /// With `--init`: the main branch of every source that declares none.
-    #[arg(long = "main-branch", value_name = "BRANCH")]
-    pub main_branch: Option<String>,
+    /// With `--init`: the values to merge into the block.
+    #[command(flatten)]
+    pub block: BlockFlags,
     /// Add the details of the write (or `cache_used` to a read).
     #[arg(long)]
     pub verbose: bool,
-}
-
-impl ProjectMdUpsertArgs {
-    fn has_init_values(&self) -> bool {
-        self.project.is_some()
-            || !self.sources.is_empty()
-            || !self.working.is_empty()
-            || !self.qa.is_empty()
-            || self.main_branch.is_some()
-    }
 }
 
 /// Runs the command.
@@ -79,7 +53,7 @@ pub fn run(args: &ProjectMdUpsertArgs, global: &Global) -> Result<Outcome, Failu
             "No operation was given.",
             "Pass `--read` to see the project block, or `--init` to update it.",
         )),
-        (true, false) if args.has_init_values() => Err(Failure::new(
+        (true, false) if args.block.any() => Err(Failure::new(
             "INVALID_INPUT",
             "`--read` takes no values to write.",
             "Drop the values, or use `--init` to write them.",
@@ -126,12 +100,12 @@ fn read(args: &ProjectMdUpsertArgs, global: &Global, format: Format) -> Result<O
 
 fn init(args: &ProjectMdUpsertArgs, global: &Global, format: Format) -> Result<Outcome, Failure> {
     let changes = Changes {
-        project: project_block::project(&args.project)?,
-        sources: project_block::sources(&args.sources)?,
+        project: project_block::project(&args.block.project)?,
+        sources: project_block::sources(&args.block.sources)?,
         mode: SourceMode::Merge,
-        working: project_block::branch_items("working-branch", &args.working)?,
-        qa: project_block::branch_items("qa-branch", &args.qa)?,
-        main_branch: project_block::main_branch(&args.main_branch)?,
+        working: project_block::branch_items("working-branch", &args.block.working)?,
+        qa: project_block::branch_items("qa-branch", &args.block.qa)?,
+        main_branch: project_block::main_branch(&args.block.main_branch)?,
         fallback_project: String::new(),
     };
     let ws = context::workspace(global)?;

@@ -19,7 +19,7 @@ use aw_workspace::resolver::{self, Request, Resolved};
 use aw_workspace::sessions::{self, CLOSED_SENTINEL, DescriptorKind};
 use aw_workspace::{WorkspaceError, atomic};
 use clap::Args;
-use serde_json::{Value, json};
+use serde_json::json;
 
 /// Arguments of `aw session-resume`.
 #[derive(Debug, Args)]
@@ -91,7 +91,7 @@ pub fn run(args: &SessionResumeArgs, global: &Global) -> Result<Outcome, Failure
             args.reopen,
         )));
     }
-    let cp = cp_text.map(|raw| checkpoint_json(&cp_path.to_string_lossy(), raw));
+    let cp = cp_text.map(|raw| super::checkpoint_read::model(&cp_path.to_string_lossy(), &raw));
     Ok(Outcome::json(json!({
         "code": id.code,
         "folder": resolved.folder,
@@ -138,23 +138,6 @@ fn reopen(
         resolved.bound = true;
     }
     Ok(resolved)
-}
-
-/// The parsed checkpoint, with the reference's Spanish keys.
-fn checkpoint_json(path: &str, raw: String) -> Value {
-    let f = checkpoint::parse(&raw);
-    json!({
-        "path": path,
-        "actualizado": f.actualizado,
-        "avance": f.avance,
-        "ultimo": f.ultimo,
-        "proximo": f.proximo,
-        "decisiones": f.decisiones,
-        "archivos": f.archivos,
-        "contexto": f.contexto,
-        "refs": f.refs,
-        "raw": raw,
-    })
 }
 
 fn first_line(s: Option<&str>) -> &str {

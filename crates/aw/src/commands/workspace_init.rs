@@ -11,7 +11,7 @@
 //! pruned (`dropped_lines`); empty `docs/<category>` folders are kept; the history line names
 //! the real namespace; the empty `.lock` is never deleted (the OS lock lives on that file).
 
-use super::project_block::{self, invalid, results_json};
+use super::project_block::{self, BlockFlags, invalid, results_json};
 use crate::cli::Global;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome, tty_default};
@@ -33,25 +33,9 @@ own sources are kept. Sources outside the folder are added to `.claude/settings.
 Running it again changes nothing unless something changed."
 )]
 pub struct WorkspaceInitArgs {
-    /// A source: `alias:path[:main-branch]` (repeatable). Windows paths such as `C:\repos\api` work.
-    #[arg(
-        long = "source",
-        visible_alias = "fuente",
-        value_name = "ALIAS:PATH[:BRANCH]"
-    )]
-    pub sources: Vec<String>,
-    /// The branch a source is being worked on: `alias:branch` (repeatable).
-    #[arg(long = "working-branch", value_name = "ALIAS:BRANCH")]
-    pub working: Vec<String>,
-    /// The branch a source is tested on: `alias:branch` (repeatable).
-    #[arg(long = "qa-branch", value_name = "ALIAS:BRANCH")]
-    pub qa: Vec<String>,
-    /// The main branch of every source that declares none.
-    #[arg(long = "main-branch", value_name = "BRANCH")]
-    pub main_branch: Option<String>,
-    /// A one-line description of the project (default: the block's, else the folder's name).
-    #[arg(long = "project", visible_alias = "proyecto", value_name = "TEXT")]
-    pub project: Option<String>,
+    /// The block values: sources, branches, project description.
+    #[command(flatten)]
+    pub block: BlockFlags,
     /// Report what would change, and change nothing.
     #[arg(long = "dry-run")]
     pub dry_run: bool,
@@ -159,11 +143,11 @@ pub fn run(args: &WorkspaceInitArgs, global: &Global) -> Result<Outcome, Failure
     let style = global.flags().resolve(tty_default())?;
     let now = aw_workspace::clock::local_wall_clock().minute_stamp();
     let req = InitRequest {
-        sources: project_block::sources(&args.sources)?,
-        working: project_block::branch_items("working-branch", &args.working)?,
-        qa: project_block::branch_items("qa-branch", &args.qa)?,
-        main_branch: project_block::main_branch(&args.main_branch)?,
-        project: project_block::project(&args.project)?,
+        sources: project_block::sources(&args.block.sources)?,
+        working: project_block::branch_items("working-branch", &args.block.working)?,
+        qa: project_block::branch_items("qa-branch", &args.block.qa)?,
+        main_branch: project_block::main_branch(&args.block.main_branch)?,
+        project: project_block::project(&args.block.project)?,
         now,
     };
     let ws = locate_here(global)?;
