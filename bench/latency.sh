@@ -1,12 +1,20 @@
 #!/usr/bin/env bash
 # Whole-process latency of aw commands.
 #
-# Usage: bench/latency.sh [manifest|sessions|all] [SKILL_DIR...]
+# Usage: bench/latency.sh [manifest|sessions|flow|status|all] [SKILL_DIR...]
 #   manifest: `aw manifest validate --strict` over the given skill folders (default: the five
 #             family members of ../shared/data/manifest-fixtures when present, else the demo's
 #             example skills).
 #   sessions: `next-number`, `session-create` and `sessions` on a generated workspace holding
 #             200 sessions (made with aw itself in a temporary folder).
+#   flow:     `aw flow advance` (re-reading a boundary, nothing written) and `aw flow submit`
+#             (answering the quick entry gate: validate, apply, walk, one atomic write), each on a
+#             run restored before every timing run; target: median <= 5 ms.
+#   status:   `aw status --json` and `aw resume --json` on workspaces written by the
+#             gen-workspace example at 10x, 100x and 1000x (S-1 specs, S-1 plans of 10 phases,
+#             S/5 sessions; 1000x is 999/999/200), with peak RSS from /usr/bin/time -v when
+#             present; AW_BENCH_SCALES overrides the scales. Target at 1000x: median <= 50 ms and
+#             peak RSS <= 30 MB for each command.
 # Uses hyperfine when installed (median of >= 100 runs), else a loop of N runs timed with `date`.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -18,10 +26,11 @@ shift || true
 measure() { # name, command...
   local name=$1; shift
   if command -v hyperfine >/dev/null 2>&1; then
-    hyperfine -N --warmup 10 --runs 200 --style basic --export-json /tmp/aw-bench.json "$(printf '%q ' "$@")" >/dev/null 2>&1 || true
-    python3 - "$name" <<'PY'
+    # One results file per run of this script: several benchmarks may run side by side.
+    hyperfine -N --warmup 10 --runs 200 --style basic --export-json "/tmp/aw-bench.$$.json" "$(printf '%q ' "$@")" >/dev/null 2>&1 || true
+    python3 - "$name" "/tmp/aw-bench.$$.json" <<'PY'
 import json, sys
-r = json.load(open('/tmp/aw-bench.json'))['results'][0]
+r = json.load(open(sys.argv[2]))['results'][0]
 print(f"{sys.argv[1]:<40} median {r['median']*1000:7.2f} ms  mean {r['mean']*1000:7.2f} ms  min {r['min']*1000:7.2f} ms  (hyperfine, {len(r['times'])} runs)")
 PY
   else
@@ -68,6 +77,73 @@ case $what in
     measure "session-create (200+ sessions)" "$aw" session-create --type quick --name bench-quick --objective "Bench" --json
     cd "$root"
     ;;
-  manifest) ;;
-  *) echo "unknown benchmark: $what (manifest|sessions|all)" >&2; exit 2 ;;
+  manifest|flow|status) ;;
+  *) echo "unknown benchmark: $what (manifest|sessions|flow|status|all)" >&2; exit 2 ;;
+esac
+
+case $what in
+  flow|all)
+    fws=$(mktemp -d /tmp/aw-bench-flow.XXXXXX)
+    export HOME=$fws/home AW_LOCK_WAIT_MS=30000
+    unset AW_NAMESPACE AW_CONTEXT_ID
+    mkdir -p "$HOME" "$fws/app"
+    cd "$fws"
+    "$aw" workspace-init --source app:app --json >/dev/null
+    "$aw" session-create --type quick --name bench-quick --objective "Bench the flow" --json >/dev/null
+    folder=001-bench-quick
+    state=$fws/.workflow/sessions/$folder/.flow-run.json
+    seal=$("$aw" flow advance --session "$folder" --flow quick --adopt --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["state_digest"])')
+    cp "$state" "$fws/adopted.json"
+    printf '{"input_digest":"%s","signals":["quick.needs-architecture"]}' "$seal" >"$fws/answer.json"
+    measure "flow advance (boundary re-read)" "$aw" flow advance --session "$folder" --json
+    if command -v hyperfine >/dev/null 2>&1; then
+      # stdin needs a shell; hyperfine subtracts the shell's own start-up.
+      hyperfine --warmup 10 --runs 200 --style basic --export-json /tmp/aw-bench.json \
+        --prepare "cp $fws/adopted.json $state" \
+        "$aw flow submit --session $folder --json < $fws/answer.json" >/dev/null 2>&1 || true
+      python3 - <<'PY'
+import json
+r = json.load(open('/tmp/aw-bench.json'))['results'][0]
+print(f"{'flow submit (apply + walk + write)':<40} median {r['median']*1000:7.2f} ms  mean {r['mean']*1000:7.2f} ms  min {r['min']*1000:7.2f} ms  (hyperfine, {len(r['times'])} runs)")
+PY
+    else
+      n=200 total=0
+      for ((i = 0; i < n; i++)); do
+        cp "$fws/adopted.json" "$state"
+        start=$(date +%s%N)
+        "$aw" flow submit --session "$folder" --json <"$fws/answer.json" >/dev/null 2>&1 || true
+        end=$(date +%s%N)
+        total=$((total + end - start))
+      done
+      printf '%-40s mean %7.2f ms  (%d runs, no hyperfine)\n' "flow submit (apply + walk + write)" "$(awk -v t="$total" -v n="$n" 'BEGIN { print t / n / 1000000 }')" "$n"
+    fi
+    cd "$root"
+    rm -rf "$fws"
+    ;;
+esac
+
+case $what in
+  status|all)
+    cargo build --release --quiet --manifest-path "$root/Cargo.toml" -p aw --example gen-workspace
+    gen=${CARGO_TARGET_DIR:-$root/target}/release/examples/gen-workspace
+    unset AW_NAMESPACE AW_CONTEXT_ID
+    for scale in ${AW_BENCH_SCALES:-10 100 1000}; do
+      sws=$(mktemp -d /tmp/aw-bench-status.XXXXXX)
+      "$gen" "$sws" --specs $((scale - 1)) --plans $((scale - 1)) --phases 10 \
+        --sessions $((scale / 5)) --seed 7 >/dev/null
+      cd "$sws"
+      bytes=$(cat docs/specs/* docs/plans/* | wc -c)
+      echo "status workspace ${scale}x: $((scale - 1)) specs, $((scale - 1)) plans, $((scale / 5)) sessions, $((bytes / 1024)) KiB of documents"
+      measure "status --json (${scale}x)" "$aw" status --json
+      measure "resume --json (${scale}x)" "$aw" resume --json
+      if [ -x /usr/bin/time ]; then
+        for cmd in status resume; do
+          kb=$(/usr/bin/time -v "$aw" "$cmd" --json 2>&1 >/dev/null | awk -F': ' '/Maximum resident set size/ {print $2}')
+          printf '%-40s peak RSS %6.1f MB\n' "$cmd --json (${scale}x)" "$(awk -v k="$kb" 'BEGIN { print k / 1024 }')"
+        done
+      fi
+      cd "$root"
+      rm -rf "$sws"
+    done
+    ;;
 esac

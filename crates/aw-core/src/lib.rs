@@ -5,8 +5,11 @@
 //! reused by every command that needs it.
 
 pub mod artifacts;
+pub mod canonical;
 pub mod checkpoint;
 pub mod context_id;
+pub mod docs;
+pub mod flow;
 pub mod manifest;
 pub mod markdown;
 pub mod names;

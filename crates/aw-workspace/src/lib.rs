@@ -6,10 +6,12 @@
 
 pub mod atomic;
 pub mod bindings;
+pub mod board;
 pub mod checkpoint;
 pub mod clock;
 pub mod context_id;
 pub mod error;
+pub mod flow_store;
 pub mod git_probe;
 pub mod history;
 pub mod init;

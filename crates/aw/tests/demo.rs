@@ -31,6 +31,9 @@ fn demo_text_shows_the_family_and_the_workspace_steps() {
         "$ aw session-create",
         "$ aw checkpoint-write --code 001",
         "001-login-redirect-quick",
+        "$ aw resume",
+        "$ aw status",
+        "✗ F2 — Deep links work on mobile",
     ] {
         assert!(text.contains(needle), "missing {needle:?} in:\n{text}");
     }
@@ -58,6 +61,12 @@ fn demo_json_reports_every_step_and_keep_keeps_the_folder() {
     assert!(steps.len() >= 4);
     assert!(steps.iter().all(|s| s["exit"] == 0), "{steps:?}");
     assert_eq!(steps[1]["output"]["folder"], "001-login-redirect-quick");
+    let board = &steps.last().unwrap()["output"];
+    assert_eq!(
+        board["counts"]["plans"], 1,
+        "the demo ends on the board: {board}"
+    );
+    assert_eq!(board["plans"][0]["phases_blocked"], 1);
     let kept = std::path::PathBuf::from(v["kept"].as_str().unwrap());
     assert!(
         kept.join("project/.workflow/sessions/001-login-redirect-quick/CHECKPOINT.md")

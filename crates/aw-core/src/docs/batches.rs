@@ -9,8 +9,10 @@
 
 use super::phases::Phase;
 use super::spec::section_lines;
+use super::titles::folds_to;
 use crate::markdown::Line;
 use serde::Serialize;
+use std::collections::{HashMap, HashSet};
 
 /// How a batch runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -83,6 +85,9 @@ pub struct Batches {
 
 const TITLES: &[&str] = &["execution batches", "lotes de ejecucion"];
 
+/// More phases than any plan has: a batch line naming more is a typo.
+const MAX_PHASES: u64 = 1000;
+
 /// Reads and checks the batches against the plan's phase blocks. `None` when the plan has no
 /// batches section.
 pub fn parse_batches(lines: &[Line<'_>], phases: &[Phase]) -> Option<Batches> {
@@ -117,10 +122,13 @@ fn batch_line(item: &str) -> Option<Batch> {
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    let mode = match crate::markdown::fold(mode).as_str() {
-        "continuous" | "continuo" | "continua" => Mode::Continuous,
-        "isolated" | "aislado" | "aislada" => Mode::Isolated,
-        _ => return None,
+    let is = |words: &[&str]| words.iter().any(|w| folds_to(mode, w));
+    let mode = if is(&["continuous", "continuo", "continua"]) {
+        Mode::Continuous
+    } else if is(&["isolated", "aislado", "aislada"]) {
+        Mode::Isolated
+    } else {
+        return None;
     };
     let mut list = Vec::new();
     for chunk in phases.split(',').map(str::trim) {
@@ -132,7 +140,7 @@ fn batch_line(item: &str) -> Option<Batch> {
             }
         };
         // A reversed or huge range is a typo, not a list of a billion phases.
-        if b < a || b - a > 1000 {
+        if b < a || b - a > MAX_PHASES || list.len() as u64 + (b - a) > MAX_PHASES {
             return None;
         }
         list.extend(a..=b);
@@ -155,25 +163,29 @@ fn phase_ref(s: &str) -> Option<u64> {
 
 fn check(items: &[Batch], phases: &[Phase], problems: &mut Vec<Problem>) {
     let order: Vec<u64> = phases.iter().map(|p| p.number).collect();
-    let mut seen: Vec<u64> = Vec::new();
+    // The first block of a number is its place in the plan.
+    let mut position: HashMap<u64, usize> = HashMap::new();
+    for (i, &n) in order.iter().enumerate() {
+        position.entry(n).or_insert(i);
+    }
+    let mut seen: HashSet<u64> = HashSet::new();
     let mut last_pos: Option<usize> = None;
     for b in items {
         for &n in &b.phases {
-            let Some(pos) = order.iter().position(|&o| o == n) else {
+            let Some(&pos) = position.get(&n) else {
                 problems.push(Problem::UnknownPhase {
                     batch: b.id.clone(),
                     phase: n,
                 });
                 continue;
             };
-            if seen.contains(&n) {
+            if !seen.insert(n) {
                 problems.push(Problem::Duplicate {
                     batch: b.id.clone(),
                     phase: n,
                 });
                 continue;
             }
-            seen.push(n);
             if last_pos.is_some_and(|l| pos < l) {
                 problems.push(Problem::OutOfOrder {
                     batch: b.id.clone(),
@@ -184,7 +196,8 @@ fn check(items: &[Batch], phases: &[Phase], problems: &mut Vec<Problem>) {
         }
     }
     for &n in &order {
-        if !seen.contains(&n) {
+        // `insert` also keeps a number used by two phase blocks from being reported twice.
+        if seen.insert(n) {
             problems.push(Problem::Missing { phase: n });
         }
     }
@@ -224,22 +237,37 @@ mod tests {
             ("- B1 · continuous · F1-F3", vec![Missing { phase: 4 }]),
             (
                 "- B1 · continuous · F1-F4\n- B2 · isolated · F4",
-                vec![Duplicate { batch: "B2".into(), phase: 4 }],
+                vec![Duplicate {
+                    batch: "B2".into(),
+                    phase: 4,
+                }],
             ),
             (
                 "- B1 · continuous · F2, F1\n- B2 · isolated · F3-F4",
-                vec![OutOfOrder { batch: "B1".into(), phase: 1 }],
+                vec![OutOfOrder {
+                    batch: "B1".into(),
+                    phase: 1,
+                }],
             ),
             (
                 "- B1 · continuous · F1-F5",
-                vec![UnknownPhase { batch: "B1".into(), phase: 5 }],
+                vec![UnknownPhase {
+                    batch: "B1".into(),
+                    phase: 5,
+                }],
             ),
             (
                 "- B1 · sometimes · F1-F4\n- not a batch\n- B2 · isolated · F3-F1",
                 vec![
-                    Malformed { line: "- B1 · sometimes · F1-F4".into() },
-                    Malformed { line: "- not a batch".into() },
-                    Malformed { line: "- B2 · isolated · F3-F1".into() },
+                    Malformed {
+                        line: "- B1 · sometimes · F1-F4".into(),
+                    },
+                    Malformed {
+                        line: "- not a batch".into(),
+                    },
+                    Malformed {
+                        line: "- B2 · isolated · F3-F1".into(),
+                    },
                     Missing { phase: 1 },
                     Missing { phase: 2 },
                     Missing { phase: 3 },

@@ -33,29 +33,82 @@ impl Moment {
 }
 
 /// Reads a declared date at the start of `s`: `YYYY-MM-DD`, optionally followed by
-/// ` HH:MM[:SS]`, then anything (`2026-03-01 · session 004`). Impossible dates are refused.
+/// ` HH:MM[:SS]` (or `T`), then anything (`2026-03-01 · session 004`). Impossible dates are
+/// refused.
 pub fn parse_declared(s: &str) -> Option<Moment> {
     let s = s.trim();
-    let date = s.get(..10)?;
-    let rest = &s[10..];
-    if !rest.is_empty() && !rest.starts_with(|c: char| c.is_whitespace() || c == 'T') {
+    let b = s.as_bytes();
+    let rest = b.get(10..)?;
+    if !rest.is_empty() && !rest[0].is_ascii_whitespace() && rest[0] != b'T' {
         return None;
     }
-    let day = WallClock::parse(&format!("{date} 00:00"))?;
-    let time = rest
-        .get(1..)
-        .map(|r| r.split(|c: char| c.is_whitespace()).next().unwrap_or(""))
-        .unwrap_or("");
-    if !time.is_empty()
-        && let Some(at) = WallClock::parse(&format!("{date} {}", time.get(..8).unwrap_or(time)))
-            .or_else(|| WallClock::parse(&format!("{date} {}", time.get(..5).unwrap_or(time))))
-    {
-        return Some(Moment::precise(at));
+    if b[4] != b'-' || b[7] != b'-' {
+        return None;
     }
-    Some(Moment {
-        at: day,
-        precise: false,
+    let year = digits(&b[0..4])?;
+    let month = u8::try_from(digits(&b[5..7])?).ok()?;
+    let day = u8::try_from(digits(&b[8..10])?).ok()?;
+    if !(1..=12).contains(&month) || day == 0 || day > days_in_month(year, month) {
+        return None;
+    }
+    let midnight = WallClock {
+        year: i32::try_from(year).ok()?,
+        month,
+        day,
+        hour: 0,
+        minute: 0,
+        second: 0,
+    };
+    match rest.get(1..).and_then(time_of_day) {
+        Some((hour, minute, second)) => Some(Moment::precise(WallClock {
+            hour,
+            minute,
+            second,
+            ..midnight
+        })),
+        None => Some(Moment {
+            at: midnight,
+            precise: false,
+        }),
+    }
+}
+
+/// `HH:MM` or `HH:MM:SS` at the start of `b`, ending there or before a non-digit.
+fn time_of_day(b: &[u8]) -> Option<(u8, u8, u8)> {
+    let two = |at: usize| -> Option<u8> { u8::try_from(digits(b.get(at..at + 2)?)?).ok() };
+    if b.get(2) != Some(&b':') {
+        return None;
+    }
+    let (hour, minute) = (two(0)?, two(3)?);
+    let (second, end) = match (b.get(5), two(6)) {
+        (Some(b':'), Some(sec)) => (sec, 8),
+        _ => (0, 5),
+    };
+    if b.get(end).is_some_and(u8::is_ascii_digit) || hour > 23 || minute > 59 || second > 60 {
+        return None;
+    }
+    Some((hour, minute, second))
+}
+
+/// The value of a run of ASCII digits.
+fn digits(b: &[u8]) -> Option<u32> {
+    if b.is_empty() || !b.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    b.iter().try_fold(0u32, |n, d| {
+        n.checked_mul(10)?.checked_add(u32::from(d - b'0'))
     })
+}
+
+fn days_in_month(year: u32, month: u8) -> u8 {
+    match month {
+        4 | 6 | 9 | 11 => 30,
+        2 if (year.is_multiple_of(4) && !year.is_multiple_of(100)) || year.is_multiple_of(400) => {
+            29
+        }
+        2 => 28,
+        _ => 31,
+    }
 }
 
 /// Days since 1970-01-01 of a wall-clock date.
@@ -134,7 +187,14 @@ mod tests {
         );
         assert!(parse_declared("2026-03-01T10:30").unwrap().precise);
         assert!(!parse_declared("2026-03-01 later").unwrap().precise);
-        for bad in ["2026-02-30", "2026-3-1", "yesterday", "", "2026-03-011", "ñññññññññññ"] {
+        for bad in [
+            "2026-02-30",
+            "2026-3-1",
+            "yesterday",
+            "",
+            "2026-03-011",
+            "ñññññññññññ",
+        ] {
             assert_eq!(parse_declared(bad), None, "{bad}");
         }
     }

@@ -12,10 +12,13 @@
 //!   and its execution batches.
 //! - [`session_view`]: what the board reads of a session folder.
 //! - [`flow_view`]: the slot where the flow engine's per-session projection plugs in.
-//! - [`status`], [`pipeline`], [`discarded`]: the `aw status` model.
+//! - [`board_input`], [`status`], [`pipeline`], [`discarded`]: the `aw status` model and what
+//!   it is built from.
 //! - [`resume`]: the `aw resume` proposals.
+//! - [`titles`]: allocation-free folded comparisons of headings and keys.
 
 pub mod batches;
+pub mod board_input;
 pub mod dates;
 pub mod discarded;
 pub mod flow_view;
@@ -30,3 +33,4 @@ pub mod resume;
 pub mod session_view;
 pub mod spec;
 pub mod status;
+pub mod titles;

@@ -7,6 +7,7 @@
 
 use crate::session::correlative::Correlative;
 use std::cmp::Ordering;
+use std::collections::HashSet;
 
 /// Which kind of document a folder holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -97,7 +98,7 @@ pub fn inventory_order(a: (&Correlative, &str), b: (&Correlative, &str)) -> Orde
 /// refined copy was superseded by the spec it was merged back into. `items` pairs each file name
 /// with its parsed name; the order is kept.
 pub fn drop_superseded_refined<T>(items: Vec<(String, DocName, T)>) -> Vec<(String, DocName, T)> {
-    let plain: Vec<Correlative> = items
+    let plain: HashSet<Correlative> = items
         .iter()
         .filter(|(file, _, _)| !is_refined_copy(file))
         .map(|(_, n, _)| n.correlative.clone())
@@ -112,6 +113,8 @@ pub fn drop_superseded_refined<T>(items: Vec<(String, DocName, T)>) -> Vec<(Stri
 mod tests {
     use super::*;
 
+    type Case = (DocKind, &'static str, Option<(String, String)>);
+
     fn name(kind: DocKind, s: &str) -> Option<(String, String)> {
         parse_name(kind, s).map(|n| (n.number, n.slug))
     }
@@ -119,7 +122,7 @@ mod tests {
     #[test]
     fn grammar_table() {
         let s = |n: &str, slug: &str| Some((n.to_owned(), slug.to_owned()));
-        let cases: &[(DocKind, &str, Option<(String, String)>)] = &[
+        let cases: &[Case] = &[
             (DocKind::Spec, "001-spec-login.md", s("001", "login")),
             (DocKind::Spec, "001-spec.md", s("001", "")),
             (DocKind::Spec, "001-SPEC-Login.MD", s("001", "Login")),
@@ -136,7 +139,11 @@ mod tests {
             (DocKind::Spec, "001-", None),
             (DocKind::Spec, "", None),
             (DocKind::Spec, "001-sñec-x.md", None),
-            (DocKind::Plan, "003-plan-login-otp.md", s("003", "login-otp")),
+            (
+                DocKind::Plan,
+                "003-plan-login-otp.md",
+                s("003", "login-otp"),
+            ),
             (DocKind::Plan, "003-spec-login.md", None),
         ];
         for (kind, input, want) in cases {

@@ -8,9 +8,9 @@
 //! collapsing spaces) reads as pending, so an annotated `validada — with caveats` is not
 //! validated.
 
-use super::preamble::quoted_value;
-use crate::artifacts::loose_title;
-use crate::markdown::{Line, fold};
+use super::preamble::{is_key, quoted};
+use super::titles::{is_one_of, words_fold_to};
+use crate::markdown::Line;
 use serde::Serialize;
 
 /// Where a phase stands.
@@ -31,13 +31,15 @@ impl PhaseState {
     /// Reads a state value: `*` dropped, case and accents folded, spaces collapsed; an unknown
     /// value is pending.
     pub fn from_value(v: &str) -> Self {
-        let cleaned = fold(&v.replace('*', ""));
-        let words: Vec<&str> = cleaned.split_whitespace().collect();
-        match words.join(" ").as_str() {
-            "en ejecucion" | "in progress" => PhaseState::InProgress,
-            "bloqueada" | "blocked" => PhaseState::Blocked,
-            "validada" | "validated" => PhaseState::Validated,
-            _ => PhaseState::Pending,
+        let is = |words: &[&str]| words.iter().any(|w| words_fold_to(v, w));
+        if is(&["validada", "validated"]) {
+            PhaseState::Validated
+        } else if is(&["en ejecucion", "in progress"]) {
+            PhaseState::InProgress
+        } else if is(&["bloqueada", "blocked"]) {
+            PhaseState::Blocked
+        } else {
+            PhaseState::Pending
         }
     }
 
@@ -95,9 +97,10 @@ pub fn phase_heading(title: &str) -> Option<(u64, &str)> {
 /// Every phase heading under the first `## Tasks` / `## Tareas` section, in document order,
 /// whether or not it declares a state.
 pub fn phase_blocks(lines: &[Line<'_>]) -> Vec<Phase> {
-    let Some(start) = lines.iter().position(|l| {
-        matches!(l.heading, Some((2, t)) if TASKS_TITLES.contains(&loose_title(t).as_str()))
-    }) else {
+    let Some(start) = lines
+        .iter()
+        .position(|l| matches!(l.heading, Some((2, t)) if is_one_of(t, TASKS_TITLES)))
+    else {
         return Vec::new();
     };
     let mut phases: Vec<Phase> = Vec::new();
@@ -126,21 +129,18 @@ pub fn phase_blocks(lines: &[Line<'_>]) -> Vec<Phase> {
             }
             continue;
         }
-        if !open || line.fenced || !line.text.trim_start().starts_with('>') {
+        if !open || line.fenced {
             continue;
         }
-        let Some(phase) = phases.last_mut() else {
+        let (Some(phase), Some((key, value))) = (phases.last_mut(), quoted(line.text)) else {
             continue;
         };
-        if !state_seen && let Some(v) = quoted_value(line.text, STATE_KEYS) {
-            phase.state = PhaseState::from_value(&v);
+        if !state_seen && is_key(key, STATE_KEYS) {
+            phase.state = PhaseState::from_value(&value);
             phase.declared = true;
             state_seen = true;
-        } else if phase.blocker.is_none()
-            && let Some(v) = quoted_value(line.text, BLOCKER_KEYS)
-            && !v.is_empty()
-        {
-            phase.blocker = Some(v);
+        } else if phase.blocker.is_none() && !value.is_empty() && is_key(key, BLOCKER_KEYS) {
+            phase.blocker = Some(value.into_owned());
         }
     }
     phases
@@ -206,13 +206,27 @@ mod tests {
         let blocks = phase_blocks(&scan(text));
         let got: Vec<_> = blocks
             .iter()
-            .map(|p| (p.number, p.name.as_str(), p.state, p.declared, p.blocker.as_deref()))
+            .map(|p| {
+                (
+                    p.number,
+                    p.name.as_str(),
+                    p.state,
+                    p.declared,
+                    p.blocker.as_deref(),
+                )
+            })
             .collect();
         assert_eq!(
             got,
             vec![
                 (1, "One", PhaseState::Validated, true, None),
-                (2, "Two", PhaseState::Blocked, true, Some("waiting on infra")),
+                (
+                    2,
+                    "Two",
+                    PhaseState::Blocked,
+                    true,
+                    Some("waiting on infra")
+                ),
                 (3, "Three", PhaseState::Pending, false, None),
             ]
         );

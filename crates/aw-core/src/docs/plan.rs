@@ -14,7 +14,7 @@ use super::batches::{Batches, parse_batches};
 use super::dates::Moment;
 use super::frontmatter;
 use super::phases::{self, Phase, PhaseState};
-use super::preamble::{self, quoted_value};
+use super::preamble::{self, is_key, quoted};
 use super::relation::{self, Clues};
 use crate::artifacts::{TaskStatus, checkbox, percent};
 use crate::markdown;
@@ -125,14 +125,13 @@ fn header(lines: &[markdown::Line<'_>], pre: preamble::Preamble) -> Header {
     let mut state: Option<String> = None;
     let mut closure: Option<String> = None;
     for l in preamble::lines(lines, pre) {
-        if state.is_none()
-            && let Some(v) = quoted_value(l.text, STATE_KEYS)
-        {
-            state = Some(v);
-        } else if closure.is_none()
-            && let Some(v) = quoted_value(l.text, CLOSURE_KEYS)
-        {
-            closure = Some(v);
+        let Some((key, value)) = quoted(l.text) else {
+            continue;
+        };
+        if state.is_none() && is_key(key, STATE_KEYS) {
+            state = Some(value.into_owned());
+        } else if closure.is_none() && is_key(key, CLOSURE_KEYS) {
+            closure = Some(value.into_owned());
         }
     }
     let Some(v) = state else {
@@ -201,7 +200,10 @@ impl PlanFacts {
     /// Every task checked and every counted phase validated.
     pub fn all_work_done(&self) -> bool {
         self.tasks_done == self.tasks_total
-            && self.phases().iter().all(|p| p.state == PhaseState::Validated)
+            && self
+                .phases()
+                .iter()
+                .all(|p| p.state == PhaseState::Validated)
     }
 
     /// The plan's state.
@@ -233,11 +235,15 @@ mod tests {
     use super::*;
 
     fn plan(header: &str, body: &str) -> PlanFacts {
-        parse_plan(&format!("# Plan 003 — x\n\n{header}\n\n## Origin\n- a\n\n## Tasks\n{body}"))
+        parse_plan(&format!(
+            "# Plan 003 — x\n\n{header}\n\n## Origin\n- a\n\n## Tasks\n{body}"
+        ))
     }
 
-    const VALIDATED: &str = "### F1 — a\n> Estado: validada\n- [x] T1\n### F2 — b\n> Estado: validada\n- [x] T2\n";
-    const HALF: &str = "### F1 — a\n> Estado: validada\n- [x] T1\n### F2 — b\n> Estado: en ejecución\n- [ ] T2\n";
+    const VALIDATED: &str =
+        "### F1 — a\n> Estado: validada\n- [x] T1\n### F2 — b\n> Estado: validada\n- [x] T2\n";
+    const HALF: &str =
+        "### F1 — a\n> Estado: validada\n- [x] T1\n### F2 — b\n> Estado: en ejecución\n- [ ] T2\n";
     const TASKS_OPEN: &str = "### F1 — a\n> Estado: validada\n- [ ] T1\n";
     const NO_PHASES_DONE: &str = "- [x] a\n- [X] b\n";
     const NO_PHASES_OPEN: &str = "- [x] a\n- [ ] b\n";
@@ -258,7 +264,12 @@ mod tests {
             ("> Estado: done", HALF, Inconsistent, false),
             ("> Estado: done", TASKS_OPEN, Inconsistent, false),
             ("> Estado: done", NO_PHASES_OPEN, Inconsistent, false),
-            ("> Estado: done — 2026-01-02 · sesión 004", VALIDATED, Done, false),
+            (
+                "> Estado: done — 2026-01-02 · sesión 004",
+                VALIDATED,
+                Done,
+                false,
+            ),
             ("> Estado: open - legacy tail", HALF, Open, false),
             ("> Estado: cerrado", VALIDATED, Inconsistent, false),
             ("> Estado: done, mostly", VALIDATED, Inconsistent, false),
@@ -268,7 +279,11 @@ mod tests {
         ];
         for (header, body, state, fvp) in cases {
             let p = plan(header, body);
-            assert_eq!((p.state(), p.final_validation_pending()), (*state, *fvp), "{header:?} / {body:?}");
+            assert_eq!(
+                (p.state(), p.final_validation_pending()),
+                (*state, *fvp),
+                "{header:?} / {body:?}"
+            );
         }
     }
 
@@ -278,7 +293,10 @@ mod tests {
         assert_eq!(p.header.declaration, Declaration::Done);
         assert!(p.header.legacy);
         assert_eq!(p.header.closure.as_deref(), Some("2026-01-02 · sesión 004"));
-        let p = plan("> Estado: done\n> Cierre: 2026-01-03 · session 5\n> Estado: open", "");
+        let p = plan(
+            "> Estado: done\n> Cierre: 2026-01-03 · session 5\n> Estado: open",
+            "",
+        );
         assert_eq!(p.header.declaration, Declaration::Done);
         assert_eq!(p.header.closure.as_deref(), Some("2026-01-03 · session 5"));
         let p = plan("> Closed: today", "");
@@ -298,7 +316,11 @@ mod tests {
                     ```md\n### F9 — example\n> Estado: bloqueada\n- [ ] example task\n```\n\
                     ### F2 — b\n> Estado: bloqueada\n> Bloqueo: infra\n- [ ] T2.1\n";
         let p = plan("> Estado: open", body);
-        assert_eq!((p.tasks_total, p.tasks_done), (3, 1), "fenced checkboxes count");
+        assert_eq!(
+            (p.tasks_total, p.tasks_done),
+            (3, 1),
+            "fenced checkboxes count"
+        );
         assert_eq!(p.phases().len(), 2, "fenced headings do not");
         assert_eq!((p.phases_validated(), p.phases_blocked()), (1, 1));
         assert_eq!(p.progress_pct(), 33);

@@ -6,7 +6,9 @@
 //! anything.
 
 use super::dates::{Moment, parse_declared};
-use crate::markdown::{Line, fold};
+use super::titles::folds_to;
+use crate::markdown::Line;
+use std::borrow::Cow;
 
 /// Keys of a declared document date.
 pub const DATE_KEYS: &[&str] = &["date", "fecha"];
@@ -58,7 +60,7 @@ pub fn lines<'a, 'b>(lines: &'b [Line<'a>], p: Preamble) -> impl Iterator<Item =
 
 /// A `key: value` line: optional `>` quote markers, an optional `-`/`*` list marker, bold
 /// markers anywhere (`> **Estado:** open`). Returns the key and the value, both trimmed.
-pub fn key_value(line: &str) -> Option<(&str, String)> {
+pub fn key_value(line: &str) -> Option<(&str, Cow<'_, str>)> {
     let rest = unquote(line).1;
     let rest = rest
         .strip_prefix("- ")
@@ -69,7 +71,13 @@ pub fn key_value(line: &str) -> Option<(&str, String)> {
     if key.is_empty() {
         return None;
     }
-    Some((key, value.replace("**", "").trim().to_owned()))
+    // A `*` search is a `memchr`; most values have none, so the two-byte search rarely runs.
+    let value = if value.contains('*') && value.contains("**") {
+        Cow::Owned(value.replace("**", "").trim().to_owned())
+    } else {
+        Cow::Borrowed(value.trim())
+    };
+    Some((key, value))
 }
 
 /// Splits leading `>` quote markers off a line: whether there were any, and the rest, trimmed.
@@ -86,20 +94,30 @@ fn unquote(line: &str) -> (bool, &str) {
 /// The value of a blockquote line `> Key: value` whose folded key is one of `keys` (already
 /// folded). Lines that are not quoted never match: prose that happens to say "Estado:" is not a
 /// declaration.
-pub fn quoted_value(line: &str, keys: &[&str]) -> Option<String> {
-    let (quoted, _) = unquote(line);
-    if !quoted {
+pub fn quoted_value<'a>(line: &'a str, keys: &[&str]) -> Option<Cow<'a, str>> {
+    let (key, value) = quoted(line)?;
+    is_key(key, keys).then_some(value)
+}
+
+/// The key and value of a blockquote `> Key: value` line (see [`key_value`]); `None` for a line
+/// that is not quoted.
+pub fn quoted(line: &str) -> Option<(&str, Cow<'_, str>)> {
+    if !line.trim_start().starts_with('>') {
         return None;
     }
-    let (key, value) = key_value(line)?;
-    keys.contains(&fold(key).as_str()).then_some(value)
+    key_value(line)
+}
+
+/// Whether a key folds to one of `keys` (already folded).
+pub fn is_key(key: &str, keys: &[&str]) -> bool {
+    keys.iter().any(|k| folds_to(key, k))
 }
 
 /// The first `Date:` / `Fecha:` line of the preamble (quoted or not) that holds a valid date.
 pub fn declared_date(all: &[Line<'_>], p: Preamble) -> Option<Moment> {
     lines(all, p).find_map(|l| {
         let (key, value) = key_value(l.text)?;
-        if !DATE_KEYS.contains(&fold(key).as_str()) {
+        if !DATE_KEYS.iter().any(|k| folds_to(key, k)) {
             return None;
         }
         parse_declared(&value)
@@ -119,9 +137,21 @@ mod tests {
         let texts: Vec<_> = lines(&doc, p).map(|l| l.text).collect();
         assert_eq!(texts, ["", "> Estado: open"]);
         let no_title = scan("> Estado: open\n## Origin\n");
-        assert_eq!(find(&no_title, 0), Preamble { start: 0, title: None, end: 1 });
+        assert_eq!(
+            find(&no_title, 0),
+            Preamble {
+                start: 0,
+                title: None,
+                end: 1
+            }
+        );
         let fenced = scan("# T\n```\n> Estado: done\n```\n## A\n");
-        assert_eq!(lines(&fenced, find(&fenced, 0)).filter(|l| l.text.contains("Estado")).count(), 0);
+        assert_eq!(
+            lines(&fenced, find(&fenced, 0))
+                .filter(|l| l.text.contains("Estado"))
+                .count(),
+            0
+        );
         let empty = scan("");
         assert_eq!(find(&empty, 5).end, 1);
     }
@@ -129,13 +159,24 @@ mod tests {
     #[test]
     fn quoted_key_values() {
         let keys = &["estado", "state"];
-        assert_eq!(quoted_value("> **Estado:** open", keys).as_deref(), Some("open"));
+        assert_eq!(
+            quoted_value("> **Estado:** open", keys).as_deref(),
+            Some("open")
+        );
         assert_eq!(quoted_value(">State: Done ", keys).as_deref(), Some("Done"));
-        assert_eq!(quoted_value("> ESTADO: x **y**", keys).as_deref(), Some("x y"));
+        assert_eq!(
+            quoted_value("> ESTADO: x **y**", keys).as_deref(),
+            Some("x y")
+        );
         assert_eq!(quoted_value("Estado: open", keys), None);
         assert_eq!(quoted_value("> Cierre: x", keys), None);
         assert_eq!(quoted_value("> Estado:", keys).as_deref(), Some(""));
-        assert_eq!(key_value("- **Fecha:** 2026-01-02").map(|kv| kv.1).as_deref(), Some("2026-01-02"));
+        assert_eq!(
+            key_value("- **Fecha:** 2026-01-02")
+                .map(|kv| kv.1)
+                .as_deref(),
+            Some("2026-01-02")
+        );
     }
 
     #[test]

@@ -12,10 +12,12 @@
 
 use super::preamble::{self, Preamble};
 use super::spec::section_lines;
+use super::titles::contains_ascii_ci;
 use crate::markdown::Line;
 use crate::session::correlative::Correlative;
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
+use std::collections::HashSet;
 
 /// How a plan names its spec.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -121,8 +123,10 @@ const DERIVED_PHRASES: &[&str] = &["derived from", "derivado de", "derivada de",
 pub fn clues(lines: &[Line<'_>], pre: Preamble) -> Clues {
     let mut derived = Vec::new();
     for line in preamble::lines(lines, pre) {
-        let lower = line.text.to_lowercase();
-        if DERIVED_PHRASES.iter().any(|p| lower.contains(p)) {
+        if DERIVED_PHRASES
+            .iter()
+            .any(|p| contains_ascii_ci(line.text, p))
+        {
             doc_paths(line.text, "specs", "spec", &mut derived);
         }
     }
@@ -150,12 +154,11 @@ pub fn clues(lines: &[Line<'_>], pre: Preamble) -> Clues {
 }
 
 fn level(evidence: Evidence, found: Vec<Correlative>) -> Clues {
-    let mut distinct: Vec<Correlative> = Vec::new();
-    for n in found {
-        if !distinct.contains(&n) {
-            distinct.push(n);
-        }
-    }
+    let mut seen = HashSet::new();
+    let distinct: Vec<Correlative> = found
+        .into_iter()
+        .filter(|n| seen.insert(n.clone()))
+        .collect();
     Clues {
         level: Some((evidence, distinct)),
     }
@@ -267,8 +270,8 @@ fn spec_references(text: &str, out: &mut Vec<Correlative>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::markdown::scan;
     use crate::docs::preamble::find;
+    use crate::markdown::scan;
 
     fn rel(text: &str) -> SpecRelation {
         let lines = scan(text);
@@ -356,7 +359,12 @@ mod tests {
     #[test]
     fn paths_end_at_their_last_md() {
         let mut v = Vec::new();
-        doc_paths("[x](docs/specs/004-spec-x.md.bak) docs/specs/005-spec-y.md", "specs", "spec", &mut v);
+        doc_paths(
+            "[x](docs/specs/004-spec-x.md.bak) docs/specs/005-spec-y.md",
+            "specs",
+            "spec",
+            &mut v,
+        );
         let got: Vec<_> = v.iter().map(Correlative::padded).collect();
         assert_eq!(got, ["004", "005"]);
         assert!(links_a_document("from docs/plans/007-plan-z.md"));
@@ -367,8 +375,17 @@ mod tests {
     #[test]
     fn wire_shapes() {
         let r = serde_json::to_value(resolved("001", "f", Evidence::OriginPath)).unwrap();
-        assert_eq!(r, serde_json::json!({"status":"resolved","number":"001","file":"f","evidence":"origin-path"}));
-        let u = serde_json::to_value(SpecRelation::Unknown { reason: "no-evidence" }).unwrap();
-        assert_eq!(u, serde_json::json!({"status":"unknown","reason":"no-evidence"}));
+        assert_eq!(
+            r,
+            serde_json::json!({"status":"resolved","number":"001","file":"f","evidence":"origin-path"})
+        );
+        let u = serde_json::to_value(SpecRelation::Unknown {
+            reason: "no-evidence",
+        })
+        .unwrap();
+        assert_eq!(
+            u,
+            serde_json::json!({"status":"unknown","reason":"no-evidence"})
+        );
     }
 }

@@ -72,8 +72,13 @@ pub fn first_line(body: &str) -> Option<String> {
                 .trim()
         })
         .filter(|t| !t.is_empty() && !matches!(*t, "-" | "*" | "- [ ]"))
-        .find(|t| !t.contains("_[AI:") && !(t.starts_with("<!--") && t.ends_with("-->")))
+        .find(|t| !is_placeholder(t))
         .map(str::to_owned)
+}
+
+/// A template placeholder: an unfilled `_[AI: …]_` or a whole-line HTML comment.
+fn is_placeholder(line: &str) -> bool {
+    line.contains("_[AI:") || (line.starts_with("<!--") && line.ends_with("-->"))
 }
 
 /// What the board reads of a CHECKPOINT.
@@ -133,9 +138,12 @@ mod tests {
         assert_eq!(v.kind.as_deref(), Some("quick"));
         assert_eq!(v.number.as_deref(), Some("004"));
         assert_eq!(v.declared.unwrap().date(), "2026-03-01");
-        let es = "# Objetivo\nFecha de inicio: 2026-01-01\n## Objetivo\n\n- Arreglar foo\n## Origen\nconversación\n";
+        let es = "# Objetivo — session001-dev-foo\nFecha de inicio: 2026-01-01\n## Objetivo\n\n- Arreglar foo\n## Origen\nconversación\n";
         let v = session_view(&folder("session001-dev-foo"), Some(es));
-        assert_eq!((v.code.as_str(), v.objective.as_deref()), ("001", Some("Arreglar foo")));
+        assert_eq!(
+            (v.code.as_str(), v.objective.as_deref()),
+            ("001", Some("Arreglar foo"))
+        );
         assert!(!v.links_document);
         let none = session_view(&folder("x"), None);
         assert_eq!((none.summary.as_str(), none.objective), ("x", None));
@@ -150,9 +158,13 @@ mod tests {
         assert_eq!(v.pending.as_deref(), Some("F2 tests"));
         assert_eq!(v.excluded, ["dark mode"]);
         assert!(v.updated.unwrap().precise);
-        let es = "## Lo último que hice\nmigré el esquema\n## Próximo paso\nseguir\n## Excluidos\n- x\n";
+        let es =
+            "## Lo último que hice\nmigré el esquema\n## Próximo paso\nseguir\n## Excluidos\n- x\n";
         let v = checkpoint_view(es);
-        assert_eq!((v.completed.as_deref(), v.pending.as_deref()), (Some("migré el esquema"), Some("seguir")));
+        assert_eq!(
+            (v.completed.as_deref(), v.pending.as_deref()),
+            (Some("migré el esquema"), Some("seguir"))
+        );
         assert_eq!(checkpoint_view("# CHECKPOINT\n"), CheckpointView::default());
         assert_eq!(deferred("## Diferidos\n- later\n"), ["later"]);
     }

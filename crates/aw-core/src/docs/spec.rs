@@ -7,7 +7,7 @@
 use super::dates::{Moment, parse_declared};
 use super::frontmatter::{self, Frontmatter};
 use super::preamble;
-use crate::artifacts::loose_title;
+use super::titles::is_one_of;
 use crate::markdown::{self, Line};
 use serde::Serialize;
 
@@ -68,19 +68,25 @@ const REFINED_SECTIONS: &[&str] = &[
 const OPEN_QUESTIONS: &[&str] = &["open questions", "preguntas abiertas"];
 
 /// A first line that says there is nothing open.
-const NOTHING_OPEN: &[&str] = &["none", "ninguna", "ninguno", "n/a", "—", "-", "nothing", "nada"];
+const NOTHING_OPEN: &[&str] = &[
+    "none", "ninguna", "ninguno", "n/a", "—", "-", "nothing", "nada",
+];
 
 /// Reads a spec.
 pub fn parse_spec(text: &str) -> SpecFacts {
     let lines = markdown::scan(text);
     let fm = frontmatter::read(&lines);
     let (status, legacy) = match &fm {
-        Frontmatter::Closed { .. } => (fm.get("status").map_or(Maturity::Draft, Maturity::from_value), false),
+        Frontmatter::Closed { .. } => (
+            fm.get("status")
+                .map_or(Maturity::Draft, Maturity::from_value),
+            false,
+        ),
         Frontmatter::Unclosed => (Maturity::Draft, false),
         Frontmatter::Absent => {
             let refined = lines.iter().any(|l| {
                 l.heading
-                    .is_some_and(|(_, t)| REFINED_SECTIONS.contains(&loose_title(t).as_str()))
+                    .is_some_and(|(_, t)| is_one_of(t, REFINED_SECTIONS))
             });
             let m = if refined {
                 Maturity::ReadyForPlan
@@ -105,10 +111,9 @@ pub fn parse_spec(text: &str) -> SpecFacts {
 /// The body lines of the first heading whose loose title is one of `titles`, up to the next
 /// heading of the same or a higher level.
 pub fn section_lines<'a, 'b>(lines: &'b [Line<'a>], titles: &[&str]) -> Option<&'b [Line<'a>]> {
-    let start = lines.iter().position(|l| {
-        l.heading
-            .is_some_and(|(_, t)| titles.contains(&loose_title(t).as_str()))
-    })?;
+    let start = lines
+        .iter()
+        .position(|l| l.heading.is_some_and(|(_, t)| is_one_of(t, titles)))?;
     let level = lines[start].heading.map_or(1, |(l, _)| l);
     let body = &lines[start + 1..];
     let len = body
@@ -163,18 +168,42 @@ mod tests {
         let cases: &[(&str, (&str, bool))] = &[
             ("---\nstatus: draft\n---\n# Spec", ("draft", false)),
             ("---\nstatus: refining\n---\n", ("refining", false)),
-            ("---\nstatus: ready-for-plan\n---\n", ("ready-for-plan", false)),
-            ("---\nstatus: \"Ready-For-Plan\"\n---\n", ("ready-for-plan", false)),
+            (
+                "---\nstatus: ready-for-plan\n---\n",
+                ("ready-for-plan", false),
+            ),
+            (
+                "---\nstatus: \"Ready-For-Plan\"\n---\n",
+                ("ready-for-plan", false),
+            ),
             ("---\r\nstatus: 'refining'\r\n---\r\n", ("refining", false)),
             ("---\nstatus: done\n---\n", ("draft", false)),
             ("---\nstatus:\n---\n", ("draft", false)),
             ("---\nStatus: ready-for-plan\n---\n", ("draft", false)),
-            ("---\ntitle: x\n---\n## Refinement decisions\n", ("draft", false)),
-            ("---\nstatus: ready-for-plan\n# never closed\n", ("draft", false)),
-            ("# Spec 001\n## Refinement decisions (v2):\n- a\n", ("ready-for-plan", true)),
-            ("# Spec 001\n## Q&A traceability\n", ("ready-for-plan", true)),
-            ("# Spec 001\n## Decisiones de refinamiento\n", ("ready-for-plan", true)),
-            ("# Spec 001\n```\n## Refinement decisions\n```\n", ("draft", true)),
+            (
+                "---\ntitle: x\n---\n## Refinement decisions\n",
+                ("draft", false),
+            ),
+            (
+                "---\nstatus: ready-for-plan\n# never closed\n",
+                ("draft", false),
+            ),
+            (
+                "# Spec 001\n## Refinement decisions (v2):\n- a\n",
+                ("ready-for-plan", true),
+            ),
+            (
+                "# Spec 001\n## Q&A traceability\n",
+                ("ready-for-plan", true),
+            ),
+            (
+                "# Spec 001\n## Decisiones de refinamiento\n",
+                ("ready-for-plan", true),
+            ),
+            (
+                "# Spec 001\n```\n## Refinement decisions\n```\n",
+                ("draft", true),
+            ),
             ("# Spec 001\n## Requirement\n", ("draft", true)),
             ("", ("draft", true)),
         ];
@@ -185,7 +214,12 @@ mod tests {
 
     #[test]
     fn open_questions_table() {
-        let q = |body: &str| parse_spec(&format!("# S\n## Open questions\n{body}\n## Next\n- not a question\n")).open_questions;
+        let q = |body: &str| {
+            parse_spec(&format!(
+                "# S\n## Open questions\n{body}\n## Next\n- not a question\n"
+            ))
+            .open_questions
+        };
         assert_eq!(q("- a?\n- b?\n* c?"), 3);
         assert_eq!(q("None."), 0);
         assert_eq!(q("- Ninguna"), 0);
@@ -196,8 +230,14 @@ mod tests {
         assert_eq!(q("Should we cache?"), 1);
         assert_eq!(q(""), 0);
         assert_eq!(q("Some prose\n- one\n  - nested"), 2);
-        assert_eq!(parse_spec("# S\n## Open questions (2):\n- a\n").open_questions, 1);
-        assert_eq!(parse_spec("# S\n## Preguntas abiertas\n- a\n- b\n").open_questions, 2);
+        assert_eq!(
+            parse_spec("# S\n## Open questions (2):\n- a\n").open_questions,
+            1
+        );
+        assert_eq!(
+            parse_spec("# S\n## Preguntas abiertas\n- a\n- b\n").open_questions,
+            2
+        );
         assert_eq!(parse_spec("# S\n").open_questions, 0);
     }
 

@@ -1,15 +1,18 @@
 //! One module per command; `dispatch` routes a parsed command to it.
 
 mod auto_compact_on_close;
+mod board;
 mod checkpoint_read;
 mod checkpoint_write;
 mod demo;
+pub mod flow;
 mod history_update;
 mod lifecycle;
 pub mod manifest;
 mod next_number;
 mod project_block;
 mod project_md_upsert;
+mod resume;
 mod resume_summary;
 mod session_artifacts;
 mod session_close;
@@ -20,6 +23,8 @@ mod sessions;
 mod set_qa_branch;
 mod set_working_branch;
 mod sources;
+mod status;
+mod status_view;
 mod workspace_init;
 
 use crate::cli::Global;
@@ -41,6 +46,7 @@ pub enum Command {
     CheckpointWrite(checkpoint_write::CheckpointWriteArgs),
     #[command(about = "Run aw on a built-in example, in a temporary folder.")]
     Demo(demo::DemoArgs),
+    Flow(flow::FlowArgs),
     #[command(about = "Add or update a session's row in HISTORY.md.")]
     HistoryUpdate(history_update::HistoryUpdateArgs),
     #[command(about = "Check agent-workflow family manifests (`capability.json`).")]
@@ -50,6 +56,8 @@ pub enum Command {
     NextNumber(next_number::NextNumberArgs),
     #[command(about = "Read the project block, or merge sources and branches into it.")]
     ProjectMdUpsert(project_md_upsert::ProjectMdUpsertArgs),
+    #[command(about = "Propose what to resume next and the exact command to run (read-only).")]
+    Resume(resume::ResumeArgs),
     #[command(
         about = "Where this conversation's session stands after a compaction (PostCompact hook)."
     )]
@@ -71,6 +79,10 @@ pub enum Command {
     #[command(about = "List the project's sources with their branches and git state.")]
     Sources(sources::SourcesArgs),
     #[command(
+        about = "The workspace board: specs, plans, sessions and the pipeline of what is left."
+    )]
+    Status(status::StatusArgs),
+    #[command(
         about = "Make this folder a workspace, or reconcile it (scaffold, project block, .gitignore)."
     )]
     WorkspaceInit(workspace_init::WorkspaceInitArgs),
@@ -83,10 +95,12 @@ pub fn dispatch(command: &Command, global: &Global) -> Result<Outcome, Failure> 
         Command::CheckpointRead(args) => checkpoint_read::run(args, global),
         Command::CheckpointWrite(args) => checkpoint_write::run(args, global),
         Command::Demo(args) => demo::run(args, global),
+        Command::Flow(args) => flow::dispatch(args, global),
         Command::HistoryUpdate(args) => history_update::run(args, global),
         Command::Manifest(cmd) => manifest::dispatch(cmd, global),
         Command::NextNumber(args) => next_number::run(args, global),
         Command::ProjectMdUpsert(args) => project_md_upsert::run(args, global),
+        Command::Resume(args) => resume::run(args, global),
         Command::ResumeSummary(args) => resume_summary::run(args, global),
         Command::SessionArtifacts(args) => session_artifacts::run(args, global),
         Command::SessionClose(args) => session_close::run(args, global),
@@ -96,6 +110,7 @@ pub fn dispatch(command: &Command, global: &Global) -> Result<Outcome, Failure> 
         Command::SetQaBranch(args) => set_qa_branch::run(args, global),
         Command::SetWorkingBranch(args) => set_working_branch::run(args, global),
         Command::Sources(args) => sources::run(args, global),
+        Command::Status(args) => status::run(args, global),
         Command::WorkspaceInit(args) => workspace_init::run(args, global),
     }
 }

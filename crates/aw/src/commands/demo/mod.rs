@@ -2,8 +2,10 @@
 //!
 //! The demo writes everything into a temporary folder: a small agent-workflow skill family
 //! (good and broken manifests) that it validates, then a workspace where it runs the real
-//! commands an agent would run: init, a session, its tasks, a checkpoint, the session list.
+//! commands an agent would run: init, a session, its tasks, a checkpoint, the session list, then
+//! a spec and its plan, what to resume, and the status board.
 
+mod journey;
 mod skills;
 mod step;
 mod workspace;
@@ -32,6 +34,7 @@ pub fn run(args: &DemoArgs, global: &Global) -> Result<Outcome, Failure> {
         .map_err(|e| skills::io_failure("create a temporary folder", e))?;
     let family = skills::run(dir.path())?;
     let steps = workspace::run(dir.path(), style.format)?;
+    let (journey_session, journey) = journey::run(&dir.path().join("project"), style.format)?;
     let kept = if args.keep {
         Some(dir.keep().to_string_lossy().into_owned())
     } else {
@@ -42,6 +45,7 @@ pub fn run(args: &DemoArgs, global: &Global) -> Result<Outcome, Failure> {
             "kept": kept,
             "manifests": skills::json(&family),
             "steps": steps.iter().map(|s| s.json()).collect::<Vec<_>>(),
+            "journey": { "session": journey_session.json(), "boundaries": journey::json(&journey) },
         })),
         Format::Human => {
             let mut text =
@@ -52,18 +56,26 @@ pub fn run(args: &DemoArgs, global: &Global) -> Result<Outcome, Failure> {
                 text.push_str(&s.human());
                 text.push('\n');
             }
-            if let Some(path) = &kept {
-                text.push_str(&format!(
-                    "The example is kept in {path}: `cd {path}/project && aw sessions`.\n"
-                ));
-            }
             text.push_str(
-                "Next in this demo, as aw grows: the three-axis status board of specs and plans,\n\
-                 and a flow journey driven end to end.\n",
+                "3. A `quick` flow journey in a new session, driven to its end: aw applies every\n   \
+                 deterministic step and stops at each boundary below; the demo answers as an agent\n   \
+                 (or a person) would, and runs the command each execution boundary names.\n\n",
             );
+            text.push_str(&journey_session.human());
+            text.push('\n');
+            text.push_str(&journey::human(&journey));
+            text.push('\n');
+            match &kept {
+                Some(path) => text.push_str(&format!(
+                    "The example is kept in {path}: `cd {path}/project && aw status`.\n"
+                )),
+                None => text.push_str(
+                    "Run `aw demo --keep` to keep the example workspace and explore it yourself.\n",
+                ),
+            }
             Outcome::text(text)
         }
     };
-    let failed = steps.iter().any(|s| s.exit != 0);
+    let failed = steps.iter().any(|s| s.exit != 0) || journey_session.exit != 0;
     Ok(outcome.with_exit(if failed { 1 } else { 0 }))
 }

@@ -24,7 +24,9 @@ impl Step {
     pub fn json(&self) -> Value {
         let output = match &self.body {
             Body::Json(v) => v.clone(),
-            Body::Text(t) => Value::String(t.clone()),
+            // A command may hand its JSON already serialised (`status`, `resume`): embed it as
+            // JSON, not as a string.
+            Body::Text(t) => serde_json::from_str(t).unwrap_or_else(|_| Value::String(t.clone())),
         };
         json!({ "command": self.shown, "exit": self.exit, "output": output })
     }

@@ -1,5 +1,5 @@
 //! Part two of the demo: a workspace, a session, its tasks and a checkpoint, made by running
-//! the real commands.
+//! the real commands; then a spec and its plan, what to resume, and the board.
 
 use super::skills::io_failure;
 use super::step::{self, Step};
@@ -9,6 +9,29 @@ use std::path::Path;
 
 /// The tasks an agent would write into the session while it works.
 const TASKS: &str = "# Tasks\n\n- [x] Reproduce the redirect loop after login\n- [x] Find the cause: the return URL is encoded twice\n- [ ] Decode the return URL once (deps: T2)\n- [ ] Add a regression test\n";
+
+/// A refined spec, the plan derived from it (one phase validated, one blocked) and a draft spec,
+/// as the spec and plan loops would have written them.
+const DOCS: &[(&str, &str)] = &[
+    (
+        "docs/specs/001-spec-login-redirect.md",
+        "---\nstatus: ready-for-plan\n---\n# Spec 001 — login-redirect\n\n## Requirement\nAfter login, \
+         users land on the page they asked for.\n\n## Open questions\nNone.\n",
+    ),
+    (
+        "docs/plans/001-plan-login-redirect.md",
+        "# Plan 001 — login-redirect\n\n> Derived from docs/specs/001-spec-login-redirect.md\n> State: open\n\n\
+         ## Tasks\n\n### F1 — The return URL survives login\n> State: validated\n\n- [x] T1.1 — decode once\n\
+         - [x] T1.2 — regression test\n\n### F2 — Deep links work on mobile\n> State: blocked\n\
+         > Blocker: waiting for the mobile team's URL scheme\n\n- [ ] T2.1 — map the scheme\n\n\
+         ## Execution batches\n- B1 · continuous · F1\n- B2 · isolated · F2\n",
+    ),
+    (
+        "docs/specs/002-spec-remember-me.md",
+        "---\nstatus: draft\n---\n# Spec 002 — remember-me\n\n## Requirement\nStay signed in for 30 days.\n\n\
+         ## Open questions\n- Which devices count as trusted?\n",
+    ),
+];
 
 /// Creates the example workspace under `root/project` and runs the workspace commands on it.
 pub(super) fn run(root: &Path, format: Format) -> Result<Vec<Step>, Failure> {
@@ -48,5 +71,15 @@ pub(super) fn run(root: &Path, format: Format) -> Result<Vec<Step>, Failure> {
         format,
     )?);
     steps.push(step::run(&project, &["sessions"], format)?);
+    // Later the spec and plan loops write their documents; the board reads them back.
+    for (rel, text) in DOCS {
+        let path = project.join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| io_failure("create a docs folder", e))?;
+        }
+        std::fs::write(&path, text).map_err(|e| io_failure("write an example document", e))?;
+    }
+    steps.push(step::run(&project, &["resume"], format)?);
+    steps.push(step::run(&project, &["status"], format)?);
     Ok(steps)
 }

@@ -1,0 +1,340 @@
+//! `aw resume` (§11): what to pick up next, and the exact command to run. It only proposes; it
+//! never runs anything and never binds a conversation.
+//!
+//! - A document target (`docs/…` path or number) matches specs and plans exactly by path, or by
+//!   number; slugs never match. One match is a proposal; several are candidates.
+//! - A session target (`--code`) proposes resuming that session; a run stopped inside a flow
+//!   proposes the flow's next step instead.
+//! - No target walks the pipeline: its head is the proposal, unless other items tie with it on
+//!   priority and on being started, in which case they are all candidates.
+
+use super::pipeline::{self, CHECKPOINT_ORPHAN, PLAN_OPEN, PipelineItem};
+use super::plan::{Declaration, PlanState};
+use super::spec::Maturity;
+use super::status::{PlanEntry, SessionEntry, SpecEntry, StatusModel};
+use crate::session::correlative::Correlative;
+use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
+
+/// The error code of an unusable target.
+pub const TARGET_INVALID: &str = "RESUME_TARGET_INVALID";
+
+/// One proposal: what it is about, where it stands, what comes next and the command for it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Proposal {
+    /// `spec`, `plan` or `session`.
+    pub kind: &'static str,
+    /// The document, or the session folder, workspace-relative.
+    pub file: String,
+    /// Its number as written (empty for a session folder without one).
+    pub number: String,
+    /// What it is for.
+    pub objective: String,
+    /// Where it stands.
+    pub progress: String,
+    /// The next step.
+    pub next: String,
+    /// The command to run.
+    pub command: String,
+}
+
+/// The answer of `aw resume`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    /// One thing to resume. `via` is `explicit` (a target was given) or `pipeline`.
+    Proposal {
+        /// How it was chosen.
+        via: &'static str,
+        /// The proposal.
+        proposal: Proposal,
+    },
+    /// Several equally good answers; the caller picks one.
+    Candidates {
+        /// The proposals.
+        candidates: Vec<Proposal>,
+        /// How to pick.
+        action: String,
+    },
+    /// Nothing is left.
+    Idle {
+        /// What that means.
+        action: String,
+    },
+}
+
+impl Serialize for Answer {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(None)?;
+        match self {
+            Answer::Proposal { via, proposal } => {
+                m.serialize_entry("status", "proposal")?;
+                m.serialize_entry("via", via)?;
+                m.serialize_entry("proposal", proposal)?;
+            }
+            Answer::Candidates { candidates, action } => {
+                m.serialize_entry("status", "candidates")?;
+                m.serialize_entry("candidates", candidates)?;
+                m.serialize_entry("action", action)?;
+            }
+            Answer::Idle { action } => {
+                m.serialize_entry("status", "idle")?;
+                m.serialize_entry("action", action)?;
+            }
+        }
+        m.end()
+    }
+}
+
+/// A target that names nothing resumable (`RESUME_TARGET_INVALID`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    /// What went wrong.
+    pub message: String,
+    /// What to do next.
+    pub action: String,
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+fn titled(word: &str, number: &str, slug: &str) -> String {
+    if slug.is_empty() {
+        format!("{word} {number}")
+    } else {
+        format!("{word} {number} — {slug}")
+    }
+}
+
+/// The proposal for a spec.
+pub fn spec_proposal(s: &SpecEntry) -> Proposal {
+    let questions = match s.open_questions {
+        0 => "no open questions".to_owned(),
+        n => plural(n, "open question", "open questions"),
+    };
+    let (next, command) = match (s.status, s.planned) {
+        (Maturity::ReadyForPlan, true) => (
+            "it already has a plan derived from it".to_owned(),
+            format!("/w:plan-new {}", s.file),
+        ),
+        (Maturity::ReadyForPlan, false) => (
+            "derive its plan".to_owned(),
+            format!("/w:plan-new {}", s.file),
+        ),
+        _ => (
+            "refine it until it is ready-for-plan".to_owned(),
+            format!("/w:spec-refine {}", s.file),
+        ),
+    };
+    Proposal {
+        kind: "spec",
+        file: s.file.clone(),
+        number: s.number.clone(),
+        objective: titled("spec", &s.number, &s.slug),
+        progress: format!("status {}, {questions}", s.status.as_str()),
+        next,
+        command,
+    }
+}
+
+/// The proposal for a plan.
+pub fn plan_proposal(p: &PlanEntry) -> Proposal {
+    let mut progress = format!(
+        "{}/{} tasks ({}%)",
+        p.tasks_done, p.tasks_total, p.progress_pct
+    );
+    if p.phases_total > 0 {
+        progress.push_str(&format!(
+            " · phases {}/{}",
+            p.phases_validated, p.phases_total
+        ));
+    }
+    let next = if let Some(b) = p.blocked_phases.first() {
+        format!(
+            "BLOCKED F{} — {}",
+            b.number,
+            b.blocker.as_deref().unwrap_or("no reason given")
+        )
+    } else if p.plan_state == PlanState::Inconsistent {
+        match &p.declaration {
+            Declaration::Unknown(v) => format!(
+                "the plan's state line says '{v}', which is neither open nor done: fix it by hand"
+            ),
+            _ => "the plan says it is done but its tasks and phases do not back it: fix it by hand"
+                .to_owned(),
+        }
+    } else if p.final_validation_pending {
+        "everything is executed: run the final validation, then close the plan".to_owned()
+    } else if p.plan_state == PlanState::Done {
+        "nothing left: the plan is done".to_owned()
+    } else if let Some((n, name, _)) = &p.next_phase {
+        format!("continue with F{n} — {name}")
+    } else {
+        "continue with the first phase that is not validated".to_owned()
+    };
+    Proposal {
+        kind: "plan",
+        file: p.file.clone(),
+        number: p.number.clone(),
+        objective: titled("plan", &p.number, &p.slug),
+        progress,
+        next,
+        command: format!("/w:plan-exec {}", p.file),
+    }
+}
+
+/// The proposal for a session.
+pub fn session_proposal(s: &SessionEntry) -> Proposal {
+    let d = &s.detail;
+    let objective = d
+        .objective
+        .clone()
+        .or_else(|| (!s.summary.is_empty()).then(|| s.summary.clone()))
+        .unwrap_or_else(|| s.folder.clone());
+    let progress = match &d.checkpoint {
+        Some(cp) => match &cp.completed {
+            Some(done) => format!("checkpoint present: {done}"),
+            None => "checkpoint present".to_owned(),
+        },
+        None => "no checkpoint".to_owned(),
+    };
+    let (next, command) = match &d.flow_stop {
+        Some(stop) => (stop.next.clone(), stop.command.clone()),
+        None => {
+            let next = match &d.checkpoint {
+                Some(cp) => cp
+                    .pending
+                    .clone()
+                    .unwrap_or_else(|| "the checkpoint declares no pending work".to_owned()),
+                None => "no checkpoint yet: continue from the session's objective".to_owned(),
+            };
+            (next, pipeline::session_command(&s.folder))
+        }
+    };
+    Proposal {
+        kind: "session",
+        file: d.path.clone(),
+        number: d.number.clone().unwrap_or_default(),
+        objective,
+        progress,
+        next,
+        command,
+    }
+}
+
+/// Resuming a session named with `--code`.
+pub fn for_session(s: &SessionEntry) -> Answer {
+    Answer::Proposal {
+        via: "explicit",
+        proposal: session_proposal(s),
+    }
+}
+
+/// Normalises a typed document target to a workspace-relative path: `\` read as `/`, a
+/// leading `./` dropped, an absolute path under the workspace made relative.
+fn relative_target(target: &str, root: &str) -> String {
+    let t = target.trim().replace('\\', "/");
+    let root = root.replace('\\', "/");
+    let t = t
+        .strip_prefix(&format!("{}/", root.trim_end_matches('/')))
+        .map(str::to_owned)
+        .unwrap_or(t);
+    let mut t = t.as_str();
+    while let Some(r) = t.strip_prefix("./") {
+        t = r;
+    }
+    t.to_owned()
+}
+
+/// Resuming a document named by path or number.
+pub fn for_target(model: &StatusModel, target: &str) -> Result<Answer, Refusal> {
+    let rel = relative_target(target, &model.workspace.path);
+    let number = Correlative::parse_input(target);
+    let mut found: Vec<Proposal> = Vec::new();
+    for s in &model.specs {
+        if s.file == rel || number.as_ref() == Some(&s.correlative) {
+            found.push(spec_proposal(s));
+        }
+    }
+    for p in &model.plans {
+        if p.file == rel || number.as_ref() == Some(&p.correlative) {
+            found.push(plan_proposal(p));
+        }
+    }
+    match found.len() {
+        0 => Err(Refusal {
+            message: format!("No spec or plan matches '{}'.", target.trim()),
+            action: "Pass a path under docs/specs or docs/plans, or a document number; use --code to resume a session.".to_owned(),
+        }),
+        1 => Ok(Answer::Proposal {
+            via: "explicit",
+            proposal: found.remove(0),
+        }),
+        n => Ok(Answer::Candidates {
+            candidates: found,
+            action: format!(
+                "'{}' names {n} documents: run `aw resume` again with the full path of one.",
+                target.trim()
+            ),
+        }),
+    }
+}
+
+/// The proposal for one pipeline item.
+fn item_proposal(model: &StatusModel, item: &PipelineItem) -> Option<Proposal> {
+    match item.kind {
+        PLAN_OPEN => model
+            .plans
+            .iter()
+            .find(|p| p.file == item.file)
+            .map(plan_proposal),
+        CHECKPOINT_ORPHAN => model
+            .sessions
+            .active
+            .iter()
+            .find(|s| s.detail.path == item.file)
+            .map(session_proposal),
+        _ => model
+            .specs
+            .iter()
+            .find(|s| s.file == item.file)
+            .map(spec_proposal),
+    }
+}
+
+/// Resuming with no target: the pipeline's head, or the items tied with it.
+pub fn from_pipeline(model: &StatusModel) -> Answer {
+    let Some(head) = model.pipeline.first() else {
+        return Answer::Idle {
+            action: "Nothing is pending: every spec is planned and every plan is done.".to_owned(),
+        };
+    };
+    let tied: Vec<Proposal> = model
+        .pipeline
+        .iter()
+        .filter(|i| i.priority == head.priority && i.is_started() == head.is_started())
+        .filter_map(|i| item_proposal(model, i))
+        .collect();
+    if tied.len() > 1 {
+        return Answer::Candidates {
+            action: format!(
+                "{} items share the same priority: pick one and run `aw resume` again with its path.",
+                tied.len()
+            ),
+            candidates: tied,
+        };
+    }
+    match tied.into_iter().next() {
+        Some(proposal) => Answer::Proposal {
+            via: "pipeline",
+            proposal,
+        },
+        None => Answer::Idle {
+            action: "Nothing is pending.".to_owned(),
+        },
+    }
+}

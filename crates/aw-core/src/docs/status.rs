@@ -1,0 +1,438 @@
+//! The `aw status` model (§10.1): specs, plans, sessions, discarded items, the pipeline of what
+//! is left, and the counts, built from documents already read and parsed.
+//!
+//! The keys are the reference's. Two additions: each plan carries its `batches` (null when the
+//! plan has no batches section), and dates come from the document's own declared date when it
+//! has one, else from the file's modification time.
+
+use super::batches::Batches;
+use super::board_input::{BoardInput, PlanInput, SessionInput, SpecInput};
+use super::dates::{Moment, relative};
+use super::discarded::{DiscardedEntry, discarded};
+use super::flow_view::FlowStop;
+use super::names::{DocName, drop_superseded_refined, inventory_order};
+use super::phases::PhaseState;
+use super::pipeline::{PipelineItem, pipeline};
+use super::plan::{Declaration, PlanState};
+use super::relation::{self, SpecRelation};
+use super::session_view::CheckpointView;
+use super::spec::Maturity;
+use crate::checkpoint::WallClock;
+use crate::session::correlative::Correlative;
+use crate::session::folder::SessionState;
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::{HashMap, HashSet};
+
+/// The workspace as the board names it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct WorkspaceEntry {
+    /// The project block's description, else the folder's name.
+    pub name: String,
+    /// The absolute workspace root.
+    pub path: String,
+    /// Whether `.<ns>/` exists.
+    pub initialized: bool,
+}
+
+/// One spec on the board.
+#[derive(Debug, Clone, Serialize)]
+pub struct SpecEntry {
+    /// Workspace-relative path.
+    pub file: String,
+    /// The number as written.
+    pub number: String,
+    /// The slug (empty when the name has none).
+    pub slug: String,
+    /// Maturity.
+    pub status: Maturity,
+    /// `status == ready-for-plan`.
+    pub refined: bool,
+    /// Open questions.
+    pub open_questions: usize,
+    /// `YYYY-MM-DD`.
+    pub date: Option<String>,
+    /// How long ago, in English.
+    pub relative: Option<String>,
+    /// Some plan resolved to this spec.
+    #[serde(skip)]
+    pub planned: bool,
+    /// The number's value (ordering).
+    #[serde(skip)]
+    pub correlative: Correlative,
+}
+
+/// A blocked phase.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BlockedPhase {
+    /// `n` of `F<n>`.
+    pub number: u64,
+    /// The phase name.
+    pub name: String,
+    /// The declared reason.
+    pub blocker: Option<String>,
+}
+
+/// One plan on the board.
+#[derive(Debug, Clone, Serialize)]
+pub struct PlanEntry {
+    /// Workspace-relative path.
+    pub file: String,
+    /// The number as written.
+    pub number: String,
+    /// The slug.
+    pub slug: String,
+    /// Checkbox lines.
+    pub tasks_total: usize,
+    /// Checked ones.
+    pub tasks_done: usize,
+    /// `round(100 · done / total)`.
+    pub progress_pct: u32,
+    /// Phases that count.
+    pub phases_total: usize,
+    /// Validated phases.
+    pub phases_validated: usize,
+    /// open | done | inconsistent.
+    pub plan_state: PlanState,
+    /// Blocked phases.
+    pub phases_blocked: usize,
+    /// Which phases are blocked, and why.
+    pub blocked_phases: Vec<BlockedPhase>,
+    /// Everything executed; the final validation and the closure are left.
+    pub final_validation_pending: bool,
+    /// The spec the plan derives from.
+    pub spec: SpecRelation,
+    /// The execution batches (null without the section).
+    pub batches: Option<Batches>,
+    /// `YYYY-MM-DD`.
+    pub date: Option<String>,
+    /// How long ago, in English.
+    pub relative: Option<String>,
+    /// The first phase not validated, with its state.
+    #[serde(skip)]
+    pub next_phase: Option<(u64, String, PhaseState)>,
+    /// The plan-level closure note.
+    #[serde(skip)]
+    pub closure: Option<String>,
+    /// The plan-level state declaration.
+    #[serde(skip)]
+    pub declaration: Declaration,
+    /// The number's value (ordering).
+    #[serde(skip)]
+    pub correlative: Correlative,
+}
+
+/// One session on the board.
+#[derive(Debug, Clone, Serialize)]
+pub struct SessionEntry {
+    /// The session's code.
+    pub code: String,
+    /// The folder name.
+    pub folder: String,
+    /// The type.
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+    /// The one-line summary.
+    pub summary: String,
+    /// `YYYY-MM-DD`.
+    pub date: Option<String>,
+    /// How long ago, in English.
+    pub relative: Option<String>,
+    /// The flow engine's projection of the session's run (active sessions; null otherwise).
+    pub flow: Option<Value>,
+    /// What resuming needs beyond the wire model.
+    #[serde(skip)]
+    pub detail: SessionDetail,
+}
+
+/// What `aw resume` and the human board need of a session beyond its wire entry.
+#[derive(Debug, Clone, Default)]
+pub struct SessionDetail {
+    /// Workspace-relative folder path.
+    pub path: String,
+    /// Active or closed.
+    pub active: bool,
+    /// The folder's number, if any.
+    pub number: Option<String>,
+    /// The first line of `## Objective`.
+    pub objective: Option<String>,
+    /// The checkpoint, if any.
+    pub checkpoint: Option<CheckpointView>,
+    /// `## Origin` links a spec or plan.
+    pub links_document: bool,
+    /// Where a flow run stopped, if it did.
+    pub flow_stop: Option<FlowStop>,
+}
+
+/// Active and closed sessions.
+#[derive(Debug, Clone, Serialize)]
+pub struct SessionsEntry {
+    /// Active, in folder byte order.
+    pub active: Vec<SessionEntry>,
+    /// Closed, in folder byte order.
+    pub closed: Vec<SessionEntry>,
+}
+
+/// The design graph's counts.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct DesignCounts {
+    /// Valid references.
+    pub valid: usize,
+    /// Stale references.
+    pub stale: usize,
+    /// Missing references.
+    pub missing: usize,
+    /// Orphaned packages.
+    pub orphaned: usize,
+}
+
+/// The design graph (owned by the design subsystem; empty until it plugs in).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Designs {
+    /// `docs/designs`.
+    pub root: String,
+    /// Design packages.
+    pub packages: Vec<Value>,
+    /// References from specs and plans to designs.
+    pub references: Vec<Value>,
+    /// Counts by state.
+    pub counts: DesignCounts,
+}
+
+impl Default for Designs {
+    fn default() -> Self {
+        Designs {
+            root: "docs/designs".to_owned(),
+            packages: Vec::new(),
+            references: Vec::new(),
+            counts: DesignCounts::default(),
+        }
+    }
+}
+
+/// The board's counts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    /// Specs.
+    pub specs: usize,
+    /// Specs ready for a plan.
+    pub specs_refined: usize,
+    /// Plans.
+    pub plans: usize,
+    /// Active sessions.
+    pub sessions_active: usize,
+    /// Closed sessions.
+    pub sessions_closed: usize,
+    /// Discarded items.
+    pub discarded: usize,
+    /// Pipeline items.
+    pub pending: usize,
+}
+
+/// The whole board.
+#[derive(Debug, Clone, Serialize)]
+pub struct StatusModel {
+    /// The workspace.
+    pub workspace: WorkspaceEntry,
+    /// Specs, by number then path.
+    pub specs: Vec<SpecEntry>,
+    /// Plans, by number then path.
+    pub plans: Vec<PlanEntry>,
+    /// Sessions.
+    pub sessions: SessionsEntry,
+    /// Items sessions deferred or excluded.
+    pub discarded: Vec<DiscardedEntry>,
+    /// What is left, in priority order.
+    pub pipeline: Vec<PipelineItem>,
+    /// The design graph.
+    pub designs: Designs,
+    /// Counts.
+    pub counts: Counts,
+}
+
+/// The date and relative date of whichever moment is known: the declared one first.
+pub fn dated(
+    declared: Option<Moment>,
+    modified: Option<Moment>,
+    now: &WallClock,
+) -> (Option<String>, Option<String>) {
+    match declared.or(modified) {
+        Some(m) => (Some(m.date()), Some(relative(&m, now))),
+        None => (None, None),
+    }
+}
+
+/// Builds the board. `now` is the local wall clock.
+pub fn build(input: BoardInput, now: &WallClock) -> StatusModel {
+    let mut spec_inputs: Vec<(String, DocName, SpecInput)> = input
+        .specs
+        .into_iter()
+        .map(|s| {
+            let file_name = s.file.rsplit('/').next().unwrap_or(&s.file).to_owned();
+            (file_name, s.name.clone(), s)
+        })
+        .collect();
+    spec_inputs = drop_superseded_refined(spec_inputs);
+    let mut specs: Vec<SpecInput> = spec_inputs.into_iter().map(|(_, _, s)| s).collect();
+    sort_inventory(&mut specs, |s| (&s.name.correlative, &s.file));
+    let mut plans = input.plans;
+    sort_inventory(&mut plans, |p| (&p.name.correlative, &p.file));
+
+    // The first spec (in inventory order) with a number answers for it.
+    let mut inventory: HashMap<&Correlative, (&str, &str)> = HashMap::new();
+    for s in &specs {
+        inventory
+            .entry(&s.name.correlative)
+            .or_insert((s.name.number.as_str(), s.file.as_str()));
+    }
+    let plan_entries: Vec<PlanEntry> = plans
+        .into_iter()
+        .map(|p| {
+            let rel = relation::resolve(&p.facts.clues, |n| inventory.get(n).copied());
+            plan_entry(p, rel, now)
+        })
+        .collect();
+    let planned: HashSet<&str> = plan_entries
+        .iter()
+        .filter_map(|p| p.spec.resolved())
+        .collect();
+    // Whether each spec is planned, decided while the inventory still borrows the specs.
+    let is_planned: Vec<bool> = specs
+        .iter()
+        .map(|s| {
+            let number = inventory
+                .get(&s.name.correlative)
+                .map_or(s.name.number.as_str(), |e| e.0);
+            planned.contains(number)
+        })
+        .collect();
+    drop(inventory);
+    let spec_entries: Vec<SpecEntry> = specs
+        .into_iter()
+        .zip(is_planned)
+        .map(|(s, planned)| {
+            let (date, rel) = dated(s.facts.declared, s.modified, now);
+            SpecEntry {
+                file: s.file,
+                number: s.name.number,
+                slug: s.name.slug,
+                status: s.facts.status,
+                refined: s.facts.status == Maturity::ReadyForPlan,
+                open_questions: s.facts.open_questions,
+                date,
+                relative: rel,
+                planned,
+                correlative: s.name.correlative,
+            }
+        })
+        .collect();
+
+    let mut sessions = input.sessions;
+    sessions.sort_by(|a, b| a.view.folder.as_bytes().cmp(b.view.folder.as_bytes()));
+    let discarded = discarded(&sessions, now);
+    let (active, closed): (Vec<SessionEntry>, Vec<SessionEntry>) = sessions
+        .into_iter()
+        .map(|s| session_entry(s, now))
+        .partition(|e| e.detail.active);
+
+    let pipeline = pipeline(&spec_entries, &plan_entries, &active);
+    let counts = Counts {
+        specs: spec_entries.len(),
+        specs_refined: spec_entries.iter().filter(|s| s.refined).count(),
+        plans: plan_entries.len(),
+        sessions_active: active.len(),
+        sessions_closed: closed.len(),
+        discarded: discarded.len(),
+        pending: pipeline.len(),
+    };
+    StatusModel {
+        workspace: input.workspace,
+        specs: spec_entries,
+        plans: plan_entries,
+        sessions: SessionsEntry { active, closed },
+        discarded,
+        pipeline,
+        designs: Designs::default(),
+        counts,
+    }
+}
+
+/// Sorts documents in inventory order. Listings usually arrive in that order already, and the
+/// documents are large values: checking first spares moving them around.
+fn sort_inventory<T>(docs: &mut [T], key: impl Fn(&T) -> (&Correlative, &String)) {
+    let order = |a: &T, b: &T| {
+        let (ka, kb) = (key(a), key(b));
+        inventory_order((ka.0, ka.1), (kb.0, kb.1))
+    };
+    if !docs.is_sorted_by(|a, b| order(a, b).is_le()) {
+        docs.sort_by(order);
+    }
+}
+
+fn plan_entry(p: PlanInput, spec: SpecRelation, now: &WallClock) -> PlanEntry {
+    let f = p.facts;
+    let (date, relative) = dated(f.declared, p.modified, now);
+    let counted = f.phases();
+    let blocked_phases: Vec<BlockedPhase> = counted
+        .iter()
+        .filter(|ph| ph.state == PhaseState::Blocked)
+        .map(|ph| BlockedPhase {
+            number: ph.number,
+            name: ph.name.clone(),
+            blocker: ph.blocker.clone(),
+        })
+        .collect();
+    PlanEntry {
+        progress_pct: f.progress_pct(),
+        phases_total: counted.len(),
+        phases_validated: f.phases_validated(),
+        plan_state: f.state(),
+        phases_blocked: blocked_phases.len(),
+        final_validation_pending: f.final_validation_pending(),
+        next_phase: f
+            .next_phase()
+            .map(|ph| (ph.number, ph.name.clone(), ph.state)),
+        blocked_phases,
+        tasks_total: f.tasks_total,
+        tasks_done: f.tasks_done,
+        spec,
+        date,
+        relative,
+        file: p.file,
+        number: p.name.number,
+        slug: p.name.slug,
+        correlative: p.name.correlative,
+        batches: f.batches,
+        closure: f.header.closure,
+        declaration: f.header.declaration,
+    }
+}
+
+/// One session's board entry. The flow projection shows only on active sessions.
+pub fn session_entry(s: SessionInput, now: &WallClock) -> SessionEntry {
+    let v = s.view;
+    let (date, relative) = dated(v.declared, s.modified, now);
+    let active = v.state == SessionState::Active;
+    let (flow, flow_stop) = match s.flow {
+        Some(f) if active => (Some(f.model), f.stop),
+        _ => (None, None),
+    };
+    SessionEntry {
+        code: v.code,
+        folder: v.folder,
+        kind: v.kind,
+        summary: v.summary,
+        date,
+        relative,
+        flow,
+        detail: SessionDetail {
+            path: s.path,
+            active,
+            number: v.number,
+            objective: v.objective,
+            checkpoint: s.checkpoint.map(|c| c.facts),
+            links_document: v.links_document,
+            flow_stop,
+        },
+    }
+}

@@ -1,0 +1,332 @@
+//! Parsing the `submit` payload as data against the boundary in force (§10.2): the envelope,
+//! the seal, then the shape each boundary kind asks for. Every refusal here spends an attempt.
+
+use super::boundary::Resolved;
+use super::choices::AUTHORIZE_LABEL;
+use super::effects::approval_digest;
+use super::next_action::{advance_command, submit_command};
+use super::registry::{Choice, Invocation};
+use super::verdict::{ExecResult, parse_result};
+use super::vocab::{BoundaryKind, EffectClass, Outcome, PAUSE_LABEL, STOP_LABEL};
+use crate::canonical::parse_json;
+use serde_json::{Map, Value};
+
+/// A refused answer: returned as a directive with `error` set (exit 0).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rejection {
+    /// The stable code.
+    pub code: &'static str,
+    /// What was wrong with the answer.
+    pub message: String,
+    /// What to do.
+    pub action: String,
+    /// Whether the refusal spends (records) an attempt.
+    pub spent: bool,
+    /// The directive outcome, when not the boundary's default.
+    pub outcome: Option<Outcome>,
+}
+
+impl Rejection {
+    /// A refusal that spends an attempt.
+    pub fn spent(
+        code: &'static str,
+        message: impl Into<String>,
+        action: impl Into<String>,
+    ) -> Self {
+        Rejection {
+            code,
+            message: message.into(),
+            action: action.into(),
+            spent: true,
+            outcome: None,
+        }
+    }
+
+    /// A refusal that records nothing.
+    pub fn free(code: &'static str, message: impl Into<String>, action: impl Into<String>) -> Self {
+        Rejection {
+            spent: false,
+            ..Rejection::spent(code, message, action)
+        }
+    }
+
+    /// The same refusal with its own directive outcome.
+    pub fn with_outcome(mut self, outcome: Outcome) -> Self {
+        self.outcome = Some(outcome);
+        self
+    }
+}
+
+/// A parsed answer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer {
+    /// A semantic answer: the declared signals (decisions are validated, never persisted).
+    Semantic {
+        /// The signals, in the order declared.
+        signals: Vec<String>,
+    },
+    /// A chosen label (a human choice, or a flow-control label at an authorization boundary).
+    Choice(String),
+    /// An authorization approved with the right digest.
+    Approved,
+    /// An execution result.
+    Execution(ExecResult),
+}
+
+/// What the parser needs to know about the boundary.
+pub struct Context<'a, 'r> {
+    /// The resolved boundary.
+    pub resolved: &'a Resolved<'r>,
+    /// The choices it offers.
+    pub choices: &'a [Choice],
+    /// The session folder (for the commands quoted in actions).
+    pub folder: &'a str,
+}
+
+fn labels(choices: &[Choice]) -> String {
+    choices
+        .iter()
+        .map(|c| c.label.as_str())
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
+/// Parses the raw stdin text against the boundary.
+pub fn parse_answer(
+    raw: &str,
+    approval: Option<&str>,
+    ctx: &Context<'_, '_>,
+) -> Result<Answer, Rejection> {
+    let submit = submit_command(ctx.folder);
+    let shape_action = format!(
+        "Pipe one JSON object into `{submit}`, shaped as the directive's next_action shows."
+    );
+    if raw.trim().is_empty() {
+        return Err(Rejection::spent(
+            "FLOW_ANSWER_MISSING",
+            "No answer arrived on stdin.",
+            shape_action,
+        ));
+    }
+    let value = parse_json(raw).map_err(|e| {
+        Rejection::spent(
+            "FLOW_ANSWER_INVALID",
+            format!("The answer is not valid JSON ({e})."),
+            shape_action.clone(),
+        )
+    })?;
+    let Value::Object(obj) = value else {
+        return Err(Rejection::spent(
+            "FLOW_ANSWER_INVALID",
+            "The answer must be a single JSON object.",
+            shape_action,
+        ));
+    };
+    let seal = &ctx.resolved.seal;
+    match obj.get("input_digest").and_then(Value::as_str) {
+        Some(d) if !d.is_empty() => {
+            if d != seal {
+                // Not spent: the answer was written for a boundary no longer in force, and
+                // counting it against the one in force would exhaust a boundary nobody answered
+                // yet (parallel answers racing one winner did exactly that in the reference).
+                return Err(Rejection::free(
+                    "FLOW_ANSWER_STALE",
+                    "The answer replies to an earlier state of the run.",
+                    format!(
+                        "Run `{}` and answer the boundary it returns, quoting its state_digest as \"input_digest\".",
+                        advance_command(ctx.folder)
+                    ),
+                ));
+            }
+        }
+        _ => {
+            return Err(Rejection::spent(
+                "FLOW_ANSWER_INVALID",
+                "The answer carries no \"input_digest\".",
+                format!("Quote the directive's state_digest: \"input_digest\": \"{seal}\"."),
+            ));
+        }
+    }
+    match ctx.resolved.kind {
+        BoundaryKind::Semantic => semantic(&obj, ctx),
+        BoundaryKind::Human => human(&obj, ctx),
+        BoundaryKind::Authorization => authorization(&obj, approval, ctx),
+        BoundaryKind::Execution => {
+            let sealed = ctx
+                .resolved
+                .emitted
+                .as_ref()
+                .map(|a| &a.invocation)
+                .ok_or_else(|| not_expected(ctx))?;
+            execution(&obj, sealed, ctx)
+        }
+        BoundaryKind::Blocked | BoundaryKind::Final => Err(not_expected(ctx)),
+    }
+}
+
+fn not_expected(ctx: &Context<'_, '_>) -> Rejection {
+    if ctx.resolved.kind == BoundaryKind::Final {
+        Rejection::spent(
+            "FLOW_ANSWER_NOT_EXPECTED",
+            "The journey is finished: there is nothing to answer.",
+            "Nothing is left to do in this run.",
+        )
+    } else {
+        Rejection::spent(
+            "FLOW_ANSWER_NOT_EXPECTED",
+            "A blocked boundary takes no answer.",
+            format!(
+                "Resolve the block (see the directive's error), then run `{}`.",
+                advance_command(ctx.folder)
+            ),
+        )
+    }
+}
+
+fn semantic(obj: &Map<String, Value>, ctx: &Context<'_, '_>) -> Result<Answer, Rejection> {
+    let row = ctx.resolved.stopped.ok_or_else(|| not_expected(ctx))?;
+    let vocabulary = row.signals();
+    let allowed = if vocabulary.is_empty() {
+        "(this boundary takes no signals)".to_owned()
+    } else {
+        vocabulary.join(", ")
+    };
+    let signals: Vec<String> = match obj.get("signals") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(v) => v
+            .as_array()
+            .and_then(|a| {
+                a.iter()
+                    .map(|s| s.as_str().map(str::to_owned))
+                    .collect::<Option<Vec<_>>>()
+            })
+            .ok_or_else(|| {
+                Rejection::spent(
+                    "FLOW_ANSWER_INVALID",
+                    "\"signals\" must be a list of strings.",
+                    format!("Declare the signals you observe as a list, out of: {allowed}."),
+                )
+            })?,
+    };
+    let decided = match obj.get("decisions") {
+        None | Some(Value::Null) => false,
+        Some(Value::Object(m)) => !m.is_empty(),
+        Some(_) => {
+            return Err(Rejection::spent(
+                "FLOW_ANSWER_INVALID",
+                "\"decisions\" must be a JSON object.",
+                "Put your judgment in \"decisions\" as an object, for example {\"answer\": \"…\"}.",
+            ));
+        }
+    };
+    if signals.is_empty() && !decided {
+        return Err(Rejection::spent(
+            "FLOW_ANSWER_AMBIGUOUS",
+            "The answer declares no signal and no decision.",
+            format!(
+                "Declare the signals you observe (out of: {allowed}) or put your judgment in a non-empty \"decisions\" object."
+            ),
+        ));
+    }
+    if let Some(s) = signals.iter().find(|s| !vocabulary.contains(s)) {
+        return Err(Rejection::spent(
+            "FLOW_SIGNAL_UNKNOWN",
+            format!("'{s}' is not a signal of '{}'.", row.id),
+            format!("Declare only signals of this vocabulary: {allowed}."),
+        ));
+    }
+    for (i, s) in signals.iter().enumerate() {
+        if signals[..i].contains(s) {
+            return Err(Rejection::spent(
+                "FLOW_ANSWER_INVALID",
+                format!("The signal '{s}' is declared twice."),
+                "Declare each signal once.",
+            ));
+        }
+    }
+    Ok(Answer::Semantic { signals })
+}
+
+fn choice_of(obj: &Map<String, Value>) -> Option<&str> {
+    obj.get("choice").and_then(Value::as_str)
+}
+
+fn human(obj: &Map<String, Value>, ctx: &Context<'_, '_>) -> Result<Answer, Rejection> {
+    let offered = labels(ctx.choices);
+    let choice = choice_of(obj)
+        .filter(|c| !c.trim().is_empty())
+        .ok_or_else(|| {
+            Rejection::spent(
+                "FLOW_ANSWER_AMBIGUOUS",
+                "The answer chooses nothing.",
+                format!("Answer with \"choice\" set to one of: {offered}."),
+            )
+        })?;
+    if !ctx.choices.iter().any(|c| c.label == choice) {
+        return Err(Rejection::spent(
+            "FLOW_CHOICE_UNKNOWN",
+            format!("'{choice}' is not one of the choices offered."),
+            format!("Choose one of: {offered}."),
+        ));
+    }
+    Ok(Answer::Choice(choice.to_owned()))
+}
+
+fn authorization(
+    obj: &Map<String, Value>,
+    approval: Option<&str>,
+    ctx: &Context<'_, '_>,
+) -> Result<Answer, Rejection> {
+    if let Some(choice) = choice_of(obj) {
+        if !ctx.choices.iter().any(|c| c.label == choice) {
+            return Err(Rejection::spent(
+                "FLOW_CHOICE_UNKNOWN",
+                format!("'{choice}' is not one of the choices offered."),
+                format!("Choose one of: {}.", labels(ctx.choices)),
+            ));
+        }
+        if choice == PAUSE_LABEL || choice == STOP_LABEL {
+            return Ok(Answer::Choice(choice.to_owned()));
+        }
+    }
+    let row = ctx.resolved.stopped.ok_or_else(|| not_expected(ctx))?;
+    let auth = ctx.resolved.authorization.as_ref();
+    let planned = auth.map(|a| a.planned.as_slice()).unwrap_or_default();
+    let missing = auth.map(|a| a.missing.as_slice()).unwrap_or_default();
+    let expected = approval_digest(&row.id, planned);
+    let action = format!(
+        "If the person approves {} for '{}', send the same answer with `{} --approval {expected}`; \
+         to stop instead, answer with \"choice\": \"{STOP_LABEL}\".",
+        EffectClass::join(missing),
+        row.title,
+        submit_command(ctx.folder)
+    );
+    match approval {
+        None => Err(Rejection::spent(
+            "FLOW_APPROVAL_MISSING",
+            format!(
+                "'{}' exercises {}, which needs an approval (\"{AUTHORIZE_LABEL}\" comes with --approval).",
+                row.id,
+                EffectClass::join(missing)
+            ),
+            action,
+        )),
+        Some(a) if a != expected => Err(Rejection::spent(
+            "FLOW_APPROVAL_MISMATCH",
+            format!(
+                "The approval does not match the effects of '{}': it was issued for another transition or another set of classes.",
+                row.id
+            ),
+            action,
+        )),
+        Some(_) => Ok(Answer::Approved),
+    }
+}
+
+fn execution(
+    obj: &Map<String, Value>,
+    sealed: &Invocation,
+    ctx: &Context<'_, '_>,
+) -> Result<Answer, Rejection> {
+    parse_result(obj, sealed, &submit_command(ctx.folder)).map(Answer::Execution)
+}

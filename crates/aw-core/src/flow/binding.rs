@@ -1,0 +1,166 @@
+//! Binding a row's action to a session, and the `docs/` write boundary of its flow.
+//!
+//! `{session}` and `{code}` both bind to the session folder. (The reference bound `{code}` to
+//! the bare numeric prefix, which is ambiguous once a legacy `sessionNNN-` folder shares the
+//! number; it fixed that later the same way.) Binding happens before sealing, displaying and
+//! comparing, so all three see the same strings.
+
+use super::registry::Action;
+
+/// Why an action cannot be emitted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BindError {
+    /// A placeholder survived binding (a typo such as `{sesion}`).
+    Unbound(String),
+    /// The action writes into a `docs/` folder its flow may not write.
+    DocsCrossed(String),
+}
+
+/// The action of a row, bound to session folder `folder`: placeholders replaced in args,
+/// target and input, and no placeholder left in program, args or target.
+pub fn bind_action(action: &Action, folder: &str) -> Result<Action, BindError> {
+    let bind = |s: &str| s.replace("{session}", folder).replace("{code}", folder);
+    let mut bound = action.clone();
+    bound.invocation.args = action.invocation.args.iter().map(|a| bind(a)).collect();
+    bound.invocation.target = bind(&action.invocation.target);
+    bound.invocation.input = action.invocation.input.as_deref().map(bind);
+    let inv = &bound.invocation;
+    let fields = std::iter::once(&inv.program)
+        .chain(inv.args.iter())
+        .chain(std::iter::once(&inv.target));
+    for f in fields {
+        if let Some(p) = placeholder_in(f) {
+            return Err(BindError::Unbound(p));
+        }
+    }
+    Ok(bound)
+}
+
+/// [`bind_action`], then the `docs/` boundary check over the bound args and target.
+pub fn emit_action(action: &Action, folder: &str, allowed: &[String]) -> Result<Action, BindError> {
+    let bound = bind_action(action, folder)?;
+    if let Some(crossed) = docs_breach(&bound, allowed) {
+        return Err(BindError::DocsCrossed(crossed));
+    }
+    Ok(bound)
+}
+
+/// The first `{name}` (name of `a-z`, `_`, `-`) in a string.
+fn placeholder_in(s: &str) -> Option<String> {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'{' {
+            let len = b[i + 1..]
+                .iter()
+                .take_while(|c| c.is_ascii_lowercase() || **c == b'_' || **c == b'-')
+                .count();
+            if len > 0 && b.get(i + 1 + len) == Some(&b'}') {
+                return Some(s[i..i + len + 2].to_owned());
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The first `docs/<segment>` written by the action outside the allowed folders. An occurrence
+/// counts when it starts the string or follows whitespace, a quote, `=`, `(` or `,`.
+pub fn docs_breach(action: &Action, allowed: &[String]) -> Option<String> {
+    let inv = &action.invocation;
+    inv.args
+        .iter()
+        .chain(std::iter::once(&inv.target))
+        .flat_map(|s| docs_paths(s))
+        .find(|p| !allowed.iter().any(|a| a == p))
+}
+
+fn docs_paths(s: &str) -> Vec<String> {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(off) = s[i..].find("docs/") {
+        let at = i + off;
+        let starts = at == 0
+            || matches!(
+                b[at - 1],
+                b' ' | b'\t'
+                    | b'\n'
+                    | b'\r'
+                    | b'\x0b'
+                    | b'\x0c'
+                    | b'"'
+                    | b'\''
+                    | b'='
+                    | b'('
+                    | b','
+            );
+        let seg_len = b[at + 5..]
+            .iter()
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b'-'))
+            .count();
+        if starts && seg_len > 0 {
+            out.push(s[at..at + 5 + seg_len].to_owned());
+        }
+        i = at + 5;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::flow::registry::Invocation;
+
+    fn action(args: &[&str], target: &str) -> Action {
+        Action {
+            invocation: Invocation {
+                program: "aw".into(),
+                args: args.iter().map(|a| (*a).to_owned()).collect(),
+                target: target.into(),
+                input: None,
+            },
+            evidence: vec!["e".into()],
+            idempotent: true,
+            recovery: "run it again".into(),
+        }
+    }
+
+    #[test]
+    fn placeholders_bind_to_the_folder() {
+        let a = action(&["session-artifacts", "--code", "{code}"], "{session}");
+        let b = bind_action(&a, "007-tramo-quick-quick").unwrap();
+        assert_eq!(b.invocation.args[2], "007-tramo-quick-quick");
+        assert_eq!(b.invocation.target, "007-tramo-quick-quick");
+        let typo = action(&["x", "{sesion}"], ".");
+        assert_eq!(
+            bind_action(&typo, "f"),
+            Err(BindError::Unbound("{sesion}".into()))
+        );
+        assert_eq!(placeholder_in("{A}x{}{a_b-c}"), Some("{a_b-c}".into()));
+    }
+
+    #[test]
+    fn docs_boundary() {
+        let plans = vec!["docs/plans".to_owned()];
+        assert_eq!(docs_breach(&action(&[], "."), &plans), None);
+        assert_eq!(docs_breach(&action(&[], "docs/plans"), &plans), None);
+        assert_eq!(
+            docs_breach(&action(&[], "docs/manuals"), &plans),
+            Some("docs/manuals".into())
+        );
+        assert_eq!(
+            docs_breach(&action(&["--out", "docs/manuals"], "."), &plans),
+            Some("docs/manuals".into())
+        );
+        assert_eq!(
+            docs_breach(&action(&["--out=docs/manuals/x.md"], "."), &plans),
+            Some("docs/manuals".into())
+        );
+        assert_eq!(docs_breach(&action(&["mydocs/manuals"], "."), &plans), None);
+        assert_eq!(
+            docs_breach(&action(&[], "docs/plans"), &[]),
+            Some("docs/plans".into())
+        );
+    }
+}

@@ -1,0 +1,305 @@
+//! The directive: the document both verbs return — the boundary, what this invocation applied,
+//! what is pending, the bounded request / choices / action for the boundary, effects, error and
+//! a never-empty `next_action`. Every directive passes the construction checks before it leaves.
+
+use super::boundary::Resolved;
+use super::checks::check;
+use super::choices::{authorization_choices, human_choices};
+use super::error::{FlowError, FlowResult};
+use super::journey::Journey;
+use super::next_action::next_action;
+use super::registry::{Action, Choice, Decision};
+use super::request::{SemanticRequest, build_request};
+use super::state::RunState;
+use super::vocab::{
+    Authority, BoundaryKind, DIRECTIVE_VERSION, EffectClass, Flow, MAX_BOUNDARY_ATTEMPTS, Outcome,
+    StepOutcome, Tranche,
+};
+use serde::Serialize;
+
+/// The closed key set of the directive, in emission order.
+pub const DIRECTIVE_KEYS: [&str; 17] = [
+    "version",
+    "flow",
+    "tranche",
+    "session",
+    "boundary",
+    "outcome",
+    "state_digest",
+    "applied",
+    "pending",
+    "request",
+    "action",
+    "choices",
+    "effects",
+    "authorizations",
+    "degradations",
+    "error",
+    "next_action",
+];
+
+/// The directive.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Directive {
+    /// 1.
+    pub version: u32,
+    /// The flow.
+    pub flow: Flow,
+    /// Its tranche.
+    pub tranche: Tranche,
+    /// The session folder.
+    pub session: String,
+    /// Where the run stands.
+    pub boundary: BoundaryView,
+    /// `completed` when final, `blocked` when blocked, else `needs_input` (or a rejection's own).
+    pub outcome: Outcome,
+    /// The seal an answer must quote as `input_digest`.
+    pub state_digest: String,
+    /// The steps this invocation applied or skipped, in order.
+    pub applied: Vec<Step>,
+    /// The ids from the cursor to the end of the journey.
+    pub pending: Vec<String>,
+    /// The question, at a semantic boundary.
+    pub request: Option<SemanticRequest>,
+    /// The exact invocation, at an execution boundary.
+    pub action: Option<Action>,
+    /// The choices, at human and authorization boundaries.
+    pub choices: Vec<Choice>,
+    /// The effect ledger (the stopped row's classes shown as planned).
+    pub effects: Effects,
+    /// The classes the run holds.
+    pub authorizations: Vec<EffectClass>,
+    /// Every step of the run that was degraded after exhausting its attempts.
+    pub degradations: Vec<Degradation>,
+    /// The cause of a block or of a rejection.
+    pub error: Option<ErrorView>,
+    /// What to do next, as one complete instruction.
+    pub next_action: String,
+}
+
+/// The boundary block.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BoundaryView {
+    /// The kind.
+    pub kind: BoundaryKind,
+    /// The transition (null when final).
+    pub transition: Option<String>,
+    /// Its authority.
+    pub authority: Option<Authority>,
+    /// Its ownership.
+    pub ownership: Option<String>,
+    /// Its title.
+    pub title: Option<String>,
+    /// Its doctrine document.
+    pub document: Option<String>,
+}
+
+/// One step applied or skipped by an invocation.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Step {
+    /// The transition.
+    pub transition: String,
+    /// Its authority.
+    pub authority: Authority,
+    /// Its ownership.
+    pub ownership: String,
+    /// Applied or skipped.
+    pub outcome: StepOutcome,
+    /// Why it was skipped (null when applied).
+    pub reason: Option<String>,
+}
+
+impl Step {
+    /// A row applied.
+    pub fn applied(row: &Decision) -> Step {
+        Step {
+            transition: row.id.clone(),
+            authority: row.authority,
+            ownership: row.ownership.clone(),
+            outcome: StepOutcome::Applied,
+            reason: None,
+        }
+    }
+
+    /// A row skipped, with its reason.
+    pub fn skipped(row: &Decision, reason: String) -> Step {
+        Step {
+            transition: row.id.clone(),
+            authority: row.authority,
+            ownership: row.ownership.clone(),
+            outcome: StepOutcome::Skipped,
+            reason: Some(reason),
+        }
+    }
+}
+
+/// The effect ledger as shown.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Effects {
+    /// Planned classes.
+    pub planned: Vec<EffectClass>,
+    /// Approved classes.
+    pub approved: Vec<EffectClass>,
+    /// Applied classes.
+    pub applied: Vec<EffectClass>,
+}
+
+/// A step the run lost: passed over after exhausting its attempts.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Degradation {
+    /// The transition.
+    pub transition: String,
+    /// Why (`FLOW_BOUNDARY_EXHAUSTED`).
+    pub cause: String,
+    /// What was lost.
+    pub loss: String,
+}
+
+/// An error block.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ErrorView {
+    /// The stable code.
+    pub code: String,
+    /// What went wrong.
+    pub message: String,
+    /// What to do about it.
+    pub action: String,
+}
+
+impl From<&FlowError> for ErrorView {
+    fn from(e: &FlowError) -> Self {
+        ErrorView {
+            code: e.code.to_owned(),
+            message: e.message.clone(),
+            action: e.action.clone(),
+        }
+    }
+}
+
+/// Every degraded step of the run: skipped while its attempts were exhausted.
+pub fn degradations(state: &RunState, journey: &Journey<'_>) -> Vec<Degradation> {
+    state
+        .skipped
+        .iter()
+        .filter(|id| state.attempts_at(id) >= MAX_BOUNDARY_ATTEMPTS)
+        .map(|id| {
+            let title = journey.find(id).map_or(id.as_str(), |d| d.title.as_str());
+            Degradation {
+                transition: id.clone(),
+                cause: "FLOW_BOUNDARY_EXHAUSTED".to_owned(),
+                loss: format!(
+                    "'{title}' was passed over without an accepted answer after \
+                     {MAX_BOUNDARY_ATTEMPTS} refused attempts; its gap belongs under '## Open \
+                     questions' in the session, or in BACKLOG"
+                ),
+            }
+        })
+        .collect()
+}
+
+/// The parts of a directive a rejection replaces.
+#[derive(Debug, Clone, Default)]
+pub struct Overrides {
+    /// The outcome, instead of the kind's default.
+    pub outcome: Option<Outcome>,
+    /// The error, when the boundary has none of its own.
+    pub error: Option<FlowError>,
+    /// The next action, instead of the kind's.
+    pub next_action: Option<String>,
+}
+
+/// Builds (and checks) the directive for a resolved boundary.
+pub fn directive_for(
+    state: &RunState,
+    journey: &Journey<'_>,
+    resolved: &Resolved<'_>,
+    steps: Vec<Step>,
+    overrides: Overrides,
+) -> FlowResult<Directive> {
+    let row = resolved.stopped;
+    let choices = match (resolved.kind, row) {
+        (BoundaryKind::Human, Some(r)) => human_choices(r),
+        (BoundaryKind::Authorization, Some(r)) => authorization_choices(
+            r,
+            resolved
+                .authorization
+                .as_ref()
+                .map(|a| a.missing.as_slice())
+                .unwrap_or_default(),
+        ),
+        _ => Vec::new(),
+    };
+    let request = match (resolved.kind, row) {
+        (BoundaryKind::Semantic, Some(r)) => Some(build_request(r, state, &resolved.seal)),
+        _ => None,
+    };
+    let action = match resolved.kind {
+        BoundaryKind::Execution => resolved.emitted.clone(),
+        _ => None,
+    };
+    let mut planned = state.effects.planned.clone();
+    if let Some(a) = &resolved.authorization {
+        for c in &a.planned {
+            if !planned.contains(c) {
+                planned.push(*c);
+            }
+        }
+    }
+    let default_outcome = match resolved.kind {
+        BoundaryKind::Final => Outcome::Completed,
+        BoundaryKind::Blocked => Outcome::Blocked,
+        _ => Outcome::NeedsInput,
+    };
+    let outcome = if resolved.kind == BoundaryKind::Blocked {
+        Outcome::Blocked
+    } else {
+        overrides.outcome.unwrap_or(default_outcome)
+    };
+    let error = resolved
+        .blocked
+        .as_ref()
+        .or(overrides.error.as_ref())
+        .map(ErrorView::from);
+    let next_action = overrides
+        .next_action
+        .unwrap_or_else(|| next_action(resolved, &state.session, &choices));
+    let directive = Directive {
+        version: DIRECTIVE_VERSION,
+        flow: state.flow,
+        tranche: state.flow.tranche(),
+        session: state.session.clone(),
+        boundary: BoundaryView {
+            kind: resolved.kind,
+            transition: row.map(|r| r.id.clone()),
+            authority: row.map(|r| r.authority),
+            ownership: row.map(|r| r.ownership.clone()),
+            title: row.map(|r| r.title.clone()),
+            document: row.map(|r| r.document.clone()),
+        },
+        outcome,
+        state_digest: resolved.seal.clone(),
+        applied: steps,
+        pending: resolved.pending.clone(),
+        request,
+        action,
+        choices,
+        effects: Effects {
+            planned,
+            approved: state.effects.approved.clone(),
+            applied: state.effects.applied.clone(),
+        },
+        authorizations: state.authorizations.clone(),
+        degradations: degradations(state, journey),
+        error,
+        next_action,
+    };
+    check(&directive)?;
+    Ok(directive)
+}
+
+impl Directive {
+    /// The directive as JSON, keys in emission order.
+    pub fn to_value(&self) -> serde_json::Value {
+        serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
+    }
+}

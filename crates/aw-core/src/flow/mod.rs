@@ -1,0 +1,42 @@
+//! The flow engine: the deterministic direction engine behind `aw flow advance | submit |
+//! recover`.
+//!
+//! A registry of decision rows composes five linear journeys. A sealed run state per session
+//! records where a run stands. `advance` walks: it applies what the CLI may apply, skips what a
+//! threshold or an exhausted attempt cap passes over, and stops at the first row that needs the
+//! agent's judgment (semantic), a person's preference (human), an approval (authorization), a
+//! real execution (execution), or cannot go on (blocked) — or at the end (final). `submit`
+//! validates one answer against that boundary and applies exactly its transition. Everything
+//! here is pure; the shell reads and writes `.flow-run.json` under the workspace lock.
+
+pub mod answer;
+pub mod attempts;
+pub mod binding;
+pub mod boundary;
+pub mod checks;
+pub mod choices;
+pub mod directive;
+pub mod effects;
+pub mod error;
+pub mod human;
+pub mod journey;
+pub mod next_action;
+pub mod projection;
+pub mod recover;
+pub mod registry;
+pub mod request;
+pub mod run;
+pub mod state;
+pub mod state_parse;
+pub mod submit;
+pub mod threshold;
+pub mod verdict;
+pub mod vocab;
+pub mod walk;
+
+pub use directive::Directive;
+pub use error::{FlowError, FlowResult};
+pub use journey::Journey;
+pub use registry::{Decision, Registry};
+pub use state::RunState;
+pub use vocab::{BoundaryKind, EffectClass, Flow, Outcome};

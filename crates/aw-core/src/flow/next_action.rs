@@ -1,0 +1,142 @@
+//! The `next_action` of each boundary kind: one complete instruction an agent can follow
+//! without reading any other document — the exact command, the exact stdin JSON, and the values
+//! it must quote.
+
+use super::boundary::Resolved;
+use super::effects::approval_digest;
+use super::registry::{Choice, Decision};
+use super::vocab::{BoundaryKind, STOP_LABEL};
+use serde_json::{Value, json};
+
+/// The command that answers a boundary of this session.
+pub fn submit_command(folder: &str) -> String {
+    format!("aw flow submit --session {folder}")
+}
+
+/// The command that re-reads (and walks) a session's run.
+pub fn advance_command(folder: &str) -> String {
+    format!("aw flow advance --session {folder}")
+}
+
+/// Compact JSON for embedding in a sentence.
+fn compact(v: &Value) -> String {
+    serde_json::to_string(v).unwrap_or_default()
+}
+
+/// The instruction for a resolved boundary.
+pub fn next_action(resolved: &Resolved<'_>, folder: &str, choices: &[Choice]) -> String {
+    let Some(row) = resolved.stopped else {
+        return "Nothing is left to do in this journey: the run is finished.".to_owned();
+    };
+    let seal = &resolved.seal;
+    let submit = submit_command(folder);
+    match resolved.kind {
+        BoundaryKind::Final => {
+            "Nothing is left to do in this journey: the run is finished.".to_owned()
+        }
+        BoundaryKind::Semantic => semantic(row, seal, &submit),
+        BoundaryKind::Human => {
+            let example = compact(&json!({"input_digest": seal, "choice": "<label>"}));
+            format!(
+                "Ask the person to decide '{}' and pipe {example} into `{submit}`, with <label> one \
+                 of: {}.",
+                row.title,
+                labels(choices)
+            )
+        }
+        BoundaryKind::Authorization => {
+            let auth = resolved.authorization.as_ref();
+            let missing = auth.map(|a| a.missing.as_slice()).unwrap_or_default();
+            let planned = auth.map(|a| a.planned.as_slice()).unwrap_or_default();
+            let digest = approval_digest(&row.id, planned);
+            format!(
+                "Ask the person whether '{}' may exercise {}. If they approve, pipe {} into \
+                 `{submit} --approval {digest}`; to stop instead, pipe {} without --approval.",
+                row.title,
+                super::vocab::EffectClass::join(missing),
+                compact(&json!({"input_digest": seal})),
+                compact(&json!({"input_digest": seal, "choice": STOP_LABEL})),
+            )
+        }
+        BoundaryKind::Execution => execution(resolved, row, seal, &submit),
+        BoundaryKind::Blocked => {
+            let action = resolved
+                .blocked
+                .as_ref()
+                .map_or("Resolve the block.", |e| e.action.as_str());
+            format!("The run is blocked at '{}': {action}", row.title)
+        }
+    }
+}
+
+fn semantic(row: &Decision, seal: &str, submit: &str) -> String {
+    if row.signals().is_empty() {
+        let example = compact(&json!({"input_digest": seal, "decisions": {"answer": "…"}}));
+        return format!(
+            "Judge '{}', then pipe one JSON object into `{submit}`: {example} — \"decisions\" is a \
+             non-empty object holding your judgment; this boundary takes no signals.",
+            row.title
+        );
+    }
+    let example =
+        compact(&json!({"input_digest": seal, "signals": [], "decisions": {"answer": "…"}}));
+    format!(
+        "Judge '{}', then pipe one JSON object into `{submit}`: {example} — put in \"signals\" \
+         only the signals you observe, out of: {} (the CLI applies the threshold, not you), and \
+         your judgment in \"decisions\"; at least one of the two must be non-empty.",
+        row.title,
+        row.signals().join(", ")
+    )
+}
+
+fn execution(resolved: &Resolved<'_>, row: &Decision, seal: &str, submit: &str) -> String {
+    let Some(action) = &resolved.emitted else {
+        return format!("Run the action of '{}' and report its result.", row.title);
+    };
+    let inv = &action.invocation;
+    let validations: Vec<Value> = action
+        .evidence
+        .iter()
+        .map(|id| json!({"id": id, "passed": true, "detail": "<what the output shows>"}))
+        .collect();
+    let applied: Vec<&str> = row.effects().iter().map(|c| c.as_str()).collect();
+    let example = compact(&json!({
+        "input_digest": seal,
+        "outcome": "completed",
+        "invocation": inv,
+        "validations": validations,
+        "effects": {"applied": applied},
+    }));
+    let stdin = inv
+        .input
+        .as_deref()
+        .map(|i| format!(" with this text on its stdin: {}", compact(&json!(i))))
+        .unwrap_or_default();
+    let place = if inv.target == "." {
+        "from the workspace root".to_owned()
+    } else {
+        format!("(target: {})", inv.target)
+    };
+    format!(
+        "Run `{}` {place}{stdin}, then pipe its real result into `{submit}`: {example} — one \
+         validation per evidence id ({}), each with a detail taken from the real output; if the \
+         command did not succeed, report its real outcome (failed, blocked, needs_input or \
+         cancelled) instead. A confirmation without output does not apply the step.",
+        inv.command_line(),
+        action.evidence.join(", ")
+    )
+}
+
+fn labels(choices: &[Choice]) -> String {
+    choices
+        .iter()
+        .map(|c| {
+            if c.recommended {
+                format!("\"{}\" (recommended)", c.label)
+            } else {
+                format!("\"{}\"", c.label)
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}

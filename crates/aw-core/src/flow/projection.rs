@@ -1,0 +1,155 @@
+//! The read-only projection of a run that `aw status` and `aw resume` show per session (§12):
+//! the flow, the boundary kind, the transition, and the exact command that continues it.
+
+use super::boundary::resolve;
+use super::error::FlowError;
+use super::journey::Journey;
+use super::next_action::{advance_command, submit_command};
+use super::state::RunState;
+use super::vocab::BoundaryKind;
+use serde::Serialize;
+
+/// One session's run, projected.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RunProjection {
+    /// The flow (`?` when the state cannot be read).
+    pub flow: String,
+    /// The boundary kind (`blocked` when the state cannot be used).
+    pub boundary: String,
+    /// The transition the run stands on.
+    pub transition: Option<String>,
+    /// Its title.
+    pub title: Option<String>,
+    /// The command line to run at an execution boundary.
+    pub invocation: Option<String>,
+    /// The exact next command.
+    pub command: String,
+    /// One line saying where the run stands.
+    pub summary: String,
+}
+
+fn blocked(command: String, summary: String) -> RunProjection {
+    RunProjection {
+        flow: "?".to_owned(),
+        boundary: BoundaryKind::Blocked.as_str().to_owned(),
+        transition: None,
+        title: None,
+        invocation: None,
+        command,
+        summary,
+    }
+}
+
+/// Projects what reading a session's state gave: `Ok(None)` (no state) projects to `None`.
+pub fn project(read: Result<Option<RunState>, FlowError>, folder: &str) -> Option<RunProjection> {
+    let state = match read {
+        Ok(None) => return None,
+        Ok(Some(s)) => s,
+        Err(e) => {
+            return Some(blocked(
+                format!("{} --adopt", advance_command(folder)),
+                format!("unreadable run ({}): {}", e.code, e.action),
+            ));
+        }
+    };
+    let journey = match Journey::builtin(state.flow) {
+        Ok(j) => j,
+        Err(e) => {
+            return Some(blocked(
+                advance_command(folder),
+                format!("{} — {}", e.message, e.action),
+            ));
+        }
+    };
+    if let Err(e) = journey.check(&state) {
+        let mut p = blocked(
+            advance_command(folder),
+            format!("{} — {}", e.message, e.action),
+        );
+        p.flow = state.flow.as_str().to_owned();
+        return Some(p);
+    }
+    let resolved = resolve(&state, &journey);
+    let Some(row) = resolved.stopped else {
+        return Some(RunProjection {
+            flow: state.flow.as_str().to_owned(),
+            boundary: BoundaryKind::Final.as_str().to_owned(),
+            transition: None,
+            title: None,
+            invocation: None,
+            command: format!("aw session-close --code {folder}"),
+            summary: "the journey has no pending transitions".to_owned(),
+        });
+    };
+    let invocation = match resolved.kind {
+        BoundaryKind::Execution => resolved
+            .emitted
+            .as_ref()
+            .map(|a| a.invocation.command_line()),
+        _ => None,
+    };
+    let kind = resolved.kind.as_str();
+    let summary = match &invocation {
+        Some(inv) => format!(
+            "{kind} boundary at {} — run `{inv}` and report its real output with `{}`",
+            row.id,
+            submit_command(folder)
+        ),
+        None => format!("{kind} boundary at {} — {}", row.id, row.title),
+    };
+    Some(RunProjection {
+        flow: state.flow.as_str().to_owned(),
+        boundary: kind.to_owned(),
+        transition: Some(row.id.clone()),
+        title: Some(row.title.clone()),
+        command: invocation
+            .clone()
+            .unwrap_or_else(|| advance_command(folder)),
+        invocation,
+        summary,
+    })
+}
+
+impl RunProjection {
+    /// Whether the run is stopped at a boundary that is not final (so resuming the session means
+    /// continuing the run).
+    pub fn stopped(&self) -> bool {
+        self.boundary != BoundaryKind::Final.as_str()
+    }
+}
+
+/// The board's view of a run: the projection as the session's `flow`, and, when the run is
+/// stopped short of final, its summary and exact command as what `aw resume` proposes.
+impl From<RunProjection> for crate::docs::flow_view::FlowProjection {
+    fn from(p: RunProjection) -> Self {
+        let stop = p.stopped().then(|| crate::docs::flow_view::FlowStop {
+            next: p.summary.clone(),
+            command: p.command.clone(),
+        });
+        crate::docs::flow_view::FlowProjection {
+            model: serde_json::to_value(&p).unwrap_or_default(),
+            stop,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_board_gets_the_model_and_the_stop() {
+        let p = project(
+            Ok(Some(RunState::new(crate::flow::Flow::Quick, "001-x"))),
+            "001-x",
+        )
+        .unwrap();
+        // Never advanced: the run stands before its first row, which the CLI would apply.
+        assert!(p.stopped());
+        let board: crate::docs::flow_view::FlowProjection = p.clone().into();
+        assert_eq!(board.model["flow"], "quick");
+        let stop = board.stop.unwrap();
+        assert_eq!(stop.command, p.command);
+        assert_eq!(stop.next, p.summary);
+    }
+}

@@ -1,0 +1,117 @@
+//! The semantic request emitted at a semantic boundary: a bounded, self-contained question
+//! whose `input_digest` is the boundary seal.
+
+use super::registry::Decision;
+use super::state::RunState;
+use super::vocab::{Flow, REQUEST_VERSION};
+use serde::Serialize;
+
+/// The request (keys in emission order).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SemanticRequest {
+    /// 1.
+    pub version: u32,
+    /// `flow.<transition>`.
+    pub operation: String,
+    /// The boundary seal the answer must quote.
+    pub input_digest: String,
+    /// What the answer must contain.
+    pub contract: String,
+    /// What the agent may take as given.
+    pub inventory: Inventory,
+    /// Where the answer may write (nowhere).
+    pub allowed_destinations: Vec<String>,
+    /// Artefact limits (none allowed).
+    pub limits: Limits,
+    /// The documents the question rests on.
+    pub read_set: Vec<String>,
+    /// Sizes.
+    pub metrics: Metrics,
+}
+
+/// The request's inventory.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Inventory {
+    /// The flow.
+    pub flow: Flow,
+    /// The transitions already passed.
+    pub applied: Vec<String>,
+    /// The row's signal vocabulary.
+    pub signals: Vec<String>,
+}
+
+/// Artefact limits.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Limits {
+    /// 0.
+    pub max_artifacts: u32,
+    /// 0.
+    pub max_artifact_bytes: u32,
+}
+
+/// Request sizes.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Metrics {
+    /// The UTF-8 length of the request serialized (compact, in emission order) while this
+    /// field was still 0 — so it does not count its own digits, as the reference counts it.
+    pub request_bytes: usize,
+    /// 0: the read set is named, not loaded.
+    pub read_set_bytes: usize,
+}
+
+/// The answer contract for a row.
+pub fn contract(row: &Decision) -> String {
+    let taxonomy = if row.signals().is_empty() {
+        "This boundary takes no signals: put what the contract asks for in 'decisions'.".to_owned()
+    } else {
+        format!(
+            "Declare in 'signals' only the ones you observe, from this closed vocabulary: {}. A \
+             signal outside it does not advance the journey. The CLI applies the threshold over \
+             the signals, not you.",
+            row.signals().join(", ")
+        )
+    };
+    format!(
+        "{}. Return one JSON object carrying this boundary's 'input_digest'. {taxonomy} The CLI \
+         validates the answer before applying any transition: an absent, invalid, ambiguous, \
+         out-of-scope or stale answer changes no state and has no effect.",
+        capitalized(&row.title)
+    )
+}
+
+/// The title with its first letter upper-cased (titles are written lower-case, to sit inside
+/// sentences).
+pub fn capitalized(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+/// Builds the request for a semantic boundary sealed with `seal`.
+pub fn build_request(row: &Decision, state: &RunState, seal: &str) -> SemanticRequest {
+    let mut request = SemanticRequest {
+        version: REQUEST_VERSION,
+        operation: format!("flow.{}", row.id),
+        input_digest: seal.to_owned(),
+        contract: contract(row),
+        inventory: Inventory {
+            flow: state.flow,
+            applied: state.applied.clone(),
+            signals: row.signals().to_vec(),
+        },
+        allowed_destinations: Vec::new(),
+        limits: Limits {
+            max_artifacts: 0,
+            max_artifact_bytes: 0,
+        },
+        read_set: vec![row.document.clone()],
+        metrics: Metrics {
+            request_bytes: 0,
+            read_set_bytes: 0,
+        },
+    };
+    request.metrics.request_bytes = serde_json::to_string(&request).map_or(0, |s| s.len());
+    request
+}

@@ -1,0 +1,209 @@
+//! Helpers shared by the flow tests: fixture rows, and pure runs over a journey (no disk).
+#![allow(dead_code)]
+
+use aw_core::flow::effects::approval_digest;
+use aw_core::flow::registry::Decision;
+use aw_core::flow::run::{Turn, advance};
+use aw_core::flow::submit::{Submission, submit};
+use aw_core::flow::{Directive, Flow, Journey, RunState};
+use serde_json::{Value, json};
+
+/// A fixture row from JSON (defaults: cli, cli-owned, a document).
+pub fn row(id: &str, extra: Value) -> Decision {
+    let mut v = json!({
+        "id": id,
+        "scope": "fixture",
+        "title": format!("fixture step {id}"),
+        "authority": "cli",
+        "ownership": "cli-owned",
+        "document": "loops/FIXTURE.md",
+    });
+    for (k, x) in extra.as_object().unwrap() {
+        v[k] = x.clone();
+    }
+    serde_json::from_value(v).unwrap()
+}
+
+/// An action value for fixture rows.
+pub fn action(program: &str, args: &[&str], target: &str, evidence: &[&str]) -> Value {
+    json!({
+        "invocation": {"program": program, "args": args, "target": target, "input": null},
+        "evidence": evidence,
+        "idempotent": true,
+        "recovery": "run it again and report the real output",
+    })
+}
+
+/// The state without its attempt bookkeeping and seal: what a refusal must never change.
+pub fn decided(state: &RunState) -> Value {
+    let mut v = state.to_value(false);
+    v.as_object_mut().unwrap().remove("attempts");
+    v
+}
+
+/// A run driven through the pure engine.
+pub struct Run<'a> {
+    /// The journey.
+    pub journey: Journey<'a>,
+    /// The state as it would be on disk.
+    pub state: RunState,
+    /// The last directive.
+    pub last: Directive,
+    /// Whether the last call would have written.
+    pub wrote: bool,
+}
+
+impl<'a> Run<'a> {
+    /// Adopts a fresh state and advances.
+    pub fn start(journey: Journey<'a>, folder: &str) -> Run<'a> {
+        let state = RunState::new(journey.flow, folder);
+        Run::from_state(journey, state)
+    }
+
+    /// Advances from a given state.
+    pub fn from_state(journey: Journey<'a>, state: RunState) -> Run<'a> {
+        let Turn {
+            state, directive, ..
+        } = advance(state, &journey).unwrap();
+        Run {
+            journey,
+            state,
+            last: directive,
+            wrote: true,
+        }
+    }
+
+    /// A builtin journey, adopted.
+    pub fn builtin(flow: Flow, folder: &str) -> Run<'static> {
+        Run::start(Journey::builtin(flow).unwrap(), folder)
+    }
+
+    /// Advances again.
+    pub fn advance(&mut self) -> &Directive {
+        let turn = advance(self.state.clone(), &self.journey).unwrap();
+        self.wrote = true;
+        self.state = turn.state;
+        self.last = turn.directive;
+        &self.last
+    }
+
+    /// Sends a raw payload.
+    pub fn raw(&mut self, raw: &str, approval: Option<&str>) -> &Directive {
+        let turn = submit(
+            self.state.clone(),
+            &self.journey,
+            Submission { raw, approval },
+        )
+        .unwrap();
+        if turn.write {
+            self.state = turn.state;
+        }
+        self.wrote = turn.write;
+        self.last = turn.directive;
+        &self.last
+    }
+
+    /// Sends a JSON payload, filling in the current seal unless it carries one.
+    pub fn send(&mut self, mut payload: Value, approval: Option<&str>) -> &Directive {
+        if payload.get("input_digest").is_none() {
+            payload["input_digest"] = json!(self.last.state_digest);
+        }
+        let raw = payload.to_string();
+        self.raw(&raw, approval)
+    }
+
+    /// Declares signals (and a decision when none).
+    pub fn signals(&mut self, signals: &[&str]) -> &Directive {
+        if signals.is_empty() {
+            self.send(json!({"decisions": {"answer": "nothing observed"}}), None)
+        } else {
+            self.send(json!({"signals": signals}), None)
+        }
+    }
+
+    /// Chooses a label.
+    pub fn choose(&mut self, label: &str) -> &Directive {
+        self.send(json!({"choice": label}), None)
+    }
+
+    /// Approves the authorization boundary in force with its right digest.
+    pub fn approve(&mut self) -> &Directive {
+        let t = self.last.boundary.transition.clone().unwrap();
+        let row = self.journey.find(&t).unwrap();
+        let digest = approval_digest(&t, &row.effects());
+        self.send(json!({}), Some(&digest))
+    }
+
+    /// A complete, green result for the execution boundary in force, as `tweak` changes it.
+    pub fn result(&self) -> Value {
+        let a = self.last.action.as_ref().expect("an execution boundary");
+        let t = self.last.boundary.transition.clone().unwrap();
+        let row = self.journey.find(&t).unwrap();
+        let applied: Vec<&str> = row.effects().iter().map(|c| c.as_str()).collect();
+        let validations: Vec<Value> = a
+            .evidence
+            .iter()
+            .map(|id| json!({"id": id, "passed": true, "detail": "seen in the output"}))
+            .collect();
+        json!({
+            "input_digest": self.last.state_digest,
+            "outcome": "completed",
+            "invocation": a.invocation,
+            "validations": validations,
+            "effects": {"applied": applied},
+        })
+    }
+
+    /// Reports a green result.
+    pub fn execute(&mut self) -> &Directive {
+        let r = self.result();
+        self.send(r, None)
+    }
+
+    /// Answers whatever boundary stands generically (recommended choice, approval, green
+    /// result, decision without signals).
+    pub fn generic(&mut self) -> &Directive {
+        match self.last.boundary.kind.as_str() {
+            "semantic" => self.signals(&[]),
+            "human" => {
+                let l = self
+                    .last
+                    .choices
+                    .iter()
+                    .find(|c| c.recommended)
+                    .unwrap()
+                    .label
+                    .clone();
+                self.choose(&l)
+            }
+            "authorization" => self.approve(),
+            "execution" => self.execute(),
+            other => panic!("no generic answer for {other}"),
+        }
+    }
+
+    /// The kind and transition of the last directive.
+    pub fn at(&self) -> (&str, &str) {
+        (
+            self.last.boundary.kind.as_str(),
+            self.last.boundary.transition.as_deref().unwrap_or(""),
+        )
+    }
+
+    /// The error code of the last directive.
+    pub fn code(&self) -> Option<&str> {
+        self.last.error.as_ref().map(|e| e.code.as_str())
+    }
+
+    /// Answers generically until the run stands on `id`.
+    pub fn walk_to(&mut self, id: &str) {
+        for _ in 0..60 {
+            if self.at().1 == id {
+                return;
+            }
+            self.generic();
+            assert!(self.code().is_none(), "{:?}", self.last.error);
+        }
+        panic!("never reached {id}");
+    }
+}

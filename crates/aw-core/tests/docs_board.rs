@@ -1,0 +1,410 @@
+//! The status board and resume proposals, built from document texts without touching a disk:
+//! pipeline priorities and ties, the spec → plan link, the flow slot, dates.
+
+use aw_core::checkpoint::WallClock;
+use aw_core::docs::board_input::{BoardInput, PlanInput, SessionInput, SourceDoc, SpecInput};
+use aw_core::docs::dates::Moment;
+use aw_core::docs::flow_view::{FlowProjection, FlowStop};
+use aw_core::docs::names::{DocKind, parse_name};
+use aw_core::docs::plan::parse_plan;
+use aw_core::docs::resume::{self, Answer};
+use aw_core::docs::session_view::{checkpoint_view, session_view};
+use aw_core::docs::spec::parse_spec;
+use aw_core::docs::status::{StatusModel, WorkspaceEntry, build};
+use aw_core::session::folder::{SessionFolder, SessionState};
+
+fn now() -> WallClock {
+    WallClock::parse("2026-03-10 09:15").unwrap()
+}
+
+fn modified() -> Option<Moment> {
+    Some(Moment::precise(
+        WallClock::parse("2026-03-09 18:30").unwrap(),
+    ))
+}
+
+fn spec(file: &str, text: &str) -> SpecInput {
+    SpecInput {
+        file: format!("docs/specs/{file}"),
+        name: parse_name(DocKind::Spec, file).unwrap(),
+        facts: parse_spec(text),
+        modified: modified(),
+    }
+}
+
+fn plan(file: &str, text: &str) -> PlanInput {
+    PlanInput {
+        file: format!("docs/plans/{file}"),
+        name: parse_name(DocKind::Plan, file).unwrap(),
+        facts: parse_plan(text),
+        modified: modified(),
+    }
+}
+
+fn session(folder: &str, closed: bool, descriptor: &str, checkpoint: Option<&str>) -> SessionInput {
+    let f = SessionFolder {
+        folder: folder.to_owned(),
+        state: if closed {
+            SessionState::Closed
+        } else {
+            SessionState::Active
+        },
+    };
+    let path = format!(".workflow/sessions/{folder}");
+    SessionInput {
+        view: session_view(&f, Some(descriptor)),
+        modified: modified(),
+        checkpoint: checkpoint.map(|c| SourceDoc {
+            path: format!("{path}/CHECKPOINT.md"),
+            facts: checkpoint_view(c),
+            modified: modified(),
+        }),
+        backlog: None,
+        flow: None,
+        path,
+    }
+}
+
+fn board(specs: Vec<SpecInput>, plans: Vec<PlanInput>, sessions: Vec<SessionInput>) -> StatusModel {
+    build(
+        BoardInput {
+            workspace: WorkspaceEntry {
+                name: "t".into(),
+                path: "/ws".into(),
+                initialized: true,
+            },
+            specs,
+            plans,
+            sessions,
+        },
+        &now(),
+    )
+}
+
+const READY: &str = "---\nstatus: ready-for-plan\n---\n# Spec\n";
+const DRAFT: &str = "---\nstatus: draft\n---\n# Spec\n";
+
+fn open_plan(spec: Option<&str>, started: bool) -> String {
+    let derived = spec
+        .map(|s| format!("> Derived from docs/specs/{s}\n"))
+        .unwrap_or_default();
+    let mark = if started { "x" } else { " " };
+    format!(
+        "# Plan\n{derived}> State: open\n## Tasks\n### F1 — a\n> State: pending\n- [{mark}] T1\n- [ ] T2\n"
+    )
+}
+
+fn kinds(m: &StatusModel) -> Vec<(&str, &str)> {
+    m.pipeline
+        .iter()
+        .map(|i| (i.kind, i.number.as_str()))
+        .collect()
+}
+
+#[test]
+fn pipeline_priorities_and_order() {
+    let m = board(
+        vec![
+            spec("1000-spec-wide.md", DRAFT),
+            spec("999-spec-narrow.md", DRAFT),
+            spec("002-spec-ready.md", READY),
+            spec("003-spec-planned.md", READY),
+        ],
+        vec![
+            plan("010-plan-fresh.md", &open_plan(None, false)),
+            plan(
+                "011-plan-started.md",
+                &open_plan(Some("003-spec-planned.md"), true),
+            ),
+            plan("012-plan-done.md", "# P\n> State: done\n- [x] a\n"),
+        ],
+        vec![
+            session(
+                "001-loose-quick",
+                false,
+                "## Origin\n- a chat\n",
+                Some("## Completed\n- x\n"),
+            ),
+            session(
+                "002-linked-quick",
+                false,
+                "## Origin\n- docs/plans/010-plan-fresh.md\n",
+                Some("## Completed\n- x\n"),
+            ),
+            session(
+                "003-no-checkpoint-quick",
+                false,
+                "## Origin\n- a chat\n",
+                None,
+            ),
+            session(
+                "004-closed-quick",
+                true,
+                "## Origin\n- a chat\n",
+                Some("## Completed\n- x\n"),
+            ),
+        ],
+    );
+    assert_eq!(
+        kinds(&m),
+        [
+            ("spec-unrefined", "999"),
+            ("spec-unrefined", "1000"),
+            ("spec-unplanned", "002"),
+            ("plan-open", "011"),
+            ("plan-open", "010"),
+            ("checkpoint-orphan", "001"),
+        ],
+        "priority, then started first, then numeric order"
+    );
+    assert_eq!(m.pipeline[3].started, Some(true));
+    assert_eq!(m.pipeline[0].started, None, "specs carry no started flag");
+    assert_eq!(m.counts.pending, 6);
+    assert_eq!(m.counts.specs_refined, 2);
+    let planned: Vec<bool> = m.specs.iter().map(|s| s.planned).collect();
+    assert_eq!(planned, [false, true, false, false]);
+}
+
+#[test]
+fn ambiguous_and_unknown_relations_never_plan_a_spec() {
+    let m = board(
+        vec![spec("001-spec-a.md", READY), spec("002-spec-b.md", READY)],
+        vec![
+            plan(
+                "001-plan-x.md",
+                "# P\n## Origin\n- docs/specs/001-spec-a.md\n- docs/specs/002-spec-b.md\n",
+            ),
+            plan(
+                "002-plan-y.md",
+                "# P\n## Origin\n- docs/specs/003-spec-gone.md\n",
+            ),
+        ],
+        vec![],
+    );
+    assert!(m.specs.iter().all(|s| !s.planned));
+    assert_eq!(
+        kinds(&m)[..2],
+        [("spec-unplanned", "001"), ("spec-unplanned", "002")]
+    );
+}
+
+#[test]
+fn superseded_refined_copies_are_dropped() {
+    let m = board(
+        vec![
+            spec("001-spec-a-refined.md", READY),
+            spec("001-spec-a.md", DRAFT),
+            spec("002-spec-b-refined.md", READY),
+        ],
+        vec![],
+        vec![],
+    );
+    let files: Vec<&str> = m.specs.iter().map(|s| s.file.as_str()).collect();
+    assert_eq!(
+        files,
+        [
+            "docs/specs/001-spec-a.md",
+            "docs/specs/002-spec-b-refined.md"
+        ]
+    );
+}
+
+#[test]
+fn resume_ties_on_priority_and_started() {
+    let two_started = board(
+        vec![],
+        vec![
+            plan("001-plan-a.md", &open_plan(None, true)),
+            plan("002-plan-b.md", &open_plan(None, true)),
+            plan("003-plan-c.md", &open_plan(None, false)),
+        ],
+        vec![],
+    );
+    match resume::from_pipeline(&two_started) {
+        Answer::Candidates { candidates, .. } => {
+            let files: Vec<&str> = candidates.iter().map(|c| c.file.as_str()).collect();
+            assert_eq!(
+                files,
+                ["docs/plans/001-plan-a.md", "docs/plans/002-plan-b.md"]
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    let one_started = board(
+        vec![],
+        vec![
+            plan("001-plan-a.md", &open_plan(None, false)),
+            plan("002-plan-b.md", &open_plan(None, true)),
+        ],
+        vec![],
+    );
+    match resume::from_pipeline(&one_started) {
+        Answer::Proposal { via, proposal } => {
+            assert_eq!(via, "pipeline");
+            assert_eq!(proposal.number, "002");
+            assert_eq!(proposal.next, "continue with F1 — a");
+            assert_eq!(proposal.progress, "1/2 tasks (50%) · phases 0/1");
+        }
+        other => panic!("{other:?}"),
+    }
+    let idle = board(vec![], vec![], vec![]);
+    assert!(matches!(resume::from_pipeline(&idle), Answer::Idle { .. }));
+}
+
+#[test]
+fn the_flow_slot_feeds_status_and_resume() {
+    let mut active = session(
+        "001-x-plan-exec",
+        false,
+        "## Objective\nShip x\n",
+        Some("## Pending / Next\n- y\n"),
+    );
+    active.flow = Some(FlowProjection {
+        model: serde_json::json!({"flow": "plan-exec", "boundary": "decision", "summary": "boundary decision at entry"}),
+        stop: Some(FlowStop {
+            next: "answer the entry gate".into(),
+            command: "aw flow advance --session 001-x-plan-exec".into(),
+        }),
+    });
+    let mut closed = session("002-y-quick", true, "## Objective\nOld\n", None);
+    closed.flow = Some(FlowProjection {
+        model: serde_json::json!({"flow": "quick"}),
+        stop: None,
+    });
+    let m = board(vec![], vec![], vec![active, closed]);
+    assert_eq!(
+        m.sessions.active[0].flow.as_ref().unwrap()["flow"],
+        "plan-exec"
+    );
+    assert_eq!(
+        m.sessions.closed[0].flow, None,
+        "closed sessions show no flow"
+    );
+    let p = resume::session_proposal(&m.sessions.active[0]);
+    assert_eq!(p.next, "answer the entry gate");
+    assert_eq!(p.command, "aw flow advance --session 001-x-plan-exec");
+    assert_eq!(p.objective, "Ship x");
+    let json = serde_json::to_value(&m.sessions.active[0]).unwrap();
+    let keys: Vec<&str> = json
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "code", "folder", "type", "summary", "date", "relative", "flow"
+        ]
+    );
+}
+
+#[test]
+fn declared_dates_win_over_file_times() {
+    let m = board(
+        vec![
+            spec(
+                "001-spec-a.md",
+                "---\nstatus: draft\ndate: 2026-03-01\n---\n",
+            ),
+            spec("002-spec-b.md", DRAFT),
+        ],
+        vec![],
+        vec![session(
+            "001-a-quick",
+            false,
+            "Start date: 2026-03-10\n",
+            None,
+        )],
+    );
+    assert_eq!(m.specs[0].date.as_deref(), Some("2026-03-01"));
+    assert_eq!(m.specs[0].relative.as_deref(), Some("last week"));
+    assert_eq!(m.specs[1].date.as_deref(), Some("2026-03-09"));
+    assert_eq!(m.specs[1].relative.as_deref(), Some("yesterday afternoon"));
+    assert_eq!(m.sessions.active[0].relative.as_deref(), Some("today"));
+}
+
+#[test]
+fn model_keys_are_the_reference_ones() {
+    let m = board(
+        vec![spec("001-spec-a.md", READY)],
+        vec![plan(
+            "001-plan-a.md",
+            &open_plan(Some("001-spec-a.md"), true),
+        )],
+        vec![],
+    );
+    let v = serde_json::to_value(&m).unwrap();
+    let keys =
+        |v: &serde_json::Value| -> Vec<String> { v.as_object().unwrap().keys().cloned().collect() };
+    assert_eq!(
+        keys(&v),
+        [
+            "workspace",
+            "specs",
+            "plans",
+            "sessions",
+            "discarded",
+            "pipeline",
+            "designs",
+            "counts"
+        ]
+    );
+    assert_eq!(
+        keys(&v["specs"][0]),
+        [
+            "file",
+            "number",
+            "slug",
+            "status",
+            "refined",
+            "open_questions",
+            "date",
+            "relative"
+        ]
+    );
+    assert_eq!(
+        keys(&v["plans"][0]),
+        [
+            "file",
+            "number",
+            "slug",
+            "tasks_total",
+            "tasks_done",
+            "progress_pct",
+            "phases_total",
+            "phases_validated",
+            "plan_state",
+            "phases_blocked",
+            "blocked_phases",
+            "final_validation_pending",
+            "spec",
+            "batches",
+            "date",
+            "relative"
+        ]
+    );
+    assert_eq!(
+        keys(&v["pipeline"][0]),
+        [
+            "kind", "priority", "file", "number", "slug", "summary", "command", "started"
+        ]
+    );
+    assert_eq!(
+        keys(&v["counts"]),
+        [
+            "specs",
+            "specs_refined",
+            "plans",
+            "sessions_active",
+            "sessions_closed",
+            "discarded",
+            "pending"
+        ]
+    );
+    assert_eq!(
+        v["designs"],
+        serde_json::json!({"root":"docs/designs","packages":[],"references":[],
+            "counts":{"valid":0,"stale":0,"missing":0,"orphaned":0}})
+    );
+}

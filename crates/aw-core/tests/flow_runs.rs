@@ -1,0 +1,872 @@
+//! Real journeys through the pure engine: fail-closed answers, resends, the attempt cap and
+//! degradation, recovery, and the quick / spec / plan tranches (flow-fail-closed,
+//! flow-tramo-chassis, flow-tramo-quick, flow-tramo-spec, flow-tramo-plan, flow-effects,
+//! flow-human-boundary suites).
+
+mod common;
+
+use aw_core::flow::recover::recover;
+use aw_core::flow::state::Observation;
+use aw_core::flow::vocab::{PAUSE_LABEL, STOP_LABEL};
+use aw_core::flow::{EffectClass, Flow, Journey, RunState};
+use common::{Run, decided};
+use serde_json::json;
+
+const Q: &str = "007-tramo-quick-quick";
+
+fn quick() -> Run<'static> {
+    Run::builtin(Flow::Quick, Q)
+}
+
+#[test]
+fn adoption_applies_the_chassis_prefix_and_stops_at_the_entry_gate() {
+    let run = quick();
+    let trace: Vec<_> = run
+        .last
+        .applied
+        .iter()
+        .map(|s| s.transition.as_str())
+        .collect();
+    assert_eq!(
+        trace,
+        ["chassis.docs-boundary", "chassis.research-exhaustion"]
+    );
+    assert_eq!(run.at(), ("semantic", "quick.entry-gate-signal"));
+    assert_eq!(run.last.pending.last().unwrap(), "chassis.finalize");
+    let r = run.last.request.as_ref().unwrap();
+    assert!(r.contract.chars().count() > 80);
+    assert!(
+        r.contract
+            .contains("The CLI applies the threshold over the signals, not you")
+    );
+    for s in &r.inventory.signals {
+        assert!(r.contract.contains(s.as_str()));
+    }
+    assert_eq!(r.read_set, ["loops/quick-loop/LOOP.md"]);
+    assert_eq!(
+        r.inventory.applied,
+        ["chassis.docs-boundary", "chassis.research-exhaustion"]
+    );
+    assert!(r.metrics.request_bytes > 0);
+    // The quirk kept on purpose: the count excludes its own digits.
+    let mut zero = r.clone();
+    zero.metrics.request_bytes = 0;
+    assert_eq!(
+        serde_json::to_string(&zero).unwrap().len(),
+        r.metrics.request_bytes
+    );
+}
+
+#[test]
+fn five_failure_modes_change_nothing_decided() {
+    let cases = [
+        ("", "FLOW_ANSWER_MISSING"),
+        ("{", "FLOW_ANSWER_INVALID"),
+        ("[1]", "FLOW_ANSWER_INVALID"),
+        (
+            "{\"signals\":[\"quick.needs-architecture\"]}",
+            "FLOW_ANSWER_INVALID",
+        ),
+    ];
+    for (raw, code) in cases {
+        let mut run = quick();
+        let before = decided(&run.state);
+        run.raw(raw, None);
+        assert_eq!(run.code(), Some(code), "{raw}");
+        assert_eq!(run.at(), ("semantic", "quick.entry-gate-signal"));
+        assert_eq!(decided(&run.state), before);
+        assert!(run.wrote, "a refusal that reached validation is recorded");
+        assert_eq!(run.state.attempts.len(), 1);
+        assert!(
+            !run.last.next_action.is_empty() && !run.last.error.as_ref().unwrap().action.is_empty()
+        );
+    }
+    let mut run = quick();
+    run.send(json!({}), None);
+    assert_eq!(run.code(), Some("FLOW_ANSWER_AMBIGUOUS"));
+    let mut run = quick();
+    run.signals(&["quick.made-up"]);
+    assert_eq!(run.code(), Some("FLOW_SIGNAL_UNKNOWN"));
+    let mut run = quick();
+    run.send(json!({"input_digest": "0".repeat(64), "signals": []}), None);
+    assert_eq!(run.code(), Some("FLOW_ANSWER_STALE"));
+    assert_eq!(run.at(), ("semantic", "quick.entry-gate-signal"));
+}
+
+#[test]
+fn a_stale_answer_reports_the_current_boundary() {
+    let mut run = quick();
+    let old = run.last.state_digest.clone();
+    run.signals(&["quick.needs-architecture"]);
+    assert_eq!(run.code(), None);
+    let before = decided(&run.state);
+    run.send(json!({"input_digest": old, "signals": []}), None);
+    assert_eq!(run.code(), Some("FLOW_ANSWER_STALE"));
+    assert_eq!(run.at(), ("execution", "quick.session-create"));
+    assert_ne!(run.last.state_digest, old);
+    assert_eq!(decided(&run.state), before);
+}
+
+#[test]
+fn an_identical_resend_of_an_applied_answer_is_refused() {
+    let mut run = quick();
+    let payload =
+        json!({"input_digest": run.last.state_digest, "signals": ["quick.needs-architecture"]})
+            .to_string();
+    run.raw(&payload, None);
+    let first = run.last.boundary.clone();
+    let state = run.state.clone();
+    run.raw(&payload, None);
+    assert_eq!(run.code(), Some("FLOW_ANSWER_RESENT"));
+    assert_eq!(run.last.outcome.as_str(), "completed");
+    assert_eq!(run.last.boundary, first);
+    assert!(!run.wrote);
+    assert_eq!(run.state, state);
+    assert_eq!(
+        run.state
+            .applied
+            .iter()
+            .filter(|t| *t == "quick.entry-gate-signal")
+            .count(),
+        1
+    );
+    assert_eq!(run.state.recorded_at("quick.entry-gate-signal"), 1);
+}
+
+#[test]
+fn resending_a_refused_answer_is_a_new_attempt() {
+    let mut run = quick();
+    let payload =
+        json!({"input_digest": run.last.state_digest, "signals": ["quick.nope"]}).to_string();
+    run.raw(&payload, None);
+    assert_eq!(run.code(), Some("FLOW_SIGNAL_UNKNOWN"));
+    run.raw(&payload, None);
+    assert_eq!(run.code(), Some("FLOW_SIGNAL_UNKNOWN"));
+    assert_ne!(run.last.outcome.as_str(), "completed");
+    assert_eq!(run.state.attempts.len(), 2);
+    assert_eq!(
+        run.state.attempts[1].attempt, 2,
+        "numbered after the first, not a duplicate"
+    );
+    assert!(
+        !run.state
+            .applied
+            .contains(&"quick.entry-gate-signal".to_owned())
+    );
+    // The reference's defect: a different payload now got attempt 3 against a ledger at 1 and
+    // failed with CAPABILITY_ATTEMPT_OUT_OF_SEQUENCE. Here it is simply the third attempt.
+    let before = run.state.clone();
+    let fresh = quick();
+    let mut run = Run::from_state(Journey::builtin(Flow::Quick).unwrap(), before);
+    let _ = fresh;
+    run.signals(&["quick.needs-architecture"]);
+    assert_eq!(run.code(), None);
+    assert_eq!(run.at(), ("execution", "quick.session-create"));
+}
+
+#[test]
+fn a_reference_state_with_duplicate_entries_still_moves_on() {
+    // Two entries numbered 1 with the same payload, as the reference wrote them.
+    let mut run = quick();
+    let payload =
+        json!({"input_digest": run.last.state_digest, "signals": ["quick.nope"]}).to_string();
+    run.raw(&payload, None);
+    let dup = run.state.attempts[0].clone();
+    run.state.attempts.push(dup);
+    run.signals(&["quick.needs-architecture"]);
+    assert_eq!(run.code(), None);
+    assert_eq!(run.state.attempts.last().unwrap().attempt, 2);
+}
+
+#[test]
+fn an_unadvanced_or_finished_run_takes_no_answer() {
+    let j = Journey::builtin(Flow::Quick).unwrap();
+    let s = RunState::new(Flow::Quick, Q);
+    let turn = aw_core::flow::submit::submit(
+        s.clone(),
+        &j,
+        aw_core::flow::submit::Submission {
+            raw: "{}",
+            approval: None,
+        },
+    )
+    .unwrap();
+    assert!(!turn.write);
+    let e = turn.directive.error.unwrap();
+    assert_eq!(e.code, "FLOW_ANSWER_NOT_EXPECTED");
+    assert!(e.action.contains("aw flow advance"));
+    assert_eq!(turn.state, s);
+}
+
+#[test]
+fn the_attempt_cap_degrades_a_judgment_row() {
+    let mut run = quick();
+    for (i, bad) in ["quick.a", "quick.b", "quick.c"].iter().enumerate() {
+        run.signals(&[bad]);
+        let expected = if i < 2 {
+            "FLOW_SIGNAL_UNKNOWN"
+        } else {
+            "FLOW_BOUNDARY_EXHAUSTED"
+        };
+        assert_eq!(run.code(), Some(expected));
+    }
+    let e = run.last.error.as_ref().unwrap();
+    assert!(e.action.contains("Open questions") && e.action.contains("BACKLOG"));
+    assert_eq!(run.at(), ("blocked", "quick.entry-gate-signal"));
+    assert_eq!(run.last.outcome.as_str(), "blocked");
+    run.advance();
+    let skipped = &run.last.applied[0];
+    assert_eq!(skipped.transition, "quick.entry-gate-signal");
+    assert_eq!(serde_json::to_value(skipped.outcome).unwrap(), "skipped");
+    assert!(skipped.reason.as_ref().unwrap().contains("Open questions"));
+    assert!(
+        run.state
+            .skipped
+            .contains(&"quick.entry-gate-signal".to_owned())
+    );
+    assert_ne!(run.at().1, "quick.entry-gate-signal");
+    // The loss is declared, and stays declared for the rest of the run.
+    assert_eq!(run.last.degradations.len(), 1);
+    assert_eq!(
+        run.last.degradations[0].transition,
+        "quick.entry-gate-signal"
+    );
+    assert_eq!(run.last.degradations[0].cause, "FLOW_BOUNDARY_EXHAUSTED");
+    run.generic();
+    assert_eq!(run.last.degradations.len(), 1);
+}
+
+#[test]
+fn refusals_do_not_make_the_boundary_stale() {
+    let mut run = quick();
+    let seal = run.last.state_digest.clone();
+    run.signals(&["quick.a"]);
+    run.send(json!({"input_digest": seal, "signals": ["quick.b"]}), None);
+    assert_eq!(run.code(), Some("FLOW_SIGNAL_UNKNOWN"));
+    assert_eq!(run.last.state_digest, seal);
+    run.send(
+        json!({"input_digest": seal, "signals": ["quick.needs-architecture"]}),
+        None,
+    );
+    assert_eq!(run.code(), None);
+    assert_eq!(run.state.recorded_at("quick.entry-gate-signal"), 3);
+    let mut run = quick();
+    run.signals(&["quick.a"]);
+    run.signals(&[]);
+    assert_eq!(run.state.recorded_at("quick.entry-gate-signal"), 2);
+}
+
+/// Quick, walked with no signals to the convergence gate's execution boundary.
+fn at_convergence_execution() -> Run<'static> {
+    let mut run = quick();
+    run.walk_to("quick.convergence-gate");
+    assert_eq!(run.at(), ("authorization", "quick.convergence-gate"));
+    run.approve();
+    assert_eq!(run.at(), ("execution", "quick.convergence-gate"));
+    run
+}
+
+#[test]
+fn an_exhausted_execution_stays_blocked_until_recovered() {
+    let mut run = at_convergence_execution();
+    // The approval was the first recorded attempt at this transition: two refusals exhaust it.
+    for _ in 0..2 {
+        let mut r = run.result();
+        r["validations"][0]["passed"] = json!(false);
+        run.send(r, None);
+    }
+    assert_eq!(run.code(), Some("FLOW_BOUNDARY_EXHAUSTED"));
+    assert!(
+        run.last
+            .error
+            .as_ref()
+            .unwrap()
+            .action
+            .contains("outside the run")
+    );
+    run.advance();
+    assert_eq!(
+        run.at(),
+        ("blocked", "quick.convergence-gate"),
+        "not degradable"
+    );
+    assert!(run.last.applied.is_empty());
+    // recover: --transition must name the boundary in force.
+    let j = Journey::builtin(Flow::Quick).unwrap();
+    let e = recover(run.state.clone(), &j, Some("quick.review-findings")).unwrap_err();
+    assert_eq!(e.code, "FLOW_RECOVERY_OTHER_BOUNDARY");
+    let turn = recover(run.state.clone(), &j, Some("quick.convergence-gate")).unwrap();
+    assert_eq!(turn.directive.boundary.kind.as_str(), "execution");
+    assert_eq!(
+        turn.state.recorded_at("quick.convergence-gate"),
+        3,
+        "history is kept"
+    );
+    assert_eq!(turn.state.attempts_at("quick.convergence-gate"), 0);
+    let e = recover(turn.state.clone(), &j, None).unwrap_err();
+    assert_eq!(e.code, "FLOW_RECOVERY_NOT_NEEDED");
+    let mut run = Run::from_state(j, turn.state);
+    run.execute();
+    assert_eq!(run.code(), None);
+    assert!(run.state.effects.applied.contains(&EffectClass::Execute));
+}
+
+#[test]
+fn recover_refuses_what_it_cannot_verify() {
+    // A non-idempotent action whose attempts were spent.
+    let mut run = Run::builtin(Flow::PlanExec, "031-x-plan-exec");
+    for _ in 0..40 {
+        if run.at().1 == "plan-exec.pending-effects" {
+            run.signals(&["plan.commit-pending"]);
+            continue;
+        }
+        if run.at().1 == "plan-exec.commit-execution" && run.at().0 == "execution" {
+            break;
+        }
+        run.generic();
+        assert_eq!(run.code(), None, "{:?}", run.at());
+    }
+    assert_eq!(run.at(), ("execution", "plan-exec.commit-execution"));
+    while run.at().0 == "execution" {
+        let mut r = run.result();
+        r["outcome"] = json!("failed");
+        run.send(r, None);
+    }
+    assert_eq!(run.code(), Some("FLOW_BOUNDARY_EXHAUSTED"));
+    let j = Journey::builtin(Flow::PlanExec).unwrap();
+    assert_eq!(
+        recover(run.state.clone(), &j, None).unwrap_err().code,
+        "FLOW_RECOVERY_EFFECTS_APPLIED"
+    );
+    // An exhausted execution whose sealed action is not the one emitted now.
+    let mut run = at_convergence_execution();
+    for _ in 0..2 {
+        let mut r = run.result();
+        r["outcome"] = json!("failed");
+        run.send(r, None);
+    }
+    run.state.pending_action.as_mut().unwrap().digest = "0".repeat(64);
+    let j = Journey::builtin(Flow::Quick).unwrap();
+    assert_eq!(
+        recover(run.state.clone(), &j, None).unwrap_err().code,
+        "FLOW_RECOVERY_EXECUTION_UNVERIFIED"
+    );
+    // Nothing to recover on a fresh boundary or a finished run.
+    let run = quick();
+    assert_eq!(
+        recover(run.state.clone(), &j, None).unwrap_err().code,
+        "FLOW_RECOVERY_NOT_NEEDED"
+    );
+}
+
+#[test]
+fn pause_and_stop_record_nothing() {
+    let mut run = quick();
+    run.signals(&["quick.needs-architecture", "quick.two-or-more-sources"]);
+    assert_eq!(run.at(), ("execution", "quick.anti-duplicate"));
+    run.execute();
+    assert_eq!(run.at(), ("human", "quick.gate-choice"));
+    let labels: Vec<_> = run.last.choices.iter().map(|c| c.label.as_str()).collect();
+    assert_eq!(
+        labels,
+        [
+            "Switch to SPEC",
+            "Stay in quick",
+            "Trim the scope",
+            PAUSE_LABEL,
+            STOP_LABEL
+        ]
+    );
+    let before = run.state.clone();
+    run.choose(PAUSE_LABEL);
+    assert_eq!(run.code(), Some("FLOW_BOUNDARY_PAUSED"));
+    assert_eq!(run.last.outcome.as_str(), "needs_input");
+    assert!(
+        run.last
+            .error
+            .as_ref()
+            .unwrap()
+            .action
+            .contains("checkpoint-write")
+    );
+    assert_eq!(run.at(), ("human", "quick.gate-choice"));
+    assert!(!run.wrote);
+    assert_eq!(run.state, before);
+    run.choose(STOP_LABEL);
+    assert_eq!(run.code(), Some("FLOW_BOUNDARY_DECLINED"));
+    assert_eq!(run.last.outcome.as_str(), "cancelled");
+    assert_eq!(run.state, before);
+    run.choose("Maybe");
+    assert_eq!(run.code(), Some("FLOW_CHOICE_UNKNOWN"));
+    assert!(
+        run.last
+            .error
+            .as_ref()
+            .unwrap()
+            .action
+            .contains("Stay in quick")
+    );
+    run.send(json!({}), None);
+    assert_eq!(run.code(), Some("FLOW_ANSWER_AMBIGUOUS"));
+    run.choose("Stay in quick");
+    assert_eq!(run.code(), None);
+    assert_eq!(run.last.applied[0].transition, "quick.gate-choice");
+}
+
+#[test]
+fn quick_thresholds() {
+    let mut run = quick();
+    run.signals(&["quick.needs-architecture"]);
+    let skipped: Vec<_> = run
+        .last
+        .applied
+        .iter()
+        .filter(|s| s.reason.is_some())
+        .map(|s| (s.transition.as_str(), s.reason.clone().unwrap()))
+        .collect();
+    assert_eq!(skipped.len(), 2);
+    assert_eq!(skipped[0].0, "quick.anti-duplicate");
+    assert_eq!(skipped[1].0, "quick.gate-choice");
+    assert!(skipped.iter().all(|(_, r)| r.contains("did not fire")));
+    assert_eq!(
+        run.state.skipped,
+        ["quick.anti-duplicate", "quick.gate-choice"]
+    );
+    assert!(
+        !run.state
+            .effects
+            .applied
+            .contains(&EffectClass::MutateOverwrite)
+    );
+    // A duplicated signal stores nothing.
+    let mut run = quick();
+    run.signals(&["quick.needs-architecture", "quick.needs-architecture"]);
+    assert_eq!(run.code(), Some("FLOW_ANSWER_INVALID"));
+    assert!(run.state.observations.is_empty() && run.state.skipped.is_empty());
+    // Two signals: the anti-duplicate search runs first, on a real result.
+    let mut run = quick();
+    run.signals(&["quick.needs-architecture", "quick.two-or-more-sources"]);
+    assert_eq!(run.at(), ("execution", "quick.anti-duplicate"));
+    assert_eq!(
+        run.last.action.as_ref().unwrap().invocation.args,
+        ["status", "--json"]
+    );
+    assert_eq!(
+        run.state.pending_action.as_ref().unwrap().transition,
+        "quick.anti-duplicate"
+    );
+    run.send(json!({"confirmed": true}), None);
+    assert_eq!(run.code(), Some("FLOW_RESULT_INVALID"));
+    run.execute();
+    assert_eq!(run.code(), None);
+    assert_eq!(run.at().1, "quick.gate-choice");
+    assert!(run.state.skipped.is_empty());
+}
+
+#[test]
+fn quick_session_and_seed_steps() {
+    let mut run = quick();
+    run.signals(&[]);
+    assert_eq!(run.at(), ("execution", "quick.session-create"));
+    let inv = &run.last.action.as_ref().unwrap().invocation;
+    // `{code}` binds to the session folder (the reference bound the bare number, `007`).
+    assert_eq!(inv.args, ["session-artifacts", "--code", Q]);
+    assert_eq!(inv.target, Q);
+    assert!(
+        !run.last.next_action.contains("{code}") && !run.last.next_action.contains("{session}")
+    );
+    run.execute();
+    assert_eq!(run.at(), ("semantic", "quick.success-criteria-authoring"));
+    let fork = run.state.clone();
+    run.signals(&[]);
+    assert_eq!(run.at(), ("execution", "quick.artifact-seed-order"));
+    let a = run.last.action.clone().unwrap();
+    assert_eq!(a.invocation.args[3..], ["--dump", "objetivo,checkpoint"]);
+    assert_eq!(a.evidence.len(), 3);
+    let mut r = run.result();
+    r["validations"] = json!([r["validations"][0]]);
+    run.send(r, None);
+    assert_eq!(run.code(), Some("FLOW_EVIDENCE_MISSING"));
+    assert!(
+        !run.state
+            .applied
+            .contains(&"quick.artifact-seed-order".to_owned())
+    );
+    let mut run = Run::from_state(Journey::builtin(Flow::Quick).unwrap(), fork);
+    run.signals(&["quick.deliverable-is-analysis"]);
+    assert_eq!(run.at(), ("human", "quick.success-criteria-ratification"));
+}
+
+#[test]
+fn quick_convergence_and_db_rules() {
+    let mut run = at_convergence_execution();
+    assert!(!run.state.effects.applied.contains(&EffectClass::Execute));
+    assert!(
+        !run.state
+            .applied
+            .contains(&"quick.convergence-gate".to_owned())
+    );
+    let mut r = run.result();
+    r["validations"][0]["passed"] = json!(false);
+    run.send(r, None);
+    assert_eq!(run.code(), Some("FLOW_EVIDENCE_MISSING"));
+    assert!(!run.state.effects.applied.contains(&EffectClass::Execute));
+    run.execute();
+    assert_eq!(run.code(), None);
+    assert!(run.state.effects.applied.contains(&EffectClass::Execute));
+    let db = run
+        .state
+        .skipped
+        .iter()
+        .any(|t| t == "quick.db-scripts-only");
+    assert!(db, "no db-touched signal skips the scripts step");
+    let mut run = quick();
+    run.walk_to("quick.db-touched");
+    run.signals(&[]);
+    let step = run
+        .last
+        .applied
+        .iter()
+        .find(|s| s.transition == "quick.db-scripts-only")
+        .unwrap();
+    assert!(
+        step.reason
+            .as_ref()
+            .unwrap()
+            .contains("touched no database")
+    );
+}
+
+#[test]
+fn quick_authorization_decline_and_approval() {
+    let mut run = quick();
+    run.walk_to("quick.convergence-gate");
+    let r = Journey::builtin(Flow::Quick).unwrap();
+    assert_eq!(
+        r.find("quick.convergence-gate").unwrap().effects(),
+        [EffectClass::Execute]
+    );
+    let before = decided(&run.state);
+    run.send(json!({"choice": STOP_LABEL}), None);
+    assert_eq!(run.code(), Some("FLOW_BOUNDARY_DECLINED"));
+    assert_eq!(run.last.outcome.as_str(), "cancelled");
+    assert!(!run.state.authorizations.contains(&EffectClass::Execute));
+    assert_eq!(decided(&run.state), before);
+    run.send(json!({}), None);
+    assert_eq!(run.code(), Some("FLOW_APPROVAL_MISSING"));
+    assert!(
+        run.last
+            .error
+            .as_ref()
+            .unwrap()
+            .action
+            .contains("--approval")
+    );
+    run.send(json!({}), Some(&"0".repeat(64)));
+    assert_eq!(run.code(), Some("FLOW_APPROVAL_MISMATCH"));
+    assert_eq!(decided(&run.state), before);
+    // An approval digest replayed from another transition is refused the same way.
+    let other =
+        aw_core::flow::effects::approval_digest("chassis.finalize", &[EffectClass::Execute]);
+    run.send(json!({}), Some(&other));
+    assert_eq!(
+        run.code(),
+        Some("FLOW_BOUNDARY_EXHAUSTED"),
+        "the third refusal exhausts"
+    );
+}
+
+#[test]
+fn every_journey_reaches_final_answered_generically() {
+    for flow in Flow::ALL {
+        let mut run = Run::builtin(flow, "041-x");
+        for _ in 0..40 {
+            if run.at().0 == "final" {
+                break;
+            }
+            run.generic();
+            assert_eq!(run.code(), None, "{flow:?} at {:?}", run.at());
+        }
+        assert_eq!(run.at(), ("final", ""), "{flow:?}");
+        // A finished run takes no answer and writes nothing.
+        let before = run.state.clone();
+        run.send(json!({}), None);
+        assert_eq!(run.code(), Some("FLOW_ANSWER_NOT_EXPECTED"));
+        assert_eq!(run.last.outcome.as_str(), "completed");
+        assert_eq!(run.state, before);
+    }
+}
+
+#[test]
+fn spec_refine_tranche() {
+    let mut run = Run::builtin(Flow::SpecRefine, "021-x-spec-refine");
+    assert_eq!(run.at(), ("execution", "spec-refine.session"));
+    assert_eq!(
+        run.last.action.as_ref().unwrap().invocation.args,
+        ["session-artifacts", "--code", "021-x-spec-refine"]
+    );
+    let mut r = run.result();
+    r["validations"][0]["detail"] = json!("");
+    run.send(r, None);
+    assert_eq!(run.code(), Some("FLOW_EVIDENCE_MISSING"));
+    run.walk_to("spec-refine.split-signal");
+    assert_eq!(
+        run.last.boundary.document.as_deref(),
+        Some("modules/SPEC-CHANGE-SHAPE.md")
+    );
+    run.walk_to("spec-refine.gap-recognition");
+    let fork = run.state.clone();
+    run.signals(&[]);
+    assert_eq!(run.at().1, "spec-refine.content-authoring");
+    assert!(
+        run.state
+            .skipped
+            .contains(&"spec-refine.ideation-consent".to_owned())
+    );
+    let j = || Journey::builtin(Flow::SpecRefine).unwrap();
+    let mut run = Run::from_state(j(), fork.clone());
+    run.signals(&["spec.solution-space-unexplored"]);
+    assert_eq!(run.at(), ("human", "spec-refine.ideation-consent"));
+    let labels: Vec<_> = run.last.choices.iter().map(|c| c.label.as_str()).collect();
+    assert_eq!(
+        labels,
+        [
+            "Explore ideas",
+            "Go on without ideation",
+            PAUSE_LABEL,
+            STOP_LABEL
+        ]
+    );
+    let mut run = Run::from_state(j(), fork);
+    run.signals(&["spec.functional-ambiguity"]);
+    assert_eq!(run.at(), ("semantic", "spec-refine.content-authoring"));
+    run.signals(&[]);
+    assert_eq!(run.at(), ("human", "spec-refine.functional-ambiguity"));
+    assert!(
+        run.state
+            .skipped
+            .contains(&"spec-refine.ideation-consent".to_owned())
+    );
+    run.walk_to("spec-refine.status-promotion");
+    assert_eq!(run.at().0, "authorization");
+    assert!(run.last.action.is_none());
+    run.approve();
+    assert_eq!(run.at(), ("execution", "spec-refine.status-promotion"));
+    assert!(
+        !run.state
+            .effects
+            .applied
+            .contains(&EffectClass::MutateOverwrite)
+    );
+    let mut r = run.result();
+    r["effects"]["applied"] = json!([]);
+    run.send(r, None);
+    assert_eq!(run.code(), Some("FLOW_EFFECT_PARTIAL"));
+    assert!(
+        run.last
+            .error
+            .as_ref()
+            .unwrap()
+            .message
+            .contains("mutate_overwrite")
+    );
+    run.execute();
+    assert_eq!(run.code(), None);
+    assert!(
+        run.state
+            .effects
+            .applied
+            .contains(&EffectClass::MutateOverwrite)
+    );
+}
+
+#[test]
+fn plan_exec_tranche() {
+    let j = || Journey::builtin(Flow::PlanExec).unwrap();
+    let mut run = Run::builtin(Flow::PlanExec, "031-x-plan-exec");
+    assert_eq!(run.at(), ("execution", "plan-exec.session"));
+    let mut r = run.result();
+    r["validations"][0]["detail"] = json!(" ");
+    run.send(r, None);
+    assert_eq!(run.code(), Some("FLOW_EVIDENCE_MISSING"));
+    assert!(!run.state.applied.contains(&"plan-exec.session".to_owned()));
+    run.walk_to("plan-exec.entry-gap-recognition");
+    let gap = run.state.clone();
+    run.signals(&[]);
+    for t in [
+        "plan-exec.entry-gap-severity",
+        "plan-exec.normalization-consent",
+    ] {
+        assert!(run.state.skipped.contains(&t.to_owned()));
+    }
+    let mut minor = Run::from_state(j(), gap.clone());
+    minor.signals(&["plan.entry-gap-minor"]);
+    assert_eq!(minor.at(), ("human", "plan-exec.normalization-consent"));
+    let labels: Vec<_> = minor
+        .last
+        .choices
+        .iter()
+        .map(|c| c.label.as_str())
+        .collect();
+    assert_eq!(
+        labels,
+        [
+            "Normalise and execute",
+            "Go to plan-refine",
+            PAUSE_LABEL,
+            STOP_LABEL
+        ]
+    );
+    assert!(
+        !minor
+            .state
+            .skipped
+            .contains(&"plan-exec.entry-gap-severity".to_owned())
+    );
+    let mut structural = Run::from_state(j(), gap);
+    structural.signals(&["plan.entry-gap-structural"]);
+    assert!(
+        !structural
+            .state
+            .skipped
+            .contains(&"plan-exec.entry-gap-severity".to_owned())
+    );
+    assert!(
+        structural
+            .state
+            .skipped
+            .contains(&"plan-exec.normalization-consent".to_owned())
+    );
+    assert_eq!(structural.at().1, "plan-exec.batch-eligibility-signal");
+    let batch = structural.state.clone();
+    structural.signals(&[]);
+    assert!(
+        structural
+            .state
+            .skipped
+            .contains(&"plan-exec.batch-isolation".to_owned())
+    );
+    let mut isolated = Run::from_state(j(), batch);
+    isolated.signals(&["plan.recovery-boundary"]);
+    assert!(
+        isolated
+            .state
+            .applied
+            .contains(&"plan-exec.batch-isolation".to_owned())
+    );
+    assert!(
+        !isolated
+            .state
+            .skipped
+            .contains(&"plan-exec.batch-isolation".to_owned())
+    );
+    isolated.walk_to("plan-exec.pending-effects");
+    isolated.signals(&[
+        "plan.tasks-to-mark",
+        "plan.plan-closable",
+        "plan.commit-pending",
+    ]);
+    assert_eq!(isolated.at(), ("authorization", "plan-exec.task-marking"));
+    assert!(isolated.last.action.is_none());
+    isolated.approve();
+    assert_eq!(isolated.at(), ("execution", "plan-exec.task-marking"));
+    assert!(
+        !isolated
+            .state
+            .effects
+            .applied
+            .contains(&EffectClass::MutateOverwrite)
+    );
+    isolated.execute();
+    assert!(
+        isolated
+            .state
+            .effects
+            .applied
+            .contains(&EffectClass::MutateOverwrite)
+    );
+    isolated.walk_to("plan-exec.validation-execution");
+    assert_eq!(isolated.at().0, "authorization");
+    isolated.approve();
+    assert_eq!(isolated.at().0, "execution");
+    let mut r = isolated.result();
+    r["validations"][0]["passed"] = json!(false);
+    isolated.send(r, None);
+    assert_eq!(isolated.code(), Some("FLOW_EVIDENCE_MISSING"));
+    for t in [
+        "plan-exec.validation-execution",
+        "plan-exec.commit-enablement",
+    ] {
+        assert!(!isolated.state.applied.contains(&t.to_owned()));
+    }
+    assert_eq!(isolated.at().1, "plan-exec.validation-execution");
+    isolated.walk_to("plan-exec.commit-authorization");
+    let labels: Vec<_> = isolated
+        .last
+        .choices
+        .iter()
+        .map(|c| c.label.as_str())
+        .collect();
+    assert_eq!(
+        labels,
+        [
+            "Approve the batch commits",
+            "Leave the batch uncommitted",
+            PAUSE_LABEL,
+            STOP_LABEL
+        ]
+    );
+    isolated.choose("Approve the batch commits");
+    assert_eq!(isolated.at(), ("execution", "plan-exec.plan-done"));
+    assert!(
+        !isolated
+            .state
+            .applied
+            .contains(&"plan-exec.commit-execution".to_owned())
+    );
+    isolated.execute();
+    // `execute` was granted at the validation: the commit goes straight to execution.
+    assert_eq!(isolated.at(), ("execution", "plan-exec.commit-execution"));
+    assert_eq!(
+        isolated.last.action.as_ref().unwrap().invocation.args,
+        ["sources", "--verbose"]
+    );
+}
+
+#[test]
+fn a_positioned_run_stops_at_normalization_consent() {
+    let j = Journey::builtin(Flow::PlanExec).unwrap();
+    let at = j
+        .rows
+        .iter()
+        .position(|d| d.id == "plan-exec.normalization-consent")
+        .unwrap();
+    let mut s = RunState::new(Flow::PlanExec, "031-x-plan-exec");
+    s.applied = j.rows[..at].iter().map(|d| d.id.clone()).collect();
+    s.observations = vec![Observation {
+        transition: "plan-exec.entry-gap-recognition".into(),
+        signals: vec!["plan.entry-gap-minor".into()],
+    }];
+    let mut run = Run::from_state(j, s);
+    assert_eq!(run.at(), ("human", "plan-exec.normalization-consent"));
+    let before = run.state.serialize();
+    run.choose(STOP_LABEL);
+    assert_eq!(run.code(), Some("FLOW_BOUNDARY_DECLINED"));
+    assert_eq!(run.state.serialize(), before, "byte-identical, no attempt");
+    run.choose("Normalize and execute");
+    assert_eq!(run.code(), Some("FLOW_CHOICE_UNKNOWN"));
+    assert!(
+        run.last
+            .error
+            .as_ref()
+            .unwrap()
+            .action
+            .contains("Normalise and execute")
+    );
+    run.choose("Normalise and execute");
+    assert_eq!(run.code(), None);
+    assert_eq!(
+        run.last.applied[0].transition,
+        "plan-exec.normalization-consent"
+    );
+}

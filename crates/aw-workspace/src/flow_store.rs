@@ -1,0 +1,107 @@
+//! The run state on disk: `.<ns>/sessions/<folder>/.flow-run.json`.
+//!
+//! One mutation per invocation, under the workspace lock: the file is read once, the pure engine
+//! computes the next state, and the state is written once, atomically — or not at all when the
+//! engine refused, when the invocation spent nothing, or when the bytes would not change (the
+//! reference rewrote the file on every `advance`).
+
+use crate::error::{Result, WorkspaceError};
+use crate::locate::Workspace;
+use crate::lock::WorkspaceLock;
+use crate::sessions;
+use aw_core::flow::error::FlowError;
+use aw_core::flow::projection::{RunProjection, project};
+use aw_core::flow::run::Turn;
+use aw_core::flow::state::{RUN_STATE_FILE, RunState};
+use aw_core::flow::state_parse::parse_state;
+use std::path::{Path, PathBuf};
+
+/// The state file of a session folder.
+pub fn state_path(session_dir: &Path) -> PathBuf {
+    session_dir.join(RUN_STATE_FILE)
+}
+
+/// A flow refusal as a shell error (same code, message and action).
+pub fn refused(e: FlowError) -> WorkspaceError {
+    WorkspaceError::Refused {
+        code: e.code,
+        message: e.message,
+        action: e.action,
+    }
+}
+
+/// The file's text, `None` when it does not exist.
+fn read_text(path: &Path) -> Result<Option<String>> {
+    match std::fs::read(path) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(text) => Ok(Some(text)),
+            Err(_) => Err(refused(FlowError::new(
+                "FLOW_RUN_INVALID",
+                "The run state is unusable: it is not UTF-8 text.",
+                "Nothing was changed. Move .flow-run.json out of the session folder and adopt the \
+                 session again with `aw flow advance --session <session> --flow <flow> --adopt`.",
+            ))),
+        },
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(WorkspaceError::io("could not read", path, e)),
+    }
+}
+
+/// A session's run, read fail-closed (`None` when the session has no state).
+pub fn read(session_dir: &Path, folder: &str) -> Result<Option<RunState>> {
+    read_with_text(session_dir, folder).map(|r| r.map(|(s, _)| s))
+}
+
+fn read_with_text(session_dir: &Path, folder: &str) -> Result<Option<(RunState, String)>> {
+    let Some(text) = read_text(&state_path(session_dir))? else {
+        return Ok(None);
+    };
+    let state = parse_state(&text, folder).map_err(refused)?;
+    Ok(Some((state, text)))
+}
+
+/// Runs one mutation of a session's run while the caller holds the workspace lock: reads the
+/// state, hands it to `step` (which sees `None` when there is none), and writes the resulting
+/// state once, atomically, when the step allows it and the bytes change.
+pub fn mutate(
+    session_dir: &Path,
+    folder: &str,
+    _held: &WorkspaceLock,
+    step: impl FnOnce(Option<RunState>) -> std::result::Result<Turn, FlowError>,
+) -> Result<Turn> {
+    let stored = read_with_text(session_dir, folder)?;
+    let (state, before) = match stored {
+        Some((s, t)) => (Some(s), Some(t)),
+        None => (None, None),
+    };
+    let turn = step(state).map_err(refused)?;
+    if turn.write {
+        let after = turn.state.serialize();
+        if before.as_deref() != Some(after.as_str()) {
+            write_state(&state_path(session_dir), after.as_bytes())?;
+        }
+    }
+    Ok(turn)
+}
+
+/// Replaces the state file through [`crate::atomic::write`] (temp file, fsync, rename, folder
+/// fsync): a crash leaves the previous state or the new one, and an acknowledged transition
+/// survives a power cut. Measured on an idle disk the two syncs cost well under a millisecond.
+fn write_state(path: &Path, bytes: &[u8]) -> Result<()> {
+    crate::atomic::write(path, bytes)
+}
+
+/// The flow projection of one session for `aw status` / `aw resume` (§12): `None` when the
+/// session has no run state. Read-only: takes no lock and never writes.
+pub fn project_run(ws: &Workspace, folder: &str) -> Option<RunProjection> {
+    let dir = sessions::folder_path(ws, folder);
+    let read = read(&dir, folder).map_err(|e| match e {
+        WorkspaceError::Refused {
+            code,
+            message,
+            action,
+        } => FlowError::new(code, message, action),
+        other => FlowError::new("IO_ERROR", other.to_string(), other.action()),
+    });
+    project(read, folder)
+}

@@ -1,0 +1,120 @@
+//! The flow projection `aw status` / `aw resume` show per session (§12), and the store's write
+//! discipline.
+
+use aw_core::flow::run::advance;
+use aw_core::flow::submit::{Submission, submit};
+use aw_core::flow::{Flow, Journey, RunState};
+use aw_workspace::flow_store::{self, project_run, state_path};
+use aw_workspace::locate::{NamespaceSource, Workspace};
+use aw_workspace::lock::WorkspaceLock;
+use std::time::Duration;
+
+const F: &str = "007-tramo-quick-quick";
+
+fn ws(root: &std::path::Path) -> Workspace {
+    let w = Workspace {
+        root: root.to_path_buf(),
+        ns: "workflow".into(),
+        ns_source: NamespaceSource::Default,
+        initialized: true,
+    };
+    std::fs::create_dir_all(w.sessions_dir().join(F)).unwrap();
+    w
+}
+
+#[test]
+fn projections_follow_the_boundary() {
+    let dir = tempfile::tempdir().unwrap();
+    let w = ws(dir.path());
+    let session = w.sessions_dir().join(F);
+    assert_eq!(project_run(&w, F), None, "no state, no projection");
+    let j = Journey::builtin(Flow::Quick).unwrap();
+    let turn = advance(RunState::new(Flow::Quick, F), &j).unwrap();
+    std::fs::write(state_path(&session), turn.state.serialize()).unwrap();
+    let p = project_run(&w, F).unwrap();
+    assert_eq!(p.flow, "quick");
+    assert_eq!(p.boundary, "semantic");
+    assert_eq!(p.transition.as_deref(), Some("quick.entry-gate-signal"));
+    assert_eq!(p.command, format!("aw flow advance --session {F}"));
+    assert_eq!(p.invocation, None);
+    let raw =
+        serde_json::json!({"input_digest": turn.directive.state_digest, "signals": []}).to_string();
+    let raw = raw.replace("\"signals\":[]", "\"decisions\":{\"a\":1}");
+    let next = submit(
+        turn.state,
+        &j,
+        Submission {
+            raw: &raw,
+            approval: None,
+        },
+    )
+    .unwrap();
+    std::fs::write(state_path(&session), next.state.serialize()).unwrap();
+    let p = project_run(&w, F).unwrap();
+    assert_eq!(p.boundary, "execution");
+    assert_eq!(p.transition.as_deref(), Some("quick.session-create"));
+    let cmd = format!("aw session-artifacts --code {F}");
+    assert_eq!(p.invocation.as_deref(), Some(cmd.as_str()));
+    assert_eq!(p.command, cmd);
+    assert!(p.summary.contains("aw flow submit"));
+    let v = serde_json::to_value(&p).unwrap();
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(
+        keys,
+        [
+            "flow",
+            "boundary",
+            "transition",
+            "title",
+            "invocation",
+            "command",
+            "summary"
+        ]
+    );
+}
+
+#[test]
+fn an_unreadable_state_projects_as_blocked_and_is_left_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let w = ws(dir.path());
+    let path = state_path(&w.sessions_dir().join(F));
+    let old = "{\"version\":2,\"flow\":\"quick\"}";
+    std::fs::write(&path, old).unwrap();
+    let p = project_run(&w, F).unwrap();
+    assert_eq!(p.flow, "?");
+    assert_eq!(p.boundary, "blocked");
+    assert!(p.summary.contains("FLOW_RUN_VERSION_UNSUPPORTED"));
+    assert_eq!(p.command, format!("aw flow advance --session {F} --adopt"));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), old);
+}
+
+#[test]
+fn the_store_writes_once_and_only_on_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let w = ws(dir.path());
+    let session = w.sessions_dir().join(F);
+    let lock = WorkspaceLock::acquire(&w.lock_path(), Duration::from_millis(100)).unwrap();
+    let j = Journey::builtin(Flow::Quick).unwrap();
+    flow_store::mutate(&session, F, &lock, |s| {
+        assert!(s.is_none());
+        advance(RunState::new(Flow::Quick, F), &j)
+    })
+    .unwrap();
+    let first = std::fs::read_to_string(state_path(&session)).unwrap();
+    use std::os::unix::fs::MetadataExt;
+    let ino = std::fs::metadata(state_path(&session)).unwrap().ino();
+    flow_store::mutate(&session, F, &lock, |s| advance(s.unwrap(), &j)).unwrap();
+    assert_eq!(std::fs::metadata(state_path(&session)).unwrap().ino(), ino);
+    // A failing step writes nothing.
+    let err = flow_store::mutate(&session, F, &lock, |_| {
+        Err(aw_core::flow::FlowError::new("X_FAIL", "m", "a"))
+    })
+    .unwrap_err();
+    assert_eq!(err.code(), "X_FAIL");
+    assert_eq!(
+        std::fs::read_to_string(state_path(&session)).unwrap(),
+        first
+    );
+    // Reading never touches SESSION.md and friends.
+    assert!(!session.join("SESSION.md").exists());
+}

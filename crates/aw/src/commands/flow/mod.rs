@@ -1,0 +1,188 @@
+//! `aw flow advance | submit | recover`: the direction engine's verbs.
+//!
+//! Each verb resolves the session (`--session`, alias `--code`; else this conversation's
+//! binding; else the only active session), takes the workspace lock, reads the run state once,
+//! lets the pure engine decide, writes the state at most once, and prints the directive.
+//! Business rejections are directives with `error` set (exit 0); invocation failures are the
+//! failure envelope (exit 1).
+
+mod advance;
+pub mod demo;
+mod recover;
+mod submit;
+
+use crate::cli::Global;
+use crate::context;
+use crate::failure::Failure;
+use crate::output::{Format, Outcome, Style, tty_default};
+use aw_core::flow::error::FlowError;
+use aw_core::flow::human::render;
+use aw_core::flow::run::{Turn, closed_session_allows};
+use aw_core::flow::{Directive, Flow, Journey, RunState};
+use aw_core::session::folder::SessionState;
+use aw_core::session::resolve::Intent;
+use aw_workspace::context_id::from_env;
+use aw_workspace::lock::{WorkspaceLock, default_wait};
+use aw_workspace::resolver::{self, Request};
+use aw_workspace::{WorkspaceError, flow_store, sessions};
+use clap::{Args, Subcommand};
+use serde_json::json;
+
+/// Arguments of `aw flow`.
+#[derive(Debug, Args)]
+#[command(
+    about = "Walk a session's flow: the next boundary, and what to do there.",
+    long_about = "Walk a session's Workline flow (spec-refine, plan-new, plan-refine, plan-exec, \
+quick) deterministically.\n\n`aw flow advance` applies every step the CLI can decide by itself and \
+stops at the next boundary: semantic (the agent's judgment), human (a person's choice), \
+authorization (approve effect classes), execution (run an exact command and report its real \
+output), blocked, or final. `aw flow submit` answers that boundary with one JSON object on stdin. \
+`aw flow recover` gives an exhausted boundary its attempts back.\n\nEvery directive carries a \
+`next_action`: the exact command and answer to send next. Start a run with `aw flow advance \
+--session <session> --flow <flow> --adopt`."
+)]
+pub struct FlowArgs {
+    /// The verb.
+    #[command(subcommand)]
+    pub verb: Verb,
+    /// The session: a number, a folder name or a unique folder prefix (default: this
+    /// conversation's session, else the only active one).
+    #[arg(long, global = true, value_name = "SESSION")]
+    pub session: Option<String>,
+    /// Same as `--session`.
+    #[arg(long, global = true, value_name = "SESSION")]
+    pub code: Option<String>,
+}
+
+/// The verbs of `aw flow`.
+#[derive(Debug, Subcommand)]
+pub enum Verb {
+    /// Walk the run to its next boundary (adopting the session with `--flow <f> --adopt`).
+    Advance(advance::AdvanceArgs),
+    /// Answer the boundary in force with one JSON object on stdin.
+    Submit(submit::SubmitArgs),
+    /// Give an exhausted boundary its attempts back.
+    Recover(recover::RecoverArgs),
+}
+
+/// Runs `aw flow <verb>`.
+pub fn dispatch(args: &FlowArgs, global: &Global) -> Result<Outcome, Failure> {
+    match &args.verb {
+        Verb::Advance(a) => advance::run(a, args, global),
+        Verb::Submit(a) => submit::run(a, args, global),
+        Verb::Recover(a) => recover::run(a, args, global),
+    }
+}
+
+/// Checks a `--flow` value (for every verb that takes one, before anything else is read).
+fn checked_flow(flow: Option<&str>) -> Result<Option<&str>, Failure> {
+    match flow {
+        Some(f) if Flow::parse(f).is_none() => Err(Failure::new(
+            "ARGS_INVALID",
+            format!(
+                "`--flow` does not know '{f}'; the flows are: {}.",
+                Flow::list()
+            ),
+            format!("Pass one of: {}.", Flow::list()),
+        )),
+        other => Ok(other),
+    }
+}
+
+/// The session asked for: `--session`, or its alias `--code` (they must agree).
+fn session_arg(args: &FlowArgs) -> Result<Option<&str>, Failure> {
+    let clean = |v: &Option<String>| {
+        v.as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+    };
+    match (clean(&args.session), clean(&args.code)) {
+        (Some(s), Some(c)) if s != c => Err(Failure::new(
+            "ARGS_INVALID",
+            format!("`--session {s}` and `--code {c}` name different sessions."),
+            "Pass only one of them.",
+        )),
+        _ => Ok(args
+            .session
+            .as_deref()
+            .or(args.code.as_deref())
+            .map(str::trim)
+            .filter(|s| !s.is_empty())),
+    }
+}
+
+/// A shell error as the failure envelope; a busy lock keeps the reference's flow code.
+fn failure(e: WorkspaceError) -> Failure {
+    match e {
+        WorkspaceError::LockBusy { pid, waited_ms } => Failure::new(
+            "FLOW_RUN_LOCKED",
+            format!(
+                "Another aw invocation holds the workspace (pid {pid}) and kept it for {waited_ms} ms."
+            ),
+            "Wait for it to finish, then run this command again (AW_LOCK_WAIT_MS waits longer).",
+        )
+        .with_details(json!({ "pid": pid })),
+        other => Failure::from(other),
+    }
+}
+
+fn session_closed(folder: &str) -> FlowError {
+    FlowError::new(
+        "SESSION_CLOSED",
+        format!("Session '{folder}' is closed."),
+        format!(
+            "Reopen it with `aw session-resume --code {folder} --reopen`, or pick an active session."
+        ),
+    )
+}
+
+/// Resolves the session, takes the lock, and runs one engine step over its run state. A closed
+/// session is accepted only for a run that is finished or stands on the step that closed it.
+fn drive(
+    args: &FlowArgs,
+    global: &Global,
+    step: impl FnOnce(Option<RunState>, &str) -> Result<Turn, FlowError>,
+) -> Result<Turn, Failure> {
+    let code = session_arg(args)?;
+    let ws = context::workspace(global)?;
+    let cid = from_env();
+    let lock = WorkspaceLock::acquire(&ws.lock_path(), default_wait()).map_err(failure)?;
+    let listing = sessions::list(&ws).map_err(failure)?;
+    let request = Request {
+        code,
+        allow_closed: true,
+        bind: true,
+        context_id: cid.as_deref(),
+        intent: Intent::Write,
+    };
+    let resolved = resolver::resolve_locked(&ws, &listing, &request, &lock).map_err(failure)?;
+    let closed = resolved.state == SessionState::Closed;
+    let folder = resolved.folder.clone();
+    flow_store::mutate(&resolved.path, &folder, &lock, |stored| {
+        if closed {
+            let allowed = match &stored {
+                None => false,
+                Some(s) => closed_session_allows(s, &Journey::builtin(s.flow)?),
+            };
+            if !allowed {
+                return Err(session_closed(&folder));
+            }
+        }
+        step(stored, &folder)
+    })
+    .map_err(failure)
+}
+
+/// Prints a directive in the resolved format.
+fn emit(style: Style, directive: &Directive) -> Outcome {
+    match style.format {
+        Format::Json => Outcome::json(directive.to_value()),
+        Format::Human => Outcome::text(render(directive) + "\n"),
+    }
+}
+
+/// The output style of every verb.
+fn style(global: &Global) -> Result<Style, Failure> {
+    global.flags().resolve(tty_default())
+}

@@ -1,0 +1,131 @@
+//! `aw resume [<docs path | number>] [--code <session>]`: what to pick up next, and the exact
+//! command to run for it. Read-only: it never runs anything and never binds the conversation.
+//!
+//! With a document, it proposes that spec or plan (several documents sharing a number are
+//! candidates). With `--code`, it proposes resuming that session. With neither, it takes the head
+//! of the status pipeline, or the candidates tied with it.
+
+use crate::cli::Global;
+use crate::commands::board;
+use crate::commands::status::json_text;
+use crate::context;
+use crate::failure::Failure;
+use crate::output::{Format, Outcome, Style, tty_default};
+use aw_core::docs::resume::{self, Answer, Proposal, TARGET_INVALID};
+use aw_core::session::folder::SessionFolder;
+use aw_core::session::resolve::Intent;
+use aw_workspace::WorkspaceError;
+use aw_workspace::resolver::{self, Request};
+use clap::Args;
+use serde_json::json;
+
+/// Arguments of `aw resume`.
+#[derive(Debug, Args)]
+#[command(
+    long_about = "Propose what to resume and the exact command to run for it. Read-only.\n\n\
+With a spec or plan (its path under docs/, or its number), propose that document. With `--code`, \
+propose resuming that session (from its checkpoint, or from where its flow run stopped). With \
+neither, take the head of the `aw status` pipeline; items tied with it are listed as candidates."
+)]
+pub struct ResumeArgs {
+    /// A spec or plan: its path (`docs/plans/003-plan-x.md`) or its number (`003`).
+    #[arg(value_name = "DOC")]
+    pub target: Option<String>,
+    /// A session: a number, a folder name or a unique folder prefix.
+    #[arg(long, value_name = "SESSION")]
+    pub code: Option<String>,
+}
+
+/// Runs the command.
+pub fn run(args: &ResumeArgs, global: &Global) -> Result<Outcome, Failure> {
+    let style = global.flags().resolve(tty_default())?;
+    if args.target.is_some() && args.code.is_some() {
+        return Err(Failure::new(
+            "ARGS_INVALID",
+            "Give one target: a document or `--code <session>`, not both.",
+            "Run `aw resume <doc>` or `aw resume --code <session>`.",
+        ));
+    }
+    let ws = context::workspace(global)?;
+    let now = board::now();
+    let answer = match (&args.code, &args.target) {
+        (Some(code), _) => {
+            let req = Request {
+                code: Some(code),
+                allow_closed: true,
+                bind: false,
+                context_id: None,
+                intent: Intent::Read,
+            };
+            let r = resolver::resolve(&ws, &req).map_err(target_invalid)?;
+            let folder = SessionFolder {
+                folder: r.folder,
+                state: r.state,
+            };
+            resume::for_session(&board::load_session(&ws, &folder, &now))
+        }
+        (None, Some(target)) => {
+            let model = board::load(&ws, &now);
+            resume::for_target(&model, target)
+                .map_err(|r| Failure::new(TARGET_INVALID, r.message, r.action))?
+        }
+        (None, None) => resume::from_pipeline(&board::load(&ws, &now)),
+    };
+    Ok(match style.format {
+        Format::Json => Outcome::text(json_text(&answer)),
+        Format::Human => Outcome::text(render(&answer, style)),
+    })
+}
+
+/// A session that cannot be resolved is an invalid target; the resolver's candidates and next
+/// action are kept.
+fn target_invalid(e: WorkspaceError) -> Failure {
+    match e {
+        WorkspaceError::Session(r) => {
+            let candidates: Vec<_> = r
+                .candidates
+                .iter()
+                .map(|c| json!({ "folder": c.folder, "code": c.code, "state": c.state.as_str() }))
+                .collect();
+            Failure::new(TARGET_INVALID, r.message.clone(), r.action.clone())
+                .with_data("candidates", json!(candidates))
+        }
+        other => other.into(),
+    }
+}
+
+fn block(p: &Proposal, style: Style, out: &mut String) {
+    let head = if style.color {
+        format!("\x1b[1m▸ {}\x1b[0m", p.objective)
+    } else {
+        format!("▸ {}", p.objective)
+    };
+    out.push_str(&format!(
+        "{head}\n  Progress   {}\n  Next       {}\n  Command    {}\n",
+        p.progress, p.next, p.command
+    ));
+    if style.detail {
+        out.push_str(&format!("  Path       {}\n", p.file));
+    }
+}
+
+/// The human projection.
+fn render(a: &Answer, style: Style) -> String {
+    let mut out = String::new();
+    match a {
+        Answer::Proposal { proposal, .. } => block(proposal, style, &mut out),
+        Answer::Candidates { candidates, action } => {
+            out.push_str(action);
+            out.push('\n');
+            for c in candidates {
+                out.push('\n');
+                block(c, style, &mut out);
+            }
+        }
+        Answer::Idle { action } => {
+            out.push_str(action);
+            out.push('\n');
+        }
+    }
+    out
+}

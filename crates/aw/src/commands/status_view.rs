@@ -1,0 +1,473 @@
+//! The human projection of `aw status`: a dashboard.
+//!
+//! The pipeline comes first, grouped by kind with counts, each item with its command. Each open
+//! plan shows its three axes on one line (a bar of tasks done, phases validated, whether the plan
+//! is closed), its blocked phases with their reasons, and a red flag when it is inconsistent.
+//! `--detail` adds every spec, plan, session and discarded item. Colour only when the style
+//! allows it (a terminal, and `NO_COLOR` unset).
+
+use crate::output::Style;
+use aw_core::docs::pipeline::{
+    CHECKPOINT_ORPHAN, PLAN_OPEN, PipelineItem, SPEC_UNPLANNED, SPEC_UNREFINED,
+};
+use aw_core::docs::plan::{Declaration, PlanState};
+use aw_core::docs::relation::SpecRelation;
+use aw_core::docs::status::{PlanEntry, SessionEntry, SpecEntry, StatusModel};
+use serde_json::Value;
+use std::fmt::Write;
+
+/// ANSI colour, or nothing.
+#[derive(Clone, Copy)]
+struct Paint(bool);
+
+impl Paint {
+    fn wrap(self, code: &str, s: &str) -> String {
+        if self.0 {
+            format!("\x1b[{code}m{s}\x1b[0m")
+        } else {
+            s.to_owned()
+        }
+    }
+    fn bold(self, s: &str) -> String {
+        self.wrap("1", s)
+    }
+    fn dim(self, s: &str) -> String {
+        self.wrap("2", s)
+    }
+    fn red(self, s: &str) -> String {
+        self.wrap("31", s)
+    }
+    fn green(self, s: &str) -> String {
+        self.wrap("32", s)
+    }
+    fn yellow(self, s: &str) -> String {
+        self.wrap("33", s)
+    }
+}
+
+/// The pipeline groups, in priority order.
+const GROUPS: &[(&str, &str)] = &[
+    (SPEC_UNREFINED, "Specs to refine"),
+    (SPEC_UNPLANNED, "Specs without a plan"),
+    (PLAN_OPEN, "Open plans"),
+    (CHECKPOINT_ORPHAN, "Loose checkpoints"),
+];
+
+const BAR_CELLS: usize = 10;
+
+/// A bar of `BAR_CELLS` cells for a percentage.
+fn bar(pct: u32, p: Paint) -> String {
+    let filled = ((pct.min(100) as usize) * BAR_CELLS + 50) / 100;
+    let done = "█".repeat(filled);
+    let left = "░".repeat(BAR_CELLS - filled);
+    format!("{}{}", p.green(&done), p.dim(&left))
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+fn title(word: &str, number: &str, slug: &str) -> String {
+    if slug.is_empty() {
+        format!("{word} {number}")
+    } else {
+        format!("{word} {number} — {slug}")
+    }
+}
+
+fn pad(s: &str, width: usize) -> String {
+    let n = s.chars().count();
+    format!("{s}{}", " ".repeat(width.saturating_sub(n)))
+}
+
+/// Whether the plan is closed: done, open, or flagged.
+fn plan_closure(pl: &PlanEntry, p: Paint) -> String {
+    match pl.plan_state {
+        PlanState::Done => p.green("done"),
+        PlanState::Inconsistent => p.red("INCONSISTENT"),
+        PlanState::Open if pl.final_validation_pending => {
+            p.yellow("open — final validation pending")
+        }
+        PlanState::Open => "open".to_owned(),
+    }
+}
+
+/// The three axes of a plan: tasks done, phases validated, plan closed.
+fn plan_axes(pl: &PlanEntry, p: Paint) -> String {
+    let phases = if pl.phases_total > 0 {
+        format!("phases {}/{}", pl.phases_validated, pl.phases_total)
+    } else {
+        "no phases".to_owned()
+    };
+    format!(
+        "{} {:>3}% {}/{} tasks · {phases} · {}",
+        bar(pl.progress_pct, p),
+        pl.progress_pct,
+        pl.tasks_done,
+        pl.tasks_total,
+        plan_closure(pl, p)
+    )
+}
+
+/// The lines under a plan: blocked phases, why it is inconsistent, batch problems.
+fn plan_notes(pl: &PlanEntry, p: Paint, out: &mut String) {
+    for b in &pl.blocked_phases {
+        let why = b.blocker.as_deref().unwrap_or("no reason given");
+        let _ = writeln!(out, "    {} F{} — {}: {why}", p.red("✗"), b.number, b.name);
+    }
+    if pl.plan_state == PlanState::Inconsistent {
+        let why = match &pl.declaration {
+            Declaration::Unknown(v) => {
+                format!("its state line says '{v}', which is neither open nor done")
+            }
+            _ => {
+                let open = pl.tasks_total - pl.tasks_done;
+                let pending = pl.phases_total - pl.phases_validated;
+                let mut left = Vec::new();
+                if open > 0 {
+                    left.push(plural(open, "task open", "tasks open"));
+                }
+                if pending > 0 {
+                    left.push(plural(
+                        pending,
+                        "phase not validated",
+                        "phases not validated",
+                    ));
+                }
+                format!("declared done with {}", left.join(" and "))
+            }
+        };
+        let _ = writeln!(out, "    {} {why}", p.red("!"));
+    }
+    if let Some(b) = pl.batches.as_ref().filter(|b| !b.consistent) {
+        let _ = writeln!(
+            out,
+            "    {} execution batches disagree with the phases ({})",
+            p.yellow("!"),
+            plural(b.problems.len(), "problem", "problems")
+        );
+    }
+}
+
+fn spec_line(s: &SpecEntry) -> String {
+    let questions = match s.open_questions {
+        0 => String::new(),
+        n => format!(" · {}", plural(n, "open question", "open questions")),
+    };
+    let when = s
+        .relative
+        .as_deref()
+        .map(|r| format!(" · {r}"))
+        .unwrap_or_default();
+    format!(
+        "{} · {}{questions}{when}",
+        title("spec", &s.number, &s.slug),
+        s.status.as_str()
+    )
+}
+
+/// One pipeline group.
+fn group(
+    m: &StatusModel,
+    kind: &str,
+    heading: &str,
+    items: &[&PipelineItem],
+    p: Paint,
+    out: &mut String,
+) {
+    let _ = writeln!(out, "{}", p.bold(&format!("{heading} ({})", items.len())));
+    let width = items
+        .iter()
+        .map(|i| title("plan", &i.number, &i.slug).chars().count())
+        .max()
+        .unwrap_or(0)
+        .min(40);
+    for item in items {
+        match kind {
+            PLAN_OPEN => {
+                if let Some(pl) = m.plans.iter().find(|pl| pl.file == item.file) {
+                    let t = pad(&title("plan", &pl.number, &pl.slug), width);
+                    let _ = writeln!(out, "  {t}  {}", plan_axes(pl, p));
+                    plan_notes(pl, p, out);
+                }
+            }
+            CHECKPOINT_ORPHAN => {
+                let session = m
+                    .sessions
+                    .active
+                    .iter()
+                    .find(|s| s.detail.path == item.file);
+                let when = session
+                    .and_then(|s| s.relative.clone())
+                    .map(|r| format!(" · {r}"))
+                    .unwrap_or_default();
+                let about = session.map_or(item.summary.as_str(), described);
+                let folder = item.file.rsplit('/').next().unwrap_or(&item.file);
+                let _ = writeln!(out, "  {folder} — {about}{when}");
+            }
+            _ => {
+                if let Some(s) = m.specs.iter().find(|s| s.file == item.file) {
+                    let _ = writeln!(out, "  {}", spec_line(s));
+                }
+            }
+        }
+        let _ = writeln!(out, "    {}", p.dim(&item.command));
+    }
+    out.push('\n');
+}
+
+/// The dashboard.
+pub fn render(m: &StatusModel, style: Style) -> String {
+    let p = Paint(style.color);
+    let mut out = String::new();
+    let name = m.workspace.name.lines().next().unwrap_or_default();
+    let _ = writeln!(out, "{} · {}", p.bold(name), m.workspace.path);
+    let c = &m.counts;
+    let done = m
+        .plans
+        .iter()
+        .filter(|pl| pl.plan_state == PlanState::Done)
+        .count();
+    let _ = writeln!(
+        out,
+        "{}",
+        p.dim(&format!(
+            "{} ({} ready) · {} ({done} done) · {}, {} closed · {}",
+            plural(c.specs, "spec", "specs"),
+            c.specs_refined,
+            plural(c.plans, "plan", "plans"),
+            plural(c.sessions_active, "active session", "active sessions"),
+            c.sessions_closed,
+            plural(c.discarded, "discarded item", "discarded items"),
+        ))
+    );
+    if !m.workspace.initialized {
+        let _ = writeln!(
+            out,
+            "{}",
+            p.yellow("Not an initialised workspace: run `aw workspace-init` to set it up.")
+        );
+    }
+    out.push('\n');
+    if m.pipeline.is_empty() {
+        out.push_str("Nothing pending: every spec is planned and every plan is done.\n");
+    } else {
+        for (kind, heading) in GROUPS {
+            let items: Vec<&PipelineItem> = m.pipeline.iter().filter(|i| i.kind == *kind).collect();
+            if !items.is_empty() {
+                group(m, kind, heading, &items, p, &mut out);
+            }
+        }
+        let _ = writeln!(out, "{}", p.dim("Run `aw resume` for the next step."));
+    }
+    if style.detail {
+        detail(m, p, &mut out);
+    }
+    out
+}
+
+/// What a session is about: its objective, else its summary.
+fn described(s: &SessionEntry) -> &str {
+    s.detail.objective.as_deref().unwrap_or(&s.summary)
+}
+
+fn relation_note(r: &SpecRelation) -> String {
+    match r {
+        SpecRelation::Resolved {
+            number, evidence, ..
+        } => {
+            format!("spec {number} ({})", evidence.as_str())
+        }
+        SpecRelation::Unknown { reason } if *reason == "spec-not-found" => {
+            "its spec is not in docs/specs".to_owned()
+        }
+        SpecRelation::Unknown { .. } => "no spec named".to_owned(),
+        SpecRelation::Ambiguous { numbers, .. } => {
+            format!("ambiguous: specs {}", numbers.join(", "))
+        }
+    }
+}
+
+fn session_line(s: &SessionEntry, p: Paint) -> String {
+    let mark = if s.detail.active {
+        p.green("●")
+    } else {
+        p.dim("○")
+    };
+    let flow = s
+        .flow
+        .as_ref()
+        .and_then(|f| f.get("summary"))
+        .and_then(Value::as_str)
+        .map(|f| format!("\n      flow: {f}"))
+        .unwrap_or_default();
+    format!(
+        "  {mark} {}  {}  {}  {}{flow}",
+        s.folder,
+        s.kind.as_deref().unwrap_or("—"),
+        s.relative.as_deref().unwrap_or("—"),
+        described(s)
+    )
+}
+
+/// The full lists.
+fn detail(m: &StatusModel, p: Paint, out: &mut String) {
+    out.push('\n');
+    let _ = writeln!(out, "{}", p.bold(&format!("Specs ({})", m.specs.len())));
+    for s in &m.specs {
+        let planned = if s.planned { " · planned" } else { "" };
+        let _ = writeln!(out, "  {}{planned}", spec_line(s));
+        let _ = writeln!(out, "    {}", p.dim(&s.file));
+    }
+    let _ = writeln!(out, "\n{}", p.bold(&format!("Plans ({})", m.plans.len())));
+    let width = m
+        .plans
+        .iter()
+        .map(|pl| title("plan", &pl.number, &pl.slug).chars().count())
+        .max()
+        .unwrap_or(0)
+        .min(40);
+    for pl in &m.plans {
+        let t = pad(&title("plan", &pl.number, &pl.slug), width);
+        let _ = writeln!(out, "  {t}  {}", plan_axes(pl, p));
+        plan_notes(pl, p, out);
+        let when = pl
+            .relative
+            .as_deref()
+            .map(|r| format!(" · {r}"))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "    {}",
+            p.dim(&format!("{} · {}{when}", pl.file, relation_note(&pl.spec)))
+        );
+    }
+    let unproven: Vec<String> = m
+        .plans
+        .iter()
+        .filter(|pl| pl.spec.resolved().is_none())
+        .map(|pl| format!("plan {}: {}", pl.number, relation_note(&pl.spec)))
+        .collect();
+    if !unproven.is_empty() {
+        let _ = writeln!(out, "\nPlans with no proven spec: {}", unproven.join("; "));
+    }
+    let done = m
+        .plans
+        .iter()
+        .filter(|pl| pl.plan_state == PlanState::Done)
+        .count();
+    let _ = writeln!(
+        out,
+        "Done: {done} of {}",
+        plural(m.plans.len(), "plan", "plans")
+    );
+    let _ = writeln!(
+        out,
+        "\n{}",
+        p.bold(&format!(
+            "Sessions: {} active, {} closed",
+            m.sessions.active.len(),
+            m.sessions.closed.len()
+        ))
+    );
+    for s in m.sessions.active.iter().chain(&m.sessions.closed) {
+        let _ = writeln!(out, "{}", session_line(s, p));
+    }
+    let _ = writeln!(
+        out,
+        "\n{}",
+        p.bold(&format!("Discarded ({})", m.discarded.len()))
+    );
+    for d in &m.discarded {
+        let when = d
+            .relative
+            .as_deref()
+            .map(|r| format!(" · {r}"))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "  {:<8}  {}  {}{}",
+            d.kind,
+            d.source,
+            d.text,
+            p.dim(&when)
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::output::Format;
+    use aw_core::docs::board_input::{BoardInput, PlanInput};
+    use aw_core::docs::names::{DocKind, parse_name};
+    use aw_core::docs::plan::parse_plan;
+    use aw_core::docs::status::{WorkspaceEntry, build};
+
+    fn model() -> StatusModel {
+        let plan = |file: &str, text: &str| PlanInput {
+            file: format!("docs/plans/{file}"),
+            name: parse_name(DocKind::Plan, file).unwrap(),
+            facts: parse_plan(text),
+            modified: None,
+        };
+        build(
+            BoardInput {
+                workspace: WorkspaceEntry {
+                    name: "Demo\nsecond line".into(),
+                    path: "/ws".into(),
+                    initialized: true,
+                },
+                specs: vec![],
+                plans: vec![
+                    plan("001-plan-a.md", "# P\n> State: done\n- [ ] open task\n"),
+                    plan(
+                        "002-plan-b.md",
+                        "# P\n## Tasks\n### F1 — x\n> State: blocked\n- [x] t\n",
+                    ),
+                ],
+                sessions: vec![],
+            },
+            &aw_core::checkpoint::WallClock::parse("2026-03-10 09:00").unwrap(),
+        )
+    }
+
+    fn style(color: bool, detail: bool) -> Style {
+        Style {
+            format: Format::Human,
+            detail,
+            color,
+        }
+    }
+
+    #[test]
+    fn colour_only_when_allowed() {
+        let m = model();
+        let plain = render(&m, style(false, true));
+        assert!(!plain.contains('\u{1b}'));
+        assert!(
+            plain.starts_with("Demo · /ws\n"),
+            "first line of the name only"
+        );
+        assert!(plain.contains("INCONSISTENT"));
+        assert!(plain.contains("✗ F1 — x: no reason given"));
+        assert!(plain.contains("declared done with 1 task open"));
+        let coloured = render(&m, style(true, false));
+        assert!(coloured.contains("\u{1b}[31mINCONSISTENT\u{1b}[0m"));
+        assert!(coloured.contains("\u{1b}[31m✗\u{1b}[0m"));
+    }
+
+    #[test]
+    fn bars_round_to_cells() {
+        let p = Paint(false);
+        assert_eq!(bar(0, p), "░".repeat(10));
+        assert_eq!(bar(100, p), "█".repeat(10));
+        assert_eq!(bar(44, p), format!("{}{}", "█".repeat(4), "░".repeat(6)));
+        assert_eq!(bar(45, p), format!("{}{}", "█".repeat(5), "░".repeat(5)));
+        assert_eq!(bar(250, p), "█".repeat(10));
+    }
+}

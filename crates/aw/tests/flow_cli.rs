@@ -1,0 +1,614 @@
+//! `aw flow` through the binary: arguments, exit codes and envelopes, fail-closed reads and
+//! tamper refusals, write discipline, closed sessions, conversations, and parallel submits.
+
+use serde_json::{Value, json};
+use std::io::Write;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_aw"))
+}
+
+fn run_in(root: &Path, args: &[&str], stdin: &str, env: &[(&str, &str)]) -> (i32, String) {
+    let mut cmd = Command::new(bin());
+    cmd.args(args)
+        .current_dir(root)
+        .env_remove("AW_CONTEXT_ID")
+        .env_remove("AW_NAMESPACE")
+        .env("HOME", root)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().unwrap();
+    {
+        let mut pipe = child.stdin.take().unwrap();
+        let _ = pipe.write_all(stdin.as_bytes());
+    }
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+fn json_of(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+}
+
+struct Ws {
+    dir: tempfile::TempDir,
+    folder: String,
+}
+
+impl Ws {
+    fn new(name: &str) -> Ws {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("app")).unwrap();
+        let (rc, out) = run_in(
+            dir.path(),
+            &["workspace-init", "--source", "app:app"],
+            "",
+            &[],
+        );
+        assert_eq!(rc, 0, "{out}");
+        let (rc, out) = run_in(
+            dir.path(),
+            &[
+                "session-create",
+                "--type",
+                "quick",
+                "--name",
+                name,
+                "--objective",
+                "x",
+                "--json",
+            ],
+            "",
+            &[],
+        );
+        assert_eq!(rc, 0, "{out}");
+        let folder = json_of(&out)["folder"].as_str().unwrap().to_owned();
+        Ws { dir, folder }
+    }
+
+    fn root(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn state_path(&self) -> PathBuf {
+        self.root()
+            .join(".workflow/sessions")
+            .join(&self.folder)
+            .join(".flow-run.json")
+    }
+
+    fn state(&self) -> Value {
+        json_of(&std::fs::read_to_string(self.state_path()).unwrap())
+    }
+
+    fn aw(&self, args: &[&str], stdin: &str) -> (i32, Value) {
+        let (rc, out) = run_in(self.root(), args, stdin, &[]);
+        (rc, json_of(&out))
+    }
+
+    fn adopt(&self) -> Value {
+        let (rc, d) = self.aw(
+            &[
+                "flow",
+                "advance",
+                "--session",
+                &self.folder,
+                "--flow",
+                "quick",
+                "--adopt",
+            ],
+            "",
+        );
+        assert_eq!(rc, 0, "{d}");
+        d
+    }
+
+    fn submit(&self, payload: &Value) -> (i32, Value) {
+        self.aw(
+            &["flow", "submit", "--session", &self.folder],
+            &payload.to_string(),
+        )
+    }
+}
+
+/// The state minus attempts and seal: what a refusal never changes.
+fn decided(mut v: Value) -> Value {
+    let m = v.as_object_mut().unwrap();
+    m.remove("attempts");
+    m.remove("digest");
+    v
+}
+
+fn failure(rc: i32, v: &Value, code: &str) {
+    assert_eq!(rc, 1, "{v}");
+    assert_eq!(v["ok"], false);
+    assert_eq!(v["error"]["code"], code, "{v}");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .is_some_and(|m| !m.is_empty())
+    );
+    assert!(v["data"]["action"].as_str().is_some_and(|m| !m.is_empty()));
+}
+
+#[test]
+fn arguments_are_checked_first() {
+    let ws = Ws::new("args-quick");
+    let (rc, v) = ws.aw(&["flow", "advance", "--flow", "spec-new", "--adopt"], "");
+    failure(rc, &v, "ARGS_INVALID");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("spec-refine, plan-new, plan-refine, plan-exec, quick")
+    );
+    let (rc, v) = ws.aw(&["flow", "submit", "--flow", "nope"], "");
+    failure(rc, &v, "ARGS_INVALID");
+    let (rc, v) = ws.aw(&["flow", "advance", "--session", "1", "--code", "2"], "");
+    failure(rc, &v, "ARGS_INVALID");
+    // A bare `aw flow` prints its help, as every command group does; an unknown verb fails.
+    let (rc, text) = run_in(ws.root(), &["flow"], "", &[]);
+    assert_eq!(rc, 0);
+    assert!(text.contains("Usage: aw flow"));
+    let (rc, v) = ws.aw(&["flow", "frobnicate"], "");
+    failure(rc, &v, "UNKNOWN_COMMAND");
+    let (rc, v) = ws.aw(&["flow", "advance", "--adopt"], "");
+    failure(rc, &v, "FLOW_ADOPTION_FLOW_MISSING");
+    let (rc, v) = ws.aw(&["flow", "advance"], "");
+    failure(rc, &v, "FLOW_RUN_ABSENT");
+    assert!(v["data"]["action"].as_str().unwrap().contains("--adopt"));
+    let (rc, v) = ws.aw(&["flow", "advance", "--session", "999"], "");
+    failure(rc, &v, "SESSION_NOT_FOUND");
+    assert!(v["data"]["candidates"].is_array());
+    // The session flag may come before the verb, and `--code` is its alias.
+    let (rc, d) = ws.aw(
+        &[
+            "flow",
+            "--session",
+            "1",
+            "advance",
+            "--flow",
+            "quick",
+            "--adopt",
+        ],
+        "",
+    );
+    assert_eq!(rc, 0, "{d}");
+    let (rc, d2) = ws.aw(&["flow", "advance", "--code", &ws.folder], "");
+    assert_eq!(rc, 0);
+    assert_eq!(d2["state_digest"], d["state_digest"]);
+    let help = run_in(ws.root(), &["flow", "--help"], "", &[]);
+    assert_eq!(help.0, 0);
+    assert!(help.1.contains("aw flow advance"));
+}
+
+#[test]
+fn business_rejections_exit_zero_and_invocation_failures_exit_one() {
+    let ws = Ws::new("exits-quick");
+    let (rc, v) = ws.submit(&json!({}));
+    failure(rc, &v, "FLOW_RUN_ABSENT");
+    let d = ws.adopt();
+    let (rc, r) = ws.aw(&["flow", "submit", "--session", &ws.folder], "");
+    assert_eq!(rc, 0);
+    assert_eq!(r["error"]["code"], "FLOW_ANSWER_MISSING");
+    assert_eq!(r["boundary"]["transition"], "quick.entry-gate-signal");
+    assert!(r["next_action"].as_str().unwrap().contains(" — "));
+    // A BOM is dropped from stdin before parsing.
+    let answer = format!(
+        "\u{feff}{}",
+        json!({"input_digest": d["state_digest"], "signals": ["quick.needs-architecture"]})
+    );
+    let (rc, r) = ws.aw(&["flow", "submit", "--session", &ws.folder], &answer);
+    assert_eq!(rc, 0);
+    assert_eq!(r["error"], Value::Null, "{r}");
+    assert_eq!(r["boundary"]["transition"], "quick.session-create");
+    let (rc, v) = ws.aw(&["flow", "recover", "--session", &ws.folder], "");
+    failure(rc, &v, "FLOW_RECOVERY_NOT_NEEDED");
+    let (rc, text) = run_in(
+        ws.root(),
+        &[
+            "flow",
+            "advance",
+            "--session",
+            &ws.folder,
+            "--format",
+            "human",
+        ],
+        "",
+        &[],
+    );
+    assert_eq!(rc, 0);
+    assert!(
+        text.starts_with("quick (quick) — execution boundary: needs_input\n"),
+        "{text}"
+    );
+    assert!(text.contains("run: aw session-artifacts --code"));
+    assert!(text.contains("\nnext: "));
+}
+
+#[test]
+fn tampered_or_foreign_states_are_refused_and_left_alone() {
+    let ws = Ws::new("tamper-quick");
+    ws.adopt();
+    let path = ws.state_path();
+    let good = std::fs::read_to_string(&path).unwrap();
+    // A hand edit.
+    let edited = good.replace("\"skipped\":[]", "\"skipped\":[\"chassis.docs-boundary\"]");
+    std::fs::write(&path, &edited).unwrap();
+    for args in [&["flow", "advance"][..], &["flow", "submit"]] {
+        let mut a = args.to_vec();
+        a.extend(["--session", ws.folder.as_str()]);
+        let (rc, v) = ws.aw(&a, "{}");
+        failure(rc, &v, "FLOW_RUN_TAMPERED");
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            edited,
+            "nothing written"
+        );
+    }
+    // An out-of-journey cursor, properly re-sealed.
+    let mut v = json_of(&good);
+    v["applied"] = json!(["chassis.docs-boundary", "quick.review-findings"]);
+    v["boundary"] = Value::Null;
+    let text = reseal(v);
+    std::fs::write(&path, &text).unwrap();
+    let (rc, out) = ws.aw(&["flow", "advance", "--session", &ws.folder], "");
+    failure(rc, &out, "FLOW_RUN_AHEAD_OF_JOURNEY");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+    // A version the engine does not read.
+    let mut v = json_of(&good);
+    v["version"] = json!(2);
+    let text = reseal(v);
+    std::fs::write(&path, &text).unwrap();
+    let (rc, out) = ws.aw(
+        &[
+            "flow",
+            "advance",
+            "--session",
+            &ws.folder,
+            "--flow",
+            "quick",
+            "--adopt",
+        ],
+        "",
+    );
+    failure(rc, &out, "FLOW_RUN_VERSION_UNSUPPORTED");
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        text,
+        "--adopt never overrides"
+    );
+    // A state copied from another session.
+    let mut v = json_of(&good);
+    v["session"] = json!("099-elsewhere-quick");
+    std::fs::write(&path, reseal(v)).unwrap();
+    let (rc, out) = ws.aw(&["flow", "advance", "--session", &ws.folder], "");
+    failure(rc, &out, "FLOW_RUN_SESSION_MISMATCH");
+    // Garbage.
+    std::fs::write(&path, "{").unwrap();
+    let (rc, out) = ws.aw(&["flow", "advance", "--session", &ws.folder], "");
+    failure(rc, &out, "FLOW_RUN_INVALID");
+}
+
+fn reseal(mut v: Value) -> String {
+    v.as_object_mut().unwrap().remove("digest");
+    let d = aw_core::canonical::semantic_digest(&v);
+    v["digest"] = json!(d);
+    aw_core::canonical::canonical_json(&v) + "\n"
+}
+
+#[test]
+fn stale_and_replayed_answers_change_nothing_decided() {
+    let ws = Ws::new("stale-quick");
+    let d = ws.adopt();
+    let before = decided(ws.state());
+    let (rc, r) = ws.submit(&json!({"input_digest": "f".repeat(64), "signals": []}));
+    assert_eq!(rc, 0);
+    assert_eq!(r["error"]["code"], "FLOW_ANSWER_STALE");
+    assert_eq!(decided(ws.state()), before);
+    assert_eq!(
+        ws.state()["attempts"],
+        json!([]),
+        "a stale answer spends nothing"
+    );
+    // Walk to the convergence gate's authorization, then replay a digest made for another
+    // transition.
+    let mut d = d;
+    loop {
+        if d["boundary"]["transition"] == "quick.convergence-gate" {
+            break;
+        }
+        d = answer_generically(&ws, &d);
+    }
+    assert_eq!(d["boundary"]["kind"], "authorization");
+    let before = decided(ws.state());
+    let foreign = aw_core::flow::effects::approval_digest(
+        "chassis.finalize",
+        &[aw_core::flow::EffectClass::Execute],
+    );
+    let (rc, r) = ws.aw(
+        &[
+            "flow",
+            "submit",
+            "--session",
+            &ws.folder,
+            "--approval",
+            &foreign,
+        ],
+        &json!({"input_digest": d["state_digest"]}).to_string(),
+    );
+    assert_eq!(rc, 0);
+    assert_eq!(r["error"]["code"], "FLOW_APPROVAL_MISMATCH");
+    assert_eq!(decided(ws.state()), before);
+}
+
+fn answer_generically(ws: &Ws, d: &Value) -> Value {
+    let seal = d["state_digest"].clone();
+    let (rc, r) = match d["boundary"]["kind"].as_str().unwrap() {
+        "semantic" => ws.submit(&json!({"input_digest": seal, "decisions": {"a": 1}})),
+        "human" => {
+            let label = d["choices"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|c| c["recommended"] == true)
+                .unwrap()["label"]
+                .clone();
+            ws.submit(&json!({"input_digest": seal, "choice": label}))
+        }
+        "execution" => {
+            let a = &d["action"];
+            let v: Vec<Value> = a["evidence"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|e| json!({"id": e, "passed": true, "detail": "ok"}))
+                .collect();
+            let row_effects = if a["invocation"]["args"][0] == "session-artifacts"
+                && a["invocation"]["args"].as_array().unwrap().len() == 3
+            {
+                json!(["local_additive"])
+            } else {
+                // Take the classes from the template next_action gives.
+                let na = d["next_action"].as_str().unwrap();
+                let at = na.find("{\"input_digest\"").unwrap();
+                let t: Value = serde_json::Deserializer::from_str(&na[at..])
+                    .into_iter::<Value>()
+                    .next()
+                    .unwrap()
+                    .unwrap();
+                t["effects"]["applied"].clone()
+            };
+            ws.submit(&json!({"input_digest": seal, "outcome": "completed", "invocation": a["invocation"], "validations": v, "effects": {"applied": row_effects}}))
+        }
+        other => panic!("{other}"),
+    };
+    assert_eq!(rc, 0);
+    assert_eq!(r["error"], Value::Null, "{r}");
+    r
+}
+
+#[test]
+fn nothing_is_written_when_nothing_changes() {
+    let ws = Ws::new("quiet-quick");
+    let d = ws.adopt();
+    let ino = std::fs::metadata(ws.state_path()).unwrap().ino();
+    let (rc, again) = ws.aw(&["flow", "advance", "--session", &ws.folder], "");
+    assert_eq!(rc, 0);
+    assert_eq!(again["applied"], json!([]));
+    assert_eq!(again["state_digest"], d["state_digest"]);
+    assert_eq!(
+        std::fs::metadata(ws.state_path()).unwrap().ino(),
+        ino,
+        "advance rewrote an unchanged state"
+    );
+    // Walk to a human boundary and pause there: no attempt, no write.
+    let (_, d) = ws.submit(&json!({"input_digest": d["state_digest"], "signals": ["quick.needs-architecture", "quick.two-or-more-sources"]}));
+    let d = answer_generically(&ws, &d);
+    assert_eq!(d["boundary"]["kind"], "human");
+    let ino = std::fs::metadata(ws.state_path()).unwrap().ino();
+    let (rc, r) = ws.submit(&json!({"input_digest": d["state_digest"], "choice": "Compact"}));
+    assert_eq!(rc, 0);
+    assert_eq!(r["error"]["code"], "FLOW_BOUNDARY_PAUSED");
+    assert_eq!(std::fs::metadata(ws.state_path()).unwrap().ino(), ino);
+}
+
+#[test]
+fn a_closed_session_is_driven_only_to_its_close() {
+    let ws = Ws::new("closed-quick");
+    ws.adopt();
+    let (rc, _) = run_in(ws.root(), &["session-close", "--code", &ws.folder], "", &[]);
+    assert_eq!(rc, 0);
+    let (rc, v) = ws.aw(&["flow", "advance", "--session", &ws.folder], "");
+    failure(rc, &v, "SESSION_CLOSED");
+    // A closed session without a run cannot be adopted either.
+    let other = Ws::new("closed2-quick");
+    run_in(
+        other.root(),
+        &["session-close", "--code", &other.folder],
+        "",
+        &[],
+    );
+    let (rc, v) = other.aw(
+        &[
+            "flow",
+            "advance",
+            "--session",
+            &other.folder,
+            "--flow",
+            "quick",
+            "--adopt",
+        ],
+        "",
+    );
+    failure(rc, &v, "SESSION_CLOSED");
+}
+
+#[test]
+fn the_conversation_is_bound_but_never_stored_in_the_run() {
+    let ws = Ws::new("conv-quick");
+    let (rc, out) = run_in(
+        ws.root(),
+        &["flow", "advance", "--flow", "quick", "--adopt"],
+        "",
+        &[("AW_CONTEXT_ID", "conversation-4242")],
+    );
+    assert_eq!(rc, 0, "{out}");
+    let state = std::fs::read_to_string(ws.state_path()).unwrap();
+    assert!(!state.contains("conversation-4242"));
+    // Another conversation, with no binding and no --session, resolves the sole active session
+    // and sees the same boundary and seal.
+    let (_, again) = run_in(
+        ws.root(),
+        &["flow", "advance"],
+        "",
+        &[("AW_CONTEXT_ID", "other-conversation")],
+    );
+    assert_eq!(
+        json_of(&again)["state_digest"],
+        json_of(&out)["state_digest"]
+    );
+}
+
+#[test]
+fn two_workspaces_with_the_same_session_get_identical_directives() {
+    let a = Ws::new("same-quick");
+    let b = Ws::new("same-quick");
+    assert_eq!(a.folder, b.folder);
+    let (da, db) = (a.adopt(), b.adopt());
+    assert_eq!(da, db);
+    let answer =
+        json!({"input_digest": da["state_digest"], "signals": ["quick.needs-architecture"]});
+    assert_eq!(a.submit(&answer).1, b.submit(&answer).1);
+}
+
+#[test]
+fn parallel_submits_never_corrupt_the_run() {
+    let ws = Ws::new("race-quick");
+    let d = ws.adopt();
+    let same = json!({"input_digest": d["state_digest"], "signals": ["quick.needs-architecture"]})
+        .to_string();
+    let outcomes = race(&ws, (0..8).map(|_| same.clone()).collect());
+    let winners = outcomes
+        .iter()
+        .filter(|(rc, v)| *rc == 0 && v["error"].is_null())
+        .count();
+    assert_eq!(winners, 1, "{outcomes:?}");
+    for (_, v) in &outcomes {
+        if v["error"].is_null() {
+            continue;
+        }
+        let code = v["error"]["code"].as_str();
+        assert!(
+            matches!(code, Some("FLOW_ANSWER_RESENT" | "FLOW_RUN_LOCKED")),
+            "{v}"
+        );
+    }
+    let state = ws.state();
+    let applied = state["applied"].as_array().unwrap();
+    assert_eq!(
+        applied
+            .iter()
+            .filter(|t| *t == "quick.entry-gate-signal")
+            .count(),
+        1
+    );
+    // Different answers to the same boundary: one wins, the others are stale.
+    let (_, d) = ws.aw(&["flow", "advance", "--session", &ws.folder], "");
+    assert_eq!(d["boundary"]["kind"], "execution");
+    let payloads: Vec<String> = (0..6)
+        .map(|i| {
+            let mut t = answer_template(&d);
+            t["validations"][0]["detail"] = json!(format!("run {i}"));
+            t.to_string()
+        })
+        .collect();
+    let outcomes = race(&ws, payloads);
+    let winners = outcomes
+        .iter()
+        .filter(|(rc, v)| *rc == 0 && v["error"].is_null())
+        .count();
+    assert_eq!(winners, 1, "{outcomes:?}");
+    for (_, v) in outcomes.iter().filter(|(_, v)| !v["error"].is_null()) {
+        assert!(
+            matches!(
+                v["error"]["code"].as_str(),
+                Some("FLOW_ANSWER_STALE" | "FLOW_RUN_LOCKED")
+            ),
+            "{v}"
+        );
+    }
+    let (rc, after) = ws.aw(&["flow", "advance", "--session", &ws.folder], "");
+    assert_eq!(rc, 0, "the state still reads: {after}");
+    assert_eq!(after["error"], Value::Null);
+}
+
+fn answer_template(d: &Value) -> Value {
+    let na = d["next_action"].as_str().unwrap();
+    let at = na.find("{\"input_digest\"").unwrap();
+    let mut t: Value = serde_json::Deserializer::from_str(&na[at..])
+        .into_iter::<Value>()
+        .next()
+        .unwrap()
+        .unwrap();
+    for v in t["validations"].as_array_mut().unwrap() {
+        v["detail"] = json!("ok");
+    }
+    t
+}
+
+fn race(ws: &Ws, payloads: Vec<String>) -> Vec<(i32, Value)> {
+    let barrier = std::sync::Arc::new(std::sync::Barrier::new(payloads.len()));
+    let handles: Vec<_> = payloads
+        .into_iter()
+        .map(|p| {
+            let root = ws.root().to_path_buf();
+            let folder = ws.folder.clone();
+            let b = barrier.clone();
+            std::thread::spawn(move || {
+                b.wait();
+                let (rc, out) = run_in(
+                    &root,
+                    &["flow", "submit", "--session", &folder],
+                    &p,
+                    &[("AW_LOCK_WAIT_MS", "20000")],
+                );
+                (rc, json_of(&out))
+            })
+        })
+        .collect();
+    handles.into_iter().map(|h| h.join().unwrap()).collect()
+}
+
+#[test]
+fn a_busy_workspace_is_flow_run_locked() {
+    let ws = Ws::new("locked-quick");
+    ws.adopt();
+    let held = aw_workspace::lock::WorkspaceLock::acquire(
+        &ws.root().join(".workflow/.lock"),
+        std::time::Duration::from_millis(100),
+    )
+    .unwrap();
+    let before = std::fs::read_to_string(ws.state_path()).unwrap();
+    let (rc, out) = run_in(
+        ws.root(),
+        &["flow", "advance", "--session", &ws.folder],
+        "",
+        &[("AW_LOCK_WAIT_MS", "50")],
+    );
+    let v = json_of(&out);
+    failure(rc, &v, "FLOW_RUN_LOCKED");
+    assert!(v["error"]["details"]["pid"].is_string());
+    drop(held);
+    assert_eq!(std::fs::read_to_string(ws.state_path()).unwrap(), before);
+}

@@ -1,0 +1,435 @@
+//! The journey driver: each of the five flows played through the CLI from adoption to `final`,
+//! using only what each directive says — the recommended choice at human boundaries, the
+//! approval digest quoted in `next_action` at authorization boundaries, and, at execution
+//! boundaries, the named `aw` command actually run, its real output reported as evidence with
+//! the answer template `next_action` gives.
+
+use serde_json::{Value, json};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_aw"))
+}
+
+fn aw(root: &Path, args: &[&str], stdin: Option<&str>) -> (i32, String) {
+    let mut cmd = Command::new(bin());
+    cmd.args(args)
+        .current_dir(root)
+        .env_remove("AW_CONTEXT_ID")
+        .env_remove("AW_NAMESPACE")
+        .env("HOME", root)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    {
+        let mut pipe = child.stdin.take().unwrap();
+        let _ = pipe.write_all(stdin.unwrap_or_default().as_bytes());
+    }
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+fn json_of(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+}
+
+/// A workspace with one session of the flow's kind; returns (dir, folder).
+fn workspace(flow: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("app")).unwrap();
+    let (rc, out) = aw(dir.path(), &["workspace-init", "--source", "app:app"], None);
+    assert_eq!(rc, 0, "{out}");
+    let kind = match flow {
+        "quick" => "quick",
+        "plan-exec" => "exec",
+        _ => "refine",
+    };
+    let name = format!("driver-{flow}");
+    let (rc, out) = aw(
+        dir.path(),
+        &[
+            "session-create",
+            "--type",
+            kind,
+            "--name",
+            &name,
+            "--objective",
+            "drive the journey",
+            "--json",
+        ],
+        None,
+    );
+    assert_eq!(rc, 0, "{out}");
+    let folder = json_of(&out)["folder"].as_str().unwrap().to_owned();
+    (dir, folder)
+}
+
+/// The answer template embedded in a next_action: the first JSON object starting at
+/// `{"input_digest"`.
+fn template(next_action: &str) -> Value {
+    let at = next_action
+        .find("{\"input_digest\"")
+        .unwrap_or_else(|| panic!("no template in: {next_action}"));
+    serde_json::Deserializer::from_str(&next_action[at..])
+        .into_iter::<Value>()
+        .next()
+        .unwrap()
+        .unwrap()
+}
+
+fn approval_of(next_action: &str) -> String {
+    let at = next_action.find("--approval ").unwrap() + "--approval ".len();
+    next_action[at..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric())
+        .collect()
+}
+
+/// How semantic boundaries are answered.
+#[derive(Clone, Copy)]
+enum Signals {
+    /// A decision and no signal.
+    None,
+    /// Every signal of the row's vocabulary.
+    All,
+}
+
+/// Plays a journey; returns the (kind, transition) of every boundary met, in order.
+fn drive(flow: &str, signals: Signals) -> Vec<(String, String)> {
+    let (dir, folder) = workspace(flow);
+    let root = dir.path();
+    let (rc, out) = aw(
+        root,
+        &[
+            "flow",
+            "advance",
+            "--session",
+            &folder,
+            "--flow",
+            flow,
+            "--adopt",
+        ],
+        None,
+    );
+    assert_eq!(rc, 0, "{out}");
+    let mut d = json_of(&out);
+    let mut seen = Vec::new();
+    for _ in 0..80 {
+        assert!(d["error"].is_null(), "unexpected error: {d:#}");
+        let kind = d["boundary"]["kind"].as_str().unwrap().to_owned();
+        let transition = d["boundary"]["transition"]
+            .as_str()
+            .unwrap_or("")
+            .to_owned();
+        seen.push((kind.clone(), transition));
+        let next = d["next_action"].as_str().unwrap().to_owned();
+        let seal = d["state_digest"].as_str().unwrap().to_owned();
+        let submit = ["flow", "submit", "--session", folder.as_str()];
+        let (rc, out) = match kind.as_str() {
+            "final" => {
+                assert_eq!(d["outcome"], "completed");
+                assert_eq!(d["pending"], json!([]));
+                // The finalize step really closed the session, and the run still reached final.
+                let session = root.join(".workflow/sessions").join(&folder);
+                assert!(
+                    session.join(".closed").exists(),
+                    "{flow}: session not closed"
+                );
+                let state =
+                    json_of(&std::fs::read_to_string(session.join(".flow-run.json")).unwrap());
+                assert_eq!(state["boundary"], Value::Null);
+                assert_eq!(
+                    state["applied"].as_array().unwrap().last().unwrap(),
+                    "chassis.finalize"
+                );
+                return seen;
+            }
+            "semantic" => {
+                let vocabulary = d["request"]["inventory"]["signals"].clone();
+                let answer = match signals {
+                    Signals::All if vocabulary.as_array().is_some_and(|v| !v.is_empty()) => {
+                        json!({"input_digest": seal, "signals": vocabulary})
+                    }
+                    _ => json!({"input_digest": seal, "decisions": {"answer": "judged"}}),
+                };
+                aw(root, &submit, Some(&answer.to_string()))
+            }
+            "human" => {
+                let label = d["choices"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|c| c["recommended"] == true)
+                    .unwrap()["label"]
+                    .clone();
+                let answer = json!({"input_digest": seal, "choice": label});
+                aw(root, &submit, Some(&answer.to_string()))
+            }
+            "authorization" => {
+                let digest = approval_of(&next);
+                let mut args = submit.to_vec();
+                args.extend(["--approval", digest.as_str()]);
+                aw(root, &args, Some(&template(&next).to_string()))
+            }
+            "execution" => {
+                let inv = &d["action"]["invocation"];
+                assert_eq!(inv["program"], "aw");
+                let args: Vec<String> = inv["args"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|a| a.as_str().unwrap().to_owned())
+                    .collect();
+                let args: Vec<&str> = args.iter().map(String::as_str).collect();
+                let (code, output) = aw(root, &args, None);
+                let mut answer = template(&next);
+                if code != 0 {
+                    answer["outcome"] = json!("failed");
+                }
+                let first = output.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+                let detail = format!("exit {code}: {}", first.trim());
+                for v in answer["validations"].as_array_mut().unwrap() {
+                    v["passed"] = json!(code == 0);
+                    v["detail"] = json!(detail);
+                }
+                aw(root, &submit, Some(&answer.to_string()))
+            }
+            other => panic!("unexpected boundary {other}: {d:#}"),
+        };
+        assert_eq!(rc, 0, "{out}");
+        d = json_of(&out);
+    }
+    panic!("the journey did not end: {seen:?}");
+}
+
+fn ids(seen: &[(String, String)]) -> Vec<String> {
+    seen.iter().map(|(k, t)| format!("{k} {t}")).collect()
+}
+
+fn check(flow: &str, signals: Signals, expected: &[&str]) {
+    let seen = drive(flow, signals);
+    assert_eq!(ids(&seen), expected, "{flow}");
+    for kind in ["semantic", "execution", "final"] {
+        assert!(
+            seen.iter().any(|(k, _)| k == kind),
+            "{flow} never met {kind}"
+        );
+    }
+}
+
+#[test]
+fn quick_journeys() {
+    check(
+        "quick",
+        Signals::None,
+        &[
+            "semantic quick.entry-gate-signal",
+            "execution quick.session-create",
+            "semantic quick.success-criteria-authoring",
+            "execution quick.artifact-seed-order",
+            "execution quick.branch-precondition",
+            "semantic quick.deliverable-authoring",
+            "semantic quick.db-touched",
+            "authorization quick.convergence-gate",
+            "execution quick.convergence-gate",
+            "semantic quick.review-findings",
+            "human quick.commit-authorization",
+            "authorization chassis.finalize",
+            "execution chassis.finalize",
+            "final ",
+        ],
+    );
+    check(
+        "quick",
+        Signals::All,
+        &[
+            "semantic quick.entry-gate-signal",
+            "execution quick.anti-duplicate",
+            "human quick.gate-choice",
+            "execution quick.session-create",
+            "semantic quick.success-criteria-authoring",
+            "human quick.success-criteria-ratification",
+            "execution quick.artifact-seed-order",
+            "execution quick.branch-precondition",
+            "semantic quick.deliverable-authoring",
+            "semantic quick.db-touched",
+            "execution quick.db-scripts-only",
+            "authorization quick.convergence-gate",
+            "execution quick.convergence-gate",
+            "semantic quick.review-findings",
+            "human quick.commit-authorization",
+            "authorization chassis.finalize",
+            "execution chassis.finalize",
+            "final ",
+        ],
+    );
+}
+
+#[test]
+fn spec_refine_journeys() {
+    check(
+        "spec-refine",
+        Signals::None,
+        &[
+            "execution spec-refine.session",
+            "semantic spec-refine.baseline-scope",
+            "semantic spec-refine.split-signal",
+            "semantic spec-refine.gap-recognition",
+            "semantic spec-refine.content-authoring",
+            "semantic spec-refine.design-reuse",
+            "execution spec-refine.ready-gate",
+            "human spec-refine.save-confirmation",
+            "authorization spec-refine.status-promotion",
+            "execution spec-refine.status-promotion",
+            // mutate_overwrite was granted for the promotion: finalize goes straight to execution.
+            "execution chassis.finalize",
+            "final ",
+        ],
+    );
+    check(
+        "spec-refine",
+        Signals::All,
+        &[
+            "execution spec-refine.session",
+            "semantic spec-refine.baseline-scope",
+            "semantic spec-refine.split-signal",
+            "human spec-refine.split-choice",
+            "semantic spec-refine.gap-recognition",
+            "human spec-refine.ideation-consent",
+            "semantic spec-refine.content-authoring",
+            "human spec-refine.functional-ambiguity",
+            "semantic spec-refine.design-reuse",
+            "execution spec-refine.ready-gate",
+            "human spec-refine.save-confirmation",
+            "authorization spec-refine.status-promotion",
+            "execution spec-refine.status-promotion",
+            "execution chassis.finalize",
+            "final ",
+        ],
+    );
+}
+
+#[test]
+fn plan_new_journeys() {
+    let tail = [
+        "execution plan-new.coherence-gate",
+        "human plan-new.save-confirmation",
+        "authorization chassis.finalize",
+        "execution chassis.finalize",
+        "final ",
+    ];
+    let head = [
+        "execution plan-new.spec-readiness",
+        "execution plan-new.session",
+        "semantic plan-new.slug-derivation",
+        "semantic plan-new.phase-shaping",
+        "semantic plan-new.batch-eligibility-signal",
+        "semantic plan-new.split-signal",
+    ];
+    let none: Vec<&str> = head.iter().chain(tail.iter()).copied().collect();
+    check("plan-new", Signals::None, &none);
+    let all: Vec<&str> = head
+        .iter()
+        .copied()
+        .chain(["human plan-new.split-choice"])
+        .chain(tail.iter().copied())
+        .collect();
+    check("plan-new", Signals::All, &all);
+}
+
+#[test]
+fn plan_refine_journeys() {
+    check(
+        "plan-refine",
+        Signals::None,
+        &[
+            "execution plan-refine.session",
+            "semantic plan-refine.journey-map",
+            "semantic plan-refine.batch-eligibility-signal",
+            "semantic plan-refine.split-signal",
+            "execution plan-refine.executability-gate",
+            "human plan-refine.save-confirmation",
+            "authorization plan-refine.normalize-on-write",
+            "execution plan-refine.normalize-on-write",
+            "execution chassis.finalize",
+            "final ",
+        ],
+    );
+    check(
+        "plan-refine",
+        Signals::All,
+        &[
+            "execution plan-refine.session",
+            "semantic plan-refine.journey-map",
+            "semantic plan-refine.batch-eligibility-signal",
+            "semantic plan-refine.split-signal",
+            "execution plan-refine.executability-gate",
+            "human plan-refine.save-confirmation",
+            "authorization plan-refine.split-in-place",
+            "execution plan-refine.split-in-place",
+            "execution plan-refine.normalize-on-write",
+            "execution chassis.finalize",
+            "final ",
+        ],
+    );
+}
+
+#[test]
+fn plan_exec_journeys() {
+    check(
+        "plan-exec",
+        Signals::None,
+        &[
+            "execution plan-exec.session",
+            "execution plan-exec.entry-gate",
+            "semantic plan-exec.entry-gap-recognition",
+            "semantic plan-exec.batch-eligibility-signal",
+            "execution plan-exec.branch-precondition",
+            "semantic plan-exec.implementation",
+            "semantic plan-exec.deviation-recognition",
+            "semantic plan-exec.pending-effects",
+            "authorization plan-exec.phase-state-transition",
+            "execution plan-exec.phase-state-transition",
+            "authorization plan-exec.validation-execution",
+            "execution plan-exec.validation-execution",
+            "semantic plan-exec.review-findings",
+            "execution plan-exec.final-validation",
+            "human plan-exec.commit-authorization",
+            "execution chassis.finalize",
+            "final ",
+        ],
+    );
+    check(
+        "plan-exec",
+        Signals::All,
+        &[
+            "execution plan-exec.session",
+            "execution plan-exec.entry-gate",
+            "semantic plan-exec.entry-gap-recognition",
+            "human plan-exec.normalization-consent",
+            "semantic plan-exec.batch-eligibility-signal",
+            "execution plan-exec.branch-precondition",
+            "semantic plan-exec.implementation",
+            "semantic plan-exec.deviation-recognition",
+            "semantic plan-exec.pending-effects",
+            "authorization plan-exec.task-marking",
+            "execution plan-exec.task-marking",
+            "execution plan-exec.phase-state-transition",
+            "authorization plan-exec.validation-execution",
+            "execution plan-exec.validation-execution",
+            "semantic plan-exec.review-findings",
+            "execution plan-exec.final-validation",
+            "human plan-exec.commit-authorization",
+            "execution plan-exec.plan-done",
+            "execution plan-exec.commit-execution",
+            "execution chassis.finalize",
+            "final ",
+        ],
+    );
+}

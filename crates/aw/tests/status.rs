@@ -1,0 +1,386 @@
+//! `aw status` and `aw resume` on fixture workspaces written in English and in the reference's
+//! Spanish, snapshot-tested in both projections; plus a multi-megabyte board read whole through
+//! a pipe.
+//!
+//! Runs are pinned: `AW_TEST_NOW` fixes "now", `TZ=UTC` fixes the local zone, and every fixture
+//! file gets the same modification time, so dates and relative dates are stable.
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+const NOW: &str = "2026-03-10 09:15";
+/// 2026-03-09 18:30:00 UTC: "yesterday afternoon" seen from `NOW`.
+const MTIME_SECS: u64 = 1_773_081_000;
+
+struct Ws {
+    dir: tempfile::TempDir,
+    home: tempfile::TempDir,
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_tree(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), &target).unwrap();
+        }
+    }
+}
+
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let e = e.unwrap();
+        if e.file_type().unwrap().is_dir() {
+            files(&e.path(), out);
+        } else {
+            out.push(e.path());
+        }
+    }
+}
+
+impl Ws {
+    /// A copy of `tests/fixtures/<name>` with pinned file times.
+    fn fixture(name: &str) -> Self {
+        let ws = Ws {
+            dir: tempfile::tempdir().unwrap(),
+            home: tempfile::tempdir().unwrap(),
+        };
+        let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures")
+            .join(name);
+        copy_tree(&src, ws.root());
+        ws.pin_times();
+        ws
+    }
+
+    fn empty() -> Self {
+        let ws = Ws {
+            dir: tempfile::tempdir().unwrap(),
+            home: tempfile::tempdir().unwrap(),
+        };
+        std::fs::create_dir_all(ws.root().join(".workflow/sessions")).unwrap();
+        ws
+    }
+
+    fn root(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn pin_times(&self) {
+        let t = SystemTime::UNIX_EPOCH + Duration::from_secs(MTIME_SECS);
+        let mut all = Vec::new();
+        files(self.root(), &mut all);
+        for f in all {
+            std::fs::File::options()
+                .write(true)
+                .open(&f)
+                .unwrap()
+                .set_modified(t)
+                .unwrap();
+        }
+    }
+
+    fn aw(&self) -> Command {
+        let mut c = Command::cargo_bin("aw").unwrap();
+        c.current_dir(self.root())
+            .env("HOME", self.home.path())
+            .env("AW_TEST_NOW", NOW)
+            .env("TZ", "UTC")
+            .env("NO_COLOR", "1")
+            .env_remove("AW_NAMESPACE")
+            .env_remove("AW_CONTEXT_ID");
+        c
+    }
+
+    /// Runs `aw args…`: (exit code, stdout with the workspace path masked).
+    fn run(&self, args: &[&str]) -> (i32, String) {
+        let out = self.aw().args(args).output().unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        let root = self.root().to_string_lossy().into_owned();
+        (out.status.code().unwrap_or(-1), text.replace(&root, "<WS>"))
+    }
+
+    fn json(&self, args: &[&str]) -> (i32, Value) {
+        let (code, text) = self.run(args);
+        (code, serde_json::from_str(&text).unwrap())
+    }
+}
+
+#[test]
+fn status_english_json() {
+    let ws = Ws::fixture("status-en");
+    let (code, out) = ws.run(&["status", "--json"]);
+    assert_eq!(code, 0);
+    insta::assert_snapshot!("status_en_json", out);
+}
+
+#[test]
+fn status_english_human() {
+    let ws = Ws::fixture("status-en");
+    let (code, out) = ws.run(&["status", "--format", "human"]);
+    assert_eq!(code, 0);
+    assert!(!out.contains('\u{1b}'), "no colour when piped");
+    insta::assert_snapshot!("status_en_human", out);
+    let (_, detail) = ws.run(&["status", "--detail"]);
+    insta::assert_snapshot!("status_en_human_detail", detail);
+}
+
+#[test]
+fn status_spanish_json_and_human() {
+    let ws = Ws::fixture("status-es");
+    let (code, out) = ws.run(&["status"]);
+    assert_eq!(code, 0, "piped without flags: JSON");
+    insta::assert_snapshot!("status_es_json", out);
+    let (_, human) = ws.run(&["status", "--detail"]);
+    insta::assert_snapshot!("status_es_human_detail", human);
+}
+
+#[test]
+fn crlf_documents_read_like_lf() {
+    let lf = Ws::fixture("status-en");
+    let crlf = Ws::fixture("status-en");
+    let mut all = Vec::new();
+    files(crlf.root(), &mut all);
+    for f in all
+        .iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "md"))
+    {
+        let text = std::fs::read_to_string(f).unwrap();
+        std::fs::write(f, text.replace('\n', "\r\n")).unwrap();
+    }
+    crlf.pin_times();
+    let (_, a) = lf.json(&["status", "--json"]);
+    let (_, b) = crlf.json(&["status", "--json"]);
+    assert_eq!(a, b);
+}
+
+#[test]
+fn resume_walks_the_pipeline() {
+    let ws = Ws::fixture("status-en");
+    let (code, out) = ws.run(&["resume", "--json"]);
+    assert_eq!(code, 0);
+    insta::assert_snapshot!("resume_en_pipeline_json", out);
+    let (_, human) = ws.run(&["resume", "--format", "human"]);
+    insta::assert_snapshot!("resume_en_pipeline_human", human);
+}
+
+#[test]
+fn resume_targets() {
+    let ws = Ws::fixture("status-en");
+    let (code, v) = ws.json(&["resume", "001"]);
+    assert_eq!(code, 0);
+    assert_eq!(v["status"], "candidates", "spec 001 and plan 001");
+    assert_eq!(v["candidates"].as_array().unwrap().len(), 2);
+    let (_, out) = ws.run(&["resume", "001", "--json"]);
+    insta::assert_snapshot!("resume_en_number_candidates", out);
+    let (_, v) = ws.json(&["resume", "docs/plans/001-plan-login-otp.md"]);
+    assert_eq!(
+        (v["status"].as_str(), v["via"].as_str()),
+        (Some("proposal"), Some("explicit"))
+    );
+    assert_eq!(
+        v["proposal"]["next"],
+        "BLOCKED F2 — waiting for the mail provider's sandbox"
+    );
+    let (_, v) = ws.json(&["resume", "./docs/plans/003-plan-notifications.md"]);
+    assert_eq!(
+        v["proposal"]["next"],
+        "everything is executed: run the final validation, then close the plan"
+    );
+    let abs = ws.root().join("docs/specs/1000-spec-wide-number.md");
+    let (_, v) = ws.json(&["resume", abs.to_str().unwrap()]);
+    assert_eq!(v["proposal"]["number"], "1000");
+    let (_, v) = ws.json(&["resume", "1000"]);
+    assert_eq!(v["proposal"]["kind"], "spec");
+    let (_, v) = ws.json(&["resume", "5"]);
+    assert_eq!(v["status"], "candidates", "5 is 005: a spec and a plan");
+    let (_, v) = ws.json(&["resume", "docs/specs/003-spec-export-csv.md"]);
+    assert_eq!(
+        v["proposal"]["command"],
+        "/w:plan-new docs/specs/003-spec-export-csv.md"
+    );
+    assert_eq!(v["proposal"]["next"], "derive its plan");
+}
+
+#[test]
+fn resume_refusals() {
+    let ws = Ws::fixture("status-en");
+    let (code, v) = ws.json(&["resume", "login-otp"]);
+    assert_eq!(code, 1, "slugs never match");
+    assert_eq!(v["error"]["code"], "RESUME_TARGET_INVALID");
+    let (code, v) = ws.json(&["resume", "001", "--code", "1"]);
+    assert_eq!(code, 1);
+    assert_eq!(v["error"]["code"], "ARGS_INVALID");
+    let (code, v) = ws.json(&["resume", "--code", "9"]);
+    assert_eq!(code, 1);
+    assert_eq!(v["error"]["code"], "RESUME_TARGET_INVALID");
+    assert_eq!(v["data"]["candidates"].as_array().unwrap().len(), 4);
+    let (code, v) = ws.json(&["resume", "--json", "--detail"]);
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (1, Some("ARGS_INVALID"))
+    );
+}
+
+#[test]
+fn resume_sessions() {
+    let ws = Ws::fixture("status-en");
+    let (_, out) = ws.run(&["resume", "--code", "2", "--format", "human", "--detail"]);
+    insta::assert_snapshot!("resume_en_session_human", out);
+    let (code, v) = ws.json(&["resume", "--code", "003"]);
+    assert_eq!(code, 0, "closed sessions can be resumed");
+    assert_eq!(v["proposal"]["progress"], "no checkpoint");
+    assert_eq!(
+        v["proposal"]["command"],
+        "aw session-resume --code 003-refunds-spec-refine --reopen"
+    );
+    let es = Ws::fixture("status-es");
+    let (_, out) = es.run(&["resume", "--code", "1", "--json"]);
+    insta::assert_snapshot!("resume_es_session_json", out);
+}
+
+#[test]
+fn empty_and_uninitialised_workspaces() {
+    let ws = Ws::empty();
+    let (code, v) = ws.json(&["status", "--json"]);
+    assert_eq!(code, 0);
+    assert_eq!(v["counts"]["pending"], 0);
+    assert_eq!(v["workspace"]["initialized"], true);
+    let (_, v) = ws.json(&["resume"]);
+    assert_eq!(v["status"], "idle");
+    let bare = Ws {
+        dir: tempfile::tempdir().unwrap(),
+        home: tempfile::tempdir().unwrap(),
+    };
+    let (code, v) = bare.json(&["status", "--json"]);
+    assert_eq!(code, 0);
+    assert_eq!(v["workspace"]["initialized"], false);
+    let (_, human) = bare.run(&["status", "--format", "human"]);
+    assert!(human.contains("aw workspace-init"), "{human}");
+}
+
+#[test]
+fn unreadable_and_odd_files_never_fail_the_board() {
+    let ws = Ws::empty();
+    let specs = ws.root().join("docs/specs");
+    std::fs::create_dir_all(specs.join("004-spec-a-folder.md")).unwrap();
+    std::fs::write(
+        specs.join("001-spec-bin.md"),
+        [0xff, 0xfe, b'#', b'\n', 0x80],
+    )
+    .unwrap();
+    std::fs::write(specs.join("notes.md"), "# not a spec\n").unwrap();
+    std::fs::write(specs.join("002-spec-empty.md"), "").unwrap();
+    std::fs::write(
+        ws.root().join("docs/specs/003-spec-deep.md"),
+        format!("{}\n{}", "> ".repeat(10_000), "#".repeat(100_000)),
+    )
+    .unwrap();
+    let (code, v) = ws.json(&["status", "--json"]);
+    assert_eq!(code, 0);
+    let files: Vec<&str> = v["specs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["file"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        files,
+        [
+            "docs/specs/001-spec-bin.md",
+            "docs/specs/002-spec-empty.md",
+            "docs/specs/003-spec-deep.md"
+        ]
+    );
+}
+
+/// The reference truncated piped JSON at 64 KiB; a multi-megabyte board must arrive whole.
+#[test]
+fn a_multi_megabyte_board_goes_through_a_pipe_whole() {
+    let ws = Ws::empty();
+    let plans = ws.root().join("docs/plans");
+    std::fs::create_dir_all(&plans).unwrap();
+    let reason = "waiting on the upstream team to ship the new ledger API ".repeat(6);
+    for n in 1..=500 {
+        let mut text = format!("# Plan {n:03} — big\n\n> State: open\n\n## Tasks\n\n");
+        for f in 1..=10 {
+            text.push_str(&format!(
+                "### F{f} — phase {f}\n> State: blocked\n> Blocker: {reason}\n- [ ] T{f}.1 — task\n\n"
+            ));
+        }
+        std::fs::write(plans.join(format!("{n:03}-plan-big-{n}.md")), text).unwrap();
+    }
+    // Straight through a pipe…
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("aw"))
+        .args(["status", "--json"])
+        .current_dir(ws.root())
+        .env("HOME", ws.home.path())
+        .env("AW_TEST_NOW", NOW)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(
+        out.stdout.len() > 2 * 1024 * 1024,
+        "{} bytes",
+        out.stdout.len()
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["plans"].as_array().unwrap().len(), 500);
+    assert_eq!(
+        v["plans"][499]["blocked_phases"].as_array().unwrap().len(),
+        10
+    );
+    // …and through a shell pipeline, the way scripts use it.
+    let piped = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "'{}' status --json | cat",
+            assert_cmd::cargo::cargo_bin("aw").display()
+        ))
+        .current_dir(ws.root())
+        .env("HOME", ws.home.path())
+        .env("AW_TEST_NOW", NOW)
+        .output()
+        .unwrap();
+    assert_eq!(piped.stdout, out.stdout);
+}
+
+#[test]
+fn status_and_resume_walk_up_from_a_subfolder() {
+    let ws = Ws::fixture("status-en");
+    let deep = ws.root().join("src/deep");
+    std::fs::create_dir_all(&deep).unwrap();
+    let out = ws
+        .aw()
+        .current_dir(&deep)
+        .args(["status", "--json"])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let root = ws.root().canonicalize().unwrap();
+    assert_eq!(
+        Path::new(v["workspace"]["path"].as_str().unwrap())
+            .canonicalize()
+            .unwrap(),
+        root
+    );
+    assert_eq!(v["counts"]["plans"], 6);
+    let out = ws
+        .aw()
+        .current_dir(&deep)
+        .args(["resume", "docs/plans/002-plan-billing.md", "--json"])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["proposal"]["next"], "nothing left: the plan is done");
+    assert_eq!(
+        std::fs::read_dir(&deep).unwrap().count(),
+        0,
+        "nothing written"
+    );
+}
