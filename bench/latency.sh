@@ -129,6 +129,8 @@ case $what in
     unset AW_NAMESPACE AW_CONTEXT_ID
     for scale in ${AW_BENCH_SCALES:-10 100 1000}; do
       sws=$(mktemp -d /tmp/aw-bench-status.XXXXXX)
+      # Removed even when a measurement fails (keeping the sessions benchmark's folder in the trap).
+      trap 'rm -rf "${sws:-}" "${ws:-}"' EXIT
       "$gen" "$sws" --specs $((scale - 1)) --plans $((scale - 1)) --phases 10 \
         --sessions $((scale / 5)) --seed 7 >/dev/null
       cd "$sws"

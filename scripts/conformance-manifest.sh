@@ -20,8 +20,9 @@ while IFS=$'\t' read -r case class strict_exit errors; do
   out=$(cd "$fixtures" && "$aw" manifest validate --strict "$case")
   got_exit=$?
   set -e
-  got_class=$(printf '%s\n' "$out" | head -n 1 | sed -n 's/^\[\([A-Z]*\)\].*/\1/p')
-  got_errors=$(printf '%s\n' "$out" | grep -c '^    - ' || true)
+  # Here-strings, not pipes: with pipefail an early-closing `head` could fail the script.
+  got_class=$(sed -n '1s/^\[\([A-Z]*\)\].*/\1/p' <<<"$out")
+  got_errors=$(grep -c '^    - ' <<<"$out" || true)
   if [ "$got_class" = "$class" ] && [ "$got_exit" = "$strict_exit" ] && [ "$got_errors" = "$errors" ]; then
     agree=$((agree + 1))
   else

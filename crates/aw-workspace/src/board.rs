@@ -77,11 +77,13 @@ impl Default for LocalTimes {
 
 /// A text file read whole, with its modification time; `None` when it cannot be read.
 pub fn read_with_time(path: &Path) -> Option<(String, Option<SystemTime>)> {
-    let file = std::fs::File::open(path).ok()?;
-    let meta = file.metadata().ok()?;
+    // Looked at before opening: opening a FIFO that happens to carry an artifact's name would
+    // wait for a writer forever.
+    let meta = std::fs::metadata(path).ok()?;
     if !meta.is_file() {
         return None;
     }
+    let file = std::fs::File::open(path).ok()?;
     let mut bytes = Vec::new();
     read_into(file, meta.len(), &mut bytes)?;
     Some((into_text(bytes), meta.modified().ok()))

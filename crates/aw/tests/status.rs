@@ -281,6 +281,16 @@ fn unreadable_and_odd_files_never_fail_the_board() {
         format!("{}\n{}", "> ".repeat(10_000), "#".repeat(100_000)),
     )
     .unwrap();
+    // FIFOs named like documents must be skipped, never opened (opening one waits for a writer).
+    let session = ws.root().join(".workflow/sessions/001-fifo-quick");
+    std::fs::create_dir_all(&session).unwrap();
+    for fifo in [
+        specs.join("005-spec-fifo.md"),
+        session.join("CHECKPOINT.md"),
+    ] {
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.is_ok_and(|s| s.success()) || !cfg!(unix), "mkfifo");
+    }
     let (code, v) = ws.json(&["status", "--json"]);
     assert_eq!(code, 0);
     let files: Vec<&str> = v["specs"]

@@ -15,6 +15,7 @@ use super::status::{PlanEntry, SessionEntry, SpecEntry, StatusModel};
 use crate::session::correlative::Correlative;
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
+use std::collections::HashMap;
 
 /// The error code of an unusable target.
 pub const TARGET_INVALID: &str = "RESUME_TARGET_INVALID";
@@ -284,25 +285,36 @@ pub fn for_target(model: &StatusModel, target: &str) -> Result<Answer, Refusal> 
     }
 }
 
-/// The proposal for one pipeline item.
-fn item_proposal(model: &StatusModel, item: &PipelineItem) -> Option<Proposal> {
-    match item.kind {
-        PLAN_OPEN => model
-            .plans
-            .iter()
-            .find(|p| p.file == item.file)
-            .map(plan_proposal),
-        CHECKPOINT_ORPHAN => model
-            .sessions
-            .active
-            .iter()
-            .find(|s| s.detail.path == item.file)
-            .map(session_proposal),
-        _ => model
-            .specs
-            .iter()
-            .find(|s| s.file == item.file)
-            .map(spec_proposal),
+/// The board's documents and sessions by path, so pipeline items find theirs in constant time
+/// (every unrefined spec ties with the head, so there may be thousands of candidates).
+struct Index<'a> {
+    specs: HashMap<&'a str, &'a SpecEntry>,
+    plans: HashMap<&'a str, &'a PlanEntry>,
+    sessions: HashMap<&'a str, &'a SessionEntry>,
+}
+
+impl<'a> Index<'a> {
+    fn new(model: &'a StatusModel) -> Self {
+        Index {
+            specs: model.specs.iter().map(|s| (s.file.as_str(), s)).collect(),
+            plans: model.plans.iter().map(|p| (p.file.as_str(), p)).collect(),
+            sessions: model
+                .sessions
+                .active
+                .iter()
+                .map(|s| (s.detail.path.as_str(), s))
+                .collect(),
+        }
+    }
+
+    /// The proposal for one pipeline item.
+    fn proposal(&self, item: &PipelineItem) -> Option<Proposal> {
+        let file = item.file.as_str();
+        match item.kind {
+            PLAN_OPEN => self.plans.get(file).map(|p| plan_proposal(p)),
+            CHECKPOINT_ORPHAN => self.sessions.get(file).map(|s| session_proposal(s)),
+            _ => self.specs.get(file).map(|s| spec_proposal(s)),
+        }
     }
 }
 
@@ -313,11 +325,12 @@ pub fn from_pipeline(model: &StatusModel) -> Answer {
             action: "Nothing is pending: every spec is planned and every plan is done.".to_owned(),
         };
     };
+    let index = Index::new(model);
     let tied: Vec<Proposal> = model
         .pipeline
         .iter()
         .filter(|i| i.priority == head.priority && i.is_started() == head.is_started())
-        .filter_map(|i| item_proposal(model, i))
+        .filter_map(|i| index.proposal(i))
         .collect();
     if tied.len() > 1 {
         return Answer::Candidates {

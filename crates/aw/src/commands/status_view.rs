@@ -14,6 +14,7 @@ use aw_core::docs::plan::{Declaration, PlanState};
 use aw_core::docs::relation::SpecRelation;
 use aw_core::docs::status::{PlanEntry, SessionEntry, SpecEntry, StatusModel};
 use serde_json::Value;
+use std::collections::HashMap;
 use std::fmt::Write;
 
 /// ANSI colour, or nothing.
@@ -170,9 +171,31 @@ fn spec_line(s: &SpecEntry) -> String {
     )
 }
 
+/// The board's entries by path, so each pipeline item finds its own in constant time.
+struct Index<'a> {
+    specs: HashMap<&'a str, &'a SpecEntry>,
+    plans: HashMap<&'a str, &'a PlanEntry>,
+    sessions: HashMap<&'a str, &'a SessionEntry>,
+}
+
+impl<'a> Index<'a> {
+    fn new(m: &'a StatusModel) -> Self {
+        Index {
+            specs: m.specs.iter().map(|s| (s.file.as_str(), s)).collect(),
+            plans: m.plans.iter().map(|p| (p.file.as_str(), p)).collect(),
+            sessions: m
+                .sessions
+                .active
+                .iter()
+                .map(|s| (s.detail.path.as_str(), s))
+                .collect(),
+        }
+    }
+}
+
 /// One pipeline group.
 fn group(
-    m: &StatusModel,
+    idx: &Index<'_>,
     kind: &str,
     heading: &str,
     items: &[&PipelineItem],
@@ -189,18 +212,14 @@ fn group(
     for item in items {
         match kind {
             PLAN_OPEN => {
-                if let Some(pl) = m.plans.iter().find(|pl| pl.file == item.file) {
+                if let Some(pl) = idx.plans.get(item.file.as_str()) {
                     let t = pad(&title("plan", &pl.number, &pl.slug), width);
                     let _ = writeln!(out, "  {t}  {}", plan_axes(pl, p));
                     plan_notes(pl, p, out);
                 }
             }
             CHECKPOINT_ORPHAN => {
-                let session = m
-                    .sessions
-                    .active
-                    .iter()
-                    .find(|s| s.detail.path == item.file);
+                let session = idx.sessions.get(item.file.as_str()).copied();
                 let when = session
                     .and_then(|s| s.relative.clone())
                     .map(|r| format!(" · {r}"))
@@ -210,7 +229,7 @@ fn group(
                 let _ = writeln!(out, "  {folder} — {about}{when}");
             }
             _ => {
-                if let Some(s) = m.specs.iter().find(|s| s.file == item.file) {
+                if let Some(s) = idx.specs.get(item.file.as_str()) {
                     let _ = writeln!(out, "  {}", spec_line(s));
                 }
             }
@@ -256,18 +275,45 @@ pub fn render(m: &StatusModel, style: Style) -> String {
     if m.pipeline.is_empty() {
         out.push_str("Nothing pending: every spec is planned and every plan is done.\n");
     } else {
+        let idx = Index::new(m);
         for (kind, heading) in GROUPS {
             let items: Vec<&PipelineItem> = m.pipeline.iter().filter(|i| i.kind == *kind).collect();
             if !items.is_empty() {
-                group(m, kind, heading, &items, p, &mut out);
+                group(&idx, kind, heading, &items, p, &mut out);
             }
         }
         let _ = writeln!(out, "{}", p.dim("Run `aw resume` for the next step."));
     }
+    flows(m, p, &mut out);
     if style.detail {
         detail(m, p, &mut out);
     }
     out
+}
+
+/// Active sessions stopped inside a flow: where each stands and the exact next command. They are
+/// shown even without `--detail`, because an agent's open journey is work in progress.
+fn flows(m: &StatusModel, p: Paint, out: &mut String) {
+    let in_flow: Vec<(&SessionEntry, &Value)> = m
+        .sessions
+        .active
+        .iter()
+        .filter_map(|s| s.flow.as_ref().map(|f| (s, f)))
+        .collect();
+    if in_flow.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\n{}",
+        p.bold(&format!("Sessions in a flow ({})", in_flow.len()))
+    );
+    for (s, f) in in_flow {
+        let text = |k: &str| f.get(k).and_then(Value::as_str).unwrap_or("—");
+        let _ = writeln!(out, "  {} · {} flow", s.folder, text("flow"));
+        let _ = writeln!(out, "    {}", text("summary"));
+        let _ = writeln!(out, "    {}", p.dim(text("command")));
+    }
 }
 
 /// What a session is about: its objective, else its summary.
