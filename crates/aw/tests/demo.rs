@@ -61,12 +61,31 @@ fn demo_json_reports_every_step_and_keep_keeps_the_folder() {
     assert!(steps.len() >= 4);
     assert!(steps.iter().all(|s| s["exit"] == 0), "{steps:?}");
     assert_eq!(steps[1]["output"]["folder"], "001-login-redirect-quick");
-    let board = &steps.last().unwrap()["output"];
+    let boundaries = v["journey"]["boundaries"].as_array().unwrap();
+    assert_eq!(v["journey"]["session"]["exit"], 0);
+    assert_eq!(boundaries.first().unwrap()["kind"], "semantic");
+    assert_eq!(
+        boundaries.last().unwrap()["kind"],
+        "final",
+        "the scripted quick journey reaches final"
+    );
+    for kind in ["execution", "authorization", "human"] {
+        assert!(
+            boundaries.iter().any(|b| b["kind"] == kind),
+            "the journey meets a {kind} boundary"
+        );
+    }
+    let board = &v["board"]["output"];
+    assert_eq!(v["board"]["exit"], 0);
     assert_eq!(
         board["counts"]["plans"], 1,
         "the demo ends on the board: {board}"
     );
     assert_eq!(board["plans"][0]["phases_blocked"], 1);
+    assert_eq!(
+        board["sessions"]["closed"][0]["folder"], "002-onboarding-copy-quick",
+        "the journey closed its session, and the board shows it"
+    );
     let kept = std::path::PathBuf::from(v["kept"].as_str().unwrap());
     assert!(
         kept.join("project/.workflow/sessions/001-login-redirect-quick/CHECKPOINT.md")

@@ -3,7 +3,8 @@
 //! The demo writes everything into a temporary folder: a small agent-workflow skill family
 //! (good and broken manifests) that it validates, then a workspace where it runs the real
 //! commands an agent would run: init, a session, its tasks, a checkpoint, the session list, then
-//! a spec and its plan, what to resume, and the status board.
+//! a spec and its plan, what to resume; then a `quick` flow journey driven to its end; and last
+//! the status board.
 
 mod journey;
 mod skills;
@@ -34,7 +35,10 @@ pub fn run(args: &DemoArgs, global: &Global) -> Result<Outcome, Failure> {
         .map_err(|e| skills::io_failure("create a temporary folder", e))?;
     let family = skills::run(dir.path())?;
     let steps = workspace::run(dir.path(), style.format)?;
-    let (journey_session, journey) = journey::run(&dir.path().join("project"), style.format)?;
+    let project = dir.path().join("project");
+    let (journey_session, journey) = journey::run(&project, style.format)?;
+    // The board comes last, so it shows everything the demo did.
+    let board = step::run(&project, &["status"], style.format)?;
     let kept = if args.keep {
         Some(dir.keep().to_string_lossy().into_owned())
     } else {
@@ -46,6 +50,7 @@ pub fn run(args: &DemoArgs, global: &Global) -> Result<Outcome, Failure> {
             "manifests": skills::json(&family),
             "steps": steps.iter().map(|s| s.json()).collect::<Vec<_>>(),
             "journey": { "session": journey_session.json(), "boundaries": journey::json(&journey) },
+            "board": board.json(),
         })),
         Format::Human => {
             let mut text =
@@ -64,6 +69,8 @@ pub fn run(args: &DemoArgs, global: &Global) -> Result<Outcome, Failure> {
             text.push_str(&journey_session.human());
             text.push('\n');
             text.push_str(&journey::human(&journey));
+            text.push_str("\n4. The board: specs, plans, sessions and what is left, on three progress axes:\n\n");
+            text.push_str(&board.human());
             text.push('\n');
             match &kept {
                 Some(path) => text.push_str(&format!(
@@ -76,6 +83,6 @@ pub fn run(args: &DemoArgs, global: &Global) -> Result<Outcome, Failure> {
             Outcome::text(text)
         }
     };
-    let failed = steps.iter().any(|s| s.exit != 0) || journey_session.exit != 0;
+    let failed = steps.iter().any(|s| s.exit != 0) || journey_session.exit != 0 || board.exit != 0;
     Ok(outcome.with_exit(if failed { 1 } else { 0 }))
 }

@@ -80,6 +80,5 @@ pub(super) fn run(root: &Path, format: Format) -> Result<Vec<Step>, Failure> {
         std::fs::write(&path, text).map_err(|e| io_failure("write an example document", e))?;
     }
     steps.push(step::run(&project, &["resume"], format)?);
-    steps.push(step::run(&project, &["status"], format)?);
     Ok(steps)
 }
