@@ -4,8 +4,8 @@
 //! Only `installed.file` lives inside the skill folder (checked with [`super::paths`]); the other
 //! paths point elsewhere, so their shape is checked but their existence never is.
 
-use super::{Ctx, js, paths};
-use serde_json::Value;
+use super::value::Value;
+use super::{Ctx, Path, js, paths};
 
 pub(super) fn check(cx: &mut Ctx) {
     let Some(detect) = cx.root.get("detect").filter(|v| js::present(Some(v))) else {
@@ -50,7 +50,7 @@ pub(super) fn check(cx: &mut Ctx) {
                     check_default(cx, default);
                 }
                 if let Some(file) = installed.get("file").filter(|v| js::present(Some(v))) {
-                    paths::in_skill(cx, "detect.installed.file", Some(file));
+                    paths::in_skill(cx, Path::Name("detect.installed.file"), Some(file));
                 }
             }
         }

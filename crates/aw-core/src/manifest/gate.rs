@@ -1,12 +1,13 @@
 //! G1–G5: the early checks that stop the run (read, parse, root shape, schema).
 
+use super::value::{Map, Value};
 use super::{Class, Finding, MAX_DEPTH, Report, SUPPORTED_SCHEMA, js};
 use serde::Deserialize;
-use serde_json::{Map, Value};
+use std::borrow::Cow;
 
 fn early(
     class: Class,
-    name: Option<Value>,
+    name: Option<serde_json::Value>,
     path: &str,
     rule: &'static str,
     message: String,
@@ -24,10 +25,14 @@ fn early(
     }
 }
 
-/// G1 and G2: the manifest must be readable and parse as JSON.
+/// G1: the manifest must be readable. Gives its text: borrowed when the bytes are UTF-8, which
+/// nearly every manifest is.
 // The error is the finished early report, built once per run; boxing it would buy nothing.
 #[allow(clippy::result_large_err)]
-pub(super) fn open(manifest: Option<&[u8]>, skill_dir: &str) -> Result<Value, Report> {
+pub(super) fn decode<'b>(
+    manifest: Option<&'b [u8]>,
+    skill_dir: &str,
+) -> Result<Cow<'b, str>, Report> {
     let Some(bytes) = manifest else {
         return Err(early(
             Class::Invalid,
@@ -39,22 +44,25 @@ pub(super) fn open(manifest: Option<&[u8]>, skill_dir: &str) -> Result<Value, Re
     };
     // The reference decodes with U+FFFD replacement and keeps a leading BOM (which then fails
     // to parse); lossy decoding does the same.
-    let text = match std::str::from_utf8(bytes) {
-        Ok(t) => std::borrow::Cow::Borrowed(t),
+    Ok(match std::str::from_utf8(bytes) {
+        Ok(t) => Cow::Borrowed(t),
         Err(_) => String::from_utf8_lossy(bytes),
-    };
-    parse(&text).map_err(|why| {
-        early(
-            Class::Invalid,
-            None,
-            "capability.json",
-            "gate.malformed-json",
-            format!("`capability.json` is not valid JSON: {why}"),
-        )
     })
 }
 
-pub(super) fn parse(text: &str) -> Result<Value, String> {
+/// G2: the report for a manifest that is not JSON; `why` is the parser's message.
+pub(super) fn malformed(why: &str) -> Report {
+    early(
+        Class::Invalid,
+        None,
+        "capability.json",
+        "gate.malformed-json",
+        format!("`capability.json` is not valid JSON: {why}"),
+    )
+}
+
+/// Parses a JSON text into the borrowed tree, nested at most [`MAX_DEPTH`] levels.
+pub(super) fn parse(text: &str) -> Result<Value<'_>, String> {
     // Nearly every manifest is shallow: serde_json's own limit (128 levels) is the fast path,
     // and only a deeper text pays for the scan that bounds the unlimited parse.
     match serde_json::from_str::<Value>(text) {
@@ -113,12 +121,13 @@ pub(super) fn not_an_object() -> Report {
 }
 
 /// G4 and G5: `schema` must be the number 1.
-pub(super) fn schema(root: &Map<String, Value>) -> Option<Report> {
-    let name = root.get("name").cloned();
+pub(super) fn schema(root: &Map) -> Option<Report> {
+    // The name is only copied out for a report, never on the way through.
+    let name = || root.get("name").map(Value::to_json);
     let Some(n) = root.get("schema").and_then(js::number) else {
         return Some(early(
             Class::Invalid,
-            name,
+            name(),
             "schema",
             "gate.schema-type",
             "`schema` is missing or is not a number".to_owned(),
@@ -127,7 +136,7 @@ pub(super) fn schema(root: &Map<String, Value>) -> Option<Report> {
     (n != SUPPORTED_SCHEMA).then(|| {
         early(
             Class::Unsupported,
-            name,
+            name(),
             "schema",
             "gate.schema-unsupported",
             format!(

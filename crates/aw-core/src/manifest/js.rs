@@ -3,16 +3,109 @@
 //! The reference is a Node.js program: which errors it reports, and how many, depends on JS rules
 //! for truthiness, `String(x)`, UTF-16 lengths, `trim()`, object key order and number types. These
 //! helpers reproduce exactly the parts that can change a result class or an error count.
+//!
+//! The coercions ([`truthy`], [`number`], [`to_number`], [`js_string`]) read any [`Json`] value:
+//! the validator's borrowed tree and serde_json's owned one (report names, run state, callers of
+//! [`super::setting_value_valid`]) share one implementation.
 
-use serde_json::{Map, Value};
+use super::value::{self, Map, Value};
+
+/// Read access to a JSON value, as the JS coercions need it.
+pub trait Json: Sized {
+    /// The value's type and contents.
+    fn view(&self) -> View<'_, Self>;
+}
+
+/// Field access to a JSON object.
+pub trait JsonObject {
+    /// The type of the object's values.
+    type Value: Json;
+    /// The value of `key`, if the object has it.
+    fn field(&self, key: &str) -> Option<&Self::Value>;
+}
+
+/// A JSON value as the coercions read it.
+#[derive(Debug, Clone, Copy)]
+pub enum View<'v, J> {
+    /// `null`.
+    Null,
+    /// A boolean.
+    Bool(bool),
+    /// A number, as a double (`None` only where serde_json has no double for it).
+    Number(Option<f64>),
+    /// A string.
+    String(&'v str),
+    /// An array.
+    Array(&'v [J]),
+    /// An object, whose contents no coercion looks at.
+    Object,
+}
+
+impl<'v, J> View<'v, J> {
+    /// The string, if the value is one.
+    pub fn as_str(self) -> Option<&'v str> {
+        match self {
+            View::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The items, if the value is an array.
+    pub fn as_array(self) -> Option<&'v [J]> {
+        match self {
+            View::Array(items) => Some(items),
+            _ => None,
+        }
+    }
+}
+
+impl Json for Value<'_> {
+    fn view(&self) -> View<'_, Self> {
+        match self {
+            Value::Null => View::Null,
+            Value::Bool(b) => View::Bool(*b),
+            Value::Number(n) => View::Number(n.as_f64()),
+            Value::String(s) => View::String(s),
+            Value::Array(items) => View::Array(items),
+            Value::Object(_) => View::Object,
+        }
+    }
+}
+
+impl Json for serde_json::Value {
+    fn view(&self) -> View<'_, Self> {
+        match self {
+            serde_json::Value::Null => View::Null,
+            serde_json::Value::Bool(b) => View::Bool(*b),
+            serde_json::Value::Number(n) => View::Number(n.as_f64()),
+            serde_json::Value::String(s) => View::String(s),
+            serde_json::Value::Array(items) => View::Array(items),
+            serde_json::Value::Object(_) => View::Object,
+        }
+    }
+}
+
+impl<'a> JsonObject for Map<'a> {
+    type Value = Value<'a>;
+    fn field(&self, key: &str) -> Option<&Value<'a>> {
+        self.get(key)
+    }
+}
+
+impl JsonObject for serde_json::Map<String, serde_json::Value> {
+    type Value = serde_json::Value;
+    fn field(&self, key: &str) -> Option<&serde_json::Value> {
+        self.get(key)
+    }
+}
 
 /// The value as a plain object: a non-null JSON object that is not an array.
-pub fn plain_object(v: &Value) -> Option<&Map<String, Value>> {
+pub fn plain_object<'v, 'a>(v: &'v Value<'a>) -> Option<&'v Map<'a>> {
     v.as_object()
 }
 
 /// A JSON value as a non-empty string.
-pub fn non_empty_str(v: Option<&Value>) -> Option<&str> {
+pub fn non_empty_str<'v>(v: Option<&'v Value>) -> Option<&'v str> {
     match v {
         Some(Value::String(s)) if !s.is_empty() => Some(s),
         _ => None,
@@ -26,7 +119,11 @@ pub fn present(v: Option<&Value>) -> bool {
 
 /// Length in UTF-16 code units, which is what JS `.length` counts.
 pub fn utf16_len(s: &str) -> usize {
-    s.encode_utf16().count()
+    // Every byte but a continuation byte starts a character, and a four-byte character (lead
+    // byte 0xF0 or above) takes a surrogate pair. Counting bytes avoids decoding.
+    s.bytes()
+        .map(|b| usize::from(b & 0xC0 != 0x80) + usize::from(b >= 0xF0))
+        .sum()
 }
 
 /// Whether `c` is in the JS `trim()` whitespace set (which, unlike Rust's, includes U+FEFF and
@@ -51,38 +148,43 @@ pub fn js_trim(s: &str) -> &str {
 }
 
 /// JS truthiness of a JSON value.
-pub fn truthy(v: &Value) -> bool {
-    match v {
-        Value::Null => false,
-        Value::Bool(b) => *b,
-        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0 && !f.is_nan()),
-        Value::String(s) => !s.is_empty(),
-        Value::Array(_) | Value::Object(_) => true,
+pub fn truthy<J: Json>(v: &J) -> bool {
+    match v.view() {
+        View::Null => false,
+        View::Bool(b) => b,
+        View::Number(n) => n.is_some_and(|f| f != 0.0 && !f.is_nan()),
+        View::String(s) => !s.is_empty(),
+        View::Array(_) | View::Object => true,
     }
 }
 
 /// The value as a JS number (every JSON number is an IEEE double in JS).
-pub fn number(v: &Value) -> Option<f64> {
-    v.as_number().and_then(|n| n.as_f64())
+pub fn number<J: Json>(v: &J) -> Option<f64> {
+    match v.view() {
+        View::Number(n) => n,
+        _ => None,
+    }
 }
 
 /// `Number.isSafeInteger(v)`.
-pub fn is_safe_integer(v: &Value) -> bool {
+pub fn is_safe_integer<J: Json>(v: &J) -> bool {
     number(v).is_some_and(|f| f.fract() == 0.0 && f.abs() <= 9_007_199_254_740_991.0)
 }
 
 /// JS `ToNumber` of a JSON value (`undefined` is `None`, giving NaN). The reference compares
 /// setting bounds with `<=` without checking their type, so a string or array bound still takes
 /// part in the comparison after coercion.
-pub fn to_number(v: Option<&Value>) -> f64 {
-    match v {
-        None => f64::NAN,
-        Some(Value::Null) => 0.0,
-        Some(Value::Bool(b)) => f64::from(u8::from(*b)),
-        Some(n @ Value::Number(_)) => number(n).unwrap_or(f64::NAN),
-        Some(Value::String(s)) => string_to_number(s),
-        Some(a @ Value::Array(_)) => string_to_number(&js_string(a)),
-        Some(Value::Object(_)) => f64::NAN,
+pub fn to_number<J: Json>(v: Option<&J>) -> f64 {
+    let Some(v) = v else {
+        return f64::NAN;
+    };
+    match v.view() {
+        View::Null => 0.0,
+        View::Bool(b) => f64::from(u8::from(b)),
+        View::Number(n) => n.unwrap_or(f64::NAN),
+        View::String(s) => string_to_number(s),
+        View::Array(_) => string_to_number(&js_string(v)),
+        View::Object => f64::NAN,
     }
 }
 
@@ -202,21 +304,21 @@ pub fn number_to_string(f: f64) -> String {
 }
 
 /// JS `String(x)` of a JSON value.
-pub fn js_string(v: &Value) -> String {
-    match v {
-        Value::Null => "null".to_owned(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(_) => number(v).map(number_to_string).unwrap_or_default(),
-        Value::String(s) => s.clone(),
-        Value::Array(items) => items
+pub fn js_string<J: Json>(v: &J) -> String {
+    match v.view() {
+        View::Null => "null".to_owned(),
+        View::Bool(b) => b.to_string(),
+        View::Number(n) => n.map(number_to_string).unwrap_or_default(),
+        View::String(s) => s.to_owned(),
+        View::Array(items) => items
             .iter()
-            .map(|item| match item {
-                Value::Null => String::new(),
-                other => js_string(other),
+            .map(|item| match item.view() {
+                View::Null => String::new(),
+                _ => js_string(item),
             })
             .collect::<Vec<_>>()
             .join(","),
-        Value::Object(_) => "[object Object]".to_owned(),
+        View::Object => "[object Object]".to_owned(),
     }
 }
 
@@ -234,7 +336,15 @@ fn array_index(key: &str) -> Option<u32> {
 /// The entries of an object in JS `Object.keys` order: array-index keys ascending, then the rest
 /// in insertion order. (Duplicate JSON keys were already folded by the parser: the last value
 /// wins at the first key's position.)
-pub fn entries(map: &Map<String, Value>) -> Vec<(&str, &Value)> {
+pub fn entries<'m, 'a>(map: &'m Map<'a>) -> Entries<'m, 'a> {
+    // An array index starts with a digit; manifest keys almost never do, and then the source
+    // order is already the JS order.
+    if !map
+        .keys()
+        .any(|k| k.as_bytes().first().is_some_and(u8::is_ascii_digit))
+    {
+        return Entries::InOrder(map.iter());
+    }
     let mut indexed: Vec<(u32, &str, &Value)> = Vec::new();
     let mut named: Vec<(&str, &Value)> = Vec::new();
     for (k, v) in map {
@@ -244,11 +354,32 @@ pub fn entries(map: &Map<String, Value>) -> Vec<(&str, &Value)> {
         }
     }
     indexed.sort_by_key(|(i, _, _)| *i);
-    indexed
+    let ordered: Vec<_> = indexed
         .into_iter()
         .map(|(_, k, v)| (k, v))
         .chain(named)
-        .collect()
+        .collect();
+    Entries::Reordered(ordered.into_iter())
+}
+
+/// The entries of an object in JS key order (see [`entries`]).
+#[derive(Debug, Clone)]
+pub enum Entries<'m, 'a> {
+    /// No key is an array index: the source order.
+    InOrder(value::Iter<'m, 'a>),
+    /// Array-index keys moved to the front.
+    Reordered(std::vec::IntoIter<(&'m str, &'m Value<'a>)>),
+}
+
+impl<'m, 'a> Iterator for Entries<'m, 'a> {
+    type Item = (&'m str, &'m Value<'a>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            Entries::InOrder(it) => it.next(),
+            Entries::Reordered(it) => it.next(),
+        }
+    }
 }
 
 /// A path is absolute-like: POSIX root, a leading backslash, UNC, or a drive letter with a
@@ -268,12 +399,21 @@ pub fn has_traversal(p: &str) -> bool {
 
 /// A string carries an unresolved template placeholder: `{{`, `}}` or `${`.
 pub fn has_placeholder(s: &str) -> bool {
-    s.contains("{{") || s.contains("}}") || s.contains("${")
+    let b = s.as_bytes();
+    // Every string of a manifest comes through here and nearly none holds a brace or a dollar,
+    // so a scan without early exit (which the compiler vectorises) rules most out first.
+    b.iter()
+        .fold(false, |seen, c| seen | matches!(c, b'{' | b'}' | b'$'))
+        && b.windows(2)
+            .any(|w| matches!(w, [b'{', b'{'] | [b'}', b'}'] | [b'$', b'{']))
 }
 
 /// A string carries a C0 control character or DEL (C1 characters are allowed).
 pub fn has_control(s: &str) -> bool {
-    s.chars().any(|c| (c as u32) < 0x20 || c == '\u{7f}')
+    // These are ASCII, and an ASCII byte in UTF-8 is always the whole character. No early exit:
+    // the compiler vectorises the scan, and a control character is rare.
+    s.bytes()
+        .fold(false, |seen, b| seen | (b < 0x20) | (b == 0x7f))
 }
 
 /// `^[A-Z][A-Z0-9_]*$`.
@@ -316,6 +456,11 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// The validator's tree for a JSON text.
+    fn parse(text: &str) -> Value<'_> {
+        serde_json::from_str(text).unwrap()
+    }
+
     #[test]
     fn numbers_print_as_js_does() {
         for (f, s) in [
@@ -347,26 +492,29 @@ mod tests {
 
     #[test]
     fn key_order_puts_array_indices_first() {
-        let v: Value =
-            serde_json::from_str(r#"{"review":1,"zeta":2,"10":3,"2":4,"01":5}"#).unwrap();
-        let keys: Vec<&str> = entries(v.as_object().unwrap())
-            .into_iter()
-            .map(|(k, _)| k)
-            .collect();
+        let v = parse(r#"{"review":1,"zeta":2,"10":3,"2":4,"01":5}"#);
+        let keys: Vec<&str> = entries(v.as_object().unwrap()).map(|(k, _)| k).collect();
         assert_eq!(keys, ["2", "10", "review", "zeta", "01"]);
+        let v = parse(r#"{"review":1,"zeta":2}"#);
+        let keys: Vec<&str> = entries(v.as_object().unwrap()).map(|(k, _)| k).collect();
+        assert_eq!(keys, ["review", "zeta"]);
     }
 
     #[test]
     fn duplicate_keys_keep_first_position_and_last_value() {
-        let v: Value = serde_json::from_str(r#"{"name":"first","x":1,"name":"second"}"#).unwrap();
-        let e = entries(v.as_object().unwrap());
-        assert_eq!(e[0], ("name", &json!("second")));
+        let v = parse(r#"{"name":"first","x":1,"name":"second"}"#);
+        let e: Vec<_> = entries(v.as_object().unwrap()).collect();
+        assert_eq!(e.len(), 2);
+        assert_eq!((e[0].0, e[0].1.as_str()), ("name", Some("second")));
     }
 
     #[test]
     fn trim_and_lengths_follow_js() {
         assert_eq!(js_trim("\u{feff} a \u{85}"), "a \u{85}");
         assert_eq!(utf16_len("😀"), 2);
+        for s in ["", "abc", "é", "\u{800}x", "a😀b\u{10ffff}", "\u{ffff}"] {
+            assert_eq!(utf16_len(s), s.encode_utf16().count(), "{s}");
+        }
         assert!(truthy(&json!([])));
         assert!(!truthy(&json!(0)));
         assert!(!truthy(&json!("")));
@@ -375,12 +523,13 @@ mod tests {
     #[test]
     fn describe_keeps_containers_short() {
         assert_eq!(describe(None), "nothing");
-        assert_eq!(describe(Some(&json!(""))), "an empty string");
-        assert_eq!(describe(Some(&json!([]))), "an empty array");
-        assert_eq!(describe(Some(&json!([1]))), "an array");
-        assert_eq!(describe(Some(&json!({"a": 1}))), "an object");
-        assert_eq!(describe(Some(&json!(1.0))), "1");
-        assert_eq!(describe(Some(&json!("a\nb"))), "\"a\\nb\"");
+        assert_eq!(describe(Some(&parse(r#""""#))), "an empty string");
+        assert_eq!(describe(Some(&parse("[]"))), "an empty array");
+        assert_eq!(describe(Some(&parse("[1]"))), "an array");
+        assert_eq!(describe(Some(&parse(r#"{"a": 1}"#))), "an object");
+        assert_eq!(describe(Some(&parse("1.0"))), "1");
+        assert_eq!(describe(Some(&parse(r#""a\nb""#))), "\"a\\nb\"");
+        assert_eq!(describe(Some(&parse("null"))), "null");
     }
 
     #[test]
@@ -410,7 +559,16 @@ mod tests {
         ] {
             assert!(to_number(Some(&v)).is_nan(), "{v}");
         }
-        assert!(to_number(None).is_nan());
+        assert!(to_number::<Value>(None).is_nan());
+    }
+
+    #[test]
+    fn quote_prints_as_serde_json_does() {
+        assert_eq!(quote(None), "undefined");
+        for text in [r#"{"b":[1,1.0,-2,1e2],"a":"\u007f\n"}"#, "null", r#""x""#] {
+            let theirs: serde_json::Value = serde_json::from_str(text).unwrap();
+            assert_eq!(quote(Some(&parse(text))), theirs.to_string(), "{text}");
+        }
     }
 
     #[test]
@@ -424,6 +582,10 @@ mod tests {
         assert!(!has_traversal("..run.sh"));
         assert!(!has_traversal("a..b"));
         assert!(has_placeholder("a}}"));
+        assert!(has_placeholder("{{"));
+        assert!(has_placeholder("x${"));
+        assert!(!has_placeholder("{ } $ {} }{ $}"));
+        assert!(!has_placeholder("{"));
         assert!(has_control("a\u{7f}"));
         assert!(!has_control("a\u{85}"));
         assert!(is_upper_snake("A_1"));

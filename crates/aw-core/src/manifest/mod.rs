@@ -16,8 +16,10 @@ mod network;
 mod paths;
 mod posture;
 mod roles;
+mod set;
 mod settings;
 mod top;
+pub mod value;
 mod version;
 mod writable;
 
@@ -27,7 +29,8 @@ pub use version::{
     AuthoritativeVersion, VersionSource, read_authoritative_version, skill_md_version,
 };
 
-use serde_json::{Map, Value};
+use std::fmt::Write as _;
+use value::{Map, Value};
 
 /// The schema number this validator understands.
 pub const SUPPORTED_SCHEMA: f64 = 1.0;
@@ -81,9 +84,14 @@ pub const MAX_DEPTH: usize = 512;
 /// `manifest` is the content of `capability.json`, or `None` when it could not be read;
 /// `skill_dir` is the resolved folder path, used only in the not-found message.
 pub fn validate(manifest: Option<&[u8]>, skill_dir: &str, files: &dyn SkillFiles) -> Report {
-    let root = match gate::open(manifest, skill_dir) {
-        Ok(root) => root,
+    // Bytes that are valid UTF-8 (nearly all) are read in place; the tree borrows from the text.
+    let text = match gate::decode(manifest, skill_dir) {
+        Ok(text) => text,
         Err(report) => return report,
+    };
+    let root = match gate::parse(&text) {
+        Ok(root) => root,
+        Err(why) => return gate::malformed(&why),
     };
     let Some(obj) = root.as_object() else {
         return gate::not_an_object();
@@ -109,9 +117,9 @@ pub fn validate(manifest: Option<&[u8]>, skill_dir: &str, files: &dyn SkillFiles
         } else {
             Class::Invalid
         },
-        name: obj.get("name").cloned(),
-        kind: obj.get("kind").cloned(),
-        available: Some(obj.get("available") != Some(&Value::Bool(false))),
+        name: obj.get("name").map(Value::to_json),
+        kind: obj.get("kind").map(Value::to_json),
+        available: Some(!cx.stub),
         errors: cx.errors,
     }
 }
@@ -119,26 +127,26 @@ pub fn validate(manifest: Option<&[u8]>, skill_dir: &str, files: &dyn SkillFiles
 /// The state shared by the section checks of one run.
 pub(crate) struct Ctx<'a> {
     /// The manifest root.
-    pub root: &'a Map<String, Value>,
+    pub root: &'a Map<'a>,
     /// The skill folder.
     pub files: &'a dyn SkillFiles,
     /// `available === false`: existence and version checks are skipped.
     pub stub: bool,
     /// `roles` when it is a plain object; an empty map otherwise (the reference treats an invalid
     /// `roles` as `{}` everywhere after T6).
-    pub roles: &'a Map<String, Value>,
+    pub roles: &'a Map<'a>,
     /// Findings so far, in evaluation order.
     pub errors: Vec<Finding>,
 }
 
-static EMPTY: std::sync::LazyLock<Map<String, Value>> = std::sync::LazyLock::new(Map::new);
+static EMPTY: Map<'static> = Map::new();
 
 impl<'a> Ctx<'a> {
-    fn new(root: &'a Map<String, Value>, files: &'a dyn SkillFiles) -> Self {
+    fn new(root: &'a Map<'a>, files: &'a dyn SkillFiles) -> Self {
         Ctx {
             root,
             files,
-            stub: root.get("available") == Some(&Value::Bool(false)),
+            stub: matches!(root.get("available"), Some(Value::Bool(false))),
             roles: root
                 .get("roles")
                 .and_then(Value::as_object)
@@ -147,8 +155,8 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// Records a failed check. `path` is the field; `text` is the rest of the sentence, which
-    /// follows the backticked path.
+    /// Records a failed check. `path` is the field (a [`Path`] is only rendered here, once a
+    /// check has failed); `text` is the rest of the sentence, which follows the backticked path.
     pub fn fail(&mut self, rule: &'static str, path: impl Into<String>, text: impl AsRef<str>) {
         let path = path.into();
         let message = format!("`{path}` {}", text.as_ref());
@@ -160,22 +168,85 @@ impl<'a> Ctx<'a> {
     }
 }
 
-/// Builds a JS-style access path: `base.key`, or `base["odd key"]` for keys that are not plain
-/// identifiers.
-pub(crate) fn field(base: &str, key: &str) -> String {
+/// A JS-style access path that is rendered only when a finding needs it: every field is checked
+/// but few fail, so building each path eagerly would format strings that are thrown away.
+///
+/// A path is a chain of links on the checking code's stack, each borrowing its parent.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Path<'p> {
+    /// A path written out in full (a top-level field, say).
+    Name(&'p str),
+    /// `parent.key`, or `parent["odd key"]` for a key that is not a plain identifier.
+    Field(&'p Path<'p>, &'p str),
+    /// `parent[i]`.
+    Index(&'p Path<'p>, usize),
+}
+
+impl<'p> Path<'p> {
+    /// The path of a field below this one.
+    pub fn field(&'p self, key: &'p str) -> Path<'p> {
+        Path::Field(self, key)
+    }
+
+    /// The path of an item below this one.
+    pub fn index(&'p self, i: usize) -> Path<'p> {
+        Path::Index(self, i)
+    }
+
+    fn render(&self, out: &mut String) {
+        match *self {
+            Path::Name(name) => out.push_str(name),
+            Path::Field(parent, key) => {
+                parent.render(out);
+                push_field(out, key);
+            }
+            Path::Index(parent, i) => {
+                parent.render(out);
+                // Writing to a String cannot fail.
+                let _ = write!(out, "[{i}]");
+            }
+        }
+    }
+}
+
+impl From<Path<'_>> for String {
+    fn from(path: Path<'_>) -> String {
+        let mut out = String::new();
+        path.render(&mut out);
+        out
+    }
+}
+
+impl From<&Path<'_>> for String {
+    fn from(path: &Path<'_>) -> String {
+        String::from(*path)
+    }
+}
+
+/// Appends `.key` to a path (just `key` at the root), or `["odd key"]` for keys that are not
+/// plain identifiers.
+fn push_field(out: &mut String, key: &str) {
     let plain = !key.is_empty()
         && !key.starts_with(|c: char| c.is_ascii_digit())
         && key
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '$');
-    match (base.is_empty(), plain) {
-        (true, true) => key.to_owned(),
-        (_, true) => format!("{base}.{key}"),
-        (_, false) => format!("{base}[{}]", js::quote_str(key)),
+    if plain {
+        if !out.is_empty() {
+            out.push('.');
+        }
+        out.push_str(key);
+    } else {
+        out.push('[');
+        out.push_str(&js::quote_str(key));
+        out.push(']');
     }
 }
 
-/// Builds an indexed path: `base[i]`.
-pub(crate) fn index(base: &str, i: usize) -> String {
-    format!("{base}[{i}]")
+/// Builds a JS-style access path: `base.key`, or `base["odd key"]` for keys that are not plain
+/// identifiers.
+pub(crate) fn field(base: &str, key: &str) -> String {
+    let mut out = base.to_owned();
+    push_field(&mut out, key);
+    out
 }

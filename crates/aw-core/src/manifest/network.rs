@@ -3,8 +3,7 @@
 //! The grammar is ASCII-only and case-insensitive, but duplicates are compared exactly: the
 //! reference does so, and matching it keeps the error count identical.
 
-use super::{Ctx, index, js};
-use std::collections::HashSet;
+use super::{Ctx, Path, js, set::Seen};
 
 pub(super) fn check(cx: &mut Ctx) {
     let Some(hosts) = cx.root.get("networkHosts").filter(|v| js::present(Some(v))) else {
@@ -21,12 +20,13 @@ pub(super) fn check(cx: &mut Ctx) {
         );
         return;
     };
-    let mut seen: HashSet<&str> = HashSet::new();
+    let block = Path::Name("networkHosts");
+    let mut seen = Seen::new();
     for (i, item) in items.iter().enumerate() {
         let Some(host) = item.as_str().filter(|h| is_host(h)) else {
             cx.fail(
                 "network.host-format",
-                index("networkHosts", i),
+                block.index(i),
                 format!(
                     "must be a bare host name with at least two labels, optionally behind `*.` (found {})",
                     js::describe(Some(item))
@@ -37,7 +37,7 @@ pub(super) fn check(cx: &mut Ctx) {
         if !seen.insert(host) {
             cx.fail(
                 "network.duplicate",
-                index("networkHosts", i),
+                block.index(i),
                 format!("repeats {}, already listed earlier", js::quote_str(host)),
             );
         }

@@ -4,14 +4,14 @@
 //! Existence (P5) is only asked of the folder when the shape checks passed: a path that escapes
 //! the folder or names an absolute location must never be probed.
 
-use super::{Ctx, js};
-use serde_json::Value;
+use super::value::Value;
+use super::{Ctx, Path, js};
 
 /// Runs P1–P5 on `value`, reporting at `path`.
 ///
 /// P2–P4 are independent of each other; P5 runs only for a non-stub manifest when none of them
 /// fired.
-pub(super) fn in_skill(cx: &mut Ctx, path: &str, value: Option<&Value>) {
+pub(super) fn in_skill(cx: &mut Ctx, path: Path, value: Option<&Value>) {
     let Some(v) = js::non_empty_str(value) else {
         cx.fail(
             "path.not-string",

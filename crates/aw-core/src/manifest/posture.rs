@@ -2,7 +2,7 @@
 //!
 //! The vocabulary is closed so a misspelt pin is reported instead of silently ignored.
 
-use super::{Ctx, field, js};
+use super::{Ctx, js};
 
 /// The keys `posture` may carry.
 const KEYS: [&str; 3] = ["model", "effort", "tier"];
@@ -26,7 +26,7 @@ pub(super) fn check(cx: &mut Ctx) {
     if js::non_empty_str(posture.get("model")).is_none() {
         cx.fail(
             "posture.model",
-            field("posture", "model"),
+            "posture.model",
             format!(
                 "must be a non-empty string (found {})",
                 js::describe(posture.get("model"))
@@ -38,7 +38,7 @@ pub(super) fn check(cx: &mut Ctx) {
     {
         cx.fail(
             "posture.effort",
-            field("posture", "effort"),
+            "posture.effort",
             format!(
                 "must be a non-empty string when declared (found {})",
                 js::describe(Some(effort))
@@ -51,7 +51,7 @@ pub(super) fn check(cx: &mut Ctx) {
     {
         cx.fail(
             "posture.tier",
-            field("posture", "tier"),
+            "posture.tier",
             format!(
                 "must be null or a non-empty string when declared (found {})",
                 js::describe(Some(tier))
@@ -59,7 +59,6 @@ pub(super) fn check(cx: &mut Ctx) {
         );
     }
     let unknown: Vec<String> = js::entries(posture)
-        .into_iter()
         .filter(|(k, _)| !KEYS.contains(k))
         .map(|(k, _)| js::quote_str(k))
         .collect();

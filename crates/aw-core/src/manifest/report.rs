@@ -58,7 +58,7 @@ impl Report {
     pub fn name_label(&self) -> Option<String> {
         self.name
             .as_ref()
-            .filter(|n| super::js::truthy(n))
+            .filter(|n| super::js::truthy(*n))
             .map(super::js::js_string)
     }
 }

@@ -3,11 +3,12 @@
 //! `cmd` is only the name callers put on PATH, so it is merely required; `source` is the file the
 //! skill ships, so it gets the full in-skill path checks, as does an optional `template`.
 
-use super::{Ctx, field, js, paths};
+use super::{Ctx, Path, js, paths};
 
 pub(super) fn check(cx: &mut Ctx) {
+    let roles = Path::Name("roles");
     for (key, role) in js::entries(cx.roles) {
-        let at = field("roles", key);
+        let at = roles.field(key);
         let Some(role) = role.as_object() else {
             cx.fail(
                 "role.not-object",
@@ -22,24 +23,24 @@ pub(super) fn check(cx: &mut Ctx) {
         if js::non_empty_str(role.get("cmd")).is_none() {
             cx.fail(
                 "role.cmd",
-                field(&at, "cmd"),
+                at.field("cmd"),
                 format!(
                     "must be a non-empty string (the command name on PATH; found {})",
                     js::describe(role.get("cmd"))
                 ),
             );
         }
-        let source_path = field(&at, "source");
+        let source_path = at.field("source");
         match role.get("source").filter(|v| js::present(Some(v))) {
             None => cx.fail(
                 "role.source-required",
                 source_path,
                 "is required: it names the script in the skill folder that `cmd` runs",
             ),
-            Some(source) => paths::in_skill(cx, &source_path, Some(source)),
+            Some(source) => paths::in_skill(cx, source_path, Some(source)),
         }
         if let Some(template) = role.get("template").filter(|v| js::present(Some(v))) {
-            paths::in_skill(cx, &field(&at, "template"), Some(template));
+            paths::in_skill(cx, at.field("template"), Some(template));
         }
     }
 }

@@ -3,9 +3,9 @@
 //! [`setting_value_valid`] is also the predicate a settings writer must apply before storing a
 //! value, so the validator and the writer can never disagree about what a kind accepts.
 
-use super::{Ctx, field, index, js};
-use serde_json::{Map, Value};
-use std::collections::HashSet;
+use super::js::{Json, JsonObject};
+use super::value::{Map, Value};
+use super::{Ctx, Path, js, set::Seen};
 
 /// The accepted setting kinds.
 pub const SETTING_KINDS: [&str; 4] = ["enum", "integer", "duration", "boolean"];
@@ -21,12 +21,15 @@ const RETIRED_MIN: usize = 20;
 /// * `duration`: digits, an optional decimal part, then one of `s m h d`, and not zero;
 /// * `boolean`: `"0"` or `"1"`;
 /// * any other kind: never.
-pub fn setting_value_valid(entry: &Map<String, Value>, value: &str) -> bool {
-    match entry.get("kind").and_then(Value::as_str) {
+///
+/// `entry` is the setting as serde_json's `Map` (what a settings writer holds) or as the
+/// validator's own borrowed [`Map`].
+pub fn setting_value_valid<E: JsonObject + ?Sized>(entry: &E, value: &str) -> bool {
+    match entry.field("kind").and_then(|k| k.view().as_str()) {
         Some("enum") => entry
-            .get("values")
-            .and_then(Value::as_array)
-            .is_some_and(|values| values.iter().any(|v| v.as_str() == Some(value))),
+            .field("values")
+            .and_then(|v| v.view().as_array())
+            .is_some_and(|values| values.iter().any(|v| v.view().as_str() == Some(value))),
         Some("integer") => {
             if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
                 return false;
@@ -36,8 +39,8 @@ pub fn setting_value_valid(entry: &Map<String, Value>, value: &str) -> bool {
             // missing or non-numeric bound) makes both comparisons false.
             n.fract() == 0.0
                 && n <= 9_007_199_254_740_991.0
-                && js::to_number(entry.get("min")) <= n
-                && n <= js::to_number(entry.get("max"))
+                && js::to_number(entry.field("min")) <= n
+                && n <= js::to_number(entry.field("max"))
         }
         Some("duration") => is_duration(value) && !is_zero_duration(value),
         Some("boolean") => value == "0" || value == "1",
@@ -87,15 +90,16 @@ pub(super) fn check(cx: &mut Ctx) {
         return;
     };
     // The commands this manifest's wrappers answer to: what `appliesTo` may name.
-    let cmds: HashSet<&str> = cx
+    let cmds: Seen<&str> = cx
         .roles
         .values()
         .filter_map(|role| role.as_object())
         .filter_map(|role| js::non_empty_str(role.get("cmd")))
         .collect();
-    let mut seen: HashSet<&str> = HashSet::new();
+    let block = Path::Name("settings");
+    let mut seen = Seen::new();
     for (i, entry) in entries.iter().enumerate() {
-        let at = index("settings", i);
+        let at = block.index(i);
         let Some(entry) = entry.as_object() else {
             cx.fail(
                 "settings.entry-not-object",
@@ -110,17 +114,17 @@ pub(super) fn check(cx: &mut Ctx) {
 
 fn check_entry<'a>(
     cx: &mut Ctx,
-    at: &str,
-    entry: &'a Map<String, Value>,
-    cmds: &HashSet<&str>,
-    seen: &mut HashSet<&'a str>,
+    at: &Path,
+    entry: &'a Map,
+    cmds: &Seen<&str>,
+    seen: &mut Seen<&'a str>,
 ) {
     match entry.get("key").and_then(Value::as_str) {
         Some(key) if js::is_upper_snake(key) => {
             if !seen.insert(key) {
                 cx.fail(
                     "settings.key-duplicate",
-                    field(at, "key"),
+                    at.field("key"),
                     format!(
                         "repeats {}, already declared by an earlier entry",
                         js::quote_str(key)
@@ -130,7 +134,7 @@ fn check_entry<'a>(
         }
         _ => cx.fail(
             "settings.key-format",
-            field(at, "key"),
+            at.field("key"),
             format!(
                 "must be an UPPER_SNAKE_CASE string (found {})",
                 js::describe(entry.get("key"))
@@ -141,7 +145,7 @@ fn check_entry<'a>(
     if js::non_empty_str(entry.get("effect")).is_none() {
         cx.fail(
             "settings.effect",
-            field(at, "effect"),
+            at.field("effect"),
             "must be a non-empty string describing what the setting changes",
         );
     }
@@ -153,7 +157,7 @@ fn check_entry<'a>(
         if !explained {
             cx.fail(
                 "settings.retired-reason",
-                field(at, "retired"),
+                at.field("retired"),
                 format!(
                     "must be a string explaining why the setting is retired, at least {RETIRED_MIN} characters long"
                 ),
@@ -169,7 +173,7 @@ fn check_entry<'a>(
             // Without a known kind nothing below has a meaning, the default included.
             cx.fail(
                 "settings.kind",
-                field(at, "kind"),
+                at.field("kind"),
                 format!(
                     "must be one of {} (found {})",
                     SETTING_KINDS.join(", "),
@@ -183,7 +187,7 @@ fn check_entry<'a>(
     match kind {
         "enum" if !enum_values_ok(entry.get("values")) => cx.fail(
             "settings.enum-values",
-            field(at, "values"),
+            at.field("values"),
             "must be a non-empty array of distinct non-empty strings for an enum setting",
         ),
         "integer" if !integer_range_ok(entry) => cx.fail(
@@ -197,7 +201,7 @@ fn check_entry<'a>(
     match entry.get("default") {
         None => cx.fail(
             "settings.default-missing",
-            field(at, "default"),
+            at.field("default"),
             "is required (use null to keep the wrapper's built-in behaviour)",
         ),
         Some(Value::Null) => {}
@@ -209,13 +213,13 @@ fn check_entry<'a>(
                 if zero {
                     cx.fail(
                         "settings.duration-zero",
-                        field(at, "default"),
+                        at.field("default"),
                         format!("must be null or a non-zero duration (found {found})"),
                     );
                 } else {
                     cx.fail(
                         "settings.default-invalid",
-                        field(at, "default"),
+                        at.field("default"),
                         format!("must be null or a string the {kind} kind accepts (found {found})"),
                     );
                 }
@@ -225,13 +229,13 @@ fn check_entry<'a>(
 }
 
 /// S7 and S8: `appliesTo` names the wrapper commands that read the setting.
-fn check_applies_to(cx: &mut Ctx, at: &str, applies_to: Option<&Value>, cmds: &HashSet<&str>) {
-    let path = field(at, "appliesTo");
-    let names: Option<Vec<&str>> = applies_to
+fn check_applies_to(cx: &mut Ctx, at: &Path, applies_to: Option<&Value>, cmds: &Seen<&str>) {
+    let path = at.field("appliesTo");
+    let Some(names) = applies_to
         .and_then(Value::as_array)
         .filter(|items| !items.is_empty())
-        .and_then(|items| items.iter().map(|c| js::non_empty_str(Some(c))).collect());
-    let Some(names) = names else {
+        .filter(|items| items.iter().all(|c| js::non_empty_str(Some(c)).is_some()))
+    else {
         cx.fail(
             "settings.applies-to",
             path,
@@ -240,11 +244,15 @@ fn check_applies_to(cx: &mut Ctx, at: &str, applies_to: Option<&Value>, cmds: &H
         return;
     };
     // Each unknown name is its own finding, repeats included.
-    for (j, name) in names.into_iter().enumerate() {
+    for (j, name) in names
+        .iter()
+        .filter_map(|c| js::non_empty_str(Some(c)))
+        .enumerate()
+    {
         if !cmds.contains(name) {
             cx.fail(
                 "settings.applies-to-unknown-cmd",
-                index(&path, j),
+                path.index(j),
                 format!(
                     "names {}, which is not the `cmd` of any role in this manifest",
                     js::quote_str(name)
@@ -259,14 +267,14 @@ fn enum_values_ok(values: Option<&Value>) -> bool {
     let Some(values) = values.and_then(Value::as_array).filter(|v| !v.is_empty()) else {
         return false;
     };
-    let mut seen = HashSet::new();
+    let mut seen = Seen::new();
     values
         .iter()
         .all(|v| js::non_empty_str(Some(v)).is_some_and(|s| seen.insert(s)))
 }
 
 /// S11: both bounds safe integers and ordered.
-fn integer_range_ok(entry: &Map<String, Value>) -> bool {
+fn integer_range_ok(entry: &Map) -> bool {
     match (entry.get("min"), entry.get("max")) {
         (Some(min), Some(max)) if js::is_safe_integer(min) && js::is_safe_integer(max) => {
             js::number(min) <= js::number(max)
@@ -280,7 +288,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn entry(v: Value) -> Map<String, Value> {
+    fn entry(v: serde_json::Value) -> serde_json::Map<String, serde_json::Value> {
         v.as_object().cloned().unwrap()
     }
 
@@ -333,6 +341,25 @@ mod tests {
         assert!(!setting_value_valid(&b, "true"));
         assert!(!setting_value_valid(&entry(json!({"kind": "text"})), "x"));
         assert!(!setting_value_valid(&entry(json!({})), "x"));
+    }
+
+    #[test]
+    fn both_trees_agree() {
+        for (text, value) in [
+            (r#"{"kind": "integer", "min": "1", "max": [10]}"#, "5"),
+            (r#"{"kind": "integer", "min": 6, "max": 10}"#, "5"),
+            (r#"{"kind": "enum", "values": ["a", 1]}"#, "a"),
+            (r#"{"kind": "enum", "values": "a"}"#, "a"),
+            (r#"{"kind": "duration"}"#, "1m"),
+        ] {
+            let ours: Value = serde_json::from_str(text).unwrap();
+            let theirs: serde_json::Value = serde_json::from_str(text).unwrap();
+            assert_eq!(
+                setting_value_valid(ours.as_object().unwrap(), value),
+                setting_value_valid(theirs.as_object().unwrap(), value),
+                "{text}"
+            );
+        }
     }
 
     #[test]

@@ -4,8 +4,9 @@
 //! The placeholder walk is iterative: manifests may nest up to [`super::MAX_DEPTH`] levels, and
 //! a recursive walk would tie our stack use to the input.
 
-use super::{Ctx, FAMILY, KINDS, ROLE_VOCAB, field, index, js};
-use serde_json::{Map, Value};
+use super::value::{Map, Value};
+use super::{Ctx, FAMILY, KINDS, Path, ROLE_VOCAB, js, push_field};
+use std::fmt::Write as _;
 
 pub(super) fn check(cx: &mut Ctx) {
     let root = cx.root;
@@ -39,7 +40,7 @@ pub(super) fn check(cx: &mut Ctx) {
 
     // T3: only a string kind is compared with the vocabulary; "" fails both T1 and T3.
     if let Some(Value::String(kind)) = root.get("kind")
-        && !KINDS.contains(&kind.as_str())
+        && !KINDS.contains(&kind.as_ref())
     {
         cx.fail(
             "top.kind-unknown",
@@ -100,7 +101,7 @@ pub(super) fn check(cx: &mut Ctx) {
         if !known {
             cx.fail(
                 "top.provides-unknown-role",
-                index("provides", i),
+                Path::Name("provides").index(i),
                 format!(
                     "names {}, which is not a role of the vocabulary ({})",
                     js::describe(Some(p)),
@@ -111,12 +112,13 @@ pub(super) fn check(cx: &mut Ctx) {
     }
 
     // T8 then T9 for each role, in JS key order.
+    let roles = Path::Name("roles");
     for (key, _) in js::entries(cx.roles) {
-        let path = field("roles", key);
+        let path = roles.field(key);
         if !ROLE_VOCAB.contains(&key) {
             cx.fail(
                 "top.role-unknown",
-                path.clone(),
+                path,
                 format!(
                     "is not a role of the vocabulary ({})",
                     ROLE_VOCAB.join(", ")
@@ -142,21 +144,21 @@ enum Seg<'a> {
 }
 
 /// The children still to visit in one container.
-enum Frame<'a> {
-    Array(std::iter::Enumerate<std::slice::Iter<'a, Value>>),
-    Object(std::vec::IntoIter<(&'a str, &'a Value)>),
+enum Frame<'m, 'a> {
+    Array(std::iter::Enumerate<std::slice::Iter<'m, Value<'a>>>),
+    Object(js::Entries<'m, 'a>),
 }
 
-impl<'a> Frame<'a> {
-    fn of(v: &'a Value) -> Option<Self> {
+impl<'m, 'a> Frame<'m, 'a> {
+    fn of(v: &'m Value<'a>) -> Option<Self> {
         match v {
             Value::Array(items) => Some(Frame::Array(items.iter().enumerate())),
-            Value::Object(map) => Some(Frame::Object(js::entries(map).into_iter())),
+            Value::Object(map) => Some(Frame::Object(js::entries(map))),
             _ => None,
         }
     }
 
-    fn next(&mut self) -> Option<(Seg<'a>, &'a Value)> {
+    fn next(&mut self) -> Option<(Seg<'m>, &'m Value<'a>)> {
         match self {
             Frame::Array(it) => it.next().map(|(i, v)| (Seg::Index(i), v)),
             Frame::Object(it) => it.next().map(|(k, v)| (Seg::Key(k), v)),
@@ -165,18 +167,25 @@ impl<'a> Frame<'a> {
 }
 
 fn render(segs: &[Seg]) -> String {
-    segs.iter().fold(String::new(), |path, seg| match seg {
-        Seg::Key(k) => field(&path, k),
-        Seg::Index(i) => index(&path, *i),
-    })
+    let mut path = String::new();
+    for seg in segs {
+        match seg {
+            Seg::Key(k) => push_field(&mut path, k),
+            // Writing to a String cannot fail.
+            Seg::Index(i) => {
+                let _ = write!(path, "[{i}]");
+            }
+        }
+    }
+    path
 }
 
 /// T10: every string value, depth first (arrays by index, objects in JS key order); keys are
 /// exempt and each occurrence is its own finding.
-fn placeholders(cx: &mut Ctx, root: &Map<String, Value>) {
+fn placeholders(cx: &mut Ctx, root: &Map) {
     // Invariant: `segs` holds one segment per open frame below the root.
     let mut segs: Vec<Seg> = Vec::new();
-    let mut stack = vec![Frame::Object(js::entries(root).into_iter())];
+    let mut stack = vec![Frame::Object(js::entries(root))];
     while let Some(top) = stack.last_mut() {
         let Some((seg, value)) = top.next() else {
             stack.pop();

@@ -5,8 +5,8 @@
 //! narrow (LF only, X.Y.Z only, direct children of `metadata:` only) because a looser reader would
 //! accept skills the family's other tools cannot read.
 
+use super::value::Value;
 use super::{Ctx, FileRead, SkillFiles, gate, js};
-use serde_json::Value;
 
 /// Where the authoritative version came from (or why there is none).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,7 +42,7 @@ impl VersionSource {
 pub struct AuthoritativeVersion {
     /// The version, as written: any JSON type from `package.json`, a string from `SKILL.md`;
     /// `None` when it could not be resolved (a `null` `package.json` version included).
-    pub version: Option<Value>,
+    pub version: Option<serde_json::Value>,
     /// Where it came from.
     pub from: VersionSource,
 }
@@ -60,7 +60,8 @@ pub fn read_authoritative_version(files: &dyn SkillFiles) -> AuthoritativeVersio
     }
     match files.read("SKILL.md") {
         FileRead::Bytes(bytes) => AuthoritativeVersion {
-            version: skill_md_version(&String::from_utf8_lossy(&bytes)).map(Value::from),
+            version: skill_md_version(&String::from_utf8_lossy(&bytes))
+                .map(serde_json::Value::from),
             from: VersionSource::SkillMd,
         },
         FileRead::Unreadable(why) => AuthoritativeVersion {
@@ -83,15 +84,15 @@ fn from_package_json(read: FileRead) -> AuthoritativeVersion {
     let FileRead::Bytes(bytes) = read else {
         return unparseable;
     };
-    match gate::parse(&String::from_utf8_lossy(&bytes)) {
+    let text = String::from_utf8_lossy(&bytes);
+    match gate::parse(&text) {
         // `null.version` throws in the reference, which it reports as unparseable.
         Err(_) | Ok(Value::Null) => unparseable,
         Ok(root) => AuthoritativeVersion {
             version: root
-                .as_object()
-                .and_then(|o| o.get("version"))
+                .get("version")
                 .filter(|v| !v.is_null())
-                .cloned(),
+                .map(Value::to_json),
             from: VersionSource::PackageJson,
         },
     }
@@ -160,7 +161,7 @@ pub(super) fn check(cx: &mut Ctx) {
         return;
     };
     if let Some(Value::String(declared)) = cx.root.get("version")
-        && version != Value::String(declared.clone())
+        && version.as_str() != Some(declared.as_ref())
     {
         cx.fail(
             "version.mismatch",

@@ -4,9 +4,8 @@
 //! A default must be anchored (`~/…` or `/…`) so it means the same thing from any working
 //! directory; the remaining checks are independent so one bad default reports every problem.
 
-use super::{Ctx, field, index, js};
-use serde_json::Value;
-use std::collections::HashSet;
+use super::value::Value;
+use super::{Ctx, Path, js, set::Seen};
 
 pub(super) fn check(cx: &mut Ctx) {
     let Some(dirs) = cx.root.get("writableDirs").filter(|v| js::present(Some(v))) else {
@@ -23,9 +22,10 @@ pub(super) fn check(cx: &mut Ctx) {
         );
         return;
     };
-    let mut seen: HashSet<&str> = HashSet::new();
+    let block = Path::Name("writableDirs");
+    let mut seen = Seen::new();
     for (i, item) in items.iter().enumerate() {
-        let at = index("writableDirs", i);
+        let at = block.index(i);
         let Some(entry) = item.as_object() else {
             cx.fail(
                 "writable.entry-not-object",
@@ -40,11 +40,12 @@ pub(super) fn check(cx: &mut Ctx) {
 
         // A missing env is an error: null is the explicit "no override".
         let env = entry.get("env");
-        if env != Some(&Value::Null) && !env.and_then(Value::as_str).is_some_and(js::is_upper_snake)
+        if !env.is_some_and(Value::is_null)
+            && !env.and_then(Value::as_str).is_some_and(js::is_upper_snake)
         {
             cx.fail(
                 "writable.env",
-                field(&at, "env"),
+                at.field("env"),
                 format!(
                     "must be null or an UPPER_SNAKE_CASE environment variable name (found {})",
                     js::describe(env)
@@ -52,7 +53,7 @@ pub(super) fn check(cx: &mut Ctx) {
             );
         }
 
-        let path = field(&at, "default");
+        let path = at.field("default");
         let Some(default) = entry
             .get("default")
             .and_then(Value::as_str)
@@ -71,7 +72,7 @@ pub(super) fn check(cx: &mut Ctx) {
         if default.contains(['*', '?', '[', ']']) {
             cx.fail(
                 "writable.default-glob",
-                path.clone(),
+                path,
                 format!(
                     "must not contain glob characters (* ? [ ]): {}",
                     js::quote_str(default)
@@ -81,7 +82,7 @@ pub(super) fn check(cx: &mut Ctx) {
         if js::has_control(default) {
             cx.fail(
                 "writable.default-control",
-                path.clone(),
+                path,
                 format!(
                     "must not contain control characters: {}",
                     js::quote_str(default)
@@ -91,14 +92,14 @@ pub(super) fn check(cx: &mut Ctx) {
         if default.ends_with('/') {
             cx.fail(
                 "writable.default-trailing-slash",
-                path.clone(),
+                path,
                 format!("must not end with a slash: {}", js::quote_str(default)),
             );
         }
         if js::has_traversal(default) {
             cx.fail(
                 "writable.default-traversal",
-                path.clone(),
+                path,
                 format!(
                     "must not contain a \"..\" segment: {}",
                     js::quote_str(default)

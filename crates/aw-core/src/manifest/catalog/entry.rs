@@ -1,9 +1,9 @@
 //! An entry's identity and texts: the key (E2–E5), the kind (E6), `purpose`, `whenToUse` and
 //! `whenNotTo`.
 
-use super::super::{Ctx, js};
-use super::{Catalog, Entry, Kind, line};
-use serde_json::{Map, Value};
+use super::super::value::Value;
+use super::super::{Ctx, Path, js};
+use super::{Catalog, Entry, Fields, Kind, line};
 
 /// `^[A-Za-z][A-Za-z0-9._-]*$`, ASCII only.
 fn is_token(s: &str) -> bool {
@@ -14,14 +14,9 @@ fn is_token(s: &str) -> bool {
 
 /// E2–E5. A key is remembered as seen only once it passed the token and length rules, so a bad
 /// key never makes a later good one a duplicate.
-pub(super) fn key<'a>(
-    cx: &mut Ctx,
-    catalog: &mut Catalog<'a>,
-    at: &str,
-    obj: &'a Map<String, Value>,
-) {
-    let path = format!("{at}.key");
-    let Some(key) = obj
+pub(super) fn key<'a>(cx: &mut Ctx, catalog: &mut Catalog<'a>, at: &Path, fields: &Fields<'a>) {
+    let path = at.field("key");
+    let Some(key) = fields
         .get("key")
         .and_then(Value::as_str)
         .filter(|k| is_token(k))
@@ -34,7 +29,7 @@ pub(super) fn key<'a>(
         return;
     };
     // The token rule already excludes control characters, so only the length can fail here.
-    if !line::one_line(cx, path.clone(), obj.get("key")) {
+    if !line::one_line(cx, path, fields.get("key")) {
         return;
     }
     if !catalog.seen_keys.insert(key) {
@@ -48,7 +43,7 @@ pub(super) fn key<'a>(
         );
         return;
     }
-    if super::is_env_hook(obj) && !js::is_upper_snake(key) {
+    if super::is_env_hook(fields.obj) && !js::is_upper_snake(key) {
         cx.fail(
             "catalog.hook-key-env",
             path,
@@ -63,15 +58,15 @@ pub(super) fn key<'a>(
 
 /// E6: the kind, or `None` when it is unknown (the rest of the entry is then skipped, since every
 /// later rule depends on it).
-pub(super) fn kind(cx: &mut Ctx, at: &str, obj: &Map<String, Value>) -> Option<Kind> {
-    let kind = Kind::of(obj);
+pub(super) fn kind(cx: &mut Ctx, at: &Path, fields: &Fields) -> Option<Kind> {
+    let kind = Kind::of(fields.get("kind"));
     if kind.is_none() {
         cx.fail(
             "catalog.kind",
-            format!("{at}.kind"),
+            at.field("kind"),
             format!(
                 "is {}; it must be one of \"primary\", \"continuation\" or \"env-hook\"",
-                line::show(obj.get("kind"))
+                line::show(fields.get("kind"))
             ),
         );
     }
@@ -80,10 +75,10 @@ pub(super) fn kind(cx: &mut Ctx, at: &str, obj: &Map<String, Value>) -> Option<K
 
 /// `purpose` (one line), `whenToUse` (a list of lines) and, when declared, `whenNotTo`.
 pub(super) fn texts(cx: &mut Ctx, e: &Entry) {
-    line::one_line(cx, e.path("purpose"), e.obj.get("purpose"));
-    line::string_list(cx, e.path("whenToUse"), e.obj.get("whenToUse"));
+    line::one_line(cx, e.path("purpose"), e.get("purpose"));
+    line::string_list(cx, e.path("whenToUse"), e.get("whenToUse"));
     if e.has("whenNotTo") {
-        line::string_list(cx, e.path("whenNotTo"), e.obj.get("whenNotTo"));
+        line::string_list(cx, e.path("whenNotTo"), e.get("whenNotTo"));
     }
 }
 

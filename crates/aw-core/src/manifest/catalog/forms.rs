@@ -6,17 +6,13 @@
 //! `descriptor`, which is then canonical. A continuation has nothing to be canonical about, so it
 //! must be contract-backed.
 
-use super::super::{Ctx, field, index, js};
+use super::super::value::{Map, Value};
+use super::super::{Ctx, Path, field, js};
 use super::{Catalog, Entry, Kind, line};
-use serde_json::{Map, Value};
 
 /// The role's contract when the entry is contract-backed. An array or string contract counts as
 /// none.
-pub(super) fn contract<'a>(
-    cx: &Ctx<'a>,
-    e: &Entry<'a>,
-    role: Option<&str>,
-) -> Option<&'a Map<String, Value>> {
+pub(super) fn contract<'a>(cx: &Ctx<'a>, e: &Entry<'a>, role: Option<&str>) -> Option<&'a Map<'a>> {
     if e.kind == Kind::EnvHook {
         return None;
     }
@@ -33,13 +29,13 @@ pub(super) fn check<'a>(
     cx: &mut Ctx,
     catalog: &mut Catalog<'a>,
     e: &Entry<'a>,
-    role: Option<&str>,
-    contract: Option<&'a Map<String, Value>>,
+    role: Option<&'a str>,
+    contract: Option<&'a Map<'a>>,
 ) -> Vec<&'a str> {
     if e.kind == Kind::Continuation && contract.is_none() {
         cx.fail(
             "catalog.continuation-contract",
-            e.at.clone(),
+            e.at,
             "is a continuation whose role has no object `contract`; a continuation must be \
              contract-backed (only contract-free primaries and env-hooks carry a literal \
              descriptor)",
@@ -56,8 +52,8 @@ fn by_reference<'a>(
     cx: &mut Ctx,
     catalog: &mut Catalog<'a>,
     e: &Entry<'a>,
-    role: &str,
-    contract: &'a Map<String, Value>,
+    role: &'a str,
+    contract: &'a Map<'a>,
 ) -> Vec<&'a str> {
     if e.has("descriptor") {
         cx.fail(
@@ -69,7 +65,6 @@ fn by_reference<'a>(
     }
     let path = e.path("invocationRefs");
     let Some(refs) = e
-        .obj
         .get("invocationRefs")
         .and_then(Value::as_array)
         .filter(|r| !r.is_empty())
@@ -91,7 +86,7 @@ fn by_reference<'a>(
     };
     let mut forms = Vec::new();
     for (j, r) in refs.iter().enumerate() {
-        let rat = index(&path, j);
+        let rat = path.index(j);
         if let Some(form) = resolve(cx, catalog, e, &rat, r, role, required, contract) {
             forms.push(form);
         }
@@ -105,11 +100,11 @@ fn resolve<'a>(
     cx: &mut Ctx,
     catalog: &mut Catalog<'a>,
     e: &Entry<'a>,
-    rat: &str,
-    r: &Value,
-    role: &str,
+    rat: &Path,
+    r: &'a Value<'a>,
+    role: &'a str,
     required: &str,
-    contract: &'a Map<String, Value>,
+    contract: &'a Map<'a>,
 ) -> Option<&'a str> {
     let Some(r) = r.as_object() else {
         cx.fail(
@@ -122,7 +117,7 @@ fn resolve<'a>(
         );
         return None;
     };
-    let cf_path = format!("{rat}.contractField");
+    let cf_path = rat.field("contractField");
     let cf = r.get("contractField");
     let Some(cf) = cf
         .and_then(Value::as_str)
@@ -154,13 +149,13 @@ fn resolve<'a>(
     }
     let idx = r.get("index");
     let n = idx
-        .filter(|v| js::is_safe_integer(v))
+        .filter(|v| js::is_safe_integer(*v))
         .and_then(js::number)
         .filter(|n| *n >= 0.0);
     let Some(n) = n else {
         cx.fail(
             "catalog.ref-index",
-            format!("{rat}.index"),
+            rat.field("index"),
             format!(
                 "must be a non-negative integer, not {}",
                 match idx {
@@ -171,8 +166,14 @@ fn resolve<'a>(
         );
         return None;
     };
-    let shown = js::number_to_string(n);
-    let target = format!("{}.{cf}[{shown}]", field(&field("roles", role), "contract"));
+    // Only a finding prints the target, so it is spelled out only then.
+    let target = || {
+        format!(
+            "{}.{cf}[{}]",
+            field(&field("roles", role), "contract"),
+            js::number_to_string(n)
+        )
+    };
     // `n` is a safe non-negative integer, so the conversion is exact wherever an array that long
     // could exist; on narrower targets it saturates and simply fails to resolve.
     let form = contract
@@ -184,23 +185,24 @@ fn resolve<'a>(
         cx.fail(
             "catalog.ref-unresolved",
             rat,
-            format!("does not resolve: {target} is not a non-empty string"),
+            format!("does not resolve: {} is not a non-empty string", target()),
         );
         return None;
     };
-    if !line::referenced_form(cx, rat.to_owned(), &target, form) {
+    if !line::referenced_form(cx, *rat, target, form) {
         return None;
     }
-    // The claim is spelled as the reference spells it, so two refs collide exactly when the
-    // reference would say they do.
-    let claim = format!("{role}.{cf}[{shown}]");
-    if !catalog.claimed.insert(claim) {
+    // The reference spells a claim `role.field[index]`; with `field` one of two fixed words and
+    // `index` a non-negative integer that spelling is one-to-one, so comparing the parts is the
+    // same as comparing the strings. (`-0` and `0` spell, and convert, alike.)
+    if !catalog.claimed.insert((n as u64, role, cf)) {
         cx.fail(
             "catalog.ref-duplicate",
             rat,
             format!(
-                "references {target}, which this or an earlier catalog entry already claims; each \
-                 contract form belongs to at most one entry"
+                "references {}, which this or an earlier catalog entry already claims; each \
+                 contract form belongs to at most one entry",
+                target()
             ),
         );
     }
@@ -226,7 +228,7 @@ fn literal<'a>(cx: &mut Ctx, e: &Entry<'a>) -> Vec<&'a str> {
         );
         return Vec::new();
     }
-    let descriptor = e.obj.get("descriptor");
+    let descriptor = e.get("descriptor");
     if line::one_line(cx, e.path("descriptor"), descriptor) {
         descriptor.and_then(Value::as_str).into_iter().collect()
     } else {

@@ -3,9 +3,9 @@
 //! `enforced` is for facts an OS or code path guarantees; anything a prompt merely asks for is
 //! `advisory`. Extra keys are tolerated, as in the reference.
 
-use super::super::{Ctx, index};
+use super::super::Ctx;
+use super::super::value::Value;
 use super::{Entry, line};
-use serde_json::Value;
 
 /// U1–U3 and the one-line rule on `value`, `condition` (when declared) and `source`.
 pub(super) fn check(cx: &mut Ctx, e: &Entry) {
@@ -13,7 +13,7 @@ pub(super) fn check(cx: &mut Ctx, e: &Entry) {
         return;
     }
     let path = e.path("guardrails");
-    let value = e.obj.get("guardrails");
+    let value = e.get("guardrails");
     let Some(items) = value.and_then(Value::as_array).filter(|g| !g.is_empty()) else {
         cx.fail(
             "catalog.guardrails-type",
@@ -27,7 +27,7 @@ pub(super) fn check(cx: &mut Ctx, e: &Entry) {
         return;
     };
     for (j, g) in items.iter().enumerate() {
-        let gat = index(&path, j);
+        let gat = path.index(j);
         let Some(g) = g.as_object() else {
             cx.fail(
                 "catalog.guardrail-not-object",
@@ -39,7 +39,7 @@ pub(super) fn check(cx: &mut Ctx, e: &Entry) {
             );
             continue;
         };
-        line::one_line(cx, format!("{gat}.value"), g.get("value"));
+        line::one_line(cx, gat.field("value"), g.get("value"));
         let enforcement = g.get("enforcement");
         if !matches!(
             enforcement.and_then(Value::as_str),
@@ -47,7 +47,7 @@ pub(super) fn check(cx: &mut Ctx, e: &Entry) {
         ) {
             cx.fail(
                 "catalog.guardrail-enforcement",
-                format!("{gat}.enforcement"),
+                gat.field("enforcement"),
                 format!(
                     "is {}; it must be \"enforced\" (guaranteed by the OS or code) or \"advisory\"",
                     line::show(enforcement)
@@ -55,8 +55,8 @@ pub(super) fn check(cx: &mut Ctx, e: &Entry) {
             );
         }
         if g.contains_key("condition") {
-            line::one_line(cx, format!("{gat}.condition"), g.get("condition"));
+            line::one_line(cx, gat.field("condition"), g.get("condition"));
         }
-        line::one_line(cx, format!("{gat}.source"), g.get("source"));
+        line::one_line(cx, gat.field("source"), g.get("source"));
     }
 }

@@ -4,10 +4,9 @@
 //! one exception is the raw mode: a contract-free primary may name itself, because it is its own
 //! escape hatch.
 
-use super::super::{Ctx, index, js};
+use super::super::value::Value;
+use super::super::{Ctx, js, set::Seen};
 use super::{Catalog, Entry, Kind, includes, line};
-use serde_json::Value;
-use std::collections::HashSet;
 
 /// X1–X6. `contract_backed` is whether the entry composes its forms from a role contract.
 pub(super) fn check(cx: &mut Ctx, catalog: &Catalog, e: &Entry, contract_backed: bool) {
@@ -15,7 +14,7 @@ pub(super) fn check(cx: &mut Ctx, catalog: &Catalog, e: &Entry, contract_backed:
         return;
     }
     let path = e.path("customHooks");
-    let value = e.obj.get("customHooks");
+    let value = e.get("customHooks");
     let Some(hooks) = value.and_then(Value::as_array).filter(|h| !h.is_empty()) else {
         cx.fail(
             "catalog.hooks-type",
@@ -28,9 +27,9 @@ pub(super) fn check(cx: &mut Ctx, catalog: &Catalog, e: &Entry, contract_backed:
         return;
     };
     let own_key = e.key.and_then(Value::as_str);
-    let mut seen: HashSet<&str> = HashSet::new();
+    let mut seen = Seen::new();
     for (k, hook) in hooks.iter().enumerate() {
-        let at = index(&path, k);
+        let at = path.index(k);
         let Some((name, target)) = hook
             .as_str()
             .and_then(|name| catalog.by_key.get(name).map(|t| (name, *t)))

@@ -5,8 +5,8 @@
 //! long (JS `.length`, so an emoji counts twice). Whitespace-only text is accepted, as in the
 //! reference.
 
-use super::super::{CATALOG_LINE_MAX, Ctx, index, js};
-use serde_json::Value;
+use super::super::value::Value;
+use super::super::{CATALOG_LINE_MAX, Ctx, Path, js};
 
 /// Why a value is not an acceptable catalog line. Only the first applicable fault is reported.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,18 +31,30 @@ impl Fault {
 
 /// The first fault of a value under the one-line rule, if any.
 pub(super) fn fault(value: Option<&Value>) -> Option<Fault> {
-    let Some(s) = js::non_empty_str(value) else {
+    match value {
+        Some(Value::String(s)) => text_fault(s),
+        _ => Some(Fault::Required),
+    }
+}
+
+/// The first fault of a string under the one-line rule, if any.
+fn text_fault(s: &str) -> Option<Fault> {
+    if s.is_empty() {
         return Some(Fault::Required);
-    };
+    }
     if js::has_control(s) {
         return Some(Fault::Control);
+    }
+    // A UTF-16 length never exceeds the UTF-8 one, so a short string needs no counting.
+    if s.len() <= CATALOG_LINE_MAX {
+        return None;
     }
     let len = js::utf16_len(s);
     (len > CATALOG_LINE_MAX).then_some(Fault::TooLong(len))
 }
 
 /// O1–O3 on a catalog field; true when the value is an acceptable line.
-pub(super) fn one_line(cx: &mut Ctx, path: String, value: Option<&Value>) -> bool {
+pub(super) fn one_line(cx: &mut Ctx, path: Path, value: Option<&Value>) -> bool {
     let Some(f) = fault(value) else {
         return true;
     };
@@ -64,13 +76,18 @@ pub(super) fn one_line(cx: &mut Ctx, path: String, value: Option<&Value>) -> boo
 }
 
 /// O2–O3 on a contract form an invocation reference resolves to (K9). The finding sits on the
-/// reference; the text names the contract entry that needs fixing. `form` is already known to be
-/// a non-empty string.
-pub(super) fn referenced_form(cx: &mut Ctx, path: String, target: &str, form: &str) -> bool {
-    let value = Value::String(form.to_owned());
-    let Some(f) = fault(Some(&value)) else {
+/// reference; the text names the contract entry that needs fixing, which `target` spells out
+/// (only for a finding). `form` is already known to be a non-empty string.
+pub(super) fn referenced_form(
+    cx: &mut Ctx,
+    path: Path,
+    target: impl FnOnce() -> String,
+    form: &str,
+) -> bool {
+    let Some(f) = text_fault(form) else {
         return true;
     };
+    let target = target();
     let text = match f {
         Fault::Required => format!("resolves to {target}, which is not a non-empty string"),
         Fault::Control => format!(
@@ -87,11 +104,11 @@ pub(super) fn referenced_form(cx: &mut Ctx, path: String, target: &str, form: &s
 }
 
 /// E7, then O1–O3 on each item: a non-empty array of one-line strings.
-pub(super) fn string_list(cx: &mut Ctx, path: String, value: Option<&Value>) {
+pub(super) fn string_list(cx: &mut Ctx, path: Path, value: Option<&Value>) {
     match value.and_then(Value::as_array) {
         Some(items) if !items.is_empty() => {
             for (k, item) in items.iter().enumerate() {
-                one_line(cx, index(&path, k), Some(item));
+                one_line(cx, path.index(k), Some(item));
             }
         }
         _ => cx.fail(
@@ -133,27 +150,35 @@ pub(super) fn describe(value: Option<&Value>) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+
+    /// A JSON string value for `s`.
+    fn text(s: &str) -> Value<'_> {
+        Value::String(s.into())
+    }
+
+    fn parse(text: &str) -> Value<'_> {
+        serde_json::from_str(text).unwrap()
+    }
 
     #[test]
     fn faults_in_order() {
         assert_eq!(fault(None), Some(Fault::Required));
-        assert_eq!(fault(Some(&json!(""))), Some(Fault::Required));
-        assert_eq!(fault(Some(&json!(3))), Some(Fault::Required));
-        assert_eq!(fault(Some(&json!("a\nb"))), Some(Fault::Control));
-        assert_eq!(fault(Some(&json!("a\u{7f}"))), Some(Fault::Control));
-        assert_eq!(fault(Some(&json!("a\u{85}"))), None);
-        assert_eq!(fault(Some(&json!("   "))), None);
+        assert_eq!(fault(Some(&text(""))), Some(Fault::Required));
+        assert_eq!(fault(Some(&parse("3"))), Some(Fault::Required));
+        assert_eq!(fault(Some(&text("a\nb"))), Some(Fault::Control));
+        assert_eq!(fault(Some(&text("a\u{7f}"))), Some(Fault::Control));
+        assert_eq!(fault(Some(&text("a\u{85}"))), None);
+        assert_eq!(fault(Some(&text("   "))), None);
         let long = format!("{}\n", "x".repeat(300));
-        assert_eq!(fault(Some(&json!(long))), Some(Fault::Control));
+        assert_eq!(fault(Some(&text(&long))), Some(Fault::Control));
     }
 
     #[test]
     fn cap_counts_utf16_units() {
         let exact = format!("{}😀", "x".repeat(198));
-        assert_eq!(fault(Some(&json!(exact))), None);
+        assert_eq!(fault(Some(&text(&exact))), None);
         let over = format!("{}😀", "x".repeat(199));
-        assert_eq!(fault(Some(&json!(over))), Some(Fault::TooLong(201)));
-        assert_eq!(fault(Some(&json!("é".repeat(200)))), None);
+        assert_eq!(fault(Some(&text(&over))), Some(Fault::TooLong(201)));
+        assert_eq!(fault(Some(&text(&"é".repeat(200)))), None);
     }
 }

@@ -5,10 +5,9 @@
 //! `customHooks` (H7 here, X6 in [`super::hooks`]), so the rendered catalog never omits a hook
 //! that really changes how a mode runs.
 
-use super::super::{Ctx, index, js};
+use super::super::value::Value;
+use super::super::{Ctx, js, set::Seen};
 use super::{Catalog, Entry, Kind, includes, line};
-use serde_json::Value;
-use std::collections::HashSet;
 
 /// Checks the entry's linkage and returns the role it is bound to, if any. A role is bound when
 /// it names an own key of `roles`, whatever that role's value looks like.
@@ -28,7 +27,7 @@ pub(super) fn check<'a>(cx: &mut Ctx<'a>, catalog: &Catalog<'a>, e: &Entry<'a>) 
         );
     }
     let roles = cx.roles;
-    let Some(role) = e.obj.get("role") else {
+    let Some(role) = e.get("role") else {
         cx.fail(
             "catalog.role-required",
             e.path("role"),
@@ -67,7 +66,6 @@ fn parents<'a>(cx: &mut Ctx, catalog: &Catalog<'a>, e: &Entry<'a>) {
     }
     let path = e.path("parents");
     let Some(list) = e
-        .obj
         .get("parents")
         .and_then(Value::as_array)
         .filter(|l| !l.is_empty())
@@ -80,9 +78,9 @@ fn parents<'a>(cx: &mut Ctx, catalog: &Catalog<'a>, e: &Entry<'a>) {
         return;
     };
     let own_key = e.key.and_then(Value::as_str);
-    let mut seen: HashSet<&str> = HashSet::new();
+    let mut seen = Seen::new();
     for (k, p) in list.iter().enumerate() {
-        let at = index(&path, k);
+        let at = path.index(k);
         let Some((name, target)) = p
             .as_str()
             .and_then(|name| catalog.by_key.get(name).map(|t| (name, *t)))

@@ -6,11 +6,10 @@
 //! nowhere to go; an undeclared one leaves the reader guessing, so both directions are checked.
 //! When no form resolved, the comparison is skipped: the form's own error already says why.
 
-use super::super::{Ctx, index, js};
+use super::super::value::Value;
+use super::super::{Ctx, js, set::Seen};
 use super::{Entry, line};
 use regex::Regex;
-use serde_json::Value;
-use std::collections::HashSet;
 use std::sync::LazyLock;
 
 /// The slot grammar of the catalog renderer.
@@ -50,7 +49,6 @@ pub(super) fn check(cx: &mut Ctx, e: &Entry, forms: &[&str]) {
         return;
     }
     let Some(ops) = e
-        .obj
         .get("operands")
         .and_then(Value::as_array)
         .filter(|o| !o.is_empty())
@@ -60,14 +58,14 @@ pub(super) fn check(cx: &mut Ctx, e: &Entry, forms: &[&str]) {
             path,
             format!(
                 "must be a non-empty array of {{slot, required, description}} objects, not {}",
-                line::describe(e.obj.get("operands"))
+                line::describe(e.get("operands"))
             ),
         );
         return;
     };
-    let mut declared: HashSet<&str> = HashSet::new();
+    let mut declared = Seen::new();
     for (j, op) in ops.iter().enumerate() {
-        let oat = index(&path, j);
+        let oat = path.index(j);
         let Some(op) = op.as_object() else {
             cx.fail(
                 "catalog.operand-not-object",
@@ -79,26 +77,27 @@ pub(super) fn check(cx: &mut Ctx, e: &Entry, forms: &[&str]) {
             );
             continue;
         };
-        let slot_path = format!("{oat}.slot");
-        let slot_ok = line::one_line(cx, slot_path.clone(), op.get("slot"));
+        let slot_path = oat.field("slot");
+        let slot = op.get("slot");
+        let slot_ok = line::one_line(cx, slot_path, slot);
         if !op.get("required").is_some_and(Value::is_boolean) {
             cx.fail(
                 "catalog.operand-required-type",
-                format!("{oat}.required"),
+                oat.field("required"),
                 format!(
                     "must be true or false, not {}",
                     line::describe(op.get("required"))
                 ),
             );
         }
-        line::one_line(cx, format!("{oat}.description"), op.get("description"));
-        let Some(slot) = op.get("slot").and_then(Value::as_str).filter(|_| slot_ok) else {
+        line::one_line(cx, oat.field("description"), op.get("description"));
+        let Some(slot) = slot.and_then(Value::as_str).filter(|_| slot_ok) else {
             continue;
         };
         if !declared.insert(slot) {
             cx.fail(
                 "catalog.operand-duplicate",
-                slot_path.clone(),
+                slot_path,
                 format!(
                     "repeats slot {}, which an earlier operand of this entry already declares",
                     js::quote_str(slot)
@@ -124,7 +123,7 @@ pub(super) fn check(cx: &mut Ctx, e: &Entry, forms: &[&str]) {
         if !declared.contains(slot) {
             cx.fail(
                 "catalog.operand-missing",
-                path.clone(),
+                path,
                 format!(
                     "does not declare slot {}, which the entry's invocation forms render",
                     js::quote_str(slot)
@@ -159,5 +158,9 @@ mod tests {
         assert_eq!(slots(&["a <b<c>> d"]), ["<c>"]);
         assert_eq!(slots(&["<>", "[[a]]", "@@<k>"]), ["[a]", "@<k>"]);
         assert!(slots(&["plain"]).is_empty());
+        assert_eq!(
+            slots(&["@<a", "@<>", "[x", "x]", "@[a]", "<a\nb>"]),
+            ["[a]", "<a\nb>"]
+        );
     }
 }

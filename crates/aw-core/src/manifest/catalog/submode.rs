@@ -3,9 +3,9 @@
 //! A primary whose role declares `modes` must bind exactly one of them; nothing else may carry a
 //! submode. The value is not length-capped, as in the reference.
 
+use super::super::value::Value;
 use super::super::{Ctx, js};
 use super::{Entry, Kind, line};
-use serde_json::Value;
 
 /// Checks `submode` against the bound role's `modes` (a non-array `modes` counts as none).
 pub(super) fn check(cx: &mut Ctx, e: &Entry, role: Option<&str>) {
@@ -30,7 +30,7 @@ pub(super) fn check(cx: &mut Ctx, e: &Entry, role: Option<&str>) {
         }
         return;
     }
-    let value = e.obj.get("submode");
+    let value = e.get("submode");
     let Some(submode) = js::non_empty_str(value) else {
         cx.fail(
             "catalog.submode-type",
