@@ -45,8 +45,17 @@ pub fn list_in(dir: &Path) -> Result<Vec<SessionFolder>> {
         let Ok(name) = entry.file_name().into_string() else {
             continue;
         };
+        if !is_session_entry(&name) {
+            continue;
+        }
         let path = entry.path();
-        if !is_session_entry(&name) || !path.is_dir() {
+        // The directory entry's own type saves a stat per folder; only a symlink needs one.
+        let is_dir = match entry.file_type() {
+            Ok(t) if t.is_symlink() => path.is_dir(),
+            Ok(t) => t.is_dir(),
+            Err(_) => path.is_dir(),
+        };
+        if !is_dir {
             continue;
         }
         out.push(SessionFolder {
@@ -167,6 +176,52 @@ pub fn info(
         descriptor,
         facts,
         date,
+    })
+}
+
+/// [`info`] for many sessions, in their order, read on all cores: a listing of hundreds of
+/// sessions is dominated by per-folder system calls, which parallelise well.
+pub fn infos(
+    ws: &Workspace,
+    folders: &[&SessionFolder],
+    history: Option<&str>,
+    today: &str,
+) -> Result<Vec<Info>> {
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(8);
+    if threads < 2 || folders.len() < 32 {
+        return folders
+            .iter()
+            .map(|f| info(ws, f, history, today))
+            .collect();
+    }
+    let chunk = folders.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = folders
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|f| info(ws, f, history, today))
+                        .collect::<Result<Vec<_>>>()
+                })
+            })
+            .collect();
+        let mut out = Vec::with_capacity(folders.len());
+        for h in handles {
+            // A panicking reader is a bug; surface it as an I/O-level failure, not a crash.
+            let part = h.join().map_err(|_| {
+                WorkspaceError::io(
+                    "a session reader failed in",
+                    ws.sessions_dir(),
+                    std::io::Error::other("reader thread panicked"),
+                )
+            })??;
+            out.extend(part);
+        }
+        Ok(out)
     })
 }
 

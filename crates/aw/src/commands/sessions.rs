@@ -73,11 +73,11 @@ pub fn run(args: &SessionsArgs, global: &Global) -> Result<Outcome, Failure> {
         listing.iter().map(|f| f.folder.as_str()),
         keys.iter().map(String::as_str),
     );
-    let shown: Vec<Info> = listing
+    let wanted_folders: Vec<_> = listing
         .iter()
         .filter(|f| wanted.is_none_or(|w| f.state == w))
-        .map(|f| sessions::info(&ws, f, history_text.as_deref(), &today))
-        .collect::<Result<_, _>>()?;
+        .collect();
+    let shown: Vec<Info> = sessions::infos(&ws, &wanted_folders, history_text.as_deref(), &today)?;
     let active = listing
         .iter()
         .filter(|f| f.state == SessionState::Active)
