@@ -13,9 +13,7 @@ use sha2::{Digest, Sha256};
 use std::cmp::Ordering;
 use std::fmt::Write as _;
 
-/// The deepest nesting [`parse_json`] accepts. Deeper documents are refused instead of risking
-/// the stack in the recursive parser, writer or destructor.
-pub const MAX_DEPTH: usize = 512;
+pub use crate::json_text::MAX_DEPTH;
 
 /// The canonical JSON text of a value.
 pub fn canonical_json(value: &Value) -> String {
@@ -54,51 +52,7 @@ pub fn is_digest(s: &str) -> bool {
 /// Parses JSON text after checking that its nesting stays within [`MAX_DEPTH`]. The error is a
 /// short English reason.
 pub fn parse_json(text: &str) -> Result<Value, String> {
-    // serde_json's own limit (128 levels) is the fast path; only a deeper text pays for the scan
-    // that bounds the unlimited parse.
-    match serde_json::from_str::<Value>(text) {
-        Err(e) if e.to_string().starts_with("recursion limit exceeded") => {}
-        other => return other.map_err(|e| e.to_string()),
-    }
-    let depth = nesting_depth(text);
-    if depth > MAX_DEPTH {
-        return Err(format!(
-            "nesting is {depth} levels deep (at most {MAX_DEPTH} are read)"
-        ));
-    }
-    let mut de = serde_json::Deserializer::from_str(text);
-    de.disable_recursion_limit();
-    let value =
-        serde::Deserialize::deserialize(&mut de).map_err(|e: serde_json::Error| e.to_string())?;
-    de.end().map_err(|e| e.to_string())?;
-    Ok(value)
-}
-
-/// The deepest bracket nesting outside strings (an upper bound is enough: malformed text is
-/// refused by the parser anyway).
-fn nesting_depth(text: &str) -> usize {
-    let (mut depth, mut max, mut in_str, mut escaped) = (0usize, 0usize, false, false);
-    for b in text.bytes() {
-        if in_str {
-            match b {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_str = false,
-                _ => {}
-            }
-            continue;
-        }
-        match b {
-            b'"' => in_str = true,
-            b'[' | b'{' => {
-                depth += 1;
-                max = max.max(depth);
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    max
+    crate::json_text::parse_bounded(text)
 }
 
 fn write_value(out: &mut String, value: &Value) {

@@ -10,6 +10,7 @@ pub mod checkpoint;
 pub mod context_id;
 pub mod docs;
 pub mod flow;
+pub mod json_text;
 pub mod manifest;
 pub mod markdown;
 pub mod names;

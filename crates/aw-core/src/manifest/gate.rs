@@ -1,8 +1,7 @@
 //! G1–G5: the early checks that stop the run (read, parse, root shape, schema).
 
 use super::value::{Map, Value};
-use super::{Class, Finding, MAX_DEPTH, Report, SUPPORTED_SCHEMA, js};
-use serde::Deserialize;
+use super::{Class, Finding, Report, SUPPORTED_SCHEMA, js};
 use std::borrow::Cow;
 
 fn early(
@@ -63,50 +62,7 @@ pub(super) fn malformed(why: &str) -> Report {
 
 /// Parses a JSON text into the borrowed tree, nested at most [`MAX_DEPTH`] levels.
 pub(super) fn parse(text: &str) -> Result<Value<'_>, String> {
-    // Nearly every manifest is shallow: serde_json's own limit (128 levels) is the fast path,
-    // and only a deeper text pays for the scan that bounds the unlimited parse.
-    match serde_json::from_str::<Value>(text) {
-        Err(e) if e.to_string().starts_with("recursion limit exceeded") => {}
-        other => return other.map_err(|e| e.to_string()),
-    }
-    let depth = nesting_depth(text);
-    if depth > MAX_DEPTH {
-        return Err(format!(
-            "nesting is {depth} levels deep (at most {MAX_DEPTH} are read)"
-        ));
-    }
-    let mut de = serde_json::Deserializer::from_str(text);
-    // The depth was bounded above, so serde_json's own (much lower) limit is not needed.
-    de.disable_recursion_limit();
-    let value = Value::deserialize(&mut de).map_err(|e| e.to_string())?;
-    de.end().map_err(|e| e.to_string())?;
-    Ok(value)
-}
-
-/// The deepest bracket nesting of a JSON text, ignoring brackets inside strings.
-fn nesting_depth(text: &str) -> usize {
-    let (mut depth, mut max, mut in_str, mut escaped) = (0usize, 0usize, false, false);
-    for b in text.bytes() {
-        if in_str {
-            match (escaped, b) {
-                (true, _) => escaped = false,
-                (false, b'\\') => escaped = true,
-                (false, b'"') => in_str = false,
-                _ => {}
-            }
-            continue;
-        }
-        match b {
-            b'"' => in_str = true,
-            b'[' | b'{' => {
-                depth += 1;
-                max = max.max(depth);
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    max
+    crate::json_text::parse_bounded(text)
 }
 
 /// G3: the root must be a plain object.

@@ -77,7 +77,7 @@ pub trait SkillFiles {
 
 /// The deepest JSON nesting accepted. The reference's recursive walk handles a few hundred
 /// levels; a cap keeps our stack bounded whatever the input.
-pub const MAX_DEPTH: usize = 512;
+pub const MAX_DEPTH: usize = crate::json_text::MAX_DEPTH;
 
 /// Validates one skill folder.
 ///
