@@ -143,23 +143,10 @@ fn check_deployed_file(cx: &mut Ctx, file: &Value) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::memory::MemoryFiles;
-    use super::super::validate;
     use serde_json::{Value, json};
 
     fn rules(detect: Value) -> Vec<&'static str> {
-        let m = json!({
-            "family": "agent-workflow", "schema": 1, "name": "t", "kind": "execution-backend",
-            "version": "1.0.0", "provides": ["review"],
-            "roles": {"review": {"cmd": "t-review", "source": "bin/run.sh"}},
-            "detect": detect
-        });
-        let files = MemoryFiles::new()
-            .with("SKILL.md", "---\nmetadata:\n  version: '1.0.0'\n---\n")
-            .with("bin/run.sh", "x");
-        let bytes = serde_json::to_vec(&m).unwrap();
-        validate(Some(&bytes), "/skill", &files)
-            .errors
+        super::super::memory::testing::findings_with("detect", detect)
             .into_iter()
             .map(|f| f.rule)
             .collect()

@@ -80,3 +80,40 @@ mod tests {
         assert_eq!(f.read("nope"), FileRead::Absent);
     }
 }
+
+/// Shared fixtures for the validator's unit tests: one valid manifest and its skill folder.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::MemoryFiles;
+    use crate::manifest::{Finding, validate};
+    use serde_json::{Value, json};
+
+    /// A valid manifest with one `review` role whose source exists in [`folder`].
+    pub fn base() -> Value {
+        json!({
+            "family": "agent-workflow", "schema": 1, "name": "t", "kind": "execution-backend",
+            "version": "1.0.0", "provides": ["review"],
+            "roles": {"review": {"cmd": "t-review", "source": "bin/run.sh"}}
+        })
+    }
+
+    /// The skill folder that makes [`base`] valid.
+    pub fn folder() -> MemoryFiles {
+        MemoryFiles::new()
+            .with("SKILL.md", "---\nmetadata:\n  version: '1.0.0'\n---\n")
+            .with("bin/run.sh", "x")
+    }
+
+    /// [`base`] with `key` set to `value`, validated in [`folder`].
+    pub fn findings_with(key: &str, value: Value) -> Vec<Finding> {
+        let mut m = base();
+        m[key] = value;
+        findings(&m)
+    }
+
+    /// A manifest validated in [`folder`].
+    pub fn findings(m: &Value) -> Vec<Finding> {
+        let bytes = serde_json::to_vec(m).unwrap_or_default();
+        validate(Some(&bytes), "/skill", &folder()).errors
+    }
+}

@@ -47,21 +47,13 @@ pub(super) fn check(cx: &mut Ctx) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::memory::MemoryFiles;
-    use super::super::validate;
     use serde_json::{Value, json};
 
     fn found(roles: Value) -> Vec<(&'static str, String)> {
-        let m = json!({
-            "family": "agent-workflow", "schema": 1, "name": "t", "kind": "execution-backend",
-            "version": "1.0.0", "provides": ["review", "execute"], "roles": roles
-        });
-        let files = MemoryFiles::new()
-            .with("SKILL.md", "---\nmetadata:\n  version: '1.0.0'\n---\n")
-            .with("bin/run.sh", "x");
-        let bytes = serde_json::to_vec(&m).unwrap();
-        validate(Some(&bytes), "/skill", &files)
-            .errors
+        let mut m = super::super::memory::testing::base();
+        m["provides"] = serde_json::json!(["review", "execute"]);
+        m["roles"] = roles;
+        super::super::memory::testing::findings(&m)
             .into_iter()
             .map(|f| (f.rule, f.path))
             .collect()
