@@ -8,22 +8,15 @@ mod session_support;
 use serde_json::Value;
 use session_support::Ws;
 use std::collections::BTreeSet;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 
 const PARALLEL: usize = 16;
 const ROUNDS: usize = 20;
 
 fn spawn(ws: &Ws, args: &[String], env: &[(&str, String)]) -> Child {
-    let mut c = Command::new(assert_cmd::cargo::cargo_bin("aw"));
-    c.current_dir(ws.root())
-        .env("HOME", ws.home.path())
-        .env_remove("AW_NAMESPACE")
-        .env_remove("AW_CONTEXT_ID")
-        .env_remove("AW_LOCK_WAIT_MS")
-        .env_remove("AW_TEST_STALL_MS")
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let mut c = ws.process(&args);
+    c.stdout(Stdio::piped()).stderr(Stdio::piped());
     for (k, v) in env {
         c.env(k, v);
     }

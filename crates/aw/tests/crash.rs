@@ -7,20 +7,12 @@ mod session_support;
 
 use session_support::Ws;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 fn spawn(ws: &Ws, args: &[&str], env: &[(&str, &str)]) -> Child {
-    let mut c = Command::new(assert_cmd::cargo::cargo_bin("aw"));
-    c.current_dir(ws.root())
-        .env("HOME", ws.home.path())
-        .env_remove("AW_NAMESPACE")
-        .env_remove("AW_CONTEXT_ID")
-        .env_remove("AW_LOCK_WAIT_MS")
-        .env_remove("AW_TEST_STALL_MS")
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null());
+    let mut c = ws.process(args);
+    c.stdout(Stdio::null()).stderr(Stdio::null());
     for (k, v) in env {
         c.env(k, v);
     }

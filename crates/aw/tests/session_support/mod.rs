@@ -59,6 +59,20 @@ impl Ws {
         self.dir.path()
     }
 
+    /// A child `aw` process in this workspace with the harness's clean environment (for tests
+    /// that run processes concurrently or kill them); the caller sets its stdio and spawns it.
+    pub fn process(&self, args: &[&str]) -> std::process::Command {
+        let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("aw"));
+        c.current_dir(self.root())
+            .env("HOME", self.home.path())
+            .env_remove("AW_NAMESPACE")
+            .env_remove("AW_CONTEXT_ID")
+            .env_remove("AW_LOCK_WAIT_MS")
+            .env_remove("AW_TEST_STALL_MS")
+            .args(args);
+        c
+    }
+
     pub fn sessions(&self) -> PathBuf {
         self.root().join(".workflow/sessions")
     }
