@@ -1,8 +1,9 @@
 //! Fuzzes the manifest validator with arbitrary bytes as `capability.json`: it must never panic,
 //! and its class must agree with its errors.
 #![no_main]
+#![forbid(unsafe_code)]
 
-use aw_core::manifest::{Class, memory::MemoryFiles, validate};
+use aw_manifest::{Class, memory::MemoryFiles, validate};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -7,13 +7,13 @@
 //! Byte-exactness matters: run-state seals, boundary seals and approval digests written by the
 //! reference must verify here and the other way round.
 
-use crate::manifest::js::number_to_string;
+use aw_json::js::number_to_string;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::cmp::Ordering;
 use std::fmt::Write as _;
 
-pub use crate::json_text::MAX_DEPTH;
+pub use aw_json::MAX_DEPTH;
 
 /// The canonical JSON text of a value.
 pub fn canonical_json(value: &Value) -> String {
@@ -52,7 +52,7 @@ pub fn is_digest(s: &str) -> bool {
 /// Parses JSON text after checking that its nesting stays within [`MAX_DEPTH`]. The error is a
 /// short English reason.
 pub fn parse_json(text: &str) -> Result<Value, String> {
-    crate::json_text::parse_bounded(text)
+    aw_json::parse_bounded(text)
 }
 
 fn write_value(out: &mut String, value: &Value) {

@@ -4,14 +4,14 @@
 //! every function takes values and returns values, so every rule can be tested in isolation and
 //! reused by every command that needs it.
 
+#![forbid(unsafe_code)]
+
 pub mod artifacts;
 pub mod canonical;
 pub mod checkpoint;
 pub mod context_id;
 pub mod docs;
 pub mod flow;
-pub mod json_text;
-pub mod manifest;
 pub mod markdown;
 pub mod names;
 pub mod project;

@@ -1,5 +1,6 @@
 //! The directive's shape, its closed key set, the ten construction checks and the human
 //! projection (flow-directive suite).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
 

@@ -2,6 +2,7 @@
 //! authorization, execution boundaries, ownership, the docs boundary and the flow-control
 //! choices (flow-advance, flow-effects, flow-execution-boundary, flow-human-boundary,
 //! flow-ownership, flow-tramo-chassis suites).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
 

@@ -1,5 +1,6 @@
 //! No input makes the engine panic: arbitrary state files and arbitrary answers at every kind of
 //! boundary come back as values or typed errors.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
 

@@ -2,6 +2,7 @@
 //! degradation, recovery, and the quick / spec / plan tranches (flow-fail-closed,
 //! flow-tramo-chassis, flow-tramo-quick, flow-tramo-spec, flow-tramo-plan, flow-effects,
 //! flow-human-boundary suites).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
 

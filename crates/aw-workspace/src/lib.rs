@@ -4,6 +4,8 @@
 //! validator, workspace discovery and namespace resolution, atomic writes and the workspace
 //! lock. The rules themselves stay in `aw-core`.
 
+#![forbid(unsafe_code)]
+
 pub mod atomic;
 pub mod bindings;
 pub mod board;

@@ -1,6 +1,6 @@
 //! A skill folder on disk, seen through the validator's [`SkillFiles`] view.
 
-use aw_core::manifest::{self, FileRead, Report, SkillFiles};
+use aw_manifest::{FileRead, Report, SkillFiles};
 use std::io::ErrorKind;
 use std::path::{Component, Path, PathBuf};
 
@@ -46,7 +46,7 @@ impl SkillDir {
     pub fn validate(&self) -> Report {
         // Any read failure (missing, a folder, no permission) is the validator's "not found".
         let manifest = std::fs::read(self.root.join("capability.json")).ok();
-        manifest::validate(manifest.as_deref(), &self.root.to_string_lossy(), self)
+        aw_manifest::validate(manifest.as_deref(), &self.root.to_string_lossy(), self)
     }
 }
 

@@ -10,6 +10,7 @@
 //! (legacy ones included), plans in every state (open, started, blocked, awaiting final
 //! validation, done, inconsistent, pre-contract), fenced examples that must not count as phases,
 //! execution batches, CRLF files, and sessions with checkpoints, backlogs and closed markers.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

@@ -1,5 +1,7 @@
 //! `aw`: a fast, native runtime for AI-agent workflows.
 
+#![forbid(unsafe_code)]
+
 mod cli;
 mod commands;
 mod context;

@@ -5,6 +5,7 @@
 //! cases 12–14 expect `004`. Messages are aw's own English; the reference's Spanish message
 //! checks are replaced by checks of the code and of the fact the message must carry. Case 5
 //! (`project-md-upsert --read`) belongs to the project-block suite.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod session_support;
 

@@ -9,7 +9,7 @@ use super::state::{
 };
 use super::vocab::{EffectClass, Flow};
 use crate::canonical::{parse_json, semantic_digest};
-use crate::manifest::js::js_string;
+use aw_json::js::js_string;
 use serde_json::{Map, Value};
 
 /// What to do about a state that cannot be used.

@@ -2,7 +2,7 @@
 
 use crate::commands::manifest::validate::{render_json, render_text};
 use crate::failure::Failure;
-use aw_core::manifest::{Class, Report};
+use aw_manifest::{Class, Report};
 use aw_workspace::skill::SkillDir;
 use serde_json::Value;
 use std::path::Path;

@@ -8,7 +8,7 @@
 use crate::cli::Global;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome, emit_err};
-use aw_core::manifest::{Class, Report};
+use aw_manifest::{Class, Report};
 use aw_workspace::skill::{SkillDir, resolve_arg};
 use clap::Args;
 use serde_json::{Value, json};

@@ -62,7 +62,7 @@ pub(super) fn malformed(why: &str) -> Report {
 
 /// Parses a JSON text into the borrowed tree, nested at most [`MAX_DEPTH`] levels.
 pub(super) fn parse(text: &str) -> Result<Value<'_>, String> {
-    crate::json_text::parse_bounded(text)
+    aw_json::parse_bounded(text)
 }
 
 /// G3: the root must be a plain object.

@@ -13,6 +13,10 @@ use regex::Regex;
 use std::sync::LazyLock;
 
 /// The slot grammar of the catalog renderer.
+#[allow(
+    clippy::expect_used,
+    reason = "a constant pattern: every test that reads a slot compiles it"
+)]
 static SLOT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"@?<[^<>]+>|\[[^\[\]]*\]").expect("the slot pattern is a valid constant")
 });

@@ -5,6 +5,8 @@
 //! implementation. The checks, their order and their counts follow the family's reference
 //! validator; the messages are our own and always name the offending field first.
 
+#![forbid(unsafe_code)]
+
 pub mod js;
 pub mod memory;
 mod report;
@@ -77,7 +79,7 @@ pub trait SkillFiles {
 
 /// The deepest JSON nesting accepted. The reference's recursive walk handles a few hundred
 /// levels; a cap keeps our stack bounded whatever the input.
-pub const MAX_DEPTH: usize = crate::json_text::MAX_DEPTH;
+pub const MAX_DEPTH: usize = aw_json::MAX_DEPTH;
 
 /// Validates one skill folder.
 ///

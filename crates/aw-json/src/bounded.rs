@@ -2,9 +2,11 @@
 //!
 //! serde_json stops at 128 levels by default; the reference (JavaScript) accepts a few thousand
 //! before its stack overflows. Every JSON input aw reads (manifests, answers, run states) goes
-//! through [`parse_bounded`]: shallow text takes serde_json's fast path, and only deeper text
-//! pays for a scan that bounds the unlimited parse at [`MAX_DEPTH`], so no input can exhaust the
-//! stack.
+//! through [`parse_bounded`]. Valid text takes serde_json's fast path. When that parse fails, our
+//! own scan measures the nesting: text no deeper than [`MAX_DEPTH`] is parsed again without
+//! serde_json's limit (its error, if any, is then the real one; an error path may parse twice),
+//! deeper text is refused. The decision rests on the measured depth, never on the wording of
+//! serde_json's error, and no input can exhaust the stack.
 
 use serde::Deserialize;
 
@@ -14,9 +16,8 @@ pub const MAX_DEPTH: usize = 512;
 /// Parses `text` into any deserializable type (borrowing from it where the type can), refusing
 /// nesting deeper than [`MAX_DEPTH`]. The error is a short English reason.
 pub fn parse_bounded<'de, T: Deserialize<'de>>(text: &'de str) -> Result<T, String> {
-    match serde_json::from_str::<T>(text) {
-        Err(e) if e.to_string().starts_with("recursion limit exceeded") => {}
-        other => return other.map_err(|e| e.to_string()),
+    if let Ok(value) = serde_json::from_str::<T>(text) {
+        return Ok(value);
     }
     let depth = nesting_depth(text);
     if depth > MAX_DEPTH {
@@ -77,5 +78,17 @@ mod tests {
         let err = parse_bounded::<serde_json::Value>(&deep).unwrap_err();
         assert!(err.contains("levels deep"), "{err}");
         assert!(parse_bounded::<serde_json::Value>("{").is_err());
+        // Deep and malformed: the real syntax error, not a depth refusal.
+        let broken = "[".repeat(300) + &"]".repeat(299) + "}";
+        let err = parse_bounded::<serde_json::Value>(&broken).unwrap_err();
+        assert!(!err.contains("levels deep"), "{err}");
+        // Shallow and malformed: serde_json's error as it is.
+        let err = parse_bounded::<serde_json::Value>("[1,]").unwrap_err();
+        assert_eq!(
+            err,
+            serde_json::from_str::<serde_json::Value>("[1,]")
+                .unwrap_err()
+                .to_string()
+        );
     }
 }

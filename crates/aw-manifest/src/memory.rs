@@ -85,7 +85,7 @@ mod tests {
 #[cfg(test)]
 pub(crate) mod testing {
     use super::MemoryFiles;
-    use crate::manifest::{Finding, validate};
+    use crate::{Finding, validate};
     use serde_json::{Value, json};
 
     /// A valid manifest with one `review` role whose source exists in [`folder`].

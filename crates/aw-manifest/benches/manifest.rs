@@ -1,7 +1,8 @@
 //! In-process cost of validating one large manifest (the size of the family's bridge manifests,
 //! ~20 KB: roles with contracts, settings, sandbox declarations and a mode catalog).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use aw_core::manifest::{self, FileRead, SkillFiles, memory::MemoryFiles};
+use aw_manifest::{FileRead, SkillFiles, memory::MemoryFiles};
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::{Value, json};
 use std::hint::black_box;
@@ -64,7 +65,7 @@ fn bench(c: &mut Criterion) {
         "SKILL.md",
         "---\nname: bench-bridge\nmetadata:\n  version: '1.0.0'\n---\n",
     );
-    let report = manifest::validate(Some(&bytes), "/bench", &files);
+    let report = aw_manifest::validate(Some(&bytes), "/bench", &files);
     assert!(
         report.errors.is_empty(),
         "bench manifest must be valid: {:?}",
@@ -75,7 +76,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| serde_json::from_slice::<Value>(black_box(&bytes)).unwrap())
     });
     c.bench_function("validate large manifest", |b| {
-        b.iter(|| manifest::validate(Some(black_box(&bytes)), "/bench", &files))
+        b.iter(|| aw_manifest::validate(Some(black_box(&bytes)), "/bench", &files))
     });
 }
 
@@ -103,7 +104,7 @@ fn bench_real(c: &mut Criterion) {
     let files = Disk(dir.clone());
     eprintln!("{}: {} bytes", dir.display(), bytes.len());
     c.bench_function("validate AW_BENCH_SKILL", |b| {
-        b.iter(|| manifest::validate(Some(black_box(&bytes)), "/bench", &files))
+        b.iter(|| aw_manifest::validate(Some(black_box(&bytes)), "/bench", &files))
     });
 }
 
