@@ -407,6 +407,24 @@ impl ArtifactKind {
     }
 }
 
+/// The folder of a session that holds its SQL scripts.
+pub const SCRIPTS_DIR: &str = "scripts";
+
+/// Whether a file under `scripts/` is a SQL script: its name ends in `.sql`, in any letter case.
+pub fn is_sql_script(name: &str) -> bool {
+    ends_with_ignore_case(name, ".sql")
+}
+
+/// Whether a SQL script undoes another: its name ends in `.rollback.sql`, in any letter case.
+pub fn is_rollback(name: &str) -> bool {
+    ends_with_ignore_case(name, ".rollback.sql")
+}
+
+fn ends_with_ignore_case(name: &str, suffix: &str) -> bool {
+    name.len() >= suffix.len()
+        && name.as_bytes()[name.len() - suffix.len()..].eq_ignore_ascii_case(suffix.as_bytes())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -553,5 +571,19 @@ mod tests {
         assert_eq!(ArtifactKind::Checkpoint.find(&entries), None);
         assert_eq!(ArtifactKind::Conclusions.canonical(), "CONCLUSIONS.md");
         assert_eq!(ArtifactKind::ALL.len(), 10);
+    }
+
+    #[test]
+    fn sql_scripts_and_rollbacks_in_any_case() {
+        assert!(is_sql_script("001-a.sql"));
+        assert!(is_sql_script("001-a.SQL"));
+        assert!(!is_sql_script("sql"));
+        assert!(!is_sql_script("a.sql.bak"));
+        assert!(is_rollback("sub/001-a.Rollback.SQL"));
+        assert!(!is_rollback("001-a.sql"));
+        assert!(
+            !is_rollback("rollback.sql"),
+            "a name, not a suffix after a dot"
+        );
     }
 }

@@ -8,14 +8,16 @@ use crate::locate::Workspace;
 use crate::sessions;
 use aw_core::artifacts::ArtifactKind;
 use aw_core::checkpoint::WallClock;
-use aw_core::docs::board_input::{PlanInput, SessionInput, SourceDoc, SpecInput};
+use aw_core::docs::board_input::{BoardInput, PlanInput, SessionInput, SourceDoc, SpecInput};
 use aw_core::docs::dates::Moment;
 use aw_core::docs::names::{DocKind, DocName, parse_name};
 use aw_core::docs::plan::parse_plan;
 use aw_core::docs::session_view::{self, checkpoint_view, session_view};
 use aw_core::docs::spec::parse_spec;
 use aw_core::docs::status::WorkspaceEntry;
+use aw_core::docs::status::{self, SessionEntry, StatusModel};
 use aw_core::session::folder::SessionFolder;
+use aw_core::session::folder::SessionState;
 use std::collections::HashMap;
 use std::io::Read;
 use std::path::Path;
@@ -249,7 +251,7 @@ pub fn read_session(
 ) -> SessionInput {
     let dir = sessions::folder_path(ws, &folder.folder);
     let rel_dir = format!(".{}/sessions/{}", ws.ns, folder.folder);
-    let entries = crate::checkpoint::entries(&dir).unwrap_or_default();
+    let entries = crate::artifacts::entries(&dir).unwrap_or_default();
     let descriptor = sessions::descriptor(&dir, &entries).ok().flatten();
     let modified = descriptor
         .as_ref()
@@ -309,6 +311,46 @@ pub fn workspace_entry(ws: &Workspace) -> WorkspaceEntry {
         path: ws.root.to_string_lossy().replace('\\', "/"),
         initialized: ws.initialized,
     }
+}
+
+/// Reads one session as the board sees it, with the flow engine's projection of its run when
+/// it is active.
+///
+/// This is the one place the flow engine plugs into the board: `aw status` shows the projection
+/// as the session's `flow`, while `aw resume` takes `stop` (a run halted at a boundary that is
+/// not final) as the session's next step and command.
+fn board_session(ws: &Workspace, folder: &SessionFolder, times: &mut LocalTimes) -> SessionInput {
+    let mut s = read_session(ws, folder, times);
+    if folder.state == SessionState::Active {
+        s.flow = crate::flow_store::project_run(ws, &folder.folder).map(Into::into);
+    }
+    s
+}
+
+/// Reads the whole workspace and builds the board (`aw status`). Every file is read once.
+pub fn load(ws: &Workspace, now: &WallClock) -> StatusModel {
+    let mut times = LocalTimes::new();
+    // Sessions first: every file time is converted before the document threads start.
+    let sessions = session_folders(ws)
+        .iter()
+        .map(|f| board_session(ws, f, &mut times))
+        .collect();
+    let (specs, plans) = read_documents(ws, &mut times);
+    status::build(
+        BoardInput {
+            workspace: workspace_entry(ws),
+            specs,
+            plans,
+            sessions,
+        },
+        now,
+    )
+}
+
+/// Reads one session's board entry (for `aw resume --code`).
+pub fn load_session(ws: &Workspace, folder: &SessionFolder, now: &WallClock) -> SessionEntry {
+    let mut times = LocalTimes::new();
+    status::session_entry(board_session(ws, folder, &mut times), now)
 }
 
 #[cfg(test)]

@@ -2,55 +2,20 @@
 //! from git), reading and writing `CHECKPOINT.md`, and the recently closed sessions a resumed
 //! conversation may want to know about.
 
-use crate::error::{Result, WorkspaceError};
+use crate::artifacts::{artifact, entries, read_artifact, sql_scripts};
+use crate::error::Result;
 use crate::sessions::CLOSED_SENTINEL;
 use aw_core::artifacts::{self, ArtifactKind};
-use aw_core::checkpoint::{self, EXCERPT_CHARS, FileTouched, Snapshot, WallClock};
+use aw_core::checkpoint::{EXCERPT_CHARS, Snapshot, WallClock};
 use aw_core::markdown;
 use aw_core::session::folder::{SessionFolder, SessionState, identity};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::{Duration, SystemTime};
-
-/// A session folder's file names (UTF-8 names only; the catalogue has no other kind).
-pub fn entries(dir: &Path) -> Result<Vec<String>> {
-    let list = match std::fs::read_dir(dir) {
-        Ok(l) => l,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(WorkspaceError::io("could not list", dir, e)),
-    };
-    let mut names: Vec<String> = list
-        .filter_map(|e| e.ok())
-        .filter_map(|e| e.file_name().into_string().ok())
-        .collect();
-    names.sort();
-    Ok(names)
-}
-
-/// Where an artifact of `kind` lives in the folder, if it exists.
-pub fn artifact(dir: &Path, entries: &[String], kind: ArtifactKind) -> Option<PathBuf> {
-    kind.find(entries).map(|name| dir.join(name))
-}
 
 /// The session's CHECKPOINT: the existing file (any letter case), else the canonical name.
 pub fn checkpoint_path(dir: &Path, entries: &[String]) -> PathBuf {
     artifact(dir, entries, ArtifactKind::Checkpoint)
         .unwrap_or_else(|| dir.join(ArtifactKind::Checkpoint.canonical()))
-}
-
-/// A text file, or `None` when it does not exist. Bytes that are not UTF-8 are replaced, which
-/// also guarantees such a file never passes as our sealed template.
-pub fn read_text(path: &Path) -> Result<Option<String>> {
-    match std::fs::read(path) {
-        Ok(bytes) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(WorkspaceError::io("could not read", path, e)),
-    }
-}
-
-/// Writes the checkpoint atomically. The caller holds the workspace lock.
-pub fn write(path: &Path, text: &str) -> Result<()> {
-    crate::atomic::write(path, text.as_bytes())
 }
 
 /// A gathered snapshot with the task counts the command reports.
@@ -64,6 +29,15 @@ pub struct Gathered {
     pub tasks_closed: usize,
 }
 
+impl Gathered {
+    /// The tasks' progress in percent, when the session has tasks.
+    pub fn progress_pct(&self) -> Option<u32> {
+        self.snapshot
+            .tasks
+            .and_then(|(closed, total)| artifacts::percent(closed, total))
+    }
+}
+
 /// Reads what the snapshot states: progress from TASKS, the newest decision, the session's
 /// origin, the artifacts present and the workspace's uncommitted changes.
 pub fn gather(
@@ -73,12 +47,7 @@ pub fn gather(
     entries: &[String],
     now: WallClock,
 ) -> Result<Gathered> {
-    let read = |kind| -> Result<Option<String>> {
-        match artifact(dir, entries, kind) {
-            Some(p) => read_text(&p),
-            None => Ok(None),
-        }
-    };
+    let read = |kind| read_artifact(dir, entries, kind);
     let tasks = read(ArtifactKind::Tasks)?
         .map(|t| artifacts::parse_tasks(&t))
         .unwrap_or_default();
@@ -90,7 +59,7 @@ pub fn gather(
         None => read(ArtifactKind::Objective)?,
     };
     let origin = session_doc.as_deref().and_then(first_origin_line);
-    let scripts = count_sql(&dir.join("scripts"), 0);
+    let scripts = sql_scripts(dir).len();
     let has = |k| artifact(dir, entries, k).is_some();
     let mut present: Vec<String> = [
         (
@@ -116,7 +85,7 @@ pub fn gather(
             updated: now.minute_stamp(),
             tasks: (total > 0).then_some((closed, total)),
             last_decision,
-            files: files_touched(root),
+            files: crate::git::files_touched(root),
             origin,
             artifacts: present,
         },
@@ -140,40 +109,6 @@ fn first_origin_line(text: &str) -> Option<String> {
         .filter(|l| !l.is_empty() && !matches!(*l, "-" | "*"))
         .find(|l| !(l.starts_with("<!--") && l.ends_with("-->")))
         .map(|l| l.chars().take(EXCERPT_CHARS).collect())
-}
-
-/// `.sql` files under `dir`, recursively (symbolic links are not followed).
-fn count_sql(dir: &Path, depth: usize) -> usize {
-    if depth > 16 {
-        return 0;
-    }
-    let Ok(list) = std::fs::read_dir(dir) else {
-        return 0;
-    };
-    list.filter_map(|e| e.ok())
-        .map(|e| match e.file_type() {
-            Ok(t) if t.is_dir() => count_sql(&e.path(), depth + 1),
-            Ok(t) if t.is_file() => usize::from(e.file_name().to_string_lossy().ends_with(".sql")),
-            _ => 0,
-        })
-        .sum()
-}
-
-/// Uncommitted changes in the workspace (`git diff --numstat HEAD`, run at the workspace root).
-/// No git, no repository or no commit yet means no changes to report, never a failure.
-pub fn files_touched(root: &Path) -> Vec<FileTouched> {
-    let out = Command::new("git")
-        .args(["-c", "core.quotepath=off", "diff", "--numstat", "HEAD"])
-        .current_dir(root)
-        .stdin(Stdio::null())
-        .stderr(Stdio::null())
-        .output();
-    match out {
-        Ok(o) if o.status.success() => {
-            checkpoint::parse_numstat(&String::from_utf8_lossy(&o.stdout))
-        }
-        _ => Vec::new(),
-    }
 }
 
 /// A recently closed session that left a closing artifact.

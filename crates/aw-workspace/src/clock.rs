@@ -1,10 +1,92 @@
 //! The shell's only access to the clock, so the core can take "now" as a value.
+//!
+//! A command reads [`Now`] once, at start, and passes it down: every date it writes and every
+//! age it computes agree with each other, and the testing aid `AW_TEST_NOW` (documented in
+//! docs/PROTOCOL.md) pins all of them at once.
 
-use time::OffsetDateTime;
+use aw_core::checkpoint::WallClock;
+use std::time::SystemTime;
 use time::format_description::well_known::Rfc3339;
 use time::macros::format_description;
+use time::{OffsetDateTime, PrimitiveDateTime, UtcOffset};
 
-/// Now, in UTC, as JS `toISOString()` writes it (`2026-01-03T10:00:00.000Z`).
+/// The environment variable that pins "now" for tests: `YYYY-MM-DD HH:MM[:SS]`, local time.
+pub const TEST_NOW_VAR: &str = "AW_TEST_NOW";
+
+/// "Now", read once per command: the local wall-clock time and the same instant as a
+/// `SystemTime` (to compare with file times).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Now {
+    /// Local wall-clock time.
+    pub wall: WallClock,
+    /// The same instant on the system clock.
+    pub system: SystemTime,
+}
+
+impl Now {
+    /// Reads the clock, or `AW_TEST_NOW` when it holds a valid stamp.
+    ///
+    /// Call it before starting any thread: the `time` crate refuses to read the local offset
+    /// from a multi-threaded process on Unix, and would silently fall back to UTC.
+    pub fn read() -> Now {
+        let offset = UtcOffset::current_local_offset().unwrap_or(UtcOffset::UTC);
+        let pinned = std::env::var(TEST_NOW_VAR)
+            .ok()
+            .and_then(|v| WallClock::parse(&v))
+            .and_then(|wall| {
+                Some(Now {
+                    wall,
+                    system: system_time(wall, offset)?,
+                })
+            });
+        pinned.unwrap_or_else(|| {
+            let now = OffsetDateTime::now_utc();
+            Now {
+                wall: wall_clock(now.to_offset(offset)),
+                system: SystemTime::from(now),
+            }
+        })
+    }
+
+    /// The local date, `YYYY-MM-DD`.
+    pub fn today(&self) -> String {
+        format!(
+            "{:04}-{:02}-{:02}",
+            self.wall.year, self.wall.month, self.wall.day
+        )
+    }
+
+    /// The local time to the minute, `YYYY-MM-DD HH:MM` (the project block's and the
+    /// checkpoint's stamp).
+    pub fn minute_stamp(&self) -> String {
+        self.wall.minute_stamp()
+    }
+}
+
+/// An offset date-time as a wall clock.
+fn wall_clock(t: OffsetDateTime) -> WallClock {
+    WallClock {
+        year: t.year(),
+        month: u8::from(t.month()),
+        day: t.day(),
+        hour: t.hour(),
+        minute: t.minute(),
+        second: t.second(),
+    }
+}
+
+/// A local wall-clock time as a system time, at the given offset.
+fn system_time(w: WallClock, offset: UtcOffset) -> Option<SystemTime> {
+    let month = time::Month::try_from(w.month).ok()?;
+    let date = time::Date::from_calendar_date(w.year, month, w.day).ok()?;
+    let at = time::Time::from_hms(w.hour, w.minute, w.second.min(59)).ok()?;
+    Some(SystemTime::from(
+        PrimitiveDateTime::new(date, at).assume_offset(offset),
+    ))
+}
+
+/// Now, in UTC, as JS `toISOString()` writes it (`2026-01-03T10:00:00.000Z`): the lock file's
+/// stamp, which other processes read, so it is always the real time.
 pub fn utc_iso_now() -> String {
     let fmt =
         format_description!("[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:3]Z");
@@ -13,31 +95,30 @@ pub fn utc_iso_now() -> String {
         .unwrap_or_else(|_| "1970-01-01T00:00:00.000Z".to_owned())
 }
 
-/// How long ago an RFC 3339 timestamp was (zero if it is in the future).
+/// How long ago an RFC 3339 timestamp was on the real clock (zero if it is in the future).
 pub fn age_of_iso(ts: &str) -> Option<std::time::Duration> {
     let then = OffsetDateTime::parse(ts, &Rfc3339).ok()?;
     let age = OffsetDateTime::now_utc() - then;
     Some(age.try_into().unwrap_or_default())
 }
 
-/// Now, on the local wall clock (UTC when the local offset cannot be determined).
-///
-/// Call it before starting any thread: the `time` crate refuses to read the local offset from a
-/// multi-threaded process on Unix, and would silently fall back to UTC.
-pub fn local_wall_clock() -> aw_core::checkpoint::WallClock {
-    let now = OffsetDateTime::now_local().unwrap_or_else(|_| OffsetDateTime::now_utc());
-    aw_core::checkpoint::WallClock {
-        year: now.year(),
-        month: u8::from(now.month()),
-        day: now.day(),
-        hour: now.hour(),
-        minute: now.minute(),
-        second: now.second(),
-    }
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
 
-/// Today's local date, `YYYY-MM-DD` (UTC when the local offset cannot be determined).
-pub fn local_date_today() -> String {
-    let now = local_wall_clock();
-    format!("{:04}-{:02}-{:02}", now.year, now.month, now.day)
+    #[test]
+    fn a_pinned_wall_clock_maps_to_the_same_instant() {
+        let wall = WallClock::parse("2026-03-01 10:30:15").unwrap();
+        let utc = system_time(wall, UtcOffset::UTC).unwrap();
+        assert_eq!(
+            utc.duration_since(SystemTime::UNIX_EPOCH).unwrap(),
+            Duration::from_secs(1_772_361_015)
+        );
+        let east = system_time(wall, UtcOffset::from_hms(2, 0, 0).unwrap()).unwrap();
+        assert_eq!(utc.duration_since(east).unwrap(), Duration::from_secs(7200));
+        let now = Now { wall, system: utc };
+        assert_eq!(now.today(), "2026-03-01");
+        assert_eq!(now.minute_stamp(), "2026-03-01 10:30");
+    }
 }

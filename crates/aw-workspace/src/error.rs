@@ -82,6 +82,13 @@ impl WorkspaceError {
         }
     }
 
+    /// Whether this is the resolver refusing to settle on a session (no session, several, a
+    /// closed one, an unusable binding) rather than a malformed request or a failing disk: the
+    /// kind of failure a lifecycle hook reports as degraded continuity instead of failing.
+    pub fn is_unresolved(&self) -> bool {
+        matches!(self, WorkspaceError::Session(_)) && self.code() != "INVALID_INPUT"
+    }
+
     /// An I/O failure at `path`.
     pub fn io(what: &'static str, path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         WorkspaceError::Io {
@@ -94,3 +101,28 @@ impl WorkspaceError {
 
 /// Results of the workspace shell.
 pub type Result<T> = std::result::Result<T, WorkspaceError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use aw_core::session::resolve::{Refusal, RefusalKind};
+
+    fn refusal(kind: RefusalKind) -> WorkspaceError {
+        WorkspaceError::Session(Box::new(Refusal {
+            kind,
+            message: "m".into(),
+            action: "a".into(),
+            candidates: Vec::new(),
+        }))
+    }
+
+    #[test]
+    fn only_resolver_refusals_are_unresolved() {
+        assert!(refusal(RefusalKind::Ambiguous).is_unresolved());
+        assert!(refusal(RefusalKind::Closed).is_unresolved());
+        assert!(refusal(RefusalKind::NotFound).is_unresolved());
+        assert!(!refusal(RefusalKind::InvalidCode).is_unresolved());
+        let io = WorkspaceError::io("x", "/p", std::io::Error::other("boom"));
+        assert!(!io.is_unresolved());
+    }
+}

@@ -7,13 +7,17 @@
 
 use crate::error::{Result, WorkspaceError};
 use crate::locate::Workspace;
-use crate::lock::WorkspaceLock;
+use crate::lock::{WorkspaceLock, default_wait};
+use crate::resolver::{self, Request};
 use crate::sessions;
+use aw_core::flow::Journey;
 use aw_core::flow::error::FlowError;
 use aw_core::flow::projection::{RunProjection, project};
-use aw_core::flow::run::Turn;
+use aw_core::flow::run::{Turn, closed_session_allows};
 use aw_core::flow::state::{RUN_STATE_FILE, RunState};
 use aw_core::flow::state_parse::parse_state;
+use aw_core::session::folder::SessionState;
+use aw_core::session::resolve::Intent;
 use std::path::{Path, PathBuf};
 
 /// The state file of a session folder.
@@ -82,6 +86,52 @@ pub fn mutate(
         }
     }
     Ok(turn)
+}
+
+/// One invocation of a flow verb: takes the workspace lock, resolves the session (`code`, else
+/// the conversation's binding, else the only active session; the conversation is bound to it),
+/// and runs one engine `step` over its run state (see [`mutate`]). A closed session is accepted
+/// only for a run that is finished or stands on the step that closed it.
+pub fn drive(
+    ws: &Workspace,
+    code: Option<&str>,
+    context_id: Option<&str>,
+    step: impl FnOnce(Option<RunState>, &str) -> std::result::Result<Turn, FlowError>,
+) -> Result<Turn> {
+    let lock = WorkspaceLock::acquire(&ws.lock_path(), default_wait())?;
+    let listing = sessions::list(ws)?;
+    let request = Request {
+        code,
+        allow_closed: true,
+        bind: true,
+        context_id,
+        intent: Intent::Write,
+    };
+    let resolved = resolver::resolve_locked(ws, &listing, &request, &lock)?;
+    let closed = resolved.state == SessionState::Closed;
+    let folder = resolved.folder.clone();
+    mutate(&resolved.path, &folder, &lock, |stored| {
+        if closed {
+            let allowed = match &stored {
+                None => false,
+                Some(s) => closed_session_allows(s, &Journey::builtin(s.flow)?),
+            };
+            if !allowed {
+                return Err(session_closed(&folder));
+            }
+        }
+        step(stored, &folder)
+    })
+}
+
+fn session_closed(folder: &str) -> FlowError {
+    FlowError::new(
+        "SESSION_CLOSED",
+        format!("Session '{folder}' is closed."),
+        format!(
+            "Reopen it with `aw session-resume --code {folder} --reopen`, or pick an active session."
+        ),
+    )
 }
 
 /// Replaces the state file through [`crate::atomic::write`] (temp file, fsync, rename, folder

@@ -1,10 +1,14 @@
-//! `HISTORY.md` on disk: reading it and upserting one row under the workspace lock.
+//! `HISTORY.md` on disk: reading it, and upserting one row under the workspace lock.
 
 use crate::atomic;
 use crate::error::{Result, WorkspaceError};
 use crate::locate::Workspace;
-use crate::lock::WorkspaceLock;
-use aw_core::session::history::{self, Row, Upserted};
+use crate::lock::{WorkspaceLock, default_wait};
+use crate::resolver::{self, Request};
+use crate::sessions;
+use aw_core::session::folder::{SessionFolder, SessionState, identity};
+use aw_core::session::history::{self, Row, Upsert, Upserted};
+use aw_core::session::resolve::{Intent, RefusalKind};
 use std::path::PathBuf;
 
 /// `.<ns>/HISTORY.md`.
@@ -40,4 +44,87 @@ pub fn commit(
     }
     atomic::create_dir_all(&ws.state_dir())?;
     atomic::write(&path(ws), planned.text.as_bytes())
+}
+
+/// A row to upsert, as `history-update` asks for it (values already checked).
+#[derive(Debug, Clone, Copy)]
+pub struct RowUpdate<'a> {
+    /// The session: a number, a folder name or a unique folder prefix. A code that matches no
+    /// folder still gets its row (the history may name sessions whose folder is gone).
+    pub code: &'a str,
+    /// The row's state.
+    pub state: SessionState,
+    /// The row's date; else the session's start date, else `today`.
+    pub date: Option<&'a str>,
+    /// The name to put in the row key instead of the session's.
+    pub name: Option<&'a str>,
+    /// The Refs cell's new references.
+    pub refs: Option<&'a str>,
+    /// Today's local date, `YYYY-MM-DD`.
+    pub today: &'a str,
+}
+
+/// What an upsert did to the row.
+#[derive(Debug, Clone)]
+pub struct Updated {
+    /// The row written.
+    pub row: Row,
+    /// Added, updated or unchanged.
+    pub action: Upsert,
+}
+
+/// Upserts one session's row under the workspace lock (a legacy 6/7-column table is migrated on
+/// the way).
+pub fn update(ws: &Workspace, req: &RowUpdate<'_>) -> Result<Updated> {
+    let lock = WorkspaceLock::acquire(&ws.lock_path(), default_wait())?;
+    let listing = sessions::list(ws)?;
+    let request = Request {
+        code: Some(req.code),
+        allow_closed: true,
+        bind: false,
+        context_id: None,
+        intent: Intent::Write,
+    };
+    let found = match resolver::resolve_in(ws, &listing, &request) {
+        Ok(r) => Some(r),
+        Err(WorkspaceError::Session(r)) if r.kind == RefusalKind::NotFound => None,
+        Err(e) => return Err(e),
+    };
+    let current = read(ws)?;
+    let (row_code, key, session_date) = match &found {
+        Some(r) => {
+            let id = identity(&r.folder);
+            let key = history::row_key(&id.code, Some(req.name.unwrap_or(&id.name)));
+            let folder = SessionFolder {
+                folder: r.folder.clone(),
+                state: r.state,
+            };
+            let info = sessions::info(ws, &folder, current.as_deref(), req.today)?;
+            (id.code, key, Some(info.date))
+        }
+        None => {
+            let key = history::row_key(req.code, req.name);
+            let recorded = current
+                .as_deref()
+                .and_then(|h| history::date_of(h, req.code, &key));
+            (req.code.to_owned(), key, recorded)
+        }
+    };
+    let refs = history::refs_cell(current.as_deref(), &row_code, &key, req.refs);
+    let row = Row {
+        key,
+        date: req
+            .date
+            .map(str::to_owned)
+            .or(session_date)
+            .unwrap_or_else(|| req.today.to_owned()),
+        state: req.state.as_str().to_owned(),
+        refs,
+    };
+    let planned = plan(current.as_deref(), &row_code, &row);
+    commit(ws, current.as_deref(), &planned, &lock)?;
+    Ok(Updated {
+        row,
+        action: planned.action,
+    })
 }

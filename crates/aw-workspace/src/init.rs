@@ -351,6 +351,45 @@ pub fn apply(plan: &InitPlan) -> std::result::Result<(), (Step, WorkspaceError)>
     write_change(&plan.visibility.claude).map_err(|e| (Step::Visibility, e))
 }
 
+/// Why a run of `workspace-init` stopped.
+#[derive(Debug)]
+pub enum RunError {
+    /// The workspace lock could not be taken: nothing was written.
+    Lock(WorkspaceError),
+    /// Planning refused: nothing was written.
+    Plan(InitError),
+    /// A step of the plan failed; earlier steps stay done.
+    Apply(Step, WorkspaceError),
+}
+
+/// Runs `workspace-init` in `ws`: plans, and unless `dry_run` applies the plan, under the
+/// workspace lock. A refused plan in a workspace that had no state folder leaves no trace.
+pub fn run(
+    ws: &Workspace,
+    req: InitRequest,
+    dry_run: bool,
+) -> std::result::Result<InitPlan, RunError> {
+    if dry_run {
+        return plan(ws, req).map_err(RunError::Plan);
+    }
+    let fresh = !ws.state_dir().exists();
+    let lock = crate::lock::WorkspaceLock::acquire(&ws.lock_path(), crate::lock::default_wait())
+        .map_err(RunError::Lock)?;
+    let planned = match plan(ws, req) {
+        Ok(p) => p,
+        Err(e) => {
+            drop(lock);
+            if fresh {
+                discard_fresh_state(ws);
+            }
+            return Err(RunError::Plan(e));
+        }
+    };
+    apply(&planned).map_err(|(step, e)| RunError::Apply(step, e))?;
+    drop(lock);
+    Ok(planned)
+}
+
 /// After a refused run in a workspace that had no state folder, removes the lock file and the
 /// state folder that taking the lock created, so a refused run leaves no trace. Anything else
 /// in the folder keeps it.

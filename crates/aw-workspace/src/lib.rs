@@ -6,16 +6,20 @@
 
 #![forbid(unsafe_code)]
 
+pub mod artifacts;
 pub mod atomic;
 pub mod bindings;
 pub mod board;
 pub mod checkpoint;
 pub mod clock;
+pub mod containment;
 pub mod context_id;
 pub mod error;
+pub mod example;
 pub mod flow_store;
-pub mod git_probe;
+pub mod git;
 pub mod history;
+pub mod hooks;
 pub mod init;
 pub mod locate;
 pub mod lock;
@@ -24,5 +28,7 @@ pub mod project;
 pub mod resolver;
 pub mod sessions;
 pub mod skill;
+pub mod stdin;
+pub mod test_hook;
 
 pub use error::{Result, WorkspaceError};

@@ -51,6 +51,53 @@ pub struct LocateInput {
     pub home: Option<PathBuf>,
 }
 
+impl LocateInput {
+    /// What this process gives: its current folder, `AW_NAMESPACE` and `HOME`, with the
+    /// `--workspace` and `--namespace` flags.
+    pub fn from_process(workspace: Option<PathBuf>, namespace: Option<String>) -> Result<Self> {
+        Ok(LocateInput {
+            cwd: current_dir()?,
+            workspace,
+            namespace,
+            env_namespace: std::env::var("AW_NAMESPACE").ok(),
+            home: std::env::var_os("HOME").map(Into::into),
+        })
+    }
+}
+
+/// The process's current folder.
+pub fn current_dir() -> Result<PathBuf> {
+    std::env::current_dir().map_err(|e| WorkspaceError::Refused {
+        code: "IO_ERROR",
+        message: format!("The current folder cannot be read: {e}."),
+        action: "Run aw from an existing folder.".to_owned(),
+    })
+}
+
+/// The workspace exactly at `--workspace` (taken from the current folder when relative) or at
+/// the current folder, without walking up: where `workspace-init` creates one. The folder must
+/// exist.
+pub fn locate_exact(input: LocateInput) -> Result<Workspace> {
+    let dir = match &input.workspace {
+        Some(w) => input.cwd.join(w),
+        None => input.cwd.clone(),
+    };
+    let dir = dir
+        .canonicalize()
+        .ok()
+        .filter(|d| d.is_dir())
+        .ok_or_else(|| WorkspaceError::Refused {
+            code: "INVALID_INPUT",
+            message: format!("{} is not an existing folder.", dir.display()),
+            action: "Create the folder first, or pass the right `--workspace <dir>`.".to_owned(),
+        })?;
+    // Naming the folder explicitly keeps `locate` from walking up.
+    locate(&LocateInput {
+        workspace: Some(dir),
+        ..input
+    })
+}
+
 /// A located workspace.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Workspace {

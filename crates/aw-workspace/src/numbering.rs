@@ -4,10 +4,13 @@
 use crate::atomic;
 use crate::error::{Result, WorkspaceError};
 use crate::locate::Workspace;
-use crate::lock::WorkspaceLock;
+use crate::lock::{WorkspaceLock, default_wait};
+use crate::resolver::{self, Request};
 use aw_core::session::correlative::{Correlative, next_after};
 use aw_core::session::reservation;
+use aw_core::session::resolve::Intent;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// How many consecutive numbers a claim tries before giving up (a writer outside aw may be
 /// creating numbered files at the same time).
@@ -124,6 +127,101 @@ pub fn claim(
             dir.display()
         ),
         action: "Something else is creating numbered files in that folder; wait for it, then claim again.".to_owned(),
+    })
+}
+
+/// What `next-number` asks of a docs folder (values already checked).
+#[derive(Debug, Clone, Copy)]
+pub struct NumberRequest<'a> {
+    /// The folder, already resolved inside the workspace.
+    pub dir: &'a Path,
+    /// `--claim <rest>`: reserve `NNN-<rest>`.
+    pub claim: Option<&'a str>,
+    /// `--code`: the session owning the claim.
+    pub owner: Option<&'a str>,
+    /// `--dry-run`: create nothing, not even the folder.
+    pub dry_run: bool,
+}
+
+/// What `next-number` found and did.
+#[derive(Debug, Clone)]
+pub struct Numbered {
+    /// Whether the folder existed.
+    pub existed: bool,
+    /// Whether this call created it.
+    pub created: bool,
+    /// The folder as scanned (under the lock, for a claim).
+    pub scan: Scan,
+    /// The claimed slot.
+    pub claim: Option<Claim>,
+    /// The owning session's folder.
+    pub owner: Option<String>,
+}
+
+/// How long a claim waits for the lock: `AW_LOCK_WAIT_MS` when set, else 10 s (claims are made
+/// in bursts by parallel agents, so they wait longer than other writes).
+fn claim_wait() -> Duration {
+    if std::env::var_os("AW_LOCK_WAIT_MS").is_some() {
+        default_wait()
+    } else {
+        Duration::from_secs(10)
+    }
+}
+
+/// Scans a docs folder for its next number, creating the folder unless `dry_run`; with a claim,
+/// rescans and reserves the slot under the workspace lock.
+pub fn number(ws: &Workspace, req: &NumberRequest<'_>) -> Result<Numbered> {
+    let dir = req.dir;
+    let existed = dir.is_dir();
+    if dir.exists() && !existed {
+        let shown = dir.strip_prefix(&ws.root).unwrap_or(dir);
+        return Err(WorkspaceError::Refused {
+            code: "INVALID_INPUT",
+            message: format!("`{}` exists but is not a folder.", shown.display()),
+            action: "Pass a folder.".to_owned(),
+        });
+    }
+    let owner = match req.owner {
+        Some(code) => Some(
+            resolver::resolve(
+                ws,
+                &Request {
+                    code: Some(code),
+                    allow_closed: false,
+                    bind: false,
+                    context_id: None,
+                    intent: Intent::Write,
+                },
+            )?
+            .folder,
+        ),
+        None => None,
+    };
+    let mut created = false;
+    let (scan, claim) = match req.claim {
+        Some(rest) => {
+            let lock = WorkspaceLock::acquire(&ws.lock_path(), claim_wait())?;
+            if !existed {
+                atomic::create_dir_all(dir)?;
+                created = true;
+            }
+            let (scan, claim) = self::claim(dir, rest, owner.as_deref(), &lock)?;
+            (scan, Some(claim))
+        }
+        None => {
+            if !existed && !req.dry_run {
+                atomic::create_dir_all(dir)?;
+                created = true;
+            }
+            (scan(dir)?, None)
+        }
+    };
+    Ok(Numbered {
+        existed,
+        created,
+        scan,
+        claim,
+        owner,
     })
 }
 

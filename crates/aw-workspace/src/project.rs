@@ -2,6 +2,8 @@
 //! for their stack, and writing the planned block into both files.
 
 use crate::error::{Result, WorkspaceError};
+use crate::locate::Workspace;
+use crate::lock::{WorkspaceLock, default_wait};
 use aw_core::project::markers::{Action, find};
 use aw_core::project::model::{Block, Source, Stack};
 use aw_core::project::parse::parse;
@@ -96,6 +98,41 @@ pub fn write_planned(files: &[PlannedFile]) -> Result<()> {
     Ok(())
 }
 
+/// Reads the block, lets `change` produce the new one, and writes it into both files, all under
+/// the workspace lock; `now` (`YYYY-MM-DD HH:MM`) stamps a block that changes. `change` sees the
+/// current block (`None`: there is none). A refused change leaves no trace, not even the state
+/// folder taking the lock created.
+pub fn update<E: From<WorkspaceError>>(
+    ws: &Workspace,
+    now: &str,
+    change: impl FnOnce(Option<&Block>) -> std::result::Result<Block, E>,
+) -> std::result::Result<(Block, Vec<PlannedFile>), E> {
+    let fresh = !ws.state_dir().exists();
+    let lock = WorkspaceLock::acquire(&ws.lock_path(), default_wait())?;
+    let planned = (|| {
+        let files = ProjectFiles::read(&ws.root)?;
+        let mut block = change(files.block(&ws.ns).as_ref())?;
+        if block.stack.is_empty() {
+            block.stack = detect_stack(&ws.root, &block.sources);
+        }
+        let planned = files.plan(&ws.ns, &block, now);
+        Ok::<_, E>((block, planned))
+    })();
+    let (block, planned) = match planned {
+        Ok(p) => p,
+        Err(e) => {
+            drop(lock);
+            if fresh {
+                crate::init::discard_fresh_state(ws);
+            }
+            return Err(e);
+        }
+    };
+    write_planned(&planned)?;
+    drop(lock);
+    Ok((block, planned))
+}
+
 /// Whether a path is absolute in Windows terms (`C:\`, `C:/`, `\\server`, `\\?\`).
 fn windows_absolute(path: &str) -> bool {
     let b = path.as_bytes();
@@ -137,6 +174,27 @@ pub fn resolve_source(root: &Path, path: &str) -> PathBuf {
 /// Whether a resolved source folder lies outside the workspace root.
 pub fn is_external(root: &Path, resolved: &Path) -> bool {
     !resolved.starts_with(root)
+}
+
+/// Where a source stands on this machine.
+#[derive(Debug, Clone)]
+pub struct SourceState {
+    /// The folder it resolves to (see [`resolve_source`]).
+    pub resolved: PathBuf,
+    /// Whether that folder exists.
+    pub exists: bool,
+    /// What git says about it (`None` when git was not asked).
+    pub git: Option<crate::git::GitState>,
+}
+
+/// Reads where a source stands: its folder, and unless `no_git` what git says about it.
+pub fn source_state(root: &Path, source: &Source, no_git: bool) -> SourceState {
+    let resolved = resolve_source(root, &source.path);
+    SourceState {
+        exists: resolved.is_dir(),
+        git: (!no_git).then(|| crate::git::probe(&resolved)),
+        resolved,
+    }
 }
 
 fn probe(dir: &Path) -> StackProbe {

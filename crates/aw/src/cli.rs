@@ -1,8 +1,10 @@
 //! The command tree, argument parsing and the top-level run loop.
 
 use crate::commands::{self, Command};
+use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{self, Format, FormatFlags};
+use aw_workspace::clock::Now;
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Args, CommandFactory, FromArgMatches, Parser};
 use serde_json::json;
@@ -30,14 +32,9 @@ pub struct Cli {
 /// Flags every command accepts.
 #[derive(Debug, Args)]
 pub struct Global {
-    /// Output format: `human` or `json` (default: human on a terminal, JSON when piped).
-    #[arg(
-        long,
-        global = true,
-        value_name = "human|json",
-        help_heading = "Global options"
-    )]
-    pub format: Option<String>,
+    /// Output format (default: human on a terminal, JSON when piped).
+    #[arg(long, global = true, value_enum, help_heading = "Global options")]
+    pub format: Option<Format>,
     /// Same as `--format json`.
     #[arg(long, global = true, help_heading = "Global options")]
     pub json: bool,
@@ -66,7 +63,7 @@ impl Global {
     /// The output flags.
     pub fn flags(&self) -> FormatFlags {
         FormatFlags {
-            format: self.format.clone(),
+            format: self.format,
             json: self.json,
             detail: self.detail,
         }
@@ -75,6 +72,9 @@ impl Global {
 
 /// Parses `argv`, runs the command, prints its result and returns the exit code.
 pub fn run(argv: Vec<OsString>) -> u8 {
+    // Before anything else, and before any thread exists (the local offset can only be read
+    // while the process is single-threaded).
+    let now = Now::read();
     let parsed = Cli::command()
         .try_get_matches_from(&argv)
         .and_then(|m| Cli::from_arg_matches(&m));
@@ -83,20 +83,23 @@ pub fn run(argv: Vec<OsString>) -> u8 {
         Err(err) => return parse_failure(&argv, err),
     };
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        commands::dispatch(&cli.command, &cli.global)
+        commands::dispatch(
+            &cli.command,
+            &Ctx {
+                global: &cli.global,
+                now,
+            },
+        )
     }));
     let fallback = raw_format(&argv);
     match result {
         Ok(Ok(outcome)) => {
-            match &outcome.body {
-                output::Body::Json(v) => output::emit(&output::pretty(v)),
-                output::Body::Text(t) => output::emit(t),
-            }
-            outcome.exit
+            let written = output::emit(&output::render(&outcome.body));
+            written_or_failed(written, outcome.exit)
         }
         Ok(Err(failure)) => {
-            output::emit_failure(&failure, fallback);
-            failure.exit
+            let written = output::emit_failure(&failure, fallback);
+            written_or_failed(written, failure.exit)
         }
         Err(panic) => {
             let why = panic
@@ -109,7 +112,18 @@ pub fn run(argv: Vec<OsString>) -> u8 {
                 format!("aw hit an internal error: {why}"),
                 "This is a bug in aw; please report it with the command you ran.",
             );
-            output::emit_failure(&f, fallback);
+            written_or_failed(output::emit_failure(&f, fallback), 1)
+        }
+    }
+}
+
+/// The exit code once the output is written: a write that failed (other than a reader going
+/// away) is reported on stderr and exits 1, so a truncated output never passes for a success.
+fn written_or_failed(written: std::io::Result<()>, exit: u8) -> u8 {
+    match written {
+        Ok(()) => exit,
+        Err(e) => {
+            output::emit_err(&format!("aw: the output could not be written: {e}\n"));
             1
         }
     }
@@ -127,10 +141,10 @@ fn raw_format(argv: &[OsString]) -> Format {
         match a.as_str() {
             "--json" => flags.json = true,
             "--detail" => flags.detail = true,
-            "--format" => flags.format = args.get(i + 1).cloned(),
+            "--format" => flags.format = args.get(i + 1).and_then(|v| format_named(v)),
             other => {
                 if let Some(v) = other.strip_prefix("--format=") {
-                    flags.format = Some(v.to_owned());
+                    flags.format = format_named(v);
                 }
             }
         }
@@ -140,6 +154,14 @@ fn raw_format(argv: &[OsString]) -> Format {
         .map(|s| s.format)
         .unwrap_or_else(|_| output::tty_default())
 }
+
+fn format_named(v: &str) -> Option<Format> {
+    <Format as clap::ValueEnum>::from_str(v, false).ok()
+}
+
+/// Flags whose refused values are `INVALID_INPUT` (the reference validates them inside the
+/// command); every other refused value is `ARGS_INVALID`.
+const INVALID_INPUT_FLAGS: &[&str] = &["--recent-days", "--state", "--date"];
 
 /// The deepest subcommand named by the bare tokens of `argv`, and its path.
 fn command_at(argv: &[OsString]) -> (clap::Command, String) {
@@ -179,8 +201,7 @@ fn parse_failure(argv: &[OsString], err: clap::Error) -> u8 {
         ErrorKind::DisplayHelp
         | ErrorKind::DisplayVersion
         | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-            output::emit(&err.render().to_string());
-            return 0;
+            return written_or_failed(output::emit(&err.render().to_string()), 0);
         }
         _ => {}
     }
@@ -229,6 +250,34 @@ fn parse_failure(argv: &[OsString], err: clap::Error) -> u8 {
             )
             .with_details(json!({ "argument": arg, "valid_flags": flags }))
         }
+        ErrorKind::InvalidValue | ErrorKind::ValueValidation => {
+            let arg = context_str(&err, ContextKind::InvalidArg).unwrap_or_default();
+            let flag = arg.split_whitespace().next().unwrap_or_default().to_owned();
+            let value = context_str(&err, ContextKind::InvalidValue).unwrap_or_default();
+            let valid: Vec<String> = match err.get(ContextKind::ValidValue) {
+                Some(ContextValue::Strings(v)) => v.clone(),
+                _ => Vec::new(),
+            };
+            let why = std::error::Error::source(&err)
+                .map(|e| e.to_string())
+                .unwrap_or_else(|| format!("it takes one of: {}", valid.join(", ")));
+            let code = if INVALID_INPUT_FLAGS.contains(&flag.as_str()) {
+                "INVALID_INPUT"
+            } else {
+                "ARGS_INVALID"
+            };
+            let message = if value.is_empty() {
+                format!("`{flag}` needs a value: {why}.")
+            } else {
+                format!("`{flag}` does not take `{value}`: {why}.")
+            };
+            Failure::new(
+                code,
+                message,
+                format!("Run `{path} --help` for the accepted values."),
+            )
+            .with_details(json!({ "argument": flag, "value": value }))
+        }
         _ => {
             let rendered = err.render().to_string();
             let first = rendered
@@ -244,6 +293,8 @@ fn parse_failure(argv: &[OsString], err: clap::Error) -> u8 {
             )
         }
     };
-    output::emit_failure(&failure, raw_format(argv));
-    failure.exit
+    written_or_failed(
+        output::emit_failure(&failure, raw_format(argv)),
+        failure.exit,
+    )
 }

@@ -4,6 +4,8 @@
 //! output layer turns it into `{"ok":false,"error":{…},"data":{"action":…}}` (JSON) or a short
 //! human block.
 
+use crate::style::{Paint, clean};
+use aw_workspace::WorkspaceError;
 use serde_json::{Value, json};
 
 /// A failed command.
@@ -62,11 +64,7 @@ impl Failure {
 
     /// The human projection: a cross mark with the code, the message, and the next action.
     pub fn human(&self, color: bool) -> String {
-        let head = if color {
-            format!("\x1b[1;31m✗ {}\x1b[0m", self.code)
-        } else {
-            format!("✗ {}", self.code)
-        };
+        let head = Paint::new(color).bold_red(&format!("✗ {}", self.code));
         let mut out = format!("{head}\n{}\n", self.message);
         if let Some(Value::Array(cands)) = self.extra_data.get("candidates")
             && !cands.is_empty()
@@ -75,7 +73,7 @@ impl Failure {
             for c in cands {
                 let folder = c.get("folder").and_then(Value::as_str).unwrap_or("?");
                 let state = c.get("state").and_then(Value::as_str).unwrap_or("?");
-                out.push_str(&format!("  {folder}  ({state})\n"));
+                out.push_str(&format!("  {}  ({state})\n", clean(folder)));
             }
         }
         if !self.action.is_empty() {
@@ -83,4 +81,38 @@ impl Failure {
         }
         out
     }
+}
+
+impl From<WorkspaceError> for Failure {
+    fn from(e: WorkspaceError) -> Self {
+        let mut f = Failure::new(e.code(), sentence(&e.to_string()), e.action());
+        if let WorkspaceError::LockBusy { pid, .. } = &e {
+            f = f.with_details(json!({ "pid": pid }));
+        }
+        if let WorkspaceError::Session(r) = &e {
+            f = f.with_data("candidates", candidates_json(&r.candidates));
+        }
+        f
+    }
+}
+
+/// The resolver's candidates as the failure envelope lists them.
+pub fn candidates_json(candidates: &[aw_core::session::resolve::Candidate]) -> Value {
+    candidates
+        .iter()
+        .map(|c| json!({ "folder": c.folder, "code": c.code, "state": c.state.as_str() }))
+        .collect()
+}
+
+/// Capitalises the first letter and ends with a period.
+pub fn sentence(s: &str) -> String {
+    let mut c = s.chars();
+    let mut out = match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    };
+    if !out.ends_with(['.', '!', '?']) {
+        out.push('.');
+    }
+    out
 }

@@ -7,7 +7,8 @@ mod commands;
 mod context;
 mod failure;
 mod output;
-mod test_hook;
+mod style;
+mod views;
 
 use std::process::ExitCode;
 

@@ -2,14 +2,17 @@
 //!
 //! Output is written in one `write_all` and flushed before the process exits, to a pipe as to a
 //! file, whatever its size. A reader that goes away early (`aw … | head -n 1`) ends the write
-//! quietly: Rust ignores SIGPIPE, so the write returns `BrokenPipe`, which we swallow.
+//! quietly: Rust ignores SIGPIPE, so the write returns `BrokenPipe`, which is not an error. Any
+//! other write error (a full disk, a closed terminal) is: the caller reports it on stderr and
+//! exits 1, so a truncated output never looks like a success.
 
 use crate::failure::Failure;
+use crate::style;
 use serde_json::Value;
 use std::io::{IsTerminal, Write};
 
-/// How a result is projected.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How a result is projected (`--format human|json`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
     /// Text for a person.
     Human,
@@ -24,7 +27,7 @@ pub struct Style {
     pub format: Format,
     /// `--detail`: the wider human projection.
     pub detail: bool,
-    /// Colour is allowed (a TTY, and `NO_COLOR` unset).
+    /// Colour is on (see [`crate::style::color_wanted`]).
     pub color: bool,
 }
 
@@ -32,7 +35,7 @@ pub struct Style {
 #[derive(Debug, Clone, Default)]
 pub struct FormatFlags {
     /// `--format <v>`.
-    pub format: Option<String>,
+    pub format: Option<Format>,
     /// `--json`.
     pub json: bool,
     /// `--detail`.
@@ -44,27 +47,11 @@ pub fn stdout_is_tty() -> bool {
     std::io::stdout().is_terminal()
 }
 
-/// Whether colour may be used on stdout.
-pub fn color_allowed() -> bool {
-    stdout_is_tty() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-}
-
 impl FormatFlags {
     /// Resolves the projection. `default` is what the command wants when no flag decides (most
     /// commands: human on a TTY, JSON when piped).
     pub fn resolve(&self, default: Format) -> Result<Style, Failure> {
-        let declared = match self.format.as_deref() {
-            None => None,
-            Some("human") => Some(Format::Human),
-            Some("json") => Some(Format::Json),
-            Some(other) => {
-                return Err(Failure::new(
-                    "ARGS_INVALID",
-                    format!("`--format` takes `human` or `json`, not `{other}`."),
-                    "Pass `--format human` or `--format json`.",
-                ));
-            }
-        };
+        let declared = self.format;
         if self.json && declared == Some(Format::Human) {
             return Err(Failure::new(
                 "ARGS_INVALID",
@@ -88,7 +75,7 @@ impl FormatFlags {
         Ok(Style {
             format,
             detail: self.detail,
-            color: format == Format::Human && color_allowed(),
+            color: format == Format::Human && style::color_enabled(),
         })
     }
 }
@@ -107,7 +94,10 @@ pub fn tty_default() -> Format {
 pub enum Body {
     /// A JSON model, printed pretty with a trailing newline.
     Json(Value),
-    /// Text, printed as is.
+    /// A JSON model already serialised (large models are never held twice, as a tree and as
+    /// text), printed as is.
+    JsonText(String),
+    /// Text for a person, printed as is once it is safe for a terminal.
     Text(String),
 }
 
@@ -125,6 +115,17 @@ impl Outcome {
     pub fn json(value: Value) -> Self {
         Outcome {
             body: Body::Json(value),
+            exit: 0,
+        }
+    }
+
+    /// A successful JSON result, serialised straight from its model: pretty, with a trailing
+    /// newline, as every command prints its model.
+    pub fn json_of<T: serde::Serialize>(model: &T) -> Self {
+        let mut s = serde_json::to_string_pretty(model).unwrap_or_else(|_| "null".to_owned());
+        s.push('\n');
+        Outcome {
+            body: Body::JsonText(s),
             exit: 0,
         }
     }
@@ -151,23 +152,39 @@ pub fn pretty(value: &Value) -> String {
     s
 }
 
-/// Writes the whole text to stdout and flushes it. A closed pipe is not an error.
-pub fn emit(text: &str) {
-    let mut out = std::io::stdout().lock();
-    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+/// The text a body prints: JSON as it is, human text made safe for a terminal.
+pub fn render(body: &Body) -> std::borrow::Cow<'_, str> {
+    match body {
+        Body::Json(v) => pretty(v).into(),
+        Body::JsonText(t) => t.into(),
+        Body::Text(t) => style::for_terminal(t, style::color_enabled()),
+    }
 }
 
-/// Writes a line to stderr, ignoring a closed stream.
+/// Writes the whole text to stdout and flushes it. A closed pipe is not an error; any other
+/// write error is returned.
+pub fn emit(text: &str) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
+}
+
+/// Writes a line to stderr. Nothing is left to report to if that fails.
 pub fn emit_err(text: &str) {
     let mut err = std::io::stderr().lock();
     let _ = err.write_all(text.as_bytes()).and_then(|()| err.flush());
 }
 
 /// Prints a failure in the resolved format.
-pub fn emit_failure(f: &Failure, format: Format) {
+pub fn emit_failure(f: &Failure, format: Format) -> std::io::Result<()> {
     match format {
         Format::Json => emit(&pretty(&f.envelope())),
-        Format::Human => emit(&f.human(color_allowed())),
+        Format::Human => {
+            let color = style::color_enabled();
+            emit(&style::for_terminal(&f.human(color), color))
+        }
     }
 }
 
@@ -175,9 +192,9 @@ pub fn emit_failure(f: &Failure, format: Format) {
 mod tests {
     use super::*;
 
-    fn flags(format: Option<&str>, json: bool, detail: bool) -> FormatFlags {
+    fn flags(format: Option<Format>, json: bool, detail: bool) -> FormatFlags {
         FormatFlags {
-            format: format.map(str::to_owned),
+            format,
             json,
             detail,
         }
@@ -193,11 +210,11 @@ mod tests {
         assert_eq!(r(flags(None, false, false)), Ok(Format::Json));
         assert_eq!(r(flags(None, false, true)), Ok(Format::Human));
         assert_eq!(r(flags(None, true, false)), Ok(Format::Json));
-        assert_eq!(r(flags(Some("human"), false, false)), Ok(Format::Human));
-        assert_eq!(r(flags(Some("human"), true, false)), Err("ARGS_INVALID"));
+        let (human, json) = (Some(Format::Human), Some(Format::Json));
+        assert_eq!(r(flags(human, false, false)), Ok(Format::Human));
+        assert_eq!(r(flags(human, true, false)), Err("ARGS_INVALID"));
         assert_eq!(r(flags(None, true, true)), Err("ARGS_INVALID"));
-        assert_eq!(r(flags(Some("json"), false, true)), Err("ARGS_INVALID"));
-        assert_eq!(r(flags(Some("xml"), false, false)), Err("ARGS_INVALID"));
-        assert_eq!(r(flags(Some("json"), true, false)), Ok(Format::Json));
+        assert_eq!(r(flags(json, false, true)), Err("ARGS_INVALID"));
+        assert_eq!(r(flags(json, true, false)), Ok(Format::Json));
     }
 }

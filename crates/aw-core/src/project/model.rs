@@ -144,6 +144,13 @@ impl Block {
         })
     }
 
+    /// The branch a source is expected to be on: its working branch, else its main branch.
+    pub fn expected_branch(&self, alias: &str) -> Option<&str> {
+        self.working_branches
+            .get(alias)
+            .or_else(|| self.source(alias).and_then(|s| s.main_branch.as_deref()))
+    }
+
     /// The source with this alias.
     pub fn source(&self, alias: &str) -> Option<&Source> {
         self.sources.iter().find(|s| s.alias == alias)
@@ -178,5 +185,21 @@ mod tests {
         };
         assert_eq!(s.to_json(), json!({"language": "Java", "build": "Maven"}));
         assert_eq!(Stack::default().to_json(), json!({}));
+    }
+
+    #[test]
+    fn the_expected_branch_is_the_working_one_else_the_main_one() {
+        let mut b = Block {
+            sources: vec![Source {
+                alias: "api".into(),
+                path: ".".into(),
+                main_branch: Some("main".into()),
+            }],
+            ..Block::default()
+        };
+        assert_eq!(b.expected_branch("api"), Some("main"));
+        b.working_branches.set("api", "feature/x");
+        assert_eq!(b.expected_branch("api"), Some("feature/x"));
+        assert_eq!(b.expected_branch("web"), None);
     }
 }

@@ -7,21 +7,17 @@
 //! rescans and creates `NNN-<rest>` under the workspace lock, so concurrent claims never share
 //! a number; with `--code` the slot holds a reservation marker owned by that session.
 
-use crate::cli::Global;
-use crate::context;
+use crate::context::Ctx;
 use crate::failure::Failure;
-use crate::output::{Format, Outcome, tty_default};
+use crate::output::{Format, Outcome};
+use crate::style::clean;
 use aw_core::session::correlative::Correlative;
 use aw_core::session::reservation;
-use aw_core::session::resolve::Intent;
-use aw_workspace::atomic;
-use aw_workspace::lock::{WorkspaceLock, default_wait};
-use aw_workspace::numbering;
-use aw_workspace::resolver::{self, Request};
+use aw_workspace::containment::resolve_inside;
+use aw_workspace::numbering::{self, NumberRequest};
 use clap::Args;
 use serde_json::{Value, json};
-use std::path::{Component, Path, PathBuf};
-use std::time::Duration;
+use std::path::Path;
 
 /// Arguments of `aw next-number`.
 #[derive(Debug, Args)]
@@ -54,55 +50,6 @@ fn invalid(message: String, action: &str) -> Failure {
     Failure::new("INVALID_INPUT", message, action)
 }
 
-/// How long a claim waits for the lock: `AW_LOCK_WAIT_MS` when set, else 10 s (claims are
-/// made in bursts by parallel agents, so they wait longer than other writes).
-fn claim_wait() -> Duration {
-    if std::env::var_os("AW_LOCK_WAIT_MS").is_some() {
-        default_wait()
-    } else {
-        Duration::from_secs(10)
-    }
-}
-
-/// The folder `arg` names, checked to stay inside `root` (lexically, and through symlinks of
-/// the part that exists).
-fn inside(root: &Path, arg: &str) -> Result<PathBuf, Failure> {
-    let refuse = |why: &str| {
-        invalid(
-            format!("`{arg}` is not a folder inside the workspace: {why}."),
-            "Pass a folder inside the workspace, such as `docs/specs`.",
-        )
-    };
-    if arg.trim().is_empty() || arg.chars().any(char::is_control) {
-        return Err(refuse("it is empty or holds control characters"));
-    }
-    let p = Path::new(arg);
-    let rel = if p.is_absolute() {
-        p.strip_prefix(root)
-            .map_err(|_| refuse("it is outside the workspace root"))?
-            .to_path_buf()
-    } else {
-        p.to_path_buf()
-    };
-    let mut target = root.to_path_buf();
-    for c in rel.components() {
-        match c {
-            Component::Normal(s) => target.push(s),
-            Component::CurDir => {}
-            _ => return Err(refuse("`..` and drive prefixes are not allowed")),
-        }
-    }
-    let canon_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
-    let existing = target.ancestors().find(|a| a.exists()).unwrap_or(root);
-    let canon = existing
-        .canonicalize()
-        .unwrap_or_else(|_| existing.to_path_buf());
-    if !canon.starts_with(&canon_root) {
-        return Err(refuse("a symbolic link leads outside the workspace"));
-    }
-    Ok(target)
-}
-
 fn slash(p: &Path) -> String {
     p.to_string_lossy().replace('\\', "/")
 }
@@ -115,8 +62,8 @@ fn number_json(c: &Correlative) -> Value {
 }
 
 /// Runs the command.
-pub fn run(args: &NextNumberArgs, global: &Global) -> Result<Outcome, Failure> {
-    let style = global.flags().resolve(tty_default())?;
+pub fn run(args: &NextNumberArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
+    let style = cx.default_style()?;
     let Some(dir_arg) = args.directory.as_deref() else {
         let msg = format!("Say which folder to number: `{USAGE}`.");
         return Err(
@@ -147,50 +94,31 @@ pub fn run(args: &NextNumberArgs, global: &Global) -> Result<Outcome, Failure> {
             "Pass the rest of the file name, such as `spec-login.md`.",
         ));
     }
-    let ws = context::workspace(global)?;
-    let dir = inside(&ws.root, dir_arg)?;
-    let existed = dir.is_dir();
-    if dir.exists() && !existed {
-        return Err(invalid(
-            format!("`{dir_arg}` exists but is not a folder."),
-            "Pass a folder.",
-        ));
-    }
-    let owner = match &args.code {
-        Some(code) => Some(
-            resolver::resolve(
-                &ws,
-                &Request {
-                    code: Some(code),
-                    allow_closed: false,
-                    bind: false,
-                    context_id: None,
-                    intent: Intent::Write,
-                },
-            )?
-            .folder,
-        ),
-        None => None,
-    };
-    let mut created = false;
-    let (scan, claim) = match &args.claim {
-        Some(rest) => {
-            let lock = WorkspaceLock::acquire(&ws.lock_path(), claim_wait())?;
-            if !existed {
-                atomic::create_dir_all(&dir)?;
-                created = true;
-            }
-            let (scan, claim) = numbering::claim(&dir, rest, owner.as_deref(), &lock)?;
-            (scan, Some(claim))
-        }
-        None => {
-            if !existed && !args.dry_run {
-                atomic::create_dir_all(&dir)?;
-                created = true;
-            }
-            (numbering::scan(&dir)?, None)
-        }
-    };
+    let ws = cx.workspace()?;
+    let dir = resolve_inside(&ws.root, dir_arg).map_err(|why| {
+        invalid(
+            format!(
+                "`{dir_arg}` is not a folder inside the workspace: {}.",
+                why.reason()
+            ),
+            "Pass a folder inside the workspace, such as `docs/specs`.",
+        )
+    })?;
+    let numbering::Numbered {
+        existed,
+        created,
+        scan,
+        claim,
+        owner,
+    } = numbering::number(
+        &ws,
+        &NumberRequest {
+            dir: &dir,
+            claim: args.claim.as_deref(),
+            owner: args.code.as_deref(),
+            dry_run: args.dry_run,
+        },
+    )?;
     let next = claim
         .as_ref()
         .map(|c| c.number.clone())
@@ -216,16 +144,16 @@ pub fn run(args: &NextNumberArgs, global: &Global) -> Result<Outcome, Failure> {
         Some(c) => format!(
             "{} {} (next number {}{})\n",
             if c.reused { "Reusing" } else { "Claimed" },
-            slash(c.path.strip_prefix(&ws.root).unwrap_or(&c.path)),
+            clean(&slash(c.path.strip_prefix(&ws.root).unwrap_or(&c.path))),
             next.padded(),
             owner
                 .as_deref()
-                .map(|o| format!(", reserved for {o}"))
+                .map(|o| format!(", reserved for {}", clean(o)))
                 .unwrap_or_default()
         ),
         None => format!(
             "Next number in {}: {} (highest so far {}){}\n",
-            slash(shown),
+            clean(&slash(shown)),
             next.padded(),
             scan.max.padded(),
             if created { "; folder created" } else { "" }

@@ -5,19 +5,17 @@
 //! candidates). With `--code`, it proposes resuming that session. With neither, it takes the head
 //! of the status pipeline, or the candidates tied with it.
 
-use crate::cli::Global;
-use crate::commands::board;
-use crate::commands::status::json_text;
-use crate::context;
-use crate::failure::Failure;
-use crate::output::{Format, Outcome, Style, tty_default};
+use crate::context::Ctx;
+use crate::failure::{Failure, candidates_json};
+use crate::output::{Format, Outcome, Style};
+use crate::style::{Paint, clean};
 use aw_core::docs::resume::{self, Answer, Proposal, TARGET_INVALID};
 use aw_core::session::folder::SessionFolder;
 use aw_core::session::resolve::Intent;
 use aw_workspace::WorkspaceError;
+use aw_workspace::board;
 use aw_workspace::resolver::{self, Request};
 use clap::Args;
-use serde_json::json;
 
 /// Arguments of `aw resume`.
 #[derive(Debug, Args)]
@@ -37,8 +35,8 @@ pub struct ResumeArgs {
 }
 
 /// Runs the command.
-pub fn run(args: &ResumeArgs, global: &Global) -> Result<Outcome, Failure> {
-    let style = global.flags().resolve(tty_default())?;
+pub fn run(args: &ResumeArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
+    let style = cx.default_style()?;
     if args.target.is_some() && args.code.is_some() {
         return Err(Failure::new(
             "ARGS_INVALID",
@@ -46,8 +44,8 @@ pub fn run(args: &ResumeArgs, global: &Global) -> Result<Outcome, Failure> {
             "Run `aw resume <doc>` or `aw resume --code <session>`.",
         ));
     }
-    let ws = context::workspace(global)?;
-    let now = board::now();
+    let ws = cx.workspace()?;
+    let now = cx.now.wall;
     let answer = match (&args.code, &args.target) {
         (Some(code), _) => {
             let req = Request {
@@ -72,7 +70,7 @@ pub fn run(args: &ResumeArgs, global: &Global) -> Result<Outcome, Failure> {
         (None, None) => resume::from_pipeline(&board::load(&ws, &now)),
     };
     Ok(match style.format {
-        Format::Json => Outcome::text(json_text(&answer)),
+        Format::Json => Outcome::json_of(&answer),
         Format::Human => Outcome::text(render(&answer, style)),
     })
 }
@@ -82,30 +80,23 @@ pub fn run(args: &ResumeArgs, global: &Global) -> Result<Outcome, Failure> {
 fn target_invalid(e: WorkspaceError) -> Failure {
     match e {
         WorkspaceError::Session(r) => {
-            let candidates: Vec<_> = r
-                .candidates
-                .iter()
-                .map(|c| json!({ "folder": c.folder, "code": c.code, "state": c.state.as_str() }))
-                .collect();
             Failure::new(TARGET_INVALID, r.message.clone(), r.action.clone())
-                .with_data("candidates", json!(candidates))
+                .with_data("candidates", candidates_json(&r.candidates))
         }
         other => other.into(),
     }
 }
 
 fn block(p: &Proposal, style: Style, out: &mut String) {
-    let head = if style.color {
-        format!("\x1b[1m▸ {}\x1b[0m", p.objective)
-    } else {
-        format!("▸ {}", p.objective)
-    };
+    let head = Paint::new(style.color).bold(&format!("▸ {}", clean(&p.objective)));
     out.push_str(&format!(
         "{head}\n  Progress   {}\n  Next       {}\n  Command    {}\n",
-        p.progress, p.next, p.command
+        clean(&p.progress),
+        clean(&p.next),
+        clean(&p.command)
     ));
     if style.detail {
-        out.push_str(&format!("  Path       {}\n", p.file));
+        out.push_str(&format!("  Path       {}\n", clean(&p.file)));
     }
 }
 

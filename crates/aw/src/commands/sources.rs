@@ -6,12 +6,12 @@
 //! source; the command itself still succeeds. Session-scoped expectations (`--session` /
 //! `--code` in the reference) are not offered yet.
 
-use crate::cli::Global;
-use crate::context;
+use crate::context::Ctx;
 use crate::failure::Failure;
-use crate::output::{Format, Outcome, tty_default};
-use aw_workspace::git_probe::{GitState, probe};
-use aw_workspace::project::{ProjectFiles, resolve_source};
+use crate::output::{Format, Outcome};
+use crate::style::clean;
+use aw_workspace::git::GitState;
+use aw_workspace::project::{ProjectFiles, source_state};
 use clap::Args;
 use serde_json::{Value, json};
 
@@ -30,9 +30,9 @@ pub struct SourcesArgs {
 }
 
 /// Runs the command.
-pub fn run(args: &SourcesArgs, global: &Global) -> Result<Outcome, Failure> {
-    let style = global.flags().resolve(tty_default())?;
-    let ws = context::workspace(global)?;
+pub fn run(args: &SourcesArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
+    let style = cx.default_style()?;
+    let ws = cx.workspace()?;
     let block = ProjectFiles::read(&ws.root)?.block(&ws.ns);
     let all = block
         .as_ref()
@@ -72,24 +72,13 @@ pub fn run(args: &SourcesArgs, global: &Global) -> Result<Outcome, Failure> {
         .iter()
         .filter_map(|s| block.as_ref().map(|b| (b, s)))
         .map(|(b, s)| {
-            let resolved = resolve_source(&ws.root, &s.path);
-            let expected = b
-                .working_branches
-                .get(&s.alias)
-                .map(str::to_owned)
-                .or_else(|| s.main_branch.clone());
-            let git = if args.no_git {
-                None
-            } else {
-                Some(probe(&resolved))
-            };
-            let (git_json, on_expected) = match &git {
+            let state = source_state(&ws.root, s, args.no_git);
+            let expected = b.expected_branch(&s.alias);
+            let (git_json, on_expected) = match &state.git {
                 None => (Value::Null, Value::Null),
                 Some(GitState::Repo { branch, dirty }) => (
                     json!({ "branch": branch, "dirty": dirty }),
-                    expected
-                        .as_ref()
-                        .map_or(Value::Null, |e| json!(e == branch)),
+                    expected.map_or(Value::Null, |e| json!(e == branch)),
                 ),
                 Some(other) => {
                     let mut g = json!({ "error": other.error_code() });
@@ -102,8 +91,8 @@ pub fn run(args: &SourcesArgs, global: &Global) -> Result<Outcome, Failure> {
             json!({
                 "alias": s.alias,
                 "path": s.path,
-                "resolved_path": resolved.to_string_lossy(),
-                "exists": resolved.is_dir(),
+                "resolved_path": state.resolved.to_string_lossy(),
+                "exists": state.exists,
                 "main_branch": s.main_branch,
                 "working_branch": b.working_branches.get(&s.alias),
                 "qa_branch": b.qa_branches.get(&s.alias),
@@ -130,7 +119,7 @@ fn human(found: bool, rows: &[Value]) -> String {
     }
     let mut out = format!("{} source(s)\n", rows.len());
     for r in rows {
-        let s = |k: &str| r[k].as_str().unwrap_or("—").to_owned();
+        let s = |k: &str| clean(r[k].as_str().unwrap_or("—")).into_owned();
         let git = match (&r["git"]["branch"], &r["git"]["error"]) {
             (Value::String(b), _) => {
                 let dirty = if r["git"]["dirty"] == json!(true) {
@@ -143,7 +132,7 @@ fn human(found: bool, rows: &[Value]) -> String {
                 } else {
                     ""
                 };
-                format!("on {b}{mark}{dirty}")
+                format!("on {}{mark}{dirty}", clean(b))
             }
             (_, Value::String(e)) => e.replace('_', " "),
             _ => "git not checked".to_owned(),

@@ -2,11 +2,11 @@
 //! sessions with their progress, what sessions set aside, and the pipeline of what is left, each
 //! item with the command that moves it forward. Read-only.
 
-use crate::cli::Global;
-use crate::commands::{board, status_view};
-use crate::context;
+use crate::context::Ctx;
 use crate::failure::Failure;
-use crate::output::{Format, Outcome, tty_default};
+use crate::output::{Format, Outcome};
+use crate::views;
+use aw_workspace::board;
 use clap::Args;
 
 /// Arguments of `aw status`.
@@ -21,22 +21,14 @@ prints the JSON model."
 pub struct StatusArgs {}
 
 /// Runs the command.
-pub fn run(_args: &StatusArgs, global: &Global) -> Result<Outcome, Failure> {
-    let style = global.flags().resolve(tty_default())?;
-    let ws = context::workspace(global)?;
-    let now = board::now();
-    let model = board::load(&ws, &now);
+pub fn run(_args: &StatusArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
+    let style = cx.default_style()?;
+    let ws = cx.workspace()?;
+    let model = board::load(&ws, &cx.now.wall);
     Ok(match style.format {
         // Serialised straight from the model: a large board never exists twice in memory as a
         // JSON tree and as text.
-        Format::Json => Outcome::text(json_text(&model)),
-        Format::Human => Outcome::text(status_view::render(&model, style)),
+        Format::Json => Outcome::json_of(&model),
+        Format::Human => Outcome::text(views::status::render(&model, style)),
     })
-}
-
-/// Pretty JSON with a trailing newline, as every command prints its model.
-pub fn json_text<T: serde::Serialize>(model: &T) -> String {
-    let mut s = serde_json::to_string_pretty(model).unwrap_or_else(|_| "null".to_owned());
-    s.push('\n');
-    s
 }

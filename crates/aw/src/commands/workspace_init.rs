@@ -11,13 +11,14 @@
 //! pruned (`dropped_lines`); empty `docs/<category>` folders are kept; the history line names
 //! the real namespace; the empty `.lock` is never deleted (the OS lock lives on that file).
 
-use super::project_block::{self, BlockFlags, invalid, results_json};
-use crate::cli::Global;
+use super::project::{self, BlockFlags, invalid};
+use crate::context::Ctx;
 use crate::failure::Failure;
-use crate::output::{Format, Outcome, tty_default};
+use crate::output::{Format, Outcome};
+use crate::style::{Paint, clean};
+use crate::views::project_block::{results_human, results_json};
 use aw_workspace::WorkspaceError;
-use aw_workspace::init::{self, InitError, InitPlan, InitRequest, Step, discard_fresh_state};
-use aw_workspace::locate::{LocateInput, Workspace, locate};
+use aw_workspace::init::{self, InitError, InitPlan, InitRequest, RunError, Step};
 use clap::Args;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -39,45 +40,6 @@ pub struct WorkspaceInitArgs {
     /// Report what would change, and change nothing.
     #[arg(long = "dry-run")]
     pub dry_run: bool,
-}
-
-/// The folder to initialise: `--workspace`, else the current folder; it must exist.
-fn target(global: &Global) -> Result<(PathBuf, PathBuf), Failure> {
-    let cwd = std::env::current_dir().map_err(|e| {
-        Failure::new(
-            "IO_ERROR",
-            format!("The current folder cannot be read: {e}."),
-            "Run aw from an existing folder.",
-        )
-    })?;
-    let dir = match &global.workspace {
-        Some(w) => cwd.join(w),
-        None => cwd.clone(),
-    };
-    let dir = dir
-        .canonicalize()
-        .ok()
-        .filter(|d| d.is_dir())
-        .ok_or_else(|| {
-            Failure::new(
-                "INVALID_INPUT",
-                format!("{} is not an existing folder.", dir.display()),
-                "Create the folder first, or pass the right `--workspace <dir>`.",
-            )
-        })?;
-    Ok((cwd, dir))
-}
-
-fn locate_here(global: &Global) -> Result<Workspace, Failure> {
-    let (cwd, dir) = target(global)?;
-    Ok(locate(&LocateInput {
-        cwd,
-        // Naming the folder explicitly keeps locate from walking up.
-        workspace: Some(dir),
-        namespace: global.namespace.clone(),
-        env_namespace: std::env::var("AW_NAMESPACE").ok(),
-        home: std::env::var_os("HOME").map(Into::into),
-    })?)
 }
 
 fn init_failed(message: String, action: &str, details: Value) -> Failure {
@@ -115,7 +77,7 @@ fn lock_failure(e: WorkspaceError) -> Failure {
     )
 }
 
-fn apply_failure((step, e): (Step, WorkspaceError)) -> Failure {
+fn apply_failure(step: Step, e: WorkspaceError) -> Failure {
     match step {
         Step::Scaffold => e.into(),
         Step::ProjectMd | Step::Visibility => {
@@ -139,44 +101,31 @@ fn apply_failure((step, e): (Step, WorkspaceError)) -> Failure {
 }
 
 /// Runs the command.
-pub fn run(args: &WorkspaceInitArgs, global: &Global) -> Result<Outcome, Failure> {
-    let style = global.flags().resolve(tty_default())?;
-    let now = aw_workspace::clock::local_wall_clock().minute_stamp();
+pub fn run(args: &WorkspaceInitArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
+    let style = cx.default_style()?;
     let req = InitRequest {
-        sources: project_block::sources(&args.block.sources)?,
-        working: project_block::branch_items("working-branch", &args.block.working)?,
-        qa: project_block::branch_items("qa-branch", &args.block.qa)?,
-        main_branch: project_block::main_branch(&args.block.main_branch)?,
-        project: project_block::project(&args.block.project)?,
-        now,
+        sources: project::sources(&args.block.sources)?,
+        working: project::branch_items("working-branch", &args.block.working)?,
+        qa: project::branch_items("qa-branch", &args.block.qa)?,
+        main_branch: project::main_branch(&args.block.main_branch)?,
+        project: project::project(&args.block.project)?,
+        now: cx.now.minute_stamp(),
     };
-    let ws = locate_here(global)?;
-    let plan = if args.dry_run {
-        init::plan(&ws, req).map_err(plan_failure)?
-    } else {
-        let fresh = !ws.state_dir().exists();
-        let lock = aw_workspace::lock::WorkspaceLock::acquire(
-            &ws.lock_path(),
-            aw_workspace::lock::default_wait(),
-        )
-        .map_err(lock_failure)?;
-        let plan = match init::plan(&ws, req) {
-            Ok(p) => p,
-            Err(e) => {
-                drop(lock);
-                if fresh {
-                    discard_fresh_state(&ws);
-                }
-                return Err(plan_failure(e));
-            }
-        };
-        init::apply(&plan).map_err(apply_failure)?;
-        plan
-    };
+    let ws = cx.workspace_here()?;
+    let plan = init::run(&ws, req, args.dry_run).map_err(|e| match e {
+        RunError::Lock(e) => lock_failure(e),
+        RunError::Plan(e) => plan_failure(e),
+        RunError::Apply(step, e) => apply_failure(step, e),
+    })?;
     let model = to_json(&plan, args.dry_run);
     Ok(match style.format {
         Format::Json => Outcome::json(model),
-        Format::Human => Outcome::text(human(&plan, args.dry_run, style.detail, style.color)),
+        Format::Human => Outcome::text(human(
+            &plan,
+            args.dry_run,
+            style.detail,
+            Paint::new(style.color),
+        )),
     })
 }
 
@@ -242,28 +191,24 @@ fn to_json(plan: &InitPlan, dry_run: bool) -> Value {
 }
 
 fn rel(root: &Path, p: &Path) -> String {
-    p.strip_prefix(root)
-        .map(|r| r.to_string_lossy().into_owned())
-        .unwrap_or_else(|_| p.to_string_lossy().into_owned())
+    let shown = p.strip_prefix(root).unwrap_or(p);
+    clean(&shown.to_string_lossy()).into_owned()
 }
 
-fn human(plan: &InitPlan, dry_run: bool, detail: bool, color: bool) -> String {
-    let root = &plan.root;
+fn human(plan: &InitPlan, dry_run: bool, detail: bool, p: Paint) -> String {
+    let root = clean(&plan.root.to_string_lossy()).into_owned();
     let b = &plan.block;
     let title = if dry_run {
-        format!(
-            "workspace-init · dry run, nothing written · {}",
-            root.display()
-        )
+        format!("workspace-init · dry run, nothing written · {root}")
     } else {
-        format!("workspace-init · {}", root.display())
+        format!("workspace-init · {root}")
     };
-    let mut out = if color {
-        format!("\x1b[1m{title}\x1b[0m\n")
-    } else {
-        format!("{title}\n")
-    };
-    let aliases: Vec<&str> = b.sources.iter().map(|s| s.alias.as_str()).collect();
+    let mut out = format!("{}\n", p.bold(&title));
+    let aliases: Vec<String> = b
+        .sources
+        .iter()
+        .map(|s| clean(&s.alias).into_owned())
+        .collect();
     out.push_str(&format!(
         "  {:<12} {} ({})\n",
         "Sources",
@@ -288,7 +233,7 @@ fn human(plan: &InitPlan, dry_run: bool, detail: bool, color: bool) -> String {
         "  {:<12} {}\n",
         ".gitignore", plan.gitignore.action
     ));
-    out.push_str(&project_block::results_human(&plan.files));
+    out.push_str(&results_human(&plan.files));
     let v = &plan.visibility;
     let multi = if v.external.is_empty() {
         "no external sources".to_owned()
@@ -312,9 +257,9 @@ fn human(plan: &InitPlan, dry_run: bool, detail: bool, color: bool) -> String {
         for s in &b.sources {
             out.push_str(&format!(
                 "  {:<12} {}  main: {}\n",
-                s.alias,
-                s.path,
-                s.main_branch.as_deref().unwrap_or("—")
+                clean(&s.alias),
+                clean(&s.path),
+                clean(s.main_branch.as_deref().unwrap_or("—"))
             ));
         }
         for (label, list) in [
@@ -324,8 +269,8 @@ fn human(plan: &InitPlan, dry_run: bool, detail: bool, color: bool) -> String {
         ] {
             if !list.is_empty() {
                 out.push_str(&format!("\n{label}\n"));
-                for p in list.iter() {
-                    out.push_str(&format!("  {}\n", rel(root, p)));
+                for path in list.iter() {
+                    out.push_str(&format!("  {}\n", rel(&plan.root, path)));
                 }
             }
         }
@@ -337,19 +282,23 @@ fn human(plan: &InitPlan, dry_run: bool, detail: bool, color: bool) -> String {
                 } else {
                     "working"
                 };
-                out.push_str(&format!("  {list:<8} {}: {}\n", d.alias, d.branch));
+                out.push_str(&format!(
+                    "  {list:<8} {}: {}\n",
+                    clean(&d.alias),
+                    clean(&d.branch)
+                ));
             }
         }
         if !v.external.is_empty() || !v.merge.removed.is_empty() {
             out.push_str("\nMulti-root\n");
-            for p in &v.merge.added {
-                out.push_str(&format!("  added    {p}\n"));
+            for path in &v.merge.added {
+                out.push_str(&format!("  added    {}\n", clean(path)));
             }
-            for p in &v.merge.removed {
-                out.push_str(&format!("  removed  {p}\n"));
+            for path in &v.merge.removed {
+                out.push_str(&format!("  removed  {}\n", clean(path)));
             }
-            for p in v.external.iter().filter(|p| !v.merge.added.contains(p)) {
-                out.push_str(&format!("  kept     {p}\n"));
+            for path in v.external.iter().filter(|e| !v.merge.added.contains(e)) {
+                out.push_str(&format!("  kept     {}\n", clean(path)));
             }
         }
     }

@@ -2,7 +2,8 @@
 //! driven from adoption to `final` with scripted answers; each directive's boundary and next
 //! action is shown.
 
-use crate::commands::flow::demo::{DemoStep, drive_quick, render_steps};
+use super::journey_driver::{DemoStep, drive_quick, render_steps};
+use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::Format;
 use aw_workspace::locate::{LocateInput, locate};
@@ -16,7 +17,11 @@ const SESSION: &str = "002-onboarding-copy-quick";
 
 /// Creates the journey's session and drives it. Returns the `session-create` step and the
 /// boundaries met.
-pub(super) fn run(project: &Path, format: Format) -> Result<(step::Step, Vec<DemoStep>), Failure> {
+pub(super) fn run(
+    project: &Path,
+    format: Format,
+    cx: &Ctx<'_>,
+) -> Result<(step::Step, Vec<DemoStep>), Failure> {
     let created = step::run(
         project,
         &[
@@ -29,6 +34,7 @@ pub(super) fn run(project: &Path, format: Format) -> Result<(step::Step, Vec<Dem
             "Reword the onboarding screen",
         ],
         format,
+        cx,
     )?;
     let ws = locate(&LocateInput {
         cwd: project.to_path_buf(),
@@ -36,7 +42,7 @@ pub(super) fn run(project: &Path, format: Format) -> Result<(step::Step, Vec<Dem
         namespace: Some("workflow".to_owned()),
         ..Default::default()
     })?;
-    let steps = drive_quick(&ws, SESSION)?;
+    let steps = drive_quick(&ws, SESSION, cx)?;
     Ok((created, steps))
 }
 

@@ -7,13 +7,16 @@
 //! the status board.
 
 mod journey;
+mod journey_driver;
 mod skills;
 mod step;
 mod workspace;
 
-use crate::cli::Global;
+use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
+use crate::style::Paint;
+use aw_workspace::example::ExampleDir;
 use clap::Args;
 use serde_json::json;
 
@@ -26,19 +29,16 @@ pub struct DemoArgs {
 }
 
 /// Runs the demo.
-pub fn run(args: &DemoArgs, global: &Global) -> Result<Outcome, Failure> {
+pub fn run(args: &DemoArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     // A demo is for reading: text unless JSON is asked for.
-    let style = global.flags().resolve(Format::Human)?;
-    let dir = tempfile::Builder::new()
-        .prefix("aw-demo-")
-        .tempdir()
-        .map_err(|e| skills::io_failure("create a temporary folder", e))?;
+    let style = cx.style(Format::Human)?;
+    let dir = ExampleDir::create().map_err(skills::io_failure)?;
     let family = skills::run(dir.path())?;
-    let steps = workspace::run(dir.path(), style.format)?;
+    let steps = workspace::run(dir.path(), style.format, cx)?;
     let project = dir.path().join("project");
-    let (journey_session, journey) = journey::run(&project, style.format)?;
+    let (journey_session, journey) = journey::run(&project, style.format, cx)?;
     // The board comes last, so it shows everything the demo did.
-    let board = step::run(&project, &["status"], style.format)?;
+    let board = step::run(&project, &["status"], style.format, cx)?;
     let kept = if args.keep {
         Some(dir.keep().to_string_lossy().into_owned())
     } else {
@@ -55,7 +55,7 @@ pub fn run(args: &DemoArgs, global: &Global) -> Result<Outcome, Failure> {
         Format::Human => {
             let mut text =
                 String::from("aw demo: everything below runs in a temporary folder.\n\n");
-            text.push_str(&skills::human(&family, style.color));
+            text.push_str(&skills::human(&family, Paint::new(style.color)));
             text.push_str("\n2. A workspace where an agent fixes a bug in a quick session:\n\n");
             for s in &steps {
                 text.push_str(&s.human());

@@ -2,6 +2,7 @@
 
 use crate::commands::manifest::validate::{render_json, render_text};
 use crate::failure::Failure;
+use crate::style::Paint;
 use aw_manifest::{Class, Report};
 use aw_workspace::skill::SkillDir;
 use serde_json::Value;
@@ -51,23 +52,13 @@ const SKILLS: &[&str] = &[
     "future-skill",
 ];
 
-pub(super) fn io_failure(what: &str, e: std::io::Error) -> Failure {
+/// A failure of the demo's own files, with the next action that fixes it.
+pub(super) fn io_failure(e: aw_workspace::WorkspaceError) -> Failure {
     Failure::new(
         "IO_ERROR",
-        format!("The demo could not {what}: {e}."),
+        format!("The demo could not set up its example: {e}."),
         "Check that the system temporary folder is writable (or set TMPDIR), then run `aw demo` again.",
     )
-}
-
-pub(super) fn write_family(root: &Path) -> Result<(), Failure> {
-    for (rel, contents) in SKILL_FILES {
-        let path = root.join(rel);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| io_failure("create a folder", e))?;
-        }
-        std::fs::write(&path, contents).map_err(|e| io_failure("write an example file", e))?;
-    }
-    Ok(())
 }
 
 /// The validated family: (argument as shown, path, report) per skill.
@@ -76,7 +67,7 @@ pub(super) type Results = Vec<(String, String, Report)>;
 /// Writes the family under `root/skills` and validates every skill.
 pub(super) fn run(root: &Path) -> Result<Results, Failure> {
     let skills = root.join("skills");
-    write_family(&skills)?;
+    aw_workspace::example::write_files(&skills, SKILL_FILES).map_err(io_failure)?;
     Ok(SKILLS
         .iter()
         .map(|name| {
@@ -92,11 +83,11 @@ pub(super) fn run(root: &Path) -> Result<Results, Failure> {
 }
 
 /// The text section of the demo for the family.
-pub(super) fn human(results: &Results, color: bool) -> String {
+pub(super) fn human(results: &Results, p: Paint) -> String {
     let count = |c: Class| results.iter().filter(|(_, _, r)| r.class == c).count();
     let mut text =
         String::from("1. A skill family of four skills, checked by `aw manifest validate`:\n\n");
-    text.push_str(&render_text(results, color));
+    text.push_str(&render_text(results, p));
     text.push_str(&format!(
         "\n   {} valid, {} invalid, {} unsupported.\n",
         count(Class::Valid),

@@ -3,6 +3,7 @@
 
 use crate::cli::Cli;
 use crate::commands::dispatch;
+use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Body, Format};
 use clap::Parser;
@@ -26,7 +27,10 @@ impl Step {
             Body::Json(v) => v.clone(),
             // A command may hand its JSON already serialised (`status`, `resume`): embed it as
             // JSON, not as a string.
-            Body::Text(t) => serde_json::from_str(t).unwrap_or_else(|_| Value::String(t.clone())),
+            Body::JsonText(t) => {
+                serde_json::from_str(t).unwrap_or_else(|_| Value::String(t.clone()))
+            }
+            Body::Text(t) => Value::String(t.clone()),
         };
         json!({ "command": self.shown, "exit": self.exit, "output": output })
     }
@@ -34,7 +38,7 @@ impl Step {
     /// The step as text: the prompt line, then the command's own text, indented.
     pub fn human(&self) -> String {
         let body = match &self.body {
-            Body::Text(t) => t.clone(),
+            Body::Text(t) | Body::JsonText(t) => t.clone(),
             Body::Json(v) => crate::output::pretty(v),
         };
         let mut out = format!("   $ {}\n", self.shown);
@@ -46,7 +50,12 @@ impl Step {
 }
 
 /// Runs `aw <args>` against the workspace at `root`, in the given format.
-pub(super) fn run(root: &Path, args: &[&str], format: Format) -> Result<Step, Failure> {
+pub(super) fn run(
+    root: &Path,
+    args: &[&str],
+    format: Format,
+    cx: &Ctx<'_>,
+) -> Result<Step, Failure> {
     let root_str = root.to_string_lossy().into_owned();
     let format_str = match format {
         Format::Human => "human",
@@ -77,7 +86,11 @@ pub(super) fn run(root: &Path, args: &[&str], format: Format) -> Result<Step, Fa
             .collect::<Vec<_>>()
             .join(" ")
     );
-    let (exit, body) = match dispatch(&cli.command, &cli.global) {
+    let inner = Ctx {
+        global: &cli.global,
+        now: cx.now,
+    };
+    let (exit, body) = match dispatch(&cli.command, &inner) {
         Ok(outcome) => (outcome.exit, outcome.body),
         Err(f) => (
             f.exit,

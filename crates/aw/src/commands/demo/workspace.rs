@@ -3,8 +3,10 @@
 
 use super::skills::io_failure;
 use super::step::{self, Step};
+use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::Format;
+use aw_workspace::example::write_files;
 use std::path::Path;
 
 /// The tasks an agent would write into the session while it works.
@@ -34,9 +36,9 @@ const DOCS: &[(&str, &str)] = &[
 ];
 
 /// Creates the example workspace under `root/project` and runs the workspace commands on it.
-pub(super) fn run(root: &Path, format: Format) -> Result<Vec<Step>, Failure> {
+pub(super) fn run(root: &Path, format: Format, cx: &Ctx<'_>) -> Result<Vec<Step>, Failure> {
     let project = root.join("project");
-    std::fs::create_dir_all(&project).map_err(|e| io_failure("create the project folder", e))?;
+    aw_workspace::atomic::create_dir_all(&project).map_err(io_failure)?;
     let mut steps = vec![step::run(
         &project,
         &[
@@ -47,6 +49,7 @@ pub(super) fn run(root: &Path, format: Format) -> Result<Vec<Step>, Failure> {
             "An example web app",
         ],
         format,
+        cx,
     )?];
     steps.push(step::run(
         &project,
@@ -60,25 +63,26 @@ pub(super) fn run(root: &Path, format: Format) -> Result<Vec<Step>, Failure> {
             "Fix the redirect loop after login",
         ],
         format,
+        cx,
     )?);
     // The agent records its tasks in the session folder as it works.
-    let session = project.join(".workflow/sessions/001-login-redirect-quick");
-    std::fs::write(session.join("TASKS.md"), TASKS)
-        .map_err(|e| io_failure("write the example tasks", e))?;
+    write_files(
+        &project,
+        &[(
+            ".workflow/sessions/001-login-redirect-quick/TASKS.md",
+            TASKS,
+        )],
+    )
+    .map_err(io_failure)?;
     steps.push(step::run(
         &project,
         &["checkpoint-write", "--code", "001"],
         format,
+        cx,
     )?);
-    steps.push(step::run(&project, &["sessions"], format)?);
+    steps.push(step::run(&project, &["sessions"], format, cx)?);
     // Later the spec and plan loops write their documents; the board reads them back.
-    for (rel, text) in DOCS {
-        let path = project.join(rel);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| io_failure("create a docs folder", e))?;
-        }
-        std::fs::write(&path, text).map_err(|e| io_failure("write an example document", e))?;
-    }
-    steps.push(step::run(&project, &["resume"], format)?);
+    write_files(&project, DOCS).map_err(io_failure)?;
+    steps.push(step::run(&project, &["resume"], format, cx)?);
     Ok(steps)
 }

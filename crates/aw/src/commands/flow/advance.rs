@@ -1,7 +1,7 @@
 //! `aw flow advance [--session <s>] [--flow <f> --adopt]`: walks the run to its next boundary.
 
-use super::{FlowArgs, checked_flow, drive, emit, style};
-use crate::cli::Global;
+use super::{FlowArgs, checked_flow, drive, emit};
+use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::Outcome;
 use aw_core::flow::Journey;
@@ -26,10 +26,10 @@ pub struct AdvanceArgs {
 }
 
 /// Runs the verb.
-pub fn run(args: &AdvanceArgs, flow: &FlowArgs, global: &Global) -> Result<Outcome, Failure> {
-    let style = style(global)?;
+pub fn run(args: &AdvanceArgs, flow: &FlowArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
+    let style = cx.default_style()?;
     let named = checked_flow(args.flow.as_deref())?;
-    let turn = drive(flow, global, |stored, folder| {
+    let turn = drive(flow, cx, |stored, folder| {
         let state = starting_state(stored, folder, args.adopt, named)?;
         let journey = Journey::builtin(state.flow)?;
         advance(state, &journey)

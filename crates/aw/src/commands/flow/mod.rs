@@ -7,24 +7,18 @@
 //! failure envelope (exit 1).
 
 mod advance;
-pub mod demo;
 mod recover;
 mod submit;
 
-use crate::cli::Global;
-use crate::context;
+use crate::context::Ctx;
 use crate::failure::Failure;
-use crate::output::{Format, Outcome, Style, tty_default};
+use crate::output::{Format, Outcome, Style};
 use aw_core::flow::error::FlowError;
 use aw_core::flow::human::render;
-use aw_core::flow::run::{Turn, closed_session_allows};
-use aw_core::flow::{Directive, Flow, Journey, RunState};
-use aw_core::session::folder::SessionState;
-use aw_core::session::resolve::Intent;
+use aw_core::flow::run::Turn;
+use aw_core::flow::{Directive, Flow, RunState};
 use aw_workspace::context_id::from_env;
-use aw_workspace::lock::{WorkspaceLock, default_wait};
-use aw_workspace::resolver::{self, Request};
-use aw_workspace::{WorkspaceError, flow_store, sessions};
+use aw_workspace::{WorkspaceError, flow_store};
 use clap::{Args, Subcommand};
 use serde_json::json;
 
@@ -66,11 +60,11 @@ pub enum Verb {
 }
 
 /// Runs `aw flow <verb>`.
-pub fn dispatch(args: &FlowArgs, global: &Global) -> Result<Outcome, Failure> {
+pub fn dispatch(args: &FlowArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     match &args.verb {
-        Verb::Advance(a) => advance::run(a, args, global),
-        Verb::Submit(a) => submit::run(a, args, global),
-        Verb::Recover(a) => recover::run(a, args, global),
+        Verb::Advance(a) => advance::run(a, args, cx),
+        Verb::Submit(a) => submit::run(a, args, cx),
+        Verb::Recover(a) => recover::run(a, args, cx),
     }
 }
 
@@ -127,51 +121,17 @@ fn failure(e: WorkspaceError) -> Failure {
     }
 }
 
-fn session_closed(folder: &str) -> FlowError {
-    FlowError::new(
-        "SESSION_CLOSED",
-        format!("Session '{folder}' is closed."),
-        format!(
-            "Reopen it with `aw session-resume --code {folder} --reopen`, or pick an active session."
-        ),
-    )
-}
-
-/// Resolves the session, takes the lock, and runs one engine step over its run state. A closed
-/// session is accepted only for a run that is finished or stands on the step that closed it.
+/// Resolves the session, takes the lock, and runs one engine step over its run state
+/// (`aw_workspace::flow_store::drive`).
 fn drive(
     args: &FlowArgs,
-    global: &Global,
+    cx: &Ctx<'_>,
     step: impl FnOnce(Option<RunState>, &str) -> Result<Turn, FlowError>,
 ) -> Result<Turn, Failure> {
     let code = session_arg(args)?;
-    let ws = context::workspace(global)?;
+    let ws = cx.workspace()?;
     let cid = from_env();
-    let lock = WorkspaceLock::acquire(&ws.lock_path(), default_wait()).map_err(failure)?;
-    let listing = sessions::list(&ws).map_err(failure)?;
-    let request = Request {
-        code,
-        allow_closed: true,
-        bind: true,
-        context_id: cid.as_deref(),
-        intent: Intent::Write,
-    };
-    let resolved = resolver::resolve_locked(&ws, &listing, &request, &lock).map_err(failure)?;
-    let closed = resolved.state == SessionState::Closed;
-    let folder = resolved.folder.clone();
-    flow_store::mutate(&resolved.path, &folder, &lock, |stored| {
-        if closed {
-            let allowed = match &stored {
-                None => false,
-                Some(s) => closed_session_allows(s, &Journey::builtin(s.flow)?),
-            };
-            if !allowed {
-                return Err(session_closed(&folder));
-            }
-        }
-        step(stored, &folder)
-    })
-    .map_err(failure)
+    flow_store::drive(&ws, code, cid.as_deref(), step).map_err(failure)
 }
 
 /// Prints a directive in the resolved format.
@@ -180,9 +140,4 @@ fn emit(style: Style, directive: &Directive) -> Outcome {
         Format::Json => Outcome::json(directive.to_value()),
         Format::Human => Outcome::text(render(directive) + "\n"),
     }
-}
-
-/// The output style of every verb.
-fn style(global: &Global) -> Result<Style, Failure> {
-    global.flags().resolve(tty_default())
 }

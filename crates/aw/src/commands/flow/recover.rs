@@ -1,8 +1,8 @@
 //! `aw flow recover [--session <s>] [--transition <id>]`: gives an exhausted boundary its
 //! attempts back.
 
-use super::{FlowArgs, drive, emit, style};
-use crate::cli::Global;
+use super::{FlowArgs, drive, emit};
+use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::Outcome;
 use aw_core::flow::Journey;
@@ -27,14 +27,14 @@ pub struct RecoverArgs {
 }
 
 /// Runs the verb.
-pub fn run(args: &RecoverArgs, flow: &FlowArgs, global: &Global) -> Result<Outcome, Failure> {
-    let style = style(global)?;
+pub fn run(args: &RecoverArgs, flow: &FlowArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
+    let style = cx.default_style()?;
     let transition = args
         .transition
         .as_deref()
         .map(str::trim)
         .filter(|t| !t.is_empty());
-    let turn = drive(flow, global, |stored, folder| {
+    let turn = drive(flow, cx, |stored, folder| {
         let Some(state) = stored else {
             return Err(FlowError::new(
                 "FLOW_RUN_ABSENT",

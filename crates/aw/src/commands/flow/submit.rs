@@ -1,15 +1,14 @@
 //! `aw flow submit [--session <s>] [--approval <digest>] < answer.json`: answers the boundary in
 //! force.
 
-use super::{FlowArgs, checked_flow, drive, emit, style};
-use crate::cli::Global;
+use super::{FlowArgs, checked_flow, drive, emit};
+use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::Outcome;
 use aw_core::flow::Journey;
 use aw_core::flow::error::FlowError;
 use aw_core::flow::submit::{Submission, submit};
 use clap::Args;
-use std::io::{IsTerminal, Read};
 
 /// Arguments of `aw flow submit`.
 #[derive(Debug, Args)]
@@ -33,28 +32,13 @@ pub struct SubmitArgs {
     pub flow: Option<String>,
 }
 
-/// Reads stdin whole: empty on a terminal; a leading BOM dropped, invalid UTF-8 replaced (the
-/// text that is both parsed and hashed).
-fn read_stdin() -> String {
-    let stdin = std::io::stdin();
-    if stdin.is_terminal() {
-        return String::new();
-    }
-    let mut bytes = Vec::new();
-    if stdin.lock().read_to_end(&mut bytes).is_err() {
-        return String::new();
-    }
-    let text = String::from_utf8_lossy(&bytes);
-    text.strip_prefix('\u{feff}').unwrap_or(&text).to_owned()
-}
-
 /// Runs the verb.
-pub fn run(args: &SubmitArgs, flow: &FlowArgs, global: &Global) -> Result<Outcome, Failure> {
-    let style = style(global)?;
+pub fn run(args: &SubmitArgs, flow: &FlowArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
+    let style = cx.default_style()?;
     checked_flow(args.flow.as_deref())?;
-    let raw = read_stdin();
+    let raw = aw_workspace::stdin::read_answer();
     let approval = args.approval.as_deref();
-    let turn = drive(flow, global, |stored, folder| {
+    let turn = drive(flow, cx, |stored, folder| {
         let Some(state) = stored else {
             return Err(FlowError::new(
                 "FLOW_RUN_ABSENT",

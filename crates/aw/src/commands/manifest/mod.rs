@@ -2,7 +2,7 @@
 
 pub mod validate;
 
-use crate::cli::Global;
+use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::Outcome;
 use clap::Subcommand;
@@ -15,8 +15,8 @@ pub enum ManifestCommand {
 }
 
 /// Runs a `manifest` verb.
-pub fn dispatch(cmd: &ManifestCommand, global: &Global) -> Result<Outcome, Failure> {
+pub fn dispatch(cmd: &ManifestCommand, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     match cmd {
-        ManifestCommand::Validate(args) => validate::run(args, global),
+        ManifestCommand::Validate(args) => validate::run(args, cx),
     }
 }

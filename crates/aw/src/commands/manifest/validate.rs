@@ -5,10 +5,13 @@
 //! output is the text report even when piped (that is what those scripts read); `--format json`
 //! gives the JSON model.
 
-use crate::cli::Global;
+use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome, emit_err};
+use crate::style::{Paint, clean};
+use anstyle::AnsiColor;
 use aw_manifest::{Class, Report};
+use aw_workspace::locate::current_dir;
 use aw_workspace::skill::{SkillDir, resolve_arg};
 use clap::Args;
 use serde_json::{Value, json};
@@ -33,20 +36,14 @@ pub struct ValidateArgs {
 const USAGE: &str = "usage: aw manifest validate [--strict] <skill-dir>...\n";
 
 /// Runs the command.
-pub fn run(args: &ValidateArgs, global: &Global) -> Result<Outcome, Failure> {
+pub fn run(args: &ValidateArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     // Text unless JSON is asked for explicitly: scripts that pipe the reference read text.
-    let style = global.flags().resolve(Format::Human)?;
+    let style = cx.style(Format::Human)?;
     if args.dirs.is_empty() {
         emit_err(USAGE);
         return Ok(Outcome::text(String::new()).with_exit(2));
     }
-    let cwd = std::env::current_dir().map_err(|e| {
-        Failure::new(
-            "IO_ERROR",
-            format!("The current folder cannot be read: {e}."),
-            "Run aw from an existing folder.",
-        )
-    })?;
+    let cwd = current_dir()?;
     let results: Vec<(String, String, Report)> = args
         .dirs
         .iter()
@@ -59,7 +56,7 @@ pub fn run(args: &ValidateArgs, global: &Global) -> Result<Outcome, Failure> {
     let all_valid = results.iter().all(|(_, _, r)| r.class == Class::Valid);
     let exit = if args.strict && !all_valid { 1 } else { 0 };
     let outcome = match style.format {
-        Format::Human => Outcome::text(render_text(&results, style.color)),
+        Format::Human => Outcome::text(render_text(&results, Paint::new(style.color))),
         Format::Json => Outcome::json(render_json(&results)),
     };
     Ok(outcome.with_exit(exit))
@@ -67,23 +64,18 @@ pub fn run(args: &ValidateArgs, global: &Global) -> Result<Outcome, Failure> {
 
 /// The reference's text layout: a header per folder, then one indented line per error. On a
 /// terminal the class label is coloured; piped text is byte-for-byte the plain layout.
-pub fn render_text(results: &[(String, String, Report)], color: bool) -> String {
+pub fn render_text(results: &[(String, String, Report)], p: Paint) -> String {
     let mut out = String::new();
     for (arg, _, report) in results {
-        let label = report.class.label();
-        let label = if color {
-            let code = match report.class {
-                Class::Valid => "32",
-                Class::Invalid => "31",
-                Class::Unsupported => "33",
-            };
-            format!("\x1b[1;{code}m{label}\x1b[0m")
-        } else {
-            label.to_owned()
+        let color = match report.class {
+            Class::Valid => AnsiColor::Green,
+            Class::Invalid => AnsiColor::Red,
+            Class::Unsupported => AnsiColor::Yellow,
         };
-        out.push_str(&format!("[{label}] {arg}"));
+        let label = p.bold_in(color, report.class.label());
+        out.push_str(&format!("[{label}] {}", clean(arg)));
         if let Some(name) = report.name_label() {
-            out.push_str(&format!(" ({name})"));
+            out.push_str(&format!(" ({})", clean(&name)));
         }
         out.push('\n');
         for e in &report.errors {

@@ -6,16 +6,17 @@
 //! reported `actualizado` and `avance` as null for its own English snapshot and ignored the loop
 //! headings. A read never binds the conversation to the session.
 
-use crate::cli::Global;
-use crate::context;
+use crate::context::Ctx;
 use crate::failure::Failure;
-use crate::output::{Format, Outcome, tty_default};
+use crate::output::{Format, Outcome};
+use crate::style::clean;
+use crate::views;
 use aw_core::checkpoint::parse;
-use aw_workspace::checkpoint as disk;
 use aw_workspace::context_id::from_env;
+use aw_workspace::hooks::read_checkpoint;
 use aw_workspace::resolver::{self, Request};
 use clap::Args;
-use serde_json::{Value, json};
+use serde_json::json;
 
 /// Arguments of `aw checkpoint-read`.
 #[derive(Debug, Args)]
@@ -31,9 +32,9 @@ pub struct CheckpointReadArgs {
 }
 
 /// Runs the command.
-pub fn run(args: &CheckpointReadArgs, global: &Global) -> Result<Outcome, Failure> {
-    let style = global.flags().resolve(tty_default())?;
-    let ws = context::workspace(global)?;
+pub fn run(args: &CheckpointReadArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
+    let style = cx.default_style()?;
+    let ws = cx.workspace()?;
     let cid = from_env();
     let resolved = resolver::resolve(
         &ws,
@@ -45,9 +46,8 @@ pub fn run(args: &CheckpointReadArgs, global: &Global) -> Result<Outcome, Failur
             ..Default::default()
         },
     )?;
-    let entries = disk::entries(&resolved.path)?;
-    let path = disk::checkpoint_path(&resolved.path, &entries);
-    let Some(text) = disk::read_text(&path)? else {
+    let (path, text) = read_checkpoint(&resolved.path)?;
+    let Some(text) = text else {
         let reason = "CHECKPOINT.md does not exist.";
         return Ok(match style.format {
             Format::Json => Outcome::json(json!({
@@ -56,15 +56,15 @@ pub fn run(args: &CheckpointReadArgs, global: &Global) -> Result<Outcome, Failur
                 "reason": reason,
             })),
             Format::Human => Outcome::text(format!(
-                "{} · no checkpoint\n  Next  run `aw checkpoint-write --code {}` to start one\n",
-                resolved.folder, resolved.folder
+                "{folder} · no checkpoint\n  Next  run `aw checkpoint-write --code {folder}` to start one\n",
+                folder = clean(&resolved.folder)
             )),
         });
     };
     let path_str = path.to_string_lossy().into_owned();
     if style.format == Format::Human {
         let f = parse(&text);
-        let mut out = format!("{} · checkpoint\n", resolved.folder);
+        let mut out = format!("{} · checkpoint\n", clean(&resolved.folder));
         let rows = [
             ("Updated", &f.actualizado),
             ("Progress", &f.avance),
@@ -76,33 +76,15 @@ pub fn run(args: &CheckpointReadArgs, global: &Global) -> Result<Outcome, Failur
                 .as_deref()
                 .and_then(|v| v.lines().find(|l| !l.trim().is_empty()))
                 .unwrap_or("—");
-            out.push_str(&format!("  {label:<9} {first}\n"));
+            out.push_str(&format!("  {label:<9} {}\n", clean(first)));
         }
         if style.detail {
-            out.push_str(&format!("  {:<9} {path_str}\n", "File"));
+            out.push_str(&format!("  {:<9} {}\n", "File", clean(&path_str)));
         }
         return Ok(Outcome::text(out));
     }
     Ok(Outcome::json(json!({
         "session": resolved.folder,
-        "checkpoint": model(&path_str, &text),
+        "checkpoint": views::checkpoint::model(&path_str, &text),
     })))
-}
-
-/// The `checkpoint` object of `checkpoint-read` (and `session-resume`): the parsed fields with
-/// the reference's Spanish keys, then the raw text.
-pub fn model(path: &str, raw: &str) -> Value {
-    let f = parse(raw);
-    json!({
-        "path": path,
-        "actualizado": f.actualizado,
-        "avance": f.avance,
-        "ultimo": f.ultimo,
-        "proximo": f.proximo,
-        "decisiones": f.decisiones,
-        "archivos": f.archivos,
-        "contexto": f.contexto,
-        "refs": f.refs,
-        "raw": raw,
-    })
 }

@@ -1,10 +1,22 @@
-//! The sessions folder on disk: listing session folders and their state.
+//! The sessions folder on disk: listing session folders and their state, reading what a listing
+//! shows of each, and the transactions that create, close and reopen one.
+
+mod close;
+mod create;
+mod reopen;
+
+pub use close::{CHECKPOINT_STUB, Closed, close};
+pub use create::{CreateRequest, Created, create};
+pub use reopen::reopen;
 
 use crate::error::{Result, WorkspaceError};
 use crate::locate::Workspace;
 use aw_core::artifacts::ArtifactKind;
+use aw_core::session::correlative::Correlative;
 use aw_core::session::document::{self, Facts};
-use aw_core::session::folder::{SessionFolder, SessionState, identity, is_session_entry};
+use aw_core::session::folder::{
+    SessionFolder, SessionState, identity, is_session_entry, next_session,
+};
 use aw_core::session::history;
 use std::path::{Path, PathBuf};
 
@@ -65,6 +77,19 @@ pub fn list_in(dir: &Path) -> Result<Vec<SessionFolder>> {
     }
     out.sort_by(|a, b| a.folder.as_bytes().cmp(b.folder.as_bytes()));
     Ok(out)
+}
+
+/// The number the next session takes: one more than the highest of the numbered folders (both
+/// layouts) and the HISTORY rows (`history` is HISTORY.md's text).
+pub fn next_number(listing: &[SessionFolder], history: Option<&str>) -> Correlative {
+    let keys: Vec<String> = history
+        .map(|h| history::rows(h).into_iter().map(|r| r.key).collect())
+        .unwrap_or_default();
+    let (_, next) = next_session(
+        listing.iter().map(|f| f.folder.as_str()),
+        keys.iter().map(String::as_str),
+    );
+    next
 }
 
 /// The legacy pre-0.9 descriptor, read when nothing newer exists.
@@ -159,7 +184,7 @@ pub fn info(
     today: &str,
 ) -> Result<Info> {
     let dir = folder_path(ws, &folder.folder);
-    let entries = crate::checkpoint::entries(&dir)?;
+    let entries = crate::artifacts::entries(&dir)?;
     let descriptor = descriptor(&dir, &entries)?;
     let id = identity(&folder.folder);
     let facts = document::facts(&id.name, descriptor.as_ref().map(|d| d.text.as_str()));

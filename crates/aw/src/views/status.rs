@@ -7,6 +7,7 @@
 //! allows it (a terminal, and `NO_COLOR` unset).
 
 use crate::output::Style;
+use crate::style::{Paint, clean};
 use aw_core::docs::pipeline::{
     CHECKPOINT_ORPHAN, PLAN_OPEN, PipelineItem, SPEC_UNPLANNED, SPEC_UNREFINED,
 };
@@ -16,35 +17,6 @@ use aw_core::docs::status::{PlanEntry, SessionEntry, SpecEntry, StatusModel};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::fmt::Write;
-
-/// ANSI colour, or nothing.
-#[derive(Clone, Copy)]
-struct Paint(bool);
-
-impl Paint {
-    fn wrap(self, code: &str, s: &str) -> String {
-        if self.0 {
-            format!("\x1b[{code}m{s}\x1b[0m")
-        } else {
-            s.to_owned()
-        }
-    }
-    fn bold(self, s: &str) -> String {
-        self.wrap("1", s)
-    }
-    fn dim(self, s: &str) -> String {
-        self.wrap("2", s)
-    }
-    fn red(self, s: &str) -> String {
-        self.wrap("31", s)
-    }
-    fn green(self, s: &str) -> String {
-        self.wrap("32", s)
-    }
-    fn yellow(self, s: &str) -> String {
-        self.wrap("33", s)
-    }
-}
 
 /// The pipeline groups, in priority order.
 const GROUPS: &[(&str, &str)] = &[
@@ -76,7 +48,7 @@ fn title(word: &str, number: &str, slug: &str) -> String {
     if slug.is_empty() {
         format!("{word} {number}")
     } else {
-        format!("{word} {number} — {slug}")
+        format!("{word} {number} — {}", clean(slug))
     }
 }
 
@@ -117,13 +89,22 @@ fn plan_axes(pl: &PlanEntry, p: Paint) -> String {
 /// The lines under a plan: blocked phases, why it is inconsistent, batch problems.
 fn plan_notes(pl: &PlanEntry, p: Paint, out: &mut String) {
     for b in &pl.blocked_phases {
-        let why = b.blocker.as_deref().unwrap_or("no reason given");
-        let _ = writeln!(out, "    {} F{} — {}: {why}", p.red("✗"), b.number, b.name);
+        let why = clean(b.blocker.as_deref().unwrap_or("no reason given"));
+        let _ = writeln!(
+            out,
+            "    {} F{} — {}: {why}",
+            p.red("✗"),
+            b.number,
+            clean(&b.name)
+        );
     }
     if pl.plan_state == PlanState::Inconsistent {
         let why = match &pl.declaration {
             Declaration::Unknown(v) => {
-                format!("its state line says '{v}', which is neither open nor done")
+                format!(
+                    "its state line says '{}', which is neither open nor done",
+                    clean(v)
+                )
             }
             _ => {
                 let open = pl.tasks_total - pl.tasks_done;
@@ -224,8 +205,8 @@ fn group(
                     .and_then(|s| s.relative.clone())
                     .map(|r| format!(" · {r}"))
                     .unwrap_or_default();
-                let about = session.map_or(item.summary.as_str(), described);
-                let folder = item.file.rsplit('/').next().unwrap_or(&item.file);
+                let about = clean(session.map_or(item.summary.as_str(), described));
+                let folder = clean(item.file.rsplit('/').next().unwrap_or(&item.file));
                 let _ = writeln!(out, "  {folder} — {about}{when}");
             }
             _ => {
@@ -234,17 +215,17 @@ fn group(
                 }
             }
         }
-        let _ = writeln!(out, "    {}", p.dim(&item.command));
+        let _ = writeln!(out, "    {}", p.dim(&clean(&item.command)));
     }
     out.push('\n');
 }
 
 /// The dashboard.
 pub fn render(m: &StatusModel, style: Style) -> String {
-    let p = Paint(style.color);
+    let p = Paint::new(style.color);
     let mut out = String::new();
-    let name = m.workspace.name.lines().next().unwrap_or_default();
-    let _ = writeln!(out, "{} · {}", p.bold(name), m.workspace.path);
+    let name = clean(m.workspace.name.lines().next().unwrap_or_default());
+    let _ = writeln!(out, "{} · {}", p.bold(&name), clean(&m.workspace.path));
     let c = &m.counts;
     let done = m
         .plans
@@ -309,10 +290,10 @@ fn flows(m: &StatusModel, p: Paint, out: &mut String) {
         p.bold(&format!("Sessions in a flow ({})", in_flow.len()))
     );
     for (s, f) in in_flow {
-        let text = |k: &str| f.get(k).and_then(Value::as_str).unwrap_or("—");
-        let _ = writeln!(out, "  {} · {} flow", s.folder, text("flow"));
+        let text = |k: &str| clean(f.get(k).and_then(Value::as_str).unwrap_or("—")).into_owned();
+        let _ = writeln!(out, "  {} · {} flow", clean(&s.folder), text("flow"));
         let _ = writeln!(out, "    {}", text("summary"));
-        let _ = writeln!(out, "    {}", p.dim(text("command")));
+        let _ = writeln!(out, "    {}", p.dim(&text("command")));
     }
 }
 
@@ -349,14 +330,14 @@ fn session_line(s: &SessionEntry, p: Paint) -> String {
         .as_ref()
         .and_then(|f| f.get("summary"))
         .and_then(Value::as_str)
-        .map(|f| format!("\n      flow: {f}"))
+        .map(|f| format!("\n      flow: {}", clean(f)))
         .unwrap_or_default();
     format!(
         "  {mark} {}  {}  {}  {}{flow}",
-        s.folder,
-        s.kind.as_deref().unwrap_or("—"),
+        clean(&s.folder),
+        clean(s.kind.as_deref().unwrap_or("—")),
         s.relative.as_deref().unwrap_or("—"),
-        described(s)
+        clean(described(s))
     )
 }
 
@@ -367,7 +348,7 @@ fn detail(m: &StatusModel, p: Paint, out: &mut String) {
     for s in &m.specs {
         let planned = if s.planned { " · planned" } else { "" };
         let _ = writeln!(out, "  {}{planned}", spec_line(s));
-        let _ = writeln!(out, "    {}", p.dim(&s.file));
+        let _ = writeln!(out, "    {}", p.dim(&clean(&s.file)));
     }
     let _ = writeln!(out, "\n{}", p.bold(&format!("Plans ({})", m.plans.len())));
     let width = m
@@ -389,7 +370,11 @@ fn detail(m: &StatusModel, p: Paint, out: &mut String) {
         let _ = writeln!(
             out,
             "    {}",
-            p.dim(&format!("{} · {}{when}", pl.file, relation_note(&pl.spec)))
+            p.dim(&format!(
+                "{} · {}{when}",
+                clean(&pl.file),
+                relation_note(&pl.spec)
+            ))
         );
     }
     let unproven: Vec<String> = m
@@ -438,8 +423,8 @@ fn detail(m: &StatusModel, p: Paint, out: &mut String) {
             out,
             "  {:<8}  {}  {}{}",
             d.kind,
-            d.source,
-            d.text,
+            clean(&d.source),
+            clean(&d.text),
             p.dim(&when)
         );
     }
@@ -503,13 +488,15 @@ mod tests {
         assert!(plain.contains("✗ F1 — x: no reason given"));
         assert!(plain.contains("declared done with 1 task open"));
         let coloured = render(&m, style(true, false));
-        assert!(coloured.contains("\u{1b}[31mINCONSISTENT\u{1b}[0m"));
-        assert!(coloured.contains("\u{1b}[31m✗\u{1b}[0m"));
+        let red = |s: &str| Paint::new(true).red(s);
+        assert!(coloured.contains(&red("INCONSISTENT")));
+        assert!(coloured.contains(&red("✗")));
+        assert_ne!(red("x"), "x");
     }
 
     #[test]
     fn bars_round_to_cells() {
-        let p = Paint(false);
+        let p = Paint::new(false);
         assert_eq!(bar(0, p), "░".repeat(10));
         assert_eq!(bar(100, p), "█".repeat(10));
         assert_eq!(bar(44, p), format!("{}{}", "█".repeat(4), "░".repeat(6)));

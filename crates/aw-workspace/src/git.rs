@@ -1,9 +1,13 @@
-//! Asking git where a source folder stands: its current branch and whether it has uncommitted
-//! changes. A missing git, a folder that is not a repository or a failing git is a state to
-//! report, never an error of the caller.
+//! Running git: the one place aw starts it, always with the same environment.
+//!
+//! Two questions are asked of it: where a source folder stands (its current branch and whether it
+//! has uncommitted changes) and which files a workspace has changed since its last commit. A
+//! missing git, a folder that is not a repository or a failing git is a state to report, never an
+//! error of the caller.
 
+use aw_core::checkpoint::{FileTouched, parse_numstat};
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 /// What git says about a folder.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,15 +42,18 @@ impl GitState {
     }
 }
 
+/// Runs `git -C <dir> <args>` and collects its output. Every call reads only, so it asks git not
+/// to take optional locks (no index refresh written behind the user's back), speaks the C locale
+/// (messages aw recognises), never reads stdin, and prints paths unquoted.
 fn git(dir: &Path, args: &[&str]) -> std::io::Result<Output> {
     Command::new("git")
         .arg("-C")
         .arg(dir)
+        .args(["-c", "core.quotepath=off"])
         .args(args)
-        // Plain messages to recognise, and no index refresh written by a read.
         .env("LC_ALL", "C")
         .env("GIT_OPTIONAL_LOCKS", "0")
-        .stdin(std::process::Stdio::null())
+        .stdin(Stdio::null())
         .output()
 }
 
@@ -95,5 +102,14 @@ fn with_dirty(dir: &Path, branch: String) -> GitState {
         },
         Ok(o) => GitState::Failed(first_error_line(&o)),
         Err(e) => GitState::Failed(e.to_string()),
+    }
+}
+
+/// Uncommitted changes in the work tree at `root` (`git diff --numstat HEAD`). No git, no
+/// repository or no commit yet means no changes to report, never a failure.
+pub fn files_touched(root: &Path) -> Vec<FileTouched> {
+    match git(root, &["diff", "--numstat", "HEAD"]) {
+        Ok(o) if o.status.success() => parse_numstat(&String::from_utf8_lossy(&o.stdout)),
+        _ => Vec::new(),
     }
 }

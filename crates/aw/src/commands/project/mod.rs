@@ -1,21 +1,22 @@
-//! What the project-block commands share: turning typed flags into checked values, writing the
-//! block under the workspace lock, and the JSON of a write.
-//!
-//! Not a command itself: `workspace-init`, `project-md-upsert`, `set-working-branch` and
-//! `set-qa-branch` use it.
+//! `aw project-md-upsert`, `aw set-working-branch` and `aw set-qa-branch`: the project block
+//! in CLAUDE.md and AGENTS.md; and what they share with `workspace-init`: the block's flags,
+//! turned into checked values.
 
-use crate::context;
-use crate::failure::Failure;
+pub mod md_upsert;
+pub mod set_qa_branch;
+pub mod set_working_branch;
+
+use crate::context::Ctx;
+use crate::failure::{Failure, sentence};
+use crate::output::{Format, Outcome};
+use crate::style::clean;
+use crate::views::project_block::{results_human, write_json};
 use aw_core::project::InputError;
-use aw_core::project::model::{Block, Source};
+use aw_core::project::model::Source;
 use aw_core::project::source::{
     check_alias, check_branch, check_project, parse_branch_item, parse_source,
 };
-use aw_workspace::init::discard_fresh_state;
-use aw_workspace::locate::Workspace;
-use aw_workspace::project::{PlannedFile, ProjectFiles, detect_stack, write_planned};
 use clap::Args;
-use serde_json::{Value, json};
 
 /// The block values `workspace-init` and `project-md-upsert --init` both take.
 #[derive(Debug, Args)]
@@ -54,11 +55,7 @@ impl BlockFlags {
 
 /// An input the block grammars refuse.
 pub fn invalid(e: InputError) -> Failure {
-    Failure::new(
-        "INVALID_INPUT",
-        context::sentence(&e.to_string()),
-        e.action(),
-    )
+    Failure::new("INVALID_INPUT", sentence(&e.to_string()), e.action())
 }
 
 /// `--source` values, parsed in order.
@@ -113,82 +110,6 @@ pub fn alias_and_branch(
     Ok((alias.clone(), branch.clone()))
 }
 
-/// The per-file results, as the reference lists them.
-pub fn results_json(files: &[PlannedFile]) -> Value {
-    Value::Array(
-        files
-            .iter()
-            .map(|f| {
-                let mut r = json!({ "file": f.file, "path": f.file, "action": f.action.as_str() });
-                if f.migrated {
-                    r["migrated_from"] = json!("QTC-PROJECT");
-                }
-                r
-            })
-            .collect(),
-    )
-}
-
-/// The result of a block write, compact or verbose.
-pub fn write_json(block: &Block, files: &[PlannedFile], verbose: bool) -> Value {
-    let mut out = json!({ "ok": true, "action": "init" });
-    if verbose {
-        out["mode"] = json!("init");
-        out["working_branches"] = block.working_branches.to_json();
-        out["qa_branches"] = block.qa_branches.to_json();
-        out["results"] = results_json(files);
-    }
-    out
-}
-
-/// One line per file for the human views: `CLAUDE.md updated`.
-pub fn results_human(files: &[PlannedFile]) -> String {
-    files
-        .iter()
-        .map(|f| {
-            let migrated = if f.migrated {
-                " (legacy markers replaced)"
-            } else {
-                ""
-            };
-            format!("  {:<12} {}{migrated}\n", f.file, f.action.as_str())
-        })
-        .collect()
-}
-
-/// Reads the block, lets `change` produce the new one, and writes it into both files, all under
-/// the workspace lock. `change` sees the current block (`None`: there is none). A refused change
-/// leaves no trace, not even the state folder the lock would have created.
-pub fn update(
-    ws: &Workspace,
-    change: impl FnOnce(Option<&Block>) -> Result<Block, Failure>,
-) -> Result<(Block, Vec<PlannedFile>), Failure> {
-    let now = aw_workspace::clock::local_wall_clock().minute_stamp();
-    let fresh = !ws.state_dir().exists();
-    let lock = context::lock(ws)?;
-    let planned = (|| {
-        let files = ProjectFiles::read(&ws.root)?;
-        let mut block = change(files.block(&ws.ns).as_ref())?;
-        if block.stack.is_empty() {
-            block.stack = detect_stack(&ws.root, &block.sources);
-        }
-        let planned = files.plan(&ws.ns, &block, &now);
-        Ok::<_, Failure>((block, planned))
-    })();
-    let (block, planned) = match planned {
-        Ok(p) => p,
-        Err(f) => {
-            drop(lock);
-            if fresh {
-                discard_fresh_state(ws);
-            }
-            return Err(f);
-        }
-    };
-    write_planned(&planned)?;
-    Ok((block, planned))
-}
-
 /// Refuses a branch command in a workspace with no block.
 pub fn no_block() -> Failure {
     Failure::new(
@@ -226,19 +147,18 @@ pub fn set_branch(
     command: &str,
     list: BranchList,
     args: &SetBranchArgs,
-    global: &crate::cli::Global,
-) -> Result<crate::output::Outcome, Failure> {
-    use crate::output::{Format, Outcome, tty_default};
-    let style = global.flags().resolve(tty_default())?;
+    cx: &Ctx<'_>,
+) -> Result<Outcome, Failure> {
+    let style = cx.default_style()?;
     let (alias, branch) = alias_and_branch(command, &args.alias, &args.branch)?;
-    let ws = context::workspace(global)?;
-    let (block, files) = update(&ws, |existing| {
+    let ws = cx.workspace()?;
+    let (block, files) = aw_workspace::project::update(&ws, &cx.now.minute_stamp(), |existing| {
         let mut b = existing.cloned().ok_or_else(no_block)?;
         match list {
             BranchList::Working => b.working_branches.set(&alias, &branch),
             BranchList::Qa => b.qa_branches.set(&alias, &branch),
         }
-        Ok(b)
+        Ok::<_, Failure>(b)
     })?;
     Ok(match style.format {
         Format::Json => Outcome::json(write_json(&block, &files, args.verbose)),
@@ -248,7 +168,9 @@ pub fn set_branch(
                 BranchList::Qa => "QA branch",
             };
             Outcome::text(format!(
-                "{alias} {what}: {branch}\n{}",
+                "{} {what}: {}\n{}",
+                clean(&alias),
+                clean(&branch),
                 results_human(&files)
             ))
         }

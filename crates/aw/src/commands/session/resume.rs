@@ -5,19 +5,20 @@
 //! `--reopen` removes `.closed` and binds the conversation (AW_CONTEXT_ID) to the session, both
 //! under the workspace lock.
 
-use crate::cli::Global;
-use crate::context;
+use crate::context::Ctx;
 use crate::failure::Failure;
-use crate::output::{Format, Outcome, tty_default};
+use crate::output::{Format, Outcome};
+use crate::style::clean;
+use crate::views;
 use aw_core::checkpoint;
 use aw_core::session::document;
-use aw_core::session::folder::{SessionState, identity};
+use aw_core::session::folder::identity;
 use aw_core::session::resolve::Intent;
-use aw_workspace::checkpoint as disk;
+use aw_workspace::artifacts::entries;
 use aw_workspace::context_id::from_env;
+use aw_workspace::hooks::read_checkpoint;
 use aw_workspace::resolver::{self, Request, Resolved};
-use aw_workspace::sessions::{self, CLOSED_SENTINEL, DescriptorKind};
-use aw_workspace::{WorkspaceError, atomic};
+use aw_workspace::sessions::{self, DescriptorKind};
 use clap::Args;
 use serde_json::json;
 
@@ -39,8 +40,8 @@ pub struct SessionResumeArgs {
 }
 
 /// Runs the command.
-pub fn run(args: &SessionResumeArgs, global: &Global) -> Result<Outcome, Failure> {
-    let style = global.flags().resolve(tty_default())?;
+pub fn run(args: &SessionResumeArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
+    let style = cx.default_style()?;
     let code = args
         .code
         .as_deref()
@@ -53,12 +54,11 @@ pub fn run(args: &SessionResumeArgs, global: &Global) -> Result<Outcome, Failure
             "Add `--code <session>` (see `aw sessions --all`).",
         ));
     }
-    let ws = context::workspace(global)?;
+    let ws = cx.workspace()?;
     let cid = from_env();
-    let resolved = if args.reopen {
-        reopen(&ws, code, cid.as_deref())?
-    } else {
-        resolver::resolve(
+    let resolved = match (args.reopen, code) {
+        (true, Some(code)) => sessions::reopen(&ws, code, cid.as_deref())?,
+        _ => resolver::resolve(
             &ws,
             &Request {
                 code,
@@ -67,14 +67,13 @@ pub fn run(args: &SessionResumeArgs, global: &Global) -> Result<Outcome, Failure
                 context_id: cid.as_deref(),
                 intent: Intent::Read,
             },
-        )?
+        )?,
     };
-    let entries = disk::entries(&resolved.path)?;
-    let objective = sessions::descriptor(&resolved.path, &entries)?
+    let names = entries(&resolved.path)?;
+    let objective = sessions::descriptor(&resolved.path, &names)?
         .filter(|d| d.kind != DescriptorKind::Requirements)
         .map(|d| d.text);
-    let cp_path = disk::checkpoint_path(&resolved.path, &entries);
-    let cp_text = disk::read_text(&cp_path)?;
+    let (cp_path, cp_text) = read_checkpoint(&resolved.path)?;
     let id = identity(&resolved.folder);
     let rel = resolved
         .path
@@ -91,7 +90,7 @@ pub fn run(args: &SessionResumeArgs, global: &Global) -> Result<Outcome, Failure
             args.reopen,
         )));
     }
-    let cp = cp_text.map(|raw| super::checkpoint_read::model(&cp_path.to_string_lossy(), &raw));
+    let cp = cp_text.map(|raw| views::checkpoint::model(&cp_path.to_string_lossy(), &raw));
     Ok(Outcome::json(json!({
         "code": id.code,
         "folder": resolved.folder,
@@ -101,43 +100,6 @@ pub fn run(args: &SessionResumeArgs, global: &Global) -> Result<Outcome, Failure
         "objetivo_text": objective,
         "checkpoint": cp,
     })))
-}
-
-/// Reopens under the lock: resolve, bind (when there is a conversation), remove `.closed`.
-fn reopen(
-    ws: &aw_workspace::locate::Workspace,
-    code: Option<&str>,
-    cid: Option<&str>,
-) -> Result<Resolved, Failure> {
-    let lock = context::lock(ws)?;
-    let listing = sessions::list(ws)?;
-    let request = Request {
-        code,
-        allow_closed: true,
-        bind: false,
-        context_id: cid,
-        intent: Intent::Write,
-    };
-    let mut resolved = resolver::resolve_in(ws, &listing, &request)?;
-    // Read the registry before the first write, so a broken one refuses without changes.
-    let registry = match cid {
-        Some(_) => Some(aw_workspace::bindings::load(ws)?),
-        None => None,
-    };
-    let sentinel = resolved.path.join(CLOSED_SENTINEL);
-    match std::fs::remove_file(&sentinel) {
-        Ok(()) => atomic::sync_dir(&resolved.path)?,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(WorkspaceError::io("could not remove", sentinel, e).into()),
-    }
-    resolved.state = SessionState::Active;
-    if let (Some(cid), Some(mut registry)) = (cid, registry)
-        && registry.bind(cid, &resolved.folder)
-    {
-        aw_workspace::bindings::store(ws, &registry, &lock)?;
-        resolved.bound = true;
-    }
-    Ok(resolved)
 }
 
 fn first_line(s: Option<&str>) -> &str {
@@ -153,10 +115,11 @@ fn human(
     reopened: bool,
 ) -> String {
     let mut out = format!(
-        "{}{} · {} · {rel}\n",
+        "{}{} · {} · {}\n",
         if reopened { "Reopened " } else { "" },
-        r.folder,
-        r.state.as_str()
+        clean(&r.folder),
+        r.state.as_str(),
+        clean(rel)
     );
     // The objective section, else the summary listings show (requirement, question, …).
     let objective_line = objective.map(|t| {
@@ -166,7 +129,7 @@ fn human(
     });
     out.push_str(&format!(
         "  Objective  {}\n",
-        objective_line.as_deref().unwrap_or("—")
+        clean(objective_line.as_deref().unwrap_or("—"))
     ));
     match cp {
         None => out.push_str("  Checkpoint none\n"),
@@ -174,11 +137,11 @@ fn human(
             let f = checkpoint::parse(text);
             out.push_str(&format!(
                 "  Done       {}\n",
-                first_line(f.ultimo.as_deref())
+                clean(first_line(f.ultimo.as_deref()))
             ));
             out.push_str(&format!(
                 "  Next       {}\n",
-                first_line(f.proximo.as_deref())
+                clean(first_line(f.proximo.as_deref()))
             ));
         }
     }

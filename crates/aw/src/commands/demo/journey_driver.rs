@@ -6,16 +6,17 @@
 //!
 //! `aw demo` calls [`drive_quick`] on its example workspace and prints [`render_steps`].
 
+use super::step;
+use crate::context::Ctx;
 use crate::failure::Failure;
+use crate::output::{Body, Format};
 use aw_core::flow::effects::approval_digest;
 use aw_core::flow::run::{Turn, advance, starting_state};
 use aw_core::flow::submit::{Submission, submit};
-use aw_core::flow::{BoundaryKind, Directive, Flow, Journey};
+use aw_core::flow::{BoundaryKind, Directive, Flow, FlowError, Journey, RunState};
 use aw_workspace::flow_store;
 use aw_workspace::locate::Workspace;
-use aw_workspace::lock::{WorkspaceLock, default_wait};
 use serde_json::{Value, json};
-use std::path::Path;
 
 /// One boundary met by the scripted journey.
 #[derive(Debug, Clone)]
@@ -29,10 +30,9 @@ pub struct DemoStep {
 }
 
 /// Drives the `quick` journey of session `folder` from adoption to `final`.
-pub fn drive_quick(ws: &Workspace, folder: &str) -> Result<Vec<DemoStep>, Failure> {
+pub fn drive_quick(ws: &Workspace, folder: &str, cx: &Ctx<'_>) -> Result<Vec<DemoStep>, Failure> {
     let journey = Journey::builtin(Flow::Quick).map_err(flow_failure)?;
-    let session = ws.sessions_dir().join(folder);
-    let mut directive = step(ws, &session, folder, |stored| {
+    let mut directive = turn(ws, folder, |stored, folder| {
         let state = starting_state(stored, folder, true, Some("quick"))?;
         advance(state, &journey)
     })?;
@@ -46,10 +46,10 @@ pub fn drive_quick(ws: &Workspace, folder: &str) -> Result<Vec<DemoStep>, Failur
         if directive.boundary.kind == BoundaryKind::Final {
             return Ok(steps);
         }
-        let (raw, approval) = scripted_answer(&directive, &journey, ws)?;
-        directive = step(ws, &session, folder, |stored| {
+        let (raw, approval) = scripted_answer(&directive, &journey, ws, cx)?;
+        directive = turn(ws, folder, |stored, _| {
             let state = stored.ok_or_else(|| {
-                aw_core::flow::FlowError::new(
+                FlowError::new(
                     "FLOW_RUN_ABSENT",
                     "The run vanished.",
                     "Run the demo again.",
@@ -89,51 +89,17 @@ pub fn render_steps(steps: &[DemoStep]) -> String {
     out
 }
 
-/// Runs an `aw` command in-process against the workspace at `root` (no new process, no
-/// printing): whether it succeeded, and its JSON or text output.
-fn run_aw(root: &Path, ns: &str, args: &[String]) -> (bool, String) {
-    use clap::{CommandFactory, FromArgMatches};
-    let argv = [
-        "aw".to_owned(),
-        "--workspace".to_owned(),
-        root.to_string_lossy().into_owned(),
-    ]
-    .into_iter()
-    .chain(["--namespace".to_owned(), ns.to_owned()])
-    .chain(["--format".to_owned(), "json".to_owned()])
-    .chain(args.iter().cloned());
-    let parsed = crate::cli::Cli::command()
-        .try_get_matches_from(argv)
-        .and_then(|m| crate::cli::Cli::from_arg_matches(&m));
-    let cli = match parsed {
-        Ok(c) => c,
-        Err(e) => return (false, e.to_string()),
-    };
-    match crate::commands::dispatch(&cli.command, &cli.global) {
-        Ok(outcome) => {
-            let text = match outcome.body {
-                crate::output::Body::Json(v) => crate::output::pretty(&v),
-                crate::output::Body::Text(t) => t,
-            };
-            (outcome.exit == 0, text)
-        }
-        Err(f) => (false, crate::output::pretty(&f.envelope())),
-    }
-}
-
-fn flow_failure(e: aw_core::flow::FlowError) -> Failure {
+fn flow_failure(e: FlowError) -> Failure {
     Failure::new(e.code, e.message, e.action)
 }
 
-fn step(
+/// One engine step on the session's run, exactly as `aw flow` takes it.
+fn turn(
     ws: &Workspace,
-    session: &Path,
     folder: &str,
-    f: impl FnOnce(Option<aw_core::flow::RunState>) -> Result<Turn, aw_core::flow::FlowError>,
+    f: impl FnOnce(Option<RunState>, &str) -> Result<Turn, FlowError>,
 ) -> Result<Directive, Failure> {
-    let lock = WorkspaceLock::acquire(&ws.lock_path(), default_wait())?;
-    let turn = flow_store::mutate(session, folder, &lock, f)?;
-    Ok(turn.directive)
+    Ok(flow_store::drive(ws, Some(folder), None, f)?.directive)
 }
 
 /// The scripted answer to a directive: (stdin text, --approval).
@@ -141,6 +107,7 @@ fn scripted_answer(
     d: &Directive,
     journey: &Journey<'_>,
     ws: &Workspace,
+    cx: &Ctx<'_>,
 ) -> Result<(String, Option<String>), Failure> {
     let seal = &d.state_digest;
     let transition = d.boundary.transition.clone().unwrap_or_default();
@@ -179,7 +146,13 @@ fn scripted_answer(
                     "Report it.",
                 )
             })?;
-            let (ok, text) = run_aw(&ws.root, &ws.ns, &action.invocation.args);
+            let args: Vec<&str> = action.invocation.args.iter().map(String::as_str).collect();
+            let ran = step::run(&ws.root, &args, Format::Json, cx)?;
+            let ok = ran.exit == 0;
+            let text = match &ran.body {
+                Body::Json(v) => crate::output::pretty(v),
+                Body::Text(t) | Body::JsonText(t) => t.clone(),
+            };
             let first = text
                 .lines()
                 .find(|l| !l.trim().is_empty())
@@ -215,53 +188,24 @@ fn scripted_answer(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use aw_workspace::locate::NamespaceSource;
 
     #[test]
-    fn the_scripted_quick_journey_reaches_final() {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path();
-        std::fs::create_dir(root.join("app")).unwrap();
-        let ns = |args: &[&str]| args.iter().map(|a| (*a).to_owned()).collect::<Vec<_>>();
-        let (ok, out) = run_aw(
-            root,
-            "workflow",
-            &ns(&["workspace-init", "--source", "app:app"]),
+    fn steps_render_as_numbered_boundaries_with_their_next_action() {
+        let steps = [
+            DemoStep {
+                kind: "semantic".into(),
+                transition: "quick.entry-gate-signal".into(),
+                next_action: "answer it".into(),
+            },
+            DemoStep {
+                kind: "final".into(),
+                transition: String::new(),
+                next_action: "nothing left".into(),
+            },
+        ];
+        assert_eq!(
+            render_steps(&steps),
+            " 1. semantic quick.entry-gate-signal\n    next: answer it\n 2. final \n    next: nothing left\n"
         );
-        assert!(ok, "{out}");
-        let (ok, out) = run_aw(
-            root,
-            "workflow",
-            &ns(&[
-                "session-create",
-                "--type",
-                "quick",
-                "--name",
-                "demo-quick",
-                "--objective",
-                "show a journey",
-            ]),
-        );
-        assert!(ok, "{out}");
-        let ws = Workspace {
-            root: root.to_path_buf(),
-            ns: "workflow".into(),
-            ns_source: NamespaceSource::Default,
-            initialized: true,
-        };
-        let steps = drive_quick(&ws, "001-demo-quick").unwrap();
-        let kinds: Vec<&str> = steps.iter().map(|s| s.kind.as_str()).collect();
-        assert_eq!(kinds.first(), Some(&"semantic"));
-        assert_eq!(kinds.last(), Some(&"final"));
-        for k in ["execution", "authorization", "human"] {
-            assert!(kinds.contains(&k), "{kinds:?}");
-        }
-        assert!(
-            root.join(".workflow/sessions/001-demo-quick/.closed")
-                .exists()
-        );
-        let text = render_steps(&steps);
-        assert!(text.contains(" 1. semantic quick.entry-gate-signal\n"));
-        assert!(text.contains("next: "));
     }
 }

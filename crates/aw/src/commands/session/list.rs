@@ -5,18 +5,27 @@
 //! the numbered folders (both layouts) and the HISTORY rows (the reference's v21 looked only at
 //! legacy folders, so a workspace with `001-…`–`003-…` reported `001`).
 
-use crate::cli::Global;
-use crate::commands::session_entry::entry_json;
-use crate::context;
+use crate::context::Ctx;
 use crate::failure::Failure;
-use crate::output::{Format, Outcome, tty_default};
-use aw_core::session::folder::{SessionState, next_session};
-use aw_core::session::history;
-use aw_workspace::clock::local_date_today;
-use aw_workspace::history as history_file;
+use crate::output::{Format, Outcome};
+use crate::style::{Paint, clean};
+use aw_core::session::folder::{SessionState, identity};
+use aw_workspace::history;
+use aw_workspace::locate::Workspace;
 use aw_workspace::sessions::{self, Info};
-use clap::Args;
-use serde_json::json;
+use clap::{Args, ValueEnum};
+use serde_json::{Value, json};
+
+/// Which sessions `--state` lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum StateFilter {
+    /// Active sessions.
+    Active,
+    /// Closed sessions.
+    Closed,
+    /// Every session.
+    All,
+}
 
 /// Arguments of `aw sessions`.
 #[derive(Debug, Args)]
@@ -27,9 +36,9 @@ one-line summary; the counts and `next_correlative` (the number the next session
 cover every session."
 )]
 pub struct SessionsArgs {
-    /// Which sessions: `active`, `closed` or `all`.
-    #[arg(long, value_name = "active|closed|all")]
-    pub state: Option<String>,
+    /// Which sessions.
+    #[arg(long, value_enum)]
+    pub state: Option<StateFilter>,
     /// Same as `--state all`.
     #[arg(long)]
     pub all: bool,
@@ -41,43 +50,35 @@ pub struct SessionsArgs {
     pub include_legacy: bool,
 }
 
-/// Which states to list.
-fn filter(args: &SessionsArgs) -> Result<Option<SessionState>, Failure> {
-    match args.state.as_deref().map(str::trim) {
-        Some("active") => Ok(Some(SessionState::Active)),
-        Some("closed") => Ok(Some(SessionState::Closed)),
-        Some("all") => Ok(None),
-        Some(other) => Err(Failure::new(
-            "INVALID_INPUT",
-            format!("`--state` takes `active`, `closed` or `all`, not `{other}`."),
-            "Pass `--state active`, `--state closed` or `--state all`.",
-        )),
-        None if args.all || args.verbose => Ok(None),
-        None => Ok(Some(SessionState::Active)),
+/// Which states to list (`None`: all).
+fn filter(args: &SessionsArgs) -> Option<SessionState> {
+    match args.state {
+        Some(StateFilter::Active) => Some(SessionState::Active),
+        Some(StateFilter::Closed) => Some(SessionState::Closed),
+        Some(StateFilter::All) => None,
+        None if args.all || args.verbose => None,
+        None => Some(SessionState::Active),
     }
 }
 
 /// Runs the command.
-pub fn run(args: &SessionsArgs, global: &Global) -> Result<Outcome, Failure> {
-    let style = global.flags().resolve(tty_default())?;
-    let wanted = filter(args)?;
-    let ws = context::workspace(global)?;
+pub fn run(args: &SessionsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
+    let style = cx.default_style()?;
+    let wanted = filter(args);
+    let ws = cx.workspace()?;
     let listing = sessions::list(&ws)?;
-    let history_text = history_file::read(&ws)?;
-    let today = local_date_today();
-    let keys: Vec<String> = history_text
-        .as_deref()
-        .map(|h| history::rows(h).into_iter().map(|r| r.key).collect())
-        .unwrap_or_default();
-    let (_, next) = next_session(
-        listing.iter().map(|f| f.folder.as_str()),
-        keys.iter().map(String::as_str),
-    );
+    let history_text = history::read(&ws)?;
+    let next = sessions::next_number(&listing, history_text.as_deref());
     let wanted_folders: Vec<_> = listing
         .iter()
         .filter(|f| wanted.is_none_or(|w| f.state == w))
         .collect();
-    let shown: Vec<Info> = sessions::infos(&ws, &wanted_folders, history_text.as_deref(), &today)?;
+    let shown: Vec<Info> = sessions::infos(
+        &ws,
+        &wanted_folders,
+        history_text.as_deref(),
+        &cx.now.today(),
+    )?;
     let active = listing
         .iter()
         .filter(|f| f.state == SessionState::Active)
@@ -90,7 +91,7 @@ pub fn run(args: &SessionsArgs, global: &Global) -> Result<Outcome, Failure> {
             closed,
             &next.padded(),
             style.detail,
-            style.color,
+            Paint::new(style.color),
         )));
     }
     let mut model = json!({
@@ -109,6 +110,38 @@ pub fn run(args: &SessionsArgs, global: &Global) -> Result<Outcome, Failure> {
     Ok(Outcome::json(model))
 }
 
+/// The path of a session folder: workspace-relative, or absolute when `absolute`.
+fn shown_path(ws: &Workspace, info: &Info, absolute: bool) -> String {
+    let p = if absolute {
+        info.dir.as_path()
+    } else {
+        info.dir.strip_prefix(&ws.root).unwrap_or(&info.dir)
+    };
+    p.to_string_lossy().replace('\\', "/")
+}
+
+/// One session as the listing reports it: `{code, name, folder, path, state, [type], date,
+/// summary, [branch]}`, with the reference's keys.
+fn entry_json(ws: &Workspace, info: &Info, absolute: bool) -> Value {
+    let id = identity(&info.folder.folder);
+    let mut v = json!({
+        "code": id.code,
+        "name": id.name,
+        "folder": info.folder.folder,
+        "path": shown_path(ws, info, absolute),
+        "state": info.folder.state.as_str(),
+    });
+    if let Some(t) = &info.facts.kind {
+        v["type"] = json!(t);
+    }
+    v["date"] = json!(info.date);
+    v["summary"] = json!(info.facts.summary);
+    if let Some(b) = &info.facts.branch {
+        v["branch"] = json!(b);
+    }
+    v
+}
+
 /// A compact table: folder, state, type, date, summary.
 fn human(
     shown: &[Info],
@@ -116,7 +149,7 @@ fn human(
     closed: usize,
     next: &str,
     detail: bool,
-    color: bool,
+    p: Paint,
 ) -> String {
     let mut out = String::new();
     if shown.is_empty() {
@@ -133,24 +166,24 @@ fn human(
             "FOLDER", "STATE", "TYPE", "DATE"
         ));
         for i in shown {
+            let summary = clean(&i.facts.summary);
             let summary: String = if detail {
-                i.facts.summary.clone()
+                summary.into_owned()
             } else {
-                i.facts.summary.chars().take(60).collect()
+                summary.chars().take(60).collect()
             };
             let state = format!("{:<6}", i.folder.state.as_str());
-            // Colour only on a terminal: active in green, closed dimmed.
-            let state = match (color, i.folder.state) {
-                (false, _) => state,
-                (true, SessionState::Active) => format!("\x1b[32m{state}\x1b[0m"),
-                (true, SessionState::Closed) => format!("\x1b[2m{state}\x1b[0m"),
+            // Active in green, closed dimmed.
+            let state = match i.folder.state {
+                SessionState::Active => p.green(&state),
+                SessionState::Closed => p.dim(&state),
             };
             out.push_str(&format!(
                 "{:<width$}  {}  {:<8}  {:<10}  {}\n",
-                i.folder.folder,
+                clean(&i.folder.folder),
                 state,
-                i.facts.kind.as_deref().unwrap_or("—"),
-                i.date,
+                clean(i.facts.kind.as_deref().unwrap_or("—")),
+                clean(&i.date),
                 summary
             ));
         }

@@ -6,20 +6,22 @@
 //! five minutes old, `complete`). It only reads: it never binds the conversation, and when no
 //! session can be settled on it says so (`continuity: degraded`) instead of presenting one.
 
-use crate::cli::Global;
-use crate::commands::lifecycle;
-use crate::context;
+use super::hook_context_id;
+use crate::context::Ctx;
 use crate::failure::Failure;
-use crate::output::{Format, Outcome, tty_default};
+use crate::output::{Format, Outcome};
+use crate::style::clean;
+use crate::views::hooks::{Degraded, active_folders};
 use aw_core::checkpoint::{assess, first_lines, parse};
 use aw_core::session::folder::numeric_code;
 use aw_core::session::resolve::Intent;
-use aw_workspace::checkpoint as disk;
+use aw_workspace::checkpoint::recent_closed;
+use aw_workspace::hooks::{Unresolved, read_checkpoint};
 use aw_workspace::resolver::{self, Request};
 use aw_workspace::sessions;
 use clap::Args;
 use serde_json::{Map, Value, json};
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
 /// Arguments of `aw resume-summary`.
 #[derive(Debug, Args)]
@@ -36,26 +38,37 @@ pub struct ResumeSummaryArgs {
     /// Also list sessions closed recently that left CONCLUSIONS or ANALYSIS-FILE.
     #[arg(long)]
     pub include_recent_closed: bool,
-    /// How many days count as recent (a positive integer; default 7).
-    #[arg(long, value_name = "N")]
-    pub recent_days: Option<String>,
+    /// How many days count as recent (a positive whole number).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 7,
+        value_parser = positive_days
+    )]
+    pub recent_days: u64,
 }
 
-const DEFAULT_RECENT_DAYS: u64 = 7;
+/// `--recent-days`: a positive whole number.
+fn positive_days(raw: &str) -> Result<u64, String> {
+    match raw.trim().parse::<u64>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err("it takes a positive whole number of days, such as 7".to_owned()),
+    }
+}
 
 /// Runs the command.
-pub fn run(args: &ResumeSummaryArgs, global: &Global) -> Result<Outcome, Failure> {
-    let style = global.flags().resolve(tty_default())?;
-    let days = recent_days(args.recent_days.as_deref())?;
-    let start = lifecycle::start()?;
-    let ws = context::workspace(global)?;
+pub fn run(args: &ResumeSummaryArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
+    let style = cx.default_style()?;
+    let days = args.recent_days;
+    let context_id = hook_context_id()?;
+    let ws = cx.workspace()?;
     let listing = sessions::list(&ws)?;
-    let active = lifecycle::active_folders(&listing);
+    let active = active_folders(&listing);
     let req = Request {
         code: args.code.as_deref(),
         allow_closed: false,
         bind: false,
-        context_id: start.context_id.as_deref(),
+        context_id: context_id.as_deref(),
         intent: Intent::Read,
     };
     let mut model = Map::new();
@@ -63,10 +76,8 @@ pub fn run(args: &ResumeSummaryArgs, global: &Global) -> Result<Outcome, Failure
     let mut text;
     match resolver::resolve_in(&ws, &listing, &req) {
         Ok(r) => {
-            let entries = disk::entries(&r.path)?;
-            let path = disk::checkpoint_path(&r.path, &entries);
-            let cp = disk::read_text(&path)?;
-            let a = assess(cp.as_deref(), start.now);
+            let (path, cp) = read_checkpoint(&r.path)?;
+            let a = assess(cp.as_deref(), cx.now.wall);
             let path_str = cp.as_ref().map(|_| path.to_string_lossy().into_owned());
             model.insert("primary_session".into(), json!(r.folder));
             model.insert(
@@ -80,7 +91,11 @@ pub fn run(args: &ResumeSummaryArgs, global: &Global) -> Result<Outcome, Failure
             model.insert("unfilled_placeholders".into(), json!(a.unfilled));
             model.insert("needs_ai_action".into(), json!(a.needs_ai_action()));
             model.insert("continuity".into(), json!("ok"));
-            text = format!("Session {} · checkpoint {}\n", r.folder, a.status.as_str());
+            text = format!(
+                "Session {} · checkpoint {}\n",
+                clean(&r.folder),
+                a.status.as_str()
+            );
             if let Some(cp) = &cp {
                 let f = parse(cp);
                 let next = f
@@ -89,10 +104,10 @@ pub fn run(args: &ResumeSummaryArgs, global: &Global) -> Result<Outcome, Failure
                     .map(|p| first_lines(p, 3))
                     .filter(|l| !l.is_empty());
                 if let Some(lines) = &next {
-                    text.push_str(&format!("  Next      {}\n", lines.join(" / ")));
+                    text.push_str(&format!("  Next      {}\n", clean(&lines.join(" / "))));
                 }
                 if let Some(p) = &f.avance {
-                    text.push_str(&format!("  Progress  {p}\n"));
+                    text.push_str(&format!("  Progress  {}\n", clean(p)));
                 }
                 model.insert(
                     "checkpoint".into(),
@@ -105,12 +120,15 @@ pub fn run(args: &ResumeSummaryArgs, global: &Global) -> Result<Outcome, Failure
             if a.needs_ai_action() {
                 text.push_str(&format!(
                     "  Next step run `aw checkpoint-read --code {}` and bring the checkpoint up to date\n",
-                    r.folder
+                    clean(&r.folder)
                 ));
             }
         }
-        Err(e) if lifecycle::is_unresolved(&e) => {
-            let (reason, candidates, action) = lifecycle::unresolved_detail(e);
+        Err(e) if e.is_unresolved() => {
+            let d = Degraded::of(Unresolved {
+                refusal: e,
+                listing: listing.clone(),
+            });
             model.insert("primary_session".into(), Value::Null);
             model.insert("primary_session_code".into(), Value::Null);
             model.insert("checkpoint_present".into(), json!(false));
@@ -119,22 +137,22 @@ pub fn run(args: &ResumeSummaryArgs, global: &Global) -> Result<Outcome, Failure
             // With no session at all there is nothing to do; with candidates, choosing is.
             model.insert("needs_ai_action".into(), json!(!active.is_empty()));
             model.insert("continuity".into(), json!("degraded"));
-            model.insert("candidates".into(), candidates);
-            model.insert("action".into(), json!(action));
-            text = lifecycle::degraded_text(&reason, &action, &active);
+            model.insert("candidates".into(), d.candidates.clone());
+            model.insert("action".into(), json!(d.action));
+            text = d.text();
         }
         Err(e) => return Err(e.into()),
     }
     if args.include_recent_closed {
         let window = Duration::from_secs(days.saturating_mul(86_400));
-        let recent = disk::recent_closed(&ws.sessions_dir(), &listing, SystemTime::now(), window);
+        let recent = recent_closed(&ws.sessions_dir(), &listing, cx.now.system, window);
         if !recent.is_empty() {
             text.push_str(&format!("Recently closed (last {days} day(s)):\n"));
         }
         let items: Vec<Value> = recent
             .iter()
             .map(|r| {
-                text.push_str(&format!("  {}  {}\n", r.folder, r.artifact_signal));
+                text.push_str(&format!("  {}  {}\n", clean(&r.folder), r.artifact_signal));
                 json!({
                     "code": r.code,
                     "folder": r.folder,
@@ -150,33 +168,4 @@ pub fn run(args: &ResumeSummaryArgs, global: &Global) -> Result<Outcome, Failure
         Format::Json => Outcome::json(Value::Object(model)),
         Format::Human => Outcome::text(text),
     })
-}
-
-/// `--recent-days`: a positive integer.
-fn recent_days(raw: Option<&str>) -> Result<u64, Failure> {
-    let Some(raw) = raw else {
-        return Ok(DEFAULT_RECENT_DAYS);
-    };
-    match raw.trim().parse::<u64>() {
-        Ok(n) if n > 0 => Ok(n),
-        _ => Err(Failure::new(
-            "INVALID_INPUT",
-            format!("`--recent-days` takes a positive whole number of days, not `{raw}`."),
-            "Pass for example `--recent-days 7`.",
-        )),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn recent_days_must_be_positive() {
-        assert_eq!(recent_days(None).unwrap(), 7);
-        assert_eq!(recent_days(Some("3")).unwrap(), 3);
-        for bad in ["0", "-1", "x", "1.5", ""] {
-            assert_eq!(recent_days(Some(bad)).unwrap_err().code, "INVALID_INPUT");
-        }
-    }
 }

@@ -6,13 +6,14 @@
 //! sources to the block's (a source with a known alias replaces that row), merges branches, and
 //! writes the block into CLAUDE.md and AGENTS.md under the workspace lock.
 
-use super::project_block::{self, BlockFlags, write_json};
-use crate::cli::Global;
-use crate::context;
+use super::BlockFlags;
+use crate::context::Ctx;
 use crate::failure::Failure;
-use crate::output::{Format, Outcome, tty_default};
+use crate::output::{Format, Outcome};
+use crate::style::clean;
+use crate::views::project_block::{results_human, write_json};
 use aw_core::project::reconcile::{Changes, SourceMode, reconcile};
-use aw_workspace::project::{BLOCK_FILES, ProjectFiles};
+use aw_workspace::project::{self, BLOCK_FILES, ProjectFiles};
 use clap::Args;
 use serde_json::json;
 
@@ -40,8 +41,8 @@ pub struct ProjectMdUpsertArgs {
 }
 
 /// Runs the command.
-pub fn run(args: &ProjectMdUpsertArgs, global: &Global) -> Result<Outcome, Failure> {
-    let style = global.flags().resolve(tty_default())?;
+pub fn run(args: &ProjectMdUpsertArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
+    let style = cx.default_style()?;
     match (args.read, args.init) {
         (true, true) => Err(Failure::new(
             "INVALID_INPUT",
@@ -58,31 +59,31 @@ pub fn run(args: &ProjectMdUpsertArgs, global: &Global) -> Result<Outcome, Failu
             "`--read` takes no values to write.",
             "Drop the values, or use `--init` to write them.",
         )),
-        (true, false) => read(args, global, style.format),
-        (false, true) => init(args, global, style.format),
+        (true, false) => read(args, cx, style.format),
+        (false, true) => init(args, cx, style.format),
     }
 }
 
-fn read(args: &ProjectMdUpsertArgs, global: &Global, format: Format) -> Result<Outcome, Failure> {
-    let ws = context::workspace(global)?;
+fn read(args: &ProjectMdUpsertArgs, cx: &Ctx<'_>, format: Format) -> Result<Outcome, Failure> {
+    let ws = cx.workspace()?;
     let block = ProjectFiles::read(&ws.root)?.block(&ws.ns);
     if format == Format::Human {
         return Ok(Outcome::text(match &block {
             None => "No project block in CLAUDE.md or AGENTS.md.\n  Next  run `aw workspace-init --source alias:path`\n".to_owned(),
             Some(b) => {
-                let mut out = format!("Project · {}\n", b.project.as_deref().unwrap_or("(no description)"));
+                let mut out = format!("Project · {}\n", clean(b.project.as_deref().unwrap_or("(no description)")));
                 for s in &b.sources {
                     out.push_str(&format!(
                         "  {:<12} {}  main: {}  working: {}  QA: {}\n",
-                        s.alias,
-                        s.path,
-                        s.main_branch.as_deref().unwrap_or("—"),
-                        b.working_branches.get(&s.alias).unwrap_or("—"),
-                        b.qa_branches.get(&s.alias).unwrap_or("—"),
+                        clean(&s.alias),
+                        clean(&s.path),
+                        clean(s.main_branch.as_deref().unwrap_or("—")),
+                        clean(b.working_branches.get(&s.alias).unwrap_or("—")),
+                        clean(b.qa_branches.get(&s.alias).unwrap_or("—")),
                     ));
                 }
                 if let Some(at) = &b.last_activity {
-                    out.push_str(&format!("  Last activity {at}\n"));
+                    out.push_str(&format!("  Last activity {}\n", clean(at)));
                 }
                 out
             }
@@ -98,37 +99,37 @@ fn read(args: &ProjectMdUpsertArgs, global: &Global, format: Format) -> Result<O
     Ok(Outcome::json(out))
 }
 
-fn init(args: &ProjectMdUpsertArgs, global: &Global, format: Format) -> Result<Outcome, Failure> {
+fn init(args: &ProjectMdUpsertArgs, cx: &Ctx<'_>, format: Format) -> Result<Outcome, Failure> {
     let changes = Changes {
-        project: project_block::project(&args.block.project)?,
-        sources: project_block::sources(&args.block.sources)?,
+        project: super::project(&args.block.project)?,
+        sources: super::sources(&args.block.sources)?,
         mode: SourceMode::Merge,
-        working: project_block::branch_items("working-branch", &args.block.working)?,
-        qa: project_block::branch_items("qa-branch", &args.block.qa)?,
-        main_branch: project_block::main_branch(&args.block.main_branch)?,
+        working: super::branch_items("working-branch", &args.block.working)?,
+        qa: super::branch_items("qa-branch", &args.block.qa)?,
+        main_branch: super::main_branch(&args.block.main_branch)?,
         fallback_project: String::new(),
     };
-    let ws = context::workspace(global)?;
+    let ws = cx.workspace()?;
     let fallback = ws
         .root
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let (block, files) = project_block::update(&ws, |existing| {
+    let (block, files) = project::update(&ws, &cx.now.minute_stamp(), |existing| {
         let changes = Changes {
             fallback_project: fallback,
             ..changes
         };
         reconcile(existing, changes)
             .map(|r| r.block)
-            .map_err(project_block::invalid)
+            .map_err(super::invalid)
     })?;
     Ok(match format {
         Format::Json => Outcome::json(write_json(&block, &files, args.verbose)),
         Format::Human => Outcome::text(format!(
             "project-md-upsert · {}\n{}",
-            ws.root.display(),
-            project_block::results_human(&files)
+            clean(&ws.root.to_string_lossy()),
+            results_human(&files)
         )),
     })
 }

@@ -4,12 +4,12 @@
 //! As in the reference, the alias need not be a declared source (a later `workspace-init`
 //! prunes branch lines of aliases that are not sources).
 
-use super::project_block::{BranchList, SetBranchArgs, set_branch};
-use crate::cli::Global;
+use super::{BranchList, SetBranchArgs, set_branch};
+use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::Outcome;
 
 /// Runs the command.
-pub fn run(args: &SetBranchArgs, global: &Global) -> Result<Outcome, Failure> {
-    set_branch("set-working-branch", BranchList::Working, args, global)
+pub fn run(args: &SetBranchArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
+    set_branch("set-working-branch", BranchList::Working, args, cx)
 }

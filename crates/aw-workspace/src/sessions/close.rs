@@ -1,0 +1,112 @@
+//! Closing a session: one transaction under the workspace lock.
+//!
+//! The session is resolved and every input read before anything is written; then the
+//! conversation bindings that point at it are removed, `CHECKPOINT.md` is created as a stub if it
+//! is missing, `.closed` is written, the HISTORY row is upserted and the session's untouched
+//! numbering reservations are released. A busy lock writes nothing.
+
+use super::{CLOSED_SENTINEL, info, list};
+use crate::artifacts::artifact;
+use crate::checkpoint::checkpoint_path;
+use crate::error::Result;
+use crate::locate::Workspace;
+use crate::lock::{WorkspaceLock, default_wait};
+use crate::resolver::{self, Request};
+use crate::{atomic, bindings, history, numbering, test_hook};
+use aw_core::artifacts::ArtifactKind;
+use aw_core::session::folder::{SessionFolder, SessionState, identity};
+use aw_core::session::history::{Row, Upsert, refs_cell, row_key};
+use aw_core::session::resolve::Intent;
+use std::path::PathBuf;
+
+/// The stub written when a session has no checkpoint.
+pub const CHECKPOINT_STUB: &str = "# CHECKPOINT\n";
+
+/// What closing did.
+#[derive(Debug, Clone)]
+pub struct Closed {
+    /// The session's code.
+    pub code: String,
+    /// Its folder name.
+    pub folder: String,
+    /// Its checkpoint (created as a stub when it was missing).
+    pub checkpoint_path: PathBuf,
+    /// Where its backlog is (or would be).
+    pub backlog_path: PathBuf,
+    /// How many conversation bindings pointed at it and were removed.
+    pub bindings_invalidated: usize,
+    /// The HISTORY row's fate, or why HISTORY.md could not be updated (the close stands).
+    pub history: std::result::Result<Upsert, String>,
+    /// The reservations released, workspace-relative.
+    pub reservations_released: Vec<String>,
+}
+
+/// Closes the session `code` (a closed session may be closed again: its row is rewritten).
+/// `refs` fills the row's Refs cell; `today` dates a session that declares no start date.
+pub fn close(ws: &Workspace, code: &str, refs: Option<&str>, today: &str) -> Result<Closed> {
+    let lock = WorkspaceLock::acquire(&ws.lock_path(), default_wait())?;
+    // Resolved under the lock, so the folder cannot change between the decision and the writes.
+    let listing = list(ws)?;
+    let request = Request {
+        code: Some(code),
+        allow_closed: true,
+        bind: false,
+        context_id: None,
+        intent: Intent::Write,
+    };
+    let resolved = resolver::resolve_in(ws, &listing, &request)?;
+    let id = identity(&resolved.folder);
+    let mut registry = bindings::load(ws)?;
+    let invalidated = registry.unbind_folder(&resolved.folder);
+    let history_read = history::read(ws);
+    let current = history_read.as_ref().ok().and_then(|t| t.as_deref());
+    let folder = SessionFolder {
+        folder: resolved.folder.clone(),
+        state: resolved.state,
+    };
+    let info = info(ws, &folder, current, today)?;
+    let checkpoint = checkpoint_path(&resolved.path, &info.entries);
+    let backlog = artifact(&resolved.path, &info.entries, ArtifactKind::Backlog)
+        .unwrap_or_else(|| resolved.path.join(ArtifactKind::Backlog.canonical()));
+    let planned = history_read
+        .as_ref()
+        .map_err(|e| e.to_string())
+        .map(|current| {
+            let key = row_key(&id.code, Some(&id.name));
+            let row = Row {
+                refs: refs_cell(current.as_deref(), &id.code, &key, refs),
+                key,
+                date: info.date.clone(),
+                state: SessionState::Closed.as_str().to_owned(),
+            };
+            (
+                current.as_deref(),
+                history::plan(current.as_deref(), &id.code, &row),
+            )
+        });
+
+    if invalidated > 0 {
+        bindings::store(ws, &registry, &lock)?;
+    }
+    if !checkpoint.exists() {
+        atomic::create_new(&checkpoint, CHECKPOINT_STUB.as_bytes())?;
+    }
+    atomic::write(&resolved.path.join(CLOSED_SENTINEL), b"")?;
+    test_hook::stall();
+    let history = match &planned {
+        Ok((current, p)) => history::commit(ws, *current, p, &lock)
+            .map(|()| p.action)
+            .map_err(|e| e.to_string()),
+        Err(e) => Err(e.clone()),
+    };
+    let released = numbering::release_reservations(ws, &resolved.folder, &lock)?;
+    Ok(Closed {
+        code: id.code,
+        folder: resolved.folder,
+        checkpoint_path: checkpoint,
+        backlog_path: backlog,
+        bindings_invalidated: invalidated,
+        history,
+        reservations_released: released,
+    })
+}

@@ -1,0 +1,103 @@
+//! Creating a session: one transaction under the workspace lock.
+//!
+//! The number is derived from the numbered folders of both layouts and the HISTORY rows, the
+//! folder is assembled under a hidden temporary name with its `SESSION.md`, and renamed into
+//! place in one step, so no reader ever sees a session folder without its descriptor and two
+//! concurrent creates never share a number.
+
+use super::{list, next_number};
+use crate::error::{Result, WorkspaceError};
+use crate::locate::Workspace;
+use crate::{atomic, bindings, history, test_hook};
+use aw_core::session::correlative::Correlative;
+use aw_core::session::document::{self, NewSession};
+use aw_core::session::names::SessionType;
+use std::path::PathBuf;
+
+/// What to create (values already checked by the caller).
+#[derive(Debug, Clone, Copy)]
+pub struct CreateRequest<'a> {
+    /// The declared type.
+    pub kind: SessionType,
+    /// The name as typed (the document's title).
+    pub name: &'a str,
+    /// The folder descriptor (the name without a leading `NNN-`).
+    pub descriptor: &'a str,
+    /// What the session is for.
+    pub objective: &'a str,
+    /// Where it comes from.
+    pub origins: &'a [String],
+    /// The conversation to bind to the new session, if any.
+    pub context_id: Option<&'a str>,
+    /// Today's local date, `YYYY-MM-DD` (the document's start date).
+    pub today: &'a str,
+}
+
+/// A created session.
+#[derive(Debug, Clone)]
+pub struct Created {
+    /// Its number.
+    pub number: Correlative,
+    /// Its folder name, `NNN-<descriptor>`.
+    pub folder: String,
+    /// The folder's path.
+    pub path: PathBuf,
+    /// The path of its `SESSION.md`.
+    pub session_path: PathBuf,
+}
+
+/// Creates the session. Everything that can refuse (a broken bindings registry, an existing
+/// folder) is checked before the first write.
+pub fn create(ws: &Workspace, req: &CreateRequest<'_>) -> Result<Created> {
+    let lock = crate::lock::WorkspaceLock::acquire(&ws.lock_path(), crate::lock::default_wait())?;
+    let mut registry = match req.context_id {
+        Some(_) => Some(bindings::load(ws)?),
+        None => None,
+    };
+    let listing = list(ws)?;
+    let history_text = history::read(ws)?;
+    let number = next_number(&listing, history_text.as_deref());
+    let folder = format!("{}-{}", number.padded(), req.descriptor);
+    let sessions_dir = ws.sessions_dir();
+    let path = sessions_dir.join(&folder);
+    if path.exists() {
+        return Err(WorkspaceError::Refused {
+            code: "INVALID_INPUT",
+            message: format!("{} already exists.", path.display()),
+            action: "Pick another name, or look at the existing session with `aw sessions --all`."
+                .to_owned(),
+        });
+    }
+    let text = document::render(&NewSession {
+        name: req.name,
+        objective: req.objective,
+        origins: req.origins,
+        declared: req.kind,
+        start_date: req.today,
+    });
+
+    atomic::create_dir_all(&sessions_dir)?;
+    let staging = tempfile::Builder::new()
+        .prefix(".aw-tmp-session-")
+        .tempdir_in(&sessions_dir)
+        .map_err(|e| WorkspaceError::io("could not create a folder in", &sessions_dir, e))?;
+    atomic::write(&staging.path().join("SESSION.md"), text.as_bytes())?;
+    let staged = staging.keep();
+    std::fs::rename(&staged, &path).map_err(|e| {
+        let _ = std::fs::remove_dir_all(&staged);
+        WorkspaceError::io("could not create the session folder", &path, e)
+    })?;
+    atomic::sync_dir(&sessions_dir)?;
+    test_hook::stall();
+    if let (Some(cid), Some(reg)) = (req.context_id, registry.as_mut())
+        && reg.bind(cid, &folder)
+    {
+        bindings::store(ws, reg, &lock)?;
+    }
+    Ok(Created {
+        number,
+        session_path: path.join("SESSION.md"),
+        folder,
+        path,
+    })
+}

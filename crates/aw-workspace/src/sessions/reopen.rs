@@ -1,0 +1,43 @@
+//! Reopening a closed session: one transaction under the workspace lock.
+
+use super::{CLOSED_SENTINEL, list};
+use crate::error::{Result, WorkspaceError};
+use crate::locate::Workspace;
+use crate::lock::{WorkspaceLock, default_wait};
+use crate::resolver::{self, Request, Resolved};
+use crate::{atomic, bindings};
+use aw_core::session::folder::SessionState;
+use aw_core::session::resolve::Intent;
+
+/// Reopens the session `code`: removes its `.closed` and, when there is a conversation, binds it
+/// to the session. A bindings registry that cannot be read refuses before anything is written.
+pub fn reopen(ws: &Workspace, code: &str, context_id: Option<&str>) -> Result<Resolved> {
+    let lock = WorkspaceLock::acquire(&ws.lock_path(), default_wait())?;
+    let listing = list(ws)?;
+    let request = Request {
+        code: Some(code),
+        allow_closed: true,
+        bind: false,
+        context_id,
+        intent: Intent::Write,
+    };
+    let mut resolved = resolver::resolve_in(ws, &listing, &request)?;
+    let registry = match context_id {
+        Some(_) => Some(bindings::load(ws)?),
+        None => None,
+    };
+    let sentinel = resolved.path.join(CLOSED_SENTINEL);
+    match std::fs::remove_file(&sentinel) {
+        Ok(()) => atomic::sync_dir(&resolved.path)?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(WorkspaceError::io("could not remove", sentinel, e)),
+    }
+    resolved.state = SessionState::Active;
+    if let (Some(cid), Some(mut registry)) = (context_id, registry)
+        && registry.bind(cid, &resolved.folder)
+    {
+        bindings::store(ws, &registry, &lock)?;
+        resolved.bound = true;
+    }
+    Ok(resolved)
+}

@@ -1,0 +1,147 @@
+//! `aw checkpoint-write [--code <c>] [--force] [--can-pause]`: the PreCompact hook target.
+//!
+//! Writes a machine snapshot of the session into `CHECKPOINT.md` (progress, newest decision,
+//! uncommitted files, origin) with `_[AI: …]_` placeholders for the agent to fill in. A checkpoint
+//! somebody already wrote in is kept unless `--force`: only a missing file, the close stub or
+//! our untouched sealed template is regenerated.
+//!
+//! The target is the session resolver's lifecycle target (closed sessions refused) and the
+//! conversation is bound to it. When no session can be settled on, a host that can hold its
+//! compaction (`--can-pause`) gets the ambiguity as a failure with exit 2; every other case
+//! answers "degraded" with exit 0, so compaction goes on and nothing is written.
+
+use super::hook_context_id;
+use crate::context::Ctx;
+use crate::failure::Failure;
+use crate::output::{Format, Outcome};
+use crate::style::clean;
+use crate::views::hooks::Degraded;
+use aw_workspace::hooks::{self, Checkpointed, HookRequest, Unresolved};
+use clap::Args;
+use serde_json::{Value, json};
+
+/// Arguments of `aw checkpoint-write`.
+#[derive(Debug, Args)]
+#[command(
+    long_about = "Write a CHECKPOINT.md snapshot of the session (the PreCompact hook target).\n\n\
+The session is `--code`, else the one this conversation is bound to (AW_CONTEXT_ID, or the \
+hook's `session_id` on stdin), else the only active session. A checkpoint that holds written \
+content is kept unless --force. When no session can be chosen the command exits 0 with \
+`continuity: degraded`, except that with --can-pause an ambiguous choice exits 2 so the host \
+holds its compaction."
+)]
+pub struct CheckpointWriteArgs {
+    /// The session: a number, a folder name or a unique folder prefix.
+    #[arg(long, value_name = "CODE")]
+    pub code: Option<String>,
+    /// Regenerate the checkpoint even when it holds written content.
+    #[arg(long)]
+    pub force: bool,
+    /// The host can hold its compaction: exit 2 when the session is ambiguous.
+    #[arg(long)]
+    pub can_pause: bool,
+}
+
+/// Said whenever an existing checkpoint was kept.
+pub const PRESERVED_REASON: &str =
+    "CHECKPOINT.md holds written content, so it was kept; pass --force to regenerate it.";
+
+/// Runs the command.
+pub fn run(args: &CheckpointWriteArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
+    let style = cx.default_style()?;
+    let context_id = hook_context_id()?;
+    let ws = cx.workspace()?;
+    let req = HookRequest {
+        code: args.code.as_deref(),
+        context_id: context_id.as_deref(),
+        now: cx.now.wall,
+    };
+    let (model, text) = match hooks::write_checkpoint(&ws, &req, args.force)? {
+        Ok(done) => report(&done),
+        Err(u) => return unresolved(u, args.can_pause, style.format),
+    };
+    Ok(project(style.format, model, text))
+}
+
+/// No session to act on: exit 2 for a pausable host facing a choice, otherwise degraded
+/// continuity with exit 0 and nothing written.
+fn unresolved(u: Unresolved, can_pause: bool, format: Format) -> Result<Outcome, Failure> {
+    if can_pause && u.refusal.code() == "SESSION_AMBIGUOUS" {
+        let mut f = Failure::from(u.refusal);
+        f.exit = 2;
+        return Err(f);
+    }
+    let d = Degraded::of(u);
+    let model = json!({
+        "skipped": true,
+        "reason": d.reason,
+        "continuity": "degraded",
+        "primary_session": null,
+        "active_sessions": d.active,
+        "candidates": d.candidates,
+        "action": d.action,
+    });
+    Ok(project(format, model, d.text()))
+}
+
+fn project(format: Format, model: Value, text: String) -> Outcome {
+    match format {
+        Format::Json => Outcome::json(model),
+        Format::Human => Outcome::text(text),
+    }
+}
+
+/// The model and text of a checkpoint that was written or kept.
+fn report(done: &Checkpointed) -> (Value, String) {
+    match done {
+        Checkpointed::Kept { folder, path } => {
+            let path = path.to_string_lossy();
+            let text = format!(
+                "Checkpoint kept · {}\n  File  {}\n  Why   {PRESERVED_REASON}\n",
+                clean(folder),
+                clean(&path)
+            );
+            (preserved(folder, &path), text)
+        }
+        Checkpointed::Written {
+            folder,
+            path,
+            lines,
+            gathered: g,
+        } => {
+            let path = path.to_string_lossy();
+            let progress = g.progress_pct();
+            let files = g.snapshot.files.len();
+            let model = json!({
+                "session": folder,
+                "checkpoint_path": path,
+                "lines_written": lines,
+                "progress_pct": progress,
+                "tasks_open": g.tasks_open,
+                "tasks_closed": g.tasks_closed,
+                "files_touched_count": files,
+            });
+            let progress_text = match progress {
+                Some(p) => format!("{p}% ({} open, {} done)", g.tasks_open, g.tasks_closed),
+                None => "unknown (no tasks)".to_owned(),
+            };
+            let text = format!(
+                "Checkpoint written · {}\n  File      {}\n  Progress  {progress_text}\n  Changes   {files} uncommitted file(s)\n  Next      fill in the _[AI: …]_ placeholders\n",
+                clean(folder),
+                clean(&path)
+            );
+            (model, text)
+        }
+    }
+}
+
+/// The model of a checkpoint that was kept.
+pub fn preserved(folder: &str, path: &str) -> Value {
+    json!({
+        "session": folder,
+        "checkpoint_path": path,
+        "skipped": true,
+        "preserved": true,
+        "reason": PRESERVED_REASON,
+    })
+}

@@ -1,0 +1,318 @@
+//! `aw session-artifacts [--code <c>] [--verbose] [--dump [kinds]]`: a consolidated view of a
+//! session's files (descriptor, tasks, decisions, presence of the others, SQL scripts), or the
+//! raw contents of chosen kinds.
+//!
+//! File names come from the artifact catalogue (case-insensitive; `DECISIONES.md` is a
+//! decisions file, `OBJETIVO.md` a descriptor); the TASKS and DECISION grammars are the shared
+//! ones in `aw_core::artifacts`. A read never binds the conversation.
+
+use crate::context::Ctx;
+use crate::failure::Failure;
+use crate::output::{Format, Outcome};
+use crate::style::clean;
+use aw_core::artifacts::ArtifactKind;
+use aw_core::session::folder::identity;
+use aw_core::session::resolve::Intent;
+use aw_workspace::artifacts::{self as disk, Script, Summary, entries, sql_scripts};
+use aw_workspace::context_id::from_env;
+use aw_workspace::resolver::{self, Request, Resolved};
+use aw_workspace::sessions::{self, Descriptor, DescriptorKind};
+use clap::Args;
+use serde_json::{Map, Value, json};
+use std::path::Path;
+
+/// Arguments of `aw session-artifacts`.
+#[derive(Debug, Args)]
+#[command(
+    long_about = "Summarise a session's artifacts, or dump their contents.\n\nThe summary reports \
+the descriptor's title, success-criteria count and origin, task progress, the number of \
+decisions, which other artifacts exist and the SQL scripts under `scripts/`. `--dump` (with \
+`--code`) returns the raw files of the kinds listed: objetivo, decisiones, conclusiones, tasks, \
+checkpoint, backlog, scripts (all of them when none is listed)."
+)]
+pub struct SessionArtifactsArgs {
+    /// The session: a number, a folder name or a unique folder prefix.
+    #[arg(long, value_name = "CODE")]
+    pub code: Option<String>,
+    /// Report every presence flag, the script counts and the branch even when empty.
+    #[arg(long)]
+    pub verbose: bool,
+    /// Dump the raw files of these kinds (comma-separated; all when empty).
+    #[arg(long, value_name = "KINDS", num_args = 0..=1, default_missing_value = "")]
+    pub dump: Option<String>,
+}
+
+/// The kinds `--dump` accepts, in output order.
+const DUMP_KINDS: [&str; 7] = [
+    "objetivo",
+    "decisiones",
+    "conclusiones",
+    "tasks",
+    "checkpoint",
+    "backlog",
+    "scripts",
+];
+
+/// Runs the command.
+pub fn run(args: &SessionArtifactsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
+    let style = cx.default_style()?;
+    let code = args
+        .code
+        .as_deref()
+        .map(str::trim)
+        .filter(|c| !c.is_empty());
+    let kinds = match &args.dump {
+        None => None,
+        Some(csv) => Some(dump_kinds(csv, code)?),
+    };
+    let ws = cx.workspace()?;
+    let cid = from_env();
+    let resolved = resolver::resolve(
+        &ws,
+        &Request {
+            code,
+            allow_closed: true,
+            bind: false,
+            context_id: if kinds.is_some() {
+                None
+            } else {
+                cid.as_deref()
+            },
+            intent: Intent::Read,
+        },
+    )?;
+    let names = entries(&resolved.path)?;
+    let descriptor = sessions::descriptor(&resolved.path, &names)?;
+    let rel = resolved
+        .path
+        .strip_prefix(&ws.root)
+        .unwrap_or(&resolved.path)
+        .to_string_lossy()
+        .replace('\\', "/");
+    let id = identity(&resolved.folder);
+    let mut model = json!({
+        "session": resolved.folder,
+        "path": rel,
+        "code": id.code,
+        "state": resolved.state.as_str(),
+    });
+    if let Some(kinds) = kinds {
+        return dump(&resolved, &names, descriptor, &kinds, model, style.format);
+    }
+    let summary = disk::summary(&resolved.path, &names, descriptor.as_ref())?;
+    if style.format == Format::Human {
+        return Ok(Outcome::text(human(
+            &summary,
+            &resolved.folder,
+            style.detail,
+        )));
+    }
+    model["artifacts"] = summary_json(&summary, args.verbose);
+    match (&summary.branch, args.verbose) {
+        (Some(b), _) => model["branch"] = json!(b),
+        (None, true) => model["branch"] = json!(""),
+        (None, false) => {}
+    }
+    Ok(Outcome::json(model))
+}
+
+fn dump_kinds(csv: &str, code: Option<&str>) -> Result<Vec<&'static str>, Failure> {
+    if code.is_none() {
+        return Err(Failure::new(
+            "INVALID_INPUT",
+            "`--dump` needs `--code <session>`: a dump never guesses the session.",
+            "Add `--code <session>`.",
+        ));
+    }
+    let asked: Vec<&str> = csv
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    if asked.is_empty() {
+        return Ok(DUMP_KINDS.to_vec());
+    }
+    if let Some(bad) = asked.iter().find(|k| !DUMP_KINDS.contains(k)) {
+        return Err(Failure::new(
+            "INVALID_INPUT",
+            format!("`{bad}` is not a kind `--dump` knows."),
+            format!("Use some of: {}.", DUMP_KINDS.join(", ")),
+        ));
+    }
+    Ok(DUMP_KINDS
+        .iter()
+        .copied()
+        .filter(|k| asked.contains(k))
+        .collect())
+}
+
+/// The presence flags, with the reference's keys, in its order.
+fn presence(s: &Summary) -> [(&'static str, bool); 5] {
+    let p = s.presence;
+    [
+        ("checkpoint_present", p.checkpoint),
+        ("conclusiones_present", p.conclusions),
+        ("analysis_file_present", p.analysis_file),
+        ("backlog_present", p.backlog),
+        ("scripts_sql_present", p.scripts_sql),
+    ]
+}
+
+/// `{total, forward, rollback}` of the scripts.
+fn counts(scripts: &[Script]) -> (usize, usize, usize) {
+    let rollback = scripts.iter().filter(|f| f.rollback).count();
+    (scripts.len(), scripts.len() - rollback, rollback)
+}
+
+fn summary_json(s: &Summary, verbose: bool) -> Value {
+    let mut a = Map::new();
+    let session = s.outline.as_ref().map_or(Value::Null, |o| {
+        json!({
+            "titulo": o.title,
+            "criterios_count": o.criteria_count,
+            "has_origen": o.has_origin,
+        })
+    });
+    a.insert("session".into(), session);
+    a.insert(
+        "tasks".into(),
+        s.tasks.as_ref().map_or(Value::Null, |t| {
+            serde_json::to_value(t).unwrap_or(Value::Null)
+        }),
+    );
+    a.insert("decisiones_count".into(), json!(s.decisions));
+    for (k, present) in presence(s) {
+        if present || verbose {
+            a.insert(k.into(), json!(present));
+        }
+    }
+    let (total, forward, rollback) = counts(&s.scripts);
+    if total > 0 || verbose {
+        a.insert(
+            "scripts".into(),
+            json!({
+                "total": total,
+                "forward": forward,
+                "rollback": rollback,
+                "has_bundle": s.presence.scripts_sql,
+            }),
+        );
+    }
+    Value::Object(a)
+}
+
+fn human(s: &Summary, folder: &str, detail: bool) -> String {
+    let mut out = format!("{}\n", clean(folder));
+    let title = s.outline.as_ref().and_then(|o| o.title.as_deref());
+    out.push_str(&format!("  Title      {}\n", clean(title.unwrap_or("—"))));
+    let tasks = s
+        .tasks
+        .as_ref()
+        .map(|t| format!("{}/{} done ({}%)", t.closed, t.total, t.progress_pct))
+        .unwrap_or_else(|| "no TASKS.md".to_owned());
+    out.push_str(&format!("  Tasks      {tasks}\n"));
+    out.push_str(&format!("  Decisions  {}\n", s.decisions));
+    let present: Vec<&str> = presence(s)
+        .iter()
+        .filter(|(_, p)| *p)
+        .map(|(k, _)| k.trim_end_matches("_present"))
+        .collect();
+    out.push_str(&format!(
+        "  Also       {}\n",
+        if present.is_empty() {
+            "—".to_owned()
+        } else {
+            present.join(", ")
+        }
+    ));
+    let (total, forward, rollback) = counts(&s.scripts);
+    if total > 0 || detail {
+        out.push_str(&format!(
+            "  Scripts    {total} ({forward} forward, {rollback} rollback)\n"
+        ));
+    }
+    if let Some(b) = &s.branch {
+        out.push_str(&format!("  Branch     {}\n", clean(b)));
+    }
+    out
+}
+
+fn file_json(path: &Path, content: String) -> Value {
+    json!({
+        "path": path.to_string_lossy(),
+        "size": content.len(),
+        "content": content,
+    })
+}
+
+fn dump(
+    r: &Resolved,
+    entries: &[String],
+    descriptor: Option<Descriptor>,
+    kinds: &[&str],
+    mut model: Value,
+    format: Format,
+) -> Result<Outcome, Failure> {
+    if descriptor
+        .as_ref()
+        .is_some_and(|d| d.kind == DescriptorKind::Requirements)
+    {
+        return Err(Failure::new(
+            "LEGACY_FORMAT",
+            format!(
+                "Session '{}' predates SESSION.md: it only has REQUIREMENTS.md, which cannot be dumped by kind.",
+                r.folder
+            ),
+            "Read REQUIREMENTS.md directly, or move its content into a SESSION.md.",
+        ));
+    }
+    let artifact = |k: ArtifactKind| -> Result<Value, Failure> {
+        let Some(p) = disk::artifact(&r.path, entries, k) else {
+            return Ok(Value::Null);
+        };
+        Ok(disk::read_text(&p)?.map_or(Value::Null, |t| file_json(&p, t)))
+    };
+    let mut shown = Vec::new();
+    for kind in kinds {
+        let v = match *kind {
+            "objetivo" => descriptor
+                .as_ref()
+                .map_or(Value::Null, |d| file_json(&d.path, d.text.clone())),
+            "decisiones" => artifact(ArtifactKind::Decisions)?,
+            "conclusiones" => artifact(ArtifactKind::Conclusions)?,
+            "tasks" => artifact(ArtifactKind::Tasks)?,
+            "checkpoint" => artifact(ArtifactKind::Checkpoint)?,
+            "backlog" => artifact(ArtifactKind::Backlog)?,
+            _ => json!(
+                sql_scripts(&r.path)
+                    .iter()
+                    .map(|f| json!({
+                        "name": f.name,
+                        "path": f.path.to_string_lossy(),
+                        "size": f.size,
+                        "is_rollback": f.rollback,
+                    }))
+                    .collect::<Vec<_>>()
+            ),
+        };
+        shown.push((*kind, v.clone()));
+        model[*kind] = v;
+    }
+    if format == Format::Json {
+        return Ok(Outcome::json(model));
+    }
+    let mut out = format!("{} · dump\n", clean(&r.folder));
+    for (kind, v) in shown {
+        let line = match &v {
+            Value::Null => "—".to_owned(),
+            Value::Array(a) => format!("{} file(s)", a.len()),
+            other => format!(
+                "{} bytes · {}",
+                other["size"],
+                clean(other["path"].as_str().unwrap_or(""))
+            ),
+        };
+        out.push_str(&format!("  {kind:<13} {line}\n"));
+    }
+    Ok(Outcome::text(out))
+}

@@ -1,0 +1,90 @@
+//! `aw session-close --code <c> [--refs <csv>]`: closes a session (the transaction is
+//! `aw_workspace::sessions::close`). A busy lock writes nothing (the reference created
+//! `CHECKPOINT.md` before taking the lock). Closing a closed session again is allowed and rewrites
+//! its row.
+
+use crate::context::Ctx;
+use crate::failure::Failure;
+use crate::output::{Format, Outcome};
+use crate::style::clean;
+use aw_workspace::sessions;
+use clap::Args;
+use serde_json::json;
+
+/// Arguments of `aw session-close`.
+#[derive(Debug, Args)]
+#[command(
+    long_about = "Close a session: remove this workspace's conversation bindings to it, make \
+sure it has a CHECKPOINT.md, write its `.closed` sentinel and its HISTORY.md row.\n\n`--refs` is \
+a comma-separated list for the row's Refs cell: `dec:X`, `plan:X`, `sql:X`, `conclusion:X`, \
+`manual:X`, `release:X`, any `kind:value`, URLs or free text."
+)]
+pub struct SessionCloseArgs {
+    /// The session: a number, a folder name or a unique folder prefix.
+    #[arg(long, value_name = "CODE")]
+    pub code: Option<String>,
+    /// References for the HISTORY row (comma-separated).
+    #[arg(long, value_name = "CSV")]
+    pub refs: Option<String>,
+}
+
+/// Runs the command.
+pub fn run(args: &SessionCloseArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
+    let style = cx.default_style()?;
+    let Some(code) = args
+        .code
+        .as_deref()
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+    else {
+        return Err(Failure::new(
+            "INVALID_INPUT",
+            "`--code` is required: closing never guesses the session.",
+            "Add `--code <session>` (see `aw sessions`).",
+        ));
+    };
+    let ws = cx.workspace()?;
+    let closed = sessions::close(&ws, code, args.refs.as_deref(), &cx.now.today())?;
+
+    if style.format == Format::Human {
+        let mut line = format!("Closed session {}", clean(&closed.folder));
+        match &closed.history {
+            Ok(a) => line.push_str(&format!(" · HISTORY row {}", a.as_str())),
+            Err(e) => line.push_str(&format!(" · HISTORY not updated: {e}")),
+        }
+        if closed.bindings_invalidated > 0 {
+            line.push_str(&format!(
+                " · {} binding(s) removed",
+                closed.bindings_invalidated
+            ));
+        }
+        if !closed.reservations_released.is_empty() {
+            line.push_str(&format!(
+                " · {} reservation(s) released",
+                closed.reservations_released.len()
+            ));
+        }
+        line.push('\n');
+        return Ok(Outcome::text(line));
+    }
+    let mut model = json!({
+        "code": closed.code,
+        "folder": closed.folder,
+        "closed": true,
+        "checkpoint_path": closed.checkpoint_path.to_string_lossy(),
+        "backlog_path": closed.backlog_path.to_string_lossy(),
+        "refs": args.refs,
+        "bindings_invalidated": closed.bindings_invalidated,
+    });
+    match &closed.history {
+        Ok(action) => {
+            model["history"] = json!({ "action": action.as_str(), "state": "closed" });
+        }
+        Err(e) => {
+            model["history"] = json!(null);
+            model["history_error"] = json!(e);
+        }
+    }
+    model["reservations_released"] = json!(closed.reservations_released);
+    Ok(Outcome::json(model))
+}

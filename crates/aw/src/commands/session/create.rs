@@ -1,0 +1,135 @@
+//! `aw session-create --type <t> --name <descriptor> --objective <text> [--from <origins>]`:
+//! takes the next global session number and creates `.<ns>/sessions/NNN-<descriptor>/SESSION.md`
+//! (the transaction is `aw_workspace::sessions::create`). The name must be a single folder name
+//! (the reference let `x/../../escaped` create a folder outside the workspace).
+
+use crate::context::Ctx;
+use crate::failure::{Failure, sentence};
+use crate::output::{Format, Outcome};
+use crate::style::clean;
+use aw_core::session::document;
+use aw_core::session::names::{SessionType, descriptor};
+use aw_workspace::context_id::from_env;
+use aw_workspace::sessions::{self, CreateRequest};
+use clap::Args;
+use serde_json::json;
+
+/// Arguments of `aw session-create`.
+#[derive(Debug, Args)]
+#[command(
+    long_about = "Create a session: `.<ns>/sessions/NNN-<name>/SESSION.md`.\n\nNNN is the next \
+global session number. `--name` is the folder descriptor, by convention `<slug>-<flow>` (flows: \
+spec-refine, plan-new, plan-refine, plan-exec, quick); a leading `NNN-` is dropped. When \
+AW_CONTEXT_ID is set, the conversation is bound to the new session."
+)]
+pub struct SessionCreateArgs {
+    /// The kind of work: research, refine, exec or quick.
+    #[arg(long = "type", value_name = "TYPE")]
+    pub kind: Option<String>,
+    /// The folder descriptor, e.g. `login-spec-refine`.
+    #[arg(long, value_name = "DESCRIPTOR")]
+    pub name: Option<String>,
+    /// What the session is for.
+    #[arg(long, visible_alias = "objetivo", value_name = "TEXT")]
+    pub objective: Option<String>,
+    /// Where it comes from: comma-separated items (parent loop, source document, trigger).
+    #[arg(long, value_name = "ORIGINS")]
+    pub from: Option<String>,
+}
+
+fn invalid(message: String, action: &str) -> Failure {
+    Failure::new("INVALID_INPUT", message, action)
+}
+
+fn expected() -> serde_json::Value {
+    json!(
+        SessionType::ALL
+            .iter()
+            .map(|t| t.as_str())
+            .collect::<Vec<_>>()
+    )
+}
+
+/// A flag's trimmed value, `None` when absent or blank.
+fn given(v: &Option<String>) -> Option<&str> {
+    v.as_deref().map(str::trim).filter(|s| !s.is_empty())
+}
+
+/// Runs the command.
+pub fn run(args: &SessionCreateArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
+    let style = cx.default_style()?;
+    let Some(raw_type) = given(&args.kind) else {
+        return Err(invalid(
+            "`--type` is required: research, refine, exec or quick.".to_owned(),
+            "Add `--type research|refine|exec|quick`.",
+        )
+        .with_data("expected", expected()));
+    };
+    let Some(kind) = SessionType::parse(raw_type) else {
+        return Err(invalid(
+            format!("`--type` must be research, refine, exec or quick, not `{raw_type}`."),
+            "Pass one of the four types.",
+        )
+        .with_data("expected", expected()));
+    };
+    let Some(name) = given(&args.name) else {
+        return Err(invalid(
+            "`--name` is required.".to_owned(),
+            "Add `--name <descriptor>`, e.g. `--name login-spec-refine`.",
+        ));
+    };
+    let Some(objective) = given(&args.objective) else {
+        return Err(invalid(
+            "`--objective` (or `--objetivo`) is required.".to_owned(),
+            "Add `--objective \"<what the session is for>\"`.",
+        ));
+    };
+    let desc = descriptor(name).map_err(|e| {
+        invalid(
+            sentence(&e.to_string()),
+            "Pass a plain folder name such as `login-spec-refine`.",
+        )
+    })?;
+    let origin = given(&args.from);
+    let origins = origin.map(document::split_origins).unwrap_or_default();
+    let cid = from_env();
+    let ws = cx.workspace()?;
+    let today = cx.now.today();
+    let created = sessions::create(
+        &ws,
+        &CreateRequest {
+            kind,
+            name,
+            descriptor: &desc,
+            objective,
+            origins: &origins,
+            context_id: cid.as_deref(),
+            today: &today,
+        },
+    )?;
+
+    if style.format == Format::Human {
+        let shown = created
+            .session_path
+            .strip_prefix(&ws.root)
+            .unwrap_or(&created.session_path);
+        return Ok(Outcome::text(format!(
+            "Created session {} ({}) · {}\n",
+            clean(&created.folder),
+            kind.as_str(),
+            clean(&shown.to_string_lossy())
+        )));
+    }
+    let mut model = json!({
+        "type": kind.as_str(),
+        "name": name,
+        "number": created.number.padded(),
+        "folder": created.folder,
+        "path": created.path.to_string_lossy(),
+        "session_path": created.session_path.to_string_lossy(),
+    });
+    if let Some(o) = origin {
+        model["origin"] = json!(o);
+    }
+    Ok(Outcome::json(model))
+}

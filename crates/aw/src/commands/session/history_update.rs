@@ -1,0 +1,151 @@
+//! `aw history-update --code <c> --state active|closed [--date <d>] [--session <name>]
+//! [--refs <csv>]`: upserts one row of `.<ns>/HISTORY.md` under the workspace lock.
+//!
+//! The session is resolved only to fill in the row's name and date; a code that matches no
+//! folder still gets its row (`| 777 | … |`). A legacy 6/7-column table is migrated to four
+//! columns on the way.
+
+use crate::context::Ctx;
+use crate::failure::Failure;
+use crate::output::{Format, Outcome};
+use crate::style::clean;
+use aw_core::session::folder::SessionState;
+use aw_core::session::resolve::is_valid_code;
+use aw_workspace::history::{self, RowUpdate};
+use clap::{Args, ValueEnum};
+use serde_json::json;
+
+/// The state `--state` gives the row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RowState {
+    /// The session is active.
+    Active,
+    /// The session is closed.
+    Closed,
+}
+
+/// Arguments of `aw history-update`.
+#[derive(Debug, Args)]
+#[command(
+    long_about = "Add or update a session's row in HISTORY.md.\n\nThe row key is the session's \
+code and name (`001-dev-foo`, or the folder name); the date is `--date`, else the session's \
+start date, else today. A legacy 6/7-column table is migrated to the 4-column form."
+)]
+pub struct HistoryUpdateArgs {
+    /// The session: a number, a folder name or a unique folder prefix.
+    #[arg(long, value_name = "CODE")]
+    pub code: Option<String>,
+    /// The row's state.
+    #[arg(long, value_enum)]
+    pub state: Option<RowState>,
+    /// The row's date, `YYYY-MM-DD` (a real calendar date).
+    #[arg(long, value_name = "YYYY-MM-DD", value_parser = calendar_date)]
+    pub date: Option<String>,
+    /// The name to put in the row key instead of the session's.
+    #[arg(long, visible_alias = "sesion", value_name = "NAME")]
+    pub session: Option<String>,
+    /// References for the Refs cell (comma-separated).
+    #[arg(long, value_name = "CSV")]
+    pub refs: Option<String>,
+    /// Accepted for compatibility and ignored (the table has no summary column).
+    #[arg(long, hide = true, value_name = "TEXT")]
+    pub summary: Option<String>,
+}
+
+fn invalid(message: impl Into<String>, action: &str) -> Failure {
+    Failure::new("INVALID_INPUT", message, action)
+}
+
+/// `--date`: a `YYYY-MM-DD` date that exists (surrounding spaces dropped).
+fn calendar_date(raw: &str) -> Result<String, String> {
+    let d = raw.trim();
+    // A blank value is no date (the reference ignored it).
+    if d.is_empty() || is_date(d) {
+        Ok(d.to_owned())
+    } else {
+        Err("it takes a date that exists, written YYYY-MM-DD, such as 2026-01-31".to_owned())
+    }
+}
+
+/// `YYYY-MM-DD` with a plausible month and day.
+fn is_date(s: &str) -> bool {
+    let b = s.as_bytes();
+    let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
+    if b.len() != 10
+        || b[4] != b'-'
+        || b[7] != b'-'
+        || !digits(0..4)
+        || !digits(5..7)
+        || !digits(8..10)
+    {
+        return false;
+    }
+    let month: u8 = s[5..7].parse().unwrap_or(0);
+    let day: u8 = s[8..10].parse().unwrap_or(0);
+    (1..=12).contains(&month) && (1..=31).contains(&day)
+}
+
+/// Runs the command.
+pub fn run(args: &HistoryUpdateArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
+    let style = cx.default_style()?;
+    let trimmed = |v: &Option<String>| {
+        v.as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+    };
+    let (Some(code), Some(state)) = (trimmed(&args.code), args.state) else {
+        return Err(invalid(
+            "`--code` and `--state` are both required.",
+            "Add `--code <session> --state active|closed`.",
+        ));
+    };
+    let state = match state {
+        RowState::Active => SessionState::Active,
+        RowState::Closed => SessionState::Closed,
+    };
+    if !is_valid_code(&code) {
+        return Err(invalid(
+            format!(
+                "`{code}` is not a session code: give a number or a folder name, without path separators or `..`."
+            ),
+            "Pass the session's number or folder name.",
+        ));
+    }
+    let name_override = trimmed(&args.session);
+    if let Some(n) = &name_override
+        && n.chars().any(char::is_control)
+    {
+        return Err(invalid(
+            "`--session` must be one line of text.",
+            "Pass a plain name.",
+        ));
+    }
+    let ws = cx.workspace()?;
+    let updated = history::update(
+        &ws,
+        &RowUpdate {
+            code: &code,
+            state,
+            date: args.date.as_deref().filter(|d| !d.is_empty()),
+            name: name_override.as_deref(),
+            refs: args.refs.as_deref(),
+            today: &cx.now.today(),
+        },
+    )?;
+
+    if style.format == Format::Human {
+        return Ok(Outcome::text(format!(
+            "HISTORY row {} {} ({})\n",
+            clean(&updated.row.key),
+            updated.action.as_str(),
+            state.as_str()
+        )));
+    }
+    Ok(Outcome::json(json!({
+        "code": code,
+        "flow": null,
+        "action": updated.action.as_str(),
+        "state": state.as_str(),
+    })))
+}

@@ -1,0 +1,8 @@
+//! Output projections more than one command shows: JSON models with the reference's keys and
+//! human renderings. A view takes values and returns a `serde_json::Value` or text; it reads
+//! nothing and decides no rule.
+
+pub mod checkpoint;
+pub mod hooks;
+pub mod project_block;
+pub mod status;
