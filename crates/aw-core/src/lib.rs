@@ -11,6 +11,7 @@ pub mod canonical;
 pub mod checkpoint;
 pub mod context_id;
 pub mod docs;
+pub mod error_code;
 pub mod flow;
 pub mod markdown;
 pub mod names;

@@ -1,6 +1,6 @@
 //! `aw flow advance [--session <s>] [--flow <f> --adopt]`: walks the run to its next boundary.
 
-use super::{FlowArgs, checked_flow, drive, emit};
+use super::{FlowArgs, drive, emit, flow_name};
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::Outcome;
@@ -18,7 +18,7 @@ never guessed from the folder name); with a state, `--flow` and `--adopt` are ig
 )]
 pub struct AdvanceArgs {
     /// The flow of a session being adopted: spec-refine, plan-new, plan-refine, plan-exec or quick.
-    #[arg(long, value_name = "FLOW")]
+    #[arg(long, value_name = "FLOW", value_parser = flow_name)]
     pub flow: Option<String>,
     /// Adopt a session that has no run state yet (needs `--flow`).
     #[arg(long)]
@@ -28,7 +28,7 @@ pub struct AdvanceArgs {
 /// Runs the verb.
 pub fn run(args: &AdvanceArgs, flow: &FlowArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
-    let named = checked_flow(args.flow.as_deref())?;
+    let named = args.flow.as_deref();
     let turn = drive(flow, cx, |stored, folder| {
         let state = starting_state(stored, folder, args.adopt, named)?;
         let journey = Journey::builtin(state.flow)?;

@@ -68,18 +68,11 @@ pub fn dispatch(args: &FlowArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     }
 }
 
-/// Checks a `--flow` value (for every verb that takes one, before anything else is read).
-fn checked_flow(flow: Option<&str>) -> Result<Option<&str>, Failure> {
-    match flow {
-        Some(f) if Flow::parse(f).is_none() => Err(Failure::new(
-            "ARGS_INVALID",
-            format!(
-                "`--flow` does not know '{f}'; the flows are: {}.",
-                Flow::list()
-            ),
-            format!("Pass one of: {}.", Flow::list()),
-        )),
-        other => Ok(other),
+/// A `--flow` value (for every verb that takes one): a flow the registry knows.
+fn flow_name(raw: &str) -> Result<String, String> {
+    match Flow::parse(raw) {
+        Some(_) => Ok(raw.to_owned()),
+        None => Err(format!("the flows are {}", Flow::list())),
     }
 }
 

@@ -1,7 +1,7 @@
 //! `aw flow submit [--session <s>] [--approval <digest>] < answer.json`: answers the boundary in
 //! force.
 
-use super::{FlowArgs, checked_flow, drive, emit};
+use super::{FlowArgs, drive, emit, flow_name};
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::Outcome;
@@ -28,14 +28,13 @@ pub struct SubmitArgs {
     #[arg(long, value_name = "DIGEST")]
     pub approval: Option<String>,
     /// Accepted for symmetry with `advance` and checked, but the run's own flow is used.
-    #[arg(long, value_name = "FLOW")]
+    #[arg(long, value_name = "FLOW", value_parser = flow_name)]
     pub flow: Option<String>,
 }
 
 /// Runs the verb.
 pub fn run(args: &SubmitArgs, flow: &FlowArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
-    checked_flow(args.flow.as_deref())?;
     let raw = aw_workspace::stdin::read_answer();
     let approval = args.approval.as_deref();
     let turn = drive(flow, cx, |stored, folder| {

@@ -1,0 +1,275 @@
+//! Every error code aw can put on the wire, in one type.
+//!
+//! Codes are stable UPPER_SNAKE strings shared with the reference CLI; code branches on the enum,
+//! never on the string. docs/PROTOCOL.md lists every one of them in its "Error codes" table, and a
+//! test keeps the two in step.
+
+use serde::{Serialize, Serializer};
+use std::fmt;
+
+macro_rules! error_codes {
+    ($($(#[doc = $doc:literal])+ $name:ident = $wire:literal,)+) => {
+        /// A stable error code.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum ErrorCode {
+            $($(#[doc = $doc])+ $name,)+
+        }
+
+        impl ErrorCode {
+            /// Every code, in declaration order.
+            pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$name,)+];
+
+            /// The wire spelling.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(ErrorCode::$name => $wire,)+
+                }
+            }
+        }
+    };
+}
+
+error_codes! {
+    // The chassis.
+    /// An unknown flag, a malformed value, contradictory output flags.
+    ArgsInvalid = "ARGS_INVALID",
+    /// A command or verb that does not exist.
+    UnknownCommand = "UNKNOWN_COMMAND",
+    /// A missing or invalid input a command checks itself.
+    InvalidInput = "INVALID_INPUT",
+    /// The filesystem refused a read or write the command needed.
+    IoError = "IO_ERROR",
+    /// A bug in aw (a panic caught at the top level).
+    Internal = "INTERNAL",
+    /// Another process holds the workspace lock past the wait.
+    LockBusy = "LOCK_BUSY",
+    // Workspaces, sessions and documents.
+    /// `AW_CONTEXT_ID` and a hook's `session_id` name different conversations.
+    ContextIdConflict = "CONTEXT_ID_CONFLICT",
+    /// `workspace-init` stopped at a step.
+    WorkspaceInitFailed = "WORKSPACE_INIT_FAILED",
+    /// A session older than SESSION.md cannot be read that way.
+    LegacyFormat = "LEGACY_FORMAT",
+    /// `next-number --claim` found no free number.
+    ClaimFailed = "CLAIM_FAILED",
+    /// `aw resume` was given a target that names nothing resumable.
+    ResumeTargetInvalid = "RESUME_TARGET_INVALID",
+    /// No session matches.
+    SessionNotFound = "SESSION_NOT_FOUND",
+    /// Several sessions match and none may be guessed.
+    SessionAmbiguous = "SESSION_AMBIGUOUS",
+    /// The session is closed.
+    SessionClosed = "SESSION_CLOSED",
+    /// The conversation registry cannot be used.
+    SessionBindingInvalid = "SESSION_BINDING_INVALID",
+    // The flow engine: the run state.
+    /// The session has no run state.
+    FlowRunAbsent = "FLOW_RUN_ABSENT",
+    /// The run state cannot be read.
+    FlowRunInvalid = "FLOW_RUN_INVALID",
+    /// The run state's seal does not match its content.
+    FlowRunTampered = "FLOW_RUN_TAMPERED",
+    /// The run state's version is not one aw reads.
+    FlowRunVersionUnsupported = "FLOW_RUN_VERSION_UNSUPPORTED",
+    /// The run state names another session.
+    FlowRunSessionMismatch = "FLOW_RUN_SESSION_MISMATCH",
+    /// Another invocation holds the workspace.
+    FlowRunLocked = "FLOW_RUN_LOCKED",
+    /// The run state records steps this aw's journey does not have.
+    FlowRunAheadOfJourney = "FLOW_RUN_AHEAD_OF_JOURNEY",
+    /// The embedded registry is malformed.
+    FlowRegistryInvalid = "FLOW_REGISTRY_INVALID",
+    /// Adoption without `--flow`.
+    FlowAdoptionFlowMissing = "FLOW_ADOPTION_FLOW_MISSING",
+    // The flow engine: answers.
+    /// No answer on stdin.
+    FlowAnswerMissing = "FLOW_ANSWER_MISSING",
+    /// The answer is not what the boundary takes.
+    FlowAnswerInvalid = "FLOW_ANSWER_INVALID",
+    /// The answer replies to an earlier state of the run.
+    FlowAnswerStale = "FLOW_ANSWER_STALE",
+    /// This answer was already applied.
+    FlowAnswerResent = "FLOW_ANSWER_RESENT",
+    /// An answer that declares nothing: no signal, no decision, no choice.
+    FlowAnswerAmbiguous = "FLOW_ANSWER_AMBIGUOUS",
+    /// No answer is expected: the run is finished, blocked, or has not stopped yet.
+    FlowAnswerNotExpected = "FLOW_ANSWER_NOT_EXPECTED",
+    /// A choice the boundary does not offer.
+    FlowChoiceUnknown = "FLOW_CHOICE_UNKNOWN",
+    /// A signal outside the row's vocabulary.
+    FlowSignalUnknown = "FLOW_SIGNAL_UNKNOWN",
+    /// A transition the CLI does not own, with no doctrine left to hand it back to.
+    FlowTransitionUnowned = "FLOW_TRANSITION_UNOWNED",
+    /// An execution result that is not well formed.
+    FlowResultInvalid = "FLOW_RESULT_INVALID",
+    /// The execution did not complete.
+    FlowExecutionNotCompleted = "FLOW_EXECUTION_NOT_COMPLETED",
+    /// Evidence the action requires is missing (a passed validation with a detail).
+    FlowEvidenceMissing = "FLOW_EVIDENCE_MISSING",
+    /// The result does not report every effect as applied, or declares its output partial.
+    FlowEffectPartial = "FLOW_EFFECT_PARTIAL",
+    /// The reported invocation differs from the sealed action.
+    FlowActionMismatch = "FLOW_ACTION_MISMATCH",
+    /// The boundary's action changed after it was emitted (aw upgraded mid-run).
+    FlowActionChanged = "FLOW_ACTION_CHANGED",
+    /// The action uses a placeholder this run cannot fill in.
+    FlowActionUnbound = "FLOW_ACTION_UNBOUND",
+    /// An authorization without its approval digest.
+    FlowApprovalMissing = "FLOW_APPROVAL_MISSING",
+    /// An approval digest that does not match the effects.
+    FlowApprovalMismatch = "FLOW_APPROVAL_MISMATCH",
+    /// The action writes where the flow may not write.
+    FlowDocsBoundaryCrossed = "FLOW_DOCS_BOUNDARY_CROSSED",
+    // The flow engine: why a boundary stopped.
+    /// The boundary used its attempts.
+    FlowBoundaryExhausted = "FLOW_BOUNDARY_EXHAUSTED",
+    /// The run is paused at the boundary so the context can be compacted.
+    FlowBoundaryPaused = "FLOW_BOUNDARY_PAUSED",
+    /// The run was stopped at the boundary; nothing was applied.
+    FlowBoundaryDeclined = "FLOW_BOUNDARY_DECLINED",
+    /// `recover` on a boundary that is not exhausted.
+    FlowRecoveryNotNeeded = "FLOW_RECOVERY_NOT_NEEDED",
+    /// `recover --transition` names another boundary.
+    FlowRecoveryOtherBoundary = "FLOW_RECOVERY_OTHER_BOUNDARY",
+    /// `recover` on an action whose effects were applied.
+    FlowRecoveryEffectsApplied = "FLOW_RECOVERY_EFFECTS_APPLIED",
+    /// `recover` on attempts that answered an action this aw no longer emits.
+    FlowRecoveryExecutionUnverified = "FLOW_RECOVERY_EXECUTION_UNVERIFIED",
+    // The flow engine: attempts.
+    /// An attempt recorded twice with different payloads.
+    CapabilityAttemptDiverged = "CAPABILITY_ATTEMPT_DIVERGED",
+    /// An attempt that arrived after a later one.
+    CapabilityAttemptOutOfSequence = "CAPABILITY_ATTEMPT_OUT_OF_SEQUENCE",
+    /// An attempt that does not link to the latest one.
+    CapabilityParentNotImmediate = "CAPABILITY_PARENT_NOT_IMMEDIATE",
+    // The directive's own checks (a failed check is a bug in aw, reported as such).
+    /// A directive without a next action.
+    FlowDirectiveNoNextAction = "FLOW_DIRECTIVE_NO_NEXT_ACTION",
+    /// A final directive that still lists pending transitions.
+    FlowDirectiveFinalWithPending = "FLOW_DIRECTIVE_FINAL_WITH_PENDING",
+    /// A final directive that names a transition.
+    FlowDirectiveFinalWithTransition = "FLOW_DIRECTIVE_FINAL_WITH_TRANSITION",
+    /// A boundary without its transition.
+    FlowDirectiveBoundaryWithoutTransition = "FLOW_DIRECTIVE_BOUNDARY_WITHOUT_TRANSITION",
+    /// A semantic boundary without its request.
+    FlowDirectiveSemanticWithoutRequest = "FLOW_DIRECTIVE_SEMANTIC_WITHOUT_REQUEST",
+    /// A request at a boundary that is not semantic.
+    FlowDirectiveRequestWithoutSemantic = "FLOW_DIRECTIVE_REQUEST_WITHOUT_SEMANTIC",
+    /// An execution boundary without its action.
+    FlowDirectiveExecutionWithoutAction = "FLOW_DIRECTIVE_EXECUTION_WITHOUT_ACTION",
+    /// An action outside an execution boundary.
+    FlowDirectiveActionWithoutBoundary = "FLOW_DIRECTIVE_ACTION_WITHOUT_BOUNDARY",
+    /// An action without its program or its target.
+    FlowDirectiveActionIncomplete = "FLOW_DIRECTIVE_ACTION_INCOMPLETE",
+    /// An action that demands no evidence.
+    FlowDirectiveActionWithoutEvidence = "FLOW_DIRECTIVE_ACTION_WITHOUT_EVIDENCE",
+    /// An action with no recovery.
+    FlowDirectiveActionWithoutRecovery = "FLOW_DIRECTIVE_ACTION_WITHOUT_RECOVERY",
+    /// Choices at a boundary that takes none.
+    FlowDirectiveChoicesWithoutBoundary = "FLOW_DIRECTIVE_CHOICES_WITHOUT_BOUNDARY",
+    /// A boundary offers fewer than two choices.
+    FlowDirectiveChoiceSetTooSmall = "FLOW_DIRECTIVE_CHOICE_SET_TOO_SMALL",
+    /// A choice without its label or its consequence.
+    FlowDirectiveChoiceWithoutConsequence = "FLOW_DIRECTIVE_CHOICE_WITHOUT_CONSEQUENCE",
+    /// The choices do not recommend exactly one option.
+    FlowDirectiveRecommendationAmbiguous = "FLOW_DIRECTIVE_RECOMMENDATION_AMBIGUOUS",
+    /// An authorization boundary asks for classes the run already holds.
+    FlowDirectiveAuthorizationWithoutGap = "FLOW_DIRECTIVE_AUTHORIZATION_WITHOUT_GAP",
+    /// An effect class that is not planned.
+    FlowDirectiveEffectUnplanned = "FLOW_DIRECTIVE_EFFECT_UNPLANNED",
+    /// An effect class approved but not authorized.
+    FlowDirectiveEffectUnauthorized = "FLOW_DIRECTIVE_EFFECT_UNAUTHORIZED",
+    /// A blocked boundary without its cause.
+    FlowDirectiveBlockedWithoutCause = "FLOW_DIRECTIVE_BLOCKED_WITHOUT_CAUSE",
+    /// The trace lists a step twice.
+    FlowDirectiveAppliedRepeated = "FLOW_DIRECTIVE_APPLIED_REPEATED",
+    /// A step's reason does not fit its outcome.
+    FlowDirectiveStepReasonMismatch = "FLOW_DIRECTIVE_STEP_REASON_MISMATCH",
+    /// A boundary stands on a transition the CLI does not own.
+    FlowDirectiveOwnershipContradicted = "FLOW_DIRECTIVE_OWNERSHIP_CONTRADICTED",
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for ErrorCode {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl PartialEq<str> for ErrorCode {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for ErrorCode {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    /// The codes docs/PROTOCOL.md lists in its "Error codes" table: the first cell of each row,
+    /// in backticks.
+    fn documented() -> BTreeSet<String> {
+        let protocol = include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../docs/PROTOCOL.md"
+        ));
+        let table = protocol
+            .split("\n## Error codes\n")
+            .nth(1)
+            .expect("docs/PROTOCOL.md has an `## Error codes` section");
+        let table = table.split("\n## ").next().unwrap_or(table);
+        table
+            .lines()
+            .filter_map(|l| l.strip_prefix("| `"))
+            .filter_map(|l| l.split('`').next())
+            .map(str::to_owned)
+            .collect()
+    }
+
+    #[test]
+    fn every_code_is_documented_and_every_documented_code_exists() {
+        let ours: BTreeSet<String> = ErrorCode::ALL
+            .iter()
+            .map(|c| c.as_str().to_owned())
+            .collect();
+        let documented = documented();
+        let undocumented: Vec<_> = ours.difference(&documented).collect();
+        let unknown: Vec<_> = documented.difference(&ours).collect();
+        assert!(
+            undocumented.is_empty(),
+            "codes missing from PROTOCOL.md: {undocumented:?}"
+        );
+        assert!(
+            unknown.is_empty(),
+            "PROTOCOL.md lists codes aw does not have: {unknown:?}"
+        );
+    }
+
+    #[test]
+    fn codes_are_unique_upper_snake_and_serialize_as_their_spelling() {
+        let mut seen = BTreeSet::new();
+        for c in ErrorCode::ALL {
+            let s = c.as_str();
+            assert!(seen.insert(s), "{s} twice");
+            assert!(
+                s.bytes().all(|b| b.is_ascii_uppercase() || b == b'_') && !s.starts_with('_'),
+                "{s}"
+            );
+            assert_eq!(serde_json::to_string(c).unwrap(), format!("\"{s}\""));
+            assert_eq!(c.to_string(), s);
+            assert!(*c == s);
+        }
+    }
+}
