@@ -8,6 +8,7 @@
 //! The reference v21 looked for its own placeholder marker instead, and since the template always
 //! contains that marker, every partially filled checkpoint was silently overwritten.
 
+use crate::calendar::WallClock;
 use crate::markdown::{self, Line, aliases};
 use sha2::{Digest, Sha256};
 
@@ -280,101 +281,6 @@ fn header_value(text: &str, keys: &[&str]) -> Option<String> {
 
 fn first_section(lines: &[Line<'_>], titles: &[&str]) -> Option<String> {
     markdown::section_any(lines, titles)
-}
-
-/// A local wall-clock time, as checkpoints write it (no zone: both sides are local).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct WallClock {
-    /// Year.
-    pub year: i32,
-    /// 1–12.
-    pub month: u8,
-    /// 1–31.
-    pub day: u8,
-    /// 0–23.
-    pub hour: u8,
-    /// 0–59.
-    pub minute: u8,
-    /// 0–59 (60 tolerated for a leap second).
-    pub second: u8,
-}
-
-impl WallClock {
-    /// Parses `YYYY-MM-DD HH:MM[:SS]` (surrounding spaces allowed). Out-of-range fields are
-    /// refused, so a garbled stamp never reads as a date.
-    pub fn parse(s: &str) -> Option<Self> {
-        let s = s.trim();
-        let (date, time) = s.split_once(' ')?;
-        let d: Vec<&str> = date.split('-').collect();
-        let t: Vec<&str> = time.split(':').collect();
-        if d.len() != 3 || !(2..=3).contains(&t.len()) {
-            return None;
-        }
-        let widths = [4, 2, 2];
-        if d.iter().zip(widths).any(|(p, w)| p.len() != w) || t.iter().any(|p| p.len() != 2) {
-            return None;
-        }
-        let num = |p: &str| -> Option<u32> {
-            p.bytes()
-                .all(|b| b.is_ascii_digit())
-                .then(|| p.parse().ok())
-                .flatten()
-        };
-        let w = WallClock {
-            year: i32::try_from(num(d[0])?).ok()?,
-            month: u8::try_from(num(d[1])?).ok()?,
-            day: u8::try_from(num(d[2])?).ok()?,
-            hour: u8::try_from(num(t[0])?).ok()?,
-            minute: u8::try_from(num(t[1])?).ok()?,
-            second: match t.get(2) {
-                Some(p) => u8::try_from(num(p)?).ok()?,
-                None => 0,
-            },
-        };
-        let valid = (1..=12).contains(&w.month)
-            && w.day >= 1
-            && w.day <= days_in_month(w.year, w.month)
-            && w.hour < 24
-            && w.minute < 60
-            && w.second <= 60;
-        valid.then_some(w)
-    }
-
-    /// `YYYY-MM-DD HH:MM`, the precision a checkpoint's `Updated:` carries.
-    pub fn minute_stamp(&self) -> String {
-        format!(
-            "{:04}-{:02}-{:02} {:02}:{:02}",
-            self.year, self.month, self.day, self.hour, self.minute
-        )
-    }
-
-    /// Seconds since 1970-01-01 00:00 of the same (unspecified) zone.
-    pub fn seconds(&self) -> i64 {
-        days_from_civil(self.year, self.month, self.day) * 86_400
-            + i64::from(self.hour) * 3600
-            + i64::from(self.minute) * 60
-            + i64::from(self.second)
-    }
-}
-
-fn days_in_month(year: i32, month: u8) -> u8 {
-    match month {
-        4 | 6 | 9 | 11 => 30,
-        2 if (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 => 29,
-        2 => 28,
-        _ => 31,
-    }
-}
-
-/// Days from 1970-01-01 to a proleptic Gregorian date.
-fn days_from_civil(year: i32, month: u8, day: u8) -> i64 {
-    let y = i64::from(year) - i64::from(month <= 2);
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let m = i64::from(month);
-    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(day) - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
 }
 
 /// How usable a session's checkpoint is to resume from.
@@ -672,31 +578,6 @@ mod tests {
 
     fn at(s: &str) -> WallClock {
         WallClock::parse(s).unwrap()
-    }
-
-    #[test]
-    fn wall_clock_grammar_and_arithmetic() {
-        assert_eq!(at("2026-03-01 10:30").minute_stamp(), "2026-03-01 10:30");
-        assert_eq!(at(" 2026-03-01 10:30:59 ").second, 59);
-        for bad in [
-            "2026-3-01 10:30",
-            "2026-02-30 10:00",
-            "2026-01-01 24:00",
-            "2026-01-01T10:00",
-            "2026-01-01 10:00:00:00",
-            "2026-01-01 1a:00",
-            "",
-        ] {
-            assert_eq!(WallClock::parse(bad), None, "{bad}");
-        }
-        assert_eq!(at("1970-01-01 00:00").seconds(), 0);
-        assert_eq!(at("2000-03-01 00:00").seconds(), 951_868_800);
-        assert_eq!(
-            at("2024-03-01 00:00").seconds() - at("2024-02-28 23:59").seconds(),
-            86_400 + 60
-        );
-        assert!(WallClock::parse("2024-02-29 00:00").is_some());
-        assert!(WallClock::parse("2100-02-29 00:00").is_none());
     }
 
     #[test]

@@ -5,7 +5,8 @@
 use crate::error::{Result, WorkspaceError};
 use crate::sessions::CLOSED_SENTINEL;
 use aw_core::artifacts::{self, ArtifactKind};
-use aw_core::checkpoint::{self, EXCERPT_CHARS, FileTouched, Snapshot, WallClock};
+use aw_core::calendar::WallClock;
+use aw_core::checkpoint::{self, EXCERPT_CHARS, FileTouched, Snapshot};
 use aw_core::markdown;
 use aw_core::session::folder::{SessionFolder, SessionState, identity};
 use std::path::{Path, PathBuf};

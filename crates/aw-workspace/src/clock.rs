@@ -24,20 +24,12 @@ pub fn age_of_iso(ts: &str) -> Option<std::time::Duration> {
 ///
 /// Call it before starting any thread: the `time` crate refuses to read the local offset from a
 /// multi-threaded process on Unix, and would silently fall back to UTC.
-pub fn local_wall_clock() -> aw_core::checkpoint::WallClock {
+pub fn local_wall_clock() -> aw_core::calendar::WallClock {
     let now = OffsetDateTime::now_local().unwrap_or_else(|_| OffsetDateTime::now_utc());
-    aw_core::checkpoint::WallClock {
-        year: now.year(),
-        month: u8::from(now.month()),
-        day: now.day(),
-        hour: now.hour(),
-        minute: now.minute(),
-        second: now.second(),
-    }
+    aw_core::calendar::WallClock::from(now)
 }
 
 /// Today's local date, `YYYY-MM-DD` (UTC when the local offset cannot be determined).
 pub fn local_date_today() -> String {
-    let now = local_wall_clock();
-    format!("{:04}-{:02}-{:02}", now.year, now.month, now.day)
+    local_wall_clock().date_stamp()
 }

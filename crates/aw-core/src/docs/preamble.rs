@@ -5,8 +5,8 @@
 //! with a level-1 title. Frontmatter lines are not part of it. Fenced lines never declare
 //! anything.
 
-use super::dates::{Moment, parse_declared};
 use super::titles::folds_to;
+use crate::calendar::{Moment, parse_declared};
 use crate::markdown::Line;
 use std::borrow::Cow;
 

@@ -2,9 +2,9 @@
 //! start date; the checkpoint's completed and pending work and its exclusions; the backlog's
 //! deferred items.
 
-use super::dates::{Moment, parse_declared};
 use super::relation::links_a_document;
 use crate::artifacts;
+use crate::calendar::{Moment, parse_declared};
 use crate::checkpoint;
 use crate::markdown::{self, aliases};
 use crate::session::document;

@@ -4,10 +4,10 @@
 //! spec with no frontmatter at all is a legacy spec: it is `ready-for-plan` when it has a
 //! `## Refinement decisions` or `## Q&A traceability` section, otherwise `draft`.
 
-use super::dates::{Moment, parse_declared};
 use super::frontmatter::{self, Frontmatter};
 use super::preamble;
 use super::titles::is_one_of;
+use crate::calendar::{Moment, parse_declared};
 use crate::markdown::{self, Line};
 use serde::Serialize;
 

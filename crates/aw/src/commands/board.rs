@@ -1,7 +1,7 @@
 //! What `aw status` and `aw resume` share: reading the workspace into the board, and the place
 //! where the flow engine's per-session projection plugs in.
 
-use aw_core::checkpoint::WallClock;
+use aw_core::calendar::WallClock;
 use aw_core::docs::board_input::{BoardInput, SessionInput};
 use aw_core::docs::flow_view::FlowProjection;
 use aw_core::docs::status::{self, SessionEntry, StatusModel};

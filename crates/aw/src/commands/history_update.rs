@@ -50,22 +50,9 @@ fn invalid(message: impl Into<String>, action: &str) -> Failure {
     Failure::new("INVALID_INPUT", message, action)
 }
 
-/// `YYYY-MM-DD` with a plausible month and day.
+/// `YYYY-MM-DD`, a real calendar date (`2026-02-31` is refused).
 fn is_date(s: &str) -> bool {
-    let b = s.as_bytes();
-    let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
-    if b.len() != 10
-        || b[4] != b'-'
-        || b[7] != b'-'
-        || !digits(0..4)
-        || !digits(5..7)
-        || !digits(8..10)
-    {
-        return false;
-    }
-    let month: u8 = s[5..7].parse().unwrap_or(0);
-    let day: u8 = s[8..10].parse().unwrap_or(0);
-    (1..=12).contains(&month) && (1..=31).contains(&day)
+    aw_core::calendar::parse_date(s).is_some()
 }
 
 /// Runs the command.

@@ -8,7 +8,7 @@
 //! as degraded continuity with exit 0.
 
 use crate::failure::Failure;
-use aw_core::checkpoint::WallClock;
+use aw_core::calendar::WallClock;
 use aw_core::session::folder::{SessionFolder, SessionState};
 use aw_workspace::WorkspaceError;
 use aw_workspace::clock::local_wall_clock;
