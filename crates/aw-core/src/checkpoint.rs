@@ -9,8 +9,8 @@
 //! contains that marker, every partially filled checkpoint was silently overwritten.
 
 use crate::calendar::WallClock;
+use crate::canonical::sha256_hex;
 use crate::markdown::{self, Line, aliases};
-use sha2::{Digest, Sha256};
 
 /// The marker every unfilled placeholder starts with (`_[AI: …]_`).
 pub const PLACEHOLDER: &str = "_[AI:";
@@ -163,13 +163,6 @@ pub fn render(s: &Snapshot) -> String {
         sha256_hex(body.as_bytes())
     );
     body + &seal
-}
-
-fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
 }
 
 /// True only when `text` is byte for byte a template aw (or the reference v22) sealed: the last
