@@ -3,6 +3,11 @@
 //!
 //! CRLF text reads exactly like LF text: a trailing `\r` is dropped from every line.
 
+mod fold;
+
+pub(crate) use fold::fold_char;
+pub use fold::{fold, fold_eq};
+
 /// One scanned line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Line<'a> {
@@ -87,30 +92,6 @@ fn heading(trimmed: &str) -> Option<(usize, &str)> {
     }
     let title = rest.trim_start();
     (!title.is_empty()).then_some(title).map(|t| (level, t))
-}
-
-/// Lower-cases and strips the accents of Spanish text, so `Próximo paso` keys like `proximo paso`.
-pub fn fold(s: &str) -> String {
-    folded_chars(s.trim()).collect()
-}
-
-/// The folded characters of `s`, lazily.
-fn folded_chars(s: &str) -> impl Iterator<Item = char> + '_ {
-    s.chars().flat_map(char::to_lowercase).map(|c| match c {
-        'á' | 'à' | 'ä' | 'â' => 'a',
-        'é' | 'è' | 'ë' | 'ê' => 'e',
-        'í' | 'ì' | 'ï' | 'î' => 'i',
-        'ó' | 'ò' | 'ö' | 'ô' => 'o',
-        'ú' | 'ù' | 'ü' | 'û' => 'u',
-        'ñ' => 'n',
-        other => other,
-    })
-}
-
-/// Whether `raw`, folded, equals the already folded `folded`, without allocating: parsers call
-/// this for every heading and key line of every document.
-pub fn fold_eq(raw: &str, folded: &str) -> bool {
-    folded_chars(raw.trim()).eq(folded.chars())
 }
 
 /// The body under the first heading whose folded title is one of `titles` (compared folded),
