@@ -10,10 +10,7 @@
 
 use crate::calendar::WallClock;
 use crate::canonical::sha256_hex;
-use crate::markdown::{self, Line, aliases};
-
-/// The marker every unfilled placeholder starts with (`_[AI: …]_`).
-pub const PLACEHOLDER: &str = "_[AI:";
+use crate::markdown::{self, Line, PLACEHOLDER, aliases};
 
 /// A checkpoint whose `Updated:` is older than this many seconds is stale.
 pub const STALE_AFTER_SECONDS: i64 = 300;
@@ -87,6 +84,15 @@ pub struct Snapshot {
     pub origin: Option<String>,
     /// The artifacts present (`session`, `tasks`, `decisiones`, …, `scripts(n)`).
     pub artifacts: Vec<String>,
+}
+
+/// What the snapshot quotes as a session's origin: the first meaningful line under `## Origin`
+/// / `## Origen` of its document (`SESSION.md` or a legacy objective), cut to
+/// [`EXCERPT_CHARS`]. The template's hint comment, an empty bullet and an unfilled placeholder
+/// are not an origin.
+pub fn origin_excerpt(session_doc: &str) -> Option<String> {
+    let body = markdown::section(session_doc, aliases::ORIGIN)?;
+    markdown::first_meaningful_line(&body).map(|l| l.chars().take(EXCERPT_CHARS).collect())
 }
 
 /// Renders the snapshot, sealed.
@@ -394,16 +400,6 @@ fn field_of(h: &str) -> Option<&'static str> {
     }
 }
 
-/// The first `limit` non-empty lines of a section (how `resume-summary` quotes the next step).
-pub fn first_lines(body: &str, limit: usize) -> Vec<String> {
-    body.lines()
-        .map(|l| l.trim_end_matches('\r'))
-        .filter(|l| !l.trim().is_empty())
-        .take(limit)
-        .map(str::to_owned)
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -614,6 +610,25 @@ mod tests {
     }
 
     #[test]
+    fn origin_excerpt_skips_template_leftovers() {
+        let doc = "# SESSION — a\n\n## Origin\n<!-- hint -->\n- \n_[AI: who]_\n- loop x\n## Type\nquick\n";
+        assert_eq!(origin_excerpt(doc).as_deref(), Some("loop x"));
+        let es = "## Origen\r\n* conversación\r\n";
+        assert_eq!(origin_excerpt(es).as_deref(), Some("conversación"));
+        let long = format!("## Origin\n- {}\n", "é".repeat(200));
+        assert_eq!(
+            origin_excerpt(&long).unwrap().chars().count(),
+            EXCERPT_CHARS
+        );
+        let blank = format!(
+            "## Origin\n{}\n",
+            crate::session::document::ORIGIN_PLACEHOLDER
+        );
+        assert_eq!(origin_excerpt(&blank), None);
+        assert_eq!(origin_excerpt("# SESSION\n"), None);
+    }
+
+    #[test]
     fn placeholders_map_to_fields_in_both_languages() {
         let text = "## Completado\n_[AI: x]_\n## Próximo paso\n_[AI: y]_\n## Pending / Next\n_[AI: z]_\n\
                     ## Archivos tocados (post-último-commit)\n_[AI: w]_\n```\n## Refs\n_[AI: fenced]_\n```\n\
@@ -623,11 +638,5 @@ mod tests {
             ["proximo", "archivos_proposito"]
         );
         assert!(unfilled_placeholders("no marker").is_empty());
-    }
-
-    #[test]
-    fn first_lines_skip_blanks() {
-        assert_eq!(first_lines("a\n\n b\r\nc\nd", 3), ["a", " b", "c"]);
-        assert!(first_lines("  \n", 3).is_empty());
     }
 }

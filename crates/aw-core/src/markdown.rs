@@ -1,10 +1,16 @@
 //! Markdown primitives shared by every document parser: fence-aware line scanning, headings,
-//! sections and key/value lines, in English and in the reference's Spanish.
+//! sections, key/value lines, case and accent folding, and a section's first lines, in English
+//! and in the reference's Spanish.
 //!
 //! CRLF text reads exactly like LF text: a trailing `\r` is dropped from every line.
 
+mod first_line;
 mod fold;
 
+pub use first_line::{
+    PLACEHOLDER, first_lines, first_meaningful_line, first_nonblank, first_nonblank_line,
+    nonblank_lines, without_bullet,
+};
 pub(crate) use fold::fold_char;
 pub use fold::{fold, fold_eq};
 

@@ -60,27 +60,6 @@ pub fn session_view(folder: &SessionFolder, descriptor: Option<&str>) -> Session
     }
 }
 
-/// The first meaningful line of a section body: list markers dropped, template placeholders
-/// (`_[AI: …]_`, HTML comments) skipped.
-pub fn first_line(body: &str) -> Option<String> {
-    body.lines()
-        .map(|l| {
-            let t = l.trim();
-            t.strip_prefix("- ")
-                .or_else(|| t.strip_prefix("* "))
-                .unwrap_or(t)
-                .trim()
-        })
-        .filter(|t| !t.is_empty() && !matches!(*t, "-" | "*" | "- [ ]"))
-        .find(|t| !is_placeholder(t))
-        .map(str::to_owned)
-}
-
-/// A template placeholder: an unfilled `_[AI: …]_` or a whole-line HTML comment.
-fn is_placeholder(line: &str) -> bool {
-    line.contains("_[AI:") || (line.starts_with("<!--") && line.ends_with("-->"))
-}
-
 /// What the board reads of a CHECKPOINT.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct CheckpointView {
@@ -108,6 +87,11 @@ pub fn checkpoint_view(text: &str) -> CheckpointView {
 /// The deferred items of a BACKLOG.
 pub fn deferred(text: &str) -> Vec<String> {
     artifacts::deferred_items(text)
+}
+
+/// A section's first meaningful line, owned (see [`markdown::first_meaningful_line`]).
+fn first_line(body: &str) -> Option<String> {
+    markdown::first_meaningful_line(body).map(str::to_owned)
 }
 
 impl SessionView {
