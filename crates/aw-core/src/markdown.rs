@@ -174,6 +174,8 @@ fn split_key(s: &str) -> Option<(&str, &str)> {
 
 /// Bilingual heading and key groups: the reference's Spanish forms and our English ones.
 pub mod aliases {
+    /// `## Objective`.
+    pub const OBJECTIVE: &[&str] = &["Objective", "Objetivo"];
     /// `## Origin`.
     pub const ORIGIN: &[&str] = &["Origin", "Origen"];
     /// `## Deferred`.

@@ -33,9 +33,6 @@ pub struct SessionView {
     pub declared: Option<Moment>,
 }
 
-/// `## Objective` and its Spanish form.
-const OBJECTIVE: &[&str] = &["Objective", "Objetivo"];
-
 /// Reads a session's descriptor (`SESSION.md`, or a legacy objective file).
 pub fn session_view(folder: &SessionFolder, descriptor: Option<&str>) -> SessionView {
     let id = identity(&folder.folder);
@@ -54,7 +51,7 @@ pub fn session_view(folder: &SessionFolder, descriptor: Option<&str>) -> Session
         code: id.code,
         kind: facts.kind,
         summary: facts.summary,
-        objective: section(OBJECTIVE).as_deref().and_then(first_line),
+        objective: section(aliases::OBJECTIVE).as_deref().and_then(first_line),
         links_document: section(aliases::ORIGIN).is_some_and(|o| links_a_document(&o)),
         declared: facts.date.as_deref().and_then(parse_declared),
     }

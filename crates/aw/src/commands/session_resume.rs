@@ -160,7 +160,7 @@ fn human(
     );
     // The objective section, else the summary listings show (requirement, question, …).
     let objective_line = objective.map(|t| {
-        aw_core::markdown::section(t, &["Objective", "Objetivo"])
+        aw_core::markdown::section(t, aw_core::markdown::aliases::OBJECTIVE)
             .map(|s| first_line(Some(&s)).to_owned())
             .unwrap_or_else(|| document::facts(&identity(&r.folder).name, Some(t)).summary)
     });
