@@ -335,7 +335,7 @@ pub fn assess(text: Option<&str>, now: WallClock) -> Assessment {
         };
     };
     let unfilled = unfilled_placeholders(text);
-    let age_seconds = header_value(text, &["Actualizado", "Updated"])
+    let age_seconds = header_value(text, aliases::UPDATED)
         .and_then(|v| WallClock::parse(&v))
         .map(|ts| (now.seconds() - ts.seconds()).max(0));
     let status = if !unfilled.is_empty() {
@@ -602,6 +602,10 @@ mod tests {
             (future.status, future.age_seconds),
             (Status::Complete, Some(0))
         );
+        // Both spellings present: the age is read from the same line `checkpoint-read` reports.
+        let both = "- Updated: 2026-03-01 10:25\n- Actualizado: 2026-03-01 09:00\n";
+        assert_eq!(parse(both).actualizado.as_deref(), Some("2026-03-01 10:25"));
+        assert_eq!(assess(Some(both), now).age_seconds, Some(300));
         let undated = assess(Some("## Completed\n- x\n"), now);
         assert_eq!(
             (undated.status, undated.age_seconds),
