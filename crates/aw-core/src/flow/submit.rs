@@ -146,11 +146,7 @@ fn apply(
     attempt: Attempt,
 ) -> FlowResult<Turn> {
     let Some(row) = resolved.stopped else {
-        return advance_run(state, journey, Vec::new()).map(|(state, directive)| Turn {
-            state,
-            directive,
-            write: true,
-        });
+        return advance_run(state, journey, Vec::new());
     };
     if resolved.kind == BoundaryKind::Authorization {
         if let Some(a) = &resolved.authorization {
@@ -160,12 +156,7 @@ fn apply(
             // Approval never applies a delegated step: the same transition now resolves to its
             // execution boundary.
             state.attempts.push(attempt);
-            let (state, directive) = advance_run(state, journey, Vec::new())?;
-            return Ok(Turn {
-                state,
-                directive,
-                write: true,
-            });
+            return advance_run(state, journey, Vec::new());
         }
     }
     if let Answer::Semantic { signals } = answer
@@ -176,12 +167,7 @@ fn apply(
     state.apply_transition(&row.id, &row.effects());
     state.attempts.push(attempt);
     state.boundary = journey.at(state.cursor()).map(|d| d.id.clone());
-    let (state, directive) = advance_run(state, journey, vec![Step::applied(row)])?;
-    Ok(Turn {
-        state,
-        directive,
-        write: true,
-    })
+    advance_run(state, journey, vec![Step::applied(row)])
 }
 
 /// Builds the directive of a refusal: the attempt recorded when spent, the boundary
