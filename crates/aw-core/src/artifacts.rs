@@ -301,13 +301,7 @@ pub fn items_under(text: &str, titles: &[&str]) -> Vec<String> {
 
 /// A heading title folded, without a trailing `(…)` and `:`, so `Deferred (v2):` reads `deferred`.
 pub fn loose_title(title: &str) -> String {
-    let mut t = title.trim().trim_end_matches(':').trim_end();
-    if t.ends_with(')')
-        && let Some(open) = t.rfind('(')
-    {
-        t = t[..open].trim_end();
-    }
-    markdown::fold(t.trim_end_matches(':'))
+    markdown::fold(crate::docs::titles::loose(title))
 }
 
 /// The text of a `- x`, `* x`, `1. x` or `1) x` line.

@@ -39,11 +39,7 @@ pub fn session_view(folder: &SessionFolder, descriptor: Option<&str>) -> Session
     let facts = document::facts(&id.name, descriptor);
     let text = descriptor.unwrap_or("");
     let lines = markdown::scan(text);
-    let section = |titles: &[&str]| {
-        titles
-            .iter()
-            .find_map(|t| markdown::section_in(&lines, &markdown::fold(t)))
-    };
+    let section = |titles: &[&str]| markdown::section_any(&lines, titles);
     SessionView {
         folder: folder.folder.clone(),
         state: folder.state,
