@@ -209,12 +209,10 @@ pub fn parse_decisions(text: &str) -> Vec<Decision> {
         let Some((id, title)) = dec_heading(title) else {
             continue;
         };
-        let preview = lines[i + 1..]
+        let body = lines[i + 1..]
             .iter()
-            .take_while(|l| l.heading.is_none_or(|(lv, _)| lv > 2))
-            .map(|l| l.text.trim())
-            .find(|t| !t.is_empty())
-            .map(str::to_owned);
+            .take_while(|l| l.heading.is_none_or(|(lv, _)| lv > 2));
+        let preview = markdown::first_nonblank(body.map(|l| l.text)).map(str::to_owned);
         let graduated = preview.as_deref().is_some_and(|p| p.starts_with("→ docs/"));
         out.push(Decision {
             id,
@@ -255,12 +253,11 @@ pub fn last_decision(text: &str) -> Option<(String, String)> {
             Some((2 | 3, t)) if is_dec_label(t) => Some((i, t.trim().to_owned())),
             _ => None,
         })?;
-    let excerpt = lines[i + 1..]
+    let body = lines[i + 1..]
         .iter()
-        .take_while(|l| l.heading.is_none_or(|(lv, _)| lv > 3))
-        .map(|l| l.text.trim())
-        .find(|t| !t.is_empty())
-        .map(|t| t.chars().take(140).collect())
+        .take_while(|l| l.heading.is_none_or(|(lv, _)| lv > 3));
+    let excerpt = markdown::first_nonblank(body.map(|l| l.text))
+        .map(|t| t.chars().take(crate::checkpoint::EXCERPT_CHARS).collect())
         .unwrap_or_default();
     Some((heading, excerpt))
 }
@@ -304,13 +301,7 @@ pub fn items_under(text: &str, titles: &[&str]) -> Vec<String> {
 
 /// A heading title folded, without a trailing `(…)` and `:`, so `Deferred (v2):` reads `deferred`.
 pub fn loose_title(title: &str) -> String {
-    let mut t = title.trim().trim_end_matches(':').trim_end();
-    if t.ends_with(')')
-        && let Some(open) = t.rfind('(')
-    {
-        t = t[..open].trim_end();
-    }
-    markdown::fold(t.trim_end_matches(':'))
+    markdown::fold(crate::docs::titles::loose(title))
 }
 
 /// The text of a `- x`, `* x`, `1. x` or `1) x` line.

@@ -8,11 +8,9 @@
 //! The reference v21 looked for its own placeholder marker instead, and since the template always
 //! contains that marker, every partially filled checkpoint was silently overwritten.
 
-use crate::markdown::{self, Line, aliases};
-use sha2::{Digest, Sha256};
-
-/// The marker every unfilled placeholder starts with (`_[AI: …]_`).
-pub const PLACEHOLDER: &str = "_[AI:";
+use crate::calendar::WallClock;
+use crate::canonical::sha256_hex;
+use crate::markdown::{self, Line, PLACEHOLDER, aliases};
 
 /// A checkpoint whose `Updated:` is older than this many seconds is stale.
 pub const STALE_AFTER_SECONDS: i64 = 300;
@@ -86,6 +84,15 @@ pub struct Snapshot {
     pub origin: Option<String>,
     /// The artifacts present (`session`, `tasks`, `decisiones`, …, `scripts(n)`).
     pub artifacts: Vec<String>,
+}
+
+/// What the snapshot quotes as a session's origin: the first meaningful line under `## Origin`
+/// / `## Origen` of its document (`SESSION.md` or a legacy objective), cut to
+/// [`EXCERPT_CHARS`]. The template's hint comment, an empty bullet and an unfilled placeholder
+/// are not an origin.
+pub fn origin_excerpt(session_doc: &str) -> Option<String> {
+    let body = markdown::section(session_doc, aliases::ORIGIN)?;
+    markdown::first_meaningful_line(&body).map(|l| l.chars().take(EXCERPT_CHARS).collect())
 }
 
 /// Renders the snapshot, sealed.
@@ -162,13 +169,6 @@ pub fn render(s: &Snapshot) -> String {
         sha256_hex(body.as_bytes())
     );
     body + &seal
-}
-
-fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
 }
 
 /// True only when `text` is byte for byte a template aw (or the reference v22) sealed: the last
@@ -282,101 +282,6 @@ fn first_section(lines: &[Line<'_>], titles: &[&str]) -> Option<String> {
     markdown::section_any(lines, titles)
 }
 
-/// A local wall-clock time, as checkpoints write it (no zone: both sides are local).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct WallClock {
-    /// Year.
-    pub year: i32,
-    /// 1–12.
-    pub month: u8,
-    /// 1–31.
-    pub day: u8,
-    /// 0–23.
-    pub hour: u8,
-    /// 0–59.
-    pub minute: u8,
-    /// 0–59 (60 tolerated for a leap second).
-    pub second: u8,
-}
-
-impl WallClock {
-    /// Parses `YYYY-MM-DD HH:MM[:SS]` (surrounding spaces allowed). Out-of-range fields are
-    /// refused, so a garbled stamp never reads as a date.
-    pub fn parse(s: &str) -> Option<Self> {
-        let s = s.trim();
-        let (date, time) = s.split_once(' ')?;
-        let d: Vec<&str> = date.split('-').collect();
-        let t: Vec<&str> = time.split(':').collect();
-        if d.len() != 3 || !(2..=3).contains(&t.len()) {
-            return None;
-        }
-        let widths = [4, 2, 2];
-        if d.iter().zip(widths).any(|(p, w)| p.len() != w) || t.iter().any(|p| p.len() != 2) {
-            return None;
-        }
-        let num = |p: &str| -> Option<u32> {
-            p.bytes()
-                .all(|b| b.is_ascii_digit())
-                .then(|| p.parse().ok())
-                .flatten()
-        };
-        let w = WallClock {
-            year: i32::try_from(num(d[0])?).ok()?,
-            month: u8::try_from(num(d[1])?).ok()?,
-            day: u8::try_from(num(d[2])?).ok()?,
-            hour: u8::try_from(num(t[0])?).ok()?,
-            minute: u8::try_from(num(t[1])?).ok()?,
-            second: match t.get(2) {
-                Some(p) => u8::try_from(num(p)?).ok()?,
-                None => 0,
-            },
-        };
-        let valid = (1..=12).contains(&w.month)
-            && w.day >= 1
-            && w.day <= days_in_month(w.year, w.month)
-            && w.hour < 24
-            && w.minute < 60
-            && w.second <= 60;
-        valid.then_some(w)
-    }
-
-    /// `YYYY-MM-DD HH:MM`, the precision a checkpoint's `Updated:` carries.
-    pub fn minute_stamp(&self) -> String {
-        format!(
-            "{:04}-{:02}-{:02} {:02}:{:02}",
-            self.year, self.month, self.day, self.hour, self.minute
-        )
-    }
-
-    /// Seconds since 1970-01-01 00:00 of the same (unspecified) zone.
-    pub fn seconds(&self) -> i64 {
-        days_from_civil(self.year, self.month, self.day) * 86_400
-            + i64::from(self.hour) * 3600
-            + i64::from(self.minute) * 60
-            + i64::from(self.second)
-    }
-}
-
-fn days_in_month(year: i32, month: u8) -> u8 {
-    match month {
-        4 | 6 | 9 | 11 => 30,
-        2 if (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 => 29,
-        2 => 28,
-        _ => 31,
-    }
-}
-
-/// Days from 1970-01-01 to a proleptic Gregorian date.
-fn days_from_civil(year: i32, month: u8, day: u8) -> i64 {
-    let y = i64::from(year) - i64::from(month <= 2);
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let m = i64::from(month);
-    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(day) - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
 /// How usable a session's checkpoint is to resume from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status {
@@ -430,7 +335,7 @@ pub fn assess(text: Option<&str>, now: WallClock) -> Assessment {
         };
     };
     let unfilled = unfilled_placeholders(text);
-    let age_seconds = header_value(text, &["Actualizado", "Updated"])
+    let age_seconds = header_value(text, aliases::UPDATED)
         .and_then(|v| WallClock::parse(&v))
         .map(|ts| (now.seconds() - ts.seconds()).max(0));
     let status = if !unfilled.is_empty() {
@@ -493,16 +398,6 @@ fn field_of(h: &str) -> Option<&'static str> {
     } else {
         None
     }
-}
-
-/// The first `limit` non-empty lines of a section (how `resume-summary` quotes the next step).
-pub fn first_lines(body: &str, limit: usize) -> Vec<String> {
-    body.lines()
-        .map(|l| l.trim_end_matches('\r'))
-        .filter(|l| !l.trim().is_empty())
-        .take(limit)
-        .map(str::to_owned)
-        .collect()
 }
 
 #[cfg(test)]
@@ -675,31 +570,6 @@ mod tests {
     }
 
     #[test]
-    fn wall_clock_grammar_and_arithmetic() {
-        assert_eq!(at("2026-03-01 10:30").minute_stamp(), "2026-03-01 10:30");
-        assert_eq!(at(" 2026-03-01 10:30:59 ").second, 59);
-        for bad in [
-            "2026-3-01 10:30",
-            "2026-02-30 10:00",
-            "2026-01-01 24:00",
-            "2026-01-01T10:00",
-            "2026-01-01 10:00:00:00",
-            "2026-01-01 1a:00",
-            "",
-        ] {
-            assert_eq!(WallClock::parse(bad), None, "{bad}");
-        }
-        assert_eq!(at("1970-01-01 00:00").seconds(), 0);
-        assert_eq!(at("2000-03-01 00:00").seconds(), 951_868_800);
-        assert_eq!(
-            at("2024-03-01 00:00").seconds() - at("2024-02-28 23:59").seconds(),
-            86_400 + 60
-        );
-        assert!(WallClock::parse("2024-02-29 00:00").is_some());
-        assert!(WallClock::parse("2100-02-29 00:00").is_none());
-    }
-
-    #[test]
     fn status_classification() {
         let now = at("2026-03-01 10:30");
         assert_eq!(assess(None, now).status, Status::Missing);
@@ -732,11 +602,34 @@ mod tests {
             (future.status, future.age_seconds),
             (Status::Complete, Some(0))
         );
+        // Both spellings present: the age is read from the same line `checkpoint-read` reports.
+        let both = "- Updated: 2026-03-01 10:25\n- Actualizado: 2026-03-01 09:00\n";
+        assert_eq!(parse(both).actualizado.as_deref(), Some("2026-03-01 10:25"));
+        assert_eq!(assess(Some(both), now).age_seconds, Some(300));
         let undated = assess(Some("## Completed\n- x\n"), now);
         assert_eq!(
             (undated.status, undated.age_seconds),
             (Status::Complete, None)
         );
+    }
+
+    #[test]
+    fn origin_excerpt_skips_template_leftovers() {
+        let doc = "# SESSION — a\n\n## Origin\n<!-- hint -->\n- \n_[AI: who]_\n- loop x\n## Type\nquick\n";
+        assert_eq!(origin_excerpt(doc).as_deref(), Some("loop x"));
+        let es = "## Origen\r\n* conversación\r\n";
+        assert_eq!(origin_excerpt(es).as_deref(), Some("conversación"));
+        let long = format!("## Origin\n- {}\n", "é".repeat(200));
+        assert_eq!(
+            origin_excerpt(&long).unwrap().chars().count(),
+            EXCERPT_CHARS
+        );
+        let blank = format!(
+            "## Origin\n{}\n",
+            crate::session::document::ORIGIN_PLACEHOLDER
+        );
+        assert_eq!(origin_excerpt(&blank), None);
+        assert_eq!(origin_excerpt("# SESSION\n"), None);
     }
 
     #[test]
@@ -749,11 +642,5 @@ mod tests {
             ["proximo", "archivos_proposito"]
         );
         assert!(unfilled_placeholders("no marker").is_empty());
-    }
-
-    #[test]
-    fn first_lines_skip_blanks() {
-        assert_eq!(first_lines("a\n\n b\r\nc\nd", 3), ["a", " b", "c"]);
-        assert!(first_lines("  \n", 3).is_empty());
     }
 }

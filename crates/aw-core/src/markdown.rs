@@ -1,7 +1,18 @@
 //! Markdown primitives shared by every document parser: fence-aware line scanning, headings,
-//! sections and key/value lines, in English and in the reference's Spanish.
+//! sections, key/value lines, case and accent folding, and a section's first lines, in English
+//! and in the reference's Spanish.
 //!
 //! CRLF text reads exactly like LF text: a trailing `\r` is dropped from every line.
+
+mod first_line;
+mod fold;
+
+pub use first_line::{
+    PLACEHOLDER, first_lines, first_meaningful_line, first_nonblank, first_nonblank_line,
+    nonblank_lines, without_bullet,
+};
+pub(crate) use fold::fold_char;
+pub use fold::{fold, fold_eq};
 
 /// One scanned line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -89,30 +100,6 @@ fn heading(trimmed: &str) -> Option<(usize, &str)> {
     (!title.is_empty()).then_some(title).map(|t| (level, t))
 }
 
-/// Lower-cases and strips the accents of Spanish text, so `Próximo paso` keys like `proximo paso`.
-pub fn fold(s: &str) -> String {
-    folded_chars(s.trim()).collect()
-}
-
-/// The folded characters of `s`, lazily.
-fn folded_chars(s: &str) -> impl Iterator<Item = char> + '_ {
-    s.chars().flat_map(char::to_lowercase).map(|c| match c {
-        'á' | 'à' | 'ä' | 'â' => 'a',
-        'é' | 'è' | 'ë' | 'ê' => 'e',
-        'í' | 'ì' | 'ï' | 'î' => 'i',
-        'ó' | 'ò' | 'ö' | 'ô' => 'o',
-        'ú' | 'ù' | 'ü' | 'û' => 'u',
-        'ñ' => 'n',
-        other => other,
-    })
-}
-
-/// Whether `raw`, folded, equals the already folded `folded`, without allocating: parsers call
-/// this for every heading and key line of every document.
-pub fn fold_eq(raw: &str, folded: &str) -> bool {
-    folded_chars(raw.trim()).eq(folded.chars())
-}
-
 /// The body under the first heading whose folded title is one of `titles` (compared folded),
 /// up to the next heading of the same or a higher level, trimmed. Fenced `#` lines neither open
 /// nor close a section. Aliases are tried in order, so the first alias found wins.
@@ -187,6 +174,8 @@ fn split_key(s: &str) -> Option<(&str, &str)> {
 
 /// Bilingual heading and key groups: the reference's Spanish forms and our English ones.
 pub mod aliases {
+    /// `## Objective`.
+    pub const OBJECTIVE: &[&str] = &["Objective", "Objetivo"];
     /// `## Origin`.
     pub const ORIGIN: &[&str] = &["Origin", "Origen"];
     /// `## Deferred`.

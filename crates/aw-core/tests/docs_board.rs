@@ -2,9 +2,8 @@
 //! pipeline priorities and ties, the spec → plan link, the flow slot, dates.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use aw_core::checkpoint::WallClock;
+use aw_core::calendar::{Moment, WallClock};
 use aw_core::docs::board_input::{BoardInput, PlanInput, SessionInput, SourceDoc, SpecInput};
-use aw_core::docs::dates::Moment;
 use aw_core::docs::flow_view::{FlowProjection, FlowStop};
 use aw_core::docs::names::{DocKind, parse_name};
 use aw_core::docs::plan::parse_plan;

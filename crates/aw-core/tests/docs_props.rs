@@ -101,8 +101,8 @@ proptest! {
 
     #[test]
     fn declared_dates_never_panic(s in "\\PC{0,24}", d in "[0-9]{4}-[0-9]{2}-[0-9]{2}[ T:0-9]{0,9}") {
-        let _ = aw_core::docs::dates::parse_declared(&s);
-        if let Some(m) = aw_core::docs::dates::parse_declared(&d) {
+        let _ = aw_core::calendar::parse_declared(&s);
+        if let Some(m) = aw_core::calendar::parse_declared(&d) {
             prop_assert_eq!(m.date(), d[..10].to_owned());
         }
     }

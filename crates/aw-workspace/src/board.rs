@@ -7,9 +7,8 @@
 use crate::locate::Workspace;
 use crate::sessions;
 use aw_core::artifacts::ArtifactKind;
-use aw_core::checkpoint::WallClock;
+use aw_core::calendar::{Moment, WallClock};
 use aw_core::docs::board_input::{BoardInput, PlanInput, SessionInput, SourceDoc, SpecInput};
-use aw_core::docs::dates::Moment;
 use aw_core::docs::names::{DocKind, DocName, parse_name};
 use aw_core::docs::plan::parse_plan;
 use aw_core::docs::session_view::{self, checkpoint_view, session_view};
@@ -36,7 +35,7 @@ pub struct LocalTimes {
 }
 
 impl LocalTimes {
-    /// Call before any thread starts (see [`crate::clock::local_wall_clock`]); convert file
+    /// Call before any thread starts (see [`crate::clock::Now::read`]); convert file
     /// times only while the process is single-threaded.
     pub fn new() -> Self {
         LocalTimes {
@@ -60,14 +59,7 @@ impl LocalTimes {
             .entry(hour)
             .or_insert_with(|| UtcOffset::local_offset_at(utc).unwrap_or(fallback));
         let local = utc.checked_to_offset(offset)?;
-        Some(Moment::precise(WallClock {
-            year: local.year(),
-            month: u8::from(local.month()),
-            day: local.day(),
-            hour: local.hour(),
-            minute: local.minute(),
-            second: local.second(),
-        }))
+        Some(Moment::precise(WallClock::from(local)))
     }
 }
 

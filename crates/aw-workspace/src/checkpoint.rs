@@ -6,8 +6,8 @@ use crate::artifacts::{artifact, entries, read_artifact, sql_scripts};
 use crate::error::Result;
 use crate::sessions::CLOSED_SENTINEL;
 use aw_core::artifacts::{self, ArtifactKind};
-use aw_core::checkpoint::{EXCERPT_CHARS, Snapshot, WallClock};
-use aw_core::markdown;
+use aw_core::calendar::WallClock;
+use aw_core::checkpoint::{self, Snapshot};
 use aw_core::session::folder::{SessionFolder, SessionState, identity};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -58,7 +58,7 @@ pub fn gather(
         Some(t) => Some(t),
         None => read(ArtifactKind::Objective)?,
     };
-    let origin = session_doc.as_deref().and_then(first_origin_line);
+    let origin = session_doc.as_deref().and_then(checkpoint::origin_excerpt);
     let scripts = sql_scripts(dir).len();
     let has = |k| artifact(dir, entries, k).is_some();
     let mut present: Vec<String> = [
@@ -92,23 +92,6 @@ pub fn gather(
         tasks_open: tasks.open(),
         tasks_closed: closed,
     })
-}
-
-/// The first meaningful line under `## Origin` / `## Origen`, without its list marker, cut to
-/// 140 characters. The template's HTML-comment hint and an empty bullet are not an origin.
-fn first_origin_line(text: &str) -> Option<String> {
-    let body = markdown::section(text, markdown::aliases::ORIGIN)?;
-    body.lines()
-        .map(|l| {
-            let t = l.trim();
-            t.strip_prefix("- ")
-                .or_else(|| t.strip_prefix("* "))
-                .unwrap_or(t)
-                .trim()
-        })
-        .filter(|l| !l.is_empty() && !matches!(*l, "-" | "*"))
-        .find(|l| !(l.starts_with("<!--") && l.ends_with("-->")))
-        .map(|l| l.chars().take(EXCERPT_CHARS).collect())
 }
 
 /// A recently closed session that left a closing artifact.

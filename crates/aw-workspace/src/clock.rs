@@ -4,11 +4,11 @@
 //! age it computes agree with each other, and the testing aid `AW_TEST_NOW` (documented in
 //! docs/PROTOCOL.md) pins all of them at once.
 
-use aw_core::checkpoint::WallClock;
+use aw_core::calendar::WallClock;
 use std::time::SystemTime;
 use time::format_description::well_known::Rfc3339;
 use time::macros::format_description;
-use time::{OffsetDateTime, PrimitiveDateTime, UtcOffset};
+use time::{OffsetDateTime, UtcOffset};
 
 /// The environment variable that pins "now" for tests: `YYYY-MM-DD HH:MM[:SS]`, local time.
 pub const TEST_NOW_VAR: &str = "AW_TEST_NOW";
@@ -33,16 +33,14 @@ impl Now {
         let pinned = std::env::var(TEST_NOW_VAR)
             .ok()
             .and_then(|v| WallClock::parse(&v))
-            .and_then(|wall| {
-                Some(Now {
-                    wall,
-                    system: system_time(wall, offset)?,
-                })
+            .map(|wall| Now {
+                wall,
+                system: system_time(wall, offset),
             });
         pinned.unwrap_or_else(|| {
             let now = OffsetDateTime::now_utc();
             Now {
-                wall: wall_clock(now.to_offset(offset)),
+                wall: WallClock::from(now.to_offset(offset)),
                 system: SystemTime::from(now),
             }
         })
@@ -50,10 +48,7 @@ impl Now {
 
     /// The local date, `YYYY-MM-DD`.
     pub fn today(&self) -> String {
-        format!(
-            "{:04}-{:02}-{:02}",
-            self.wall.year, self.wall.month, self.wall.day
-        )
+        self.wall.date_stamp()
     }
 
     /// The local time to the minute, `YYYY-MM-DD HH:MM` (the project block's and the
@@ -63,26 +58,9 @@ impl Now {
     }
 }
 
-/// An offset date-time as a wall clock.
-fn wall_clock(t: OffsetDateTime) -> WallClock {
-    WallClock {
-        year: t.year(),
-        month: u8::from(t.month()),
-        day: t.day(),
-        hour: t.hour(),
-        minute: t.minute(),
-        second: t.second(),
-    }
-}
-
 /// A local wall-clock time as a system time, at the given offset.
-fn system_time(w: WallClock, offset: UtcOffset) -> Option<SystemTime> {
-    let month = time::Month::try_from(w.month).ok()?;
-    let date = time::Date::from_calendar_date(w.year, month, w.day).ok()?;
-    let at = time::Time::from_hms(w.hour, w.minute, w.second.min(59)).ok()?;
-    Some(SystemTime::from(
-        PrimitiveDateTime::new(date, at).assume_offset(offset),
-    ))
+fn system_time(w: WallClock, offset: UtcOffset) -> SystemTime {
+    SystemTime::from(w.date_time().assume_offset(offset))
 }
 
 /// Now, in UTC, as JS `toISOString()` writes it (`2026-01-03T10:00:00.000Z`): the lock file's
@@ -110,12 +88,12 @@ mod tests {
     #[test]
     fn a_pinned_wall_clock_maps_to_the_same_instant() {
         let wall = WallClock::parse("2026-03-01 10:30:15").unwrap();
-        let utc = system_time(wall, UtcOffset::UTC).unwrap();
+        let utc = system_time(wall, UtcOffset::UTC);
         assert_eq!(
             utc.duration_since(SystemTime::UNIX_EPOCH).unwrap(),
             Duration::from_secs(1_772_361_015)
         );
-        let east = system_time(wall, UtcOffset::from_hms(2, 0, 0).unwrap()).unwrap();
+        let east = system_time(wall, UtcOffset::from_hms(2, 0, 0).unwrap());
         assert_eq!(utc.duration_since(east).unwrap(), Duration::from_secs(7200));
         let now = Now { wall, system: utc };
         assert_eq!(now.today(), "2026-03-01");

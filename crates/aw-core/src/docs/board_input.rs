@@ -1,13 +1,13 @@
 //! What the board is built from: the documents and session files the shell read, already
 //! parsed, with their file times. Any order; [`super::status::build`] sorts.
 
-use super::dates::Moment;
 use super::flow_view::FlowProjection;
 use super::names::DocName;
 use super::plan::PlanFacts;
 use super::session_view::{CheckpointView, SessionView};
 use super::spec::SpecFacts;
 use super::status::WorkspaceEntry;
+use crate::calendar::Moment;
 
 /// A spec read from disk.
 #[derive(Debug, Clone)]

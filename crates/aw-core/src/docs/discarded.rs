@@ -3,7 +3,7 @@
 
 use super::board_input::SessionInput;
 use super::status::dated;
-use crate::checkpoint::WallClock;
+use crate::calendar::WallClock;
 use serde::Serialize;
 
 /// One deferred or excluded item.

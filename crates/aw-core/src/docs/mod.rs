@@ -6,7 +6,8 @@
 //!
 //! - [`names`]: `NNN-spec-<slug>.md` / `PPP-plan-<slug>.md` and the inventory order.
 //! - [`frontmatter`], [`preamble`]: the parts of a document before its first section.
-//! - [`dates`]: declared dates and English relative dates, with "now" passed in.
+//! - [`relative_time`]: how long ago, in English, with "now" passed in (dates themselves are
+//!   read by [`crate::calendar`]).
 //! - [`spec`]: maturity and open questions.
 //! - [`plan`], [`phases`], [`relation`], [`batches`]: a plan's three progress axes, its spec
 //!   and its execution batches.
@@ -19,7 +20,6 @@
 
 pub mod batches;
 pub mod board_input;
-pub mod dates;
 pub mod discarded;
 pub mod flow_view;
 pub mod frontmatter;
@@ -29,6 +29,7 @@ pub mod pipeline;
 pub mod plan;
 pub mod preamble;
 pub mod relation;
+pub mod relative_time;
 pub mod resume;
 pub mod session_view;
 pub mod spec;

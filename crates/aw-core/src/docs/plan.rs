@@ -11,12 +11,12 @@
 //!   task is open or a phase is not validated.
 
 use super::batches::{Batches, parse_batches};
-use super::dates::Moment;
 use super::frontmatter;
 use super::phases::{self, Phase, PhaseState};
 use super::preamble::{self, is_key, quoted};
 use super::relation::{self, Clues};
 use crate::artifacts::{TaskStatus, checkbox, percent};
+use crate::calendar::Moment;
 use crate::markdown;
 use serde::Serialize;
 
@@ -108,7 +108,7 @@ pub fn parse_plan(text: &str) -> PlanFacts {
     let batches = parse_batches(&lines, &phase_blocks);
     let declared = fm
         .get("date")
-        .and_then(super::dates::parse_declared)
+        .and_then(crate::calendar::parse_declared)
         .or_else(|| preamble::declared_date(&lines, pre));
     PlanFacts {
         tasks_total,

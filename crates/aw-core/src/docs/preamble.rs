@@ -5,8 +5,8 @@
 //! with a level-1 title. Frontmatter lines are not part of it. Fenced lines never declare
 //! anything.
 
-use super::dates::{Moment, parse_declared};
 use super::titles::folds_to;
+use crate::calendar::{Moment, parse_declared};
 use crate::markdown::Line;
 use std::borrow::Cow;
 
@@ -62,10 +62,7 @@ pub fn lines<'a, 'b>(lines: &'b [Line<'a>], p: Preamble) -> impl Iterator<Item =
 /// markers anywhere (`> **Estado:** open`). Returns the key and the value, both trimmed.
 pub fn key_value(line: &str) -> Option<(&str, Cow<'_, str>)> {
     let rest = unquote(line).1;
-    let rest = rest
-        .strip_prefix("- ")
-        .or_else(|| rest.strip_prefix("* "))
-        .unwrap_or(rest);
+    let rest = crate::markdown::without_bullet(rest);
     let (key, value) = rest.split_once(':')?;
     let key = key.trim().trim_matches('*').trim();
     if key.is_empty() {

@@ -2,9 +2,9 @@
 //! start date; the checkpoint's completed and pending work and its exclusions; the backlog's
 //! deferred items.
 
-use super::dates::{Moment, parse_declared};
 use super::relation::links_a_document;
 use crate::artifacts;
+use crate::calendar::{Moment, parse_declared};
 use crate::checkpoint;
 use crate::markdown::{self, aliases};
 use crate::session::document;
@@ -33,20 +33,13 @@ pub struct SessionView {
     pub declared: Option<Moment>,
 }
 
-/// `## Objective` and its Spanish form.
-const OBJECTIVE: &[&str] = &["Objective", "Objetivo"];
-
 /// Reads a session's descriptor (`SESSION.md`, or a legacy objective file).
 pub fn session_view(folder: &SessionFolder, descriptor: Option<&str>) -> SessionView {
     let id = identity(&folder.folder);
     let facts = document::facts(&id.name, descriptor);
     let text = descriptor.unwrap_or("");
     let lines = markdown::scan(text);
-    let section = |titles: &[&str]| {
-        titles
-            .iter()
-            .find_map(|t| markdown::section_in(&lines, &markdown::fold(t)))
-    };
+    let section = |titles: &[&str]| markdown::section_any(&lines, titles);
     SessionView {
         folder: folder.folder.clone(),
         state: folder.state,
@@ -54,31 +47,10 @@ pub fn session_view(folder: &SessionFolder, descriptor: Option<&str>) -> Session
         code: id.code,
         kind: facts.kind,
         summary: facts.summary,
-        objective: section(OBJECTIVE).as_deref().and_then(first_line),
+        objective: section(aliases::OBJECTIVE).as_deref().and_then(first_line),
         links_document: section(aliases::ORIGIN).is_some_and(|o| links_a_document(&o)),
         declared: facts.date.as_deref().and_then(parse_declared),
     }
-}
-
-/// The first meaningful line of a section body: list markers dropped, template placeholders
-/// (`_[AI: …]_`, HTML comments) skipped.
-pub fn first_line(body: &str) -> Option<String> {
-    body.lines()
-        .map(|l| {
-            let t = l.trim();
-            t.strip_prefix("- ")
-                .or_else(|| t.strip_prefix("* "))
-                .unwrap_or(t)
-                .trim()
-        })
-        .filter(|t| !t.is_empty() && !matches!(*t, "-" | "*" | "- [ ]"))
-        .find(|t| !is_placeholder(t))
-        .map(str::to_owned)
-}
-
-/// A template placeholder: an unfilled `_[AI: …]_` or a whole-line HTML comment.
-fn is_placeholder(line: &str) -> bool {
-    line.contains("_[AI:") || (line.starts_with("<!--") && line.ends_with("-->"))
 }
 
 /// What the board reads of a CHECKPOINT.
@@ -108,6 +80,11 @@ pub fn checkpoint_view(text: &str) -> CheckpointView {
 /// The deferred items of a BACKLOG.
 pub fn deferred(text: &str) -> Vec<String> {
     artifacts::deferred_items(text)
+}
+
+/// A section's first meaningful line, owned (see [`markdown::first_meaningful_line`]).
+fn first_line(body: &str) -> Option<String> {
+    markdown::first_meaningful_line(body).map(str::to_owned)
 }
 
 impl SessionView {

@@ -4,10 +4,10 @@
 //! spec with no frontmatter at all is a legacy spec: it is `ready-for-plan` when it has a
 //! `## Refinement decisions` or `## Q&A traceability` section, otherwise `draft`.
 
-use super::dates::{Moment, parse_declared};
 use super::frontmatter::{self, Frontmatter};
 use super::preamble;
 use super::titles::is_one_of;
+use crate::calendar::{Moment, parse_declared};
 use crate::markdown::{self, Line};
 use serde::Serialize;
 
@@ -129,13 +129,10 @@ fn open_questions(lines: &[Line<'_>]) -> usize {
     let Some(body) = section_lines(lines, OPEN_QUESTIONS) else {
         return 0;
     };
-    let Some(first) = body.iter().map(|l| l.text.trim()).find(|t| !t.is_empty()) else {
+    let Some(first) = markdown::first_nonblank(body.iter().map(|l| l.text)) else {
         return 0;
     };
-    let bare = first
-        .strip_prefix("- ")
-        .or_else(|| first.strip_prefix("* "))
-        .unwrap_or(first)
+    let bare = markdown::without_bullet(first)
         .trim()
         .trim_end_matches('.')
         .trim()

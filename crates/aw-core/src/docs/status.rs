@@ -7,7 +7,6 @@
 
 use super::batches::Batches;
 use super::board_input::{BoardInput, PlanInput, SessionInput, SpecInput};
-use super::dates::{Moment, relative};
 use super::discarded::{DiscardedEntry, discarded};
 use super::flow_view::FlowStop;
 use super::names::{DocName, drop_superseded_refined, inventory_order};
@@ -15,9 +14,10 @@ use super::phases::PhaseState;
 use super::pipeline::{PipelineItem, pipeline};
 use super::plan::{Declaration, PlanState};
 use super::relation::{self, SpecRelation};
+use super::relative_time::relative;
 use super::session_view::CheckpointView;
 use super::spec::Maturity;
-use crate::checkpoint::WallClock;
+use crate::calendar::{Moment, WallClock};
 use crate::session::correlative::Correlative;
 use crate::session::folder::SessionState;
 use serde::Serialize;

@@ -2,28 +2,7 @@
 //! folded, surrounding spaces ignored) without allocating: the board compares every heading of
 //! thousands of documents, and a fresh `String` per comparison showed up as a fifth of its time.
 
-use crate::markdown::fold;
-
-/// The folded form of one char, when it is a single char (every char aw's keywords use).
-fn fold_char(c: char) -> Option<char> {
-    if c.is_ascii() {
-        return Some(c.to_ascii_lowercase());
-    }
-    let mut lower = c.to_lowercase();
-    let l = lower.next()?;
-    if lower.next().is_some() {
-        return None;
-    }
-    Some(match l {
-        'á' | 'à' | 'ä' | 'â' => 'a',
-        'é' | 'è' | 'ë' | 'ê' => 'e',
-        'í' | 'ì' | 'ï' | 'î' => 'i',
-        'ó' | 'ò' | 'ö' | 'ô' => 'o',
-        'ú' | 'ù' | 'ü' | 'û' => 'u',
-        'ñ' => 'n',
-        other => other,
-    })
-}
+use crate::markdown::{fold, fold_char};
 
 /// Whether `fold(s) == folded`.
 pub fn folds_to(s: &str, folded: &str) -> bool {

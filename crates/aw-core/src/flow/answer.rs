@@ -251,6 +251,18 @@ fn choice_of(obj: &Map<String, Value>) -> Option<&str> {
     obj.get("choice").and_then(Value::as_str)
 }
 
+/// Refuses a choice the boundary did not offer (the refusal spends an attempt).
+fn check_offered(choice: &str, ctx: &Context<'_, '_>) -> Result<(), Rejection> {
+    if ctx.choices.iter().any(|c| c.label == choice) {
+        return Ok(());
+    }
+    Err(Rejection::spent(
+        "FLOW_CHOICE_UNKNOWN",
+        format!("'{choice}' is not one of the choices offered."),
+        format!("Choose one of: {}.", labels(ctx.choices)),
+    ))
+}
+
 fn human(obj: &Map<String, Value>, ctx: &Context<'_, '_>) -> Result<Answer, Rejection> {
     let offered = labels(ctx.choices);
     let choice = choice_of(obj)
@@ -262,13 +274,7 @@ fn human(obj: &Map<String, Value>, ctx: &Context<'_, '_>) -> Result<Answer, Reje
                 format!("Answer with \"choice\" set to one of: {offered}."),
             )
         })?;
-    if !ctx.choices.iter().any(|c| c.label == choice) {
-        return Err(Rejection::spent(
-            "FLOW_CHOICE_UNKNOWN",
-            format!("'{choice}' is not one of the choices offered."),
-            format!("Choose one of: {offered}."),
-        ));
-    }
+    check_offered(choice, ctx)?;
     Ok(Answer::Choice(choice.to_owned()))
 }
 
@@ -278,13 +284,7 @@ fn authorization(
     ctx: &Context<'_, '_>,
 ) -> Result<Answer, Rejection> {
     if let Some(choice) = choice_of(obj) {
-        if !ctx.choices.iter().any(|c| c.label == choice) {
-            return Err(Rejection::spent(
-                "FLOW_CHOICE_UNKNOWN",
-                format!("'{choice}' is not one of the choices offered."),
-                format!("Choose one of: {}.", labels(ctx.choices)),
-            ));
-        }
+        check_offered(choice, ctx)?;
         if choice == PAUSE_LABEL || choice == STOP_LABEL {
             return Ok(Answer::Choice(choice.to_owned()));
         }

@@ -1,13 +1,31 @@
 //! The choices offered at human and authorization boundaries, with the two flow-control
 //! choices (pause to compact, stop) the engine always appends.
 
+use super::boundary::Resolved;
 use super::registry::{Choice, Decision};
-use super::vocab::{EffectClass, PAUSE_LABEL, STOP_LABEL};
+use super::vocab::{BoundaryKind, EffectClass, PAUSE_LABEL, STOP_LABEL};
 
 /// The label of the generic choice of a human row without alternatives.
 pub const RESOLVE_LABEL: &str = "Resolve the boundary";
 /// The label that approves the missing effects at an authorization boundary.
 pub const AUTHORIZE_LABEL: &str = "Authorize the effect";
+
+/// The choices a resolved boundary offers: a human or authorization row's, none elsewhere. The
+/// directive shows these and `submit` admits an answer against the same list.
+pub fn boundary_choices(resolved: &Resolved<'_>) -> Vec<Choice> {
+    match (resolved.kind, resolved.stopped) {
+        (BoundaryKind::Human, Some(r)) => human_choices(r),
+        (BoundaryKind::Authorization, Some(r)) => authorization_choices(
+            r,
+            resolved
+                .authorization
+                .as_ref()
+                .map(|a| a.missing.as_slice())
+                .unwrap_or_default(),
+        ),
+        _ => Vec::new(),
+    }
+}
 
 fn control(stop_consequence: String) -> [Choice; 2] {
     [

@@ -4,7 +4,7 @@
 
 use super::boundary::Resolved;
 use super::checks::check;
-use super::choices::{authorization_choices, human_choices};
+use super::choices::boundary_choices;
 use super::error::{FlowError, FlowResult};
 use super::journey::Journey;
 use super::next_action::next_action;
@@ -217,18 +217,7 @@ pub fn directive_for(
     overrides: Overrides,
 ) -> FlowResult<Directive> {
     let row = resolved.stopped;
-    let choices = match (resolved.kind, row) {
-        (BoundaryKind::Human, Some(r)) => human_choices(r),
-        (BoundaryKind::Authorization, Some(r)) => authorization_choices(
-            r,
-            resolved
-                .authorization
-                .as_ref()
-                .map(|a| a.missing.as_slice())
-                .unwrap_or_default(),
-        ),
-        _ => Vec::new(),
-    };
+    let choices = boundary_choices(resolved);
     let request = match (resolved.kind, row) {
         (BoundaryKind::Semantic, Some(r)) => Some(build_request(r, state, &resolved.seal)),
         _ => None,

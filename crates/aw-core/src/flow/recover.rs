@@ -99,10 +99,5 @@ pub fn recover(
         transition: row.id.clone(),
         attempts: i64::try_from(state.recorded_at(&row.id)).unwrap_or(i64::MAX),
     });
-    let (state, directive) = advance_run(state, journey, Vec::new())?;
-    Ok(Turn {
-        state,
-        directive,
-        write: true,
-    })
+    advance_run(state, journey, Vec::new())
 }

@@ -65,12 +65,7 @@ pub fn starting_state(
 
 /// Walks a run as far as the CLI may go and returns the directive at its boundary.
 pub fn advance(state: RunState, journey: &Journey<'_>) -> FlowResult<Turn> {
-    let (state, directive) = advance_run(state, journey, Vec::new())?;
-    Ok(Turn {
-        state,
-        directive,
-        write: true,
-    })
+    advance_run(state, journey, Vec::new())
 }
 
 /// Whether a run may still be driven once its session is closed: when its journey is finished,

@@ -7,12 +7,11 @@
 use super::answer::{Answer, Context, Rejection, parse_answer};
 use super::attempts::{identity, replay};
 use super::boundary::{Resolved, action_digest, resolve};
-use super::choices::{authorization_choices, human_choices};
+use super::choices::boundary_choices;
 use super::directive::{Overrides, Step, directive_for};
 use super::error::FlowResult;
 use super::journey::Journey;
 use super::next_action::advance_command;
-use super::registry::Choice;
 use super::run::Turn;
 use super::state::{Attempt, RunState};
 use super::verdict::verdict;
@@ -26,21 +25,6 @@ pub struct Submission<'a> {
     pub raw: &'a str,
     /// `--approval`, if given.
     pub approval: Option<&'a str>,
-}
-
-fn choices_of(resolved: &Resolved<'_>) -> Vec<Choice> {
-    match (resolved.kind, resolved.stopped) {
-        (BoundaryKind::Human, Some(r)) => human_choices(r),
-        (BoundaryKind::Authorization, Some(r)) => authorization_choices(
-            r,
-            resolved
-                .authorization
-                .as_ref()
-                .map(|a| a.missing.as_slice())
-                .unwrap_or_default(),
-        ),
-        _ => Vec::new(),
-    }
 }
 
 /// Answers the boundary in force.
@@ -101,7 +85,7 @@ pub fn submit(state: RunState, journey: &Journey<'_>, sub: Submission<'_>) -> Fl
         }
     }
     let attempt = id.attempt;
-    let choices = choices_of(&resolved);
+    let choices = boundary_choices(&resolved);
     let ctx = Context {
         resolved: &resolved,
         choices: &choices,
@@ -162,11 +146,7 @@ fn apply(
     attempt: Attempt,
 ) -> FlowResult<Turn> {
     let Some(row) = resolved.stopped else {
-        return advance_run(state, journey, Vec::new()).map(|(state, directive)| Turn {
-            state,
-            directive,
-            write: true,
-        });
+        return advance_run(state, journey, Vec::new());
     };
     if resolved.kind == BoundaryKind::Authorization {
         if let Some(a) = &resolved.authorization {
@@ -176,12 +156,7 @@ fn apply(
             // Approval never applies a delegated step: the same transition now resolves to its
             // execution boundary.
             state.attempts.push(attempt);
-            let (state, directive) = advance_run(state, journey, Vec::new())?;
-            return Ok(Turn {
-                state,
-                directive,
-                write: true,
-            });
+            return advance_run(state, journey, Vec::new());
         }
     }
     if let Answer::Semantic { signals } = answer
@@ -192,12 +167,7 @@ fn apply(
     state.apply_transition(&row.id, &row.effects());
     state.attempts.push(attempt);
     state.boundary = journey.at(state.cursor()).map(|d| d.id.clone());
-    let (state, directive) = advance_run(state, journey, vec![Step::applied(row)])?;
-    Ok(Turn {
-        state,
-        directive,
-        write: true,
-    })
+    advance_run(state, journey, vec![Step::applied(row)])
 }
 
 /// Builds the directive of a refusal: the attempt recorded when spent, the boundary

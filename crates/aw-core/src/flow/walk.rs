@@ -3,10 +3,11 @@
 //! degradable, and stop at the first row it can do neither with.
 
 use super::boundary::{Resolved, action_digest, boundary_seal, exhaustion_skip, resolve};
-use super::directive::{Directive, Overrides, Step, directive_for};
+use super::directive::{Overrides, Step, directive_for};
 use super::effects::authorize_transition;
 use super::error::FlowResult;
 use super::journey::Journey;
+use super::run::Turn;
 use super::state::{PendingAction, RunState};
 use super::threshold::skip_reason;
 use super::vocab::{Authority, BoundaryKind};
@@ -41,12 +42,13 @@ pub fn walk(state: &mut RunState, journey: &Journey<'_>) -> Vec<Step> {
 }
 
 /// Walks, settles the boundary and its pending action, and builds the directive; `seed` are
-/// steps already taken by this invocation (the answered transition).
+/// steps already taken by this invocation (the answered transition). A walked state is always
+/// written (the shell still skips a write that changes no byte).
 pub fn advance_run<'a>(
     mut state: RunState,
     journey: &Journey<'a>,
     seed: Vec<Step>,
-) -> FlowResult<(RunState, Directive)> {
+) -> FlowResult<Turn> {
     journey.check(&state)?;
     let mut steps = seed;
     steps.extend(walk(&mut state, journey));
@@ -62,5 +64,9 @@ pub fn advance_run<'a>(
     // The seal covers the state exactly as persisted, pending action included.
     resolved.seal = boundary_seal(&state, resolved.stopped, resolved.emitted.as_ref());
     let directive = directive_for(&state, journey, &resolved, steps, Overrides::default())?;
-    Ok((state, directive))
+    Ok(Turn {
+        state,
+        directive,
+        write: true,
+    })
 }

@@ -109,11 +109,15 @@ impl fmt::Display for Correlative {
 
 /// The highest correlative among `names` (zero when none has one) and the one after it.
 pub fn next_after<'a>(names: impl IntoIterator<Item = &'a str>) -> (Correlative, Correlative) {
-    let max = names
-        .into_iter()
-        .filter_map(Correlative::of_name)
-        .max()
-        .unwrap_or_else(Correlative::zero);
+    highest_and_next(names.into_iter().filter_map(Correlative::of_name))
+}
+
+/// The highest of `numbers` (zero when there is none) and the one after it: the numbering rule
+/// documents and sessions share.
+pub fn highest_and_next(
+    numbers: impl IntoIterator<Item = Correlative>,
+) -> (Correlative, Correlative) {
+    let max = numbers.into_iter().max().unwrap_or_else(Correlative::zero);
     let next = max.succ();
     (max, next)
 }

@@ -83,12 +83,7 @@ pub fn facts(name: &str, text: Option<&str>) -> Facts {
     let text = text.unwrap_or("");
     let lines = markdown::scan(text);
     let first_line = |body: Option<String>| {
-        body.and_then(|b| {
-            b.lines()
-                .map(str::trim)
-                .find(|l| !l.is_empty())
-                .map(str::to_owned)
-        })
+        body.and_then(|b| markdown::first_nonblank_line(&b).map(str::to_owned))
     };
     let section = |titles: &[&str]| markdown::section_any(&lines, titles);
     let kind = first_line(markdown::section_in(&lines, "type"))
@@ -139,7 +134,7 @@ pub fn outline(text: &str) -> Outline {
         .map(|body| crate::artifacts::parse_tasks(&body).total())
         .unwrap_or(0);
     let has_origin = markdown::section_any(&lines, aliases::ORIGIN)
-        .is_some_and(|body| body.lines().any(|l| !l.trim().is_empty()));
+        .is_some_and(|body| markdown::nonblank_lines(&body).next().is_some());
     Outline {
         title,
         criteria_count,

@@ -1,7 +1,7 @@
 //! Session folder identity: the two layouts (`NNN-<descriptor>` and the legacy
 //! `sessionNNN-<name>`), state, numbers and how a typed code matches a folder.
 
-use super::correlative::Correlative;
+use super::correlative::{Correlative, highest_and_next};
 
 /// Whether a session is open.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -88,14 +88,12 @@ pub fn next_session<'a>(
     folders: impl IntoIterator<Item = &'a str>,
     history_keys: impl IntoIterator<Item = &'a str>,
 ) -> (Correlative, Correlative) {
-    let max = folders
-        .into_iter()
-        .filter_map(number)
-        .chain(history_keys.into_iter().filter_map(number))
-        .max()
-        .unwrap_or_else(Correlative::zero);
-    let next = max.succ();
-    (max, next)
+    highest_and_next(
+        folders
+            .into_iter()
+            .filter_map(number)
+            .chain(history_keys.into_iter().filter_map(number)),
+    )
 }
 
 /// Whether a folder is listed as a session: a visible (non-dot) name.

@@ -463,7 +463,7 @@ mod tests {
                 ],
                 sessions: vec![],
             },
-            &aw_core::checkpoint::WallClock::parse("2026-03-10 09:00").unwrap(),
+            &aw_core::calendar::WallClock::parse("2026-03-10 09:00").unwrap(),
         )
     }
 

@@ -12,6 +12,7 @@ use crate::output::{Format, Outcome};
 use crate::style::clean;
 use crate::views;
 use aw_core::checkpoint::parse;
+use aw_core::markdown::first_nonblank_line;
 use aw_workspace::context_id::from_env;
 use aw_workspace::hooks::read_checkpoint;
 use aw_workspace::resolver::{self, Request};
@@ -74,7 +75,7 @@ pub fn run(args: &CheckpointReadArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> 
         for (label, value) in rows {
             let first = value
                 .as_deref()
-                .and_then(|v| v.lines().find(|l| !l.trim().is_empty()))
+                .and_then(first_nonblank_line)
                 .unwrap_or("—");
             out.push_str(&format!("  {label:<9} {}\n", clean(first)));
         }

@@ -9,6 +9,7 @@ use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean;
+use aw_core::calendar::parse_date;
 use aw_core::session::folder::SessionState;
 use aw_core::session::resolve::is_valid_code;
 use aw_workspace::history::{self, RowUpdate};
@@ -60,29 +61,11 @@ fn invalid(message: impl Into<String>, action: &str) -> Failure {
 fn calendar_date(raw: &str) -> Result<String, String> {
     let d = raw.trim();
     // A blank value is no date (the reference ignored it).
-    if d.is_empty() || is_date(d) {
+    if d.is_empty() || parse_date(d).is_some() {
         Ok(d.to_owned())
     } else {
         Err("it takes a date that exists, written YYYY-MM-DD, such as 2026-01-31".to_owned())
     }
-}
-
-/// `YYYY-MM-DD` with a plausible month and day.
-fn is_date(s: &str) -> bool {
-    let b = s.as_bytes();
-    let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
-    if b.len() != 10
-        || b[4] != b'-'
-        || b[7] != b'-'
-        || !digits(0..4)
-        || !digits(5..7)
-        || !digits(8..10)
-    {
-        return false;
-    }
-    let month: u8 = s[5..7].parse().unwrap_or(0);
-    let day: u8 = s[8..10].parse().unwrap_or(0);
-    (1..=12).contains(&month) && (1..=31).contains(&day)
 }
 
 /// Runs the command.

@@ -10,9 +10,8 @@ use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean;
 use crate::views;
-use aw_core::checkpoint;
-use aw_core::session::document;
-use aw_core::session::folder::identity;
+use aw_core::docs::session_view::{checkpoint_view, session_view};
+use aw_core::session::folder::{SessionFolder, identity};
 use aw_core::session::resolve::Intent;
 use aw_workspace::artifacts::entries;
 use aw_workspace::context_id::from_env;
@@ -102,15 +101,11 @@ pub fn run(args: &SessionResumeArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     })))
 }
 
-fn first_line(s: Option<&str>) -> &str {
-    s.and_then(|t| t.lines().map(str::trim).find(|l| !l.is_empty()))
-        .unwrap_or("—")
-}
-
+/// The human view: the same objective and checkpoint lines the board shows.
 fn human(
     r: &Resolved,
     rel: &str,
-    objective: Option<&str>,
+    descriptor: Option<&str>,
     cp: Option<&str>,
     reopened: bool,
 ) -> String {
@@ -121,28 +116,25 @@ fn human(
         r.state.as_str(),
         clean(rel)
     );
-    // The objective section, else the summary listings show (requirement, question, …).
-    let objective_line = objective.map(|t| {
-        aw_core::markdown::section(t, &["Objective", "Objetivo"])
-            .map(|s| first_line(Some(&s)).to_owned())
-            .unwrap_or_else(|| document::facts(&identity(&r.folder).name, Some(t)).summary)
+    let folder = SessionFolder {
+        folder: r.folder.clone(),
+        state: r.state,
+    };
+    // The objective's first meaningful line, else the summary listings show.
+    let objective = descriptor.map(|text| {
+        let view = session_view(&folder, Some(text));
+        view.objective.unwrap_or(view.summary)
     });
     out.push_str(&format!(
         "  Objective  {}\n",
-        clean(objective_line.as_deref().unwrap_or("—"))
+        clean(objective.as_deref().unwrap_or("—"))
     ));
-    match cp {
+    match cp.map(checkpoint_view) {
         None => out.push_str("  Checkpoint none\n"),
-        Some(text) => {
-            let f = checkpoint::parse(text);
-            out.push_str(&format!(
-                "  Done       {}\n",
-                clean(first_line(f.ultimo.as_deref()))
-            ));
-            out.push_str(&format!(
-                "  Next       {}\n",
-                clean(first_line(f.proximo.as_deref()))
-            ));
+        Some(v) => {
+            let line = |l: Option<String>| clean(l.as_deref().unwrap_or("—")).into_owned();
+            out.push_str(&format!("  Done       {}\n", line(v.completed)));
+            out.push_str(&format!("  Next       {}\n", line(v.pending)));
         }
     }
     out
