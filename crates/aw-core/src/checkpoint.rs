@@ -8,6 +8,7 @@
 //! The reference v21 looked for its own placeholder marker instead, and since the template always
 //! contains that marker, every partially filled checkpoint was silently overwritten.
 
+use crate::artifacts::ArtifactKind;
 use crate::calendar::WallClock;
 use crate::canonical::sha256_hex;
 use crate::markdown::{self, Line, PLACEHOLDER, aliases};
@@ -84,6 +85,80 @@ pub struct Snapshot {
     pub origin: Option<String>,
     /// The artifacts present (`session`, `tasks`, `decisiones`, …, `scripts(n)`).
     pub artifacts: Vec<String>,
+}
+
+impl Snapshot {
+    /// The tasks done.
+    pub fn tasks_closed(&self) -> usize {
+        self.tasks.map_or(0, |(closed, _)| closed)
+    }
+
+    /// The tasks still open.
+    pub fn tasks_open(&self) -> usize {
+        self.tasks.map_or(0, |(closed, total)| total - closed)
+    }
+
+    /// The tasks' progress in percent, when the session has tasks.
+    pub fn progress_pct(&self) -> Option<u32> {
+        self.tasks
+            .and_then(|(closed, total)| crate::artifacts::percent(closed, total))
+    }
+}
+
+/// What a snapshot is made of, as the shell read it.
+#[derive(Debug, Clone, Default)]
+pub struct SnapshotSources<'a> {
+    /// The session folder name.
+    pub folder: &'a str,
+    /// The session folder's file names.
+    pub entries: &'a [String],
+    /// The TASKS file's text.
+    pub tasks: Option<&'a str>,
+    /// The DECISIONS file's text.
+    pub decisions: Option<&'a str>,
+    /// The session's document (`SESSION.md`, else a legacy objective).
+    pub session_doc: Option<&'a str>,
+    /// How many SQL scripts the session holds.
+    pub scripts: usize,
+    /// Uncommitted changes in the workspace.
+    pub files: Vec<FileTouched>,
+}
+
+/// The snapshot of a session at `now`: progress from its tasks, its newest decision, its
+/// origin, the artifacts present and the workspace's uncommitted changes.
+pub fn snapshot(src: SnapshotSources<'_>, now: WallClock) -> Snapshot {
+    let tasks = src
+        .tasks
+        .map(crate::artifacts::parse_tasks)
+        .unwrap_or_default();
+    let has = |k: ArtifactKind| k.find(src.entries).is_some();
+    let mut artifacts: Vec<String> = [
+        (
+            "session",
+            has(ArtifactKind::Session) || has(ArtifactKind::Objective),
+        ),
+        ("tasks", has(ArtifactKind::Tasks)),
+        ("decisiones", has(ArtifactKind::Decisions)),
+        ("conclusiones", has(ArtifactKind::Conclusions)),
+        ("analysis_file", has(ArtifactKind::AnalysisFile)),
+    ]
+    .iter()
+    .filter(|(_, present)| *present)
+    .map(|(k, _)| (*k).to_owned())
+    .collect();
+    if src.scripts > 0 {
+        artifacts.push(format!("scripts({})", src.scripts));
+    }
+    let (closed, total) = (tasks.closed(), tasks.total());
+    Snapshot {
+        folder: src.folder.to_owned(),
+        updated: now.minute_stamp(),
+        tasks: (total > 0).then_some((closed, total)),
+        last_decision: src.decisions.and_then(crate::artifacts::last_decision),
+        files: src.files,
+        origin: src.session_doc.and_then(origin_excerpt),
+        artifacts,
+    }
 }
 
 /// What the snapshot quotes as a session's origin: the first meaningful line under `## Origin`
@@ -414,6 +489,50 @@ mod tests {
             origin: Some("spec-refine-loop".into()),
             artifacts: vec!["session".into(), "tasks".into(), "scripts(2)".into()],
         }
+    }
+
+    #[test]
+    fn a_snapshot_states_what_the_sources_hold() {
+        let entries: Vec<String> = ["SESSION.md", "tasks.md", "DECISIONES.md", "notes.md"]
+            .iter()
+            .map(|s| (*s).to_owned())
+            .collect();
+        let s = super::snapshot(
+            SnapshotSources {
+                folder: "001-a",
+                entries: &entries,
+                tasks: Some("- [x] a\n- [ ] b\n- [ ] c\n"),
+                decisions: Some("## DEC-001: uno\nbody\n"),
+                session_doc: Some("# S\n\n## Origin\n<!-- hint -->\n- loop x\n"),
+                scripts: 2,
+                files: parse_numstat("1\t0\ta.rs\n"),
+            },
+            WallClock::parse("2026-03-01 10:30").unwrap(),
+        );
+        assert_eq!(
+            (s.tasks, s.tasks_open(), s.tasks_closed()),
+            (Some((1, 3)), 2, 1)
+        );
+        assert_eq!(s.progress_pct(), Some(33));
+        assert_eq!(s.origin.as_deref(), Some("loop x"));
+        assert_eq!(
+            s.last_decision,
+            Some(("DEC-001: uno".into(), "body".into()))
+        );
+        assert_eq!(
+            s.artifacts,
+            ["session", "tasks", "decisiones", "scripts(2)"]
+        );
+        assert_eq!((s.updated.as_str(), s.files.len()), ("2026-03-01 10:30", 1));
+        let empty = super::snapshot(
+            SnapshotSources::default(),
+            WallClock::parse("2026-03-01 10:30").unwrap(),
+        );
+        assert_eq!(
+            (empty.tasks, empty.tasks_open(), empty.progress_pct()),
+            (None, 0, None)
+        );
+        assert!(empty.artifacts.is_empty());
     }
 
     #[test]

@@ -5,9 +5,9 @@
 use crate::artifacts::{artifact, entries, read_artifact, sql_scripts};
 use crate::error::Result;
 use crate::sessions::CLOSED_SENTINEL;
-use aw_core::artifacts::{self, ArtifactKind};
+use aw_core::artifacts::ArtifactKind;
 use aw_core::calendar::WallClock;
-use aw_core::checkpoint::{self, Snapshot};
+use aw_core::checkpoint::{self, Snapshot, SnapshotSources};
 use aw_core::session::folder::{SessionFolder, SessionState, identity};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -18,80 +18,34 @@ pub fn checkpoint_path(dir: &Path, entries: &[String]) -> PathBuf {
         .unwrap_or_else(|| dir.join(ArtifactKind::Checkpoint.canonical()))
 }
 
-/// A gathered snapshot with the task counts the command reports.
-#[derive(Debug, Clone)]
-pub struct Gathered {
-    /// What the checkpoint will state.
-    pub snapshot: Snapshot,
-    /// Open tasks.
-    pub tasks_open: usize,
-    /// Closed tasks.
-    pub tasks_closed: usize,
-}
-
-impl Gathered {
-    /// The tasks' progress in percent, when the session has tasks.
-    pub fn progress_pct(&self) -> Option<u32> {
-        self.snapshot
-            .tasks
-            .and_then(|(closed, total)| artifacts::percent(closed, total))
-    }
-}
-
-/// Reads what the snapshot states: progress from TASKS, the newest decision, the session's
-/// origin, the artifacts present and the workspace's uncommitted changes.
+/// Reads what the snapshot of the session in `dir` states (its tasks, decisions and document,
+/// its SQL scripts, the workspace's uncommitted changes) and lets the core build it.
 pub fn gather(
     root: &Path,
     dir: &Path,
     folder: &str,
     entries: &[String],
     now: WallClock,
-) -> Result<Gathered> {
+) -> Result<Snapshot> {
     let read = |kind| read_artifact(dir, entries, kind);
-    let tasks = read(ArtifactKind::Tasks)?
-        .map(|t| artifacts::parse_tasks(&t))
-        .unwrap_or_default();
-    let last_decision = read(ArtifactKind::Decisions)?
-        .as_deref()
-        .and_then(artifacts::last_decision);
+    let tasks = read(ArtifactKind::Tasks)?;
+    let decisions = read(ArtifactKind::Decisions)?;
     let session_doc = match read(ArtifactKind::Session)? {
         Some(t) => Some(t),
         None => read(ArtifactKind::Objective)?,
     };
-    let origin = session_doc.as_deref().and_then(checkpoint::origin_excerpt);
-    let scripts = sql_scripts(dir).len();
-    let has = |k| artifact(dir, entries, k).is_some();
-    let mut present: Vec<String> = [
-        (
-            "session",
-            has(ArtifactKind::Session) || has(ArtifactKind::Objective),
-        ),
-        ("tasks", has(ArtifactKind::Tasks)),
-        ("decisiones", has(ArtifactKind::Decisions)),
-        ("conclusiones", has(ArtifactKind::Conclusions)),
-        ("analysis_file", has(ArtifactKind::AnalysisFile)),
-    ]
-    .iter()
-    .filter(|(_, p)| *p)
-    .map(|(k, _)| (*k).to_owned())
-    .collect();
-    if scripts > 0 {
-        present.push(format!("scripts({scripts})"));
-    }
-    let (closed, total) = (tasks.closed(), tasks.total());
-    Ok(Gathered {
-        snapshot: Snapshot {
-            folder: folder.to_owned(),
-            updated: now.minute_stamp(),
-            tasks: (total > 0).then_some((closed, total)),
-            last_decision,
+    Ok(checkpoint::snapshot(
+        SnapshotSources {
+            folder,
+            entries,
+            tasks: tasks.as_deref(),
+            decisions: decisions.as_deref(),
+            session_doc: session_doc.as_deref(),
+            scripts: sql_scripts(dir).len(),
             files: crate::git::files_touched(root),
-            origin,
-            artifacts: present,
         },
-        tasks_open: tasks.open(),
-        tasks_closed: closed,
-    })
+        now,
+    ))
 }
 
 /// A recently closed session that left a closing artifact.
@@ -174,19 +128,19 @@ mod tests {
         let names = entries(&s).unwrap();
         let now = WallClock::parse("2026-03-01 10:30").unwrap();
         let g = gather(dir.path(), &s, "001-a", &names, now).unwrap();
-        assert_eq!((g.tasks_open, g.tasks_closed), (2, 1));
-        assert_eq!(g.snapshot.tasks, Some((1, 3)));
-        assert_eq!(g.snapshot.origin.as_deref(), Some("loop x"));
+        assert_eq!((g.tasks_open(), g.tasks_closed()), (2, 1));
+        assert_eq!(g.tasks, Some((1, 3)));
+        assert_eq!(g.origin.as_deref(), Some("loop x"));
         assert_eq!(
-            g.snapshot.last_decision,
+            g.last_decision,
             Some(("DEC-001: uno".to_owned(), "body".to_owned()))
         );
         assert_eq!(
-            g.snapshot.artifacts,
+            g.artifacts,
             ["session", "tasks", "decisiones", "scripts(2)"]
         );
-        assert_eq!(g.snapshot.updated, "2026-03-01 10:30");
-        assert!(g.snapshot.files.is_empty(), "not a git repository");
+        assert_eq!(g.updated, "2026-03-01 10:30");
+        assert!(g.files.is_empty(), "not a git repository");
         assert_eq!(checkpoint_path(&s, &names), s.join("CHECKPOINT.md"));
     }
 

@@ -6,14 +6,14 @@
 //! the transaction reports it as [`Unresolved`] with the listing it saw, and writes nothing.
 
 use crate::artifacts::{entries, read_text};
-use crate::checkpoint::{Gathered, checkpoint_path, gather};
+use crate::checkpoint::{checkpoint_path, gather};
 use crate::error::{Result, WorkspaceError};
 use crate::locate::Workspace;
 use crate::lock::{WorkspaceLock, default_wait};
 use crate::resolver::{self, Request, Resolved};
 use crate::sessions;
 use aw_core::calendar::WallClock;
-use aw_core::checkpoint::{Guard, guard, render};
+use aw_core::checkpoint::{Guard, Snapshot, guard, render};
 use aw_core::session::folder::SessionFolder;
 use aw_core::session::resolve::Intent;
 use std::path::PathBuf;
@@ -46,7 +46,7 @@ pub enum Checkpointed {
         /// How many lines it has.
         lines: usize,
         /// What it states.
-        gathered: Box<Gathered>,
+        snapshot: Box<Snapshot>,
     },
 }
 
@@ -63,7 +63,7 @@ pub fn read_checkpoint(session_dir: &std::path::Path) -> Result<(PathBuf, Option
 struct Plan {
     path: PathBuf,
     /// `None`: keep the existing file.
-    write: Option<(String, Box<Gathered>)>,
+    write: Option<(String, Box<Snapshot>)>,
 }
 
 /// Reads everything a checkpoint write needs: the existing file for the guard, then (when it may
@@ -75,16 +75,16 @@ fn plan(ws: &Workspace, resolved: &Resolved, now: WallClock, force: bool) -> Res
     if guard(existing.as_deref(), force) == Guard::Preserve {
         return Ok(Plan { path, write: None });
     }
-    let g = gather(&ws.root, &resolved.path, &resolved.folder, &names, now)?;
+    let snapshot = gather(&ws.root, &resolved.path, &resolved.folder, &names, now)?;
     Ok(Plan {
         path,
-        write: Some((render(&g.snapshot), Box::new(g))),
+        write: Some((render(&snapshot), Box::new(snapshot))),
     })
 }
 
 /// Writes a plan (the caller holds the workspace lock).
 fn commit(folder: &str, plan: Plan) -> Result<Checkpointed> {
-    let Some((text, gathered)) = plan.write else {
+    let Some((text, snapshot)) = plan.write else {
         return Ok(Checkpointed::Kept {
             folder: folder.to_owned(),
             path: plan.path,
@@ -95,7 +95,7 @@ fn commit(folder: &str, plan: Plan) -> Result<Checkpointed> {
         folder: folder.to_owned(),
         lines: text.trim_end_matches('\n').split('\n').count(),
         path: plan.path,
-        gathered,
+        snapshot,
     })
 }
 

@@ -49,12 +49,12 @@ pub fn run(args: &AutoCompactOnCloseArgs, cx: &Ctx<'_>) -> Result<Outcome, Failu
             Ok(Checkpointed::Written {
                 folder,
                 path,
-                gathered,
+                snapshot,
                 ..
             }) => json!({
                 "session": folder,
                 "checkpoint_path": path.to_string_lossy(),
-                "progress_pct": gathered.progress_pct(),
+                "progress_pct": snapshot.progress_pct(),
             }),
             Err(e) => {
                 let f = Failure::from(e);

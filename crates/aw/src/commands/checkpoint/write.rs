@@ -107,22 +107,22 @@ fn report(done: &Checkpointed) -> (Value, String) {
             folder,
             path,
             lines,
-            gathered: g,
+            snapshot: g,
         } => {
             let path = path.to_string_lossy();
             let progress = g.progress_pct();
-            let files = g.snapshot.files.len();
+            let files = g.files.len();
             let model = json!({
                 "session": folder,
                 "checkpoint_path": path,
                 "lines_written": lines,
                 "progress_pct": progress,
-                "tasks_open": g.tasks_open,
-                "tasks_closed": g.tasks_closed,
+                "tasks_open": g.tasks_open(),
+                "tasks_closed": g.tasks_closed(),
                 "files_touched_count": files,
             });
             let progress_text = match progress {
-                Some(p) => format!("{p}% ({} open, {} done)", g.tasks_open, g.tasks_closed),
+                Some(p) => format!("{p}% ({} open, {} done)", g.tasks_open(), g.tasks_closed()),
                 None => "unknown (no tasks)".to_owned(),
             };
             let text = format!(
