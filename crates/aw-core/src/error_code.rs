@@ -218,14 +218,26 @@ mod tests {
     use super::*;
     use std::collections::BTreeSet;
 
+    const PROTOCOL: &str = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/PROTOCOL.md"
+    ));
+
+    /// The environment variables PROTOCOL.md names, the only UPPER_SNAKE words in it that are
+    /// not codes.
+    const ENVIRONMENT: &[&str] = &[
+        "AW_CONTEXT_ID",
+        "AW_LOCK_WAIT_MS",
+        "AW_NAMESPACE",
+        "AW_TEST_NOW",
+        "AW_TEST_STALL_MS",
+        "NO_COLOR",
+    ];
+
     /// The codes docs/PROTOCOL.md lists in its "Error codes" table: the first cell of each row,
     /// in backticks.
     fn documented() -> BTreeSet<String> {
-        let protocol = include_str!(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../docs/PROTOCOL.md"
-        ));
-        let table = protocol
+        let table = PROTOCOL
             .split("\n## Error codes\n")
             .nth(1)
             .expect("docs/PROTOCOL.md has an `## Error codes` section");
@@ -254,6 +266,27 @@ mod tests {
         assert!(
             unknown.is_empty(),
             "PROTOCOL.md lists codes aw does not have: {unknown:?}"
+        );
+    }
+
+    #[test]
+    fn every_code_protocol_names_anywhere_exists() {
+        let ours: BTreeSet<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
+        let stray: BTreeSet<&str> = PROTOCOL
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .filter(|t| {
+                t.contains('_')
+                    && t.starts_with(|c: char| c.is_ascii_uppercase())
+                    && t.bytes()
+                        .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+            })
+            .filter(|t| !ours.contains(t) && !ENVIRONMENT.contains(t))
+            .collect();
+        assert!(
+            stray.is_empty(),
+            "PROTOCOL.md names codes aw does not have: {stray:?}"
         );
     }
 

@@ -34,7 +34,7 @@ fn execution() -> Directive {
 fn code(d: &Directive) -> &'static str {
     let e = check(d).unwrap_err();
     assert!(!e.message.is_empty() && !e.action.is_empty());
-    e.code
+    e.code.as_str()
 }
 
 #[test]
@@ -227,7 +227,7 @@ fn every_lying_combination_is_refused() {
     d.boundary.kind = BoundaryKind::Blocked;
     d.request = None;
     d.error = Some(ErrorView {
-        code: "X".into(),
+        code: aw_core::error_code::ErrorCode::FlowBoundaryExhausted,
         message: "m".into(),
         action: "a".into(),
     });

@@ -13,7 +13,7 @@ const F: &str = "007-tramo-quick-quick";
 fn code(text: &str) -> &'static str {
     let e = parse_state(text, F).unwrap_err();
     assert!(!e.action.is_empty());
-    e.code
+    e.code.as_str()
 }
 
 /// Seals an arbitrary object the way a (buggy or foreign) writer would.

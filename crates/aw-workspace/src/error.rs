@@ -1,5 +1,6 @@
 //! The workspace shell's error type. Every variant has a stable code and a next action.
 
+use aw_core::error_code::ErrorCode;
 use std::path::PathBuf;
 
 /// A failure of the filesystem shell.
@@ -34,7 +35,7 @@ pub enum WorkspaceError {
     #[error("{message}")]
     Refused {
         /// The stable code.
-        code: &'static str,
+        code: ErrorCode,
         /// What went wrong.
         message: String,
         /// What to do next.
@@ -54,13 +55,13 @@ pub enum WorkspaceError {
 
 impl WorkspaceError {
     /// The stable error code.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ErrorCode {
         match self {
-            WorkspaceError::LockBusy { .. } => "LOCK_BUSY",
-            WorkspaceError::InvalidNamespace { .. } => "ARGS_INVALID",
+            WorkspaceError::LockBusy { .. } => ErrorCode::LockBusy,
+            WorkspaceError::InvalidNamespace { .. } => ErrorCode::ArgsInvalid,
             WorkspaceError::Session(r) => r.kind.code(),
-            WorkspaceError::Refused { code, .. } => code,
-            WorkspaceError::Io { .. } => "IO_ERROR",
+            WorkspaceError::Refused { code, .. } => *code,
+            WorkspaceError::Io { .. } => ErrorCode::IoError,
         }
     }
 
@@ -86,7 +87,7 @@ impl WorkspaceError {
     /// closed one, an unusable binding) rather than a malformed request or a failing disk: the
     /// kind of failure a lifecycle hook reports as degraded continuity instead of failing.
     pub fn is_unresolved(&self) -> bool {
-        matches!(self, WorkspaceError::Session(_)) && self.code() != "INVALID_INPUT"
+        matches!(self, WorkspaceError::Session(_)) && self.code() != ErrorCode::InvalidInput
     }
 
     /// An I/O failure at `path`.

@@ -10,6 +10,7 @@ use crate::locate::Workspace;
 use crate::lock::{WorkspaceLock, default_wait};
 use crate::resolver::{self, Request};
 use crate::sessions;
+use aw_core::error_code::ErrorCode;
 use aw_core::flow::Journey;
 use aw_core::flow::error::FlowError;
 use aw_core::flow::projection::{RunProjection, project};
@@ -40,7 +41,7 @@ fn read_text(path: &Path) -> Result<Option<String>> {
         Ok(bytes) => match String::from_utf8(bytes) {
             Ok(text) => Ok(Some(text)),
             Err(_) => Err(refused(FlowError::new(
-                "FLOW_RUN_INVALID",
+                ErrorCode::FlowRunInvalid,
                 "The run state is unusable: it is not UTF-8 text.",
                 "Nothing was changed. Move .flow-run.json out of the session folder and adopt the \
                  session again with `aw flow advance --session <session> --flow <flow> --adopt`.",
@@ -126,7 +127,7 @@ pub fn drive(
 
 fn session_closed(folder: &str) -> FlowError {
     FlowError::new(
-        "SESSION_CLOSED",
+        ErrorCode::SessionClosed,
         format!("Session '{folder}' is closed."),
         format!(
             "Reopen it with `aw session-resume --code {folder} --reopen`, or pick an active session."
@@ -151,7 +152,7 @@ pub fn project_run(ws: &Workspace, folder: &str) -> Option<RunProjection> {
             message,
             action,
         } => FlowError::new(code, message, action),
-        other => FlowError::new("IO_ERROR", other.to_string(), other.action()),
+        other => FlowError::new(ErrorCode::IoError, other.to_string(), other.action()),
     });
     project(read, folder)
 }

@@ -14,6 +14,7 @@ use crate::resolver::{self, Request, Resolved};
 use crate::sessions;
 use aw_core::calendar::WallClock;
 use aw_core::checkpoint::{Guard, Snapshot, guard, render};
+use aw_core::error_code::ErrorCode;
 use aw_core::session::folder::SessionFolder;
 use aw_core::session::resolve::Intent;
 use std::path::PathBuf;
@@ -144,7 +145,7 @@ pub fn write_checkpoint(
             Err(e) => Err(e),
             // No folder, no session; but never write without the lock.
             Ok(r) => Err(WorkspaceError::Refused {
-                code: "IO_ERROR",
+                code: ErrorCode::IoError,
                 message: format!(
                     "The sessions folder of '{}' disappeared during the command.",
                     r.folder

@@ -5,6 +5,7 @@
 //! git finds `.git`; `--workspace <dir>` overrides.
 
 use crate::error::{Result, WorkspaceError};
+use aw_core::error_code::ErrorCode;
 use aw_core::names::is_valid_namespace;
 use std::path::{Path, PathBuf};
 
@@ -68,7 +69,7 @@ impl LocateInput {
 /// The process's current folder.
 pub fn current_dir() -> Result<PathBuf> {
     std::env::current_dir().map_err(|e| WorkspaceError::Refused {
-        code: "IO_ERROR",
+        code: ErrorCode::IoError,
         message: format!("The current folder cannot be read: {e}."),
         action: "Run aw from an existing folder.".to_owned(),
     })
@@ -87,7 +88,7 @@ pub fn locate_exact(input: LocateInput) -> Result<Workspace> {
         .ok()
         .filter(|d| d.is_dir())
         .ok_or_else(|| WorkspaceError::Refused {
-            code: "INVALID_INPUT",
+            code: ErrorCode::InvalidInput,
             message: format!("{} is not an existing folder.", dir.display()),
             action: "Create the folder first, or pass the right `--workspace <dir>`.".to_owned(),
         })?;

@@ -6,6 +6,7 @@ use crate::error::{Result, WorkspaceError};
 use crate::locate::Workspace;
 use crate::lock::{WorkspaceLock, default_wait};
 use crate::resolver::{self, Request};
+use aw_core::error_code::ErrorCode;
 use aw_core::session::correlative::{Correlative, next_after};
 use aw_core::session::reservation;
 use aw_core::session::resolve::Intent;
@@ -121,7 +122,7 @@ pub fn claim(
         number = number.succ();
     }
     Err(WorkspaceError::Refused {
-        code: "CLAIM_FAILED",
+        code: ErrorCode::ClaimFailed,
         message: format!(
             "No free number was found in {} after {CLAIM_PROBES} tries.",
             dir.display()
@@ -176,7 +177,7 @@ pub fn number(ws: &Workspace, req: &NumberRequest<'_>) -> Result<Numbered> {
     if dir.exists() && !existed {
         let shown = dir.strip_prefix(&ws.root).unwrap_or(dir);
         return Err(WorkspaceError::Refused {
-            code: "INVALID_INPUT",
+            code: ErrorCode::InvalidInput,
             message: format!("`{}` exists but is not a folder.", shown.display()),
             action: "Pass a folder.".to_owned(),
         });

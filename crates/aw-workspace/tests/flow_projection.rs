@@ -108,10 +108,14 @@ fn the_store_writes_once_and_only_on_change() {
     assert_eq!(std::fs::metadata(state_path(&session)).unwrap().ino(), ino);
     // A failing step writes nothing.
     let err = flow_store::mutate(&session, F, &lock, |_| {
-        Err(aw_core::flow::FlowError::new("X_FAIL", "m", "a"))
+        Err(aw_core::flow::FlowError::new(
+            aw_core::error_code::ErrorCode::FlowResultInvalid,
+            "m",
+            "a",
+        ))
     })
     .unwrap_err();
-    assert_eq!(err.code(), "X_FAIL");
+    assert_eq!(err.code(), "FLOW_RESULT_INVALID");
     assert_eq!(
         std::fs::read_to_string(state_path(&session)).unwrap(),
         first

@@ -4,6 +4,7 @@ use crate::commands::{self, Command};
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{self, Format, FormatFlags};
+use aw_core::error_code::ErrorCode;
 use aw_workspace::clock::Now;
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Args, CommandFactory, FromArgMatches, Parser};
@@ -108,7 +109,7 @@ pub fn run(argv: Vec<OsString>) -> u8 {
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_default();
             let f = Failure::new(
-                "INTERNAL",
+                ErrorCode::Internal,
                 format!("aw hit an internal error: {why}"),
                 "This is a bug in aw; please report it with the command you ran.",
             );
@@ -225,7 +226,7 @@ fn parse_failure(argv: &[OsString], err: clap::Error) -> u8 {
                 .map(|s| format!(" Did you mean `{path} {s}`?"))
                 .unwrap_or_default();
             Failure::new(
-                "UNKNOWN_COMMAND",
+                ErrorCode::UnknownCommand,
                 format!("`{name}` is not a command of `{path}`.{suggestion}"),
                 format!(
                     "Use one of: {}. Run `{path} --help` for details.",
@@ -241,7 +242,7 @@ fn parse_failure(argv: &[OsString], err: clap::Error) -> u8 {
         ErrorKind::UnknownArgument => {
             let arg = context_str(&err, ContextKind::InvalidArg).unwrap_or_default();
             Failure::new(
-                "ARGS_INVALID",
+                ErrorCode::ArgsInvalid,
                 format!("`{arg}` is not a flag of `{path}`."),
                 format!(
                     "Use one of: {}. Run `{path} --help` for details.",
@@ -262,9 +263,9 @@ fn parse_failure(argv: &[OsString], err: clap::Error) -> u8 {
                 .map(|e| e.to_string())
                 .unwrap_or_else(|| format!("it takes one of: {}", valid.join(", ")));
             let code = if INVALID_INPUT_FLAGS.contains(&flag.as_str()) {
-                "INVALID_INPUT"
+                ErrorCode::InvalidInput
             } else {
-                "ARGS_INVALID"
+                ErrorCode::ArgsInvalid
             };
             let message = if value.is_empty() {
                 format!("`{flag}` needs a value: {why}.")
@@ -287,7 +288,7 @@ fn parse_failure(argv: &[OsString], err: clap::Error) -> u8 {
                 .trim_start_matches("error: ")
                 .to_owned();
             Failure::new(
-                "ARGS_INVALID",
+                ErrorCode::ArgsInvalid,
                 format!("{first}."),
                 format!("Run `{path} --help` for the accepted arguments."),
             )

@@ -5,6 +5,7 @@
 //! human block.
 
 use crate::style::{Paint, clean};
+use aw_core::error_code::ErrorCode;
 use aw_workspace::WorkspaceError;
 use serde_json::{Value, json};
 
@@ -12,7 +13,7 @@ use serde_json::{Value, json};
 #[derive(Debug, Clone)]
 pub struct Failure {
     /// The stable error code (`ARGS_INVALID`, `UNKNOWN_COMMAND`, …).
-    pub code: &'static str,
+    pub code: ErrorCode,
     /// What went wrong, in one or two sentences.
     pub message: String,
     /// What to do next.
@@ -28,7 +29,7 @@ pub struct Failure {
 
 impl Failure {
     /// A failure with exit code 1 and no details.
-    pub fn new(code: &'static str, message: impl Into<String>, action: impl Into<String>) -> Self {
+    pub fn new(code: ErrorCode, message: impl Into<String>, action: impl Into<String>) -> Self {
         Failure {
             code,
             message: message.into(),

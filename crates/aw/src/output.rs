@@ -8,6 +8,7 @@
 
 use crate::failure::Failure;
 use crate::style;
+use aw_core::error_code::ErrorCode;
 use serde_json::Value;
 use std::io::{IsTerminal, Write};
 
@@ -54,7 +55,7 @@ impl FormatFlags {
         let declared = self.format;
         if self.json && declared == Some(Format::Human) {
             return Err(Failure::new(
-                "ARGS_INVALID",
+                ErrorCode::ArgsInvalid,
                 "`--json` and `--format human` ask for two different outputs.",
                 "Keep one of them.",
             ));
@@ -67,7 +68,7 @@ impl FormatFlags {
         };
         if self.detail && format == Format::Json {
             return Err(Failure::new(
-                "ARGS_INVALID",
+                ErrorCode::ArgsInvalid,
                 "`--detail` widens the human view only; the JSON model is always complete.",
                 "Drop `--detail`, or ask for `--format human`.",
             ));
@@ -191,6 +192,7 @@ pub fn emit_failure(f: &Failure, format: Format) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use aw_core::error_code::ErrorCode;
 
     fn flags(format: Option<Format>, json: bool, detail: bool) -> FormatFlags {
         FormatFlags {
@@ -212,9 +214,9 @@ mod tests {
         assert_eq!(r(flags(None, true, false)), Ok(Format::Json));
         let (human, json) = (Some(Format::Human), Some(Format::Json));
         assert_eq!(r(flags(human, false, false)), Ok(Format::Human));
-        assert_eq!(r(flags(human, true, false)), Err("ARGS_INVALID"));
-        assert_eq!(r(flags(None, true, true)), Err("ARGS_INVALID"));
-        assert_eq!(r(flags(json, false, true)), Err("ARGS_INVALID"));
+        assert_eq!(r(flags(human, true, false)), Err(ErrorCode::ArgsInvalid));
+        assert_eq!(r(flags(None, true, true)), Err(ErrorCode::ArgsInvalid));
+        assert_eq!(r(flags(json, false, true)), Err(ErrorCode::ArgsInvalid));
         assert_eq!(r(flags(json, true, false)), Ok(Format::Json));
     }
 }

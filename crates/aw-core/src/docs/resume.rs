@@ -12,13 +12,14 @@ use super::pipeline::{self, CHECKPOINT_ORPHAN, PLAN_OPEN, PipelineItem};
 use super::plan::{Declaration, PlanState};
 use super::spec::Maturity;
 use super::status::{PlanEntry, SessionEntry, SpecEntry, StatusModel};
+use crate::error_code::ErrorCode;
 use crate::session::correlative::Correlative;
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 use std::collections::HashMap;
 
 /// The error code of an unusable target.
-pub const TARGET_INVALID: &str = "RESUME_TARGET_INVALID";
+pub const TARGET_INVALID: ErrorCode = ErrorCode::ResumeTargetInvalid;
 
 /// One proposal: what it is about, where it stands, what comes next and the command for it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -9,13 +9,14 @@ use super::registry::{Choice, Invocation};
 use super::verdict::{ExecResult, parse_result};
 use super::vocab::{BoundaryKind, EffectClass, Outcome, PAUSE_LABEL, STOP_LABEL};
 use crate::canonical::parse_json;
+use crate::error_code::ErrorCode;
 use serde_json::{Map, Value};
 
 /// A refused answer: returned as a directive with `error` set (exit 0).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rejection {
     /// The stable code.
-    pub code: &'static str,
+    pub code: ErrorCode,
     /// What was wrong with the answer.
     pub message: String,
     /// What to do.
@@ -28,11 +29,7 @@ pub struct Rejection {
 
 impl Rejection {
     /// A refusal that spends an attempt.
-    pub fn spent(
-        code: &'static str,
-        message: impl Into<String>,
-        action: impl Into<String>,
-    ) -> Self {
+    pub fn spent(code: ErrorCode, message: impl Into<String>, action: impl Into<String>) -> Self {
         Rejection {
             code,
             message: message.into(),
@@ -43,7 +40,7 @@ impl Rejection {
     }
 
     /// A refusal that records nothing.
-    pub fn free(code: &'static str, message: impl Into<String>, action: impl Into<String>) -> Self {
+    pub fn free(code: ErrorCode, message: impl Into<String>, action: impl Into<String>) -> Self {
         Rejection {
             spent: false,
             ..Rejection::spent(code, message, action)
@@ -103,21 +100,21 @@ pub fn parse_answer(
     );
     if raw.trim().is_empty() {
         return Err(Rejection::spent(
-            "FLOW_ANSWER_MISSING",
+            ErrorCode::FlowAnswerMissing,
             "No answer arrived on stdin.",
             shape_action,
         ));
     }
     let value = parse_json(raw).map_err(|e| {
         Rejection::spent(
-            "FLOW_ANSWER_INVALID",
+            ErrorCode::FlowAnswerInvalid,
             format!("The answer is not valid JSON ({e})."),
             shape_action.clone(),
         )
     })?;
     let Value::Object(obj) = value else {
         return Err(Rejection::spent(
-            "FLOW_ANSWER_INVALID",
+            ErrorCode::FlowAnswerInvalid,
             "The answer must be a single JSON object.",
             shape_action,
         ));
@@ -130,7 +127,7 @@ pub fn parse_answer(
                 // counting it against the one in force would exhaust a boundary nobody answered
                 // yet (parallel answers racing one winner did exactly that in the reference).
                 return Err(Rejection::free(
-                    "FLOW_ANSWER_STALE",
+                    ErrorCode::FlowAnswerStale,
                     "The answer replies to an earlier state of the run.",
                     format!(
                         "Run `{}` and answer the boundary it returns, quoting its state_digest as \"input_digest\".",
@@ -141,7 +138,7 @@ pub fn parse_answer(
         }
         _ => {
             return Err(Rejection::spent(
-                "FLOW_ANSWER_INVALID",
+                ErrorCode::FlowAnswerInvalid,
                 "The answer carries no \"input_digest\".",
                 format!("Quote the directive's state_digest: \"input_digest\": \"{seal}\"."),
             ));
@@ -167,13 +164,13 @@ pub fn parse_answer(
 fn not_expected(ctx: &Context<'_, '_>) -> Rejection {
     if ctx.resolved.kind == BoundaryKind::Final {
         Rejection::spent(
-            "FLOW_ANSWER_NOT_EXPECTED",
+            ErrorCode::FlowAnswerNotExpected,
             "The journey is finished: there is nothing to answer.",
             "Nothing is left to do in this run.",
         )
     } else {
         Rejection::spent(
-            "FLOW_ANSWER_NOT_EXPECTED",
+            ErrorCode::FlowAnswerNotExpected,
             "A blocked boundary takes no answer.",
             format!(
                 "Resolve the block (see the directive's error), then run `{}`.",
@@ -202,7 +199,7 @@ fn semantic(obj: &Map<String, Value>, ctx: &Context<'_, '_>) -> Result<Answer, R
             })
             .ok_or_else(|| {
                 Rejection::spent(
-                    "FLOW_ANSWER_INVALID",
+                    ErrorCode::FlowAnswerInvalid,
                     "\"signals\" must be a list of strings.",
                     format!("Declare the signals you observe as a list, out of: {allowed}."),
                 )
@@ -213,7 +210,7 @@ fn semantic(obj: &Map<String, Value>, ctx: &Context<'_, '_>) -> Result<Answer, R
         Some(Value::Object(m)) => !m.is_empty(),
         Some(_) => {
             return Err(Rejection::spent(
-                "FLOW_ANSWER_INVALID",
+                ErrorCode::FlowAnswerInvalid,
                 "\"decisions\" must be a JSON object.",
                 "Put your judgment in \"decisions\" as an object, for example {\"answer\": \"…\"}.",
             ));
@@ -221,7 +218,7 @@ fn semantic(obj: &Map<String, Value>, ctx: &Context<'_, '_>) -> Result<Answer, R
     };
     if signals.is_empty() && !decided {
         return Err(Rejection::spent(
-            "FLOW_ANSWER_AMBIGUOUS",
+            ErrorCode::FlowAnswerAmbiguous,
             "The answer declares no signal and no decision.",
             format!(
                 "Declare the signals you observe (out of: {allowed}) or put your judgment in a non-empty \"decisions\" object."
@@ -230,7 +227,7 @@ fn semantic(obj: &Map<String, Value>, ctx: &Context<'_, '_>) -> Result<Answer, R
     }
     if let Some(s) = signals.iter().find(|s| !vocabulary.contains(s)) {
         return Err(Rejection::spent(
-            "FLOW_SIGNAL_UNKNOWN",
+            ErrorCode::FlowSignalUnknown,
             format!("'{s}' is not a signal of '{}'.", row.id),
             format!("Declare only signals of this vocabulary: {allowed}."),
         ));
@@ -238,7 +235,7 @@ fn semantic(obj: &Map<String, Value>, ctx: &Context<'_, '_>) -> Result<Answer, R
     for (i, s) in signals.iter().enumerate() {
         if signals[..i].contains(s) {
             return Err(Rejection::spent(
-                "FLOW_ANSWER_INVALID",
+                ErrorCode::FlowAnswerInvalid,
                 format!("The signal '{s}' is declared twice."),
                 "Declare each signal once.",
             ));
@@ -257,7 +254,7 @@ fn check_offered(choice: &str, ctx: &Context<'_, '_>) -> Result<(), Rejection> {
         return Ok(());
     }
     Err(Rejection::spent(
-        "FLOW_CHOICE_UNKNOWN",
+        ErrorCode::FlowChoiceUnknown,
         format!("'{choice}' is not one of the choices offered."),
         format!("Choose one of: {}.", labels(ctx.choices)),
     ))
@@ -269,7 +266,7 @@ fn human(obj: &Map<String, Value>, ctx: &Context<'_, '_>) -> Result<Answer, Reje
         .filter(|c| !c.trim().is_empty())
         .ok_or_else(|| {
             Rejection::spent(
-                "FLOW_ANSWER_AMBIGUOUS",
+                ErrorCode::FlowAnswerAmbiguous,
                 "The answer chooses nothing.",
                 format!("Answer with \"choice\" set to one of: {offered}."),
             )
@@ -303,7 +300,7 @@ fn authorization(
     );
     match approval {
         None => Err(Rejection::spent(
-            "FLOW_APPROVAL_MISSING",
+            ErrorCode::FlowApprovalMissing,
             format!(
                 "'{}' exercises {}, which needs an approval (\"{AUTHORIZE_LABEL}\" comes with --approval).",
                 row.id,
@@ -312,7 +309,7 @@ fn authorization(
             action,
         )),
         Some(a) if a != expected => Err(Rejection::spent(
-            "FLOW_APPROVAL_MISMATCH",
+            ErrorCode::FlowApprovalMismatch,
             format!(
                 "The approval does not match the effects of '{}': it was issued for another transition or another set of classes.",
                 row.id

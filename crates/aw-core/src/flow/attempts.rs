@@ -11,6 +11,7 @@
 use super::error::{FlowError, FlowResult};
 use super::state::{Attempt, RunState};
 use crate::canonical::{parse_json, semantic_digest};
+use crate::error_code::ErrorCode;
 use serde_json::json;
 use std::collections::HashMap;
 
@@ -45,7 +46,7 @@ pub fn replay(attempts: &[Attempt]) -> FlowResult<()> {
             let earlier = seen[(a.attempt - 1) as usize];
             if earlier != a.request_digest {
                 return Err(FlowError::new(
-                    "CAPABILITY_ATTEMPT_DIVERGED",
+                    ErrorCode::CapabilityAttemptDiverged,
                     format!(
                         "Attempt {} of invocation {} was recorded twice with different payloads.",
                         a.attempt, a.invocation_id
@@ -57,7 +58,7 @@ pub fn replay(attempts: &[Attempt]) -> FlowResult<()> {
         }
         if a.attempt != highest + 1 {
             return Err(FlowError::new(
-                "CAPABILITY_ATTEMPT_OUT_OF_SEQUENCE",
+                ErrorCode::CapabilityAttemptOutOfSequence,
                 format!(
                     "Attempt {} of invocation {} arrived after attempt {highest}.",
                     a.attempt, a.invocation_id
@@ -68,7 +69,7 @@ pub fn replay(attempts: &[Attempt]) -> FlowResult<()> {
         let parent = seen.last().copied();
         if parent.is_some() && a.parent_request_digest.as_deref() != parent {
             return Err(FlowError::new(
-                "CAPABILITY_PARENT_NOT_IMMEDIATE",
+                ErrorCode::CapabilityParentNotImmediate,
                 format!(
                     "Attempt {} of invocation {} does not link to attempt {highest}.",
                     a.attempt, a.invocation_id

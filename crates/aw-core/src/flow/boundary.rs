@@ -9,6 +9,7 @@ use super::registry::{Action, Decision};
 use super::state::RunState;
 use super::vocab::{Authority, BoundaryKind, MAX_BOUNDARY_ATTEMPTS};
 use crate::canonical::semantic_digest;
+use crate::error_code::ErrorCode;
 use serde_json::{Value, json};
 
 /// A resolved boundary.
@@ -144,7 +145,7 @@ fn blocked_cause(
     let folder = &state.session;
     if !row.owned() {
         return Some(FlowError::new(
-            "FLOW_TRANSITION_UNOWNED",
+            ErrorCode::FlowTransitionUnowned,
             format!(
                 "'{id}' is not owned by the CLI, and there is no doctrine left to hand it back to."
             ),
@@ -155,7 +156,7 @@ fn blocked_cause(
     match bind_error {
         Some(BindError::Unbound(p)) => {
             return Some(FlowError::new(
-                "FLOW_ACTION_UNBOUND",
+                ErrorCode::FlowActionUnbound,
                 format!("The action of '{id}' uses {p}, which this run cannot fill in."),
                 "This is a defect of the registry: report it with `aw --version`; the run cannot \
                  pass this step.",
@@ -168,7 +169,7 @@ fn blocked_cause(
                 journey.docs.join(", ")
             };
             return Some(FlowError::new(
-                "FLOW_DOCS_BOUNDARY_CROSSED",
+                ErrorCode::FlowDocsBoundaryCrossed,
                 format!(
                     "The action of '{id}' writes into {path}, which the '{}' flow may not write.",
                     journey.flow.as_str()
@@ -198,7 +199,7 @@ fn blocked_cause(
             )
         };
         return Some(FlowError::new(
-            "FLOW_BOUNDARY_EXHAUSTED",
+            ErrorCode::FlowBoundaryExhausted,
             format!(
                 "'{id}' used up its {MAX_BOUNDARY_ATTEMPTS} attempts: answering it again would be the \
                  loop the cap exists to prevent."

@@ -5,10 +5,11 @@
 use super::directive::Directive;
 use super::error::{FlowError, FlowResult};
 use super::vocab::{BoundaryKind, CLI_OWNED, StepOutcome};
+use crate::error_code::ErrorCode;
 
 const ACTION: &str = "This is a bug in aw (a directive contradicted itself); report it with the command you ran and `aw --version`.";
 
-fn fail(code: &'static str, message: impl Into<String>) -> FlowResult<()> {
+fn fail(code: ErrorCode, message: impl Into<String>) -> FlowResult<()> {
     Err(FlowError::new(code, message, ACTION))
 }
 
@@ -21,39 +22,39 @@ pub fn check(d: &Directive) -> FlowResult<()> {
     let kind = d.boundary.kind;
     if blank(&d.next_action) {
         return fail(
-            "FLOW_DIRECTIVE_NO_NEXT_ACTION",
+            ErrorCode::FlowDirectiveNoNextAction,
             "The directive has no next action.",
         );
     }
     if kind == BoundaryKind::Final {
         if !d.pending.is_empty() {
             return fail(
-                "FLOW_DIRECTIVE_FINAL_WITH_PENDING",
+                ErrorCode::FlowDirectiveFinalWithPending,
                 "A final directive still lists pending transitions.",
             );
         }
         if d.boundary.transition.is_some() {
             return fail(
-                "FLOW_DIRECTIVE_FINAL_WITH_TRANSITION",
+                ErrorCode::FlowDirectiveFinalWithTransition,
                 "A final directive names a transition.",
             );
         }
     } else if d.boundary.transition.is_none() {
         return fail(
-            "FLOW_DIRECTIVE_BOUNDARY_WITHOUT_TRANSITION",
+            ErrorCode::FlowDirectiveBoundaryWithoutTransition,
             format!("A {} boundary names no transition.", kind.as_str()),
         );
     }
     match (kind == BoundaryKind::Semantic, d.request.is_some()) {
         (true, false) => {
             return fail(
-                "FLOW_DIRECTIVE_SEMANTIC_WITHOUT_REQUEST",
+                ErrorCode::FlowDirectiveSemanticWithoutRequest,
                 "A semantic boundary carries no request.",
             );
         }
         (false, true) => {
             return fail(
-                "FLOW_DIRECTIVE_REQUEST_WITHOUT_SEMANTIC",
+                ErrorCode::FlowDirectiveRequestWithoutSemantic,
                 format!("A {} boundary carries a semantic request.", kind.as_str()),
             );
         }
@@ -63,7 +64,7 @@ pub fn check(d: &Directive) -> FlowResult<()> {
     check_choices(d)?;
     if kind == BoundaryKind::Blocked && d.error.is_none() {
         return fail(
-            "FLOW_DIRECTIVE_BLOCKED_WITHOUT_CAUSE",
+            ErrorCode::FlowDirectiveBlockedWithoutCause,
             "A blocked boundary carries no cause.",
         );
     }
@@ -74,7 +75,7 @@ pub fn check(d: &Directive) -> FlowResult<()> {
             .all(|c| d.authorizations.contains(c))
     {
         return fail(
-            "FLOW_DIRECTIVE_AUTHORIZATION_WITHOUT_GAP",
+            ErrorCode::FlowDirectiveAuthorizationWithoutGap,
             "An authorization boundary asks for classes the run already holds.",
         );
     }
@@ -83,7 +84,7 @@ pub fn check(d: &Directive) -> FlowResult<()> {
         && d.boundary.ownership.as_deref() != Some(CLI_OWNED)
     {
         return fail(
-            "FLOW_DIRECTIVE_OWNERSHIP_CONTRADICTED",
+            ErrorCode::FlowDirectiveOwnershipContradicted,
             format!(
                 "A {} boundary stands on a transition the CLI does not own.",
                 kind.as_str()
@@ -93,7 +94,7 @@ pub fn check(d: &Directive) -> FlowResult<()> {
     for c in d.effects.applied.iter().chain(d.effects.approved.iter()) {
         if !d.effects.planned.contains(c) {
             return fail(
-                "FLOW_DIRECTIVE_EFFECT_UNPLANNED",
+                ErrorCode::FlowDirectiveEffectUnplanned,
                 format!("The effect class {} is not planned.", c.as_str()),
             );
         }
@@ -105,7 +106,7 @@ pub fn check(d: &Directive) -> FlowResult<()> {
         .find(|c| !d.authorizations.contains(c))
     {
         return fail(
-            "FLOW_DIRECTIVE_EFFECT_UNAUTHORIZED",
+            ErrorCode::FlowDirectiveEffectUnauthorized,
             format!(
                 "The effect class {} is approved but not authorized.",
                 c.as_str()
@@ -118,7 +119,7 @@ pub fn check(d: &Directive) -> FlowResult<()> {
             .any(|s| s.transition == step.transition)
         {
             return fail(
-                "FLOW_DIRECTIVE_APPLIED_REPEATED",
+                ErrorCode::FlowDirectiveAppliedRepeated,
                 format!("The trace lists '{}' twice.", step.transition),
             );
         }
@@ -129,7 +130,7 @@ pub fn check(d: &Directive) -> FlowResult<()> {
         };
         if mismatch {
             return fail(
-                "FLOW_DIRECTIVE_STEP_REASON_MISMATCH",
+                ErrorCode::FlowDirectiveStepReasonMismatch,
                 format!(
                     "Step '{}' is {} {} a reason.",
                     step.transition,
@@ -154,27 +155,27 @@ fn check_action(d: &Directive) -> FlowResult<()> {
     let kind = d.boundary.kind;
     match (&d.action, kind == BoundaryKind::Execution) {
         (Some(_), false) => fail(
-            "FLOW_DIRECTIVE_ACTION_WITHOUT_BOUNDARY",
+            ErrorCode::FlowDirectiveActionWithoutBoundary,
             format!("A {} boundary carries an action.", kind.as_str()),
         ),
         (None, true) => fail(
-            "FLOW_DIRECTIVE_EXECUTION_WITHOUT_ACTION",
+            ErrorCode::FlowDirectiveExecutionWithoutAction,
             "An execution boundary carries no action.",
         ),
         (Some(a), true) => {
             if blank(&a.invocation.program) || blank(&a.invocation.target) {
                 fail(
-                    "FLOW_DIRECTIVE_ACTION_INCOMPLETE",
+                    ErrorCode::FlowDirectiveActionIncomplete,
                     "The action lacks its program or its target.",
                 )
             } else if a.evidence.is_empty() {
                 fail(
-                    "FLOW_DIRECTIVE_ACTION_WITHOUT_EVIDENCE",
+                    ErrorCode::FlowDirectiveActionWithoutEvidence,
                     "The action demands no evidence.",
                 )
             } else if blank(&a.recovery) {
                 fail(
-                    "FLOW_DIRECTIVE_ACTION_WITHOUT_RECOVERY",
+                    ErrorCode::FlowDirectiveActionWithoutRecovery,
                     "The action has no recovery.",
                 )
             } else {
@@ -191,7 +192,7 @@ fn check_choices(d: &Directive) -> FlowResult<()> {
     if !chooses {
         if !d.choices.is_empty() {
             return fail(
-                "FLOW_DIRECTIVE_CHOICES_WITHOUT_BOUNDARY",
+                ErrorCode::FlowDirectiveChoicesWithoutBoundary,
                 format!("A {} boundary carries choices.", kind.as_str()),
             );
         }
@@ -199,7 +200,7 @@ fn check_choices(d: &Directive) -> FlowResult<()> {
     }
     if d.choices.len() < 2 {
         return fail(
-            "FLOW_DIRECTIVE_CHOICE_SET_TOO_SMALL",
+            ErrorCode::FlowDirectiveChoiceSetTooSmall,
             format!(
                 "A {} boundary offers fewer than two choices.",
                 kind.as_str()
@@ -211,13 +212,13 @@ fn check_choices(d: &Directive) -> FlowResult<()> {
         .any(|c| blank(&c.label) || blank(&c.consequence))
     {
         return fail(
-            "FLOW_DIRECTIVE_CHOICE_WITHOUT_CONSEQUENCE",
+            ErrorCode::FlowDirectiveChoiceWithoutConsequence,
             "A choice lacks its label or its consequence.",
         );
     }
     if d.choices.iter().filter(|c| c.recommended).count() != 1 {
         return fail(
-            "FLOW_DIRECTIVE_RECOMMENDATION_AMBIGUOUS",
+            ErrorCode::FlowDirectiveRecommendationAmbiguous,
             "The choices do not recommend exactly one option.",
         );
     }

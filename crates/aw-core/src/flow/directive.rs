@@ -15,6 +15,7 @@ use super::vocab::{
     Authority, BoundaryKind, DIRECTIVE_VERSION, EffectClass, Flow, MAX_BOUNDARY_ATTEMPTS, Outcome,
     StepOutcome, Tranche,
 };
+use crate::error_code::ErrorCode;
 use serde::Serialize;
 
 /// The closed key set of the directive, in emission order.
@@ -150,7 +151,7 @@ pub struct Degradation {
     /// The transition.
     pub transition: String,
     /// Why (`FLOW_BOUNDARY_EXHAUSTED`).
-    pub cause: String,
+    pub cause: ErrorCode,
     /// What was lost.
     pub loss: String,
 }
@@ -159,7 +160,7 @@ pub struct Degradation {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ErrorView {
     /// The stable code.
-    pub code: String,
+    pub code: ErrorCode,
     /// What went wrong.
     pub message: String,
     /// What to do about it.
@@ -169,7 +170,7 @@ pub struct ErrorView {
 impl From<&FlowError> for ErrorView {
     fn from(e: &FlowError) -> Self {
         ErrorView {
-            code: e.code.to_owned(),
+            code: e.code,
             message: e.message.clone(),
             action: e.action.clone(),
         }
@@ -186,7 +187,7 @@ pub fn degradations(state: &RunState, journey: &Journey<'_>) -> Vec<Degradation>
             let title = journey.find(id).map_or(id.as_str(), |d| d.title.as_str());
             Degradation {
                 transition: id.clone(),
-                cause: "FLOW_BOUNDARY_EXHAUSTED".to_owned(),
+                cause: ErrorCode::FlowBoundaryExhausted,
                 loss: format!(
                     "'{title}' was passed over without an accepted answer after \
                      {MAX_BOUNDARY_ATTEMPTS} refused attempts; its gap belongs under '## Open \

@@ -2,11 +2,13 @@
 
 /// A failure of the flow engine. Invocation failures (`ok: false`, exit 1) and the causes of
 /// blocked boundaries share this shape.
+use crate::error_code::ErrorCode;
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{code}: {message}")]
 pub struct FlowError {
-    /// The stable UPPER_SNAKE code (`FLOW_RUN_TAMPERED`, …).
-    pub code: &'static str,
+    /// The stable code (`FLOW_RUN_TAMPERED`, …).
+    pub code: ErrorCode,
     /// What went wrong.
     pub message: String,
     /// What to do next.
@@ -15,7 +17,7 @@ pub struct FlowError {
 
 impl FlowError {
     /// A failure.
-    pub fn new(code: &'static str, message: impl Into<String>, action: impl Into<String>) -> Self {
+    pub fn new(code: ErrorCode, message: impl Into<String>, action: impl Into<String>) -> Self {
         FlowError {
             code,
             message: message.into(),

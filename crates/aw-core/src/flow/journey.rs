@@ -5,6 +5,7 @@ use super::error::{FlowError, FlowResult};
 use super::registry::{Decision, Registry};
 use super::state::RunState;
 use super::vocab::{Flow, Placement};
+use crate::error_code::ErrorCode;
 
 /// The rows of one flow, in walking order.
 #[derive(Debug, Clone)]
@@ -98,7 +99,7 @@ impl<'a> Journey<'a> {
 
 fn ahead(message: String) -> FlowError {
     FlowError::new(
-        "FLOW_RUN_AHEAD_OF_JOURNEY",
+        ErrorCode::FlowRunAheadOfJourney,
         message,
         "The state was written by another version of the journey or edited by hand: delete \
          .flow-run.json in the session folder and adopt the session again with \

@@ -12,6 +12,7 @@ use super::run::Turn;
 use super::state::{AttemptGrant, RunState};
 use super::vocab::MAX_BOUNDARY_ATTEMPTS;
 use super::walk::advance_run;
+use crate::error_code::ErrorCode;
 
 /// Gives the exhausted boundary in force its attempts back. `transition`, when given, must name
 /// that boundary.
@@ -26,7 +27,7 @@ pub fn recover(
     let unchanged = "Nothing was changed.";
     let Some(row) = resolved.stopped.filter(|_| state.boundary.is_some()) else {
         return Err(FlowError::new(
-            "FLOW_RECOVERY_NOT_NEEDED",
+            ErrorCode::FlowRecoveryNotNeeded,
             "The run stands on no boundary: there are no attempts to give back.",
             format!(
                 "{unchanged} Run `{}` to see where the run stands.",
@@ -38,7 +39,7 @@ pub fn recover(
         && t != row.id
     {
         return Err(FlowError::new(
-            "FLOW_RECOVERY_OTHER_BOUNDARY",
+            ErrorCode::FlowRecoveryOtherBoundary,
             format!("The run stands on '{}', not on '{t}'.", row.id),
             format!(
                 "{unchanged} Only the boundary in force can get its attempts back: run `aw flow \
@@ -50,7 +51,7 @@ pub fn recover(
     let counted = state.attempts_at(&row.id);
     if counted < MAX_BOUNDARY_ATTEMPTS {
         return Err(FlowError::new(
-            "FLOW_RECOVERY_NOT_NEEDED",
+            ErrorCode::FlowRecoveryNotNeeded,
             format!(
                 "'{}' has used {counted} of its {MAX_BOUNDARY_ATTEMPTS} attempts: it is not exhausted.",
                 row.id
@@ -64,7 +65,7 @@ pub fn recover(
     if let Some(action) = &row.action {
         if !action.idempotent {
             return Err(FlowError::new(
-                "FLOW_RECOVERY_EFFECTS_APPLIED",
+                ErrorCode::FlowRecoveryEffectsApplied,
                 format!(
                     "'{}' runs an action that is not safe to repeat, and its refused attempts may \
                      already have exercised its effects: attempts are not given back over something \
@@ -81,7 +82,7 @@ pub fn recover(
             && (pending.transition != row.id || pending.digest != action_digest(emitted))
         {
             return Err(FlowError::new(
-                "FLOW_RECOVERY_EXECUTION_UNVERIFIED",
+                ErrorCode::FlowRecoveryExecutionUnverified,
                 format!(
                     "The attempts of '{}' answered an action other than the one this aw emits: \
                      their results cannot be verified against it.",

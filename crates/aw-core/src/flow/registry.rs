@@ -6,6 +6,7 @@
 
 use super::error::FlowError;
 use super::vocab::{Authority, CLI_OWNED, EffectClass, Placement};
+use crate::error_code::ErrorCode;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::OnceLock;
@@ -209,7 +210,7 @@ impl Registry {
             .as_ref()
             .map_err(|why| {
                 FlowError::new(
-                    "FLOW_REGISTRY_INVALID",
+                    ErrorCode::FlowRegistryInvalid,
                     format!("The built-in flow registry cannot be read: {why}."),
                     "This is a bug in aw; please report it with `aw --version`.",
                 )

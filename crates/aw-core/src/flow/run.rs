@@ -7,6 +7,7 @@ use super::journey::Journey;
 use super::state::RunState;
 use super::vocab::Flow;
 use super::walk::advance_run;
+use crate::error_code::ErrorCode;
 
 /// What one invocation produced: the state to persist and the directive to print.
 #[derive(Debug, Clone)]
@@ -32,7 +33,7 @@ pub fn starting_state(
     }
     if !adopt {
         return Err(FlowError::new(
-            "FLOW_RUN_ABSENT",
+            ErrorCode::FlowRunAbsent,
             format!("Session '{folder}' has no run state."),
             format!(
                 "Adopt it with `aw flow advance --session {folder} --flow <flow> --adopt`, naming its \
@@ -48,14 +49,14 @@ pub fn starting_state(
     );
     match flow.map(str::trim).filter(|f| !f.is_empty()) {
         None => Err(FlowError::new(
-            "FLOW_ADOPTION_FLOW_MISSING",
+            ErrorCode::FlowAdoptionFlowMissing,
             "Adopting a session without a run state needs its flow.",
             action,
         )),
         Some(f) => match Flow::parse(f) {
             Some(flow) => Ok(RunState::new(flow, folder)),
             None => Err(FlowError::new(
-                "FLOW_ADOPTION_FLOW_MISSING",
+                ErrorCode::FlowAdoptionFlowMissing,
                 format!("'{f}' is not a Workline flow."),
                 action,
             )),

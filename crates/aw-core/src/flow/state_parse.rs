@@ -9,6 +9,7 @@ use super::state::{
 };
 use super::vocab::{EffectClass, Flow};
 use crate::canonical::{parse_json, semantic_digest};
+use crate::error_code::ErrorCode;
 use aw_json::js::js_string;
 use serde_json::{Map, Value};
 
@@ -19,7 +20,7 @@ const DISCARD: &str = "Nothing was changed. Move .flow-run.json out of the sessi
 
 fn invalid(why: impl Into<String>) -> FlowError {
     FlowError::new(
-        "FLOW_RUN_INVALID",
+        ErrorCode::FlowRunInvalid,
         format!("The run state is unusable: {}.", why.into()),
         DISCARD,
     )
@@ -38,7 +39,7 @@ pub fn parse_state(text: &str, folder: &str) -> FlowResult<RunState> {
     if version.and_then(Value::as_f64) != Some(f64::from(RUN_STATE_VERSION)) {
         let shown = version.map_or("none".to_owned(), js_string);
         return Err(FlowError::new(
-            "FLOW_RUN_VERSION_UNSUPPORTED",
+            ErrorCode::FlowRunVersionUnsupported,
             format!(
                 "The run state has version {shown}; this aw reads version {RUN_STATE_VERSION} only."
             ),
@@ -55,14 +56,14 @@ pub fn parse_state(text: &str, folder: &str) -> FlowResult<RunState> {
     unsealed.remove("digest");
     if semantic_digest(&Value::Object(unsealed)) != claimed {
         return Err(FlowError::new(
-            "FLOW_RUN_TAMPERED",
+            ErrorCode::FlowRunTampered,
             "The run state does not match its own seal: it was edited outside aw.",
             DISCARD,
         ));
     }
     if state.session != folder {
         return Err(FlowError::new(
-            "FLOW_RUN_SESSION_MISMATCH",
+            ErrorCode::FlowRunSessionMismatch,
             format!(
                 "The run state in session folder '{folder}' belongs to session '{}': it was copied \
                  from another session.",

@@ -17,6 +17,7 @@ use super::state::{Attempt, RunState};
 use super::verdict::verdict;
 use super::vocab::{BoundaryKind, Outcome, PAUSE_LABEL, STOP_LABEL};
 use super::walk::advance_run;
+use crate::error_code::ErrorCode;
 
 /// What `submit` received.
 #[derive(Debug, Clone, Copy)]
@@ -34,7 +35,7 @@ pub fn submit(state: RunState, journey: &Journey<'_>, sub: Submission<'_>) -> Fl
     let resolved = resolve(&state, journey);
     let Some(row) = resolved.stopped else {
         let r = Rejection::free(
-            "FLOW_ANSWER_NOT_EXPECTED",
+            ErrorCode::FlowAnswerNotExpected,
             "The journey is already finished: there is nothing to answer.",
             "Nothing is left to do in this run.",
         )
@@ -43,7 +44,7 @@ pub fn submit(state: RunState, journey: &Journey<'_>, sub: Submission<'_>) -> Fl
     };
     if state.boundary.is_none() {
         let r = Rejection::free(
-            "FLOW_ANSWER_NOT_EXPECTED",
+            ErrorCode::FlowAnswerNotExpected,
             "This run has not stopped at any boundary yet.",
             format!(
                 "Run `{}` first, then answer the boundary it returns.",
@@ -59,7 +60,7 @@ pub fn submit(state: RunState, journey: &Journey<'_>, sub: Submission<'_>) -> Fl
         && !state.skipped.contains(&twin.transition)
     {
         let r = Rejection::free(
-            "FLOW_ANSWER_RESENT",
+            ErrorCode::FlowAnswerResent,
             "This answer was already applied: the journey does not advance twice.",
             "Answer the boundary below instead; its next_action says how.",
         )
@@ -74,7 +75,7 @@ pub fn submit(state: RunState, journey: &Journey<'_>, sub: Submission<'_>) -> Fl
                 .is_some_and(|a| action_digest(a) != pending.digest);
         if drifted {
             let r = Rejection::free(
-                "FLOW_ACTION_CHANGED",
+                ErrorCode::FlowActionChanged,
                 "The action of this boundary changed after it was emitted (aw was probably upgraded mid-run).",
                 format!(
                     "Run `{}` to have the current action emitted and sealed, then run that one.",
@@ -98,7 +99,7 @@ pub fn submit(state: RunState, journey: &Journey<'_>, sub: Submission<'_>) -> Fl
     match &answer {
         Answer::Choice(c) if c == PAUSE_LABEL => {
             let r = Rejection::free(
-                "FLOW_BOUNDARY_PAUSED",
+                ErrorCode::FlowBoundaryPaused,
                 format!(
                     "The run is paused at '{}' so the context can be compacted.",
                     row.title
@@ -113,7 +114,7 @@ pub fn submit(state: RunState, journey: &Journey<'_>, sub: Submission<'_>) -> Fl
         }
         Answer::Choice(c) if c == STOP_LABEL => {
             let r = Rejection::free(
-                "FLOW_BOUNDARY_DECLINED",
+                ErrorCode::FlowBoundaryDeclined,
                 format!("The run was stopped at '{}'.", row.title),
                 format!(
                     "Nothing was applied: the state and the boundary stay as they are. Run `{}` when \

@@ -6,6 +6,7 @@
 use super::answer::Rejection;
 use super::registry::{Action, Decision, Invocation};
 use super::vocab::{EffectClass, Outcome};
+use crate::error_code::ErrorCode;
 use serde_json::{Map, Value};
 
 /// One reported validation.
@@ -33,7 +34,7 @@ pub struct ExecResult {
 }
 
 fn invalid(message: impl Into<String>, action: &str) -> Rejection {
-    Rejection::spent("FLOW_RESULT_INVALID", message, action)
+    Rejection::spent(ErrorCode::FlowResultInvalid, message, action)
 }
 
 /// Parses a result object against the sealed invocation.
@@ -64,7 +65,7 @@ pub fn parse_result(
     })?;
     if let Some(field) = differing_field(&invocation, sealed) {
         return Err(Rejection::spent(
-            "FLOW_ACTION_MISMATCH",
+            ErrorCode::FlowActionMismatch,
             format!("The reported invocation differs from the sealed action in its {field}."),
             format!(
                 "Run exactly `{}` (target: {}) and report that invocation.",
@@ -216,7 +217,7 @@ fn read_output(o: &Map<String, Value>) -> Option<bool> {
 pub fn verdict(result: &ExecResult, row: &Decision, action: &Action) -> Result<(), Rejection> {
     if result.outcome != Outcome::Completed {
         return Err(Rejection::spent(
-            "FLOW_EXECUTION_NOT_COMPLETED",
+            ErrorCode::FlowExecutionNotCompleted,
             format!(
                 "The invocation came back '{}': the step stays pending.",
                 result.outcome.as_str()
@@ -241,7 +242,7 @@ pub fn verdict(result: &ExecResult, row: &Decision, action: &Action) -> Result<(
         .collect();
     if !missing.is_empty() {
         return Err(Rejection::spent(
-            "FLOW_EVIDENCE_MISSING",
+            ErrorCode::FlowEvidenceMissing,
             format!(
                 "The real evidence of {} is missing: each needs a passed validation with a detail from the output.",
                 missing.join(", ")
@@ -259,7 +260,7 @@ pub fn verdict(result: &ExecResult, row: &Decision, action: &Action) -> Result<(
         .collect();
     if !unapplied.is_empty() {
         return Err(Rejection::spent(
-            "FLOW_EFFECT_PARTIAL",
+            ErrorCode::FlowEffectPartial,
             format!(
                 "The result does not report {} as applied: the step's effects are incomplete.",
                 EffectClass::join(&unapplied)
@@ -269,7 +270,7 @@ pub fn verdict(result: &ExecResult, row: &Decision, action: &Action) -> Result<(
     }
     if result.partial {
         return Err(Rejection::spent(
-            "FLOW_EFFECT_PARTIAL",
+            ErrorCode::FlowEffectPartial,
             "The result declares its output partial: the step's effects are incomplete.",
             super::request::capitalized(&action.recovery),
         ));

@@ -6,6 +6,7 @@
 //! the registry and performs the binding write.
 
 use super::folder::{Match, SessionFolder, SessionState, matches, number, numeric_code};
+use crate::error_code::ErrorCode;
 
 /// Whether the caller reads the session or changes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -92,13 +93,13 @@ pub enum RefusalKind {
 
 impl RefusalKind {
     /// The stable error code.
-    pub fn code(self) -> &'static str {
+    pub fn code(self) -> ErrorCode {
         match self {
-            RefusalKind::NotFound => "SESSION_NOT_FOUND",
-            RefusalKind::Ambiguous => "SESSION_AMBIGUOUS",
-            RefusalKind::Closed => "SESSION_CLOSED",
-            RefusalKind::BindingInvalid => "SESSION_BINDING_INVALID",
-            RefusalKind::InvalidCode => "INVALID_INPUT",
+            RefusalKind::NotFound => ErrorCode::SessionNotFound,
+            RefusalKind::Ambiguous => ErrorCode::SessionAmbiguous,
+            RefusalKind::Closed => ErrorCode::SessionClosed,
+            RefusalKind::BindingInvalid => ErrorCode::SessionBindingInvalid,
+            RefusalKind::InvalidCode => ErrorCode::InvalidInput,
         }
     }
 }

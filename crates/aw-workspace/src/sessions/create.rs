@@ -9,6 +9,7 @@ use super::{list, next_number};
 use crate::error::{Result, WorkspaceError};
 use crate::locate::Workspace;
 use crate::{atomic, bindings, history, test_hook};
+use aw_core::error_code::ErrorCode;
 use aw_core::session::correlative::Correlative;
 use aw_core::session::document::{self, NewSession};
 use aw_core::session::names::SessionType;
@@ -62,7 +63,7 @@ pub fn create(ws: &Workspace, req: &CreateRequest<'_>) -> Result<Created> {
     let path = sessions_dir.join(&folder);
     if path.exists() {
         return Err(WorkspaceError::Refused {
-            code: "INVALID_INPUT",
+            code: ErrorCode::InvalidInput,
             message: format!("{} already exists.", path.display()),
             action: "Pick another name, or look at the existing session with `aw sessions --all`."
                 .to_owned(),

@@ -11,6 +11,7 @@ use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean;
+use aw_core::error_code::ErrorCode;
 use aw_core::session::correlative::Correlative;
 use aw_core::session::reservation;
 use aw_workspace::containment::resolve_inside;
@@ -47,7 +48,7 @@ pub struct NextNumberArgs {
 const USAGE: &str = "aw next-number <folder> [--dry-run] [--claim <rest>] [--code <session>]";
 
 fn invalid(message: String, action: &str) -> Failure {
-    Failure::new("INVALID_INPUT", message, action)
+    Failure::new(ErrorCode::InvalidInput, message, action)
 }
 
 fn slash(p: &Path) -> String {

@@ -10,6 +10,7 @@ use crate::failure::{Failure, candidates_json};
 use crate::output::{Format, Outcome, Style};
 use crate::style::{Paint, clean};
 use aw_core::docs::resume::{self, Answer, Proposal, TARGET_INVALID};
+use aw_core::error_code::ErrorCode;
 use aw_core::session::folder::SessionFolder;
 use aw_core::session::resolve::Intent;
 use aw_workspace::WorkspaceError;
@@ -39,7 +40,7 @@ pub fn run(args: &ResumeArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
     if args.target.is_some() && args.code.is_some() {
         return Err(Failure::new(
-            "ARGS_INVALID",
+            ErrorCode::ArgsInvalid,
             "Give one target: a document or `--code <session>`, not both.",
             "Run `aw resume <doc>` or `aw resume --code <session>`.",
         ));

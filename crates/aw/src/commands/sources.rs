@@ -10,6 +10,7 @@ use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean;
+use aw_core::error_code::ErrorCode;
 use aw_workspace::git::GitState;
 use aw_workspace::project::{ProjectFiles, source_state};
 use clap::Args;
@@ -49,7 +50,7 @@ pub fn run(args: &SourcesArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             if let Some(unknown) = wanted.iter().find(|w| !all.iter().any(|s| s.alias == **w)) {
                 let known: Vec<&str> = all.iter().map(|s| s.alias.as_str()).collect();
                 return Err(Failure::new(
-                    "INVALID_INPUT",
+                    ErrorCode::InvalidInput,
                     format!(
                         "`--scope` names `{unknown}`, which is not a source of this workspace."
                     ),

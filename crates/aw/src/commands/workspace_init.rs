@@ -17,6 +17,7 @@ use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::{Paint, clean};
 use crate::views::project_block::{results_human, results_json};
+use aw_core::error_code::ErrorCode;
 use aw_workspace::WorkspaceError;
 use aw_workspace::init::{self, InitError, InitPlan, InitRequest, RunError, Step};
 use clap::Args;
@@ -43,7 +44,7 @@ pub struct WorkspaceInitArgs {
 }
 
 fn init_failed(message: String, action: &str, details: Value) -> Failure {
-    Failure::new("WORKSPACE_INIT_FAILED", message, action).with_details(details)
+    Failure::new(ErrorCode::WorkspaceInitFailed, message, action).with_details(details)
 }
 
 fn plan_failure(e: InitError) -> Failure {
@@ -69,7 +70,7 @@ fn lock_failure(e: WorkspaceError) -> Failure {
         format!("workspace-init wrote nothing: {}.", e),
         &e.action(),
         json!({
-            "cause": "LOCK_BUSY",
+            "cause": ErrorCode::LockBusy,
             "pid": pid,
             "project_md": { "ok": false },
             "attach_multiroot": { "skipped": true, "reason": "project_md_failed" },

@@ -13,12 +13,13 @@ pub mod resume_summary;
 pub mod write;
 
 use crate::failure::Failure;
+use aw_core::error_code::ErrorCode;
 
 /// The conversation the hook acts for (`AW_CONTEXT_ID` and/or the hook's `session_id`).
 pub fn hook_context_id() -> Result<Option<String>, Failure> {
     aw_workspace::context_id::for_hook().map_err(|_| {
         Failure::new(
-            "CONTEXT_ID_CONFLICT",
+            ErrorCode::ContextIdConflict,
             "AW_CONTEXT_ID and the hook's session_id name two different conversations.",
             "Unset AW_CONTEXT_ID in the hook's environment (the host's session_id identifies the conversation), or make both agree.",
         )

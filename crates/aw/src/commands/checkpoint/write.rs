@@ -16,6 +16,7 @@ use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean;
 use crate::views::hooks::Degraded;
+use aw_core::error_code::ErrorCode;
 use aw_workspace::hooks::{self, Checkpointed, HookRequest, Unresolved};
 use clap::Args;
 use serde_json::{Value, json};
@@ -66,7 +67,7 @@ pub fn run(args: &CheckpointWriteArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure>
 /// No session to act on: exit 2 for a pausable host facing a choice, otherwise degraded
 /// continuity with exit 0 and nothing written.
 fn unresolved(u: Unresolved, can_pause: bool, format: Format) -> Result<Outcome, Failure> {
-    if can_pause && u.refusal.code() == "SESSION_AMBIGUOUS" {
+    if can_pause && u.refusal.code() == ErrorCode::SessionAmbiguous {
         let mut f = Failure::from(u.refusal);
         f.exit = 2;
         return Err(f);

@@ -10,6 +10,7 @@ use super::step;
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Body, Format};
+use aw_core::error_code::ErrorCode;
 use aw_core::flow::effects::approval_digest;
 use aw_core::flow::run::{Turn, advance, starting_state};
 use aw_core::flow::submit::{Submission, submit};
@@ -50,7 +51,7 @@ pub fn drive_quick(ws: &Workspace, folder: &str, cx: &Ctx<'_>) -> Result<Vec<Dem
         directive = turn(ws, folder, |stored, _| {
             let state = stored.ok_or_else(|| {
                 FlowError::new(
-                    "FLOW_RUN_ABSENT",
+                    ErrorCode::FlowRunAbsent,
                     "The run vanished.",
                     "Run the demo again.",
                 )
@@ -66,14 +67,14 @@ pub fn drive_quick(ws: &Workspace, folder: &str, cx: &Ctx<'_>) -> Result<Vec<Dem
         })?;
         if let Some(e) = &directive.error {
             return Err(Failure::new(
-                "INTERNAL",
+                ErrorCode::Internal,
                 format!("The scripted answer was refused: {} {}", e.code, e.message),
                 "This is a bug in the demo script; please report it.",
             ));
         }
     }
     Err(Failure::new(
-        "INTERNAL",
+        ErrorCode::Internal,
         "The scripted journey did not finish.",
         "This is a bug in the demo script; please report it.",
     ))
@@ -141,7 +142,7 @@ fn scripted_answer(
         BoundaryKind::Execution => {
             let action = d.action.as_ref().ok_or_else(|| {
                 Failure::new(
-                    "INTERNAL",
+                    ErrorCode::Internal,
                     "An execution boundary without its action.",
                     "Report it.",
                 )

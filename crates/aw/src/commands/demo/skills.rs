@@ -3,6 +3,7 @@
 use crate::commands::manifest::validate::{render_json, render_text};
 use crate::failure::Failure;
 use crate::style::Paint;
+use aw_core::error_code::ErrorCode;
 use aw_manifest::{Class, Report};
 use aw_workspace::skill::SkillDir;
 use serde_json::Value;
@@ -55,7 +56,7 @@ const SKILLS: &[&str] = &[
 /// A failure of the demo's own files, with the next action that fixes it.
 pub(super) fn io_failure(e: aw_workspace::WorkspaceError) -> Failure {
     Failure::new(
-        "IO_ERROR",
+        ErrorCode::IoError,
         format!("The demo could not set up its example: {e}."),
         "Check that the system temporary folder is writable (or set TMPDIR), then run `aw demo` again.",
     )

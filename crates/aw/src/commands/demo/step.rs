@@ -6,6 +6,7 @@ use crate::commands::dispatch;
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Body, Format};
+use aw_core::error_code::ErrorCode;
 use clap::Parser;
 use serde_json::{Value, json};
 use std::path::Path;
@@ -74,7 +75,7 @@ pub(super) fn run(
     argv.extend_from_slice(args);
     let cli = Cli::try_parse_from(&argv).map_err(|e| {
         Failure::new(
-            "INTERNAL",
+            ErrorCode::Internal,
             format!("The demo built an invalid command line: {e}"),
             "This is a bug in aw's demo; please report it.",
         )

@@ -13,6 +13,7 @@ mod submit;
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome, Style};
+use aw_core::error_code::ErrorCode;
 use aw_core::flow::error::FlowError;
 use aw_core::flow::human::render;
 use aw_core::flow::run::Turn;
@@ -86,7 +87,7 @@ fn session_arg(args: &FlowArgs) -> Result<Option<&str>, Failure> {
     };
     match (clean(&args.session), clean(&args.code)) {
         (Some(s), Some(c)) if s != c => Err(Failure::new(
-            "ARGS_INVALID",
+            ErrorCode::ArgsInvalid,
             format!("`--session {s}` and `--code {c}` name different sessions."),
             "Pass only one of them.",
         )),
@@ -103,7 +104,7 @@ fn session_arg(args: &FlowArgs) -> Result<Option<&str>, Failure> {
 fn failure(e: WorkspaceError) -> Failure {
     match e {
         WorkspaceError::LockBusy { pid, waited_ms } => Failure::new(
-            "FLOW_RUN_LOCKED",
+            ErrorCode::FlowRunLocked,
             format!(
                 "Another aw invocation holds the workspace (pid {pid}) and kept it for {waited_ms} ms."
             ),

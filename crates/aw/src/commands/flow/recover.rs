@@ -5,6 +5,7 @@ use super::{FlowArgs, drive, emit};
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::Outcome;
+use aw_core::error_code::ErrorCode;
 use aw_core::flow::Journey;
 use aw_core::flow::error::FlowError;
 use aw_core::flow::recover::recover;
@@ -37,7 +38,7 @@ pub fn run(args: &RecoverArgs, flow: &FlowArgs, cx: &Ctx<'_>) -> Result<Outcome,
     let turn = drive(flow, cx, |stored, folder| {
         let Some(state) = stored else {
             return Err(FlowError::new(
-                "FLOW_RUN_ABSENT",
+                ErrorCode::FlowRunAbsent,
                 format!("Session '{folder}' has no run state: there is nothing to recover."),
                 format!(
                     "Adopt it with `aw flow advance --session {folder} --flow <flow> --adopt`."

@@ -5,6 +5,7 @@ use super::{FlowArgs, drive, emit, flow_name};
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::Outcome;
+use aw_core::error_code::ErrorCode;
 use aw_core::flow::Journey;
 use aw_core::flow::error::FlowError;
 use aw_core::flow::submit::{Submission, submit};
@@ -40,7 +41,7 @@ pub fn run(args: &SubmitArgs, flow: &FlowArgs, cx: &Ctx<'_>) -> Result<Outcome, 
     let turn = drive(flow, cx, |stored, folder| {
         let Some(state) = stored else {
             return Err(FlowError::new(
-                "FLOW_RUN_ABSENT",
+                ErrorCode::FlowRunAbsent,
                 format!("Session '{folder}' has no run state: there is nothing to answer."),
                 format!(
                     "Adopt it first with `aw flow advance --session {folder} --flow <flow> --adopt`."

@@ -12,6 +12,7 @@ use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean;
 use crate::views::project_block::{results_human, write_json};
+use aw_core::error_code::ErrorCode;
 use aw_core::project::reconcile::{Changes, SourceMode, reconcile};
 use aw_workspace::project::{self, BLOCK_FILES, ProjectFiles};
 use clap::Args;
@@ -45,17 +46,17 @@ pub fn run(args: &ProjectMdUpsertArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure>
     let style = cx.default_style()?;
     match (args.read, args.init) {
         (true, true) => Err(Failure::new(
-            "INVALID_INPUT",
+            ErrorCode::InvalidInput,
             "`--read` and `--init` are two different operations.",
             "Pass one of them.",
         )),
         (false, false) => Err(Failure::new(
-            "INVALID_INPUT",
+            ErrorCode::InvalidInput,
             "No operation was given.",
             "Pass `--read` to see the project block, or `--init` to update it.",
         )),
         (true, false) if args.block.any() => Err(Failure::new(
-            "INVALID_INPUT",
+            ErrorCode::InvalidInput,
             "`--read` takes no values to write.",
             "Drop the values, or use `--init` to write them.",
         )),

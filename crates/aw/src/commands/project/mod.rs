@@ -11,6 +11,7 @@ use crate::failure::{Failure, sentence};
 use crate::output::{Format, Outcome};
 use crate::style::clean;
 use crate::views::project_block::{results_human, write_json};
+use aw_core::error_code::ErrorCode;
 use aw_core::project::InputError;
 use aw_core::project::model::Source;
 use aw_core::project::source::{
@@ -55,7 +56,11 @@ impl BlockFlags {
 
 /// An input the block grammars refuse.
 pub fn invalid(e: InputError) -> Failure {
-    Failure::new("INVALID_INPUT", sentence(&e.to_string()), e.action())
+    Failure::new(
+        ErrorCode::InvalidInput,
+        sentence(&e.to_string()),
+        e.action(),
+    )
 }
 
 /// `--source` values, parsed in order.
@@ -98,7 +103,7 @@ pub fn alias_and_branch(
 ) -> Result<(String, String), Failure> {
     let (Some(alias), Some(branch)) = (alias, branch) else {
         return Err(Failure::new(
-            "INVALID_INPUT",
+            ErrorCode::InvalidInput,
             format!("`aw {command}` needs a source alias and a branch."),
             format!(
                 "Run `aw {command} <alias> <branch>`, for example `aw {command} api feature/login`."
@@ -113,7 +118,7 @@ pub fn alias_and_branch(
 /// Refuses a branch command in a workspace with no block.
 pub fn no_block() -> Failure {
     Failure::new(
-        "INVALID_INPUT",
+        ErrorCode::InvalidInput,
         "This workspace has no project block in CLAUDE.md or AGENTS.md.",
         "Run `aw workspace-init --source alias:path` first.",
     )

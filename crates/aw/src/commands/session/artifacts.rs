@@ -11,6 +11,7 @@ use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean;
 use aw_core::artifacts::ArtifactKind;
+use aw_core::error_code::ErrorCode;
 use aw_core::session::folder::identity;
 use aw_core::session::resolve::Intent;
 use aw_workspace::artifacts::{self as disk, Script, Summary, entries, sql_scripts};
@@ -119,7 +120,7 @@ pub fn run(args: &SessionArtifactsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure
 fn dump_kinds(csv: &str, code: Option<&str>) -> Result<Vec<&'static str>, Failure> {
     if code.is_none() {
         return Err(Failure::new(
-            "INVALID_INPUT",
+            ErrorCode::InvalidInput,
             "`--dump` needs `--code <session>`: a dump never guesses the session.",
             "Add `--code <session>`.",
         ));
@@ -134,7 +135,7 @@ fn dump_kinds(csv: &str, code: Option<&str>) -> Result<Vec<&'static str>, Failur
     }
     if let Some(bad) = asked.iter().find(|k| !DUMP_KINDS.contains(k)) {
         return Err(Failure::new(
-            "INVALID_INPUT",
+            ErrorCode::InvalidInput,
             format!("`{bad}` is not a kind `--dump` knows."),
             format!("Use some of: {}.", DUMP_KINDS.join(", ")),
         ));
@@ -258,7 +259,7 @@ fn dump(
         .is_some_and(|d| d.kind == DescriptorKind::Requirements)
     {
         return Err(Failure::new(
-            "LEGACY_FORMAT",
+            ErrorCode::LegacyFormat,
             format!(
                 "Session '{}' predates SESSION.md: it only has REQUIREMENTS.md, which cannot be dumped by kind.",
                 r.folder

@@ -7,6 +7,7 @@ use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean;
+use aw_core::error_code::ErrorCode;
 use aw_workspace::sessions;
 use clap::Args;
 use serde_json::json;
@@ -38,7 +39,7 @@ pub fn run(args: &SessionCloseArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         .filter(|c| !c.is_empty())
     else {
         return Err(Failure::new(
-            "INVALID_INPUT",
+            ErrorCode::InvalidInput,
             "`--code` is required: closing never guesses the session.",
             "Add `--code <session>` (see `aw sessions`).",
         ));

@@ -7,6 +7,7 @@ use crate::context::Ctx;
 use crate::failure::{Failure, sentence};
 use crate::output::{Format, Outcome};
 use crate::style::clean;
+use aw_core::error_code::ErrorCode;
 use aw_core::session::document;
 use aw_core::session::names::{SessionType, descriptor};
 use aw_workspace::context_id::from_env;
@@ -38,7 +39,7 @@ pub struct SessionCreateArgs {
 }
 
 fn invalid(message: String, action: &str) -> Failure {
-    Failure::new("INVALID_INPUT", message, action)
+    Failure::new(ErrorCode::InvalidInput, message, action)
 }
 
 fn expected() -> serde_json::Value {

@@ -10,6 +10,7 @@ use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean;
 use aw_core::calendar::parse_date;
+use aw_core::error_code::ErrorCode;
 use aw_core::session::folder::SessionState;
 use aw_core::session::resolve::is_valid_code;
 use aw_workspace::history::{self, RowUpdate};
@@ -54,7 +55,7 @@ pub struct HistoryUpdateArgs {
 }
 
 fn invalid(message: impl Into<String>, action: &str) -> Failure {
-    Failure::new("INVALID_INPUT", message, action)
+    Failure::new(ErrorCode::InvalidInput, message, action)
 }
 
 /// `--date`: a `YYYY-MM-DD` date that exists (surrounding spaces dropped).

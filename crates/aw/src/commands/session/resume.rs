@@ -11,6 +11,7 @@ use crate::output::{Format, Outcome};
 use crate::style::clean;
 use crate::views;
 use aw_core::docs::session_view::{checkpoint_view, session_view};
+use aw_core::error_code::ErrorCode;
 use aw_core::session::folder::{SessionFolder, identity};
 use aw_core::session::resolve::Intent;
 use aw_workspace::artifacts::entries;
@@ -48,7 +49,7 @@ pub fn run(args: &SessionResumeArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         .filter(|c| !c.is_empty());
     if args.reopen && code.is_none() {
         return Err(Failure::new(
-            "INVALID_INPUT",
+            ErrorCode::InvalidInput,
             "`--reopen` needs `--code <session>`: reopening never guesses the session.",
             "Add `--code <session>` (see `aw sessions --all`).",
         ));
