@@ -214,36 +214,6 @@ mod tests {
     }
 
     #[test]
-    fn to_number_coerces_like_js() {
-        for (v, want) in [
-            (json!(null), 0.0),
-            (json!(true), 1.0),
-            (json!(" 12 "), 12.0),
-            (json!(""), 0.0),
-            (json!("0x1F"), 31.0),
-            (json!("-1.5e1"), -15.0),
-            (json!("1."), 1.0),
-            (json!(".5"), 0.5),
-            (json!([7]), 7.0),
-            (json!([]), 0.0),
-            (json!("-Infinity"), f64::NEG_INFINITY),
-        ] {
-            assert_eq!(to_number(Some(&v)), want, "{v}");
-        }
-        for v in [
-            json!("inf"),
-            json!("nan"),
-            json!("-0x1"),
-            json!("1e"),
-            json!([1, 2]),
-            json!({}),
-        ] {
-            assert!(to_number(Some(&v)).is_nan(), "{v}");
-        }
-        assert!(to_number::<Value>(None).is_nan());
-    }
-
-    #[test]
     fn quote_prints_as_serde_json_does() {
         assert_eq!(quote(None), "undefined");
         for text in [r#"{"b":[1,1.0,-2,1e2],"a":"\u007f\n"}"#, "null", r#""x""#] {

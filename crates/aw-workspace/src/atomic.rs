@@ -13,17 +13,31 @@ pub fn sync_dir(dir: &Path) -> Result<()> {
         .map_err(|e| WorkspaceError::io("could not sync the folder", dir, e))
 }
 
-/// Replaces `path` with `bytes`: a temporary file in the same folder, fsync, rename, fsync of
-/// the folder. The parent folder must exist.
-pub fn write(path: &Path, bytes: &[u8]) -> Result<()> {
+/// `bytes` in a synced temporary file beside `path`, ready to be moved into place. It is created
+/// with the permissions a plain create would give (0666 less the umask), not the temporary
+/// file's private 0600, so a replaced file keeps the mode the user expects.
+fn staged<'p>(path: &'p Path, bytes: &[u8]) -> Result<(tempfile::NamedTempFile, &'p Path)> {
     let dir = path.parent().unwrap_or(Path::new("."));
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".aw-tmp-")
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".aw-tmp-");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut tmp = builder
         .tempfile_in(dir)
         .map_err(|e| WorkspaceError::io("could not create a temporary file in", dir, e))?;
     tmp.write_all(bytes)
         .and_then(|()| tmp.as_file().sync_all())
         .map_err(|e| WorkspaceError::io("could not write", path, e))?;
+    Ok((tmp, dir))
+}
+
+/// Replaces `path` with `bytes`: a temporary file in the same folder, fsync, rename, fsync of
+/// the folder. The parent folder must exist.
+pub fn write(path: &Path, bytes: &[u8]) -> Result<()> {
+    let (tmp, dir) = staged(path, bytes)?;
     tmp.persist(path)
         .map_err(|e| WorkspaceError::io("could not replace", path, e.error))?;
     sync_dir(dir)
@@ -33,14 +47,7 @@ pub fn write(path: &Path, bytes: &[u8]) -> Result<()> {
 /// already existed. The content is written before the name becomes visible, through a
 /// temporary file linked into place, so no reader sees an empty claim.
 pub fn create_new(path: &Path, bytes: &[u8]) -> Result<bool> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".aw-tmp-")
-        .tempfile_in(dir)
-        .map_err(|e| WorkspaceError::io("could not create a temporary file in", dir, e))?;
-    tmp.write_all(bytes)
-        .and_then(|()| tmp.as_file().sync_all())
-        .map_err(|e| WorkspaceError::io("could not write", path, e))?;
+    let (tmp, dir) = staged(path, bytes)?;
     match tmp.persist_noclobber(path) {
         Ok(_) => {}
         Err(e) if e.error.kind() == std::io::ErrorKind::AlreadyExists => return Ok(false),
@@ -105,5 +112,23 @@ mod tests {
         create_dir_all(&p).unwrap();
         create_dir_all(&p).unwrap();
         assert!(p.is_dir());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn written_files_follow_the_umask_like_a_plain_create() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let plain = dir.path().join("plain");
+        std::fs::write(&plain, b"x").unwrap();
+        let want = std::fs::metadata(&plain).unwrap().permissions().mode() & 0o777;
+        let replaced = dir.path().join("replaced");
+        write(&replaced, b"x").unwrap();
+        let created = dir.path().join("created");
+        assert!(create_new(&created, b"x").unwrap());
+        for p in [replaced, created] {
+            let mode = std::fs::metadata(&p).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, want, "{}", p.display());
+        }
     }
 }

@@ -348,16 +348,10 @@ pub fn load_session(ws: &Workspace, folder: &SessionFolder, now: &WallClock) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::locate::NamespaceSource;
     use std::time::Duration;
 
-    fn ws(root: &Path) -> Workspace {
-        Workspace {
-            root: root.to_path_buf(),
-            ns: "workflow".into(),
-            ns_source: NamespaceSource::Default,
-            initialized: true,
-        }
+    fn ws(root: &std::path::Path) -> Workspace {
+        Workspace::for_test(root)
     }
 
     #[test]

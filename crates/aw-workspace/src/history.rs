@@ -4,11 +4,11 @@ use crate::atomic;
 use crate::error::{Result, WorkspaceError};
 use crate::locate::Workspace;
 use crate::lock::{WorkspaceLock, default_wait};
-use crate::resolver::{self, Request};
+use crate::resolver;
 use crate::sessions;
 use aw_core::session::folder::{SessionFolder, SessionState, identity};
 use aw_core::session::history::{self, Row, Upsert, Upserted};
-use aw_core::session::resolve::{Intent, RefusalKind};
+use aw_core::session::resolve::RefusalKind;
 use std::path::PathBuf;
 
 /// `.<ns>/HISTORY.md`.
@@ -77,15 +77,7 @@ pub struct Updated {
 /// the way).
 pub fn update(ws: &Workspace, req: &RowUpdate<'_>) -> Result<Updated> {
     let lock = WorkspaceLock::acquire(&ws.lock_path(), default_wait())?;
-    let listing = sessions::list(ws)?;
-    let request = Request {
-        code: Some(req.code),
-        allow_closed: true,
-        bind: false,
-        context_id: None,
-        intent: Intent::Write,
-    };
-    let found = match resolver::resolve_in(ws, &listing, &request) {
+    let found = match resolver::resolve_code_locked(ws, req.code, &lock) {
         Ok(r) => Some(r),
         Err(WorkspaceError::Session(r)) if r.kind == RefusalKind::NotFound => None,
         Err(e) => return Err(e),

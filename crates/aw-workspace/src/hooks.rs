@@ -100,25 +100,36 @@ fn commit(folder: &str, plan: Plan) -> Result<Checkpointed> {
     })
 }
 
-/// A checkpoint request: the session asked for and the conversation asking.
-#[derive(Debug, Clone, Copy)]
-pub struct HookRequest<'a> {
+/// A hook's request: the session asked for and the conversation asking.
+#[derive(Debug, Clone)]
+pub struct HookRequest {
     /// `--code`.
-    pub code: Option<&'a str>,
+    pub code: Option<String>,
     /// The conversation (`AW_CONTEXT_ID` and/or the hook's `session_id`).
-    pub context_id: Option<&'a str>,
+    pub context_id: Option<String>,
     /// Local time now.
     pub now: WallClock,
 }
 
-impl HookRequest<'_> {
-    fn request(&self) -> Request<'_> {
-        Request {
-            code: self.code,
+impl HookRequest {
+    /// Lists the sessions and resolves the target (closed sessions refused, nothing bound):
+    /// the inner `Err` when the resolver will not settle on one.
+    fn settle(&self, ws: &Workspace) -> Result<std::result::Result<Resolved, Unresolved>> {
+        let listing = sessions::list(ws)?;
+        let request = Request {
+            code: self.code.as_deref(),
             allow_closed: false,
             bind: false,
-            context_id: self.context_id,
+            context_id: self.context_id.as_deref(),
             intent: Intent::Write,
+        };
+        match resolver::resolve_in(ws, &listing, &request) {
+            Ok(r) => Ok(Ok(r)),
+            Err(e) if e.is_unresolved() => Ok(Err(Unresolved {
+                refusal: e,
+                listing,
+            })),
+            Err(e) => Err(e),
         }
     }
 }
@@ -130,19 +141,14 @@ impl HookRequest<'_> {
 /// A binding that cannot be written is a refusal like any other: unresolved, nothing written.
 pub fn write_checkpoint(
     ws: &Workspace,
-    req: &HookRequest<'_>,
+    req: &HookRequest,
     force: bool,
 ) -> Result<std::result::Result<Checkpointed, Unresolved>> {
     // Without a sessions folder nothing can resolve; the lock is skipped so a workspace that was
     // never initialised gets no `.<ns>/` folder from a hook.
     if !ws.sessions_dir().is_dir() {
-        let listing = sessions::list(ws)?;
-        return match resolver::resolve_in(ws, &listing, &req.request()) {
-            Err(e) if e.is_unresolved() => Ok(Err(Unresolved {
-                refusal: e,
-                listing,
-            })),
-            Err(e) => Err(e),
+        return match req.settle(ws)? {
+            Err(u) => Ok(Err(u)),
             // No folder, no session; but never write without the lock.
             Ok(r) => Err(WorkspaceError::Refused {
                 code: ErrorCode::IoError,
@@ -155,26 +161,19 @@ pub fn write_checkpoint(
         };
     }
     let held = WorkspaceLock::acquire(&ws.lock_path(), default_wait())?;
-    let listing = sessions::list(ws)?;
-    let resolved = match resolver::resolve_locked(ws, &listing, &req.request(), &held) {
+    let resolved = match req.settle(ws)? {
         Ok(r) => r,
-        Err(e) if e.is_unresolved() => {
-            return Ok(Err(Unresolved {
-                refusal: e,
-                listing,
-            }));
-        }
-        Err(e) => return Err(e),
+        Err(u) => return Ok(Err(u)),
     };
     let plan = plan(ws, &resolved, req.now, force)?;
     let folder = resolved.folder.clone();
-    if let Some(cid) = req.context_id {
+    if let Some(cid) = req.context_id.as_deref() {
         match resolver::bind_locked(ws, cid, resolved, &held) {
             Ok(_) => {}
             Err(e) if e.is_unresolved() => {
                 return Ok(Err(Unresolved {
                     refusal: e,
-                    listing,
+                    listing: sessions::list(ws)?,
                 }));
             }
             Err(e) => return Err(e),
@@ -203,19 +202,12 @@ pub enum OnClose {
 /// forced and never binding. The session is resolved first without the lock (an unresolved
 /// target costs nothing, and a busy lock can still name the session it could not checkpoint),
 /// then again under it (the session may have been closed meanwhile).
-pub fn checkpoint_on_close(ws: &Workspace, req: &HookRequest<'_>) -> Result<OnClose> {
-    let listing = sessions::list(ws)?;
-    let first = match resolver::resolve_in(ws, &listing, &req.request()) {
+pub fn checkpoint_on_close(ws: &Workspace, req: &HookRequest) -> Result<OnClose> {
+    let first = match req.settle(ws)? {
         Ok(r) => r,
-        Err(e) if e.is_unresolved() => {
-            return Ok(OnClose::Unresolved(Unresolved {
-                refusal: e,
-                listing,
-            }));
-        }
-        Err(e) => return Err(e),
+        Err(u) => return Ok(OnClose::Unresolved(u)),
     };
-    let held = match WorkspaceLock::acquire(&ws.lock_path(), default_wait()) {
+    let _held = match WorkspaceLock::acquire(&ws.lock_path(), default_wait()) {
         Ok(h) => h,
         Err(e) => {
             return Ok(OnClose::Session {
@@ -224,16 +216,9 @@ pub fn checkpoint_on_close(ws: &Workspace, req: &HookRequest<'_>) -> Result<OnCl
             });
         }
     };
-    let listing = sessions::list(ws)?;
-    let resolved = match resolver::resolve_locked(ws, &listing, &req.request(), &held) {
+    let resolved = match req.settle(ws)? {
         Ok(r) => r,
-        Err(e) if e.is_unresolved() => {
-            return Ok(OnClose::Unresolved(Unresolved {
-                refusal: e,
-                listing,
-            }));
-        }
-        Err(e) => return Err(e),
+        Err(u) => return Ok(OnClose::Unresolved(u)),
     };
     let result = plan(ws, &resolved, req.now, false).and_then(|p| commit(&resolved.folder, p));
     Ok(OnClose::Session {

@@ -129,6 +129,25 @@ impl Workspace {
     pub fn docs_dir(&self) -> PathBuf {
         self.root.join("docs")
     }
+
+    /// A path as aw shows it: relative to the root when it lies inside, with `/` separators.
+    pub fn shown(&self, path: &Path) -> String {
+        path.strip_prefix(&self.root)
+            .unwrap_or(path)
+            .to_string_lossy()
+            .replace('\\', "/")
+    }
+
+    /// An initialised `workflow` workspace at `root`, for unit tests.
+    #[cfg(test)]
+    pub(crate) fn for_test(root: &Path) -> Self {
+        Workspace {
+            root: root.to_path_buf(),
+            ns: "workflow".into(),
+            ns_source: NamespaceSource::Default,
+            initialized: true,
+        }
+    }
 }
 
 fn checked(value: &str, name: &str) -> Result<Option<String>> {
@@ -274,6 +293,13 @@ mod tests {
         assert_eq!(locate(&i).unwrap_err().code(), "ARGS_INVALID");
         let plain = input(dir.path());
         assert_eq!(locate(&plain).unwrap().ns_source, NamespaceSource::Default);
+    }
+
+    #[test]
+    fn paths_are_shown_from_the_root() {
+        let ws = Workspace::for_test(Path::new("/w"));
+        assert_eq!(ws.shown(Path::new("/w/docs/specs")), "docs/specs");
+        assert_eq!(ws.shown(Path::new("/elsewhere/x")), "/elsewhere/x");
     }
 
     #[test]

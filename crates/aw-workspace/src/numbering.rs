@@ -175,10 +175,9 @@ pub fn number(ws: &Workspace, req: &NumberRequest<'_>) -> Result<Numbered> {
     let dir = req.dir;
     let existed = dir.is_dir();
     if dir.exists() && !existed {
-        let shown = dir.strip_prefix(&ws.root).unwrap_or(dir);
         return Err(WorkspaceError::Refused {
             code: ErrorCode::InvalidInput,
-            message: format!("`{}` exists but is not a folder.", shown.display()),
+            message: format!("`{}` exists but is not a folder.", ws.shown(dir)),
             action: "Pass a folder.".to_owned(),
         });
     }

@@ -53,6 +53,22 @@ pub fn resolve(ws: &Workspace, req: &Request<'_>) -> Result<Resolved> {
     resolve_in(ws, &listing, req)
 }
 
+/// Resolves an explicit `--code` for a command that changes the session (closing, reopening,
+/// its HISTORY row): closed sessions are acceptable, a number shared by two folders is not,
+/// and nothing is bound. The caller holds the lock, so the folder cannot change before it acts.
+pub fn resolve_code_locked(ws: &Workspace, code: &str, _held: &WorkspaceLock) -> Result<Resolved> {
+    resolve(
+        ws,
+        &Request {
+            code: Some(code),
+            allow_closed: true,
+            bind: false,
+            context_id: None,
+            intent: Intent::Write,
+        },
+    )
+}
+
 /// Resolves the request against a listing the caller already read (so it is read once).
 pub fn resolve_in(
     ws: &Workspace,
@@ -146,15 +162,9 @@ fn bind_failed(folder: &str, why: WorkspaceError) -> WorkspaceError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::locate::NamespaceSource;
 
     fn ws(root: &std::path::Path) -> Workspace {
-        Workspace {
-            root: root.to_path_buf(),
-            ns: "workflow".into(),
-            ns_source: NamespaceSource::Default,
-            initialized: true,
-        }
+        Workspace::for_test(root)
     }
 
     #[test]

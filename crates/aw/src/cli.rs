@@ -71,6 +71,12 @@ impl Global {
     }
 }
 
+/// A flag's value, trimmed; `None` when the flag is absent or blank (every command treats a blank
+/// value as no value, as the reference did).
+pub fn given(flag: &Option<String>) -> Option<&str> {
+    flag.as_deref().map(str::trim).filter(|s| !s.is_empty())
+}
+
 /// Parses `argv`, runs the command, prints its result and returns the exit code.
 pub fn run(argv: Vec<OsString>) -> u8 {
     // Before anything else, and before any thread exists (the local offset can only be read

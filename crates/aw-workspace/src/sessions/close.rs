@@ -5,18 +5,17 @@
 //! is missing, `.closed` is written, the HISTORY row is upserted and the session's untouched
 //! numbering reservations are released. A busy lock writes nothing.
 
-use super::{CLOSED_SENTINEL, info, list};
+use super::{CLOSED_SENTINEL, info};
 use crate::artifacts::artifact;
 use crate::checkpoint::checkpoint_path;
 use crate::error::Result;
 use crate::locate::Workspace;
 use crate::lock::{WorkspaceLock, default_wait};
-use crate::resolver::{self, Request};
+use crate::resolver;
 use crate::{atomic, bindings, history, numbering, test_hook};
 use aw_core::artifacts::ArtifactKind;
 use aw_core::session::folder::{SessionFolder, SessionState, identity};
 use aw_core::session::history::{Row, Upsert, refs_cell, row_key};
-use aw_core::session::resolve::Intent;
 use std::path::PathBuf;
 
 /// The stub written when a session has no checkpoint.
@@ -45,16 +44,7 @@ pub struct Closed {
 /// `refs` fills the row's Refs cell; `today` dates a session that declares no start date.
 pub fn close(ws: &Workspace, code: &str, refs: Option<&str>, today: &str) -> Result<Closed> {
     let lock = WorkspaceLock::acquire(&ws.lock_path(), default_wait())?;
-    // Resolved under the lock, so the folder cannot change between the decision and the writes.
-    let listing = list(ws)?;
-    let request = Request {
-        code: Some(code),
-        allow_closed: true,
-        bind: false,
-        context_id: None,
-        intent: Intent::Write,
-    };
-    let resolved = resolver::resolve_in(ws, &listing, &request)?;
+    let resolved = resolver::resolve_code_locked(ws, code, &lock)?;
     let id = identity(&resolved.folder);
     let mut registry = bindings::load(ws)?;
     let invalidated = registry.unbind_folder(&resolved.folder);

@@ -1,27 +1,18 @@
 //! Reopening a closed session: one transaction under the workspace lock.
 
-use super::{CLOSED_SENTINEL, list};
+use super::CLOSED_SENTINEL;
 use crate::error::{Result, WorkspaceError};
 use crate::locate::Workspace;
 use crate::lock::{WorkspaceLock, default_wait};
-use crate::resolver::{self, Request, Resolved};
+use crate::resolver::{self, Resolved};
 use crate::{atomic, bindings};
 use aw_core::session::folder::SessionState;
-use aw_core::session::resolve::Intent;
 
 /// Reopens the session `code`: removes its `.closed` and, when there is a conversation, binds it
 /// to the session. A bindings registry that cannot be read refuses before anything is written.
 pub fn reopen(ws: &Workspace, code: &str, context_id: Option<&str>) -> Result<Resolved> {
     let lock = WorkspaceLock::acquire(&ws.lock_path(), default_wait())?;
-    let listing = list(ws)?;
-    let request = Request {
-        code: Some(code),
-        allow_closed: true,
-        bind: false,
-        context_id,
-        intent: Intent::Write,
-    };
-    let mut resolved = resolver::resolve_in(ws, &listing, &request)?;
+    let mut resolved = resolver::resolve_code_locked(ws, code, &lock)?;
     let registry = match context_id {
         Some(_) => Some(bindings::load(ws)?),
         None => None,

@@ -140,12 +140,11 @@ pub fn run(args: &NextNumberArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     if style.format == Format::Json {
         return Ok(Outcome::json(model));
     }
-    let shown = dir.strip_prefix(&ws.root).unwrap_or(&dir);
     let text = match &claim {
         Some(c) => format!(
             "{} {} (next number {}{})\n",
             if c.reused { "Reusing" } else { "Claimed" },
-            clean(&slash(c.path.strip_prefix(&ws.root).unwrap_or(&c.path))),
+            clean(&ws.shown(&c.path)),
             next.padded(),
             owner
                 .as_deref()
@@ -154,7 +153,7 @@ pub fn run(args: &NextNumberArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         ),
         None => format!(
             "Next number in {}: {} (highest so far {}){}\n",
-            clean(&slash(shown)),
+            clean(&ws.shown(&dir)),
             next.padded(),
             scan.max.padded(),
             if created { "; folder created" } else { "" }

@@ -140,11 +140,7 @@ fn spec_line(s: &SpecEntry) -> String {
         0 => String::new(),
         n => format!(" · {}", plural(n, "open question", "open questions")),
     };
-    let when = s
-        .relative
-        .as_deref()
-        .map(|r| format!(" · {r}"))
-        .unwrap_or_default();
+    let when = when(s.relative.as_deref());
     format!(
         "{} · {}{questions}{when}",
         title("spec", &s.number, &s.slug),
@@ -201,10 +197,7 @@ fn group(
             }
             CHECKPOINT_ORPHAN => {
                 let session = idx.sessions.get(item.file.as_str()).copied();
-                let when = session
-                    .and_then(|s| s.relative.clone())
-                    .map(|r| format!(" · {r}"))
-                    .unwrap_or_default();
+                let when = when(session.and_then(|s| s.relative.as_deref()));
                 let about = clean(session.map_or(item.summary.as_str(), described));
                 let folder = clean(item.file.rsplit('/').next().unwrap_or(&item.file));
                 let _ = writeln!(out, "  {folder} — {about}{when}");
@@ -220,6 +213,19 @@ fn group(
     out.push('\n');
 }
 
+/// ` · <how long ago>`, or nothing when the time is unknown.
+fn when(relative: Option<&str>) -> String {
+    relative.map(|r| format!(" · {r}")).unwrap_or_default()
+}
+
+/// How many plans are done.
+fn plans_done(m: &StatusModel) -> usize {
+    m.plans
+        .iter()
+        .filter(|pl| pl.plan_state == PlanState::Done)
+        .count()
+}
+
 /// The dashboard.
 pub fn render(m: &StatusModel, style: Style) -> String {
     let p = Paint::new(style.color);
@@ -227,11 +233,7 @@ pub fn render(m: &StatusModel, style: Style) -> String {
     let name = clean(m.workspace.name.lines().next().unwrap_or_default());
     let _ = writeln!(out, "{} · {}", p.bold(&name), clean(&m.workspace.path));
     let c = &m.counts;
-    let done = m
-        .plans
-        .iter()
-        .filter(|pl| pl.plan_state == PlanState::Done)
-        .count();
+    let done = plans_done(m);
     let _ = writeln!(
         out,
         "{}",
@@ -362,11 +364,7 @@ fn detail(m: &StatusModel, p: Paint, out: &mut String) {
         let t = pad(&title("plan", &pl.number, &pl.slug), width);
         let _ = writeln!(out, "  {t}  {}", plan_axes(pl, p));
         plan_notes(pl, p, out);
-        let when = pl
-            .relative
-            .as_deref()
-            .map(|r| format!(" · {r}"))
-            .unwrap_or_default();
+        let when = when(pl.relative.as_deref());
         let _ = writeln!(
             out,
             "    {}",
@@ -386,11 +384,7 @@ fn detail(m: &StatusModel, p: Paint, out: &mut String) {
     if !unproven.is_empty() {
         let _ = writeln!(out, "\nPlans with no proven spec: {}", unproven.join("; "));
     }
-    let done = m
-        .plans
-        .iter()
-        .filter(|pl| pl.plan_state == PlanState::Done)
-        .count();
+    let done = plans_done(m);
     let _ = writeln!(
         out,
         "Done: {done} of {}",
@@ -414,11 +408,7 @@ fn detail(m: &StatusModel, p: Paint, out: &mut String) {
         p.bold(&format!("Discarded ({})", m.discarded.len()))
     );
     for d in &m.discarded {
-        let when = d
-            .relative
-            .as_deref()
-            .map(|r| format!(" · {r}"))
-            .unwrap_or_default();
+        let when = when(d.relative.as_deref());
         let _ = writeln!(
             out,
             "  {:<8}  {}  {}{}",

@@ -6,14 +6,14 @@
 //! degraded, a session whose checkpoint cannot be written is reported in its entry, and the
 //! exit code is 0. It does not bind the conversation either: no later turn would use it.
 
-use super::hook_context_id;
+use super::hook_request;
 use super::write::preserved;
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean;
 use crate::views::hooks::Degraded;
-use aw_workspace::hooks::{self, Checkpointed, HookRequest, OnClose};
+use aw_workspace::hooks::{self, Checkpointed, OnClose};
 use clap::Args;
 use serde_json::{Value, json};
 
@@ -35,13 +35,7 @@ pub struct AutoCompactOnCloseArgs {
 /// Runs the command.
 pub fn run(args: &AutoCompactOnCloseArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
-    let context_id = hook_context_id()?;
-    let ws = cx.workspace()?;
-    let req = HookRequest {
-        code: args.code.as_deref(),
-        context_id: context_id.as_deref(),
-        now: cx.now.wall,
-    };
+    let (ws, req) = hook_request(cx, &args.code)?;
     let entry = match hooks::checkpoint_on_close(&ws, &req)? {
         OnClose::Unresolved(u) => return Ok(degraded(style.format, Degraded::of(u))),
         OnClose::Session { folder, result } => match result {

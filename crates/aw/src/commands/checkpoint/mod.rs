@@ -12,11 +12,14 @@ pub mod read;
 pub mod resume_summary;
 pub mod write;
 
+use crate::context::Ctx;
 use crate::failure::Failure;
 use aw_core::error_code::ErrorCode;
+use aw_workspace::hooks::HookRequest;
+use aw_workspace::locate::Workspace;
 
 /// The conversation the hook acts for (`AW_CONTEXT_ID` and/or the hook's `session_id`).
-pub fn hook_context_id() -> Result<Option<String>, Failure> {
+fn hook_context_id() -> Result<Option<String>, Failure> {
     aw_workspace::context_id::for_hook().map_err(|_| {
         Failure::new(
             ErrorCode::ContextIdConflict,
@@ -24,4 +27,19 @@ pub fn hook_context_id() -> Result<Option<String>, Failure> {
             "Unset AW_CONTEXT_ID in the hook's environment (the host's session_id identifies the conversation), or make both agree.",
         )
     })
+}
+
+/// What every hook starts from: the workspace, and its request (the session asked for, the
+/// conversation it acts for, now).
+pub fn hook_request(
+    cx: &Ctx<'_>,
+    code: &Option<String>,
+) -> Result<(Workspace, HookRequest), Failure> {
+    let context_id = hook_context_id()?;
+    let req = HookRequest {
+        code: code.clone(),
+        context_id,
+        now: cx.now.wall,
+    };
+    Ok((cx.workspace()?, req))
 }

@@ -6,7 +6,7 @@
 //! five minutes old, `complete`). It only reads: it never binds the conversation, and when no
 //! session can be settled on it says so (`continuity: degraded`) instead of presenting one.
 
-use super::hook_context_id;
+use super::hook_request;
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
@@ -61,15 +61,14 @@ fn positive_days(raw: &str) -> Result<u64, String> {
 pub fn run(args: &ResumeSummaryArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
     let days = args.recent_days;
-    let context_id = hook_context_id()?;
-    let ws = cx.workspace()?;
+    let (ws, hook) = hook_request(cx, &args.code)?;
     let listing = sessions::list(&ws)?;
     let active = active_folders(&listing);
     let req = Request {
-        code: args.code.as_deref(),
+        code: hook.code.as_deref(),
         allow_closed: false,
         bind: false,
-        context_id: context_id.as_deref(),
+        context_id: hook.context_id.as_deref(),
         intent: Intent::Read,
     };
     let mut model = Map::new();

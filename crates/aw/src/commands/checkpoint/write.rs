@@ -10,14 +10,14 @@
 //! compaction (`--can-pause`) gets the ambiguity as a failure with exit 2; every other case
 //! answers "degraded" with exit 0, so compaction goes on and nothing is written.
 
-use super::hook_context_id;
+use super::hook_request;
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean;
 use crate::views::hooks::Degraded;
 use aw_core::error_code::ErrorCode;
-use aw_workspace::hooks::{self, Checkpointed, HookRequest, Unresolved};
+use aw_workspace::hooks::{self, Checkpointed, Unresolved};
 use clap::Args;
 use serde_json::{Value, json};
 
@@ -50,13 +50,7 @@ pub const PRESERVED_REASON: &str =
 /// Runs the command.
 pub fn run(args: &CheckpointWriteArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
-    let context_id = hook_context_id()?;
-    let ws = cx.workspace()?;
-    let req = HookRequest {
-        code: args.code.as_deref(),
-        context_id: context_id.as_deref(),
-        now: cx.now.wall,
-    };
+    let (ws, req) = hook_request(cx, &args.code)?;
     let (model, text) = match hooks::write_checkpoint(&ws, &req, args.force)? {
         Ok(done) => report(&done),
         Err(u) => return unresolved(u, args.can_pause, style.format),

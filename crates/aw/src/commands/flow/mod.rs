@@ -10,6 +10,7 @@ mod advance;
 mod recover;
 mod submit;
 
+use crate::cli::given;
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome, Style};
@@ -79,24 +80,13 @@ fn flow_name(raw: &str) -> Result<String, String> {
 
 /// The session asked for: `--session`, or its alias `--code` (they must agree).
 fn session_arg(args: &FlowArgs) -> Result<Option<&str>, Failure> {
-    let clean = |v: &Option<String>| {
-        v.as_deref()
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(str::to_owned)
-    };
-    match (clean(&args.session), clean(&args.code)) {
+    match (given(&args.session), given(&args.code)) {
         (Some(s), Some(c)) if s != c => Err(Failure::new(
             ErrorCode::ArgsInvalid,
             format!("`--session {s}` and `--code {c}` name different sessions."),
             "Pass only one of them.",
         )),
-        _ => Ok(args
-            .session
-            .as_deref()
-            .or(args.code.as_deref())
-            .map(str::trim)
-            .filter(|s| !s.is_empty())),
+        (session, code) => Ok(session.or(code)),
     }
 }
 

@@ -2,6 +2,7 @@
 //! attempts back.
 
 use super::{FlowArgs, drive, emit};
+use crate::cli::given;
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::Outcome;
@@ -30,11 +31,7 @@ pub struct RecoverArgs {
 /// Runs the verb.
 pub fn run(args: &RecoverArgs, flow: &FlowArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
-    let transition = args
-        .transition
-        .as_deref()
-        .map(str::trim)
-        .filter(|t| !t.is_empty());
+    let transition = given(&args.transition);
     let turn = drive(flow, cx, |stored, folder| {
         let Some(state) = stored else {
             return Err(FlowError::new(

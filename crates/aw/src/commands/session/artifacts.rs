@@ -6,6 +6,7 @@
 //! decisions file, `OBJETIVO.md` a descriptor); the TASKS and DECISION grammars are the shared
 //! ones in `aw_core::artifacts`. A read never binds the conversation.
 
+use crate::cli::given;
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
@@ -57,11 +58,7 @@ const DUMP_KINDS: [&str; 7] = [
 /// Runs the command.
 pub fn run(args: &SessionArtifactsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
-    let code = args
-        .code
-        .as_deref()
-        .map(str::trim)
-        .filter(|c| !c.is_empty());
+    let code = given(&args.code);
     let kinds = match &args.dump {
         None => None,
         Some(csv) => Some(dump_kinds(csv, code)?),
@@ -84,12 +81,7 @@ pub fn run(args: &SessionArtifactsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure
     )?;
     let names = entries(&resolved.path)?;
     let descriptor = sessions::descriptor(&resolved.path, &names)?;
-    let rel = resolved
-        .path
-        .strip_prefix(&ws.root)
-        .unwrap_or(&resolved.path)
-        .to_string_lossy()
-        .replace('\\', "/");
+    let rel = ws.shown(&resolved.path);
     let id = identity(&resolved.folder);
     let mut model = json!({
         "session": resolved.folder,

@@ -3,6 +3,7 @@
 //! `CHECKPOINT.md` before taking the lock). Closing a closed session again is allowed and rewrites
 //! its row.
 
+use crate::cli::given;
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
@@ -32,12 +33,7 @@ pub struct SessionCloseArgs {
 /// Runs the command.
 pub fn run(args: &SessionCloseArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
-    let Some(code) = args
-        .code
-        .as_deref()
-        .map(str::trim)
-        .filter(|c| !c.is_empty())
-    else {
+    let Some(code) = given(&args.code) else {
         return Err(Failure::new(
             ErrorCode::InvalidInput,
             "`--code` is required: closing never guesses the session.",

@@ -3,6 +3,7 @@
 //! (the transaction is `aw_workspace::sessions::create`). The name must be a single folder name
 //! (the reference let `x/../../escaped` create a folder outside the workspace).
 
+use crate::cli::given;
 use crate::context::Ctx;
 use crate::failure::{Failure, sentence};
 use crate::output::{Format, Outcome};
@@ -49,11 +50,6 @@ fn expected() -> serde_json::Value {
             .map(|t| t.as_str())
             .collect::<Vec<_>>()
     )
-}
-
-/// A flag's trimmed value, `None` when absent or blank.
-fn given(v: &Option<String>) -> Option<&str> {
-    v.as_deref().map(str::trim).filter(|s| !s.is_empty())
 }
 
 /// Runs the command.
@@ -110,15 +106,11 @@ pub fn run(args: &SessionCreateArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     )?;
 
     if style.format == Format::Human {
-        let shown = created
-            .session_path
-            .strip_prefix(&ws.root)
-            .unwrap_or(&created.session_path);
         return Ok(Outcome::text(format!(
             "Created session {} ({}) · {}\n",
             clean(&created.folder),
             kind.as_str(),
-            clean(&shown.to_string_lossy())
+            clean(&ws.shown(&created.session_path))
         )));
     }
     let mut model = json!({

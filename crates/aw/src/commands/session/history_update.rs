@@ -5,6 +5,7 @@
 //! folder still gets its row (`| 777 | … |`). A legacy 6/7-column table is migrated to four
 //! columns on the way.
 
+use crate::cli::given;
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
@@ -72,13 +73,7 @@ fn calendar_date(raw: &str) -> Result<String, String> {
 /// Runs the command.
 pub fn run(args: &HistoryUpdateArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
-    let trimmed = |v: &Option<String>| {
-        v.as_deref()
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(str::to_owned)
-    };
-    let (Some(code), Some(state)) = (trimmed(&args.code), args.state) else {
+    let (Some(code), Some(state)) = (given(&args.code), args.state) else {
         return Err(invalid(
             "`--code` and `--state` are both required.",
             "Add `--code <session> --state active|closed`.",
@@ -88,7 +83,7 @@ pub fn run(args: &HistoryUpdateArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         RowState::Active => SessionState::Active,
         RowState::Closed => SessionState::Closed,
     };
-    if !is_valid_code(&code) {
+    if !is_valid_code(code) {
         return Err(invalid(
             format!(
                 "`{code}` is not a session code: give a number or a folder name, without path separators or `..`."
@@ -96,8 +91,8 @@ pub fn run(args: &HistoryUpdateArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             "Pass the session's number or folder name.",
         ));
     }
-    let name_override = trimmed(&args.session);
-    if let Some(n) = &name_override
+    let name_override = given(&args.session);
+    if let Some(n) = name_override
         && n.chars().any(char::is_control)
     {
         return Err(invalid(
@@ -109,10 +104,10 @@ pub fn run(args: &HistoryUpdateArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let updated = history::update(
         &ws,
         &RowUpdate {
-            code: &code,
+            code,
             state,
             date: args.date.as_deref().filter(|d| !d.is_empty()),
-            name: name_override.as_deref(),
+            name: name_override,
             refs: args.refs.as_deref(),
             today: &cx.now.today(),
         },

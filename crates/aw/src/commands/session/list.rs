@@ -112,12 +112,11 @@ pub fn run(args: &SessionsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
 
 /// The path of a session folder: workspace-relative, or absolute when `absolute`.
 fn shown_path(ws: &Workspace, info: &Info, absolute: bool) -> String {
-    let p = if absolute {
-        info.dir.as_path()
+    if absolute {
+        info.dir.to_string_lossy().replace('\\', "/")
     } else {
-        info.dir.strip_prefix(&ws.root).unwrap_or(&info.dir)
-    };
-    p.to_string_lossy().replace('\\', "/")
+        ws.shown(&info.dir)
+    }
 }
 
 /// One session as the listing reports it: `{code, name, folder, path, state, [type], date,

@@ -5,6 +5,7 @@
 //! `--reopen` removes `.closed` and binds the conversation (AW_CONTEXT_ID) to the session, both
 //! under the workspace lock.
 
+use crate::cli::given;
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
@@ -42,11 +43,7 @@ pub struct SessionResumeArgs {
 /// Runs the command.
 pub fn run(args: &SessionResumeArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
-    let code = args
-        .code
-        .as_deref()
-        .map(str::trim)
-        .filter(|c| !c.is_empty());
+    let code = given(&args.code);
     if args.reopen && code.is_none() {
         return Err(Failure::new(
             ErrorCode::InvalidInput,
@@ -75,12 +72,7 @@ pub fn run(args: &SessionResumeArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         .map(|d| d.text);
     let (cp_path, cp_text) = read_checkpoint(&resolved.path)?;
     let id = identity(&resolved.folder);
-    let rel = resolved
-        .path
-        .strip_prefix(&ws.root)
-        .unwrap_or(&resolved.path)
-        .to_string_lossy()
-        .replace('\\', "/");
+    let rel = ws.shown(&resolved.path);
     if style.format == Format::Human {
         return Ok(Outcome::text(human(
             &resolved,
