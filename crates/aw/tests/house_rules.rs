@@ -1,0 +1,214 @@
+//! Rules every command keeps: typed refusals of flag values, one date grammar, one clock, one
+//! count of a session's scripts, output that is whole or a failure, and human text that no
+//! document can use to take over a terminal.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod session_support;
+
+use session_support::Ws;
+
+/// `aw args…` in the workspace, stdout captured as text.
+fn text(ws: &Ws, args: &[&str], env: &[(&str, &str)]) -> String {
+    let mut c = ws.aw();
+    c.args(args);
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let out = c.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn refused_flag_values_keep_the_codes_scripts_rely_on() {
+    let ws = Ws::new();
+    for (args, code, flag) in [
+        (
+            &["resume-summary", "--recent-days", "0"][..],
+            "INVALID_INPUT",
+            "--recent-days",
+        ),
+        (
+            &["resume-summary", "--recent-days", "x"][..],
+            "INVALID_INPUT",
+            "--recent-days",
+        ),
+        (
+            &["sessions", "--state", "open"][..],
+            "INVALID_INPUT",
+            "--state",
+        ),
+        (
+            &["history-update", "--code", "001", "--state", "gone"][..],
+            "INVALID_INPUT",
+            "--state",
+        ),
+        (
+            &["status", "--format", "xml"][..],
+            "ARGS_INVALID",
+            "--format",
+        ),
+        (
+            &["flow", "advance", "--flow", "bogus"][..],
+            "ARGS_INVALID",
+            "--flow",
+        ),
+    ] {
+        let v = ws.fails(args, code);
+        assert_eq!(v["error"]["details"]["argument"], flag, "{v:#}");
+    }
+}
+
+#[test]
+fn impossible_dates_are_refused_and_real_ones_recorded() {
+    let ws = Ws::new();
+    for bad in ["2026-02-31", "2100-02-29", "2026-13-01", "26-01-01"] {
+        let v = ws.fails(
+            &[
+                "history-update",
+                "--code",
+                "001",
+                "--state",
+                "active",
+                "--date",
+                bad,
+            ],
+            "INVALID_INPUT",
+        );
+        assert_eq!(v["error"]["details"]["argument"], "--date", "{v:#}");
+    }
+    assert!(!ws.history().exists(), "a refused date writes nothing");
+    ws.ok(&[
+        "history-update",
+        "--code",
+        "001",
+        "--state",
+        "active",
+        "--date",
+        "2024-02-29",
+    ]);
+    assert!(ws.read(".workflow/HISTORY.md").contains("2024-02-29"));
+}
+
+#[test]
+fn the_test_clock_dates_everything_a_command_writes() {
+    let ws = Ws::new();
+    let pinned = [("AW_TEST_NOW", "2031-07-08 09:10")];
+    let (code, v) = ws.run_env(
+        &[
+            "session-create",
+            "--type",
+            "quick",
+            "--name",
+            "clock-quick",
+            "--objective",
+            "Check the clock",
+        ],
+        &pinned,
+    );
+    assert_eq!(code, 0, "{v:#}");
+    let doc = ws.read(".workflow/sessions/001-clock-quick/SESSION.md");
+    assert!(doc.contains("2031-07-08"), "{doc}");
+    let (_, v) = ws.run_env(&["sessions"], &pinned);
+    assert_eq!(v["sessions"][0]["date"], "2031-07-08");
+    let (code, _) = ws.run_env(&["checkpoint-write", "--code", "001"], &pinned);
+    assert_eq!(code, 0);
+    let cp = ws.read(".workflow/sessions/001-clock-quick/CHECKPOINT.md");
+    assert!(cp.contains("- Updated: 2031-07-08 09:10"), "{cp}");
+    // Five minutes later by the same clock, the untouched checkpoint is a draft, aged 300 s.
+    let (_, v) = ws.run_env(
+        &["resume-summary", "--code", "001"],
+        &[("AW_TEST_NOW", "2031-07-08 09:15")],
+    );
+    assert_eq!(v["checkpoint_age_seconds"], 300, "{v:#}");
+}
+
+#[test]
+fn checkpoint_and_artifacts_count_the_same_scripts() {
+    let ws = Ws::new();
+    let s = ws.session("001-db-quick", false);
+    let deep = s
+        .join("scripts")
+        .join("a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q/r/s/t");
+    std::fs::create_dir_all(&deep).unwrap();
+    std::fs::write(s.join("scripts/001-up.SQL"), "select 1;").unwrap();
+    std::fs::write(s.join("scripts/001-up.rollback.sql"), "select 1;").unwrap();
+    std::fs::write(deep.join("002-deep.sql"), "select 1;").unwrap();
+    std::fs::write(s.join("scripts/notes.md"), "not a script").unwrap();
+    let v = ws.ok(&["session-artifacts", "--code", "001"]);
+    assert_eq!(v["artifacts"]["scripts"]["total"], 3, "{v:#}");
+    assert_eq!(v["artifacts"]["scripts"]["rollback"], 1);
+    ws.ok(&["checkpoint-write", "--code", "001"]);
+    let cp = ws.read(".workflow/sessions/001-db-quick/CHECKPOINT.md");
+    assert!(cp.contains("scripts(3)"), "{cp}");
+}
+
+#[test]
+fn human_text_carries_no_control_characters_from_documents() {
+    let ws = Ws::new();
+    let hostile = "Fix \u{1b}]0;pwned\u{7}the \u{1b}[2Jlogin\r\u{9b}31m loop";
+    ws.ok(&[
+        "session-create",
+        "--type",
+        "quick",
+        "--name",
+        "hostile-quick",
+        "--objective",
+        hostile,
+    ]);
+    let s = ws.sessions().join("001-hostile-quick");
+    std::fs::write(
+        s.join("CHECKPOINT.md"),
+        format!("## Completed\n- {hostile}\n## Pending / Next\n- {hostile}\n"),
+    )
+    .unwrap();
+    std::fs::create_dir_all(ws.root().join("docs/specs")).unwrap();
+    std::fs::write(
+        ws.root().join("docs/specs/001-spec-login.md"),
+        format!("# Spec\n\n## Open questions\n- {hostile}\n"),
+    )
+    .unwrap();
+    for args in [
+        &["session-resume", "--code", "001", "--format", "human"][..],
+        &["checkpoint-read", "--code", "001", "--format", "human"][..],
+        &["status", "--format", "human", "--detail"][..],
+        &["resume", "--code", "001", "--format", "human"][..],
+    ] {
+        let out = text(&ws, args, &[]);
+        let bad: Vec<char> = out
+            .chars()
+            .filter(|c| c.is_control() && *c != '\n' && *c != '\t')
+            .collect();
+        assert!(bad.is_empty(), "{args:?} printed {bad:?}:\n{out}");
+        assert!(
+            out.contains("loop"),
+            "{args:?} still shows the text:\n{out}"
+        );
+    }
+    // The JSON model carries the exact text.
+    let v = ws.ok(&["session-resume", "--code", "001"]);
+    assert!(v["objetivo"].as_str().unwrap().contains(hostile));
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn output_that_cannot_be_written_is_a_failure_not_a_success() {
+    let ws = Ws::new();
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full exists on Linux");
+    let out = ws
+        .process(&["sessions", "--json"])
+        .stdout(full)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("could not be written"), "{err}");
+}
