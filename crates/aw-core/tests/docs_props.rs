@@ -1,6 +1,5 @@
 //! Properties of the document grammars on arbitrary input: nothing panics, CRLF reads like LF,
 //! and scanning cuts lines exactly where `\n` is.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use aw_core::docs::plan::parse_plan;
 use aw_core::docs::session_view::checkpoint_view;

@@ -2,17 +2,14 @@
 //! authorization, execution boundaries, ownership, the docs boundary and the flow-control
 //! choices (flow-advance, flow-effects, flow-execution-boundary, flow-human-boundary,
 //! flow-ownership, flow-tramo-chassis suites).
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
-
+use crate::common::{Run, action, decided, row};
 use aw_core::flow::boundary::{action_digest, resolve};
 use aw_core::flow::effects::{approval_digest, authorize_transition};
 use aw_core::flow::human::render;
 use aw_core::flow::run::advance;
 use aw_core::flow::vocab::{PAUSE_LABEL, STOP_LABEL};
 use aw_core::flow::{EffectClass, Flow, Journey, RunState};
-use common::{Run, action, decided, row};
 use serde_json::json;
 
 const F: &str = "044-fixture-quick";

@@ -1,13 +1,10 @@
 //! No input makes the engine panic: arbitrary state files and arbitrary answers at every kind of
 //! boundary come back as values or typed errors.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
-
+use crate::common::Run;
 use aw_core::flow::state_parse::parse_state;
 use aw_core::flow::submit::{Submission, submit};
 use aw_core::flow::{Flow, Journey, RunState};
-use common::Run;
 use proptest::prelude::*;
 
 /// States standing on a semantic, an execution, an authorization, a human and a final boundary.

@@ -2,15 +2,12 @@
 //! degradation, recovery, and the quick / spec / plan tranches (flow-fail-closed,
 //! flow-tramo-chassis, flow-tramo-quick, flow-tramo-spec, flow-tramo-plan, flow-effects,
 //! flow-human-boundary suites).
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
-
+use crate::common::{Run, decided};
 use aw_core::flow::recover::recover;
 use aw_core::flow::state::Observation;
 use aw_core::flow::vocab::{PAUSE_LABEL, STOP_LABEL};
 use aw_core::flow::{EffectClass, Flow, Journey, RunState};
-use common::{Run, decided};
 use serde_json::json;
 
 const Q: &str = "007-tramo-quick-quick";

@@ -1,6 +1,5 @@
 //! `checkpoint-write`, `checkpoint-read`, `auto-compact-on-close` and `resume-summary`, run as
 //! the hooks run them: in a temporary workspace, stdout piped, the hook JSON on stdin.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use assert_cmd::Command;
 use serde_json::{Value, json};

@@ -1,6 +1,5 @@
 //! The output contract every command follows: formats, envelopes, help, unknown input, and
 //! whole output through pipes.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use assert_cmd::Command;
 use serde_json::Value;

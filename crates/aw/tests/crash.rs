@@ -2,11 +2,8 @@
 //! it should become, never torn, and the next command works (the OS releases the lock with the
 //! dead process). `AW_TEST_STALL_MS` (a documented testing aid) parks the command between two
 //! of its writes while it holds the lock, so the kill lands exactly there.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod session_support;
-
-use session_support::Ws;
+use crate::support::Ws;
 use std::path::Path;
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};

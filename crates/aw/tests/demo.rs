@@ -1,5 +1,4 @@
 //! `aw demo` runs on its embedded example with no set-up and leaves nothing behind.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use assert_cmd::Command;
 use serde_json::Value;

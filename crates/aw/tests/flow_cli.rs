@@ -1,6 +1,5 @@
 //! `aw flow` through the binary: arguments, exit codes and envelopes, fail-closed reads and
 //! tamper refusals, write discipline, closed sessions, conversations, and parallel submits.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use serde_json::{Value, json};
 use std::io::Write;

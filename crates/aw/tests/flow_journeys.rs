@@ -3,7 +3,6 @@
 //! approval digest quoted in `next_action` at authorization boundaries, and, at execution
 //! boundaries, the named `aw` command actually run, its real output reported as evidence with
 //! the answer template `next_action` gives.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use serde_json::{Value, json};
 use std::io::Write;

@@ -1,6 +1,5 @@
 //! `aw status` and `aw resume` show an active session's flow run (the flow engine's projection):
 //! where it stopped and the exact next command.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use assert_cmd::Command;
 use serde_json::Value;

@@ -1,6 +1,5 @@
 //! `aw manifest validate`: the drop-in contract of the family's validator (arguments, text
 //! layout, exit codes) and its JSON model.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use assert_cmd::Command;
 use serde_json::Value;

@@ -1,6 +1,5 @@
 //! The project-block commands end to end: `project-md-upsert --read | --init`,
 //! `set-working-branch`, `set-qa-branch` and `sources`.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use assert_cmd::Command;
 use serde_json::{Value, json};

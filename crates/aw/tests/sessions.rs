@@ -1,12 +1,9 @@
 //! Session commands end to end: the resolver (§7.2) and its envelopes, conversation bindings
 //! (§7.3), create/close/resume/reopen, HISTORY upserts (§7.9), artifacts, and the defects the
 //! reference had (§13: 3, 4, 5, 8, 9, 14, 16).
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod session_support;
-
+use crate::support::{Ws, today};
 use serde_json::{Value, json};
-use session_support::{Ws, today};
 
 fn create(ws: &Ws, name: &str) -> Value {
     ws.ok(&[

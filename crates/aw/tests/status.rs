@@ -4,7 +4,6 @@
 //!
 //! Runs are pinned: `AW_TEST_NOW` fixes "now", `TZ=UTC` fixes the local zone, and every fixture
 //! file gets the same modification time, so dates and relative dates are stable.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use assert_cmd::Command;
 use serde_json::Value;

@@ -1,6 +1,5 @@
 //! Every workspace command works from any subfolder of the workspace: it walks up to the
 //! folder holding `.workflow/`, and writes nothing in the folder it was run from.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use assert_cmd::Command;
 use serde_json::Value;

@@ -1,6 +1,5 @@
 //! `aw workspace-init` end to end: scaffold, project block, `.gitignore`, multi-root settings,
 //! idempotence, dry runs, refusals, and the lock.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use assert_cmd::Command;
 use serde_json::{Value, json};

@@ -1,6 +1,5 @@
 //! Helpers shared by the flow tests: fixture rows, and pure runs over a journey (no disk).
 #![allow(dead_code)]
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use aw_core::flow::effects::approval_digest;
 use aw_core::flow::registry::Decision;

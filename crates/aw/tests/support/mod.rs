@@ -1,7 +1,6 @@
 //! Shared harness of the session test suites: temporary workspaces (empty or copied from the
 //! golden fixture), a private HOME, no `AW_*` variables, stdout piped, and JSON normalisation
 //! for snapshots (temporary paths and today's date masked).
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 #![allow(dead_code)]
 
 use assert_cmd::Command;
