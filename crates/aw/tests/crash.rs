@@ -3,7 +3,7 @@
 //! dead process). `AW_TEST_STALL_MS` (a documented testing aid) parks the command between two
 //! of its writes while it holds the lock, so the kill lands exactly there.
 
-use crate::support::Ws;
+use crate::support::{Ws, wait_until};
 use std::path::Path;
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
@@ -17,16 +17,9 @@ fn spawn(ws: &Ws, args: &[&str], env: &[(&str, &str)]) -> Child {
     c.spawn().unwrap()
 }
 
+/// Waits for the stalled command to have written `p` (it then holds the lock and sleeps).
 fn wait_for(p: &Path) {
-    let start = Instant::now();
-    while !p.exists() {
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "{} never appeared",
-            p.display()
-        );
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    wait_until(&format!("{} appearing", p.display()), || p.exists());
 }
 
 fn no_temp_files(dir: &Path) {
