@@ -1,9 +1,9 @@
 //! `checkpoint-write`, `checkpoint-read`, `auto-compact-on-close` and `resume-summary`, run as
 //! the hooks run them: in a temporary workspace, stdout piped, the hook JSON on stdin.
 
-use crate::support::Ws;
+use crate::support::{Ws, git};
 use serde_json::{Value, json};
-use std::process::{Command as Std, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 fn hook(session_id: &str) -> String {
@@ -535,37 +535,11 @@ fn malformed_codes_are_refused() {
 fn files_touched_come_from_git() {
     let ws = Ws::new();
     seed_session(&ws, "001-login-quick");
-    let git = |args: &[&str]| {
-        Std::new("git")
-            .args([
-                "-c",
-                "user.name=t",
-                "-c",
-                "user.email=t@t",
-                "-c",
-                "commit.gpgsign=false",
-            ])
-            .args(args)
-            .current_dir(ws.root())
-            .env("HOME", ws.home())
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .output()
-    };
-    if git(&["init", "-q"])
-        .map(|o| !o.status.success())
-        .unwrap_or(true)
-    {
-        eprintln!("git is not available; skipping");
-        return;
-    }
+    let git = |args: &[&str]| git(ws.root(), ws.home(), args);
+    git(&["init", "-q"]);
     std::fs::write(ws.root().join("app.txt"), "one\n").unwrap();
-    git(&["add", "app.txt"]).unwrap();
-    assert!(
-        git(&["commit", "-q", "-m", "init"])
-            .unwrap()
-            .status
-            .success()
-    );
+    git(&["add", "app.txt"]);
+    git(&["commit", "-q", "-m", "init"]);
     std::fs::write(ws.root().join("app.txt"), "one\ntwo\nthree\n").unwrap();
     let v = ws.ok(&["checkpoint-write"]);
     assert_eq!(v["files_touched_count"], 1, "{v}");
