@@ -1,8 +1,9 @@
 //! `aw workspace-init` end to end: scaffold, project block, `.gitignore`, multi-root settings,
 //! idempotence, dry runs, refusals, and the lock.
 
-use crate::support::Ws;
+use crate::support::{Ws, set_mtime};
 use serde_json::{Value, json};
+use std::os::unix::fs::MetadataExt;
 
 /// An empty folder with a private home; a busy lock fails fast.
 fn ws() -> Ws {
@@ -84,21 +85,26 @@ fn second_init_reports_unchanged_and_changes_no_byte() {
         "--source",
         "ext:../ext",
     ]);
-    let before = w.tree();
-    let mtime = |rel: &str| {
-        std::fs::metadata(w.root().join(rel))
-            .unwrap()
-            .modified()
-            .unwrap()
-    };
+    // Every file gets a modification time far in the past: a rewrite of any kind (in place or
+    // by rename) would move it to the present, and a rename would also change the inode.
     let files = [
         "CLAUDE.md",
         "AGENTS.md",
         ".gitignore",
         ".claude/settings.local.json",
+        ".workflow/skills.toml",
     ];
-    let stamps: Vec<_> = files.iter().map(|f| mtime(f)).collect();
-    std::thread::sleep(std::time::Duration::from_millis(20));
+    let past = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000_000);
+    for f in files {
+        set_mtime(&w.root().join(f), past);
+    }
+    let stamp = |rel: &str| {
+        let m = std::fs::metadata(w.root().join(rel)).unwrap();
+        (rel.to_owned(), m.ino(), m.modified().unwrap())
+    };
+    let stamps: Vec<_> = files.iter().map(|f| stamp(f)).collect();
+    assert!(stamps.iter().all(|(_, _, t)| *t == past));
+    let before = w.tree();
     for args in [
         &["workspace-init"][..],
         &[
@@ -123,7 +129,7 @@ fn second_init_reports_unchanged_and_changes_no_byte() {
         assert_eq!(v["project_md"]["dropped_lines"], json!([]));
         assert_eq!(w.tree(), before, "{args:?}");
     }
-    let after: Vec<_> = files.iter().map(|f| mtime(f)).collect();
+    let after: Vec<_> = files.iter().map(|f| stamp(f)).collect();
     assert_eq!(after, stamps, "no file was rewritten");
 }
 
