@@ -4,7 +4,7 @@ use crate::support::Ws;
 use serde_json::Value;
 
 /// `aw` in an empty folder, its temporary folders made in the (private) home.
-fn aw(ws: &Ws) -> assert_cmd::Command {
+fn aw(ws: &Ws) -> std::process::Command {
     let mut c = ws.aw();
     c.env("TMPDIR", ws.home());
     c

@@ -13,6 +13,7 @@
 
 use serde_json::Value;
 use std::collections::BTreeMap;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command as StdCommand, Output, Stdio};
 use std::time::{Duration, Instant, SystemTime};
@@ -291,13 +292,13 @@ impl Ws {
         self.process_in(&self.root, args)
     }
 
-    /// `aw` in `dir` as an `assert_cmd` command, with this workspace's home and variables.
-    pub fn aw_in(&self, dir: &Path) -> assert_cmd::Command {
-        assert_cmd::Command::from_std(self.process_in(dir, &[]))
+    /// `aw` in `dir`, arguments to be added (see [`Ws::process_in`]).
+    pub fn aw_in(&self, dir: &Path) -> StdCommand {
+        self.process_in(dir, &[])
     }
 
     /// [`Ws::aw_in`] at the root.
-    pub fn aw(&self) -> assert_cmd::Command {
+    pub fn aw(&self) -> StdCommand {
         self.aw_in(&self.root)
     }
 
@@ -309,15 +310,28 @@ impl Ws {
         stdin: Option<&str>,
         env: &[(&str, &str)],
     ) -> Output {
-        let mut c = self.aw_in(dir);
-        c.args(args);
-        for (k, v) in env {
-            c.env(k, v);
+        let mut c = self.process_in(dir, args);
+        c.envs(env.iter().copied())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        if stdin.is_some() {
+            c.stdin(Stdio::piped());
         }
-        if let Some(s) = stdin {
-            c.write_stdin(s.to_owned());
+        let mut child = c.spawn().unwrap();
+        // Stdin is written by its own thread while stdout and stderr are read, so that no pipe
+        // fills up; the command may also exit without reading it, which is not an error.
+        let writer = stdin.map(|text| {
+            let mut pipe = child.stdin.take().unwrap();
+            let bytes = text.as_bytes().to_vec();
+            std::thread::spawn(move || {
+                let _ = pipe.write_all(&bytes);
+            })
+        });
+        let out = child.wait_with_output().unwrap();
+        if let Some(w) = writer {
+            w.join().unwrap();
         }
-        c.output().unwrap()
+        out
     }
 
     /// Runs `aw args…` at the root: (exit code, stdout as text).
