@@ -1,6 +1,5 @@
 //! The status board and resume proposals, built from document texts without touching a disk:
 //! pipeline priorities and ties, the spec → plan link, the flow slot, dates.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use aw_core::calendar::{Moment, WallClock};
 use aw_core::docs::board_input::{BoardInput, PlanInput, SessionInput, SourceDoc, SpecInput};

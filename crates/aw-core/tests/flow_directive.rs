@@ -1,16 +1,13 @@
 //! The directive's shape, its closed key set, the ten construction checks and the human
 //! projection (flow-directive suite).
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
-
+use crate::common::{Run, action, row};
 use aw_core::flow::checks::check;
 use aw_core::flow::directive::{DIRECTIVE_KEYS, Directive, ErrorView, Step};
 use aw_core::flow::human::render;
 use aw_core::flow::registry::Choice;
 use aw_core::flow::vocab::{BoundaryKind, Outcome, StepOutcome};
 use aw_core::flow::{EffectClass, Flow, Journey};
-use common::{Run, action, row};
 use serde_json::json;
 
 fn semantic() -> Directive {

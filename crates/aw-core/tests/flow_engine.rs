@@ -2,17 +2,14 @@
 //! authorization, execution boundaries, ownership, the docs boundary and the flow-control
 //! choices (flow-advance, flow-effects, flow-execution-boundary, flow-human-boundary,
 //! flow-ownership, flow-tramo-chassis suites).
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
-
+use crate::common::{Run, action, decided, row};
 use aw_core::flow::boundary::{action_digest, resolve};
 use aw_core::flow::effects::{approval_digest, authorize_transition};
 use aw_core::flow::human::render;
 use aw_core::flow::run::advance;
 use aw_core::flow::vocab::{PAUSE_LABEL, STOP_LABEL};
 use aw_core::flow::{EffectClass, Flow, Journey, RunState};
-use common::{Run, action, decided, row};
 use serde_json::json;
 
 const F: &str = "044-fixture-quick";
@@ -391,7 +388,7 @@ fn refused_results_change_nothing_decided() {
             spent,
             "{code}: a refusal spends one attempt"
         );
-        let e = run.last.error.as_ref().unwrap();
+        let e = run.error();
         match code {
             "FLOW_RESULT_INVALID" if e.message.contains("invocation") => {}
             "FLOW_ACTION_MISMATCH" => assert!(
@@ -481,14 +478,7 @@ fn a_changed_action_is_refused_without_writing() {
     let before = run.state.clone();
     run.send(r, None);
     assert_eq!(run.code(), Some("FLOW_ACTION_CHANGED"));
-    assert!(
-        run.last
-            .error
-            .as_ref()
-            .unwrap()
-            .action
-            .contains("aw flow advance")
-    );
+    assert!(run.error().action.contains("aw flow advance"));
     assert!(!run.wrote);
     assert_eq!(run.state, before);
 }
@@ -547,7 +537,7 @@ fn an_unowned_transition_blocks() {
         "blocked",
         "a blocked boundary reports blocked"
     );
-    let e = run.last.error.as_ref().unwrap();
+    let e = run.error();
     assert_eq!(e.code, "FLOW_TRANSITION_UNOWNED");
     assert!(e.message.contains("fixture.sin-propiedad"));
     assert!(e.action.contains("not a fallback"));
@@ -599,7 +589,7 @@ fn a_delegated_row_writing_outside_its_docs_is_blocked() {
     )];
     let run = Run::start(Journey::fixture(Flow::Quick, &rows, &[]), F);
     assert_eq!(run.at(), ("blocked", "fixture.manual"));
-    let e = run.last.error.as_ref().unwrap();
+    let e = run.error();
     assert_eq!(e.code, "FLOW_DOCS_BOUNDARY_CROSSED");
     assert!(e.message.contains("docs/manuals"));
     assert!(e.action.contains("export-*"));
@@ -617,14 +607,7 @@ fn a_placeholder_typo_is_blocked() {
     )];
     let run = Run::start(Journey::fixture(Flow::Quick, &rows, &[]), F);
     assert_eq!(run.code(), Some("FLOW_ACTION_UNBOUND"));
-    assert!(
-        run.last
-            .error
-            .as_ref()
-            .unwrap()
-            .message
-            .contains("{sesion}")
-    );
+    assert!(run.error().message.contains("{sesion}"));
 }
 
 // ---- semantic answers ----------------------------------------------------------------------
@@ -636,14 +619,7 @@ fn semantic_answers_enter_as_data() {
     let fresh = run.clone_state();
     run.signals(&["fixture.zz"]);
     assert_eq!(run.code(), Some("FLOW_SIGNAL_UNKNOWN"));
-    assert!(
-        run.last
-            .error
-            .as_ref()
-            .unwrap()
-            .action
-            .contains("fixture.s1, fixture.s2")
-    );
+    assert!(run.error().action.contains("fixture.s1, fixture.s2"));
     let mut run = Run::from_state(Journey::fixture(Flow::Quick, &rows, &[]), fresh.clone());
     run.signals(&["fixture.s1", "fixture.s1"]);
     assert_eq!(run.code(), Some("FLOW_ANSWER_INVALID"));

@@ -1,6 +1,5 @@
 //! The registry as data: its shape, its invariants, and the composed journeys (flow-authority,
 //! flow-conditional-effects, flow-tramo-* registry checks, flow-cierre-legacy).
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use aw_core::flow::registry::{Realization, Registry};
 use aw_core::flow::vocab::{Authority, CLI_OWNED, Placement};

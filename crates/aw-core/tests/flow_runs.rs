@@ -2,15 +2,12 @@
 //! degradation, recovery, and the quick / spec / plan tranches (flow-fail-closed,
 //! flow-tramo-chassis, flow-tramo-quick, flow-tramo-spec, flow-tramo-plan, flow-effects,
 //! flow-human-boundary suites).
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
-
+use crate::common::{Run, decided};
 use aw_core::flow::recover::recover;
 use aw_core::flow::state::Observation;
 use aw_core::flow::vocab::{PAUSE_LABEL, STOP_LABEL};
 use aw_core::flow::{EffectClass, Flow, Journey, RunState};
-use common::{Run, decided};
 use serde_json::json;
 
 const Q: &str = "007-tramo-quick-quick";
@@ -78,9 +75,7 @@ fn five_failure_modes_change_nothing_decided() {
         assert_eq!(decided(&run.state), before);
         assert!(run.wrote, "a refusal that reached validation is recorded");
         assert_eq!(run.state.attempts.len(), 1);
-        assert!(
-            !run.last.next_action.is_empty() && !run.last.error.as_ref().unwrap().action.is_empty()
-        );
+        assert!(!run.last.next_action.is_empty() && !run.error().action.is_empty());
     }
     let mut run = quick();
     run.send(json!({}), None);
@@ -211,7 +206,7 @@ fn the_attempt_cap_degrades_a_judgment_row() {
         };
         assert_eq!(run.code(), Some(expected));
     }
-    let e = run.last.error.as_ref().unwrap();
+    let e = run.error();
     assert!(e.action.contains("Open questions") && e.action.contains("BACKLOG"));
     assert_eq!(run.at(), ("blocked", "quick.entry-gate-signal"));
     assert_eq!(run.last.outcome.as_str(), "blocked");
@@ -277,14 +272,7 @@ fn an_exhausted_execution_stays_blocked_until_recovered() {
         run.send(r, None);
     }
     assert_eq!(run.code(), Some("FLOW_BOUNDARY_EXHAUSTED"));
-    assert!(
-        run.last
-            .error
-            .as_ref()
-            .unwrap()
-            .action
-            .contains("outside the run")
-    );
+    assert!(run.error().action.contains("outside the run"));
     run.advance();
     assert_eq!(
         run.at(),
@@ -382,14 +370,7 @@ fn pause_and_stop_record_nothing() {
     run.choose(PAUSE_LABEL);
     assert_eq!(run.code(), Some("FLOW_BOUNDARY_PAUSED"));
     assert_eq!(run.last.outcome.as_str(), "needs_input");
-    assert!(
-        run.last
-            .error
-            .as_ref()
-            .unwrap()
-            .action
-            .contains("checkpoint-write")
-    );
+    assert!(run.error().action.contains("checkpoint-write"));
     assert_eq!(run.at(), ("human", "quick.gate-choice"));
     assert!(!run.wrote);
     assert_eq!(run.state, before);
@@ -399,14 +380,7 @@ fn pause_and_stop_record_nothing() {
     assert_eq!(run.state, before);
     run.choose("Maybe");
     assert_eq!(run.code(), Some("FLOW_CHOICE_UNKNOWN"));
-    assert!(
-        run.last
-            .error
-            .as_ref()
-            .unwrap()
-            .action
-            .contains("Stay in quick")
-    );
+    assert!(run.error().action.contains("Stay in quick"));
     run.send(json!({}), None);
     assert_eq!(run.code(), Some("FLOW_ANSWER_AMBIGUOUS"));
     run.choose("Stay in quick");
@@ -555,14 +529,7 @@ fn quick_authorization_decline_and_approval() {
     assert_eq!(decided(&run.state), before);
     run.send(json!({}), None);
     assert_eq!(run.code(), Some("FLOW_APPROVAL_MISSING"));
-    assert!(
-        run.last
-            .error
-            .as_ref()
-            .unwrap()
-            .action
-            .contains("--approval")
-    );
+    assert!(run.error().action.contains("--approval"));
     run.send(json!({}), Some(&"0".repeat(64)));
     assert_eq!(run.code(), Some("FLOW_APPROVAL_MISMATCH"));
     assert_eq!(decided(&run.state), before);
@@ -663,14 +630,7 @@ fn spec_refine_tranche() {
     r["effects"]["applied"] = json!([]);
     run.send(r, None);
     assert_eq!(run.code(), Some("FLOW_EFFECT_PARTIAL"));
-    assert!(
-        run.last
-            .error
-            .as_ref()
-            .unwrap()
-            .message
-            .contains("mutate_overwrite")
-    );
+    assert!(run.error().message.contains("mutate_overwrite"));
     run.execute();
     assert_eq!(run.code(), None);
     assert!(
@@ -856,14 +816,7 @@ fn a_positioned_run_stops_at_normalization_consent() {
     assert_eq!(run.state.serialize(), before, "byte-identical, no attempt");
     run.choose("Normalize and execute");
     assert_eq!(run.code(), Some("FLOW_CHOICE_UNKNOWN"));
-    assert!(
-        run.last
-            .error
-            .as_ref()
-            .unwrap()
-            .action
-            .contains("Normalise and execute")
-    );
+    assert!(run.error().action.contains("Normalise and execute"));
     run.choose("Normalise and execute");
     assert_eq!(run.code(), None);
     assert_eq!(

@@ -1,6 +1,5 @@
 //! The run state: round trip, pure mutations, and the fail-closed reader in its order
 //! (flow-run-state suite).
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use aw_core::canonical::{canonical_json, semantic_digest};
 use aw_core::flow::state::{AttemptGrant, PendingAction, RunState};

@@ -1,5 +1,4 @@
 //! The reference's text-independent test vectors (flow-spec §15), byte for byte.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use aw_core::canonical::{canonical_json, semantic_digest};
 use aw_core::flow::attempts::request_digest;

@@ -1,7 +1,6 @@
 //! One case per `modeCatalog` check: each case puts a small catalog into an otherwise valid
 //! manifest and asserts the result class and the exact, ordered list of rule ids it yields, so a
 //! rule that stops firing (or fires once too often) fails here.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use aw_manifest::memory::MemoryFiles;
 use aw_manifest::{Class, validate};

@@ -2,7 +2,6 @@
 //! S1–S13, N1–N3, W1–W9, PO1–PO5, V1–V2): each case edits one thing in a small valid skill and
 //! asserts the result class and the exact, ordered list of rule ids, so a rule that stops firing
 //! (or fires once too often) fails here.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use aw_manifest::memory::MemoryFiles;
 use aw_manifest::{Class, Report, setting_value_valid, validate};

@@ -1,6 +1,5 @@
 //! Properties of the manifest validator over arbitrary input: it never panics, its output is
 //! deterministic, and its class agrees with its errors.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use aw_manifest::{Class, memory::MemoryFiles, validate};
 use proptest::prelude::*;

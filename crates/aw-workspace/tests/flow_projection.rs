@@ -1,6 +1,5 @@
 //! The flow projection `aw status` / `aw resume` show per session (§12), and the store's write
 //! discipline.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use aw_core::flow::run::advance;
 use aw_core::flow::submit::{Submission, submit};

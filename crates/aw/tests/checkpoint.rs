@@ -1,105 +1,9 @@
 //! `checkpoint-write`, `checkpoint-read`, `auto-compact-on-close` and `resume-summary`, run as
 //! the hooks run them: in a temporary workspace, stdout piped, the hook JSON on stdin.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use assert_cmd::Command;
+use crate::support::{Ws, git, json_of, wait_until};
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
-use std::process::{Command as Std, Stdio};
-use std::time::{Duration, Instant};
-
-/// A temporary workspace with an empty HOME.
-struct Ws {
-    dir: tempfile::TempDir,
-    home: tempfile::TempDir,
-}
-
-impl Ws {
-    fn new() -> Self {
-        let ws = Ws {
-            dir: tempfile::tempdir().unwrap(),
-            home: tempfile::tempdir().unwrap(),
-        };
-        std::fs::create_dir_all(ws.sessions()).unwrap();
-        ws
-    }
-
-    /// A folder that is not a workspace at all.
-    fn bare() -> Self {
-        Ws {
-            dir: tempfile::tempdir().unwrap(),
-            home: tempfile::tempdir().unwrap(),
-        }
-    }
-
-    fn root(&self) -> &Path {
-        self.dir.path()
-    }
-
-    fn sessions(&self) -> PathBuf {
-        self.root().join(".workflow/sessions")
-    }
-
-    fn session(&self, folder: &str) -> PathBuf {
-        let p = self.sessions().join(folder);
-        std::fs::create_dir_all(&p).unwrap();
-        p
-    }
-
-    fn closed(&self, folder: &str) -> PathBuf {
-        let p = self.session(folder);
-        std::fs::write(p.join(".closed"), "").unwrap();
-        p
-    }
-
-    fn checkpoint(&self, folder: &str) -> PathBuf {
-        self.sessions().join(folder).join("CHECKPOINT.md")
-    }
-
-    fn aw(&self) -> Command {
-        let mut c = Command::cargo_bin("aw").unwrap();
-        c.current_dir(self.root())
-            .env("HOME", self.home.path())
-            .env_remove("AW_NAMESPACE")
-            .env_remove("AW_CONTEXT_ID")
-            .env_remove("AW_LOCK_WAIT_MS");
-        c
-    }
-
-    /// Runs `aw args…` with `stdin` (if any) and returns (exit code, JSON stdout).
-    fn run(&self, args: &[&str], stdin: Option<&str>, env: &[(&str, &str)]) -> (i32, Value) {
-        let mut c = self.aw();
-        c.args(args);
-        for (k, v) in env {
-            c.env(k, v);
-        }
-        if let Some(s) = stdin {
-            c.write_stdin(s.to_owned());
-        }
-        let out = c.output().unwrap();
-        let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-            panic!(
-                "{args:?}: not JSON ({e}): {}\n{}",
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr)
-            )
-        });
-        (out.status.code().unwrap_or(-1), v)
-    }
-
-    fn ok(&self, args: &[&str]) -> Value {
-        let (code, v) = self.run(args, None, &[]);
-        assert_eq!(code, 0, "{args:?}: {v}");
-        v
-    }
-
-    /// Replaces the temporary root with `<WS>`, for snapshots.
-    fn scrub(&self, v: &Value) -> Value {
-        let root = self.root().to_string_lossy().into_owned();
-        let text = serde_json::to_string(v).unwrap().replace(&root, "<WS>");
-        serde_json::from_str(&text).unwrap()
-    }
-}
+use std::process::Stdio;
 
 fn hook(session_id: &str) -> String {
     json!({ "session_id": session_id, "hook_event_name": "PreCompact" }).to_string()
@@ -137,7 +41,7 @@ fn fill_all(text: &str) -> String {
 }
 
 fn seed_session(ws: &Ws, folder: &str) {
-    let s = ws.session(folder);
+    let s = ws.session(folder, false);
     std::fs::write(
         s.join("SESSION.md"),
         "# SESSION — login-quick\n\n## Objective\nLog in\n\n## Origin\n- quick-loop, docs/specs/001-spec-login.md\n",
@@ -209,7 +113,7 @@ fn write_then_read_round_trip() {
 #[test]
 fn checkpoint_read_without_checkpoint_and_closed_sessions() {
     let ws = Ws::new();
-    ws.closed("001-done-quick");
+    ws.session("001-done-quick", true);
     let r = ws.ok(&["checkpoint-read", "--code", "001-done-quick"]);
     assert_eq!(r["checkpoint"], Value::Null);
     assert!(
@@ -217,7 +121,7 @@ fn checkpoint_read_without_checkpoint_and_closed_sessions() {
             .as_str()
             .is_some_and(|s| s.contains("CHECKPOINT.md"))
     );
-    let (code, v) = ws.run(&["checkpoint-read", "--code", "9"], None, &[]);
+    let (code, v) = ws.run_with(&["checkpoint-read", "--code", "9"], None, &[]);
     assert_eq!(
         (code, v["error"]["code"].as_str()),
         (1, Some("SESSION_NOT_FOUND"))
@@ -300,7 +204,7 @@ const SPANISH: &str = "# Checkpoint — session001-dev-foo\n\n\
 #[test]
 fn reference_spanish_checkpoint_is_read() {
     let ws = Ws::new();
-    let s = ws.session("session001-dev-foo");
+    let s = ws.session("session001-dev-foo", false);
     std::fs::write(s.join("CHECKPOINT.md"), SPANISH.replace('\n', "\r\n")).unwrap();
     let r = ws.ok(&["checkpoint-read", "--code", "001"]);
     let mut cp = r["checkpoint"].clone();
@@ -329,14 +233,14 @@ fn ambiguous_target_holds_a_pausable_host_and_degrades_otherwise() {
     let ws = Ws::new();
     seed_session(&ws, "001-login-quick");
     seed_session(&ws, "002-other-quick");
-    let (code, v) = ws.run(&["checkpoint-write", "--can-pause"], None, &[]);
+    let (code, v) = ws.run_with(&["checkpoint-write", "--can-pause"], None, &[]);
     assert_eq!(code, 2, "{v}");
     assert_eq!(v["ok"], false);
     assert_eq!(v["error"]["code"], "SESSION_AMBIGUOUS");
     assert_eq!(v["data"]["candidates"].as_array().unwrap().len(), 2);
     assert!(v["data"]["action"].as_str().is_some_and(|a| !a.is_empty()));
 
-    let (code, v) = ws.run(&["checkpoint-write"], None, &[]);
+    let (code, v) = ws.run_with(&["checkpoint-write"], None, &[]);
     assert_eq!(code, 0);
     insta::assert_json_snapshot!("write_degraded", v);
     for f in ["001-login-quick", "002-other-quick"] {
@@ -357,12 +261,12 @@ fn ambiguous_target_holds_a_pausable_host_and_degrades_otherwise() {
 fn can_pause_only_holds_for_ambiguity() {
     let ws = Ws::new();
     // No active session: nothing to choose from, so nothing to hold.
-    ws.closed("001-done-quick");
-    let (code, v) = ws.run(&["checkpoint-write", "--can-pause"], None, &[]);
+    ws.session("001-done-quick", true);
+    let (code, v) = ws.run_with(&["checkpoint-write", "--can-pause"], None, &[]);
     assert_eq!(code, 0, "{v}");
     assert_eq!(v["continuity"], "degraded");
     // An explicit code naming a closed session degrades too; nothing is written into it.
-    let (code, v) = ws.run(
+    let (code, v) = ws.run_with(
         &["checkpoint-write", "--code", "1", "--can-pause"],
         None,
         &[],
@@ -379,7 +283,7 @@ fn hook_stdin_session_id_binds_and_selects_the_conversation() {
     seed_session(&ws, "001-login-quick");
     seed_session(&ws, "002-other-quick");
     // The first PreCompact names the session; the conversation is bound to it.
-    let (code, v) = ws.run(
+    let (code, v) = ws.run_with(
         &["checkpoint-write", "--code", "2"],
         Some(&hook("conv-A")),
         &[],
@@ -403,7 +307,7 @@ fn hook_stdin_session_id_binds_and_selects_the_conversation() {
 
     // Later hook calls carry no --code: the binding decides, despite two active sessions.
     std::fs::remove_file(ws.checkpoint("002-other-quick")).unwrap();
-    let (code, v) = ws.run(
+    let (code, v) = ws.run_with(
         &["checkpoint-write", "--can-pause"],
         Some(&hook("conv-A")),
         &[],
@@ -416,26 +320,26 @@ fn hook_stdin_session_id_binds_and_selects_the_conversation() {
     assert!(ws.checkpoint("002-other-quick").exists());
     assert!(!ws.checkpoint("001-login-quick").exists());
 
-    let (_, s) = ws.run(&["resume-summary"], Some(&hook("conv-A")), &[]);
+    let (_, s) = ws.run_with(&["resume-summary"], Some(&hook("conv-A")), &[]);
     assert_eq!(s["primary_session"], "002-other-quick");
     assert_eq!(s["continuity"], "ok");
     // The same conversation named by the environment alone.
-    let (_, s) = ws.run(&["resume-summary"], None, &[("AW_CONTEXT_ID", "conv-A")]);
+    let (_, s) = ws.run_with(&["resume-summary"], None, &[("AW_CONTEXT_ID", "conv-A")]);
     assert_eq!(s["primary_session"], "002-other-quick");
     // Agreement between both sources is fine.
-    let (code, _) = ws.run(
+    let (code, _) = ws.run_with(
         &["resume-summary"],
         Some(&hook("conv-A")),
         &[("AW_CONTEXT_ID", "conv-A")],
     );
     assert_eq!(code, 0);
     // Another conversation is not bound: ambiguous, degraded.
-    let (_, s) = ws.run(&["resume-summary"], Some(&hook("conv-B")), &[]);
+    let (_, s) = ws.run_with(&["resume-summary"], Some(&hook("conv-B")), &[]);
     assert_eq!(s["continuity"], "degraded");
 
     // The SessionEnd hook checkpoints the bound session only.
     std::fs::remove_file(ws.checkpoint("002-other-quick")).unwrap();
-    let (_, v) = ws.run(&["auto-compact-on-close"], Some(&hook("conv-A")), &[]);
+    let (_, v) = ws.run_with(&["auto-compact-on-close"], Some(&hook("conv-A")), &[]);
     assert_eq!(
         v["checkpoints_written"][0]["session"], "002-other-quick",
         "{v}"
@@ -453,7 +357,7 @@ fn env_and_stdin_naming_different_conversations_is_a_conflict() {
         "auto-compact-on-close",
         "resume-summary",
     ] {
-        let (code, v) = ws.run(
+        let (code, v) = ws.run_with(
             &[cmd],
             Some(&hook("conv-A")),
             &[("AW_CONTEXT_ID", "conv-B")],
@@ -470,41 +374,35 @@ fn env_and_stdin_naming_different_conversations_is_a_conflict() {
 fn garbage_or_silent_stdin_is_ignored() {
     let ws = Ws::new();
     seed_session(&ws, "001-login-quick");
-    let (code, v) = ws.run(&["checkpoint-write"], Some("not json at all"), &[]);
+    let (code, v) = ws.run_with(&["checkpoint-write"], Some("not json at all"), &[]);
     assert_eq!((code, v["session"].as_str()), (0, Some("001-login-quick")));
 
-    // A stdin that stays open and silent must not hold the hook.
-    let bin = assert_cmd::cargo::cargo_bin("aw");
-    let mut child = Std::new(bin)
-        .arg("resume-summary")
-        .current_dir(ws.root())
-        .env("HOME", ws.home.path())
-        .env_remove("AW_NAMESPACE")
-        .env_remove("AW_CONTEXT_ID")
+    // A stdin that stays open and silent must not hold the hook: the run ends on its own,
+    // with stdin still open, and answers as with no hook input (the hang guard only stops a
+    // run that never would).
+    let mut child = ws
+        .process(&["resume-summary"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let _open_stdin = child.stdin.take();
-    let started = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        if started.elapsed() > Duration::from_secs(5) {
-            let _ = child.kill();
-            panic!("resume-summary waited on a silent stdin");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    assert!(status.success());
+    let open_stdin = child.stdin.take();
+    wait_until("resume-summary ending while its stdin stays open", || {
+        child.try_wait().unwrap().is_some()
+    });
+    let out = child.wait_with_output().unwrap();
+    drop(open_stdin);
+    assert!(out.status.success(), "{out:?}");
+    let v = json_of(&out.stdout);
+    assert_eq!(v["primary_session"], "001-login-quick", "{v}");
+    assert_eq!(v["continuity"], "ok", "{v}");
 }
 
 #[test]
 fn resume_summary_statuses() {
     let ws = Ws::new();
-    let s = ws.session("001-login-quick");
+    let s = ws.session("001-login-quick", false);
 
     let v = ws.ok(&["resume-summary"]);
     insta::assert_json_snapshot!("summary_missing", v);
@@ -549,15 +447,15 @@ fn resume_summary_statuses() {
 #[test]
 fn resume_summary_degrades_and_lists_recent_closed() {
     let ws = Ws::new();
-    ws.session("003-a-quick");
-    ws.session("004-b-quick");
-    let done = ws.closed("001-done-quick");
+    ws.session("003-a-quick", false);
+    ws.session("004-b-quick", false);
+    let done = ws.session("001-done-quick", true);
     std::fs::write(done.join("CONCLUSIONS.md"), "# Conclusions\n").unwrap();
-    let legacy = ws.closed("session002-old");
+    let legacy = ws.session("session002-old", true);
     std::fs::write(legacy.join("analysis-file.md"), "x").unwrap();
-    ws.closed("005-empty-quick");
+    ws.session("005-empty-quick", true);
 
-    let (code, v) = ws.run(&["resume-summary", "--include-recent-closed"], None, &[]);
+    let (code, v) = ws.run_with(&["resume-summary", "--include-recent-closed"], None, &[]);
     assert_eq!(code, 0);
     let mut v = v;
     for item in v["recent_closed_with_artifacts"].as_array_mut().unwrap() {
@@ -566,12 +464,12 @@ fn resume_summary_degrades_and_lists_recent_closed() {
     }
     insta::assert_json_snapshot!("summary_degraded_recent", v);
 
-    let (code, v) = ws.run(&["resume-summary", "--recent-days", "0"], None, &[]);
+    let (code, v) = ws.run_with(&["resume-summary", "--recent-days", "0"], None, &[]);
     assert_eq!(
         (code, v["error"]["code"].as_str()),
         (1, Some("INVALID_INPUT"))
     );
-    let (code, v) = ws.run(&["resume-summary", "--recent-days", "x"], None, &[]);
+    let (code, v) = ws.run_with(&["resume-summary", "--recent-days", "x"], None, &[]);
     assert_eq!(
         (code, v["error"]["code"].as_str()),
         (1, Some("INVALID_INPUT"))
@@ -586,7 +484,7 @@ fn auto_compact_on_close_checkpoints_the_sole_session() {
     insta::assert_json_snapshot!("auto_compact_written", ws.scrub(&v));
     assert!(ws.checkpoint("001-login-quick").exists());
     // No conversation is bound by the closing hook.
-    let (_, v) = ws.run(&["auto-compact-on-close"], Some(&hook("conv-Z")), &[]);
+    let (_, v) = ws.run_with(&["auto-compact-on-close"], Some(&hook("conv-Z")), &[]);
     assert_eq!(v["checkpoints_written"][0]["session"], "001-login-quick");
     assert!(!ws.sessions().join(".bindings.json").exists());
 }
@@ -599,7 +497,7 @@ fn outside_a_workspace_nothing_is_created() {
         "auto-compact-on-close",
         "resume-summary",
     ] {
-        let (code, v) = ws.run(
+        let (code, v) = ws.run_with(
             &[cmd, "--can-pause"][..if cmd == "checkpoint-write" { 2 } else { 1 }],
             None,
             &[],
@@ -621,7 +519,7 @@ fn malformed_codes_are_refused() {
         "auto-compact-on-close",
         "resume-summary",
     ] {
-        let (code, v) = ws.run(&[cmd, "--code", "../001-login-quick"], None, &[]);
+        let (code, v) = ws.run_with(&[cmd, "--code", "../001-login-quick"], None, &[]);
         assert_eq!(
             (code, v["error"]["code"].as_str()),
             (1, Some("INVALID_INPUT")),
@@ -635,37 +533,11 @@ fn malformed_codes_are_refused() {
 fn files_touched_come_from_git() {
     let ws = Ws::new();
     seed_session(&ws, "001-login-quick");
-    let git = |args: &[&str]| {
-        Std::new("git")
-            .args([
-                "-c",
-                "user.name=t",
-                "-c",
-                "user.email=t@t",
-                "-c",
-                "commit.gpgsign=false",
-            ])
-            .args(args)
-            .current_dir(ws.root())
-            .env("HOME", ws.home.path())
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .output()
-    };
-    if git(&["init", "-q"])
-        .map(|o| !o.status.success())
-        .unwrap_or(true)
-    {
-        eprintln!("git is not available; skipping");
-        return;
-    }
+    let git = |args: &[&str]| git(ws.root(), ws.home(), args);
+    git(&["init", "-q"]);
     std::fs::write(ws.root().join("app.txt"), "one\n").unwrap();
-    git(&["add", "app.txt"]).unwrap();
-    assert!(
-        git(&["commit", "-q", "-m", "init"])
-            .unwrap()
-            .status
-            .success()
-    );
+    git(&["add", "app.txt"]);
+    git(&["commit", "-q", "-m", "init"]);
     std::fs::write(ws.root().join("app.txt"), "one\ntwo\nthree\n").unwrap();
     let v = ws.ok(&["checkpoint-write"]);
     assert_eq!(v["files_touched_count"], 1, "{v}");
@@ -708,7 +580,7 @@ fn an_unwritable_binding_degrades_and_writes_nothing() {
     let ws = Ws::new();
     seed_session(&ws, "001-login-quick");
     std::fs::write(ws.sessions().join(".bindings.json"), "{not json").unwrap();
-    let (code, v) = ws.run(
+    let (code, v) = ws.run_with(
         &["checkpoint-write", "--code", "1"],
         Some(&hook("conv-A")),
         &[],

@@ -1,34 +1,16 @@
 //! The output contract every command follows: formats, envelopes, help, unknown input, and
 //! whole output through pipes.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use assert_cmd::Command;
+use crate::support::{Ws, json_of};
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
-use std::process::{Command as Std, Stdio};
+use std::process::Stdio;
 
-fn aw() -> Command {
-    let mut c = Command::cargo_bin("aw").unwrap();
-    c.env_remove("AW_NAMESPACE").env_remove("AW_CONTEXT_ID");
-    c
-}
-
-fn json_of(out: &[u8]) -> Value {
-    serde_json::from_slice(out)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(out)))
-}
-
+/// Runs `aw args…` in an empty folder and checks the failure envelope, keys in order.
 fn failure(args: &[&str]) -> Value {
-    let out = aw().args(args).output().unwrap();
-    assert_eq!(out.status.code(), Some(1), "{args:?}");
-    let v = json_of(&out.stdout);
-    assert_eq!(v["ok"], false);
+    let v = Ws::bare().failure(args);
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(keys, ["ok", "error", "data"]);
-    assert!(
-        v["data"]["action"].as_str().is_some_and(|a| !a.is_empty()),
-        "{v}"
-    );
     assert!(
         v["error"]["message"]
             .as_str()
@@ -40,7 +22,8 @@ fn failure(args: &[&str]) -> Value {
 
 #[test]
 fn version_and_help() {
-    let out = aw().arg("--version").output().unwrap();
+    let ws = Ws::bare();
+    let out = ws.aw().arg("--version").output().unwrap();
     assert!(out.status.success());
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
@@ -52,12 +35,12 @@ fn version_and_help() {
         &["manifest", "validate", "--help"],
         &["demo", "--help"],
     ] {
-        let out = aw().args(args).output().unwrap();
+        let out = ws.aw().args(args).output().unwrap();
         assert!(out.status.success(), "{args:?}");
         let text = String::from_utf8(out.stdout).unwrap();
         assert!(text.contains("Usage:"), "{args:?}: {text}");
     }
-    let top = String::from_utf8(aw().arg("--help").output().unwrap().stdout).unwrap();
+    let top = String::from_utf8(ws.aw().arg("--help").output().unwrap().stdout).unwrap();
     assert!(top.contains("manifest") && top.contains("demo"));
 }
 
@@ -108,7 +91,11 @@ fn contradictory_or_bad_output_flags() {
 
 #[test]
 fn human_failure_names_the_code_and_next_action() {
-    let out = aw().args(["--format", "human", "nope"]).output().unwrap();
+    let out = Ws::bare()
+        .aw()
+        .args(["--format", "human", "nope"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.starts_with("✗ UNKNOWN_COMMAND\n"), "{text}");
@@ -122,10 +109,10 @@ fn human_failure_names_the_code_and_next_action() {
 #[test]
 fn multi_megabyte_output_arrives_whole_through_a_pipe() {
     // 40k missing folders: one header and one error line each, several megabytes of text.
-    let dir = tempfile::tempdir().unwrap();
+    let ws = Ws::bare();
     let args: Vec<String> = (0..40_000).map(|i| format!("missing-{i}")).collect();
-    let out = aw()
-        .current_dir(dir.path())
+    let out = ws
+        .aw()
         .args(["manifest", "validate"])
         .args(&args)
         .output()
@@ -140,8 +127,8 @@ fn multi_megabyte_output_arrives_whole_through_a_pipe() {
     assert!(text.ends_with('\n'));
     assert!(text.lines().last().unwrap().starts_with("    - "));
 
-    let out = aw()
-        .current_dir(dir.path())
+    let out = ws
+        .aw()
         .args(["manifest", "validate", "--format", "json"])
         .args(&args)
         .output()
@@ -152,11 +139,10 @@ fn multi_megabyte_output_arrives_whole_through_a_pipe() {
 
 #[test]
 fn an_early_closing_reader_ends_the_process_quietly() {
-    let dir = tempfile::tempdir().unwrap();
+    let ws = Ws::bare();
     let args: Vec<String> = (0..40_000).map(|i| format!("missing-{i}")).collect();
-    let mut child = Std::new(assert_cmd::cargo::cargo_bin("aw"))
-        .current_dir(dir.path())
-        .args(["manifest", "validate"])
+    let mut child = ws
+        .process(&["manifest", "validate"])
         .args(&args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

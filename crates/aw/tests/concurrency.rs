@@ -2,12 +2,9 @@
 //! `next-number --claim`. Every process must succeed (the lock wait is bounded but long enough),
 //! every number must be unique, and no write may be lost (every conversation binding and every
 //! claimed file is there at the end). The reference duplicated numbers here (§4.2).
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod session_support;
-
+use crate::support::Ws;
 use serde_json::Value;
-use session_support::Ws;
 use std::collections::BTreeSet;
 use std::process::{Child, Stdio};
 

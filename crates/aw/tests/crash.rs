@@ -2,14 +2,11 @@
 //! it should become, never torn, and the next command works (the OS releases the lock with the
 //! dead process). `AW_TEST_STALL_MS` (a documented testing aid) parks the command between two
 //! of its writes while it holds the lock, so the kill lands exactly there.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod session_support;
-
-use session_support::Ws;
+use crate::support::{Ws, wait_until};
 use std::path::Path;
 use std::process::{Child, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 fn spawn(ws: &Ws, args: &[&str], env: &[(&str, &str)]) -> Child {
     let mut c = ws.process(args);
@@ -20,16 +17,9 @@ fn spawn(ws: &Ws, args: &[&str], env: &[(&str, &str)]) -> Child {
     c.spawn().unwrap()
 }
 
+/// Waits for the stalled command to have written `p` (it then holds the lock and sleeps).
 fn wait_for(p: &Path) {
-    let start = Instant::now();
-    while !p.exists() {
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "{} never appeared",
-            p.display()
-        );
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    wait_until(&format!("{} appearing", p.display()), || p.exists());
 }
 
 fn no_temp_files(dir: &Path) {
@@ -70,13 +60,20 @@ fn close_killed_between_writes_leaves_old_or_new_and_recovers() {
     assert_eq!(ws.read(".workflow/HISTORY.md"), history_before);
     no_temp_files(ws.root());
 
-    // The dead holder's lock is not held: the next command runs at once and finishes the job.
-    let start = Instant::now();
-    let v = ws.ok(&["session-close", "--code", "001"]);
-    assert!(
-        start.elapsed() < Duration::from_secs(3),
-        "the lock died with its holder"
+    // The kill landed while the lock was held: the file still carries the dead holder's stamp
+    // (a clean exit would have emptied it).
+    let lock = ws.root().join(".workflow/.lock");
+    let stamp: serde_json::Value = serde_json::from_str(&ws.read(".workflow/.lock")).unwrap();
+    assert_eq!(stamp["pid"], child.id(), "the killed command held the lock");
+
+    // The dead holder's lock is not held: with no wait allowed at all, a lock still held would
+    // fail the next command with LOCK_BUSY; it runs, finishes the job and releases the lock.
+    let (code, v) = ws.run_env(
+        &["session-close", "--code", "001"],
+        &[("AW_LOCK_WAIT_MS", "0")],
     );
+    assert_eq!(code, 0, "the lock died with its holder: {v:#}");
+    assert_eq!(std::fs::read_to_string(&lock).unwrap(), "", "released");
     assert_eq!(v["history"]["action"], "updated");
     assert!(
         ws.read(".workflow/HISTORY.md")

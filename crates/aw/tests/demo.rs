@@ -1,22 +1,19 @@
 //! `aw demo` runs on its embedded example with no set-up and leaves nothing behind.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use assert_cmd::Command;
+use crate::support::Ws;
 use serde_json::Value;
 
-fn aw(home: &std::path::Path) -> Command {
-    let mut c = Command::cargo_bin("aw").unwrap();
-    c.env("HOME", home)
-        .env("TMPDIR", home)
-        .env_remove("AW_NAMESPACE")
-        .env_remove("AW_CONTEXT_ID");
+/// `aw` in an empty folder, its temporary folders made in the (private) home.
+fn aw(ws: &Ws) -> std::process::Command {
+    let mut c = ws.aw();
+    c.env("TMPDIR", ws.home());
     c
 }
 
 #[test]
 fn demo_text_shows_the_family_and_the_workspace_steps() {
-    let home = tempfile::tempdir().unwrap();
-    let out = aw(home.path()).arg("demo").output().unwrap();
+    let ws = Ws::bare();
+    let out = aw(&ws).arg("demo").output().unwrap();
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -38,17 +35,14 @@ fn demo_text_shows_the_family_and_the_workspace_steps() {
     ] {
         assert!(text.contains(needle), "missing {needle:?} in:\n{text}");
     }
-    let left: Vec<_> = std::fs::read_dir(home.path()).unwrap().collect();
+    let left: Vec<_> = std::fs::read_dir(ws.home()).unwrap().collect();
     assert!(left.is_empty(), "the temporary folder is removed");
 }
 
 #[test]
 fn demo_json_reports_every_step_and_keep_keeps_the_folder() {
-    let home = tempfile::tempdir().unwrap();
-    let out = aw(home.path())
-        .args(["demo", "--json", "--keep"])
-        .output()
-        .unwrap();
+    let ws = Ws::bare();
+    let out = aw(&ws).args(["demo", "--json", "--keep"]).output().unwrap();
     assert_eq!(out.status.code(), Some(0));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     let classes: Vec<&str> = v["manifests"]["results"]

@@ -1,84 +1,34 @@
 //! `aw flow` through the binary: arguments, exit codes and envelopes, fail-closed reads and
 //! tamper refusals, write discipline, closed sessions, conversations, and parallel submits.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use crate::support::{Ws, answer_template, json_of, recommended_choice};
 use serde_json::{Value, json};
-use std::io::Write;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
-fn bin() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_aw"))
-}
-
-fn run_in(root: &Path, args: &[&str], stdin: &str, env: &[(&str, &str)]) -> (i32, String) {
-    let mut cmd = Command::new(bin());
-    cmd.args(args)
-        .current_dir(root)
-        .env_remove("AW_CONTEXT_ID")
-        .env_remove("AW_NAMESPACE")
-        .env("HOME", root)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let mut child = cmd.spawn().unwrap();
-    {
-        let mut pipe = child.stdin.take().unwrap();
-        let _ = pipe.write_all(stdin.as_bytes());
-    }
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
-}
-
-fn json_of(text: &str) -> Value {
-    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
-}
-
-struct Ws {
-    dir: tempfile::TempDir,
+/// A workspace with one quick session, driven through `aw flow`.
+struct FlowWs {
+    ws: Ws,
     folder: String,
 }
 
-impl Ws {
-    fn new(name: &str) -> Ws {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir(dir.path().join("app")).unwrap();
-        let (rc, out) = run_in(
-            dir.path(),
-            &["workspace-init", "--source", "app:app"],
-            "",
-            &[],
-        );
-        assert_eq!(rc, 0, "{out}");
-        let (rc, out) = run_in(
-            dir.path(),
-            &[
-                "session-create",
-                "--type",
-                "quick",
-                "--name",
-                name,
-                "--objective",
-                "x",
-                "--json",
-            ],
-            "",
-            &[],
-        );
-        assert_eq!(rc, 0, "{out}");
-        let folder = json_of(&out)["folder"].as_str().unwrap().to_owned();
-        Ws { dir, folder }
+impl FlowWs {
+    fn new(name: &str) -> FlowWs {
+        let ws = Ws::initialised();
+        let folder = ws.create_session("quick", name, "x")["folder"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        FlowWs { ws, folder }
     }
 
     fn root(&self) -> &Path {
-        self.dir.path()
+        self.ws.root()
+    }
+
+    /// Runs `aw args…` with `stdin` and extra variables: (exit code, stdout).
+    fn text(&self, args: &[&str], stdin: &str, env: &[(&str, &str)]) -> (i32, String) {
+        self.ws.stdout(args, Some(stdin), env)
     }
 
     fn state_path(&self) -> PathBuf {
@@ -89,16 +39,16 @@ impl Ws {
     }
 
     fn state(&self) -> Value {
-        json_of(&std::fs::read_to_string(self.state_path()).unwrap())
+        json_of(std::fs::read_to_string(self.state_path()).unwrap())
     }
 
-    fn aw(&self, args: &[&str], stdin: &str) -> (i32, Value) {
-        let (rc, out) = run_in(self.root(), args, stdin, &[]);
-        (rc, json_of(&out))
+    /// Runs `aw args…` with `stdin`: (exit code, JSON stdout).
+    fn run(&self, args: &[&str], stdin: &str) -> (i32, Value) {
+        self.ws.run_with(args, Some(stdin), &[])
     }
 
     fn adopt(&self) -> Value {
-        let (rc, d) = self.aw(
+        let (rc, d) = self.run(
             &[
                 "flow",
                 "advance",
@@ -115,7 +65,7 @@ impl Ws {
     }
 
     fn submit(&self, payload: &Value) -> (i32, Value) {
-        self.aw(
+        self.run(
             &["flow", "submit", "--session", &self.folder],
             &payload.to_string(),
         )
@@ -144,8 +94,8 @@ fn failure(rc: i32, v: &Value, code: &str) {
 
 #[test]
 fn arguments_are_checked_first() {
-    let ws = Ws::new("args-quick");
-    let (rc, v) = ws.aw(&["flow", "advance", "--flow", "spec-new", "--adopt"], "");
+    let ws = FlowWs::new("args-quick");
+    let (rc, v) = ws.run(&["flow", "advance", "--flow", "spec-new", "--adopt"], "");
     failure(rc, &v, "ARGS_INVALID");
     assert!(
         v["error"]["message"]
@@ -153,26 +103,26 @@ fn arguments_are_checked_first() {
             .unwrap()
             .contains("spec-refine, plan-new, plan-refine, plan-exec, quick")
     );
-    let (rc, v) = ws.aw(&["flow", "submit", "--flow", "nope"], "");
+    let (rc, v) = ws.run(&["flow", "submit", "--flow", "nope"], "");
     failure(rc, &v, "ARGS_INVALID");
-    let (rc, v) = ws.aw(&["flow", "advance", "--session", "1", "--code", "2"], "");
+    let (rc, v) = ws.run(&["flow", "advance", "--session", "1", "--code", "2"], "");
     failure(rc, &v, "ARGS_INVALID");
     // A bare `aw flow` prints its help, as every command group does; an unknown verb fails.
-    let (rc, text) = run_in(ws.root(), &["flow"], "", &[]);
+    let (rc, text) = ws.text(&["flow"], "", &[]);
     assert_eq!(rc, 0);
     assert!(text.contains("Usage: aw flow"));
-    let (rc, v) = ws.aw(&["flow", "frobnicate"], "");
+    let (rc, v) = ws.run(&["flow", "frobnicate"], "");
     failure(rc, &v, "UNKNOWN_COMMAND");
-    let (rc, v) = ws.aw(&["flow", "advance", "--adopt"], "");
+    let (rc, v) = ws.run(&["flow", "advance", "--adopt"], "");
     failure(rc, &v, "FLOW_ADOPTION_FLOW_MISSING");
-    let (rc, v) = ws.aw(&["flow", "advance"], "");
+    let (rc, v) = ws.run(&["flow", "advance"], "");
     failure(rc, &v, "FLOW_RUN_ABSENT");
     assert!(v["data"]["action"].as_str().unwrap().contains("--adopt"));
-    let (rc, v) = ws.aw(&["flow", "advance", "--session", "999"], "");
+    let (rc, v) = ws.run(&["flow", "advance", "--session", "999"], "");
     failure(rc, &v, "SESSION_NOT_FOUND");
     assert!(v["data"]["candidates"].is_array());
     // The session flag may come before the verb, and `--code` is its alias.
-    let (rc, d) = ws.aw(
+    let (rc, d) = ws.run(
         &[
             "flow",
             "--session",
@@ -185,21 +135,21 @@ fn arguments_are_checked_first() {
         "",
     );
     assert_eq!(rc, 0, "{d}");
-    let (rc, d2) = ws.aw(&["flow", "advance", "--code", &ws.folder], "");
+    let (rc, d2) = ws.run(&["flow", "advance", "--code", &ws.folder], "");
     assert_eq!(rc, 0);
     assert_eq!(d2["state_digest"], d["state_digest"]);
-    let help = run_in(ws.root(), &["flow", "--help"], "", &[]);
+    let help = ws.text(&["flow", "--help"], "", &[]);
     assert_eq!(help.0, 0);
     assert!(help.1.contains("aw flow advance"));
 }
 
 #[test]
 fn business_rejections_exit_zero_and_invocation_failures_exit_one() {
-    let ws = Ws::new("exits-quick");
+    let ws = FlowWs::new("exits-quick");
     let (rc, v) = ws.submit(&json!({}));
     failure(rc, &v, "FLOW_RUN_ABSENT");
     let d = ws.adopt();
-    let (rc, r) = ws.aw(&["flow", "submit", "--session", &ws.folder], "");
+    let (rc, r) = ws.run(&["flow", "submit", "--session", &ws.folder], "");
     assert_eq!(rc, 0);
     assert_eq!(r["error"]["code"], "FLOW_ANSWER_MISSING");
     assert_eq!(r["boundary"]["transition"], "quick.entry-gate-signal");
@@ -209,14 +159,13 @@ fn business_rejections_exit_zero_and_invocation_failures_exit_one() {
         "\u{feff}{}",
         json!({"input_digest": d["state_digest"], "signals": ["quick.needs-architecture"]})
     );
-    let (rc, r) = ws.aw(&["flow", "submit", "--session", &ws.folder], &answer);
+    let (rc, r) = ws.run(&["flow", "submit", "--session", &ws.folder], &answer);
     assert_eq!(rc, 0);
     assert_eq!(r["error"], Value::Null, "{r}");
     assert_eq!(r["boundary"]["transition"], "quick.session-create");
-    let (rc, v) = ws.aw(&["flow", "recover", "--session", &ws.folder], "");
+    let (rc, v) = ws.run(&["flow", "recover", "--session", &ws.folder], "");
     failure(rc, &v, "FLOW_RECOVERY_NOT_NEEDED");
-    let (rc, text) = run_in(
-        ws.root(),
+    let (rc, text) = ws.text(
         &[
             "flow",
             "advance",
@@ -239,7 +188,7 @@ fn business_rejections_exit_zero_and_invocation_failures_exit_one() {
 
 #[test]
 fn tampered_or_foreign_states_are_refused_and_left_alone() {
-    let ws = Ws::new("tamper-quick");
+    let ws = FlowWs::new("tamper-quick");
     ws.adopt();
     let path = ws.state_path();
     let good = std::fs::read_to_string(&path).unwrap();
@@ -249,7 +198,7 @@ fn tampered_or_foreign_states_are_refused_and_left_alone() {
     for args in [&["flow", "advance"][..], &["flow", "submit"]] {
         let mut a = args.to_vec();
         a.extend(["--session", ws.folder.as_str()]);
-        let (rc, v) = ws.aw(&a, "{}");
+        let (rc, v) = ws.run(&a, "{}");
         failure(rc, &v, "FLOW_RUN_TAMPERED");
         assert_eq!(
             std::fs::read_to_string(&path).unwrap(),
@@ -263,7 +212,7 @@ fn tampered_or_foreign_states_are_refused_and_left_alone() {
     v["boundary"] = Value::Null;
     let text = reseal(v);
     std::fs::write(&path, &text).unwrap();
-    let (rc, out) = ws.aw(&["flow", "advance", "--session", &ws.folder], "");
+    let (rc, out) = ws.run(&["flow", "advance", "--session", &ws.folder], "");
     failure(rc, &out, "FLOW_RUN_AHEAD_OF_JOURNEY");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
     // A version the engine does not read.
@@ -271,7 +220,7 @@ fn tampered_or_foreign_states_are_refused_and_left_alone() {
     v["version"] = json!(2);
     let text = reseal(v);
     std::fs::write(&path, &text).unwrap();
-    let (rc, out) = ws.aw(
+    let (rc, out) = ws.run(
         &[
             "flow",
             "advance",
@@ -293,11 +242,11 @@ fn tampered_or_foreign_states_are_refused_and_left_alone() {
     let mut v = json_of(&good);
     v["session"] = json!("099-elsewhere-quick");
     std::fs::write(&path, reseal(v)).unwrap();
-    let (rc, out) = ws.aw(&["flow", "advance", "--session", &ws.folder], "");
+    let (rc, out) = ws.run(&["flow", "advance", "--session", &ws.folder], "");
     failure(rc, &out, "FLOW_RUN_SESSION_MISMATCH");
     // Garbage.
     std::fs::write(&path, "{").unwrap();
-    let (rc, out) = ws.aw(&["flow", "advance", "--session", &ws.folder], "");
+    let (rc, out) = ws.run(&["flow", "advance", "--session", &ws.folder], "");
     failure(rc, &out, "FLOW_RUN_INVALID");
 }
 
@@ -310,7 +259,7 @@ fn reseal(mut v: Value) -> String {
 
 #[test]
 fn stale_and_replayed_answers_change_nothing_decided() {
-    let ws = Ws::new("stale-quick");
+    let ws = FlowWs::new("stale-quick");
     let d = ws.adopt();
     let before = decided(ws.state());
     let (rc, r) = ws.submit(&json!({"input_digest": "f".repeat(64), "signals": []}));
@@ -337,7 +286,7 @@ fn stale_and_replayed_answers_change_nothing_decided() {
         "chassis.finalize",
         &[aw_core::flow::EffectClass::Execute],
     );
-    let (rc, r) = ws.aw(
+    let (rc, r) = ws.run(
         &[
             "flow",
             "submit",
@@ -353,20 +302,11 @@ fn stale_and_replayed_answers_change_nothing_decided() {
     assert_eq!(decided(ws.state()), before);
 }
 
-fn answer_generically(ws: &Ws, d: &Value) -> Value {
+fn answer_generically(ws: &FlowWs, d: &Value) -> Value {
     let seal = d["state_digest"].clone();
     let (rc, r) = match d["boundary"]["kind"].as_str().unwrap() {
         "semantic" => ws.submit(&json!({"input_digest": seal, "decisions": {"a": 1}})),
-        "human" => {
-            let label = d["choices"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|c| c["recommended"] == true)
-                .unwrap()["label"]
-                .clone();
-            ws.submit(&json!({"input_digest": seal, "choice": label}))
-        }
+        "human" => ws.submit(&json!({"input_digest": seal, "choice": recommended_choice(d)})),
         "execution" => {
             let a = &d["action"];
             let v: Vec<Value> = a["evidence"]
@@ -381,14 +321,7 @@ fn answer_generically(ws: &Ws, d: &Value) -> Value {
                 json!(["local_additive"])
             } else {
                 // Take the classes from the template next_action gives.
-                let na = d["next_action"].as_str().unwrap();
-                let at = na.find("{\"input_digest\"").unwrap();
-                let t: Value = serde_json::Deserializer::from_str(&na[at..])
-                    .into_iter::<Value>()
-                    .next()
-                    .unwrap()
-                    .unwrap();
-                t["effects"]["applied"].clone()
+                answer_template(d["next_action"].as_str().unwrap())["effects"]["applied"].clone()
             };
             ws.submit(&json!({"input_digest": seal, "outcome": "completed", "invocation": a["invocation"], "validations": v, "effects": {"applied": row_effects}}))
         }
@@ -401,10 +334,10 @@ fn answer_generically(ws: &Ws, d: &Value) -> Value {
 
 #[test]
 fn nothing_is_written_when_nothing_changes() {
-    let ws = Ws::new("quiet-quick");
+    let ws = FlowWs::new("quiet-quick");
     let d = ws.adopt();
     let ino = std::fs::metadata(ws.state_path()).unwrap().ino();
-    let (rc, again) = ws.aw(&["flow", "advance", "--session", &ws.folder], "");
+    let (rc, again) = ws.run(&["flow", "advance", "--session", &ws.folder], "");
     assert_eq!(rc, 0);
     assert_eq!(again["applied"], json!([]));
     assert_eq!(again["state_digest"], d["state_digest"]);
@@ -426,21 +359,16 @@ fn nothing_is_written_when_nothing_changes() {
 
 #[test]
 fn a_closed_session_is_driven_only_to_its_close() {
-    let ws = Ws::new("closed-quick");
+    let ws = FlowWs::new("closed-quick");
     ws.adopt();
-    let (rc, _) = run_in(ws.root(), &["session-close", "--code", &ws.folder], "", &[]);
+    let (rc, _) = ws.text(&["session-close", "--code", &ws.folder], "", &[]);
     assert_eq!(rc, 0);
-    let (rc, v) = ws.aw(&["flow", "advance", "--session", &ws.folder], "");
+    let (rc, v) = ws.run(&["flow", "advance", "--session", &ws.folder], "");
     failure(rc, &v, "SESSION_CLOSED");
     // A closed session without a run cannot be adopted either.
-    let other = Ws::new("closed2-quick");
-    run_in(
-        other.root(),
-        &["session-close", "--code", &other.folder],
-        "",
-        &[],
-    );
-    let (rc, v) = other.aw(
+    let other = FlowWs::new("closed2-quick");
+    other.text(&["session-close", "--code", &other.folder], "", &[]);
+    let (rc, v) = other.run(
         &[
             "flow",
             "advance",
@@ -457,9 +385,8 @@ fn a_closed_session_is_driven_only_to_its_close() {
 
 #[test]
 fn the_conversation_is_bound_but_never_stored_in_the_run() {
-    let ws = Ws::new("conv-quick");
-    let (rc, out) = run_in(
-        ws.root(),
+    let ws = FlowWs::new("conv-quick");
+    let (rc, out) = ws.text(
         &["flow", "advance", "--flow", "quick", "--adopt"],
         "",
         &[("AW_CONTEXT_ID", "conversation-4242")],
@@ -469,8 +396,7 @@ fn the_conversation_is_bound_but_never_stored_in_the_run() {
     assert!(!state.contains("conversation-4242"));
     // Another conversation, with no binding and no --session, resolves the sole active session
     // and sees the same boundary and seal.
-    let (_, again) = run_in(
-        ws.root(),
+    let (_, again) = ws.text(
         &["flow", "advance"],
         "",
         &[("AW_CONTEXT_ID", "other-conversation")],
@@ -483,8 +409,8 @@ fn the_conversation_is_bound_but_never_stored_in_the_run() {
 
 #[test]
 fn two_workspaces_with_the_same_session_get_identical_directives() {
-    let a = Ws::new("same-quick");
-    let b = Ws::new("same-quick");
+    let a = FlowWs::new("same-quick");
+    let b = FlowWs::new("same-quick");
     assert_eq!(a.folder, b.folder);
     let (da, db) = (a.adopt(), b.adopt());
     assert_eq!(da, db);
@@ -495,7 +421,7 @@ fn two_workspaces_with_the_same_session_get_identical_directives() {
 
 #[test]
 fn parallel_submits_never_corrupt_the_run() {
-    let ws = Ws::new("race-quick");
+    let ws = FlowWs::new("race-quick");
     let d = ws.adopt();
     let same = json!({"input_digest": d["state_digest"], "signals": ["quick.needs-architecture"]})
         .to_string();
@@ -525,11 +451,11 @@ fn parallel_submits_never_corrupt_the_run() {
         1
     );
     // Different answers to the same boundary: one wins, the others are stale.
-    let (_, d) = ws.aw(&["flow", "advance", "--session", &ws.folder], "");
+    let (_, d) = ws.run(&["flow", "advance", "--session", &ws.folder], "");
     assert_eq!(d["boundary"]["kind"], "execution");
     let payloads: Vec<String> = (0..6)
         .map(|i| {
-            let mut t = answer_template(&d);
+            let mut t = template_of(&d);
             t["validations"][0]["detail"] = json!(format!("run {i}"));
             t.to_string()
         })
@@ -549,51 +475,43 @@ fn parallel_submits_never_corrupt_the_run() {
             "{v}"
         );
     }
-    let (rc, after) = ws.aw(&["flow", "advance", "--session", &ws.folder], "");
+    let (rc, after) = ws.run(&["flow", "advance", "--session", &ws.folder], "");
     assert_eq!(rc, 0, "the state still reads: {after}");
     assert_eq!(after["error"], Value::Null);
 }
 
-fn answer_template(d: &Value) -> Value {
-    let na = d["next_action"].as_str().unwrap();
-    let at = na.find("{\"input_digest\"").unwrap();
-    let mut t: Value = serde_json::Deserializer::from_str(&na[at..])
-        .into_iter::<Value>()
-        .next()
-        .unwrap()
-        .unwrap();
+/// The directive's answer template, every validation detailed.
+fn template_of(d: &Value) -> Value {
+    let mut t = answer_template(d["next_action"].as_str().unwrap());
     for v in t["validations"].as_array_mut().unwrap() {
         v["detail"] = json!("ok");
     }
     t
 }
 
-fn race(ws: &Ws, payloads: Vec<String>) -> Vec<(i32, Value)> {
-    let barrier = std::sync::Arc::new(std::sync::Barrier::new(payloads.len()));
-    let handles: Vec<_> = payloads
-        .into_iter()
-        .map(|p| {
-            let root = ws.root().to_path_buf();
-            let folder = ws.folder.clone();
-            let b = barrier.clone();
-            std::thread::spawn(move || {
-                b.wait();
-                let (rc, out) = run_in(
-                    &root,
-                    &["flow", "submit", "--session", &folder],
-                    &p,
-                    &[("AW_LOCK_WAIT_MS", "20000")],
-                );
-                (rc, json_of(&out))
+/// Submits every payload at once, one process each; returns their (exit code, JSON).
+fn race(ws: &FlowWs, payloads: Vec<String>) -> Vec<(i32, Value)> {
+    let barrier = std::sync::Barrier::new(payloads.len());
+    let submit = ["flow", "submit", "--session", ws.folder.as_str()];
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = payloads
+            .iter()
+            .map(|p| {
+                let barrier = &barrier;
+                scope.spawn(move || {
+                    barrier.wait();
+                    ws.ws
+                        .run_with(&submit, Some(p), &[("AW_LOCK_WAIT_MS", "20000")])
+                })
             })
-        })
-        .collect();
-    handles.into_iter().map(|h| h.join().unwrap()).collect()
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    })
 }
 
 #[test]
 fn a_busy_workspace_is_flow_run_locked() {
-    let ws = Ws::new("locked-quick");
+    let ws = FlowWs::new("locked-quick");
     ws.adopt();
     let held = aw_workspace::lock::WorkspaceLock::acquire(
         &ws.root().join(".workflow/.lock"),
@@ -601,8 +519,7 @@ fn a_busy_workspace_is_flow_run_locked() {
     )
     .unwrap();
     let before = std::fs::read_to_string(ws.state_path()).unwrap();
-    let (rc, out) = run_in(
-        ws.root(),
+    let (rc, out) = ws.text(
         &["flow", "advance", "--session", &ws.folder],
         "",
         &[("AW_LOCK_WAIT_MS", "50")],

@@ -3,85 +3,26 @@
 //! approval digest quoted in `next_action` at authorization boundaries, and, at execution
 //! boundaries, the named `aw` command actually run, its real output reported as evidence with
 //! the answer template `next_action` gives.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use crate::support::{Ws, answer_template, json_of, recommended_choice};
 use serde_json::{Value, json};
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
-fn bin() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_aw"))
+/// Runs `aw args…` in the workspace with `stdin`: (exit code, stdout).
+fn aw(ws: &Ws, args: &[&str], stdin: Option<&str>) -> (i32, String) {
+    ws.stdout(args, Some(stdin.unwrap_or_default()), &[])
 }
 
-fn aw(root: &Path, args: &[&str], stdin: Option<&str>) -> (i32, String) {
-    let mut cmd = Command::new(bin());
-    cmd.args(args)
-        .current_dir(root)
-        .env_remove("AW_CONTEXT_ID")
-        .env_remove("AW_NAMESPACE")
-        .env("HOME", root)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = cmd.spawn().unwrap();
-    {
-        let mut pipe = child.stdin.take().unwrap();
-        let _ = pipe.write_all(stdin.unwrap_or_default().as_bytes());
-    }
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
-}
-
-fn json_of(text: &str) -> Value {
-    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
-}
-
-/// A workspace with one session of the flow's kind; returns (dir, folder).
-fn workspace(flow: &str) -> (tempfile::TempDir, String) {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::create_dir(dir.path().join("app")).unwrap();
-    let (rc, out) = aw(dir.path(), &["workspace-init", "--source", "app:app"], None);
-    assert_eq!(rc, 0, "{out}");
+/// A workspace with one session of the flow's kind; returns it and the session's folder.
+fn workspace(flow: &str) -> (Ws, String) {
+    let ws = Ws::initialised();
     let kind = match flow {
         "quick" => "quick",
         "plan-exec" => "exec",
         _ => "refine",
     };
-    let name = format!("driver-{flow}");
-    let (rc, out) = aw(
-        dir.path(),
-        &[
-            "session-create",
-            "--type",
-            kind,
-            "--name",
-            &name,
-            "--objective",
-            "drive the journey",
-            "--json",
-        ],
-        None,
-    );
-    assert_eq!(rc, 0, "{out}");
-    let folder = json_of(&out)["folder"].as_str().unwrap().to_owned();
-    (dir, folder)
-}
-
-/// The answer template embedded in a next_action: the first JSON object starting at
-/// `{"input_digest"`.
-fn template(next_action: &str) -> Value {
-    let at = next_action
-        .find("{\"input_digest\"")
-        .unwrap_or_else(|| panic!("no template in: {next_action}"));
-    serde_json::Deserializer::from_str(&next_action[at..])
-        .into_iter::<Value>()
-        .next()
-        .unwrap()
-        .unwrap()
+    let created = ws.create_session(kind, &format!("driver-{flow}"), "drive the journey");
+    let folder = created["folder"].as_str().unwrap().to_owned();
+    (ws, folder)
 }
 
 fn approval_of(next_action: &str) -> String {
@@ -103,10 +44,10 @@ enum Signals {
 
 /// Plays a journey; returns the (kind, transition) of every boundary met, in order.
 fn drive(flow: &str, signals: Signals) -> Vec<(String, String)> {
-    let (dir, folder) = workspace(flow);
-    let root = dir.path();
+    let (ws, folder) = workspace(flow);
+    let root = ws.root();
     let (rc, out) = aw(
-        root,
+        &ws,
         &[
             "flow",
             "advance",
@@ -143,7 +84,7 @@ fn drive(flow: &str, signals: Signals) -> Vec<(String, String)> {
                     "{flow}: session not closed"
                 );
                 let state =
-                    json_of(&std::fs::read_to_string(session.join(".flow-run.json")).unwrap());
+                    json_of(std::fs::read_to_string(session.join(".flow-run.json")).unwrap());
                 assert_eq!(state["boundary"], Value::Null);
                 assert_eq!(
                     state["applied"].as_array().unwrap().last().unwrap(),
@@ -159,24 +100,17 @@ fn drive(flow: &str, signals: Signals) -> Vec<(String, String)> {
                     }
                     _ => json!({"input_digest": seal, "decisions": {"answer": "judged"}}),
                 };
-                aw(root, &submit, Some(&answer.to_string()))
+                aw(&ws, &submit, Some(&answer.to_string()))
             }
             "human" => {
-                let label = d["choices"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .find(|c| c["recommended"] == true)
-                    .unwrap()["label"]
-                    .clone();
-                let answer = json!({"input_digest": seal, "choice": label});
-                aw(root, &submit, Some(&answer.to_string()))
+                let answer = json!({"input_digest": seal, "choice": recommended_choice(&d)});
+                aw(&ws, &submit, Some(&answer.to_string()))
             }
             "authorization" => {
                 let digest = approval_of(&next);
                 let mut args = submit.to_vec();
                 args.extend(["--approval", digest.as_str()]);
-                aw(root, &args, Some(&template(&next).to_string()))
+                aw(&ws, &args, Some(&answer_template(&next).to_string()))
             }
             "execution" => {
                 let inv = &d["action"]["invocation"];
@@ -188,8 +122,8 @@ fn drive(flow: &str, signals: Signals) -> Vec<(String, String)> {
                     .map(|a| a.as_str().unwrap().to_owned())
                     .collect();
                 let args: Vec<&str> = args.iter().map(String::as_str).collect();
-                let (code, output) = aw(root, &args, None);
-                let mut answer = template(&next);
+                let (code, output) = aw(&ws, &args, None);
+                let mut answer = answer_template(&next);
                 if code != 0 {
                     answer["outcome"] = json!("failed");
                 }
@@ -199,7 +133,7 @@ fn drive(flow: &str, signals: Signals) -> Vec<(String, String)> {
                     v["passed"] = json!(code == 0);
                     v["detail"] = json!(detail);
                 }
-                aw(root, &submit, Some(&answer.to_string()))
+                aw(&ws, &submit, Some(&answer.to_string()))
             }
             other => panic!("unexpected boundary {other}: {d:#}"),
         };

@@ -1,41 +1,22 @@
 //! `aw status` and `aw resume` show an active session's flow run (the flow engine's projection):
 //! where it stopped and the exact next command.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use assert_cmd::Command;
+use crate::support::Ws;
 use serde_json::Value;
-use std::path::Path;
 
-fn aw(root: &Path, home: &Path) -> Command {
-    let mut c = Command::cargo_bin("aw").unwrap();
-    c.current_dir(root)
-        .env("HOME", home)
-        .env_remove("AW_NAMESPACE")
-        .env_remove("AW_CONTEXT_ID")
-        .write_stdin("");
-    c
-}
-
-fn run(root: &Path, home: &Path, args: &[&str]) -> String {
-    let out = aw(root, home).args(args).output().unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stdout)
-    );
-    String::from_utf8(out.stdout).unwrap()
+/// Runs `aw args…` and asserts success; returns stdout.
+fn run(ws: &Ws, args: &[&str]) -> String {
+    let (code, out) = ws.stdout(args, None, &[]);
+    assert_eq!(code, 0, "{args:?}: {out}");
+    out
 }
 
 #[test]
 fn a_session_inside_a_flow_shows_its_boundary_and_next_command() {
-    let ws = tempfile::tempdir().unwrap();
-    let home = tempfile::tempdir().unwrap();
-    let (root, h) = (ws.path(), home.path());
-    run(root, h, &["workspace-init", "--source", "app:."]);
+    let ws = Ws::bare();
+    run(&ws, &["workspace-init", "--source", "app:."]);
     run(
-        root,
-        h,
+        &ws,
         &[
             "session-create",
             "--type",
@@ -47,8 +28,7 @@ fn a_session_inside_a_flow_shows_its_boundary_and_next_command() {
         ],
     );
     run(
-        root,
-        h,
+        &ws,
         &[
             "session-create",
             "--type",
@@ -60,7 +40,7 @@ fn a_session_inside_a_flow_shows_its_boundary_and_next_command() {
         ],
     );
 
-    let before: Value = serde_json::from_str(&run(root, h, &["status", "--json"])).unwrap();
+    let before: Value = serde_json::from_str(&run(&ws, &["status", "--json"])).unwrap();
     assert!(
         before["sessions"]["active"]
             .as_array()
@@ -70,8 +50,7 @@ fn a_session_inside_a_flow_shows_its_boundary_and_next_command() {
     );
 
     run(
-        root,
-        h,
+        &ws,
         &[
             "flow",
             "advance",
@@ -84,7 +63,7 @@ fn a_session_inside_a_flow_shows_its_boundary_and_next_command() {
         ],
     );
 
-    let status: Value = serde_json::from_str(&run(root, h, &["status", "--json"])).unwrap();
+    let status: Value = serde_json::from_str(&run(&ws, &["status", "--json"])).unwrap();
     let active = status["sessions"]["active"].as_array().unwrap();
     let flow = &active
         .iter()
@@ -103,7 +82,7 @@ fn a_session_inside_a_flow_shows_its_boundary_and_next_command() {
         "a session without a run has no flow"
     );
 
-    let human = run(root, h, &["status", "--format", "human"]);
+    let human = run(&ws, &["status", "--format", "human"]);
     assert!(human.contains("Sessions in a flow (1)"), "{human}");
     assert!(
         human.contains("aw flow advance --session 001-copy-quick"),
@@ -111,7 +90,7 @@ fn a_session_inside_a_flow_shows_its_boundary_and_next_command() {
     );
 
     let resume: Value =
-        serde_json::from_str(&run(root, h, &["resume", "--code", "001", "--json"])).unwrap();
+        serde_json::from_str(&run(&ws, &["resume", "--code", "001", "--json"])).unwrap();
     let text = resume.to_string();
     assert!(
         text.contains("aw flow advance --session 001-copy-quick"),

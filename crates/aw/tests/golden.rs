@@ -5,12 +5,9 @@
 //! cases 12–14 expect `004`. Messages are aw's own English; the reference's Spanish message
 //! checks are replaced by checks of the code and of the fact the message must carry. Case 5
 //! (`project-md-upsert --read`) belongs to the project-block suite.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod session_support;
-
+use crate::support::{Ws, today};
 use serde_json::json;
-use session_support::{Ws, today};
 
 // ---- read cases (1–4, 6): the fixture itself, never written ----
 

@@ -1,26 +1,14 @@
 //! Rules every command keeps: typed refusals of flag values, one date grammar, one clock, one
 //! count of a session's scripts, output that is whole or a failure, and human text that no
 //! document can use to take over a terminal.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod session_support;
+use crate::support::Ws;
 
-use session_support::Ws;
-
-/// `aw args…` in the workspace, stdout captured as text.
-fn text(ws: &Ws, args: &[&str], env: &[(&str, &str)]) -> String {
-    let mut c = ws.aw();
-    c.args(args);
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    let out = c.output().unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stdout)
-    );
-    String::from_utf8(out.stdout).unwrap()
+/// `aw args…` in the workspace, asserting success; stdout as text.
+fn text(ws: &Ws, args: &[&str]) -> String {
+    let (code, out) = ws.stdout(args, None, &[]);
+    assert_eq!(code, 0, "{args:?}: {out}");
+    out
 }
 
 #[test]
@@ -96,7 +84,7 @@ fn impossible_dates_are_refused_and_real_ones_recorded() {
 
 #[test]
 fn the_test_clock_dates_everything_a_command_writes() {
-    let ws = Ws::new();
+    let ws = Ws::new().with_env("TZ", "UTC");
     let pinned = [("AW_TEST_NOW", "2031-07-08 09:10")];
     let (code, v) = ws.run_env(
         &[
@@ -178,7 +166,7 @@ fn human_text_carries_no_control_characters_from_documents() {
         &["status", "--format", "human", "--detail"][..],
         &["resume", "--code", "001", "--format", "human"][..],
     ] {
-        let out = text(&ws, args, &[]);
+        let out = text(&ws, args);
         let bad: Vec<char> = out
             .chars()
             .filter(|c| c.is_control() && *c != '\n' && *c != '\t')

@@ -1,16 +1,9 @@
 //! `aw manifest validate`: the drop-in contract of the family's validator (arguments, text
 //! layout, exit codes) and its JSON model.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use assert_cmd::Command;
+use crate::support::Ws;
 use serde_json::Value;
 use std::path::Path;
-
-fn aw(cwd: &Path) -> Command {
-    let mut c = Command::cargo_bin("aw").unwrap();
-    c.current_dir(cwd).env_remove("AW_NAMESPACE");
-    c
-}
 
 const VALID: &str = r#"{"family":"agent-workflow","schema":1,"name":"good","kind":"execution-backend",
 "version":"1.0.0","provides":["review"],"roles":{"review":{"cmd":"good","source":"bin/run.sh"}}}"#;
@@ -27,18 +20,19 @@ fn skill(root: &Path, name: &str, manifest: &str) {
     std::fs::write(d.join("capability.json"), manifest).unwrap();
 }
 
-fn family() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    skill(dir.path(), "good", VALID);
+/// An empty folder holding three skills: valid, invalid, and of a future schema.
+fn family() -> Ws {
+    let dir = Ws::bare();
+    skill(dir.root(), "good", VALID);
     skill(
-        dir.path(),
+        dir.root(),
         "bad",
         &VALID
             .replace("bin/run.sh", "../escape.sh")
             .replace("\"good\",\"kind\"", "\"bad\",\"kind\""),
     );
     skill(
-        dir.path(),
+        dir.root(),
         "future",
         &VALID.replace("\"schema\":1", "\"schema\":2"),
     );
@@ -47,12 +41,12 @@ fn family() -> tempfile::TempDir {
 
 #[test]
 fn no_folder_is_a_usage_error_on_stderr_with_exit_2() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Ws::bare();
     for args in [
         &["manifest", "validate"][..],
         &["manifest", "validate", "--strict"],
     ] {
-        let out = aw(dir.path()).args(args).output().unwrap();
+        let out = dir.aw().args(args).output().unwrap();
         assert_eq!(out.status.code(), Some(2));
         assert!(out.stdout.is_empty());
         assert!(
@@ -66,7 +60,8 @@ fn no_folder_is_a_usage_error_on_stderr_with_exit_2() {
 #[test]
 fn text_report_layout_and_exit_codes() {
     let dir = family();
-    let out = aw(dir.path())
+    let out = dir
+        .aw()
         .args([
             "manifest",
             "validate",
@@ -101,7 +96,8 @@ fn text_report_layout_and_exit_codes() {
     assert!(lines[7].contains("was not found"));
     assert_eq!(lines.len(), 8);
 
-    let strict = aw(dir.path())
+    let strict = dir
+        .aw()
         .args(["manifest", "validate", "--strict", "good", "bad"])
         .output()
         .unwrap();
@@ -109,7 +105,7 @@ fn text_report_layout_and_exit_codes() {
     assert_eq!(
         String::from_utf8(strict.stdout).unwrap(),
         String::from_utf8(
-            aw(dir.path())
+            dir.aw()
                 .args(["manifest", "validate", "good", "bad"])
                 .output()
                 .unwrap()
@@ -118,12 +114,14 @@ fn text_report_layout_and_exit_codes() {
         .unwrap(),
         "--strict changes only the exit code"
     );
-    let ok = aw(dir.path())
+    let ok = dir
+        .aw()
         .args(["manifest", "validate", "--strict", "good", "--strict"])
         .output()
         .unwrap();
     assert_eq!(ok.status.code(), Some(0), "repeated --strict is accepted");
-    let unsupported = aw(dir.path())
+    let unsupported = dir
+        .aw()
         .args(["manifest", "validate", "--strict", "future"])
         .output()
         .unwrap();
@@ -133,7 +131,8 @@ fn text_report_layout_and_exit_codes() {
 #[test]
 fn text_is_the_default_even_when_piped_and_json_on_request() {
     let dir = family();
-    let out = aw(dir.path())
+    let out = dir
+        .aw()
         .args(["manifest", "validate", "--json", "bad", "good"])
         .output()
         .unwrap();
@@ -155,9 +154,10 @@ fn text_is_the_default_even_when_piped_and_json_on_request() {
 fn unreadable_skill_md_is_an_error_not_a_crash() {
     // The reference dies on a SKILL.md it cannot read; we report it and go on.
     let dir = family();
-    std::fs::remove_file(dir.path().join("good/SKILL.md")).unwrap();
-    std::fs::create_dir(dir.path().join("good/SKILL.md")).unwrap();
-    let out = aw(dir.path())
+    std::fs::remove_file(dir.root().join("good/SKILL.md")).unwrap();
+    std::fs::create_dir(dir.root().join("good/SKILL.md")).unwrap();
+    let out = dir
+        .aw()
         .args(["manifest", "validate", "good", "future"])
         .output()
         .unwrap();
@@ -176,7 +176,7 @@ fn unreadable_skill_md_is_an_error_not_a_crash() {
 
 #[test]
 fn name_header_follows_js_string_rules() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Ws::bare();
     for (folder, name, header) in [
         ("a", "[\"x\",\"y\"]", "[INVALID] a (x,y)"),
         ("b", "0", "[INVALID] b"),
@@ -186,11 +186,12 @@ fn name_header_follows_js_string_rules() {
         ("f", "5", "[INVALID] f (5)"),
     ] {
         skill(
-            dir.path(),
+            dir.root(),
             folder,
             &VALID.replace("\"good\",\"kind\"", &format!("{name},\"kind\"")),
         );
-        let out = aw(dir.path())
+        let out = dir
+            .aw()
             .args(["manifest", "validate", folder])
             .output()
             .unwrap();

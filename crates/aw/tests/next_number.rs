@@ -1,11 +1,8 @@
 //! `aw next-number`: the correlative grammar (any width, `-`-bounded), folder containment,
 //! and atomic claims with session-owned reservations.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod session_support;
-
+use crate::support::Ws;
 use serde_json::json;
-use session_support::Ws;
 
 #[test]
 fn grammar_and_output_keys() {

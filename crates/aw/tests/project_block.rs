@@ -1,76 +1,15 @@
 //! The project-block commands end to end: `project-md-upsert --read | --init`,
 //! `set-working-branch`, `set-qa-branch` and `sources`.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use assert_cmd::Command;
+use crate::support::{Ws, git};
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
 
 /// The reference's golden fixture block (case 5): Spanish headings, a legacy `Mode:` line.
 const GOLDEN_CLAUDE: &str = "# Sample workspace\n\n<!-- WORKFLOW-PROJECT-START -->\n## Proyecto\n\nMode: single-repo\nSample project used by the golden cases.\n\n## Fuentes\n\n| Alias | Path | Rama principal |\n|---|---|---|\n| sample | . | main |\n\n## Stack\n\n_Stack sin detectar._\n\n## Status\n\n- Ramas de trabajo actuales:\n  - sample: main\n- Ramas QA actuales:\n  - sample: desarrollo\n- Última actividad: 2026-01-03 — fixture\n- Histórico: `.workflow/HISTORY.md`\n<!-- WORKFLOW-PROJECT-END -->\n";
 
-struct Ws {
-    _tmp: tempfile::TempDir,
-    root: PathBuf,
-    home: PathBuf,
-}
-
+/// A workspace (`.workflow/sessions/` exists) with a private home; a busy lock fails fast.
 fn ws() -> Ws {
-    let tmp = tempfile::tempdir().unwrap();
-    let base = tmp.path().canonicalize().unwrap();
-    let root = base.join("proj");
-    let home = base.join("home");
-    std::fs::create_dir_all(root.join(".workflow/sessions")).unwrap();
-    std::fs::create_dir_all(&home).unwrap();
-    Ws {
-        _tmp: tmp,
-        root,
-        home,
-    }
-}
-
-impl Ws {
-    fn cmd(&self, dir: &Path, args: &[&str]) -> std::process::Output {
-        Command::cargo_bin("aw")
-            .unwrap()
-            .current_dir(dir)
-            .env("HOME", &self.home)
-            .env_remove("AW_NAMESPACE")
-            .env_remove("AW_CONTEXT_ID")
-            .env("AW_LOCK_WAIT_MS", "100")
-            .args(args)
-            .output()
-            .unwrap()
-    }
-
-    fn ok(&self, args: &[&str]) -> Value {
-        let out = self.cmd(&self.root, args);
-        let text = String::from_utf8_lossy(&out.stdout);
-        assert_eq!(out.status.code(), Some(0), "{args:?}: {text}");
-        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
-    }
-
-    fn fails(&self, args: &[&str]) -> Value {
-        let out = self.cmd(&self.root, args);
-        assert_eq!(out.status.code(), Some(1), "{args:?}");
-        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-        assert_eq!(v["ok"], false);
-        assert!(
-            v["data"]["action"].as_str().is_some_and(|a| !a.is_empty()),
-            "{v}"
-        );
-        v
-    }
-
-    fn write(&self, rel: &str, text: &str) {
-        let p = self.root.join(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
-
-    fn read(&self, rel: &str) -> String {
-        std::fs::read_to_string(self.root.join(rel)).unwrap()
-    }
+    Ws::new().with_env("AW_LOCK_WAIT_MS", "100")
 }
 
 #[test]
@@ -96,16 +35,16 @@ fn read_matches_the_reference_golden_case() {
     let v = w.ok(&["project-md-upsert", "--read", "--verbose"]);
     assert_eq!(v["cache_used"], false);
     // Reads walk up from a subfolder, and never write.
-    let sub = w.root.join("src/deep");
+    let sub = w.root().join("src/deep");
     std::fs::create_dir_all(&sub).unwrap();
-    let out = w.cmd(&sub, &["project-md-upsert", "--read"]);
+    let out = w.output_in(&sub, &["project-md-upsert", "--read"], None, &[]);
     let from_sub: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
         from_sub["block"]["proyecto"],
         "Sample project used by the golden cases."
     );
     assert_eq!(w.read("CLAUDE.md"), GOLDEN_CLAUDE);
-    assert!(!w.root.join("AGENTS.md").exists());
+    assert!(!w.root().join("AGENTS.md").exists());
 }
 
 #[test]
@@ -126,7 +65,11 @@ fn operations_are_required_and_exclusive() {
         &["project-md-upsert", "--read", "--init"],
         &["project-md-upsert", "--read", "--source", "a:."],
     ] {
-        assert_eq!(w.fails(args)["error"]["code"], "INVALID_INPUT", "{args:?}");
+        assert_eq!(
+            w.failure(args)["error"]["code"],
+            "INVALID_INPUT",
+            "{args:?}"
+        );
     }
 }
 
@@ -216,53 +159,35 @@ fn set_branch_refusals_write_nothing() {
         &["set-qa-branch", "../x", "qa"],
         &["set-working-branch", "sample", "main"],
     ] {
-        assert_eq!(w.fails(args)["error"]["code"], "INVALID_INPUT", "{args:?}");
+        assert_eq!(
+            w.failure(args)["error"]["code"],
+            "INVALID_INPUT",
+            "{args:?}"
+        );
     }
     assert!(
-        !w.root.join("CLAUDE.md").exists(),
+        !w.root().join("CLAUDE.md").exists(),
         "no block, nothing written"
     );
-    assert!(!w.root.join("AGENTS.md").exists());
+    assert!(!w.root().join("AGENTS.md").exists());
     let held = aw_workspace::lock::WorkspaceLock::acquire(
-        &w.root.join(".workflow/.lock"),
+        &w.root().join(".workflow/.lock"),
         std::time::Duration::from_millis(10),
     )
     .unwrap();
     w.write("CLAUDE.md", GOLDEN_CLAUDE);
     assert_eq!(
-        w.fails(&["set-working-branch", "sample", "x"])["error"]["code"],
+        w.failure(&["set-working-branch", "sample", "x"])["error"]["code"],
         "LOCK_BUSY"
     );
     assert_eq!(w.read("CLAUDE.md"), GOLDEN_CLAUDE);
     drop(held);
 }
 
-fn git(dir: &Path, args: &[&str]) {
-    let ok = std::process::Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .env("GIT_AUTHOR_NAME", "t")
-        .env("GIT_AUTHOR_EMAIL", "t@example.com")
-        .env("GIT_COMMITTER_NAME", "t")
-        .env("GIT_COMMITTER_EMAIL", "t@example.com")
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false);
-    assert!(ok, "git {args:?}");
-}
-
-fn has_git() -> bool {
-    std::process::Command::new("git")
-        .arg("--version")
-        .output()
-        .is_ok()
-}
-
 #[test]
 fn sources_lists_the_block_with_git_state_per_source() {
     let w = ws();
-    let ext = w.root.parent().unwrap().join("ext");
+    let ext = w.root().parent().unwrap().join("ext");
     std::fs::create_dir_all(&ext).unwrap();
     w.ok(&[
         "workspace-init",
@@ -279,7 +204,7 @@ fn sources_lists_the_block_with_git_state_per_source() {
     assert_eq!(v["count"], 3);
     assert_eq!(v["block_found"], true);
     let app = &v["sources"][0];
-    assert_eq!(app["resolved_path"], w.root.to_str().unwrap());
+    assert_eq!(app["resolved_path"], w.root().to_str().unwrap());
     assert_eq!(app["expected_branch"], "main");
     assert_eq!(app["git"], Value::Null);
     assert_eq!(v["sources"][1]["expected_branch"], "feat/e");
@@ -288,30 +213,35 @@ fn sources_lists_the_block_with_git_state_per_source() {
     let v = w.ok(&["sources", "--scope", "ext,gone"]);
     assert_eq!(v["count"], 2);
     assert_eq!(v["sources"][1]["git"], json!({"error": "missing_folder"}));
-    if has_git() {
-        assert_eq!(v["sources"][0]["git"], json!({"error": "not_a_repository"}));
-        git(&ext, &["init", "-q", "-b", "feat/e"]);
-        std::fs::write(ext.join("a.txt"), "a").unwrap();
-        git(&ext, &["add", "a.txt"]);
-        git(&ext, &["commit", "-q", "-m", "a"]);
-        let v = w.ok(&["sources", "--scope", "ext"]);
-        assert_eq!(
-            v["sources"][0]["git"],
-            json!({"branch": "feat/e", "dirty": false})
-        );
-        assert_eq!(v["sources"][0]["on_expected_branch"], true);
-        std::fs::write(ext.join("b.txt"), "b").unwrap();
-        let v = w.ok(&["sources", "--scope", "ext"]);
-        assert_eq!(
-            v["sources"][0]["git"],
-            json!({"branch": "feat/e", "dirty": true})
-        );
-    }
-    let out = w.cmd(&w.root, &["sources", "--no-git", "--format", "human"]);
+    // git is required here (CI has it): without it this fails, it never skips.
+    git(&ext, w.home(), &["--version"]);
+    assert_eq!(v["sources"][0]["git"], json!({"error": "not_a_repository"}));
+    git(&ext, w.home(), &["init", "-q", "-b", "feat/e"]);
+    std::fs::write(ext.join("a.txt"), "a").unwrap();
+    git(&ext, w.home(), &["add", "a.txt"]);
+    git(&ext, w.home(), &["commit", "-q", "-m", "a"]);
+    let v = w.ok(&["sources", "--scope", "ext"]);
+    assert_eq!(
+        v["sources"][0]["git"],
+        json!({"branch": "feat/e", "dirty": false})
+    );
+    assert_eq!(v["sources"][0]["on_expected_branch"], true);
+    std::fs::write(ext.join("b.txt"), "b").unwrap();
+    let v = w.ok(&["sources", "--scope", "ext"]);
+    assert_eq!(
+        v["sources"][0]["git"],
+        json!({"branch": "feat/e", "dirty": true})
+    );
+    let out = w.output_in(
+        w.root(),
+        &["sources", "--no-git", "--format", "human"],
+        None,
+        &[],
+    );
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.starts_with("3 source(s)\n"), "{text}");
     assert_eq!(
-        w.fails(&["sources", "--scope", "nope"])["error"]["code"],
+        w.failure(&["sources", "--scope", "nope"])["error"]["code"],
         "INVALID_INPUT"
     );
 }
@@ -321,6 +251,6 @@ fn sources_without_a_block_is_an_empty_list() {
     let w = ws();
     assert_eq!(
         w.ok(&["sources"]),
-        json!({"workspace": w.root.to_str().unwrap(), "block_found": false, "count": 0, "sources": []})
+        json!({"workspace": w.root().to_str().unwrap(), "block_found": false, "count": 0, "sources": []})
     );
 }

@@ -1,23 +1,12 @@
 //! Session commands end to end: the resolver (§7.2) and its envelopes, conversation bindings
 //! (§7.3), create/close/resume/reopen, HISTORY upserts (§7.9), artifacts, and the defects the
 //! reference had (§13: 3, 4, 5, 8, 9, 14, 16).
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod session_support;
-
+use crate::support::{Ws, today};
 use serde_json::{Value, json};
-use session_support::{Ws, today};
 
 fn create(ws: &Ws, name: &str) -> Value {
-    ws.ok(&[
-        "session-create",
-        "--type",
-        "quick",
-        "--name",
-        name,
-        "--objective",
-        "o",
-    ])
+    ws.create_session("quick", name, "o")
 }
 
 fn registry(ws: &Ws) -> Value {
@@ -125,11 +114,8 @@ fn writes_refuse_a_number_shared_by_two_folders() {
             .contains("workspace-migrate")
     );
     assert_eq!(v["data"]["candidates"].as_array().unwrap().len(), 2);
-    let after: Vec<_> = ws
-        .tree()
-        .into_iter()
-        .filter(|(p, _)| p != ".workflow/.lock")
-        .collect();
+    let mut after = ws.tree();
+    after.remove(".workflow/.lock");
     assert_eq!(after, before);
     // Reading is fine.
     assert_eq!(
@@ -275,11 +261,8 @@ fn close_removes_bindings_and_refuses_on_a_broken_registry() {
     std::fs::write(ws.sessions().join(".bindings.json"), "[").unwrap();
     let before = ws.tree();
     ws.fails(&["session-close", "--code", "1"], "SESSION_BINDING_INVALID");
-    let after: Vec<_> = ws
-        .tree()
-        .into_iter()
-        .filter(|(p, _)| p != ".workflow/.lock")
-        .collect();
+    let mut after = ws.tree();
+    after.remove(".workflow/.lock");
     assert_eq!(after, before, "no checkpoint, no .closed, no history");
 }
 

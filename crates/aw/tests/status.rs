@@ -4,182 +4,98 @@
 //!
 //! Runs are pinned: `AW_TEST_NOW` fixes "now", `TZ=UTC` fixes the local zone, and every fixture
 //! file gets the same modification time, so dates and relative dates are stable.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use assert_cmd::Command;
+use crate::support::{FIXTURE_MTIME, NOW, Ws, bin, clean_env, json_of, set_mtime};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime};
+use std::path::Path;
+use std::time::SystemTime;
 
-const NOW: &str = "2026-03-10 09:15";
-/// 2026-03-09 18:30:00 UTC: "yesterday afternoon" seen from `NOW`.
-const MTIME_SECS: u64 = 1_773_081_000;
-
-struct Ws {
-    dir: tempfile::TempDir,
-    home: tempfile::TempDir,
+/// A copy of `tests/fixtures/<name>` with pinned file times, run on the pinned clock.
+fn fixture(name: &str) -> Ws {
+    pinned(Ws::fixture(name))
 }
 
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_tree(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), &target).unwrap();
-        }
-    }
+/// An empty workspace, run on the pinned clock.
+fn empty() -> Ws {
+    pinned(Ws::new())
 }
 
-fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).unwrap() {
-        let e = e.unwrap();
-        if e.file_type().unwrap().is_dir() {
-            files(&e.path(), out);
-        } else {
-            out.push(e.path());
-        }
-    }
+fn pinned(ws: Ws) -> Ws {
+    ws.pinned_clock().with_env("NO_COLOR", "1")
 }
 
-impl Ws {
-    /// A copy of `tests/fixtures/<name>` with pinned file times.
-    fn fixture(name: &str) -> Self {
-        let ws = Ws {
-            dir: tempfile::tempdir().unwrap(),
-            home: tempfile::tempdir().unwrap(),
-        };
-        let src = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures")
-            .join(name);
-        copy_tree(&src, ws.root());
-        ws.pin_times();
-        ws
-    }
-
-    fn empty() -> Self {
-        let ws = Ws {
-            dir: tempfile::tempdir().unwrap(),
-            home: tempfile::tempdir().unwrap(),
-        };
-        std::fs::create_dir_all(ws.root().join(".workflow/sessions")).unwrap();
-        ws
-    }
-
-    fn root(&self) -> &Path {
-        self.dir.path()
-    }
-
-    fn pin_times(&self) {
-        let t = SystemTime::UNIX_EPOCH + Duration::from_secs(MTIME_SECS);
-        let mut all = Vec::new();
-        files(self.root(), &mut all);
-        for f in all {
-            std::fs::File::options()
-                .write(true)
-                .open(&f)
-                .unwrap()
-                .set_modified(t)
-                .unwrap();
-        }
-    }
-
-    fn aw(&self) -> Command {
-        let mut c = Command::cargo_bin("aw").unwrap();
-        c.current_dir(self.root())
-            .env("HOME", self.home.path())
-            .env("AW_TEST_NOW", NOW)
-            .env("TZ", "UTC")
-            .env("NO_COLOR", "1")
-            .env_remove("AW_NAMESPACE")
-            .env_remove("AW_CONTEXT_ID");
-        c
-    }
-
-    /// Runs `aw args…`: (exit code, stdout with the workspace path masked).
-    fn run(&self, args: &[&str]) -> (i32, String) {
-        let out = self.aw().args(args).output().unwrap();
-        let text = String::from_utf8(out.stdout).unwrap();
-        let root = self.root().to_string_lossy().into_owned();
-        (out.status.code().unwrap_or(-1), text.replace(&root, "<WS>"))
-    }
-
-    fn json(&self, args: &[&str]) -> (i32, Value) {
-        let (code, text) = self.run(args);
-        (code, serde_json::from_str(&text).unwrap())
-    }
+/// Runs `aw args…`: (exit code, JSON stdout with the workspace path masked).
+fn json(ws: &Ws, args: &[&str]) -> (i32, Value) {
+    let (code, text) = ws.text(args);
+    (code, json_of(text))
 }
 
 #[test]
 fn status_english_json() {
-    let ws = Ws::fixture("status-en");
-    let (code, out) = ws.run(&["status", "--json"]);
+    let ws = fixture("status-en");
+    let (code, out) = ws.text(&["status", "--json"]);
     assert_eq!(code, 0);
     insta::assert_snapshot!("status_en_json", out);
 }
 
 #[test]
 fn status_english_human() {
-    let ws = Ws::fixture("status-en");
-    let (code, out) = ws.run(&["status", "--format", "human"]);
+    let ws = fixture("status-en");
+    let (code, out) = ws.text(&["status", "--format", "human"]);
     assert_eq!(code, 0);
     assert!(!out.contains('\u{1b}'), "no colour when piped");
     insta::assert_snapshot!("status_en_human", out);
-    let (_, detail) = ws.run(&["status", "--detail"]);
+    let (_, detail) = ws.text(&["status", "--detail"]);
     insta::assert_snapshot!("status_en_human_detail", detail);
 }
 
 #[test]
 fn status_spanish_json_and_human() {
-    let ws = Ws::fixture("status-es");
-    let (code, out) = ws.run(&["status"]);
+    let ws = fixture("status-es");
+    let (code, out) = ws.text(&["status"]);
     assert_eq!(code, 0, "piped without flags: JSON");
     insta::assert_snapshot!("status_es_json", out);
-    let (_, human) = ws.run(&["status", "--detail"]);
+    let (_, human) = ws.text(&["status", "--detail"]);
     insta::assert_snapshot!("status_es_human_detail", human);
 }
 
 #[test]
 fn crlf_documents_read_like_lf() {
-    let lf = Ws::fixture("status-en");
-    let crlf = Ws::fixture("status-en");
-    let mut all = Vec::new();
-    files(crlf.root(), &mut all);
-    for f in all
-        .iter()
-        .filter(|f| f.extension().is_some_and(|e| e == "md"))
-    {
-        let text = std::fs::read_to_string(f).unwrap();
-        std::fs::write(f, text.replace('\n', "\r\n")).unwrap();
+    let lf = fixture("status-en");
+    let crlf = fixture("status-en");
+    for (rel, text) in crlf.tree() {
+        if let Some(text) = text.filter(|_| rel.ends_with(".md")) {
+            let crlf_text = String::from_utf8(text).unwrap().replace('\n', "\r\n");
+            let f = crlf.root().join(rel);
+            std::fs::write(&f, crlf_text).unwrap();
+            set_mtime(&f, SystemTime::UNIX_EPOCH + FIXTURE_MTIME);
+        }
     }
-    crlf.pin_times();
-    let (_, a) = lf.json(&["status", "--json"]);
-    let (_, b) = crlf.json(&["status", "--json"]);
+    let (_, a) = json(&lf, &["status", "--json"]);
+    let (_, b) = json(&crlf, &["status", "--json"]);
     assert_eq!(a, b);
 }
 
 #[test]
 fn resume_walks_the_pipeline() {
-    let ws = Ws::fixture("status-en");
-    let (code, out) = ws.run(&["resume", "--json"]);
+    let ws = fixture("status-en");
+    let (code, out) = ws.text(&["resume", "--json"]);
     assert_eq!(code, 0);
     insta::assert_snapshot!("resume_en_pipeline_json", out);
-    let (_, human) = ws.run(&["resume", "--format", "human"]);
+    let (_, human) = ws.text(&["resume", "--format", "human"]);
     insta::assert_snapshot!("resume_en_pipeline_human", human);
 }
 
 #[test]
 fn resume_targets() {
-    let ws = Ws::fixture("status-en");
-    let (code, v) = ws.json(&["resume", "001"]);
+    let ws = fixture("status-en");
+    let (code, v) = json(&ws, &["resume", "001"]);
     assert_eq!(code, 0);
     assert_eq!(v["status"], "candidates", "spec 001 and plan 001");
     assert_eq!(v["candidates"].as_array().unwrap().len(), 2);
-    let (_, out) = ws.run(&["resume", "001", "--json"]);
+    let (_, out) = ws.text(&["resume", "001", "--json"]);
     insta::assert_snapshot!("resume_en_number_candidates", out);
-    let (_, v) = ws.json(&["resume", "docs/plans/001-plan-login-otp.md"]);
+    let (_, v) = json(&ws, &["resume", "docs/plans/001-plan-login-otp.md"]);
     assert_eq!(
         (v["status"].as_str(), v["via"].as_str()),
         (Some("proposal"), Some("explicit"))
@@ -188,19 +104,19 @@ fn resume_targets() {
         v["proposal"]["next"],
         "BLOCKED F2 — waiting for the mail provider's sandbox"
     );
-    let (_, v) = ws.json(&["resume", "./docs/plans/003-plan-notifications.md"]);
+    let (_, v) = json(&ws, &["resume", "./docs/plans/003-plan-notifications.md"]);
     assert_eq!(
         v["proposal"]["next"],
         "everything is executed: run the final validation, then close the plan"
     );
     let abs = ws.root().join("docs/specs/1000-spec-wide-number.md");
-    let (_, v) = ws.json(&["resume", abs.to_str().unwrap()]);
+    let (_, v) = json(&ws, &["resume", abs.to_str().unwrap()]);
     assert_eq!(v["proposal"]["number"], "1000");
-    let (_, v) = ws.json(&["resume", "1000"]);
+    let (_, v) = json(&ws, &["resume", "1000"]);
     assert_eq!(v["proposal"]["kind"], "spec");
-    let (_, v) = ws.json(&["resume", "5"]);
+    let (_, v) = json(&ws, &["resume", "5"]);
     assert_eq!(v["status"], "candidates", "5 is 005: a spec and a plan");
-    let (_, v) = ws.json(&["resume", "docs/specs/003-spec-export-csv.md"]);
+    let (_, v) = json(&ws, &["resume", "docs/specs/003-spec-export-csv.md"]);
     assert_eq!(
         v["proposal"]["command"],
         "/w:plan-new docs/specs/003-spec-export-csv.md"
@@ -210,18 +126,18 @@ fn resume_targets() {
 
 #[test]
 fn resume_refusals() {
-    let ws = Ws::fixture("status-en");
-    let (code, v) = ws.json(&["resume", "login-otp"]);
+    let ws = fixture("status-en");
+    let (code, v) = json(&ws, &["resume", "login-otp"]);
     assert_eq!(code, 1, "slugs never match");
     assert_eq!(v["error"]["code"], "RESUME_TARGET_INVALID");
-    let (code, v) = ws.json(&["resume", "001", "--code", "1"]);
+    let (code, v) = json(&ws, &["resume", "001", "--code", "1"]);
     assert_eq!(code, 1);
     assert_eq!(v["error"]["code"], "ARGS_INVALID");
-    let (code, v) = ws.json(&["resume", "--code", "9"]);
+    let (code, v) = json(&ws, &["resume", "--code", "9"]);
     assert_eq!(code, 1);
     assert_eq!(v["error"]["code"], "RESUME_TARGET_INVALID");
     assert_eq!(v["data"]["candidates"].as_array().unwrap().len(), 4);
-    let (code, v) = ws.json(&["resume", "--json", "--detail"]);
+    let (code, v) = json(&ws, &["resume", "--json", "--detail"]);
     assert_eq!(
         (code, v["error"]["code"].as_str()),
         (1, Some("ARGS_INVALID"))
@@ -230,44 +146,41 @@ fn resume_refusals() {
 
 #[test]
 fn resume_sessions() {
-    let ws = Ws::fixture("status-en");
-    let (_, out) = ws.run(&["resume", "--code", "2", "--format", "human", "--detail"]);
+    let ws = fixture("status-en");
+    let (_, out) = ws.text(&["resume", "--code", "2", "--format", "human", "--detail"]);
     insta::assert_snapshot!("resume_en_session_human", out);
-    let (code, v) = ws.json(&["resume", "--code", "003"]);
+    let (code, v) = json(&ws, &["resume", "--code", "003"]);
     assert_eq!(code, 0, "closed sessions can be resumed");
     assert_eq!(v["proposal"]["progress"], "no checkpoint");
     assert_eq!(
         v["proposal"]["command"],
         "aw session-resume --code 003-refunds-spec-refine --reopen"
     );
-    let es = Ws::fixture("status-es");
-    let (_, out) = es.run(&["resume", "--code", "1", "--json"]);
+    let es = fixture("status-es");
+    let (_, out) = es.text(&["resume", "--code", "1", "--json"]);
     insta::assert_snapshot!("resume_es_session_json", out);
 }
 
 #[test]
 fn empty_and_uninitialised_workspaces() {
-    let ws = Ws::empty();
-    let (code, v) = ws.json(&["status", "--json"]);
+    let ws = empty();
+    let (code, v) = json(&ws, &["status", "--json"]);
     assert_eq!(code, 0);
     assert_eq!(v["counts"]["pending"], 0);
     assert_eq!(v["workspace"]["initialized"], true);
-    let (_, v) = ws.json(&["resume"]);
+    let (_, v) = json(&ws, &["resume"]);
     assert_eq!(v["status"], "idle");
-    let bare = Ws {
-        dir: tempfile::tempdir().unwrap(),
-        home: tempfile::tempdir().unwrap(),
-    };
-    let (code, v) = bare.json(&["status", "--json"]);
+    let bare = pinned(Ws::bare());
+    let (code, v) = json(&bare, &["status", "--json"]);
     assert_eq!(code, 0);
     assert_eq!(v["workspace"]["initialized"], false);
-    let (_, human) = bare.run(&["status", "--format", "human"]);
+    let (_, human) = bare.text(&["status", "--format", "human"]);
     assert!(human.contains("aw workspace-init"), "{human}");
 }
 
 #[test]
 fn unreadable_and_odd_files_never_fail_the_board() {
-    let ws = Ws::empty();
+    let ws = empty();
     let specs = ws.root().join("docs/specs");
     std::fs::create_dir_all(specs.join("004-spec-a-folder.md")).unwrap();
     std::fs::write(
@@ -292,7 +205,7 @@ fn unreadable_and_odd_files_never_fail_the_board() {
         let made = std::process::Command::new("mkfifo").arg(&fifo).status();
         assert!(made.is_ok_and(|s| s.success()) || !cfg!(unix), "mkfifo");
     }
-    let (code, v) = ws.json(&["status", "--json"]);
+    let (code, v) = json(&ws, &["status", "--json"]);
     assert_eq!(code, 0);
     let files: Vec<&str> = v["specs"]
         .as_array()
@@ -313,7 +226,7 @@ fn unreadable_and_odd_files_never_fail_the_board() {
 /// The reference truncated piped JSON at 64 KiB; a multi-megabyte board must arrive whole.
 #[test]
 fn a_multi_megabyte_board_goes_through_a_pipe_whole() {
-    let ws = Ws::empty();
+    let ws = empty();
     let plans = ws.root().join("docs/plans");
     std::fs::create_dir_all(&plans).unwrap();
     let reason = "waiting on the upstream team to ship the new ledger API ".repeat(6);
@@ -327,13 +240,7 @@ fn a_multi_megabyte_board_goes_through_a_pipe_whole() {
         std::fs::write(plans.join(format!("{n:03}-plan-big-{n}.md")), text).unwrap();
     }
     // Straight through a pipe…
-    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("aw"))
-        .args(["status", "--json"])
-        .current_dir(ws.root())
-        .env("HOME", ws.home.path())
-        .env("AW_TEST_NOW", NOW)
-        .output()
-        .unwrap();
+    let out = ws.process(&["status", "--json"]).output().unwrap();
     assert!(out.status.success());
     assert!(
         out.stdout.len() > 2 * 1024 * 1024,
@@ -347,31 +254,23 @@ fn a_multi_megabyte_board_goes_through_a_pipe_whole() {
         10
     );
     // …and through a shell pipeline, the way scripts use it.
-    let piped = std::process::Command::new("sh")
-        .arg("-c")
-        .arg(format!(
-            "'{}' status --json | cat",
-            assert_cmd::cargo::cargo_bin("aw").display()
-        ))
-        .current_dir(ws.root())
-        .env("HOME", ws.home.path())
+    let mut sh = std::process::Command::new("sh");
+    clean_env(&mut sh, ws.home())
         .env("AW_TEST_NOW", NOW)
-        .output()
-        .unwrap();
+        .env("TZ", "UTC")
+        .arg("-c")
+        .arg(format!("'{}' status --json | cat", bin().display()))
+        .current_dir(ws.root());
+    let piped = sh.output().unwrap();
     assert_eq!(piped.stdout, out.stdout);
 }
 
 #[test]
 fn status_and_resume_walk_up_from_a_subfolder() {
-    let ws = Ws::fixture("status-en");
+    let ws = fixture("status-en");
     let deep = ws.root().join("src/deep");
     std::fs::create_dir_all(&deep).unwrap();
-    let out = ws
-        .aw()
-        .current_dir(&deep)
-        .args(["status", "--json"])
-        .output()
-        .unwrap();
+    let out = ws.aw_in(&deep).args(["status", "--json"]).output().unwrap();
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     let root = ws.root().canonicalize().unwrap();
     assert_eq!(
@@ -382,8 +281,7 @@ fn status_and_resume_walk_up_from_a_subfolder() {
     );
     assert_eq!(v["counts"]["plans"], 6);
     let out = ws
-        .aw()
-        .current_dir(&deep)
+        .aw_in(&deep)
         .args(["resume", "docs/plans/002-plan-billing.md", "--json"])
         .output()
         .unwrap();

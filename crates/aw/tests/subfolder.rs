@@ -1,45 +1,18 @@
 //! Every workspace command works from any subfolder of the workspace: it walks up to the
 //! folder holding `.workflow/`, and writes nothing in the folder it was run from.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use assert_cmd::Command;
-use serde_json::Value;
-use std::path::Path;
-
-fn aw(cwd: &Path, home: &Path) -> Command {
-    let mut c = Command::cargo_bin("aw").unwrap();
-    c.current_dir(cwd)
-        .env("HOME", home)
-        .env_remove("AW_NAMESPACE")
-        .env_remove("AW_CONTEXT_ID")
-        .write_stdin("");
-    c
-}
-
-fn ok(cwd: &Path, home: &Path, args: &[&str]) -> Value {
-    let out = aw(cwd, home).args(args).output().unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stdout)
-    );
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}"))
-}
+use crate::support::Ws;
 
 #[test]
 fn workspace_commands_walk_up_from_a_subfolder() {
-    let root = tempfile::tempdir().unwrap();
-    let home = tempfile::tempdir().unwrap();
-    let root = root.path();
-    ok(root, home.path(), &["workspace-init", "--source", "app:."]);
+    let ws = Ws::bare();
+    let root = ws.root();
+    ws.ok(&["workspace-init", "--source", "app:."]);
     let deep = root.join("src/deep");
     std::fs::create_dir_all(&deep).unwrap();
-    let h = home.path();
 
-    let created = ok(
+    let created = ws.ok_in(
         &deep,
-        h,
         &[
             "session-create",
             "--type",
@@ -56,31 +29,30 @@ fn workspace_commands_walk_up_from_a_subfolder() {
             .is_file()
     );
 
-    let listed = ok(&deep, h, &["sessions"]);
+    let listed = ws.ok_in(&deep, &["sessions"]);
     assert_eq!(listed["sessions"][0]["folder"], "001-fix-quick");
-    ok(&deep, h, &["session-artifacts", "--code", "001"]);
-    ok(&deep, h, &["session-resume", "--code", "001"]);
-    ok(&deep, h, &["checkpoint-write", "--code", "001"]);
+    ws.ok_in(&deep, &["session-artifacts", "--code", "001"]);
+    ws.ok_in(&deep, &["session-resume", "--code", "001"]);
+    ws.ok_in(&deep, &["checkpoint-write", "--code", "001"]);
     assert!(
         root.join(".workflow/sessions/001-fix-quick/CHECKPOINT.md")
             .is_file()
     );
-    let read = ok(&deep, h, &["checkpoint-read", "--code", "001"]);
+    let read = ws.ok_in(&deep, &["checkpoint-read", "--code", "001"]);
     assert_eq!(read["session"], "001-fix-quick");
-    ok(&deep, h, &["resume-summary"]);
-    ok(
+    ws.ok_in(&deep, &["resume-summary"]);
+    ws.ok_in(
         &deep,
-        h,
         &["history-update", "--code", "001", "--state", "active"],
     );
     assert!(root.join(".workflow/HISTORY.md").is_file());
-    let next = ok(&deep, h, &["next-number", "docs/specs", "--dry-run"]);
+    let next = ws.ok_in(&deep, &["next-number", "docs/specs", "--dry-run"]);
     assert_eq!(next["next"], "001");
-    let block = ok(&deep, h, &["project-md-upsert", "--read"]);
+    let block = ws.ok_in(&deep, &["project-md-upsert", "--read"]);
     assert_eq!(block["block"]["fuentes"][0]["alias"], "app");
-    ok(&deep, h, &["set-working-branch", "app", "feature/x"]);
-    ok(&deep, h, &["sources", "--no-git"]);
-    let closed = ok(&deep, h, &["session-close", "--code", "001"]);
+    ws.ok_in(&deep, &["set-working-branch", "app", "feature/x"]);
+    ws.ok_in(&deep, &["sources", "--no-git"]);
+    let closed = ws.ok_in(&deep, &["session-close", "--code", "001"]);
     assert_eq!(closed["closed"], true);
     assert!(
         root.join(".workflow/sessions/001-fix-quick/.closed")

@@ -1,107 +1,13 @@
 //! `aw workspace-init` end to end: scaffold, project block, `.gitignore`, multi-root settings,
 //! idempotence, dry runs, refusals, and the lock.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use assert_cmd::Command;
+use crate::support::{Ws, set_mtime};
 use serde_json::{Value, json};
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::os::unix::fs::MetadataExt;
 
-/// A temporary workspace folder and an empty home.
-struct Ws {
-    _tmp: tempfile::TempDir,
-    root: PathBuf,
-    home: PathBuf,
-}
-
+/// An empty folder with a private home; a busy lock fails fast.
 fn ws() -> Ws {
-    let tmp = tempfile::tempdir().unwrap();
-    let base = tmp.path().canonicalize().unwrap();
-    let root = base.join("proj");
-    let home = base.join("home");
-    std::fs::create_dir_all(&root).unwrap();
-    std::fs::create_dir_all(&home).unwrap();
-    Ws {
-        _tmp: tmp,
-        root,
-        home,
-    }
-}
-
-impl Ws {
-    fn aw_in(&self, dir: &Path) -> Command {
-        let mut c = Command::cargo_bin("aw").unwrap();
-        c.current_dir(dir)
-            .env("HOME", &self.home)
-            .env_remove("AW_NAMESPACE")
-            .env_remove("AW_CONTEXT_ID")
-            .env("AW_LOCK_WAIT_MS", "100");
-        c
-    }
-
-    /// Runs `aw <args>` at the root and returns its JSON (exit 0 required).
-    fn ok(&self, args: &[&str]) -> Value {
-        self.ok_in(&self.root, args)
-    }
-
-    fn ok_in(&self, dir: &Path, args: &[&str]) -> Value {
-        let out = self.aw_in(dir).args(args).output().unwrap();
-        let text = String::from_utf8_lossy(&out.stdout);
-        assert_eq!(out.status.code(), Some(0), "{args:?}: {text}");
-        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
-    }
-
-    /// Runs `aw <args>` at the root, expecting a failure envelope with exit 1.
-    fn fails(&self, args: &[&str]) -> Value {
-        let out = self.aw_in(&self.root).args(args).output().unwrap();
-        let text = String::from_utf8_lossy(&out.stdout);
-        assert_eq!(out.status.code(), Some(1), "{args:?}: {text}");
-        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-        assert_eq!(v["ok"], false, "{v}");
-        assert!(
-            v["data"]["action"].as_str().is_some_and(|a| !a.is_empty()),
-            "{v}"
-        );
-        v
-    }
-
-    fn read(&self, rel: &str) -> String {
-        std::fs::read_to_string(self.root.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
-    }
-
-    fn write(&self, rel: &str, text: &str) {
-        let p = self.root.join(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
-
-    /// Temp paths replaced by `<WS>` (the workspace) and `<TMP>` (its parent).
-    fn scrub(&self, v: &Value) -> Value {
-        let text = serde_json::to_string(v)
-            .unwrap()
-            .replace(self.root.to_str().unwrap(), "<WS>")
-            .replace(self.root.parent().unwrap().to_str().unwrap(), "<TMP>");
-        serde_json::from_str(&text).unwrap()
-    }
-}
-
-/// Every file under `root` with its bytes, and every folder (value `None`).
-fn tree(root: &Path) -> BTreeMap<String, Option<Vec<u8>>> {
-    let mut out = BTreeMap::new();
-    fn walk(base: &Path, dir: &Path, out: &mut BTreeMap<String, Option<Vec<u8>>>) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let p = e.unwrap().path();
-            let rel = p.strip_prefix(base).unwrap().to_string_lossy().into_owned();
-            if p.is_dir() {
-                out.insert(rel, None);
-                walk(base, &p, out);
-            } else {
-                out.insert(rel, Some(std::fs::read(&p).unwrap()));
-            }
-        }
-    }
-    walk(root, root, &mut out);
-    out
+    Ws::bare().with_env("AW_LOCK_WAIT_MS", "100")
 }
 
 /// The block's timestamp replaced, for snapshots.
@@ -150,7 +56,7 @@ fn first_init_creates_everything() {
         "Billing front end",
     ]);
     insta::assert_json_snapshot!("first_init", w.scrub(&v));
-    assert!(w.root.join(".workflow/sessions").is_dir());
+    assert!(w.root().join(".workflow/sessions").is_dir());
     assert_eq!(
         w.read(".workflow/skills.toml"),
         aw_core::project::skills_toml::template("workflow")
@@ -162,11 +68,11 @@ fn first_init_creates_everything() {
     assert_eq!(format!("# My notes\n\nKeep this.\n\n{agents}"), claude);
     insta::assert_snapshot!("first_init_gitignore", w.read(".gitignore"));
     assert!(
-        !w.root.join(".claude").exists(),
+        !w.root().join(".claude").exists(),
         "no external source, no settings"
     );
-    assert!(!w.root.join(".workflow/HISTORY.md").exists());
-    assert!(!w.root.join("docs").exists());
+    assert!(!w.root().join(".workflow/HISTORY.md").exists());
+    assert!(!w.root().join("docs").exists());
 }
 
 #[test]
@@ -179,23 +85,26 @@ fn second_init_reports_unchanged_and_changes_no_byte() {
         "--source",
         "ext:../ext",
     ]);
-    let before = tree(&w.root);
-    let mtime = |rel: &str| {
-        std::fs::metadata(w.root.join(rel))
-            .unwrap()
-            .modified()
-            .unwrap()
-    };
-    let stamps: Vec<_> = [
+    // Every file gets a modification time far in the past: a rewrite of any kind (in place or
+    // by rename) would move it to the present, and a rename would also change the inode.
+    let files = [
         "CLAUDE.md",
         "AGENTS.md",
         ".gitignore",
         ".claude/settings.local.json",
-    ]
-    .iter()
-    .map(|f| mtime(f))
-    .collect();
-    std::thread::sleep(std::time::Duration::from_millis(20));
+        ".workflow/skills.toml",
+    ];
+    let past = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000_000);
+    for f in files {
+        set_mtime(&w.root().join(f), past);
+    }
+    let stamp = |rel: &str| {
+        let m = std::fs::metadata(w.root().join(rel)).unwrap();
+        (rel.to_owned(), m.ino(), m.modified().unwrap())
+    };
+    let stamps: Vec<_> = files.iter().map(|f| stamp(f)).collect();
+    assert!(stamps.iter().all(|(_, _, t)| *t == past));
+    let before = w.tree();
     for args in [
         &["workspace-init"][..],
         &[
@@ -218,17 +127,9 @@ fn second_init_reports_unchanged_and_changes_no_byte() {
         assert_eq!(v["scaffold"]["pruned"], json!([]));
         assert_eq!(v["attach_multiroot"]["claude"]["action"], "unchanged");
         assert_eq!(v["project_md"]["dropped_lines"], json!([]));
-        assert_eq!(tree(&w.root), before, "{args:?}");
+        assert_eq!(w.tree(), before, "{args:?}");
     }
-    let after: Vec<_> = [
-        "CLAUDE.md",
-        "AGENTS.md",
-        ".gitignore",
-        ".claude/settings.local.json",
-    ]
-    .iter()
-    .map(|f| mtime(f))
-    .collect();
+    let after: Vec<_> = files.iter().map(|f| stamp(f)).collect();
     assert_eq!(after, stamps, "no file was rewritten");
 }
 
@@ -244,10 +145,10 @@ fn dry_run_writes_nothing_and_predicts_the_real_run() {
         "--source",
         "ext:../ext:main",
     ];
-    let before = tree(&w.root);
+    let before = w.tree();
     let mut dry = w.ok(&[&args[..], &["--dry-run"]].concat());
-    assert_eq!(tree(&w.root), before, "a dry run writes nothing");
-    assert!(!w.root.join(".workflow").exists());
+    assert_eq!(w.tree(), before, "a dry run writes nothing");
+    assert!(!w.root().join(".workflow").exists());
     assert_eq!(dry["dry_run"], true);
     let real = w.ok(&args);
     dry["dry_run"] = json!(false);
@@ -255,9 +156,9 @@ fn dry_run_writes_nothing_and_predicts_the_real_run() {
 
     // A changing re-run: the prediction matches again.
     w.ok(&["set-working-branch", "ext", "feat/x"]);
-    let before = tree(&w.root);
+    let before = w.tree();
     let mut dry = w.ok(&["workspace-init", "--source", "app:.", "--dry-run"]);
-    assert_eq!(tree(&w.root), before);
+    assert_eq!(w.tree(), before);
     let real = w.ok(&["workspace-init", "--source", "app:."]);
     dry["dry_run"] = json!(false);
     assert_eq!(dry, real);
@@ -304,7 +205,7 @@ fn user_text_outside_the_markers_is_kept_byte_for_byte() {
 #[test]
 fn init_targets_the_folder_it_is_given_and_never_walks_up() {
     let w = ws();
-    let deep = w.root.join("sub/deep");
+    let deep = w.root().join("sub/deep");
     std::fs::create_dir_all(&deep).unwrap();
     let v = w.ok_in(
         &deep,
@@ -316,9 +217,9 @@ fn init_targets_the_folder_it_is_given_and_never_walks_up() {
             "app:.",
         ],
     );
-    assert_eq!(v["workspace"], w.root.to_str().unwrap());
-    assert!(w.root.join(".workflow/sessions").is_dir());
-    assert!(w.root.join("CLAUDE.md").is_file());
+    assert_eq!(v["workspace"], w.root().to_str().unwrap());
+    assert!(w.root().join(".workflow/sessions").is_dir());
+    assert!(w.root().join("CLAUDE.md").is_file());
     assert_eq!(std::fs::read_dir(&deep).unwrap().count(), 0);
 
     // Without --workspace, init works in the current folder even inside a workspace.
@@ -328,7 +229,7 @@ fn init_targets_the_folder_it_is_given_and_never_walks_up() {
     assert!(deep.join("AGENTS.md").is_file());
     assert!(!w.read("CLAUDE.md").contains("| deep |"));
 
-    let v = w.fails(&[
+    let v = w.failure(&[
         "workspace-init",
         "--workspace",
         "missing",
@@ -336,16 +237,16 @@ fn init_targets_the_folder_it_is_given_and_never_walks_up() {
         "a:.",
     ]);
     assert_eq!(v["error"]["code"], "INVALID_INPUT");
-    assert!(!w.root.join("missing").exists());
+    assert!(!w.root().join("missing").exists());
 }
 
 #[test]
 fn invalid_namespace_is_an_args_invalid_envelope() {
     let w = ws();
-    let v = w.fails(&["workspace-init", "--namespace", "Bad_NS", "--source", "a:."]);
+    let v = w.failure(&["workspace-init", "--namespace", "Bad_NS", "--source", "a:."]);
     assert_eq!(v["error"]["code"], "ARGS_INVALID");
     let out = w
-        .aw_in(&w.root)
+        .aw_in(w.root())
         .env("AW_NAMESPACE", "9nope")
         .args(["workspace-init", "--source", "a:."])
         .output()
@@ -353,7 +254,7 @@ fn invalid_namespace_is_an_args_invalid_envelope() {
     assert_eq!(out.status.code(), Some(1));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["error"]["code"], "ARGS_INVALID");
-    assert!(tree(&w.root).is_empty());
+    assert!(w.tree().is_empty());
 }
 
 #[test]
@@ -361,12 +262,12 @@ fn a_busy_lock_fails_the_run_and_nothing_is_written() {
     let w = ws();
     w.write("CLAUDE.md", "mine\n");
     let held = aw_workspace::lock::WorkspaceLock::acquire(
-        &w.root.join(".workflow/.lock"),
+        &w.root().join(".workflow/.lock"),
         std::time::Duration::from_millis(10),
     )
     .unwrap();
-    let before = tree(&w.root);
-    let v = w.fails(&["workspace-init", "--source", "app:."]);
+    let before = w.tree();
+    let v = w.failure(&["workspace-init", "--source", "app:."]);
     assert_eq!(v["error"]["code"], "WORKSPACE_INIT_FAILED");
     assert_eq!(v["error"]["details"]["cause"], "LOCK_BUSY");
     assert_eq!(v["error"]["details"]["pid"], std::process::id().to_string());
@@ -374,7 +275,7 @@ fn a_busy_lock_fails_the_run_and_nothing_is_written() {
         v["error"]["details"]["attach_multiroot"]["reason"],
         "project_md_failed"
     );
-    assert_eq!(tree(&w.root), before);
+    assert_eq!(w.tree(), before);
     drop(held);
     w.ok(&["workspace-init", "--source", "app:."]);
 }
@@ -434,9 +335,9 @@ fn refused_inputs_write_nothing() {
             "ARGS_INVALID",
         ),
     ] {
-        let v = w.fails(args);
+        let v = w.failure(args);
         assert_eq!(v["error"]["code"], code, "{args:?}: {v}");
-        assert!(tree(&w.root).is_empty(), "{args:?} left files behind");
+        assert!(w.tree().is_empty(), "{args:?} left files behind");
     }
 }
 
@@ -523,11 +424,11 @@ fn legacy_scaffold_is_pruned_but_empty_category_folders_are_kept() {
     w.write("docs/designs/.gitkeep", "");
     w.write("docs/designs/001-design-x.md", "# x\n");
     w.write(".workflow/sessions/.gitkeep", "");
-    std::fs::create_dir_all(w.root.join("docs/specs")).unwrap();
-    std::fs::create_dir_all(w.root.join("docs/research")).unwrap();
-    std::fs::create_dir_all(w.root.join("docs/logs")).unwrap();
+    std::fs::create_dir_all(w.root().join("docs/specs")).unwrap();
+    std::fs::create_dir_all(w.root().join("docs/research")).unwrap();
+    std::fs::create_dir_all(w.root().join("docs/logs")).unwrap();
     let v = w.ok(&["workspace-init", "--source", "app:."]);
-    let root = w.root.to_str().unwrap();
+    let root = w.root().to_str().unwrap();
     let mut pruned: Vec<String> = v["scaffold"]["pruned"]
         .as_array()
         .unwrap()
@@ -549,15 +450,15 @@ fn legacy_scaffold_is_pruned_but_empty_category_folders_are_kept() {
         json!([format!("{root}/.workflow/sessions")])
     );
     assert!(
-        w.root.join("docs/specs").is_dir(),
+        w.root().join("docs/specs").is_dir(),
         "an empty category folder is kept"
     );
-    assert!(w.root.join("docs/research").is_dir());
-    assert!(!w.root.join("docs/plans").exists());
-    assert!(w.root.join("docs/designs/001-design-x.md").is_file());
-    assert!(!w.root.join("docs/designs/.gitkeep").exists());
-    assert!(!w.root.join("docs/logs").exists());
-    assert!(!w.root.join(".workflow/sessions/.gitkeep").exists());
+    assert!(w.root().join("docs/research").is_dir());
+    assert!(!w.root().join("docs/plans").exists());
+    assert!(w.root().join("docs/designs/001-design-x.md").is_file());
+    assert!(!w.root().join("docs/designs/.gitkeep").exists());
+    assert!(!w.root().join("docs/logs").exists());
+    assert!(!w.root().join(".workflow/sessions/.gitkeep").exists());
 }
 
 #[test]
@@ -585,7 +486,7 @@ fn external_sources_are_attached_and_detached() {
         ".claude/settings.local.json",
         r#"{"model":"opus","permissions":{"allow":["Bash(ls)"],"additionalDirectories":["/kept/by/user"]}}"#,
     );
-    let tmp = w.root.parent().unwrap().to_path_buf();
+    let tmp = w.root().parent().unwrap().to_path_buf();
     std::fs::create_dir_all(tmp.join("ext")).unwrap();
     let v = w.ok(&[
         "workspace-init",
@@ -624,11 +525,11 @@ fn external_sources_are_attached_and_detached() {
 fn unreadable_settings_stop_the_run_before_any_write() {
     let w = ws();
     w.write(".claude/settings.local.json", "{ not json");
-    let before = tree(&w.root);
-    let v = w.fails(&["workspace-init", "--source", "ext:../ext"]);
+    let before = w.tree();
+    let v = w.failure(&["workspace-init", "--source", "ext:../ext"]);
     assert_eq!(v["error"]["code"], "WORKSPACE_INIT_FAILED");
     assert_eq!(v["error"]["details"]["step"], "attach_multiroot");
-    assert_eq!(tree(&w.root), before);
+    assert_eq!(w.tree(), before);
 }
 
 #[test]
@@ -637,7 +538,7 @@ fn a_custom_namespace_names_markers_folders_and_history() {
     let v = w.ok(&["workspace-init", "--namespace", "acme", "--source", "app:."]);
     assert_eq!(
         v["scaffold"]["created"],
-        json!([format!("{}/.acme/sessions", w.root.display())])
+        json!([format!("{}/.acme/sessions", w.root().display())])
     );
     let text = w.read("CLAUDE.md");
     assert!(text.starts_with("<!-- ACME-PROJECT-START -->\n"));
@@ -656,20 +557,20 @@ fn a_custom_namespace_names_markers_folders_and_history() {
 fn human_projection_summarises_and_detail_lists() {
     let w = ws();
     let out = w
-        .aw_in(&w.root)
+        .aw_in(w.root())
         .args(["workspace-init", "--source", "app:.", "--format", "human"])
         .output()
         .unwrap();
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
-        text.starts_with(&format!("workspace-init · {}\n", w.root.display())),
+        text.starts_with(&format!("workspace-init · {}\n", w.root().display())),
         "{text}"
     );
     assert!(text.contains("Sources      1 (app)"), "{text}");
     assert!(text.contains("CLAUDE.md    created"), "{text}");
     let out = w
-        .aw_in(&w.root)
+        .aw_in(w.root())
         .args(["workspace-init", "--dry-run", "--detail"])
         .output()
         .unwrap();

@@ -1,7 +1,6 @@
 //! Helpers shared by the flow tests: fixture rows, and pure runs over a journey (no disk).
-#![allow(dead_code)]
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use aw_core::flow::directive::ErrorView;
 use aw_core::flow::effects::approval_digest;
 use aw_core::flow::registry::Decision;
 use aw_core::flow::run::{Turn, advance};
@@ -189,6 +188,14 @@ impl<'a> Run<'a> {
             self.last.boundary.kind.as_str(),
             self.last.boundary.transition.as_deref().unwrap_or(""),
         )
+    }
+
+    /// The error of the last directive, which must have one.
+    pub fn error(&self) -> &ErrorView {
+        self.last
+            .error
+            .as_ref()
+            .unwrap_or_else(|| panic!("no error at {:?}", self.at()))
     }
 
     /// The error code of the last directive.

@@ -1,0 +1,65 @@
+//! The integration suite of the `aw` binary, built as one test binary (as jj and ripgrep do):
+//! one link of the binary's dependencies instead of one per file. Every file of `tests/` is a
+//! module here; `support` is the shared environment (temporary workspaces, the clean-environment
+//! process builder, the pinned clock).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod checkpoint;
+mod cli_contract;
+mod concurrency;
+mod crash;
+mod demo;
+mod flow_cli;
+mod flow_journeys;
+mod flow_status;
+mod golden;
+mod house_rules;
+mod manifest_validate;
+mod next_number;
+mod project_block;
+mod sessions;
+mod status;
+mod subfolder;
+mod support;
+mod workspace_init;
+
+/// With `autotests = false`, cargo compiles only `tests/runner.rs` of each crate: a test file
+/// that its runner does not declare would silently never run. This fails loudly instead, for
+/// every crate of the workspace that has a runner.
+#[test]
+fn every_test_file_is_a_module_of_its_runner() {
+    let crates = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap();
+    let mut runners = 0;
+    for krate in std::fs::read_dir(crates).unwrap() {
+        let tests = krate.unwrap().path().join("tests");
+        let Ok(runner) = std::fs::read_to_string(tests.join("runner.rs")) else {
+            continue;
+        };
+        runners += 1;
+        for entry in std::fs::read_dir(&tests).unwrap() {
+            let path = entry.unwrap().path();
+            let module = if path.is_dir() {
+                path.join("mod.rs")
+                    .is_file()
+                    .then(|| path.file_name().unwrap().to_owned())
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                Some(path.file_stem().unwrap().to_owned())
+            } else {
+                None
+            };
+            let Some(module) = module else { continue };
+            let module = module.to_str().unwrap();
+            assert!(
+                module == "runner" || runner.contains(&format!("\nmod {module};\n")),
+                "{} is not declared in its tests/runner.rs, so it never runs",
+                path.display()
+            );
+        }
+    }
+    assert!(
+        runners >= 4,
+        "aw, aw-core, aw-manifest and aw-workspace each have a runner; found {runners}"
+    );
+}
