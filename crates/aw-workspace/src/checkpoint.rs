@@ -111,6 +111,25 @@ pub fn recent_closed(
 mod tests {
     use super::*;
 
+    /// A fixed closing time (2026-03-01 00:00 UTC), so ages are exact.
+    const CLOSED_AT_SECS: u64 = 1_772_323_200;
+
+    fn closed_time() -> SystemTime {
+        SystemTime::UNIX_EPOCH + Duration::from_secs(CLOSED_AT_SECS)
+    }
+
+    /// Writes the `.closed` sentinel of `dir`, stamped `at`.
+    fn closed_at(dir: &Path, at: SystemTime) {
+        let sentinel = dir.join(".closed");
+        std::fs::write(&sentinel, "").unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(&sentinel)
+            .unwrap()
+            .set_modified(at)
+            .unwrap();
+    }
+
     #[test]
     fn gathers_from_artifacts() {
         let dir = tempfile::tempdir().unwrap();
@@ -157,14 +176,14 @@ mod tests {
         ] {
             std::fs::create_dir(s.join(name)).unwrap();
             if closed {
-                std::fs::write(s.join(name).join(".closed"), "").unwrap();
+                closed_at(&s.join(name), closed_time());
             }
             if let Some(a) = artifact {
                 std::fs::write(s.join(name).join(a), "x").unwrap();
             }
         }
         let listing = crate::sessions::list_in(s).unwrap();
-        let now = SystemTime::now() + Duration::from_secs(10);
+        let now = closed_time() + Duration::from_secs(10);
         let got = recent_closed(s, &listing, now, Duration::from_secs(86_400));
         let codes: Vec<_> = got
             .iter()
@@ -178,7 +197,7 @@ mod tests {
                 ("001-a", "CONCLUSIONS")
             ]
         );
-        assert!(got[0].closed_age_seconds >= 9);
+        assert_eq!(got[0].closed_age_seconds, 10);
         let later = now + Duration::from_secs(2 * 86_400);
         assert!(recent_closed(s, &listing, later, Duration::from_secs(86_400)).is_empty());
         let before = SystemTime::UNIX_EPOCH;
@@ -190,21 +209,15 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let s = dir.path();
         let ten_days = Duration::from_secs(10 * 86_400);
+        let now = closed_time() + Duration::from_secs(60);
         for name in ["001-old-close", "002-fresh-close"] {
             std::fs::create_dir(s.join(name)).unwrap();
             std::fs::write(s.join(name).join("CONCLUSIONS.md"), "x").unwrap();
-            std::fs::write(s.join(name).join(".closed"), "").unwrap();
         }
-        // "Now" is taken after the writes: a close stamped after "now" is not counted.
-        let now = SystemTime::now() + Duration::from_secs(1);
-        // Closed long ago, but touched since: still not recent.
-        std::fs::File::options()
-            .write(true)
-            .open(s.join("001-old-close/.closed"))
-            .unwrap()
-            .set_modified(now - ten_days)
-            .unwrap();
-        // Closed just now in a folder whose own mtime is old: recent.
+        // Closed long ago, though the folder was touched since: not recent.
+        closed_at(&s.join("001-old-close"), now - ten_days);
+        // Closed a minute ago in a folder whose own mtime is old: recent.
+        closed_at(&s.join("002-fresh-close"), closed_time());
         std::fs::File::open(s.join("002-fresh-close"))
             .unwrap()
             .set_modified(now - ten_days)

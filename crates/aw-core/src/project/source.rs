@@ -313,17 +313,33 @@ mod tests {
     #[test]
     fn multibyte_text_around_colons_never_panics() {
         for raw in ["a:é:x", "a:ñ:", "a:\\\\?é:x", "é:é:é", "a:日本:main"] {
-            let _ = parse_source(raw);
+            if let Ok(s) = parse_source(raw) {
+                assert!(raw.starts_with(&format!("{}:", s.alias)), "{raw}");
+            }
         }
         assert_eq!(src("a:日本:main"), t("a", "日本", Some("main")));
     }
 
     proptest::proptest! {
         #[test]
-        fn parsing_never_panics(raw in "\\PC{0,40}") {
-            let _ = parse_source(&raw);
-            let _ = parse_branch_item("qa-branch", &raw);
-            let _ = check_project(&raw);
+        fn what_parses_passes_every_check(raw in "\\PC{0,40}") {
+            // Never a panic, and nothing is accepted that a check would refuse.
+            if let Ok(s) = parse_source(&raw) {
+                proptest::prop_assert!(check_alias(&s.alias).is_ok());
+                proptest::prop_assert!(check_path(&s.path).is_ok());
+                if let Some(b) = &s.main_branch {
+                    proptest::prop_assert!(check_branch(b).is_ok());
+                }
+            }
+            if let Ok((alias, branch)) = parse_branch_item("qa-branch", &raw) {
+                proptest::prop_assert!(check_alias(&alias).is_ok() && check_branch(&branch).is_ok());
+            }
+            let one_plain_line = !raw.trim().is_empty()
+                && !raw.chars().any(char::is_control)
+                && !raw.contains("<!--")
+                && !raw.contains("-->")
+                && !raw.trim_start().starts_with('#');
+            proptest::prop_assert_eq!(check_project(&raw).is_ok(), one_plain_line);
         }
     }
 
