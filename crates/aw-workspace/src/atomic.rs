@@ -15,7 +15,7 @@ pub fn sync_dir(dir: &Path) -> Result<()> {
 
 /// `bytes` in a synced temporary file beside `path`, ready to be moved into place. It is created
 /// with the permissions a plain create would give (0666 less the umask), not the temporary
-/// file's private 0600, so a replaced file keeps the mode the user expects.
+/// file's private 0600.
 fn staged<'p>(path: &'p Path, bytes: &[u8]) -> Result<(tempfile::NamedTempFile, &'p Path)> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let mut builder = tempfile::Builder::new();
@@ -35,9 +35,17 @@ fn staged<'p>(path: &'p Path, bytes: &[u8]) -> Result<(tempfile::NamedTempFile, 
 }
 
 /// Replaces `path` with `bytes`: a temporary file in the same folder, fsync, rename, fsync of
-/// the folder. The parent folder must exist.
+/// the folder. The parent folder must exist. A file that already exists keeps its permissions
+/// (a user's `chmod 600 CLAUDE.md` survives); a new one gets the umask's.
 pub fn write(path: &Path, bytes: &[u8]) -> Result<()> {
     let (tmp, dir) = staged(path, bytes)?;
+    if let Ok(meta) = std::fs::symlink_metadata(path)
+        && meta.is_file()
+    {
+        tmp.as_file()
+            .set_permissions(meta.permissions())
+            .map_err(|e| WorkspaceError::io("could not set the permissions of", path, e))?;
+    }
     tmp.persist(path)
         .map_err(|e| WorkspaceError::io("could not replace", path, e.error))?;
     sync_dir(dir)
@@ -126,9 +134,15 @@ mod tests {
         write(&replaced, b"x").unwrap();
         let created = dir.path().join("created");
         assert!(create_new(&created, b"x").unwrap());
-        for p in [replaced, created] {
-            let mode = std::fs::metadata(&p).unwrap().permissions().mode() & 0o777;
+        for p in [&replaced, &created] {
+            let mode = std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
             assert_eq!(mode, want, "{}", p.display());
         }
+        // A file the user made private stays private when it is replaced.
+        std::fs::set_permissions(&replaced, std::fs::Permissions::from_mode(0o600)).unwrap();
+        write(&replaced, b"y").unwrap();
+        let mode = std::fs::metadata(&replaced).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+        assert_eq!(std::fs::read(&replaced).unwrap(), b"y");
     }
 }

@@ -29,16 +29,16 @@ impl Now {
     /// Call it before starting any thread: the `time` crate refuses to read the local offset
     /// from a multi-threaded process on Unix, and would silently fall back to UTC.
     pub fn read() -> Now {
-        let offset = UtcOffset::current_local_offset().unwrap_or(UtcOffset::UTC);
         let pinned = std::env::var(TEST_NOW_VAR)
             .ok()
             .and_then(|v| WallClock::parse(&v))
             .map(|wall| Now {
                 wall,
-                system: system_time(wall, offset),
+                system: system_time(wall),
             });
         pinned.unwrap_or_else(|| {
             let now = OffsetDateTime::now_utc();
+            let offset = UtcOffset::local_offset_at(now).unwrap_or(UtcOffset::UTC);
             Now {
                 wall: WallClock::from(now.to_offset(offset)),
                 system: SystemTime::from(now),
@@ -58,8 +58,17 @@ impl Now {
     }
 }
 
-/// A local wall-clock time as a system time, at the given offset.
-fn system_time(w: WallClock, offset: UtcOffset) -> SystemTime {
+/// A local wall-clock time as a system time, at the offset local time had then (not today's: a
+/// pinned summer time in winter is still summer time).
+fn system_time(w: WallClock) -> SystemTime {
+    let now_offset = UtcOffset::current_local_offset().unwrap_or(UtcOffset::UTC);
+    let guess = w.date_time().assume_offset(now_offset);
+    let offset = UtcOffset::local_offset_at(guess).unwrap_or(now_offset);
+    at_offset(w, offset)
+}
+
+/// A wall-clock time as a system time, at a given offset.
+fn at_offset(w: WallClock, offset: UtcOffset) -> SystemTime {
     SystemTime::from(w.date_time().assume_offset(offset))
 }
 
@@ -88,12 +97,12 @@ mod tests {
     #[test]
     fn a_pinned_wall_clock_maps_to_the_same_instant() {
         let wall = WallClock::parse("2026-03-01 10:30:15").unwrap();
-        let utc = system_time(wall, UtcOffset::UTC);
+        let utc = at_offset(wall, UtcOffset::UTC);
         assert_eq!(
             utc.duration_since(SystemTime::UNIX_EPOCH).unwrap(),
             Duration::from_secs(1_772_361_015)
         );
-        let east = system_time(wall, UtcOffset::from_hms(2, 0, 0).unwrap());
+        let east = at_offset(wall, UtcOffset::from_hms(2, 0, 0).unwrap());
         assert_eq!(utc.duration_since(east).unwrap(), Duration::from_secs(7200));
         let now = Now { wall, system: utc };
         assert_eq!(now.today(), "2026-03-01");

@@ -273,17 +273,28 @@ fn parse_failure(argv: &[OsString], err: clap::Error) -> u8 {
             } else {
                 ErrorCode::ArgsInvalid
             };
-            let message = if value.is_empty() {
-                format!("`{flag}` needs a value: {why}.")
+            let absent = err.kind() == ErrorKind::InvalidValue && value.is_empty();
+            if absent {
+                // A flag given without its value is a malformed command line, whatever the flag.
+                let takes = if valid.is_empty() {
+                    String::new()
+                } else {
+                    format!(": one of {}", valid.join(", "))
+                };
+                Failure::new(
+                    ErrorCode::ArgsInvalid,
+                    format!("`{flag}` needs a value{takes}."),
+                    format!("Run `{path} --help` for the accepted values."),
+                )
+                .with_details(json!({ "argument": flag }))
             } else {
-                format!("`{flag}` does not take `{value}`: {why}.")
-            };
-            Failure::new(
-                code,
-                message,
-                format!("Run `{path} --help` for the accepted values."),
-            )
-            .with_details(json!({ "argument": flag, "value": value }))
+                Failure::new(
+                    code,
+                    format!("`{flag}` does not take `{value}`: {why}."),
+                    format!("Run `{path} --help` for the accepted values."),
+                )
+                .with_details(json!({ "argument": flag, "value": value }))
+            }
         }
         _ => {
             let rendered = err.render().to_string();

@@ -4,7 +4,7 @@
 //! output layer turns it into `{"ok":false,"error":{…},"data":{"action":…}}` (JSON) or a short
 //! human block.
 
-use crate::style::{Paint, clean};
+use crate::style::{Paint, clean, clean_lines};
 use aw_core::error_code::ErrorCode;
 use aw_workspace::WorkspaceError;
 use serde_json::{Value, json};
@@ -66,7 +66,7 @@ impl Failure {
     /// The human projection: a cross mark with the code, the message, and the next action.
     pub fn human(&self, color: bool) -> String {
         let head = Paint::new(color).bold_red(&format!("✗ {}", self.code));
-        let mut out = format!("{head}\n{}\n", self.message);
+        let mut out = format!("{head}\n{}\n", clean_lines(&self.message));
         if let Some(Value::Array(cands)) = self.extra_data.get("candidates")
             && !cands.is_empty()
         {
@@ -78,7 +78,7 @@ impl Failure {
             }
         }
         if !self.action.is_empty() {
-            out.push_str(&format!("\nNext: {}\n", self.action));
+            out.push_str(&format!("\nNext: {}\n", clean_lines(&self.action)));
         }
         out
     }

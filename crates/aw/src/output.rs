@@ -28,8 +28,10 @@ pub struct Style {
     pub format: Format,
     /// `--detail`: the wider human projection.
     pub detail: bool,
-    /// Colour is on (see [`crate::style::color_wanted`]).
+    /// Colour is on (see [`crate::style::sink_for`]).
     pub color: bool,
+    /// The human text is bound for a terminal (see [`crate::style::Sink`]).
+    pub terminal: bool,
 }
 
 /// The output flags as typed, before resolution.
@@ -73,10 +75,12 @@ impl FormatFlags {
                 "Drop `--detail`, or ask for `--format human`.",
             ));
         }
+        let sink = style::stdout_sink();
         Ok(Style {
             format,
             detail: self.detail,
-            color: format == Format::Human && style::color_enabled(),
+            color: format == Format::Human && sink.color,
+            terminal: format == Format::Human && sink.terminal,
         })
     }
 }
@@ -158,12 +162,13 @@ pub fn render(body: &Body) -> std::borrow::Cow<'_, str> {
     match body {
         Body::Json(v) => pretty(v).into(),
         Body::JsonText(t) => t.into(),
-        Body::Text(t) => style::for_terminal(t, style::color_enabled()),
+        Body::Text(t) => style::for_terminal(t, style::stdout_sink()),
     }
 }
 
 /// Writes the whole text to stdout and flushes it. A closed pipe is not an error; any other
-/// write error is returned.
+/// write error is returned. (A process started with stdout closed gets it reopened on
+/// `/dev/null` by the Rust runtime, so `aw … >&-` behaves like `aw … >/dev/null`.)
 pub fn emit(text: &str) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
@@ -183,8 +188,8 @@ pub fn emit_failure(f: &Failure, format: Format) -> std::io::Result<()> {
     match format {
         Format::Json => emit(&pretty(&f.envelope())),
         Format::Human => {
-            let color = style::color_enabled();
-            emit(&style::for_terminal(&f.human(color), color))
+            let sink = style::stdout_sink();
+            emit(&style::for_terminal(&f.human(sink.color), sink))
         }
     }
 }

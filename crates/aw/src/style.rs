@@ -1,27 +1,64 @@
 //! Colour and terminal safety for the human views, decided in one place.
 //!
-//! Colour is on only when stdout is a terminal, `NO_COLOR` is unset or empty, and `TERM` is not
-//! `dumb`. Every piece of user-supplied text a view shows (titles, objectives, names, paths) goes
-//! through [`clean`], and the whole human text goes through [`for_terminal`] as it is written, so
-//! no control character from a document can move the cursor, retitle the window or ring the bell.
+//! Colour is on when stdout is a terminal, `NO_COLOR` is unset or empty, and `TERM` is not `dumb`
+//! (`CLICOLOR_FORCE`, set and not `0`, turns it on without a terminal; `NO_COLOR` still wins).
+//! Every piece of user-supplied text a view shows (titles, objectives, names, paths) goes through
+//! [`clean`], and human text bound for a terminal goes through [`for_terminal`] as it is written,
+//! which keeps only the colour sequences [`Paint`] itself writes: no control character from a
+//! document can move the cursor, conceal text, retitle the window or ring the bell.
 
 use anstyle::{AnsiColor, Effects, Style};
 use std::borrow::Cow;
 use std::ffi::OsStr;
 
-/// Whether colour is on, from the facts that decide it.
-pub fn color_wanted(is_terminal: bool, no_color: Option<&OsStr>, term: Option<&OsStr>) -> bool {
-    is_terminal && no_color.is_none_or(OsStr::is_empty) && term.is_none_or(|t| t != "dumb")
+/// Where human text goes: whether it is bound for a terminal, and whether colour is on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sink {
+    /// Stdout is a terminal, or colour was forced (text meant to be shown on one).
+    pub terminal: bool,
+    /// Colour is on.
+    pub color: bool,
 }
 
-/// Whether colour is on for this process's stdout.
-pub fn color_enabled() -> bool {
+/// The facts that decide colour.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ColorEnv<'a> {
+    /// Stdout is a terminal.
+    pub is_terminal: bool,
+    /// `NO_COLOR`.
+    pub no_color: Option<&'a OsStr>,
+    /// `TERM`.
+    pub term: Option<&'a OsStr>,
+    /// `CLICOLOR_FORCE`.
+    pub force: Option<&'a OsStr>,
+}
+
+/// Where human text goes, from the facts that decide it.
+pub fn sink_for(env: ColorEnv<'_>) -> Sink {
+    let set = |v: Option<&OsStr>| v.is_some_and(|v| !v.is_empty());
+    let forced = env.force.is_some_and(|v| !v.is_empty() && v != "0");
+    let color =
+        (env.is_terminal || forced) && !set(env.no_color) && env.term.is_none_or(|t| t != "dumb");
+    Sink {
+        terminal: env.is_terminal || color,
+        color,
+    }
+}
+
+/// Where this process's stdout goes.
+pub fn stdout_sink() -> Sink {
     use std::io::IsTerminal;
-    color_wanted(
-        std::io::stdout().is_terminal(),
-        std::env::var_os("NO_COLOR").as_deref(),
-        std::env::var_os("TERM").as_deref(),
-    )
+    let (no_color, term, force) = (
+        std::env::var_os("NO_COLOR"),
+        std::env::var_os("TERM"),
+        std::env::var_os("CLICOLOR_FORCE"),
+    );
+    sink_for(ColorEnv {
+        is_terminal: std::io::stdout().is_terminal(),
+        no_color: no_color.as_deref(),
+        term: term.as_deref(),
+        force: force.as_deref(),
+    })
 }
 
 /// Paints text in the few styles the views use, or leaves it plain when colour is off.
@@ -87,33 +124,58 @@ fn fg(color: AnsiColor) -> Style {
 /// User-supplied text made safe to show on one line: every control character (escape, carriage
 /// return, bell, newline, tab, the C1 set, …) is removed.
 pub fn clean(s: &str) -> Cow<'_, str> {
-    if s.chars().any(char::is_control) {
-        Cow::Owned(s.chars().filter(|c| !c.is_control()).collect())
+    strip(s, char::is_control)
+}
+
+/// User-supplied text made safe to show as lines: like [`clean`], but line breaks and tabs stay
+/// (a failure's message, a directive's text).
+pub fn clean_lines(s: &str) -> Cow<'_, str> {
+    strip(s, unsafe_in_text)
+}
+
+fn strip(s: &str, drop: impl Fn(char) -> bool) -> Cow<'_, str> {
+    if s.chars().any(&drop) {
+        Cow::Owned(s.chars().filter(|c| !drop(*c)).collect())
     } else {
         Cow::Borrowed(s)
     }
 }
 
-/// A whole human text made safe for a terminal, as it is written: newlines and tabs stay; when
-/// colour is on, the colour sequences (`ESC [ digits;… m`) stay too; every other control
-/// character is removed. It catches what a view did not [`clean`].
-pub fn for_terminal(text: &str, color: bool) -> Cow<'_, str> {
-    let unsafe_char = |c: char| c.is_control() && c != '\n' && c != '\t';
-    if !text.chars().any(unsafe_char) {
+fn unsafe_in_text(c: char) -> bool {
+    c.is_control() && c != '\n' && c != '\t'
+}
+
+/// The escape sequences [`Paint`] writes: reset, bold, dim, and the three colours. A test keeps
+/// this list and `Paint` in step.
+const OUR_SEQUENCES: &[&str] = &[
+    "\u{1b}[0m",
+    "\u{1b}[1m",
+    "\u{1b}[2m",
+    "\u{1b}[31m",
+    "\u{1b}[32m",
+    "\u{1b}[33m",
+];
+
+/// A whole human text made safe for the sink, as it is written. Text that is not bound for a
+/// terminal is written as it is (the views already [`clean`]ed what users supplied). Text bound
+/// for one keeps newlines and tabs and, when colour is on, the sequences [`Paint`] writes; every
+/// other control character is removed. It catches what a view did not clean.
+pub fn for_terminal(text: &str, sink: Sink) -> Cow<'_, str> {
+    if !sink.terminal || !text.chars().any(unsafe_in_text) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(c) = rest.chars().next() {
         if c == '\u{1b}'
-            && color
-            && let Some(len) = sgr_len(rest)
+            && sink.color
+            && let Some(seq) = OUR_SEQUENCES.iter().find(|s| rest.starts_with(**s))
         {
-            out.push_str(&rest[..len]);
-            rest = &rest[len..];
+            out.push_str(seq);
+            rest = &rest[seq.len()..];
             continue;
         }
-        if !unsafe_char(c) {
+        if !unsafe_in_text(c) {
             out.push(c);
         }
         rest = &rest[c.len_utf8()..];
@@ -121,62 +183,135 @@ pub fn for_terminal(text: &str, color: bool) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// The length of a colour sequence (`ESC [ [0-9;]* m`) at the start of `s`.
-fn sgr_len(s: &str) -> Option<usize> {
-    let body = s.strip_prefix("\u{1b}[")?;
-    let params = body
-        .bytes()
-        .take_while(|b| b.is_ascii_digit() || *b == b';')
-        .count();
-    (body.as_bytes().get(params) == Some(&b'm')).then_some(2 + params + 1)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn colour_needs_a_terminal_and_no_opt_out() {
-        let some = |s: &'static str| Some(OsStr::new(s));
-        assert!(color_wanted(true, None, some("xterm-256color")));
-        assert!(
-            color_wanted(true, some(""), None),
-            "an empty NO_COLOR is unset"
-        );
-        assert!(!color_wanted(false, None, some("xterm")));
-        assert!(!color_wanted(true, some("1"), some("xterm")));
-        assert!(!color_wanted(true, None, some("dumb")));
+    fn env<'a>(
+        is_terminal: bool,
+        no_color: Option<&'a str>,
+        term: Option<&'a str>,
+        force: Option<&'a str>,
+    ) -> Sink {
+        sink_for(ColorEnv {
+            is_terminal,
+            no_color: no_color.map(OsStr::new),
+            term: term.map(OsStr::new),
+            force: force.map(OsStr::new),
+        })
     }
 
     #[test]
-    fn paint_is_plain_when_off() {
+    fn colour_needs_a_terminal_and_no_opt_out() {
+        let on = Sink {
+            terminal: true,
+            color: true,
+        };
+        assert_eq!(env(true, None, Some("xterm-256color"), None), on);
+        assert_eq!(
+            env(true, Some(""), None, None),
+            on,
+            "an empty NO_COLOR is unset"
+        );
+        assert_eq!(
+            env(false, None, Some("xterm"), None),
+            Sink {
+                terminal: false,
+                color: false
+            }
+        );
+        assert_eq!(
+            env(true, Some("1"), Some("xterm"), None),
+            Sink {
+                terminal: true,
+                color: false
+            }
+        );
+        assert_eq!(
+            env(true, None, Some("dumb"), None),
+            Sink {
+                terminal: true,
+                color: false
+            }
+        );
+        assert_eq!(
+            env(false, None, None, Some("1")),
+            on,
+            "CLICOLOR_FORCE without a terminal"
+        );
+        assert!(!env(false, None, None, Some("0")).color);
+        assert!(
+            !env(false, Some("1"), None, Some("1")).color,
+            "NO_COLOR wins"
+        );
+    }
+
+    #[test]
+    fn paint_writes_only_the_sequences_the_guard_keeps() {
+        let p = Paint::new(true);
+        let painted = [
+            p.bold("x"),
+            p.dim("x"),
+            p.red("x"),
+            p.green("x"),
+            p.yellow("x"),
+            p.bold_red("x"),
+            p.bold_in(AnsiColor::Green, "x"),
+            p.bold_in(AnsiColor::Yellow, "x"),
+        ];
+        for s in &painted {
+            assert_ne!(s, "x");
+            let mut rest = s.replace('x', "");
+            for seq in OUR_SEQUENCES {
+                rest = rest.replace(seq, "");
+            }
+            assert_eq!(rest, "", "{s:?} writes a sequence the guard would drop");
+            let on = Sink {
+                terminal: true,
+                color: true,
+            };
+            assert_eq!(for_terminal(s, on), s.as_str());
+        }
         assert_eq!(Paint::new(false).bold_red("x"), "x");
-        let red = Paint::new(true).red("x");
-        assert!(red.starts_with("\u{1b}[") && red.contains('x') && red.ends_with('m'));
-        assert_eq!(for_terminal(&red, true), red, "our colour survives");
     }
 
     #[test]
     fn user_text_loses_its_control_characters() {
         assert_eq!(clean("plain title"), "plain title");
-        assert_eq!(
-            clean("a\u{1b}]0;pwned\u{7}b\r\nc\u{9b}2Jd"),
-            "a]0;pwnedbc2Jd"
-        );
+        let hostile = "a\u{1b}]0;pwned\u{7}b\r\nc\u{9b}2Jd\te";
+        assert_eq!(clean(hostile), "a]0;pwnedbc2Jde");
+        assert_eq!(clean_lines(hostile), "a]0;pwnedb\nc2Jd\te");
     }
 
     #[test]
-    fn the_terminal_guard_keeps_layout_and_only_our_kind_of_escape() {
-        let text = "line\tone\n\u{1b}[2J\u{1b}]0;title\u{7}\r\u{1b}[1;31mred\u{1b}[0m\n";
+    fn the_terminal_guard_keeps_layout_and_only_our_sequences() {
+        let text = "line\tone\n\u{1b}[2J\u{1b}]0;title\u{7}\r\u{1b}[8mhidden\u{1b}[0m \u{1b}[1m\u{1b}[31mred\u{1b}[0m\n";
+        let on = Sink {
+            terminal: true,
+            color: true,
+        };
         assert_eq!(
-            for_terminal(text, true),
-            "line\tone\n[2J]0;title\u{1b}[1;31mred\u{1b}[0m\n"
+            for_terminal(text, on),
+            "line\tone\n[2J]0;title[8mhidden\u{1b}[0m \u{1b}[1m\u{1b}[31mred\u{1b}[0m\n"
         );
+        let plain = Sink {
+            terminal: true,
+            color: false,
+        };
         assert_eq!(
-            for_terminal(text, false),
-            "line\tone\n[2J]0;title[1;31mred[0m\n",
+            for_terminal(text, plain),
+            "line\tone\n[2J]0;title[8mhidden[0m [1m[31mred[0m\n",
             "without colour no escape is written at all"
         );
-        assert!(matches!(for_terminal("calm\n", true), Cow::Borrowed(_)));
+        let piped = Sink {
+            terminal: false,
+            color: false,
+        };
+        assert_eq!(
+            for_terminal(text, piped),
+            text,
+            "piped text is written as it is"
+        );
+        assert!(matches!(for_terminal("calm\n", on), Cow::Borrowed(_)));
     }
 }

@@ -116,6 +116,25 @@ fn the_test_clock_dates_everything_a_command_writes() {
 }
 
 #[test]
+fn a_pinned_summer_time_is_read_at_its_own_offset() {
+    // 11:10 in Madrid on 8 July is 09:10 UTC (summer time, +02:00), whatever today's offset is.
+    let ws = Ws::new().with_env("TZ", "Europe/Madrid");
+    let s = ws.session("001-done-quick", true);
+    std::fs::write(s.join("CONCLUSIONS.md"), "done").unwrap();
+    let closed_at = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_783_498_200); // 08:10Z
+    crate::support::set_mtime(&s.join(".closed"), closed_at);
+    let (code, v) = ws.run_env(
+        &["resume-summary", "--include-recent-closed"],
+        &[("AW_TEST_NOW", "2026-07-08 11:10")],
+    );
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(
+        v["recent_closed_with_artifacts"][0]["closed_age_seconds"], 3600,
+        "{v:#}"
+    );
+}
+
+#[test]
 fn checkpoint_and_artifacts_count_the_same_scripts() {
     let ws = Ws::new();
     let s = ws.session("001-db-quick", false);
@@ -180,6 +199,90 @@ fn human_text_carries_no_control_characters_from_documents() {
     // The JSON model carries the exact text.
     let v = ws.ok(&["session-resume", "--code", "001"]);
     assert!(v["objetivo"].as_str().unwrap().contains(hostile));
+}
+
+/// The escape sequences aw's own colours use.
+const OURS: &[&str] = &[
+    "\u{1b}[0m",
+    "\u{1b}[1m",
+    "\u{1b}[2m",
+    "\u{1b}[31m",
+    "\u{1b}[32m",
+    "\u{1b}[33m",
+];
+
+/// The control characters of `out` that are not newlines, tabs or the start of one of aw's own
+/// colour sequences.
+fn foreign_controls(out: &str) -> Vec<String> {
+    let mut bad = Vec::new();
+    for (i, c) in out.char_indices() {
+        let ours = c == '\u{1b}' && OURS.iter().any(|s| out[i..].starts_with(s));
+        if c.is_control() && c != '\n' && c != '\t' && !ours {
+            bad.push(out[i..].chars().take(6).collect());
+        }
+    }
+    bad
+}
+
+#[test]
+fn coloured_human_text_keeps_only_our_own_sequences() {
+    // CLICOLOR_FORCE turns colour on without a terminal: the text is terminal-bound.
+    let ws = Ws::new()
+        .with_env("CLICOLOR_FORCE", "1")
+        .with_env("TERM", "xterm");
+    // A document's text that imitates one of our own colour sequences must still lose it.
+    let mimic = "Fix X\u{1b}[33mY the loop";
+    ws.ok(&[
+        "session-create",
+        "--type",
+        "quick",
+        "--name",
+        "paint-quick",
+        "--objective",
+        mimic,
+        "--format",
+        "json",
+    ]);
+    let sneaky = "002-a\u{1b}[33mhidden\u{1b}[8m\u{1b}]0;title\u{7}";
+    ws.session(sneaky, true);
+    ws.session("003-b\u{1b}[33mshown-quick", false);
+    let skill = ws.root().join("skill\u{1b}[8mx");
+    std::fs::create_dir_all(&skill).unwrap();
+    for (args, expect) in [
+        (&["status", "--detail"][..], Some("X[33mY")),
+        (&["sessions", "--all"][..], None),
+        (&["session-resume", "--code", "001"][..], Some("X[33mY")),
+        (&["resume", "--code", "001"][..], Some("X[33mY")),
+        (&["flow", "advance", "--code", "002"][..], Some("hidden")),
+        (
+            &[
+                "flow", "advance", "--code", "003", "--flow", "quick", "--adopt",
+            ][..],
+            Some("shown"),
+        ),
+        (&["session-close", "--code", "002-a"][..], None),
+        (
+            &["manifest", "validate", skill.to_str().unwrap()][..],
+            Some("skill[8mx"),
+        ),
+    ] {
+        let args = [args, &["--format", "human"]].concat();
+        let (_, out) = ws.stdout(&args, None, &[]);
+        if args[0] == "status" {
+            assert!(out.contains("\u{1b}[1m"), "colour is on:\n{out}");
+        }
+        let bad = foreign_controls(&out);
+        assert!(bad.is_empty(), "{args:?} printed {bad:?}:\n{out}");
+        for kept in ["X\u{1b}[33mY", "a\u{1b}[33mhidden", "b\u{1b}[33mshown"] {
+            assert!(
+                !out.contains(kept),
+                "{args:?} kept a sequence from a document:\n{out}"
+            );
+        }
+        if let Some(text) = expect {
+            assert!(out.contains(text), "{args:?} lost {text:?}:\n{out}");
+        }
+    }
 }
 
 #[cfg(target_os = "linux")]

@@ -462,6 +462,7 @@ mod tests {
             format: Format::Human,
             detail,
             color,
+            terminal: color,
         }
     }
 

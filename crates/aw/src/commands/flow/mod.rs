@@ -14,6 +14,7 @@ use crate::cli::given;
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome, Style};
+use crate::style::clean_lines;
 use aw_core::error_code::ErrorCode;
 use aw_core::flow::error::FlowError;
 use aw_core::flow::human::render;
@@ -122,6 +123,6 @@ fn drive(
 fn emit(style: Style, directive: &Directive) -> Outcome {
     match style.format {
         Format::Json => Outcome::json(directive.to_value()),
-        Format::Human => Outcome::text(render(directive) + "\n"),
+        Format::Human => Outcome::text(clean_lines(&render(directive)).into_owned() + "\n"),
     }
 }

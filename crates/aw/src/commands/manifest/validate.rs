@@ -56,15 +56,27 @@ pub fn run(args: &ValidateArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let all_valid = results.iter().all(|(_, _, r)| r.class == Class::Valid);
     let exit = if args.strict && !all_valid { 1 } else { 0 };
     let outcome = match style.format {
-        Format::Human => Outcome::text(render_text(&results, Paint::new(style.color))),
+        Format::Human => Outcome::text(render_text(
+            &results,
+            Paint::new(style.color),
+            style.terminal,
+        )),
         Format::Json => Outcome::json(render_json(&results)),
     };
     Ok(outcome.with_exit(exit))
 }
 
 /// The reference's text layout: a header per folder, then one indented line per error. On a
-/// terminal the class label is coloured; piped text is byte-for-byte the plain layout.
-pub fn render_text(results: &[(String, String, Report)], p: Paint) -> String {
+/// terminal the class label is coloured and the folder and skill names lose their control
+/// characters; piped text is byte-for-byte the plain layout.
+pub fn render_text(results: &[(String, String, Report)], p: Paint, terminal: bool) -> String {
+    let shown = |s: &str| {
+        if terminal {
+            clean(s).into_owned()
+        } else {
+            s.to_owned()
+        }
+    };
     let mut out = String::new();
     for (arg, _, report) in results {
         let color = match report.class {
@@ -73,9 +85,9 @@ pub fn render_text(results: &[(String, String, Report)], p: Paint) -> String {
             Class::Unsupported => AnsiColor::Yellow,
         };
         let label = p.bold_in(color, report.class.label());
-        out.push_str(&format!("[{label}] {}", clean(arg)));
+        out.push_str(&format!("[{label}] {}", shown(arg)));
         if let Some(name) = report.name_label() {
-            out.push_str(&format!(" ({})", clean(&name)));
+            out.push_str(&format!(" ({})", shown(&name)));
         }
         out.push('\n');
         for e in &report.errors {

@@ -15,17 +15,8 @@ use aw_core::error_code::ErrorCode;
 use aw_core::session::folder::SessionState;
 use aw_core::session::resolve::is_valid_code;
 use aw_workspace::history::{self, RowUpdate};
-use clap::{Args, ValueEnum};
+use clap::Args;
 use serde_json::json;
-
-/// The state `--state` gives the row.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum RowState {
-    /// The session is active.
-    Active,
-    /// The session is closed.
-    Closed,
-}
 
 /// Arguments of `aw history-update`.
 #[derive(Debug, Args)]
@@ -38,9 +29,9 @@ pub struct HistoryUpdateArgs {
     /// The session: a number, a folder name or a unique folder prefix.
     #[arg(long, value_name = "CODE")]
     pub code: Option<String>,
-    /// The row's state.
-    #[arg(long, value_enum)]
-    pub state: Option<RowState>,
+    /// The row's state: `active` or `closed`.
+    #[arg(long, value_name = "active|closed", value_parser = row_state)]
+    pub state: Option<SessionState>,
     /// The row's date, `YYYY-MM-DD` (a real calendar date).
     #[arg(long, value_name = "YYYY-MM-DD", value_parser = calendar_date)]
     pub date: Option<String>,
@@ -57,6 +48,11 @@ pub struct HistoryUpdateArgs {
 
 fn invalid(message: impl Into<String>, action: &str) -> Failure {
     Failure::new(ErrorCode::InvalidInput, message, action)
+}
+
+/// `--state`, surrounding spaces ignored.
+fn row_state(raw: &str) -> Result<SessionState, String> {
+    SessionState::parse(raw.trim()).ok_or_else(|| "it takes active or closed".to_owned())
 }
 
 /// `--date`: a `YYYY-MM-DD` date that exists (surrounding spaces dropped).
@@ -78,10 +74,6 @@ pub fn run(args: &HistoryUpdateArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             "`--code` and `--state` are both required.",
             "Add `--code <session> --state active|closed`.",
         ));
-    };
-    let state = match state {
-        RowState::Active => SessionState::Active,
-        RowState::Closed => SessionState::Closed,
     };
     if !is_valid_code(code) {
         return Err(invalid(

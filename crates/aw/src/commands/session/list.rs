@@ -13,11 +13,11 @@ use aw_core::session::folder::{SessionState, identity};
 use aw_workspace::history;
 use aw_workspace::locate::Workspace;
 use aw_workspace::sessions::{self, Info};
-use clap::{Args, ValueEnum};
+use clap::Args;
 use serde_json::{Value, json};
 
 /// Which sessions `--state` lists.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StateFilter {
     /// Active sessions.
     Active,
@@ -36,8 +36,8 @@ one-line summary; the counts and `next_correlative` (the number the next session
 cover every session."
 )]
 pub struct SessionsArgs {
-    /// Which sessions.
-    #[arg(long, value_enum)]
+    /// Which sessions: `active`, `closed` or `all`.
+    #[arg(long, value_name = "active|closed|all", value_parser = state_filter)]
     pub state: Option<StateFilter>,
     /// Same as `--state all`.
     #[arg(long)]
@@ -48,6 +48,16 @@ pub struct SessionsArgs {
     /// Add the (always empty) `legacy` list the reference reported.
     #[arg(long)]
     pub include_legacy: bool,
+}
+
+/// `--state`, surrounding spaces ignored.
+fn state_filter(raw: &str) -> Result<StateFilter, String> {
+    match raw.trim() {
+        "active" => Ok(StateFilter::Active),
+        "closed" => Ok(StateFilter::Closed),
+        "all" => Ok(StateFilter::All),
+        _ => Err("it takes active, closed or all".to_owned()),
+    }
 }
 
 /// Which states to list (`None`: all).
