@@ -6,7 +6,7 @@
 //! checks are replaced by checks of the code and of the fact the message must carry. Case 5
 //! (`project-md-upsert --read`) belongs to the project-block suite.
 
-use crate::support::{Ws, today};
+use crate::support::Ws;
 use serde_json::json;
 
 // ---- read cases (1–4, 6): the fixture itself, never written ----
@@ -141,7 +141,7 @@ fn case07_history_update_closed() {
 
 #[test]
 fn case08_session_close_001() {
-    let ws = Ws::golden();
+    let ws = Ws::golden().pinned_clock();
     let v = ws.ok(&["session-close", "--code", "001"]);
     assert_eq!(v["code"], "001");
     assert_eq!(v["folder"], "session001-dev-foo");
@@ -226,7 +226,7 @@ fn case11_session_close_unknown() {
 
 #[test]
 fn case12_session_create_exec() {
-    let ws = Ws::golden();
+    let ws = Ws::golden().pinned_clock();
     let history = ws.read(".workflow/HISTORY.md");
     let claude = ws.read("CLAUDE.md");
     let v = ws.ok(&[
@@ -250,7 +250,7 @@ fn case12_session_create_exec() {
         text.contains("## Type\nexec\n"),
         "no flow suffix, so the type is written"
     );
-    insta::assert_snapshot!("session_md_exec", text.replace(&today(), "[TODAY]"));
+    insta::assert_snapshot!("session_md_exec", text.replace(&ws.today(), "[TODAY]"));
     insta::assert_json_snapshot!("create_exec", ws.masked(&v));
     assert_eq!(ws.read(".workflow/HISTORY.md"), history);
     assert_eq!(ws.read("CLAUDE.md"), claude);

@@ -2,7 +2,7 @@
 //! (§7.3), create/close/resume/reopen, HISTORY upserts (§7.9), artifacts, and the defects the
 //! reference had (§13: 3, 4, 5, 8, 9, 14, 16).
 
-use crate::support::{Ws, today};
+use crate::support::Ws;
 use serde_json::{Value, json};
 
 fn create(ws: &Ws, name: &str) -> Value {
@@ -347,7 +347,7 @@ fn numbering_counts_both_layouts_and_history_rows() {
 
 #[test]
 fn session_date_comes_from_the_creation_record_not_mtime() {
-    let ws = Ws::new();
+    let ws = Ws::new().pinned_clock();
     create(&ws, "dated-quick");
     let dir = ws.sessions().join("001-dated-quick");
     let status = std::process::Command::new("touch")
@@ -357,7 +357,7 @@ fn session_date_comes_from_the_creation_record_not_mtime() {
         .unwrap();
     assert!(status.success());
     let v = ws.ok(&["sessions"]);
-    assert_eq!(v["sessions"][0]["date"], today());
+    assert_eq!(v["sessions"][0]["date"], ws.today());
     assert_eq!(v["sessions"][0]["type"], "quick");
     assert_eq!(v["sessions"][0]["summary"], "001 dated quick");
     // No start date: the HISTORY row's date, then today.
@@ -370,12 +370,12 @@ fn session_date_comes_from_the_creation_record_not_mtime() {
     let v = ws.ok(&["sessions"]);
     assert_eq!(v["sessions"][1]["date"], "2025-05-05");
     std::fs::remove_file(ws.history()).unwrap();
-    assert_eq!(ws.ok(&["sessions"])["sessions"][1]["date"], today());
+    assert_eq!(ws.ok(&["sessions"])["sessions"][1]["date"], ws.today());
 }
 
 #[test]
 fn create_output_and_files() {
-    let ws = Ws::new();
+    let ws = Ws::new().pinned_clock();
     let v = ws.ok(&[
         "session-create",
         "--type",
@@ -406,7 +406,7 @@ fn create_output_and_files() {
 
 #[test]
 fn close_is_idempotent_and_keeps_refs() {
-    let ws = Ws::new();
+    let ws = Ws::new().pinned_clock();
     create(&ws, "a-quick");
     let v = ws.ok(&[
         "session-close",
@@ -419,7 +419,7 @@ fn close_is_idempotent_and_keeps_refs() {
     assert_eq!(v["code"], "001-a-quick", "a current folder is its own code");
     let row = format!(
         "| 001-a-quick | {} | closed | [PLAN](../docs/planes/003-plan-x.md), https://x.y/z, free text |",
-        today()
+        ws.today()
     );
     assert_eq!(
         ws.read(".workflow/HISTORY.md"),

@@ -8,7 +8,7 @@
 //!   canonical paths), with runners that return the exit code and the JSON, and maskers for
 //!   snapshots.
 //! - [`NOW`] and [`Ws::pinned_clock`]: the pinned clock. The binary reads "now" from
-//!   `AW_TEST_NOW=YYYY-MM-DD HH:MM[:SS]` (for `status` and `resume`); `TZ=UTC` fixes the zone.
+//!   `AW_TEST_NOW=YYYY-MM-DD HH:MM[:SS]` (every command reads "now" from it); `TZ=UTC` fixes the zone.
 //! - [`wait_until`]: a hang guard for tests that wait on another process.
 
 use serde_json::Value;
@@ -434,12 +434,23 @@ impl Ws {
         serde_json::from_str(&text).unwrap()
     }
 
-    /// The JSON with the workspace path as `[WS]` and today's date as `[TODAY]`, for snapshots.
+    /// The date the binary writes as "today" for this workspace: the pinned clock's date when
+    /// it runs with one (no midnight can fall between the binary and the test), else the real
+    /// date.
+    pub fn today(&self) -> String {
+        self.env
+            .iter()
+            .find(|(k, _)| k == "AW_TEST_NOW")
+            .map(|(_, v)| v[..10].to_owned())
+            .unwrap_or_else(today)
+    }
+
+    /// The JSON with the workspace path as `[WS]` and its "today" as `[TODAY]`, for snapshots.
     pub fn masked(&self, v: &Value) -> Value {
         let text = serde_json::to_string(v)
             .unwrap()
             .replace(self.root.to_str().unwrap(), "[WS]")
-            .replace(&today(), "[TODAY]");
+            .replace(&self.today(), "[TODAY]");
         serde_json::from_str(&text).unwrap()
     }
 }
