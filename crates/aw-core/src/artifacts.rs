@@ -411,6 +411,33 @@ pub fn is_rollback(name: &str) -> bool {
     ends_with_ignore_case(name, ".rollback.sql")
 }
 
+/// How many SQL scripts a session holds, and how many of them are rollbacks.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ScriptCounts {
+    /// Every script.
+    pub total: usize,
+    /// The scripts that move forward.
+    pub forward: usize,
+    /// The rollbacks.
+    pub rollback: usize,
+}
+
+impl ScriptCounts {
+    /// Counts scripts from whether each is a rollback.
+    pub fn of(rollbacks: impl IntoIterator<Item = bool>) -> Self {
+        let (mut total, mut rollback) = (0, 0);
+        for r in rollbacks {
+            total += 1;
+            rollback += usize::from(r);
+        }
+        ScriptCounts {
+            total,
+            forward: total - rollback,
+            rollback,
+        }
+    }
+}
+
 fn ends_with_ignore_case(name: &str, suffix: &str) -> bool {
     name.len() >= suffix.len()
         && name.as_bytes()[name.len() - suffix.len()..].eq_ignore_ascii_case(suffix.as_bytes())

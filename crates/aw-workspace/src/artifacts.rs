@@ -5,6 +5,7 @@
 //! `aw_core::artifacts`; this module only reads.
 
 use crate::error::{Result, WorkspaceError};
+use crate::locate::slashed;
 use crate::sessions::{Descriptor, DescriptorKind};
 use aw_core::artifacts::{
     ArtifactKind, SCRIPTS_DIR, TasksSummary, is_rollback, is_sql_script, parse_decisions,
@@ -83,11 +84,7 @@ pub fn sql_scripts(session_dir: &Path) -> Vec<Script> {
             if ft.is_dir() {
                 stack.push(path);
             } else if ft.is_file() && is_sql_script(&e.file_name().to_string_lossy()) {
-                let name = path
-                    .strip_prefix(&root)
-                    .unwrap_or(&path)
-                    .to_string_lossy()
-                    .replace('\\', "/");
+                let name = slashed(path.strip_prefix(&root).unwrap_or(&path));
                 let size = e.metadata().map(|m| m.len()).unwrap_or(0);
                 files.push(Script {
                     rollback: is_rollback(&name),

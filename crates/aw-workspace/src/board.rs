@@ -300,7 +300,7 @@ pub fn workspace_entry(ws: &Workspace) -> WorkspaceEntry {
     });
     WorkspaceEntry {
         name,
-        path: ws.root.to_string_lossy().replace('\\', "/"),
+        path: crate::locate::slashed(&ws.root),
         initialized: ws.initialized,
     }
 }

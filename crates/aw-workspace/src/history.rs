@@ -6,8 +6,8 @@ use crate::locate::Workspace;
 use crate::lock::{WorkspaceLock, default_wait};
 use crate::resolver;
 use crate::sessions;
-use aw_core::session::folder::{SessionFolder, SessionState, identity};
-use aw_core::session::history::{self, Row, Upsert, Upserted};
+use aw_core::session::folder::{SessionFolder, SessionState};
+use aw_core::session::history::{self, Row, RowFor, Upsert, Upserted};
 use aw_core::session::resolve::RefusalKind;
 use std::path::PathBuf;
 
@@ -83,36 +83,35 @@ pub fn update(ws: &Workspace, req: &RowUpdate<'_>) -> Result<Updated> {
         Err(e) => return Err(e),
     };
     let current = read(ws)?;
-    let (row_code, key, session_date) = match &found {
+    let session = match &found {
         Some(r) => {
-            let id = identity(&r.folder);
-            let key = history::row_key(&id.code, Some(req.name.unwrap_or(&id.name)));
             let folder = SessionFolder {
                 folder: r.folder.clone(),
                 state: r.state,
             };
-            let info = sessions::info(ws, &folder, current.as_deref(), req.today)?;
-            (id.code, key, Some(info.date))
+            Some((
+                r,
+                sessions::info(ws, &folder, current.as_deref(), req.today)?.date,
+            ))
         }
-        None => {
-            let key = history::row_key(req.code, req.name);
-            let recorded = current
-                .as_deref()
-                .and_then(|h| history::date_of(h, req.code, &key));
-            (req.code.to_owned(), key, recorded)
-        }
+        None => None,
     };
-    let refs = history::refs_cell(current.as_deref(), &row_code, &key, req.refs);
-    let row = Row {
-        key,
-        date: req
-            .date
-            .map(str::to_owned)
-            .or(session_date)
-            .unwrap_or_else(|| req.today.to_owned()),
-        state: req.state.as_str().to_owned(),
-        refs,
+    let target = match &session {
+        Some((r, date)) => RowFor::Session {
+            folder: &r.folder,
+            date,
+        },
+        None => RowFor::Code(req.code),
     };
+    let (row_code, row) = history::updated_row(
+        current.as_deref(),
+        target,
+        req.name,
+        req.state,
+        req.date,
+        req.refs,
+        req.today,
+    );
     let planned = plan(current.as_deref(), &row_code, &row);
     commit(ws, current.as_deref(), &planned, &lock)?;
     Ok(Updated {

@@ -66,6 +66,11 @@ impl LocateInput {
     }
 }
 
+/// A path as text with `/` separators, whatever the platform writes.
+pub fn slashed(path: &Path) -> String {
+    path.to_string_lossy().replace('\\', "/")
+}
+
 /// The process's current folder.
 pub fn current_dir() -> Result<PathBuf> {
     std::env::current_dir().map_err(|e| WorkspaceError::Refused {
@@ -132,10 +137,7 @@ impl Workspace {
 
     /// A path as aw shows it: relative to the root when it lies inside, with `/` separators.
     pub fn shown(&self, path: &Path) -> String {
-        path.strip_prefix(&self.root)
-            .unwrap_or(path)
-            .to_string_lossy()
-            .replace('\\', "/")
+        slashed(path.strip_prefix(&self.root).unwrap_or(path))
     }
 
     /// An initialised `workflow` workspace at `root`, for unit tests.

@@ -136,6 +136,8 @@ pub fn claim(
 pub struct NumberRequest<'a> {
     /// The folder, already resolved inside the workspace.
     pub dir: &'a Path,
+    /// The folder as the user wrote it (for messages).
+    pub typed: &'a str,
     /// `--claim <rest>`: reserve `NNN-<rest>`.
     pub claim: Option<&'a str>,
     /// `--code`: the session owning the claim.
@@ -177,7 +179,7 @@ pub fn number(ws: &Workspace, req: &NumberRequest<'_>) -> Result<Numbered> {
     if dir.exists() && !existed {
         return Err(WorkspaceError::Refused {
             code: ErrorCode::InvalidInput,
-            message: format!("`{}` exists but is not a folder.", ws.shown(dir)),
+            message: format!("`{}` exists but is not a folder.", req.typed),
             action: "Pass a folder.".to_owned(),
         });
     }

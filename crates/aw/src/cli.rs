@@ -71,8 +71,8 @@ impl Global {
     }
 }
 
-/// A flag's value, trimmed; `None` when the flag is absent or blank (every command treats a blank
-/// value as no value, as the reference did).
+/// A flag's value, trimmed; `None` when the flag is absent or blank: how the commands that take
+/// free-text flags read them (`--code`, `--name`, `--objective`, …), as the reference did.
 pub fn given(flag: &Option<String>) -> Option<&str> {
     flag.as_deref().map(str::trim).filter(|s| !s.is_empty())
 }

@@ -39,12 +39,12 @@ pub fn without_bullet(line: &str) -> &str {
 }
 
 /// The first meaningful line of a section body, trimmed and without its bullet: a bare bullet
-/// (`-`, `*`), an unfilled `_[AI: …]_` placeholder and a whole-line HTML comment (a template's
-/// hint) say nothing and are skipped.
+/// (`-`, `*`), an empty checkbox (`- [ ]`), an unfilled `_[AI: …]_` placeholder and a
+/// whole-line HTML comment (a template's hint) say nothing and are skipped.
 pub fn first_meaningful_line(body: &str) -> Option<&str> {
     body.lines()
         .map(|l| without_bullet(l.trim()).trim())
-        .filter(|t| !t.is_empty() && !matches!(*t, "-" | "*" | "- [ ]"))
+        .filter(|t| !t.is_empty() && !matches!(*t, "-" | "*" | "[ ]" | "- [ ]"))
         .find(|t| !is_placeholder(t))
 }
 
@@ -81,6 +81,10 @@ mod tests {
         assert_eq!(first_meaningful_line(body), Some("the real origin"));
         assert_eq!(first_meaningful_line("* starred"), Some("starred"));
         assert_eq!(first_meaningful_line("- - [ ]\nx"), Some("x"));
+        assert_eq!(
+            first_meaningful_line("- [ ]\n* [ ]\n- [x] done"),
+            Some("[x] done")
+        );
         assert_eq!(first_meaningful_line("<!-- a --> b"), Some("<!-- a --> b"));
         assert_eq!(first_meaningful_line("-\n<!-- hint -->\n"), None);
         assert_eq!(first_meaningful_line(""), None);

@@ -55,6 +55,14 @@ pub enum InputError {
         /// The value as typed.
         raw: String,
     },
+    /// `--scope` names an alias the block has no source for.
+    #[error("`--scope` names `{alias}`, which is not a source of this workspace")]
+    UnknownScope {
+        /// The alias asked for.
+        alias: String,
+        /// The block's aliases, in order.
+        known: Vec<String>,
+    },
     /// The same alias declared twice in one command.
     #[error("the alias `{alias}` is declared twice")]
     DuplicateAlias {
@@ -108,6 +116,12 @@ impl InputError {
             }
             InputError::DuplicateAlias { .. } => {
                 "Give each source its own alias.".to_owned()
+            }
+            InputError::UnknownScope { known, .. } if known.is_empty() => {
+                "This workspace declares no source: run `aw workspace-init --source alias:path` first.".to_owned()
+            }
+            InputError::UnknownScope { known, .. } => {
+                format!("Use aliases from the project block: {}.", known.join(", "))
             }
             InputError::UnknownAlias { flag, .. } => format!(
                 "Declare the source with `--source alias:path` in the same command, or fix the alias given to `--{flag}`."

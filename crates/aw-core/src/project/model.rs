@@ -1,5 +1,6 @@
 //! The model of the `<NS>-PROJECT` block: what the block says, independent of its language.
 
+use super::InputError;
 use serde_json::{Map, Value, json};
 
 /// One row of the sources table.
@@ -151,6 +152,35 @@ impl Block {
             .or_else(|| self.source(alias).and_then(|s| s.main_branch.as_deref()))
     }
 
+    /// The sources `--scope` asks for (comma-separated aliases, blanks ignored; every source
+    /// when `None`), in the block's order. An alias the block does not have is refused.
+    pub fn scoped(&self, scope: Option<&str>) -> Result<Vec<&Source>, InputError> {
+        let Some(csv) = scope else {
+            return Ok(self.sources.iter().collect());
+        };
+        let wanted: Vec<&str> = csv
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .collect();
+        if let Some(unknown) = wanted.iter().find(|w| self.source(w).is_none()) {
+            return Err(InputError::UnknownScope {
+                alias: (*unknown).to_owned(),
+                known: self.sources.iter().map(|s| s.alias.clone()).collect(),
+            });
+        }
+        Ok(self
+            .sources
+            .iter()
+            .filter(|s| wanted.contains(&s.alias.as_str()))
+            .collect())
+    }
+
+    /// Whether a source is on the branch it is expected on (`None` when none is expected).
+    pub fn on_expected_branch(&self, alias: &str, branch: &str) -> Option<bool> {
+        self.expected_branch(alias).map(|e| e == branch)
+    }
+
     /// The source with this alias.
     pub fn source(&self, alias: &str) -> Option<&Source> {
         self.sources.iter().find(|s| s.alias == alias)
@@ -201,5 +231,44 @@ mod tests {
         b.working_branches.set("api", "feature/x");
         assert_eq!(b.expected_branch("api"), Some("feature/x"));
         assert_eq!(b.expected_branch("web"), None);
+    }
+
+    #[test]
+    fn scope_selects_known_aliases_in_block_order() {
+        let src = |a: &str| Source {
+            alias: a.into(),
+            path: ".".into(),
+            main_branch: Some("main".into()),
+        };
+        let b = Block {
+            sources: vec![src("api"), src("web")],
+            ..Block::default()
+        };
+        let aliases = |v: Vec<&Source>| v.iter().map(|s| s.alias.clone()).collect::<Vec<_>>();
+        assert_eq!(aliases(b.scoped(None).unwrap()), ["api", "web"]);
+        assert_eq!(
+            aliases(b.scoped(Some(" web , ,api")).unwrap()),
+            ["api", "web"]
+        );
+        assert_eq!(aliases(b.scoped(Some(" ")).unwrap()), Vec::<String>::new());
+        let e = b.scoped(Some("api,db")).unwrap_err();
+        assert_eq!(
+            e,
+            InputError::UnknownScope {
+                alias: "db".into(),
+                known: vec!["api".into(), "web".into()]
+            }
+        );
+        assert!(e.action().contains("api, web"));
+        assert!(
+            Block::default()
+                .scoped(Some("x"))
+                .unwrap_err()
+                .action()
+                .contains("workspace-init")
+        );
+        assert_eq!(b.on_expected_branch("api", "main"), Some(true));
+        assert_eq!(b.on_expected_branch("api", "dev"), Some(false));
+        assert_eq!(b.on_expected_branch("db", "main"), None);
     }
 }

@@ -4,7 +4,6 @@
 //! is never stored. Reading fails closed: anything malformed is an error the caller surfaces as
 //! `SESSION_BINDING_INVALID`, never something we repair silently.
 
-use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 
 /// A parsed registry. Keys are kept sorted, so rendering is stable.
@@ -33,10 +32,7 @@ pub enum RegistryError {
 
 /// The registry key of a context id: the lower-case hex SHA-256 of its trimmed text.
 pub fn key_for(context_id: &str) -> String {
-    Sha256::digest(context_id.trim().as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    crate::canonical::sha256_hex(context_id.trim().as_bytes())
 }
 
 /// A value must name one folder inside `sessions/`: anything else could point elsewhere.

@@ -6,6 +6,7 @@
 //! is migrated in place to four columns on the first upsert.
 
 use crate::markdown;
+use crate::session::folder::{SessionState, identity};
 
 /// The title of a new history file.
 pub const TITLE: &str = "# Session History";
@@ -426,6 +427,73 @@ pub fn upsert(text: Option<&str>, code: &str, row: &Row) -> Upserted {
         action,
         migrated,
     }
+}
+
+/// A session's date, as listings and rows show it: the `Start date:` its document declares, else
+/// the date of its HISTORY row (`history` is HISTORY.md's text), else `today`. Never the folder's
+/// modification time, which moves whenever anything in the folder changes.
+pub fn session_date(
+    folder: &str,
+    declared: Option<&str>,
+    history: Option<&str>,
+    today: &str,
+) -> String {
+    let id = identity(folder);
+    let key = row_key(&id.code, Some(&id.name));
+    declared
+        .map(str::to_owned)
+        .or_else(|| history.and_then(|h| date_of(h, &id.code, &key)))
+        .unwrap_or_else(|| today.to_owned())
+}
+
+/// Which session a HISTORY row is for.
+#[derive(Debug, Clone, Copy)]
+pub enum RowFor<'a> {
+    /// A session folder that exists, with its date (see [`session_date`]).
+    Session {
+        /// Its folder name.
+        folder: &'a str,
+        /// Its date.
+        date: &'a str,
+    },
+    /// Only a code, whose folder is gone (the history may name such sessions).
+    Code(&'a str),
+}
+
+/// The row `history-update` writes, and the code it is keyed by: the key is the session's code
+/// and name (`name` replaces the name), the date is `date`, else the session's (or, for a bare
+/// code, its row's recorded) date, else `today`; the Refs cell merges `refs` into the row's.
+pub fn updated_row(
+    current: Option<&str>,
+    target: RowFor<'_>,
+    name: Option<&str>,
+    state: SessionState,
+    date: Option<&str>,
+    refs: Option<&str>,
+    today: &str,
+) -> (String, Row) {
+    let (code, key, known_date) = match target {
+        RowFor::Session { folder, date } => {
+            let id = identity(folder);
+            let key = row_key(&id.code, Some(name.unwrap_or(&id.name)));
+            (id.code, key, Some(date.to_owned()))
+        }
+        RowFor::Code(code) => {
+            let key = row_key(code, name);
+            let recorded = current.and_then(|h| date_of(h, code, &key));
+            (code.to_owned(), key, recorded)
+        }
+    };
+    let row = Row {
+        refs: refs_cell(current, &code, &key, refs),
+        key,
+        date: date
+            .map(str::to_owned)
+            .or(known_date)
+            .unwrap_or_else(|| today.to_owned()),
+        state: state.as_str().to_owned(),
+    };
+    (code, row)
 }
 
 #[cfg(test)]

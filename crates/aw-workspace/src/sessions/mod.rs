@@ -188,12 +188,7 @@ pub fn info(
     let descriptor = descriptor(&dir, &entries)?;
     let id = identity(&folder.folder);
     let facts = document::facts(&id.name, descriptor.as_ref().map(|d| d.text.as_str()));
-    let key = history::row_key(&id.code, Some(&id.name));
-    let date = facts
-        .date
-        .clone()
-        .or_else(|| history.and_then(|h| history::date_of(h, &id.code, &key)))
-        .unwrap_or_else(|| today.to_owned());
+    let date = history::session_date(&folder.folder, facts.date.as_deref(), history, today);
     Ok(Info {
         folder: folder.clone(),
         dir,

@@ -62,9 +62,20 @@ pub enum Command {
     SessionResume(session::resume::SessionResumeArgs),
     #[command(about = "List the sessions, with counts and the next session number.")]
     Sessions(session::list::SessionsArgs),
-    #[command(about = "Record the QA branch of one source in the project block.")]
+    #[command(
+        about = "Record the QA branch of one source in the project block.",
+        long_about = "Record the branch a source is tested on, in the project block of CLAUDE.md \
+and AGENTS.md, under the workspace lock.\n\nThe alias need not be a declared source (a later \
+`workspace-init` prunes branch lines of aliases that are not sources)."
+    )]
     SetQaBranch(project::SetBranchArgs),
-    #[command(about = "Record the working branch of one source in the project block.")]
+    #[command(
+        about = "Record the working branch of one source in the project block.",
+        long_about = "Record the branch a source is being worked on, in the project block of \
+CLAUDE.md and AGENTS.md, under the workspace lock. `aw sources` then expects the source on that \
+branch.\n\nThe alias need not be a declared source (a later `workspace-init` prunes branch lines \
+of aliases that are not sources)."
+    )]
     SetWorkingBranch(project::SetBranchArgs),
     #[command(about = "List the project's sources with their branches and git state.")]
     Sources(sources::SourcesArgs),

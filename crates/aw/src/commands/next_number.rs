@@ -15,10 +15,10 @@ use aw_core::error_code::ErrorCode;
 use aw_core::session::correlative::Correlative;
 use aw_core::session::reservation;
 use aw_workspace::containment::resolve_inside;
+use aw_workspace::locate::slashed;
 use aw_workspace::numbering::{self, NumberRequest};
 use clap::Args;
 use serde_json::{Value, json};
-use std::path::Path;
 
 /// Arguments of `aw next-number`.
 #[derive(Debug, Args)]
@@ -49,10 +49,6 @@ const USAGE: &str = "aw next-number <folder> [--dry-run] [--claim <rest>] [--cod
 
 fn invalid(message: String, action: &str) -> Failure {
     Failure::new(ErrorCode::InvalidInput, message, action)
-}
-
-fn slash(p: &Path) -> String {
-    p.to_string_lossy().replace('\\', "/")
 }
 
 /// `current_max` as a JSON number when it fits, else as its digits.
@@ -115,6 +111,7 @@ pub fn run(args: &NextNumberArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         &ws,
         &NumberRequest {
             dir: &dir,
+            typed: dir_arg,
             claim: args.claim.as_deref(),
             owner: args.code.as_deref(),
             dry_run: args.dry_run,
@@ -125,7 +122,7 @@ pub fn run(args: &NextNumberArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         .map(|c| c.number.clone())
         .unwrap_or_else(|| scan.next.clone());
     let mut model = json!({
-        "directory": slash(&dir),
+        "directory": slashed(&dir),
         "exists": existed,
         "created": created,
         "current_max": number_json(&scan.max),
@@ -133,7 +130,7 @@ pub fn run(args: &NextNumberArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         "files": scan.files,
     });
     if let Some(c) = &claim {
-        model["claimed_path"] = json!(slash(&c.path));
+        model["claimed_path"] = json!(slashed(&c.path));
         model["claimed_owner"] = json!(owner);
         model["claim_reused"] = json!(c.reused);
     }

@@ -10,7 +10,7 @@ use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean;
-use aw_core::error_code::ErrorCode;
+use aw_core::project::model::Block;
 use aw_workspace::git::GitState;
 use aw_workspace::project::{ProjectFiles, source_state};
 use clap::Args;
@@ -18,6 +18,12 @@ use serde_json::{Value, json};
 
 /// Arguments of `aw sources`.
 #[derive(Debug, Args)]
+#[command(
+    long_about = "List the project block's sources: where each one is on this machine, the branch \
+it is expected on (its working branch, else its main branch), and unless `--no-git` the branch it \
+is on and whether it has uncommitted changes.\n\nA folder that is missing or not a repository, \
+or a machine without git, is reported per source; the command still succeeds."
+)]
 pub struct SourcesArgs {
     /// Only these aliases (comma-separated).
     #[arg(long, value_name = "ALIAS,...")]
@@ -35,51 +41,21 @@ pub fn run(args: &SourcesArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
     let ws = cx.workspace()?;
     let block = ProjectFiles::read(&ws.root)?.block(&ws.ns);
-    let all = block
-        .as_ref()
-        .map(|b| b.sources.clone())
-        .unwrap_or_default();
-    let selected = match &args.scope {
-        None => all,
-        Some(csv) => {
-            let wanted: Vec<&str> = csv
-                .split(',')
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .collect();
-            if let Some(unknown) = wanted.iter().find(|w| !all.iter().any(|s| s.alias == **w)) {
-                let known: Vec<&str> = all.iter().map(|s| s.alias.as_str()).collect();
-                return Err(Failure::new(
-                    ErrorCode::InvalidInput,
-                    format!(
-                        "`--scope` names `{unknown}`, which is not a source of this workspace."
-                    ),
-                    format!(
-                        "Use aliases from the project block: {}.",
-                        if known.is_empty() {
-                            "(none)".to_owned()
-                        } else {
-                            known.join(", ")
-                        }
-                    ),
-                ));
-            }
-            all.into_iter()
-                .filter(|s| wanted.contains(&s.alias.as_str()))
-                .collect()
-        }
-    };
+    let none = Block::default();
+    let b = block.as_ref().unwrap_or(&none);
+    let selected = b
+        .scoped(args.scope.as_deref())
+        .map_err(super::project::invalid)?;
     let rows: Vec<Value> = selected
         .iter()
-        .filter_map(|s| block.as_ref().map(|b| (b, s)))
-        .map(|(b, s)| {
+        .map(|s| {
             let state = source_state(&ws.root, s, args.no_git);
             let expected = b.expected_branch(&s.alias);
             let (git_json, on_expected) = match &state.git {
                 None => (Value::Null, Value::Null),
                 Some(GitState::Repo { branch, dirty }) => (
                     json!({ "branch": branch, "dirty": dirty }),
-                    expected.map_or(Value::Null, |e| json!(e == branch)),
+                    json!(b.on_expected_branch(&s.alias, branch)),
                 ),
                 Some(other) => {
                     let mut g = json!({ "error": other.error_code() });

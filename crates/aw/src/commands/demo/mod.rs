@@ -22,6 +22,13 @@ use serde_json::json;
 
 /// Arguments of `aw demo`.
 #[derive(Debug, Args)]
+#[command(
+    long_about = "Run aw on a built-in example, in a temporary folder deleted at the end: a skill \
+family checked by `aw manifest validate`, then a workspace where the real commands run (a \
+session, its tasks, a checkpoint, a spec and its plan), a `quick` flow journey driven to its end, \
+and the status board.\n\nText by default, even when piped; `--format json` gives every step's \
+output."
+)]
 pub struct DemoArgs {
     /// Keep the example folder instead of deleting it at the end (its path is printed).
     #[arg(long)]

@@ -11,7 +11,7 @@ use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean;
-use aw_core::artifacts::ArtifactKind;
+use aw_core::artifacts::{ArtifactKind, ScriptCounts};
 use aw_core::error_code::ErrorCode;
 use aw_core::session::folder::identity;
 use aw_core::session::resolve::Intent;
@@ -152,9 +152,8 @@ fn presence(s: &Summary) -> [(&'static str, bool); 5] {
 }
 
 /// `{total, forward, rollback}` of the scripts.
-fn counts(scripts: &[Script]) -> (usize, usize, usize) {
-    let rollback = scripts.iter().filter(|f| f.rollback).count();
-    (scripts.len(), scripts.len() - rollback, rollback)
+fn counts(scripts: &[Script]) -> ScriptCounts {
+    ScriptCounts::of(scripts.iter().map(|s| s.rollback))
 }
 
 fn summary_json(s: &Summary, verbose: bool) -> Value {
@@ -179,7 +178,11 @@ fn summary_json(s: &Summary, verbose: bool) -> Value {
             a.insert(k.into(), json!(present));
         }
     }
-    let (total, forward, rollback) = counts(&s.scripts);
+    let ScriptCounts {
+        total,
+        forward,
+        rollback,
+    } = counts(&s.scripts);
     if total > 0 || verbose {
         a.insert(
             "scripts".into(),
@@ -218,7 +221,11 @@ fn human(s: &Summary, folder: &str, detail: bool) -> String {
             present.join(", ")
         }
     ));
-    let (total, forward, rollback) = counts(&s.scripts);
+    let ScriptCounts {
+        total,
+        forward,
+        rollback,
+    } = counts(&s.scripts);
     if total > 0 || detail {
         out.push_str(&format!(
             "  Scripts    {total} ({forward} forward, {rollback} rollback)\n"

@@ -11,7 +11,7 @@ use crate::output::{Format, Outcome};
 use crate::style::{Paint, clean};
 use aw_core::session::folder::{SessionState, identity};
 use aw_workspace::history;
-use aw_workspace::locate::Workspace;
+use aw_workspace::locate::{Workspace, slashed};
 use aw_workspace::sessions::{self, Info};
 use clap::Args;
 use serde_json::{Value, json};
@@ -123,7 +123,7 @@ pub fn run(args: &SessionsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
 /// The path of a session folder: workspace-relative, or absolute when `absolute`.
 fn shown_path(ws: &Workspace, info: &Info, absolute: bool) -> String {
     if absolute {
-        info.dir.to_string_lossy().replace('\\', "/")
+        slashed(&info.dir)
     } else {
         ws.shown(&info.dir)
     }
