@@ -667,4 +667,82 @@ mod tests {
         assert_eq!(r.render(), "| a\\|b | d | s | x y |");
         assert_eq!(cells(&r.render()), ["a\\|b", "d", "s", "x y"]);
     }
+
+    #[test]
+    fn a_session_date_is_declared_else_recorded_else_today() {
+        let h = "| Session | Date | State | Refs |\n|---|---|---|---|\n| 001-a | 2026-01-02 | active | — |\n";
+        assert_eq!(
+            session_date("001-a", Some("2026-03-04"), Some(h), "2026-05-06"),
+            "2026-03-04"
+        );
+        assert_eq!(
+            session_date("001-a", None, Some(h), "2026-05-06"),
+            "2026-01-02"
+        );
+        assert_eq!(
+            session_date("002-b", None, Some(h), "2026-05-06"),
+            "2026-05-06"
+        );
+        assert_eq!(
+            session_date("001-a", None, None, "2026-05-06"),
+            "2026-05-06"
+        );
+    }
+
+    #[test]
+    fn an_updated_row_takes_the_given_date_else_the_sessions() {
+        let h = "| Session | Date | State | Refs |\n|---|---|---|---|\n| 777 | 2025-12-31 | closed | — |\n";
+        let session = RowFor::Session {
+            folder: "001-login-quick",
+            date: "2026-03-04",
+        };
+        let (code, row) = updated_row(
+            None,
+            session,
+            None,
+            SessionState::Active,
+            None,
+            None,
+            "2026-05-06",
+        );
+        let id = identity("001-login-quick");
+        assert_eq!(
+            (code.as_str(), row.date.as_str(), row.state.as_str()),
+            (id.code.as_str(), "2026-03-04", "active")
+        );
+        assert_eq!(row.key, row_key(&id.code, Some(&id.name)));
+        let (_, renamed) = updated_row(
+            None,
+            session,
+            Some("other"),
+            SessionState::Closed,
+            Some("2026-07-08"),
+            None,
+            "x",
+        );
+        assert_eq!(
+            (renamed.key, renamed.date),
+            (row_key(&id.code, Some("other")), "2026-07-08".to_owned())
+        );
+        let (code, gone) = updated_row(
+            Some(h),
+            RowFor::Code("777"),
+            None,
+            SessionState::Closed,
+            None,
+            None,
+            "2026-05-06",
+        );
+        assert_eq!((code.as_str(), gone.date.as_str()), ("777", "2025-12-31"));
+        let (_, unknown) = updated_row(
+            Some(h),
+            RowFor::Code("888"),
+            None,
+            SessionState::Active,
+            None,
+            None,
+            "2026-05-06",
+        );
+        assert_eq!(unknown.date, "2026-05-06");
+    }
 }
