@@ -43,6 +43,9 @@ error_codes! {
     Internal = "INTERNAL",
     /// Another process holds the workspace lock past the wait.
     LockBusy = "LOCK_BUSY",
+    /// A write would leave the workspace: a folder or file on the way is a symbolic link to
+    /// somewhere outside it, or the lock file is not a regular file.
+    PathOutsideWorkspace = "PATH_OUTSIDE_WORKSPACE",
     // Workspaces, sessions and documents.
     /// `AW_CONTEXT_ID` and a hook's `session_id` name different conversations.
     ContextIdConflict = "CONTEXT_ID_CONFLICT",

@@ -1,9 +1,22 @@
-//! Atomic file writes: a reader (or a crash) sees the old bytes or the new bytes, never a mix.
+//! Writes inside the workspace: atomic (a reader, or a crash, sees the old bytes or the new
+//! bytes, never a mix), never through a symbolic link that leads out of the workspace (every
+//! function takes the workspace root and checks the path with
+//! [`crate::containment::write_target`]), and without leaving temporary files behind.
 
+use crate::containment::write_target;
 use crate::error::{Result, WorkspaceError};
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+/// The prefix of every temporary file or folder aw creates (the workspace `.gitignore` section
+/// aw maintains ignores it).
+pub const TEMP_PREFIX: &str = ".aw-tmp-";
+
+/// A temporary file of ours this old belongs to no live write (a write takes milliseconds): it
+/// was left by a killed process, and the next write into its folder removes it.
+const STALE_TEMP_AGE: Duration = Duration::from_secs(10);
 
 /// Flushes a folder's entry table, so a create or rename inside it survives a power loss.
 pub fn sync_dir(dir: &Path) -> Result<()> {
@@ -13,65 +26,102 @@ pub fn sync_dir(dir: &Path) -> Result<()> {
         .map_err(|e| WorkspaceError::io("could not sync the folder", dir, e))
 }
 
+/// Removes the temporary files and folders of ours in `dir` that a killed write left behind.
+/// Best effort: a folder that cannot be listed, or an entry that cannot be removed, is left.
+pub fn remove_stale_temps(dir: &Path, now: SystemTime) {
+    let Ok(list) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in list.filter_map(|e| e.ok()) {
+        if !e.file_name().to_string_lossy().starts_with(TEMP_PREFIX) {
+            continue;
+        }
+        let Ok(meta) = e.path().symlink_metadata() else {
+            continue;
+        };
+        let age = meta
+            .modified()
+            .ok()
+            .and_then(|t| now.duration_since(t).ok());
+        if age.is_none_or(|a| a < STALE_TEMP_AGE) {
+            continue;
+        }
+        let _ = if meta.is_dir() {
+            std::fs::remove_dir_all(e.path())
+        } else {
+            std::fs::remove_file(e.path())
+        };
+    }
+}
+
 /// `bytes` in a synced temporary file beside `path`, ready to be moved into place. It is created
 /// with the permissions a plain create would give (0666 less the umask), not the temporary
-/// file's private 0600.
-fn staged<'p>(path: &'p Path, bytes: &[u8]) -> Result<(tempfile::NamedTempFile, &'p Path)> {
-    let dir = path.parent().unwrap_or(Path::new("."));
+/// file's private 0600. Stale temporary files of ours in the folder are removed first.
+fn staged(path: &Path, bytes: &[u8]) -> Result<(tempfile::NamedTempFile, PathBuf)> {
+    let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
+    remove_stale_temps(&dir, SystemTime::now());
     let mut builder = tempfile::Builder::new();
-    builder.prefix(".aw-tmp-");
+    builder.prefix(TEMP_PREFIX);
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
         builder.permissions(std::fs::Permissions::from_mode(0o666));
     }
     let mut tmp = builder
-        .tempfile_in(dir)
-        .map_err(|e| WorkspaceError::io("could not create a temporary file in", dir, e))?;
+        .tempfile_in(&dir)
+        .map_err(|e| WorkspaceError::io("could not create a temporary file in", &dir, e))?;
     tmp.write_all(bytes)
         .and_then(|()| tmp.as_file().sync_all())
         .map_err(|e| WorkspaceError::io("could not write", path, e))?;
     Ok((tmp, dir))
 }
 
-/// Replaces `path` with `bytes`: a temporary file in the same folder, fsync, rename, fsync of
-/// the folder. The parent folder must exist. A file that already exists keeps its permissions
-/// (a user's `chmod 600 CLAUDE.md` survives); a new one gets the umask's.
-pub fn write(path: &Path, bytes: &[u8]) -> Result<()> {
-    let (tmp, dir) = staged(path, bytes)?;
-    if let Ok(meta) = std::fs::symlink_metadata(path)
+/// Replaces `path` (inside `root`) with `bytes`: a temporary file in the same folder, fsync,
+/// rename, fsync of the folder. The parent folder must exist. A file that already exists keeps
+/// its permissions (a user's `chmod 600 CLAUDE.md` survives); a new one gets the umask's. A
+/// symbolic link that stays inside the workspace is written through (its target is replaced).
+pub fn write(root: &Path, path: &Path, bytes: &[u8]) -> Result<()> {
+    let path = write_target(root, path)?;
+    let (tmp, dir) = staged(&path, bytes)?;
+    if let Ok(meta) = std::fs::symlink_metadata(&path)
         && meta.is_file()
     {
         tmp.as_file()
             .set_permissions(meta.permissions())
-            .map_err(|e| WorkspaceError::io("could not set the permissions of", path, e))?;
+            .map_err(|e| WorkspaceError::io("could not set the permissions of", &path, e))?;
     }
-    tmp.persist(path)
-        .map_err(|e| WorkspaceError::io("could not replace", path, e.error))?;
-    sync_dir(dir)
+    tmp.persist(&path)
+        .map_err(|e| WorkspaceError::io("could not replace", &path, e.error))?;
+    sync_dir(&dir)
 }
 
-/// Creates `path` with `bytes` only if nothing exists there (O_EXCL). Returns `false` when it
-/// already existed. The content is written before the name becomes visible, through a
-/// temporary file linked into place, so no reader sees an empty claim.
-pub fn create_new(path: &Path, bytes: &[u8]) -> Result<bool> {
-    let (tmp, dir) = staged(path, bytes)?;
-    match tmp.persist_noclobber(path) {
+/// Creates `path` (inside `root`) with `bytes` only if nothing exists there (O_EXCL). Returns
+/// `false` when it already existed. The content is written before the name becomes visible,
+/// through a temporary file linked into place, so no reader sees an empty claim.
+pub fn create_new(root: &Path, path: &Path, bytes: &[u8]) -> Result<bool> {
+    let path = write_target(root, path)?;
+    let (tmp, dir) = staged(&path, bytes)?;
+    match tmp.persist_noclobber(&path) {
         Ok(_) => {}
         Err(e) if e.error.kind() == std::io::ErrorKind::AlreadyExists => return Ok(false),
-        Err(e) => return Err(WorkspaceError::io("could not create", path, e.error)),
+        Err(e) => return Err(WorkspaceError::io("could not create", &path, e.error)),
     }
-    sync_dir(dir)?;
+    sync_dir(&dir)?;
     Ok(true)
 }
 
-/// Creates a folder (and its missing parents), syncing the parent of each folder created.
-pub fn create_dir_all(path: &Path) -> Result<()> {
+/// Creates a folder (inside `root`) and its missing parents, syncing the parent of each folder
+/// created.
+pub fn create_dir_all(root: &Path, path: &Path) -> Result<()> {
+    create_real_dir_all(&write_target(root, path)?)
+}
+
+fn create_real_dir_all(path: &Path) -> Result<()> {
     if path.is_dir() {
         return Ok(());
     }
     if let Some(parent) = path.parent() {
-        create_dir_all(parent)?;
+        create_real_dir_all(parent)?;
     }
     match std::fs::create_dir(path) {
         Ok(()) => sync_dir(path.parent().unwrap_or(Path::new("."))),
@@ -80,13 +130,25 @@ pub fn create_dir_all(path: &Path) -> Result<()> {
     }
 }
 
-/// Opens a file for reading, appending nothing: a helper so callers never open for write by
-/// accident.
-pub fn open_read(path: &Path) -> Result<File> {
-    OpenOptions::new()
-        .read(true)
-        .open(path)
-        .map_err(|e| WorkspaceError::io("could not open", path, e))
+/// Removes the file `path` (inside `root`); `false` when there was none. The folder is synced.
+pub fn remove_file(root: &Path, path: &Path) -> Result<bool> {
+    let path = write_target(root, path)?;
+    match std::fs::remove_file(&path) {
+        Ok(()) => {
+            sync_dir(path.parent().unwrap_or(Path::new(".")))?;
+            Ok(true)
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(WorkspaceError::io("could not remove", &path, e)),
+    }
+}
+
+/// Removes the empty folder `path` (inside `root`): anything that appeared in it meanwhile keeps
+/// it. The parent is synced.
+pub fn remove_empty_dir(root: &Path, path: &Path) -> Result<()> {
+    let path = write_target(root, path)?;
+    std::fs::remove_dir(&path).map_err(|e| WorkspaceError::io("could not remove", &path, e))?;
+    sync_dir(path.parent().unwrap_or(Path::new(".")))
 }
 
 #[cfg(test)]
@@ -97,8 +159,8 @@ mod tests {
     fn write_replaces_and_leaves_no_temp() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("a.md");
-        write(&p, b"one").unwrap();
-        write(&p, b"two").unwrap();
+        write(dir.path(), &p, b"one").unwrap();
+        write(dir.path(), &p, b"two").unwrap();
         assert_eq!(std::fs::read(&p).unwrap(), b"two");
         let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(names.len(), 1);
@@ -108,8 +170,8 @@ mod tests {
     fn create_new_refuses_existing() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("001-x.md");
-        assert!(create_new(&p, b"mine").unwrap());
-        assert!(!create_new(&p, b"theirs").unwrap());
+        assert!(create_new(dir.path(), &p, b"mine").unwrap());
+        assert!(!create_new(dir.path(), &p, b"theirs").unwrap());
         assert_eq!(std::fs::read(&p).unwrap(), b"mine");
     }
 
@@ -117,8 +179,8 @@ mod tests {
     fn create_dir_all_is_idempotent() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("a/b/c");
-        create_dir_all(&p).unwrap();
-        create_dir_all(&p).unwrap();
+        create_dir_all(dir.path(), &p).unwrap();
+        create_dir_all(dir.path(), &p).unwrap();
         assert!(p.is_dir());
     }
 
@@ -131,18 +193,63 @@ mod tests {
         std::fs::write(&plain, b"x").unwrap();
         let want = std::fs::metadata(&plain).unwrap().permissions().mode() & 0o777;
         let replaced = dir.path().join("replaced");
-        write(&replaced, b"x").unwrap();
+        write(dir.path(), &replaced, b"x").unwrap();
         let created = dir.path().join("created");
-        assert!(create_new(&created, b"x").unwrap());
+        assert!(create_new(dir.path(), &created, b"x").unwrap());
         for p in [&replaced, &created] {
             let mode = std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
             assert_eq!(mode, want, "{}", p.display());
         }
         // A file the user made private stays private when it is replaced.
         std::fs::set_permissions(&replaced, std::fs::Permissions::from_mode(0o600)).unwrap();
-        write(&replaced, b"y").unwrap();
+        write(dir.path(), &replaced, b"y").unwrap();
         let mode = std::fs::metadata(&replaced).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o600);
         assert_eq!(std::fs::read(&replaced).unwrap(), b"y");
+    }
+
+    #[test]
+    fn stale_temporary_files_of_ours_are_removed_by_the_next_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::write(d.join(".aw-tmp-killed"), "half").unwrap();
+        std::fs::create_dir(d.join(".aw-tmp-session-killed")).unwrap();
+        std::fs::write(d.join(".aw-tmp-live"), "in progress").unwrap();
+        std::fs::write(d.join("keep.md"), "mine").unwrap();
+        let old = SystemTime::now() - Duration::from_secs(60);
+        for stale in [".aw-tmp-killed", ".aw-tmp-session-killed"] {
+            std::fs::File::open(d.join(stale))
+                .unwrap()
+                .set_modified(old)
+                .unwrap();
+        }
+        write(d, &d.join("a.md"), b"x").unwrap();
+        let mut names: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names, [".aw-tmp-live", "a.md", "keep.md"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn nothing_is_written_through_a_link_out_of_the_root() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::os::unix::fs::symlink(outside.path(), root.join("out")).unwrap();
+        for r in [
+            write(root, &root.join("out/a.md"), b"x").map(|_| ()),
+            create_new(root, &root.join("out/b.md"), b"x").map(|_| ()),
+            create_dir_all(root, &root.join("out/c")),
+            remove_file(root, &root.join("out/d.md")).map(|_| ()),
+        ] {
+            assert_eq!(
+                r.unwrap_err().code(),
+                aw_core::error_code::ErrorCode::PathOutsideWorkspace
+            );
+        }
+        assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
     }
 }

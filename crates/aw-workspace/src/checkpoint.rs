@@ -182,7 +182,7 @@ mod tests {
                 std::fs::write(s.join(name).join(a), "x").unwrap();
             }
         }
-        let listing = crate::sessions::list_in(s).unwrap();
+        let listing = crate::sessions::list_in(s, s).unwrap();
         let now = closed_time() + Duration::from_secs(10);
         let got = recent_closed(s, &listing, now, Duration::from_secs(86_400));
         let codes: Vec<_> = got
@@ -222,7 +222,7 @@ mod tests {
             .unwrap()
             .set_modified(now - ten_days)
             .unwrap();
-        let listing = crate::sessions::list_in(s).unwrap();
+        let listing = crate::sessions::list_in(s, s).unwrap();
         let got = recent_closed(s, &listing, now, Duration::from_secs(7 * 86_400));
         let folders: Vec<_> = got.iter().map(|r| r.folder.as_str()).collect();
         assert_eq!(folders, ["002-fresh-close"]);

@@ -1,5 +1,12 @@
-//! Keeping paths a user names inside the workspace root, lexically and through symbolic links.
+//! Keeping paths inside the workspace root, lexically and through symbolic links: the paths a
+//! user names (`next-number docs/specs`), and every path aw writes ([`write_target`]).
+//!
+//! A repository can commit symbolic links. A link that stays inside the workspace (`docs` →
+//! `shared/docs`, `CLAUDE.md` → `AGENTS.md`) is followed; one that leads out of it is never
+//! written through.
 
+use crate::error::WorkspaceError;
+use aw_core::error_code::ErrorCode;
 use std::path::{Component, Path, PathBuf};
 
 /// Why a path does not stay inside the workspace.
@@ -59,6 +66,63 @@ pub fn resolve_inside(root: &Path, arg: &str) -> Result<PathBuf, Escape> {
     Ok(target)
 }
 
+/// Where a write to `path` lands: `path` itself, or the target of a symbolic link on the way
+/// that stays inside `root`. Refused with `PATH_OUTSIDE_WORKSPACE` when `path` is not under
+/// `root`, or when a folder on the way or the file itself is a link that leads out of `root`
+/// (or nowhere). The answer is under the canonical root.
+pub fn write_target(root: &Path, path: &Path) -> crate::Result<PathBuf> {
+    let canon_root = root
+        .canonicalize()
+        .map_err(|e| WorkspaceError::io("could not resolve the workspace", root, e))?;
+    let rel = path
+        .strip_prefix(root)
+        .or_else(|_| path.strip_prefix(&canon_root))
+        .map_err(|_| outside(path, "it is not inside the workspace"))?;
+    let parts: Vec<_> = rel.components().collect();
+    let mut cur = canon_root.clone();
+    for (i, part) in parts.iter().enumerate() {
+        match part {
+            Component::Normal(name) => {
+                let next = cur.join(name);
+                match std::fs::symlink_metadata(&next) {
+                    Ok(meta) if meta.file_type().is_symlink() => {
+                        let real = next.canonicalize().map_err(|_| {
+                            outside(path, "a symbolic link on the way leads nowhere")
+                        })?;
+                        if !real.starts_with(&canon_root) {
+                            return Err(outside(
+                                path,
+                                "a symbolic link on the way leads out of the workspace",
+                            ));
+                        }
+                        cur = real;
+                    }
+                    Ok(_) => cur = next,
+                    // Nothing exists from here on, so no link can lead elsewhere.
+                    Err(_) => {
+                        cur = next;
+                        for rest in &parts[i + 1..] {
+                            cur.push(rest);
+                        }
+                        return Ok(cur);
+                    }
+                }
+            }
+            Component::CurDir => {}
+            _ => return Err(outside(path, "`..` and drive prefixes are not allowed")),
+        }
+    }
+    Ok(cur)
+}
+
+fn outside(path: &Path, why: &str) -> WorkspaceError {
+    WorkspaceError::Refused {
+        code: ErrorCode::PathOutsideWorkspace,
+        message: format!("aw will not write {}: {why}.", path.display()),
+        action: "Replace the symbolic link with a real folder or file inside the workspace (or remove it), then run the command again.".to_owned(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -96,5 +160,42 @@ mod tests {
         let root = dir.path().canonicalize().unwrap();
         std::os::unix::fs::symlink(outside.path(), root.join("out")).unwrap();
         assert_eq!(resolve_inside(&root, "out/specs"), Err(Escape::ThroughLink));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn writes_follow_links_that_stay_inside_and_refuse_the_others() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().unwrap();
+        let outside_dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::create_dir_all(root.join("shared/docs")).unwrap();
+        std::fs::write(root.join("AGENTS.md"), "x").unwrap();
+        symlink(root.join("shared/docs"), root.join("docs")).unwrap();
+        symlink(root.join("AGENTS.md"), root.join("CLAUDE.md")).unwrap();
+        symlink(outside_dir.path(), root.join("out")).unwrap();
+        symlink(outside_dir.path().join("f"), root.join("escape.md")).unwrap();
+        symlink(root.join("missing"), root.join("dangling.md")).unwrap();
+        // Plain paths, and paths not created yet.
+        assert_eq!(
+            write_target(&root, &root.join("a/b.md")).unwrap(),
+            root.join("a/b.md")
+        );
+        // Links inside the workspace are followed.
+        assert_eq!(
+            write_target(&root, &root.join("docs/specs/001.md")).unwrap(),
+            root.join("shared/docs/specs/001.md")
+        );
+        assert_eq!(
+            write_target(&root, &root.join("CLAUDE.md")).unwrap(),
+            root.join("AGENTS.md")
+        );
+        // Links out of it, or to nothing, are refused.
+        for p in ["out/x.md", "out", "escape.md", "dangling.md"] {
+            let e = write_target(&root, &root.join(p)).unwrap_err();
+            assert_eq!(e.code(), ErrorCode::PathOutsideWorkspace, "{p}");
+        }
+        let e = write_target(&root, outside_dir.path()).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::PathOutsideWorkspace);
     }
 }

@@ -71,7 +71,7 @@ fn read_with_text(session_dir: &Path, folder: &str) -> Result<Option<(RunState, 
 pub fn mutate(
     session_dir: &Path,
     folder: &str,
-    _held: &WorkspaceLock,
+    held: &WorkspaceLock,
     step: impl FnOnce(Option<RunState>) -> std::result::Result<Turn, FlowError>,
 ) -> Result<Turn> {
     let stored = read_with_text(session_dir, folder)?;
@@ -83,7 +83,7 @@ pub fn mutate(
     if turn.write {
         let after = turn.state.serialize();
         if before.as_deref() != Some(after.as_str()) {
-            write_state(&state_path(session_dir), after.as_bytes())?;
+            crate::atomic::write(held.root(), &state_path(session_dir), after.as_bytes())?;
         }
     }
     Ok(turn)
@@ -99,7 +99,7 @@ pub fn drive(
     context_id: Option<&str>,
     step: impl FnOnce(Option<RunState>, &str) -> std::result::Result<Turn, FlowError>,
 ) -> Result<Turn> {
-    let lock = WorkspaceLock::acquire(&ws.lock_path(), default_wait())?;
+    let lock = WorkspaceLock::of(ws, default_wait())?;
     let listing = sessions::list(ws)?;
     let request = Request {
         code,
@@ -133,13 +133,6 @@ fn session_closed(folder: &str) -> FlowError {
             "Reopen it with `aw session-resume --code {folder} --reopen`, or pick an active session."
         ),
     )
-}
-
-/// Replaces the state file through [`crate::atomic::write`] (temp file, fsync, rename, folder
-/// fsync): a crash leaves the previous state or the new one, and an acknowledged transition
-/// survives a power cut. Measured on an idle disk the two syncs cost well under a millisecond.
-fn write_state(path: &Path, bytes: &[u8]) -> Result<()> {
-    crate::atomic::write(path, bytes)
 }
 
 /// The flow projection of one session for `aw status` / `aw resume` (§12): `None` when the

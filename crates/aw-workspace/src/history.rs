@@ -42,8 +42,8 @@ pub fn commit(
     if current == Some(planned.text.as_str()) {
         return Ok(());
     }
-    atomic::create_dir_all(&ws.state_dir())?;
-    atomic::write(&path(ws), planned.text.as_bytes())
+    atomic::create_dir_all(&ws.root, &ws.state_dir())?;
+    atomic::write(&ws.root, &path(ws), planned.text.as_bytes())
 }
 
 /// A row to upsert, as `history-update` asks for it (values already checked).
@@ -76,7 +76,7 @@ pub struct Updated {
 /// Upserts one session's row under the workspace lock (a legacy 6/7-column table is migrated on
 /// the way).
 pub fn update(ws: &Workspace, req: &RowUpdate<'_>) -> Result<Updated> {
-    let lock = WorkspaceLock::acquire(&ws.lock_path(), default_wait())?;
+    let lock = WorkspaceLock::of(ws, default_wait())?;
     let found = match resolver::resolve_code_locked(ws, req.code, &lock) {
         Ok(r) => Some(r),
         Err(WorkspaceError::Session(r)) if r.kind == RefusalKind::NotFound => None,

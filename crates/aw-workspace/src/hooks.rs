@@ -84,14 +84,14 @@ fn plan(ws: &Workspace, resolved: &Resolved, now: WallClock, force: bool) -> Res
 }
 
 /// Writes a plan (the caller holds the workspace lock).
-fn commit(folder: &str, plan: Plan) -> Result<Checkpointed> {
+fn commit(folder: &str, plan: Plan, held: &WorkspaceLock) -> Result<Checkpointed> {
     let Some((text, snapshot)) = plan.write else {
         return Ok(Checkpointed::Kept {
             folder: folder.to_owned(),
             path: plan.path,
         });
     };
-    crate::atomic::write(&plan.path, text.as_bytes())?;
+    crate::atomic::write(held.root(), &plan.path, text.as_bytes())?;
     Ok(Checkpointed::Written {
         folder: folder.to_owned(),
         lines: text.trim_end_matches('\n').split('\n').count(),
@@ -160,7 +160,7 @@ pub fn write_checkpoint(
             }),
         };
     }
-    let held = WorkspaceLock::acquire(&ws.lock_path(), default_wait())?;
+    let held = WorkspaceLock::of(ws, default_wait())?;
     let resolved = match req.settle(ws)? {
         Ok(r) => r,
         Err(u) => return Ok(Err(u)),
@@ -179,7 +179,7 @@ pub fn write_checkpoint(
             Err(e) => return Err(e),
         }
     }
-    commit(&folder, plan).map(Ok)
+    commit(&folder, plan, &held).map(Ok)
 }
 
 /// The checkpoint of the session a closing conversation resolves to, for
@@ -207,7 +207,7 @@ pub fn checkpoint_on_close(ws: &Workspace, req: &HookRequest) -> Result<OnClose>
         Ok(r) => r,
         Err(u) => return Ok(OnClose::Unresolved(u)),
     };
-    let _held = match WorkspaceLock::acquire(&ws.lock_path(), default_wait()) {
+    let held = match WorkspaceLock::of(ws, default_wait()) {
         Ok(h) => h,
         Err(e) => {
             return Ok(OnClose::Session {
@@ -220,7 +220,8 @@ pub fn checkpoint_on_close(ws: &Workspace, req: &HookRequest) -> Result<OnClose>
         Ok(r) => r,
         Err(u) => return Ok(OnClose::Unresolved(u)),
     };
-    let result = plan(ws, &resolved, req.now, false).and_then(|p| commit(&resolved.folder, p));
+    let result =
+        plan(ws, &resolved, req.now, false).and_then(|p| commit(&resolved.folder, p, &held));
     Ok(OnClose::Session {
         folder: resolved.folder,
         result,

@@ -302,53 +302,47 @@ pub fn plan(ws: &Workspace, req: InitRequest) -> std::result::Result<InitPlan, I
     })
 }
 
-fn write_change(c: &FileChange) -> Result<()> {
+fn write_change(root: &Path, c: &FileChange) -> Result<()> {
     let Some(text) = &c.text else {
         return Ok(());
     };
     if let Some(dir) = c.path.parent() {
-        atomic::create_dir_all(dir)?;
+        atomic::create_dir_all(root, dir)?;
     }
-    atomic::write(&c.path, text.as_bytes())
+    atomic::write(root, &c.path, text.as_bytes())
 }
 
-fn apply_prune(op: &Prune) -> Result<()> {
-    let remove_file = |p: &Path| match std::fs::remove_file(p) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(WorkspaceError::io("could not remove", p, e)),
-    };
-    let path = match op {
+fn apply_prune(root: &Path, op: &Prune) -> Result<()> {
+    match op {
         Prune::File(p) => {
-            remove_file(p)?;
-            p
+            atomic::remove_file(root, p)?;
         }
         Prune::Folder(dir) => {
-            remove_file(&dir.join(".gitkeep"))?;
+            atomic::remove_file(root, &dir.join(".gitkeep"))?;
             // `remove_dir`, not a recursive delete: anything that appeared meanwhile stays.
-            std::fs::remove_dir(dir).map_err(|e| WorkspaceError::io("could not remove", dir, e))?;
-            dir
+            atomic::remove_empty_dir(root, dir)?;
         }
-    };
-    atomic::sync_dir(path.parent().unwrap_or(Path::new(".")))
+    }
+    Ok(())
 }
 
 /// Performs the plan. On failure, says which step failed; earlier steps stay done.
 pub fn apply(plan: &InitPlan) -> std::result::Result<(), (Step, WorkspaceError)> {
+    let root = &plan.root;
     let scaffold = || -> Result<()> {
-        atomic::create_dir_all(&plan.sessions_dir)?;
+        atomic::create_dir_all(root, &plan.sessions_dir)?;
         for op in &plan.prune {
-            apply_prune(op)?;
+            apply_prune(root, op)?;
         }
         if let Some(text) = &plan.skills_toml.text {
             // Never overwrite a skills.toml that appeared since the plan was made.
-            atomic::create_new(&plan.skills_toml.path, text.as_bytes())?;
+            atomic::create_new(root, &plan.skills_toml.path, text.as_bytes())?;
         }
-        write_change(&plan.gitignore)
+        write_change(root, &plan.gitignore)
     };
     scaffold().map_err(|e| (Step::Scaffold, e))?;
-    write_planned(&plan.files).map_err(|e| (Step::ProjectMd, e))?;
-    write_change(&plan.visibility.claude).map_err(|e| (Step::Visibility, e))
+    write_planned(root, &plan.files).map_err(|e| (Step::ProjectMd, e))?;
+    write_change(root, &plan.visibility.claude).map_err(|e| (Step::Visibility, e))
 }
 
 /// Why a run of `workspace-init` stopped.
@@ -373,8 +367,8 @@ pub fn run(
         return plan(ws, req).map_err(RunError::Plan);
     }
     let fresh = !ws.state_dir().exists();
-    let lock = crate::lock::WorkspaceLock::acquire(&ws.lock_path(), crate::lock::default_wait())
-        .map_err(RunError::Lock)?;
+    let lock =
+        crate::lock::WorkspaceLock::of(ws, crate::lock::default_wait()).map_err(RunError::Lock)?;
     let planned = match plan(ws, req) {
         Ok(p) => p,
         Err(e) => {
@@ -394,6 +388,6 @@ pub fn run(
 /// state folder that taking the lock created, so a refused run leaves no trace. Anything else
 /// in the folder keeps it.
 pub fn discard_fresh_state(ws: &Workspace) {
-    let _ = std::fs::remove_file(ws.lock_path());
-    let _ = std::fs::remove_dir(ws.state_dir());
+    let _ = atomic::remove_file(&ws.root, &ws.lock_path());
+    let _ = atomic::remove_empty_dir(&ws.root, &ws.state_dir());
 }

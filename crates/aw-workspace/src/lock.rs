@@ -4,12 +4,19 @@
 //! which let two processes both believe they held the lock. Here the OS arbitrates (`flock`), so
 //! a lock is released the moment its holder exits, however it exits, and nothing ever deletes
 //! the file. While held, the file carries `{"pid":…,"ts":…}` as the reference's did, so a
-//! reference CLI (or a person) can see who holds it; we also honour a fresh lock written that
-//! way by a live reference process.
+//! reference CLI (or a person) can see who holds it, plus `"flock":true` to say the stamp is
+//! ours. Liveness is decided by the OS lock, never by the pid alone: a stamp of ours whose
+//! `flock` we could take belongs to a dead holder, whatever process has that pid now. A fresh
+//! stamp without the mark is a live reference CLI's (it does not use `flock`) and is honoured.
+//!
+//! The lock file is opened without following symbolic links and must be a regular file: a
+//! repository that commits `.lock` as a link cannot make aw truncate the link's target.
 
 use crate::error::{Result, WorkspaceError};
+use crate::locate::Workspace;
+use aw_core::error_code::ErrorCode;
 use std::fs::{File, OpenOptions, TryLockError};
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{ErrorKind, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -27,28 +34,47 @@ pub fn default_wait() -> Duration {
         .unwrap_or(Duration::from_secs(5))
 }
 
-/// A held workspace lock; released on drop.
+/// A held workspace lock; released on drop. Whoever holds one may write inside its root.
 #[derive(Debug)]
 pub struct WorkspaceLock {
-    file: File,
+    /// The lock file, locked; `None` on a read-only workspace where it does not exist.
+    file: Option<File>,
     path: PathBuf,
+    root: PathBuf,
+    /// The workspace cannot be written: the lock is shared (or absent) and never stamped.
+    read_only: bool,
 }
 
 impl WorkspaceLock {
-    /// Takes the lock at `path` (creating the file and its folder if needed), waiting up to
-    /// `wait` for another holder to let go.
-    pub fn acquire(path: &Path, wait: Duration) -> Result<Self> {
-        if let Some(dir) = path.parent() {
-            crate::atomic::create_dir_all(dir)?;
+    /// Takes the workspace's lock, waiting up to `wait` for another holder to let go.
+    pub fn of(ws: &Workspace, wait: Duration) -> Result<Self> {
+        Self::acquire(&ws.root, &ws.lock_path(), wait)
+    }
+
+    /// Takes the lock at `path` inside `root` (creating the file and its folder if needed),
+    /// waiting up to `wait` for another holder to let go.
+    ///
+    /// On a workspace that cannot be written (a read-only checkout), the lock is taken shared
+    /// when the file can be read, and not at all when it does not exist: reads go on, and any
+    /// write fails where it is attempted.
+    pub fn acquire(root: &Path, path: &Path, wait: Duration) -> Result<Self> {
+        if let Some(dir) = path.parent()
+            && let Err(e) = crate::atomic::create_dir_all(root, dir)
+        {
+            return match e {
+                WorkspaceError::Io { ref source, .. } if read_only_error(source) => {
+                    Self::read_only(root, path, wait)
+                }
+                other => Err(other),
+            };
         }
         let start = Instant::now();
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(path)
-            .map_err(|e| WorkspaceError::io("could not open the lock file", path, e))?;
+        let mut file = match open_lock_file(path, true) {
+            Ok(f) => f,
+            Err(e) if read_only_error(&e) => return Self::read_only(root, path, wait),
+            Err(e) => return Err(open_failed(path, e)),
+        };
+        check_regular(&file, path)?;
         loop {
             match file.try_lock() {
                 Ok(()) => match foreign_holder(&mut file) {
@@ -63,7 +89,7 @@ impl WorkspaceLock {
                 },
                 Err(TryLockError::WouldBlock) => {
                     if start.elapsed() >= wait {
-                        return Err(busy(holder_pid(path), start));
+                        return Err(busy(holder_pid(&mut file), start));
                     }
                 }
                 Err(TryLockError::Error(e)) => {
@@ -73,11 +99,44 @@ impl WorkspaceLock {
             std::thread::sleep(POLL);
         }
         let mut lock = WorkspaceLock {
-            file,
+            file: Some(file),
             path: path.to_path_buf(),
+            root: root.to_path_buf(),
+            read_only: false,
         };
         lock.stamp()?;
         Ok(lock)
+    }
+
+    /// The lock of a workspace that cannot be written: shared, and only when the file exists.
+    fn read_only(root: &Path, path: &Path, wait: Duration) -> Result<Self> {
+        let start = Instant::now();
+        let file = match open_lock_file(path, false) {
+            Ok(f) => Some(f),
+            Err(e) if e.kind() == ErrorKind::NotFound => None,
+            Err(e) => return Err(open_failed(path, e)),
+        };
+        if let Some(f) = &file {
+            check_regular(f, path)?;
+            loop {
+                match f.try_lock_shared() {
+                    Ok(()) => break,
+                    Err(TryLockError::WouldBlock) if start.elapsed() < wait => {
+                        std::thread::sleep(POLL);
+                    }
+                    Err(TryLockError::WouldBlock) => return Err(busy(None, start)),
+                    Err(TryLockError::Error(e)) => {
+                        return Err(WorkspaceError::io("could not lock", path, e));
+                    }
+                }
+            }
+        }
+        Ok(WorkspaceLock {
+            file,
+            path: path.to_path_buf(),
+            root: root.to_path_buf(),
+            read_only: true,
+        })
     }
 
     /// The lock file's path.
@@ -85,28 +144,93 @@ impl WorkspaceLock {
         &self.path
     }
 
-    /// Writes our pid and time into the (locked) file, in place: replacing the file would
+    /// The workspace root the holder may write inside.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Writes our pid, time and mark into the (locked) file, in place: replacing the file would
     /// orphan the inode the OS lock is attached to.
     fn stamp(&mut self) -> Result<()> {
+        let Some(file) = self.file.as_mut() else {
+            return Ok(());
+        };
         let body = format!(
-            "{{\"pid\":{},\"ts\":\"{}\"}}",
+            "{{\"pid\":{},\"ts\":\"{}\",\"flock\":true}}",
             std::process::id(),
             crate::clock::utc_iso_now()
         );
-        self.file
-            .set_len(0)
-            .and_then(|()| self.file.seek(SeekFrom::Start(0)).map(|_| ()))
-            .and_then(|()| self.file.write_all(body.as_bytes()))
+        file.set_len(0)
+            .and_then(|()| file.seek(SeekFrom::Start(0)).map(|_| ()))
+            .and_then(|()| file.write_all(body.as_bytes()))
             .map_err(|e| WorkspaceError::io("could not write the lock file", &self.path, e))
     }
 }
 
 impl Drop for WorkspaceLock {
     fn drop(&mut self) {
-        // Leave the reference's "released" marker (an empty file); the OS lock goes with the fd.
-        let _ = self.file.set_len(0);
-        let _ = self.file.unlock();
+        let Some(file) = &self.file else { return };
+        if !self.read_only {
+            // Leave the reference's "released" marker (an empty file) on the file we stamped.
+            let _ = file.set_len(0);
+        }
+        let _ = file.unlock();
     }
+}
+
+/// Opens the lock file without following a symbolic link (for writing: creating it if needed).
+fn open_lock_file(path: &Path, write: bool) -> std::io::Result<File> {
+    let mut o = OpenOptions::new();
+    o.read(true);
+    if write {
+        o.write(true).create(true).truncate(false);
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.custom_flags(libc::O_NOFOLLOW);
+    }
+    o.open(path)
+}
+
+/// The lock file must be a regular file (not a folder, a FIFO or a device).
+fn check_regular(file: &File, path: &Path) -> Result<()> {
+    let meta = file
+        .metadata()
+        .map_err(|e| WorkspaceError::io("could not inspect the lock file", path, e))?;
+    if meta.is_file() {
+        Ok(())
+    } else {
+        Err(not_a_lock_file(path))
+    }
+}
+
+fn not_a_lock_file(path: &Path) -> WorkspaceError {
+    WorkspaceError::Refused {
+        code: ErrorCode::PathOutsideWorkspace,
+        message: format!(
+            "{} is not a regular file (a symbolic link, a folder or a device), so aw will not use it as its lock.",
+            path.display()
+        ),
+        action: "Remove it (aw recreates the lock file), then run the command again.".to_owned(),
+    }
+}
+
+fn open_failed(path: &Path, e: std::io::Error) -> WorkspaceError {
+    // O_NOFOLLOW refuses a symbolic link with ELOOP.
+    #[cfg(unix)]
+    if e.raw_os_error() == Some(libc::ELOOP) {
+        return not_a_lock_file(path);
+    }
+    WorkspaceError::io("could not open the lock file", path, e)
+}
+
+/// Errors that mean the workspace cannot be written at all.
+fn read_only_error(e: &std::io::Error) -> bool {
+    matches!(
+        e.kind(),
+        ErrorKind::ReadOnlyFilesystem | ErrorKind::PermissionDenied
+    )
 }
 
 fn busy(pid: Option<String>, start: Instant) -> WorkspaceError {
@@ -116,31 +240,45 @@ fn busy(pid: Option<String>, start: Instant) -> WorkspaceError {
     }
 }
 
-/// The pid recorded in a lock file, if any.
-fn holder_pid(path: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(path).ok()?;
-    parse_stamp(&text).map(|(pid, _)| pid.to_string())
+/// A lock file's stamp: the holder's pid, when it stamped, and whether the stamp is ours.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Stamp {
+    pid: u64,
+    ts: String,
+    flock: bool,
 }
 
-fn parse_stamp(text: &str) -> Option<(u64, String)> {
-    let v: serde_json::Value = serde_json::from_str(text).ok()?;
-    let pid = v.get("pid")?.as_u64()?;
-    let ts = v.get("ts")?.as_str()?.to_owned();
-    Some((pid, ts))
-}
-
-/// When we hold the OS lock but the file records a fresh stamp of another live process, that
-/// process is a reference CLI holding the lock its own way.
-fn foreign_holder(file: &mut File) -> Option<String> {
+fn read_stamp(file: &mut File) -> Option<Stamp> {
     let mut text = String::new();
     file.seek(SeekFrom::Start(0)).ok()?;
     file.read_to_string(&mut text).ok()?;
-    let (pid, ts) = parse_stamp(&text)?;
-    if pid == u64::from(std::process::id()) || !process_alive(pid) {
+    parse_stamp(&text)
+}
+
+fn parse_stamp(text: &str) -> Option<Stamp> {
+    let v: serde_json::Value = serde_json::from_str(text).ok()?;
+    Some(Stamp {
+        pid: v.get("pid")?.as_u64()?,
+        ts: v.get("ts")?.as_str()?.to_owned(),
+        flock: v.get("flock").and_then(serde_json::Value::as_bool) == Some(true),
+    })
+}
+
+/// The pid recorded in the lock file, if any (read through the open descriptor).
+fn holder_pid(file: &mut File) -> Option<String> {
+    read_stamp(file).map(|s| s.pid.to_string())
+}
+
+/// When we hold the OS lock but the file records a fresh stamp without our mark, of another
+/// live process, that process is a reference CLI holding the lock its own way. A stamp with our
+/// mark is stale: its holder would still hold the OS lock if it were alive.
+fn foreign_holder(file: &mut File) -> Option<String> {
+    let s = read_stamp(file)?;
+    if s.flock || s.pid == u64::from(std::process::id()) || !process_alive(s.pid) {
         return None;
     }
-    let age = crate::clock::age_of_iso(&ts)?;
-    (age < FOREIGN_TTL).then(|| pid.to_string())
+    let age = crate::clock::age_of_iso(&s.ts)?;
+    (age < FOREIGN_TTL).then(|| s.pid.to_string())
 }
 
 /// Whether a process with this pid exists (Linux: `/proc/<pid>`; elsewhere assume it does).
@@ -160,16 +298,16 @@ mod tests {
     fn second_holder_gets_busy_with_pid() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join(".workflow/.lock");
-        let held = WorkspaceLock::acquire(&p, Duration::from_millis(10)).unwrap();
+        let held = WorkspaceLock::acquire(dir.path(), &p, Duration::from_millis(10)).unwrap();
         // A second open file description in the same process contends like another process.
-        let err = WorkspaceLock::acquire(&p, Duration::from_millis(30)).unwrap_err();
+        let err = WorkspaceLock::acquire(dir.path(), &p, Duration::from_millis(30)).unwrap_err();
         match err {
             WorkspaceError::LockBusy { pid, .. } => assert_eq!(pid, std::process::id().to_string()),
             other => panic!("unexpected {other:?}"),
         }
         drop(held);
         assert_eq!(std::fs::read_to_string(&p).unwrap(), "");
-        WorkspaceLock::acquire(&p, Duration::from_millis(10)).unwrap();
+        WorkspaceLock::acquire(dir.path(), &p, Duration::from_millis(10)).unwrap();
     }
 
     #[test]
@@ -181,9 +319,9 @@ mod tests {
             "{\"pid\":999999999,\"ts\":\"2020-01-01T00:00:00.000Z\"}",
         )
         .unwrap();
-        WorkspaceLock::acquire(&p, Duration::from_millis(10)).unwrap();
+        WorkspaceLock::acquire(dir.path(), &p, Duration::from_millis(10)).unwrap();
         std::fs::write(&p, "garbage").unwrap();
-        WorkspaceLock::acquire(&p, Duration::from_millis(10)).unwrap();
+        WorkspaceLock::acquire(dir.path(), &p, Duration::from_millis(10)).unwrap();
     }
 
     /// Liveness is read from `/proc`, so this runs where `/proc` is (Linux), and requires it.
@@ -196,7 +334,84 @@ mod tests {
         // pid 1 is alive on any Linux system and is never us.
         let stamp = format!("{{\"pid\":1,\"ts\":\"{}\"}}", crate::clock::utc_iso_now());
         std::fs::write(&p, stamp).unwrap();
-        let err = WorkspaceLock::acquire(&p, Duration::from_millis(30)).unwrap_err();
+        let err = WorkspaceLock::acquire(dir.path(), &p, Duration::from_millis(30)).unwrap_err();
         assert_eq!(err.code(), "LOCK_BUSY");
+    }
+
+    /// A stamp of ours names a holder that held the OS lock; if we could take that lock, the
+    /// holder is gone, whatever process has its pid now.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn our_stamp_naming_a_live_unrelated_pid_does_not_block() {
+        assert!(Path::new("/proc/1").exists(), "this test needs /proc");
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join(".lock");
+        let stamp = format!(
+            "{{\"pid\":1,\"ts\":\"{}\",\"flock\":true}}",
+            crate::clock::utc_iso_now()
+        );
+        std::fs::write(&p, stamp).unwrap();
+        let held = WorkspaceLock::acquire(dir.path(), &p, Duration::ZERO).unwrap();
+        let text = std::fs::read_to_string(&p).unwrap();
+        assert!(
+            text.contains(&format!("\"pid\":{}", std::process::id())),
+            "{text}"
+        );
+        assert!(text.contains("\"flock\":true"), "{text}");
+        drop(held);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_lock_that_is_a_link_is_refused_and_its_target_untouched() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("precious.txt");
+        std::fs::write(&victim, "keep me").unwrap();
+        let ns = dir.path().join(".workflow");
+        std::fs::create_dir(&ns).unwrap();
+        symlink(&victim, ns.join(".lock")).unwrap();
+        let e = WorkspaceLock::acquire(dir.path(), &ns.join(".lock"), Duration::ZERO).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::PathOutsideWorkspace);
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me");
+        // A dangling link does not make aw create its target either.
+        std::fs::remove_file(ns.join(".lock")).unwrap();
+        symlink(dir.path().join("created-by-aw"), ns.join(".lock")).unwrap();
+        let e = WorkspaceLock::acquire(dir.path(), &ns.join(".lock"), Duration::ZERO).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::PathOutsideWorkspace);
+        assert!(!dir.path().join("created-by-aw").exists());
+        // Neither is a folder taken for the lock.
+        std::fs::remove_file(ns.join(".lock")).unwrap();
+        std::fs::create_dir(ns.join(".lock")).unwrap();
+        let e = WorkspaceLock::acquire(dir.path(), &ns.join(".lock"), Duration::ZERO).unwrap_err();
+        assert!(
+            matches!(
+                e.code(),
+                ErrorCode::PathOutsideWorkspace | ErrorCode::IoError
+            ),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_read_only_lock_is_shared_and_never_stamped() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join(".lock");
+        // No lock file on a read-only workspace: reads go on without one.
+        let none = WorkspaceLock::read_only(dir.path(), &p, Duration::ZERO).unwrap();
+        assert!(none.file.is_none() && !p.exists());
+        drop(none);
+        std::fs::write(&p, "").unwrap();
+        let a = WorkspaceLock::read_only(dir.path(), &p, Duration::ZERO).unwrap();
+        let b = WorkspaceLock::read_only(dir.path(), &p, Duration::ZERO).unwrap();
+        // Readers share it; a writer waits for them.
+        let e = WorkspaceLock::acquire(dir.path(), &p, Duration::from_millis(20)).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::LockBusy);
+        drop((a, b));
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "");
+        assert!(read_only_error(&std::io::Error::from(
+            ErrorKind::ReadOnlyFilesystem
+        )));
+        assert!(!read_only_error(&std::io::Error::from(ErrorKind::NotFound)));
     }
 }

@@ -81,7 +81,7 @@ pub fn claim(
     dir: &Path,
     rest: &str,
     owner: Option<&str>,
-    _held: &WorkspaceLock,
+    held: &WorkspaceLock,
 ) -> Result<(Scan, Claim)> {
     let scan = scan(dir)?;
     if let Some(folder) = owner {
@@ -109,7 +109,7 @@ pub fn claim(
     let mut number = scan.next.clone();
     for _ in 0..CLAIM_PROBES {
         let path = dir.join(reservation::claimed_name(&number.padded(), rest));
-        if atomic::create_new(&path, body.as_bytes())? {
+        if atomic::create_new(held.root(), &path, body.as_bytes())? {
             return Ok((
                 scan,
                 Claim {
@@ -202,9 +202,9 @@ pub fn number(ws: &Workspace, req: &NumberRequest<'_>) -> Result<Numbered> {
     let mut created = false;
     let (scan, claim) = match req.claim {
         Some(rest) => {
-            let lock = WorkspaceLock::acquire(&ws.lock_path(), claim_wait())?;
+            let lock = WorkspaceLock::of(ws, claim_wait())?;
             if !existed {
-                atomic::create_dir_all(dir)?;
+                atomic::create_dir_all(&ws.root, dir)?;
                 created = true;
             }
             let (scan, claim) = self::claim(dir, rest, owner.as_deref(), &lock)?;
@@ -212,7 +212,7 @@ pub fn number(ws: &Workspace, req: &NumberRequest<'_>) -> Result<Numbered> {
         }
         None => {
             if !existed && !req.dry_run {
-                atomic::create_dir_all(dir)?;
+                atomic::create_dir_all(&ws.root, dir)?;
                 created = true;
             }
             (scan(dir)?, None)
@@ -236,7 +236,12 @@ pub fn release_reservations(
 ) -> Result<Vec<String>> {
     Ok(reservations_of(ws, folder)?
         .into_iter()
-        .filter_map(|(rel, path)| std::fs::remove_file(&path).ok().map(|()| rel))
+        .filter_map(|(rel, path)| {
+            atomic::remove_file(&ws.root, &path)
+                .ok()
+                .filter(|removed| *removed)
+                .map(|_| rel)
+        })
         .collect())
 }
 
@@ -304,8 +309,12 @@ mod tests {
     #[test]
     fn claims_are_exclusive_and_reusable_by_their_owner() {
         let dir = tempfile::tempdir().unwrap();
-        let lock =
-            WorkspaceLock::acquire(&dir.path().join(".lock"), Duration::from_secs(1)).unwrap();
+        let lock = WorkspaceLock::acquire(
+            dir.path(),
+            &dir.path().join(".lock"),
+            Duration::from_secs(1),
+        )
+        .unwrap();
         let docs = dir.path().join("specs");
         std::fs::create_dir(&docs).unwrap();
         let (_, a) = claim(&docs, "spec-a.md", Some("004-x"), &lock).unwrap();

@@ -88,11 +88,11 @@ impl ProjectFiles {
     }
 }
 
-/// Writes the planned files (atomically, one by one).
-pub fn write_planned(files: &[PlannedFile]) -> Result<()> {
+/// Writes the planned files (atomically, one by one) inside `root`.
+pub fn write_planned(root: &Path, files: &[PlannedFile]) -> Result<()> {
     for f in files {
         if let Some(text) = &f.text {
-            crate::atomic::write(&f.path, text.as_bytes())?;
+            crate::atomic::write(root, &f.path, text.as_bytes())?;
         }
     }
     Ok(())
@@ -108,7 +108,7 @@ pub fn update<E: From<WorkspaceError>>(
     change: impl FnOnce(Option<&Block>) -> std::result::Result<Block, E>,
 ) -> std::result::Result<(Block, Vec<PlannedFile>), E> {
     let fresh = !ws.state_dir().exists();
-    let lock = WorkspaceLock::acquire(&ws.lock_path(), default_wait())?;
+    let lock = WorkspaceLock::of(ws, default_wait())?;
     let planned = (|| {
         let files = ProjectFiles::read(&ws.root)?;
         let mut block = change(files.block(&ws.ns).as_ref())?;
@@ -128,7 +128,7 @@ pub fn update<E: From<WorkspaceError>>(
             return Err(e);
         }
     };
-    write_planned(&planned)?;
+    write_planned(&ws.root, &planned)?;
     drop(lock);
     Ok((block, planned))
 }

@@ -82,8 +82,8 @@ pub fn resolve_in(
     let Some(cid) = req.context_id else {
         return Ok(resolved);
     };
-    let lock = WorkspaceLock::acquire(&ws.lock_path(), default_wait())
-        .map_err(|e| bind_failed(&resolved.folder, e))?;
+    let lock =
+        WorkspaceLock::of(ws, default_wait()).map_err(|e| bind_failed(&resolved.folder, e))?;
     bind_locked(ws, cid, resolved, &lock)
 }
 

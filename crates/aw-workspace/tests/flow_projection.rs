@@ -93,7 +93,7 @@ fn the_store_writes_once_and_only_on_change() {
     let dir = tempfile::tempdir().unwrap();
     let w = ws(dir.path());
     let session = w.sessions_dir().join(F);
-    let lock = WorkspaceLock::acquire(&w.lock_path(), Duration::from_millis(100)).unwrap();
+    let lock = WorkspaceLock::of(&w, Duration::from_millis(100)).unwrap();
     let j = Journey::builtin(Flow::Quick).unwrap();
     flow_store::mutate(&session, F, &lock, |s| {
         assert!(s.is_none());

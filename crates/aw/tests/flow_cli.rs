@@ -514,6 +514,7 @@ fn a_busy_workspace_is_flow_run_locked() {
     let ws = FlowWs::new("locked-quick");
     ws.adopt();
     let held = aw_workspace::lock::WorkspaceLock::acquire(
+        ws.root(),
         &ws.root().join(".workflow/.lock"),
         std::time::Duration::from_millis(100),
     )

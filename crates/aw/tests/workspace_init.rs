@@ -262,6 +262,7 @@ fn a_busy_lock_fails_the_run_and_nothing_is_written() {
     let w = ws();
     w.write("CLAUDE.md", "mine\n");
     let held = aw_workspace::lock::WorkspaceLock::acquire(
+        w.root(),
         &w.root().join(".workflow/.lock"),
         std::time::Duration::from_millis(10),
     )

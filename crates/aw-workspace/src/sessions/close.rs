@@ -43,7 +43,7 @@ pub struct Closed {
 /// Closes the session `code` (a closed session may be closed again: its row is rewritten).
 /// `refs` fills the row's Refs cell; `today` dates a session that declares no start date.
 pub fn close(ws: &Workspace, code: &str, refs: Option<&str>, today: &str) -> Result<Closed> {
-    let lock = WorkspaceLock::acquire(&ws.lock_path(), default_wait())?;
+    let lock = WorkspaceLock::of(ws, default_wait())?;
     let resolved = resolver::resolve_code_locked(ws, code, &lock)?;
     let id = identity(&resolved.folder);
     let mut registry = bindings::load(ws)?;
@@ -79,9 +79,9 @@ pub fn close(ws: &Workspace, code: &str, refs: Option<&str>, today: &str) -> Res
         bindings::store(ws, &registry, &lock)?;
     }
     if !checkpoint.exists() {
-        atomic::create_new(&checkpoint, CHECKPOINT_STUB.as_bytes())?;
+        atomic::create_new(&ws.root, &checkpoint, CHECKPOINT_STUB.as_bytes())?;
     }
-    atomic::write(&resolved.path.join(CLOSED_SENTINEL), b"")?;
+    atomic::write(&ws.root, &resolved.path.join(CLOSED_SENTINEL), b"")?;
     test_hook::stall();
     let history = match &planned {
         Ok((current, p)) => history::commit(ws, *current, p, &lock)

@@ -6,14 +6,17 @@
 //! concurrent creates never share a number.
 
 use super::{list, next_number};
+use crate::atomic::{self, TEMP_PREFIX};
+use crate::containment::write_target;
 use crate::error::{Result, WorkspaceError};
 use crate::locate::Workspace;
-use crate::{atomic, bindings, history, test_hook};
+use crate::{bindings, history, test_hook};
 use aw_core::error_code::ErrorCode;
 use aw_core::session::correlative::Correlative;
 use aw_core::session::document::{self, NewSession};
 use aw_core::session::names::SessionType;
 use std::path::PathBuf;
+use std::time::SystemTime;
 
 /// What to create (values already checked by the caller).
 #[derive(Debug, Clone, Copy)]
@@ -50,7 +53,7 @@ pub struct Created {
 /// Creates the session. Everything that can refuse (a broken bindings registry, an existing
 /// folder) is checked before the first write.
 pub fn create(ws: &Workspace, req: &CreateRequest<'_>) -> Result<Created> {
-    let lock = crate::lock::WorkspaceLock::acquire(&ws.lock_path(), crate::lock::default_wait())?;
+    let lock = crate::lock::WorkspaceLock::of(ws, crate::lock::default_wait())?;
     let mut registry = match req.context_id {
         Some(_) => Some(bindings::load(ws)?),
         None => None,
@@ -77,18 +80,26 @@ pub fn create(ws: &Workspace, req: &CreateRequest<'_>) -> Result<Created> {
         start_date: req.today,
     });
 
-    atomic::create_dir_all(&sessions_dir)?;
+    atomic::create_dir_all(&ws.root, &sessions_dir)?;
+    // The real folders (a link inside the workspace is followed; one out of it is refused).
+    let real_dir = write_target(&ws.root, &sessions_dir)?;
+    let real_path = real_dir.join(&folder);
+    atomic::remove_stale_temps(&real_dir, SystemTime::now());
     let staging = tempfile::Builder::new()
-        .prefix(".aw-tmp-session-")
-        .tempdir_in(&sessions_dir)
-        .map_err(|e| WorkspaceError::io("could not create a folder in", &sessions_dir, e))?;
-    atomic::write(&staging.path().join("SESSION.md"), text.as_bytes())?;
+        .prefix(&format!("{TEMP_PREFIX}session-"))
+        .tempdir_in(&real_dir)
+        .map_err(|e| WorkspaceError::io("could not create a folder in", &real_dir, e))?;
+    atomic::write(
+        &ws.root,
+        &staging.path().join("SESSION.md"),
+        text.as_bytes(),
+    )?;
     let staged = staging.keep();
-    std::fs::rename(&staged, &path).map_err(|e| {
+    std::fs::rename(&staged, &real_path).map_err(|e| {
         let _ = std::fs::remove_dir_all(&staged);
         WorkspaceError::io("could not create the session folder", &path, e)
     })?;
-    atomic::sync_dir(&sessions_dir)?;
+    atomic::sync_dir(&real_dir)?;
     test_hook::stall();
     if let (Some(cid), Some(reg)) = (req.context_id, registry.as_mut())
         && reg.bind(cid, &folder)

@@ -38,13 +38,16 @@ pub fn state_of(dir: &Path) -> SessionState {
 }
 
 /// Every session folder (visible sub-folders of `sessions/`), sorted by byte order. A missing
-/// sessions folder lists nothing.
+/// sessions folder lists nothing. A symbolic link is a session only when it leads to a folder
+/// inside the workspace: one that leads out of it is not a session at all, so nothing is ever
+/// read from or written into the place it points to.
 pub fn list(ws: &Workspace) -> Result<Vec<SessionFolder>> {
-    list_in(&ws.sessions_dir())
+    list_in(&ws.root, &ws.sessions_dir())
 }
 
-/// [`list`] for an explicit sessions folder.
-pub fn list_in(dir: &Path) -> Result<Vec<SessionFolder>> {
+/// [`list`] for an explicit sessions folder inside `root`.
+pub fn list_in(root: &Path, dir: &Path) -> Result<Vec<SessionFolder>> {
+    let canon_root = root.canonicalize().ok();
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -63,7 +66,13 @@ pub fn list_in(dir: &Path) -> Result<Vec<SessionFolder>> {
         let path = entry.path();
         // The directory entry's own type saves a stat per folder; only a symlink needs one.
         let is_dir = match entry.file_type() {
-            Ok(t) if t.is_symlink() => path.is_dir(),
+            Ok(t) if t.is_symlink() => {
+                let inside = path
+                    .canonicalize()
+                    .ok()
+                    .is_some_and(|real| canon_root.as_ref().is_some_and(|r| real.starts_with(r)));
+                inside && path.is_dir()
+            }
             Ok(t) => t.is_dir(),
             Err(_) => path.is_dir(),
         };
@@ -259,7 +268,7 @@ mod tests {
         std::fs::write(s.join(".bindings.json"), "").unwrap();
         std::fs::write(s.join("file.md"), "").unwrap();
         std::fs::write(s.join("b-x/.closed"), "").unwrap();
-        let got: Vec<_> = list_in(s)
+        let got: Vec<_> = list_in(s, s)
             .unwrap()
             .into_iter()
             .map(|f| (f.folder, f.state))
@@ -272,6 +281,26 @@ mod tests {
                 ("b-x".to_owned(), SessionState::Closed),
             ]
         );
-        assert!(list_in(&s.join("missing")).unwrap().is_empty());
+        assert!(list_in(s, &s.join("missing")).unwrap().is_empty());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_out_of_the_workspace_is_not_a_session() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let s = root.join(".workflow/sessions");
+        std::fs::create_dir_all(s.join("001-real")).unwrap();
+        std::fs::create_dir_all(root.join("archive/002-kept")).unwrap();
+        symlink(root.join("archive/002-kept"), s.join("002-kept")).unwrap();
+        symlink(outside.path(), s.join("003-escape")).unwrap();
+        let folders: Vec<String> = list_in(root, &s)
+            .unwrap()
+            .into_iter()
+            .map(|f| f.folder)
+            .collect();
+        assert_eq!(folders, ["001-real", "002-kept"]);
     }
 }

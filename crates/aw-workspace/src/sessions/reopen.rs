@@ -1,7 +1,7 @@
 //! Reopening a closed session: one transaction under the workspace lock.
 
 use super::CLOSED_SENTINEL;
-use crate::error::{Result, WorkspaceError};
+use crate::error::Result;
 use crate::locate::Workspace;
 use crate::lock::{WorkspaceLock, default_wait};
 use crate::resolver::{self, Resolved};
@@ -11,18 +11,13 @@ use aw_core::session::folder::SessionState;
 /// Reopens the session `code`: removes its `.closed` and, when there is a conversation, binds it
 /// to the session. A bindings registry that cannot be read refuses before anything is written.
 pub fn reopen(ws: &Workspace, code: &str, context_id: Option<&str>) -> Result<Resolved> {
-    let lock = WorkspaceLock::acquire(&ws.lock_path(), default_wait())?;
+    let lock = WorkspaceLock::of(ws, default_wait())?;
     let mut resolved = resolver::resolve_code_locked(ws, code, &lock)?;
     let registry = match context_id {
         Some(_) => Some(bindings::load(ws)?),
         None => None,
     };
-    let sentinel = resolved.path.join(CLOSED_SENTINEL);
-    match std::fs::remove_file(&sentinel) {
-        Ok(()) => atomic::sync_dir(&resolved.path)?,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(WorkspaceError::io("could not remove", sentinel, e)),
-    }
+    atomic::remove_file(&ws.root, &resolved.path.join(CLOSED_SENTINEL))?;
     resolved.state = SessionState::Active;
     if let (Some(cid), Some(mut registry)) = (context_id, registry)
         && registry.bind(cid, &resolved.folder)
