@@ -15,6 +15,8 @@ pub fn runtime_entries(ns: &str) -> Vec<String> {
         format!(".{ns}/processes.json"),
         format!(".{ns}/launch/"),
         "docs/logs/".to_owned(),
+        // The temporary files aw writes through (a killed write can leave one behind).
+        ".aw-tmp-*".to_owned(),
     ]
 }
 
