@@ -6,9 +6,8 @@ use crate::locate::Workspace;
 use crate::lock::{WorkspaceLock, default_wait};
 use crate::resolver;
 use crate::sessions;
-use aw_core::session::folder::{SessionFolder, SessionState};
-use aw_core::session::history::{self, Row, RowFor, Upsert, Upserted};
-use aw_core::session::resolve::RefusalKind;
+use aw_core::session::folder::SessionFolder;
+use aw_core::session::history::{self, Row, RowRequest, Upsert, Upserted};
 use std::path::PathBuf;
 
 /// `.<ns>/HISTORY.md`.
@@ -46,24 +45,6 @@ pub fn commit(
     atomic::write(&ws.root, &path(ws), planned.text.as_bytes())
 }
 
-/// A row to upsert, as `history-update` asks for it (values already checked).
-#[derive(Debug, Clone, Copy)]
-pub struct RowUpdate<'a> {
-    /// The session: a number, a folder name or a unique folder prefix. A code that matches no
-    /// folder still gets its row (the history may name sessions whose folder is gone).
-    pub code: &'a str,
-    /// The row's state.
-    pub state: SessionState,
-    /// The row's date; else the session's start date, else `today`.
-    pub date: Option<&'a str>,
-    /// The name to put in the row key instead of the session's.
-    pub name: Option<&'a str>,
-    /// The Refs cell's new references.
-    pub refs: Option<&'a str>,
-    /// Today's local date, `YYYY-MM-DD`.
-    pub today: &'a str,
-}
-
 /// What an upsert did to the row.
 #[derive(Debug, Clone)]
 pub struct Updated {
@@ -73,45 +54,21 @@ pub struct Updated {
     pub action: Upsert,
 }
 
-/// Upserts one session's row under the workspace lock (a legacy 6/7-column table is migrated on
-/// the way).
-pub fn update(ws: &Workspace, req: &RowUpdate<'_>) -> Result<Updated> {
+/// Upserts the row of the session `code` (a number, a folder name or a unique folder prefix; it
+/// must name a folder) under the workspace lock. A legacy 6/7-column table is migrated on the
+/// way.
+pub fn update(ws: &Workspace, code: &str, req: &RowRequest<'_>) -> Result<Updated> {
     let lock = WorkspaceLock::of(ws, default_wait())?;
-    let found = match resolver::resolve_code_locked(ws, req.code, &lock) {
-        Ok(r) => Some(r),
-        Err(WorkspaceError::Session(r)) if r.kind == RefusalKind::NotFound => None,
-        Err(e) => return Err(e),
-    };
+    // A code that names no session folder is refused (as v22 does): its row would also move the
+    // next session number past a session that never existed.
+    let found = resolver::resolve_code_locked(ws, code, &lock)?;
     let current = read(ws)?;
-    let session = match &found {
-        Some(r) => {
-            let folder = SessionFolder {
-                folder: r.folder.clone(),
-                state: r.state,
-            };
-            Some((
-                r,
-                sessions::info(ws, &folder, current.as_deref(), req.today)?.date,
-            ))
-        }
-        None => None,
+    let folder = SessionFolder {
+        folder: found.folder.clone(),
+        state: found.state,
     };
-    let target = match &session {
-        Some((r, date)) => RowFor::Session {
-            folder: &r.folder,
-            date,
-        },
-        None => RowFor::Code(req.code),
-    };
-    let (row_code, row) = history::updated_row(
-        current.as_deref(),
-        target,
-        req.name,
-        req.state,
-        req.date,
-        req.refs,
-        req.today,
-    );
+    let date = sessions::info(ws, &folder, current.as_deref(), req.today)?.date;
+    let (row_code, row) = history::updated_row(current.as_deref(), &found.folder, &date, req);
     let planned = plan(current.as_deref(), &row_code, &row);
     commit(ws, current.as_deref(), &planned, &lock)?;
     Ok(Updated {

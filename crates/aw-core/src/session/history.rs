@@ -446,54 +446,45 @@ pub fn session_date(
         .unwrap_or_else(|| today.to_owned())
 }
 
-/// Which session a HISTORY row is for.
+/// What `history-update` asks of a session's row (values already checked).
 #[derive(Debug, Clone, Copy)]
-pub enum RowFor<'a> {
-    /// A session folder that exists, with its date (see [`session_date`]).
-    Session {
-        /// Its folder name.
-        folder: &'a str,
-        /// Its date.
-        date: &'a str,
-    },
-    /// Only a code, whose folder is gone (the history may name such sessions).
-    Code(&'a str),
+pub struct RowRequest<'a> {
+    /// The row's state.
+    pub state: SessionState,
+    /// The row's date; else the session's date, else `today`.
+    pub date: Option<&'a str>,
+    /// The name to put in the row key instead of the session's.
+    pub name: Option<&'a str>,
+    /// The Refs cell's new references.
+    pub refs: Option<&'a str>,
+    /// Today's local date, `YYYY-MM-DD`.
+    pub today: &'a str,
 }
 
-/// The row `history-update` writes, and the code it is keyed by: the key is the session's code
-/// and name (`name` replaces the name), the date is `date`, else the session's (or, for a bare
-/// code, its row's recorded) date, else `today`; the Refs cell merges `refs` into the row's.
+/// The row `history-update` writes for the session in `folder` (whose date is `session_date`,
+/// see [`session_date`]), and the code it is keyed by: the key is the session's code and name
+/// (the request's name replaces the name), the date is the request's, else the session's, else
+/// today; the Refs cell merges the request's refs into the row's.
 pub fn updated_row(
     current: Option<&str>,
-    target: RowFor<'_>,
-    name: Option<&str>,
-    state: SessionState,
-    date: Option<&str>,
-    refs: Option<&str>,
-    today: &str,
+    folder: &str,
+    session_date: &str,
+    req: &RowRequest<'_>,
 ) -> (String, Row) {
-    let (code, key, known_date) = match target {
-        RowFor::Session { folder, date } => {
-            let id = identity(folder);
-            let key = row_key(&id.code, Some(name.unwrap_or(&id.name)));
-            (id.code, key, Some(date.to_owned()))
-        }
-        RowFor::Code(code) => {
-            let key = row_key(code, name);
-            let recorded = current.and_then(|h| date_of(h, code, &key));
-            (code.to_owned(), key, recorded)
-        }
-    };
+    let id = identity(folder);
+    let key = row_key(&id.code, Some(req.name.unwrap_or(&id.name)));
     let row = Row {
-        refs: refs_cell(current, &code, &key, refs),
+        refs: refs_cell(current, &id.code, &key, req.refs),
         key,
-        date: date
-            .map(str::to_owned)
-            .or(known_date)
-            .unwrap_or_else(|| today.to_owned()),
-        state: state.as_str().to_owned(),
+        date: req
+            .date
+            .or(Some(session_date))
+            .filter(|d| !d.is_empty())
+            .unwrap_or(req.today)
+            .to_owned(),
+        state: req.state.as_str().to_owned(),
     };
-    (code, row)
+    (id.code, row)
 }
 
 #[cfg(test)]
@@ -691,58 +682,31 @@ mod tests {
 
     #[test]
     fn an_updated_row_takes_the_given_date_else_the_sessions() {
-        let h = "| Session | Date | State | Refs |\n|---|---|---|---|\n| 777 | 2025-12-31 | closed | — |\n";
-        let session = RowFor::Session {
-            folder: "001-login-quick",
-            date: "2026-03-04",
-        };
-        let (code, row) = updated_row(
-            None,
-            session,
-            None,
-            SessionState::Active,
-            None,
-            None,
-            "2026-05-06",
-        );
         let id = identity("001-login-quick");
+        let ask = RowRequest {
+            state: SessionState::Active,
+            date: None,
+            name: None,
+            refs: None,
+            today: "2026-05-06",
+        };
+        let (code, row) = updated_row(None, "001-login-quick", "2026-03-04", &ask);
         assert_eq!(
             (code.as_str(), row.date.as_str(), row.state.as_str()),
             (id.code.as_str(), "2026-03-04", "active")
         );
         assert_eq!(row.key, row_key(&id.code, Some(&id.name)));
-        let (_, renamed) = updated_row(
-            None,
-            session,
-            Some("other"),
-            SessionState::Closed,
-            Some("2026-07-08"),
-            None,
-            "x",
-        );
+        let renamed_ask = RowRequest {
+            name: Some("other"),
+            date: Some("2026-07-08"),
+            ..ask
+        };
+        let (_, renamed) = updated_row(None, "001-login-quick", "2026-03-04", &renamed_ask);
         assert_eq!(
             (renamed.key, renamed.date),
             (row_key(&id.code, Some("other")), "2026-07-08".to_owned())
         );
-        let (code, gone) = updated_row(
-            Some(h),
-            RowFor::Code("777"),
-            None,
-            SessionState::Closed,
-            None,
-            None,
-            "2026-05-06",
-        );
-        assert_eq!((code.as_str(), gone.date.as_str()), ("777", "2025-12-31"));
-        let (_, unknown) = updated_row(
-            Some(h),
-            RowFor::Code("888"),
-            None,
-            SessionState::Active,
-            None,
-            None,
-            "2026-05-06",
-        );
-        assert_eq!(unknown.date, "2026-05-06");
+        let (_, undated) = updated_row(None, "001-login-quick", "", &ask);
+        assert_eq!(undated.date, "2026-05-06");
     }
 }

@@ -1,8 +1,8 @@
 //! `aw history-update --code <c> --state active|closed [--date <d>] [--session <name>]
 //! [--refs <csv>]`: upserts one row of `.<ns>/HISTORY.md` under the workspace lock.
 //!
-//! The session is resolved only to fill in the row's name and date; a code that matches no
-//! folder still gets its row (`| 777 | … |`). A legacy 6/7-column table is migrated to four
+//! The session must exist (a code that matches no folder is `SESSION_NOT_FOUND`, as in v22: its
+//! row would move the next session number). A legacy 6/7-column table is migrated to four
 //! columns on the way.
 
 use crate::cli::given;
@@ -13,8 +13,9 @@ use crate::style::clean;
 use aw_core::calendar::parse_date;
 use aw_core::error_code::ErrorCode;
 use aw_core::session::folder::SessionState;
+use aw_core::session::history::RowRequest;
 use aw_core::session::resolve::is_valid_code;
-use aw_workspace::history::{self, RowUpdate};
+use aw_workspace::history;
 use clap::Args;
 use serde_json::json;
 
@@ -95,8 +96,8 @@ pub fn run(args: &HistoryUpdateArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let ws = cx.workspace()?;
     let updated = history::update(
         &ws,
-        &RowUpdate {
-            code,
+        code,
+        &RowRequest {
             state,
             date: args.date.as_deref().filter(|d| !d.is_empty()),
             name: name_override,
