@@ -89,6 +89,10 @@ error_codes! {
     FlowAnswerMissing = "FLOW_ANSWER_MISSING",
     /// The answer is not what the boundary takes.
     FlowAnswerInvalid = "FLOW_ANSWER_INVALID",
+    /// Stdin stayed open with no byte arriving for the idle limit (`AW_ANSWER_IDLE_MS`).
+    FlowAnswerTimeout = "FLOW_ANSWER_TIMEOUT",
+    /// The answer is larger than the cap (`AW_ANSWER_MAX_BYTES`).
+    FlowAnswerTooLarge = "FLOW_ANSWER_TOO_LARGE",
     /// The answer replies to an earlier state of the run.
     FlowAnswerStale = "FLOW_ANSWER_STALE",
     /// This answer was already applied.
@@ -229,6 +233,8 @@ mod tests {
     /// The environment variables PROTOCOL.md names, the only UPPER_SNAKE words in it that are
     /// not codes.
     const ENVIRONMENT: &[&str] = &[
+        "AW_ANSWER_IDLE_MS",
+        "AW_ANSWER_MAX_BYTES",
         "AW_CONTEXT_ID",
         "AW_LOCK_WAIT_MS",
         "AW_NAMESPACE",

@@ -5,6 +5,8 @@
 //! its first byte arrives within a short wait; a reader thread does the blocking read, and the
 //! caller gives up on the channel when the wait runs out (the thread dies with the process).
 
+use crate::error::WorkspaceError;
+use aw_core::error_code::ErrorCode;
 use std::io::{IsTerminal, Read};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -52,18 +54,223 @@ pub fn read_hook_stdin(first_byte_wait: Duration) -> Option<String> {
     String::from_utf8(bytes).ok()
 }
 
+/// How long `flow submit` waits for the next byte of its answer, and how much it takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AnswerLimits {
+    /// The longest silence before the answer is given up on.
+    pub idle: Duration,
+    /// The largest answer, in bytes.
+    pub max_bytes: usize,
+}
+
+impl AnswerLimits {
+    /// The default silence: long enough for an agent to pipe a file, short enough that a
+    /// forgotten `flow submit` in a terminal-less pipeline does not hang a script forever.
+    pub const DEFAULT_IDLE: Duration = Duration::from_secs(30);
+    /// The default cap: an answer is a small JSON object; 4 MiB leaves room for long evidence.
+    pub const DEFAULT_MAX_BYTES: usize = 4 << 20;
+
+    /// The limits from `AW_ANSWER_IDLE_MS` and `AW_ANSWER_MAX_BYTES`, each falling back to its
+    /// default when unset, unparsable or zero.
+    pub fn from_env() -> Self {
+        let var = |name: &str| {
+            std::env::var(name)
+                .ok()
+                .and_then(|v| v.trim().parse::<u64>().ok())
+                .filter(|&n| n > 0)
+        };
+        AnswerLimits {
+            idle: var("AW_ANSWER_IDLE_MS").map_or(Self::DEFAULT_IDLE, Duration::from_millis),
+            max_bytes: var("AW_ANSWER_MAX_BYTES")
+                .and_then(|n| usize::try_from(n).ok())
+                .unwrap_or(Self::DEFAULT_MAX_BYTES),
+        }
+    }
+}
+
+/// Why no answer could be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AnswerReadError {
+    /// No byte arrived for the idle limit (stdin was left open with nothing written).
+    Silent {
+        /// The limit that ran out.
+        idle: Duration,
+        /// How many bytes had arrived before the silence.
+        received: usize,
+    },
+    /// The answer is larger than the cap; reading stopped there.
+    TooLarge {
+        /// The cap.
+        max_bytes: usize,
+    },
+}
+
+impl AnswerReadError {
+    /// The stable code, message and next action.
+    pub fn into_error(self) -> WorkspaceError {
+        match self {
+            AnswerReadError::Silent { idle, received } => WorkspaceError::Refused {
+                code: ErrorCode::FlowAnswerTimeout,
+                message: format!(
+                    "No answer arrived on stdin: it stayed open and silent for {} ms{}.",
+                    idle.as_millis(),
+                    if received == 0 {
+                        String::new()
+                    } else {
+                        format!(" after {received} bytes")
+                    }
+                ),
+                action: "Pipe the answer and close stdin, e.g. `aw flow submit < answer.json`; \
+                         AW_ANSWER_IDLE_MS sets how long aw waits."
+                    .to_owned(),
+            },
+            AnswerReadError::TooLarge { max_bytes } => WorkspaceError::Refused {
+                code: ErrorCode::FlowAnswerTooLarge,
+                message: format!("The answer on stdin is larger than {max_bytes} bytes."),
+                action: "Send the answer's JSON object only (evidence belongs in files the \
+                         answer names); AW_ANSWER_MAX_BYTES raises the cap."
+                    .to_owned(),
+            },
+        }
+    }
+}
+
 /// The whole of stdin as the text of a flow answer: empty on a terminal or when it cannot be
 /// read; a leading BOM dropped and invalid UTF-8 replaced (the text that is both parsed and
-/// hashed).
-pub fn read_answer() -> String {
-    let stdin = std::io::stdin();
-    if stdin.is_terminal() {
-        return String::new();
+/// hashed). A stdin that stays open and silent for `limits.idle`, or that carries more than
+/// `limits.max_bytes`, is refused; no lock is held while this waits.
+pub fn read_answer(limits: AnswerLimits) -> Result<String, AnswerReadError> {
+    if std::io::stdin().is_terminal() {
+        return Ok(String::new());
     }
+    read_bounded(std::io::stdin(), limits).map(|bytes| {
+        let text = String::from_utf8_lossy(&bytes);
+        text.strip_prefix('\u{feff}').unwrap_or(&text).to_owned()
+    })
+}
+
+/// Reads `source` to its end, giving up after `limits.idle` without a byte or past
+/// `limits.max_bytes`. The blocking reads happen on a thread; when the caller gives up, the
+/// thread is left blocked and dies with the process.
+fn read_bounded(
+    mut source: impl Read + Send + 'static,
+    limits: AnswerLimits,
+) -> Result<Vec<u8>, AnswerReadError> {
+    // A bounded channel keeps the reader at most a few chunks ahead, so an endless stdin is
+    // never buffered past the cap.
+    let (tx, rx) = mpsc::sync_channel::<Vec<u8>>(4);
+    std::thread::spawn(move || {
+        let mut buf = vec![0u8; 64 * 1024];
+        loop {
+            match source.read(&mut buf) {
+                // An empty chunk marks the end (a read error counts as the end, as before).
+                Ok(0) | Err(_) => {
+                    let _ = tx.send(Vec::new());
+                    break;
+                }
+                Ok(n) => {
+                    if tx.send(buf[..n].to_vec()).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    });
     let mut bytes = Vec::new();
-    if stdin.lock().read_to_end(&mut bytes).is_err() {
-        return String::new();
+    loop {
+        match rx.recv_timeout(limits.idle) {
+            Ok(chunk) if chunk.is_empty() => return Ok(bytes),
+            Ok(chunk) => {
+                if bytes.len() + chunk.len() > limits.max_bytes {
+                    return Err(AnswerReadError::TooLarge {
+                        max_bytes: limits.max_bytes,
+                    });
+                }
+                bytes.extend_from_slice(&chunk);
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                return Err(AnswerReadError::Silent {
+                    idle: limits.idle,
+                    received: bytes.len(),
+                });
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(bytes),
+        }
     }
-    let text = String::from_utf8_lossy(&bytes);
-    text.strip_prefix('\u{feff}').unwrap_or(&text).to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+
+    fn limits(idle_ms: u64, max_bytes: usize) -> AnswerLimits {
+        AnswerLimits {
+            idle: Duration::from_millis(idle_ms),
+            max_bytes,
+        }
+    }
+
+    /// A reader that hands out its bytes, then blocks for good (a stdin left open).
+    struct OpenThenSilent(Option<Vec<u8>>);
+    impl Read for OpenThenSilent {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if let Some(bytes) = self.0.take() {
+                buf[..bytes.len()].copy_from_slice(&bytes);
+                return Ok(bytes.len());
+            }
+            loop {
+                std::thread::park();
+            }
+        }
+    }
+
+    #[test]
+    fn a_closed_stdin_is_read_whole() {
+        let text = b"{\"input_digest\":\"x\"}".to_vec();
+        let got = read_bounded(Cursor::new(text.clone()), limits(5_000, 1 << 20));
+        assert_eq!(got, Ok(text));
+        assert_eq!(
+            read_bounded(Cursor::new(Vec::new()), limits(5_000, 10)),
+            Ok(Vec::new())
+        );
+    }
+
+    #[test]
+    fn an_answer_at_the_cap_passes_and_one_byte_more_is_refused() {
+        let at_cap = vec![b'a'; 100];
+        assert_eq!(
+            read_bounded(Cursor::new(at_cap.clone()), limits(5_000, 100)),
+            Ok(at_cap)
+        );
+        assert_eq!(
+            read_bounded(Cursor::new(vec![b'a'; 101]), limits(5_000, 100)),
+            Err(AnswerReadError::TooLarge { max_bytes: 100 })
+        );
+    }
+
+    #[test]
+    fn an_endless_stdin_stops_at_the_cap() {
+        let endless = std::io::repeat(b'x');
+        assert_eq!(
+            read_bounded(endless, limits(5_000, 1 << 20)),
+            Err(AnswerReadError::TooLarge { max_bytes: 1 << 20 })
+        );
+    }
+
+    #[test]
+    fn a_stdin_left_open_is_given_up_on() {
+        let got = read_bounded(OpenThenSilent(Some(b"{\"in".to_vec())), limits(50, 1 << 20));
+        assert_eq!(
+            got,
+            Err(AnswerReadError::Silent {
+                idle: Duration::from_millis(50),
+                received: 4
+            })
+        );
+        assert!(matches!(
+            read_bounded(OpenThenSilent(None), limits(50, 10)),
+            Err(AnswerReadError::Silent { received: 0, .. })
+        ));
+    }
 }

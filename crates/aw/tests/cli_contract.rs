@@ -44,6 +44,46 @@ fn version_and_help() {
     assert!(top.contains("manifest") && top.contains("demo"));
 }
 
+/// The command names a `--help` page lists under "Commands:" (wrapped lines skipped).
+fn listed_commands(help: &str) -> Vec<String> {
+    help.lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .filter(|l| l.starts_with("  ") && !l.starts_with("    "))
+        .filter_map(|l| l.split_whitespace().next().map(str::to_owned))
+        .filter(|c| c != "help")
+        .collect()
+}
+
+#[test]
+fn every_command_and_verb_has_long_help() {
+    let ws = Ws::bare();
+    let help = |args: &[&str]| {
+        let out = ws.aw().args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    // The prose above "Usage:": the long help must say more there than the one-line summary.
+    let about = |text: String| text.split("\nUsage:").next().unwrap().trim().to_owned();
+    let mut paths: Vec<Vec<String>> = Vec::new();
+    for c in listed_commands(&help(&["--help"])) {
+        for v in listed_commands(&help(&[&c, "--help"])) {
+            paths.push(vec![c.clone(), v]);
+        }
+        paths.push(vec![c]);
+    }
+    assert!(paths.iter().any(|p| p == &["flow", "submit"]), "{paths:?}");
+    for path in paths {
+        let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+        args.push("--help");
+        let long = about(help(&args));
+        *args.last_mut().unwrap() = "-h";
+        let short = about(help(&args));
+        assert_ne!(long, short, "`aw {}` has no long help", path.join(" "));
+    }
+}
+
 #[test]
 fn unknown_command_lists_the_valid_ones() {
     let v = failure(&["frobnicate"]);

@@ -187,6 +187,79 @@ fn business_rejections_exit_zero_and_invocation_failures_exit_one() {
 }
 
 #[test]
+fn a_silent_or_oversized_stdin_is_refused_without_holding_the_lock() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let ws = FlowWs::new("stdin-quick");
+    let d = ws.adopt();
+    let before = std::fs::read(ws.state_path()).unwrap();
+    let submit = ["flow", "submit", "--session", ws.folder.as_str()];
+
+    // Stdin left open and silent: given up on after the idle limit, nothing written.
+    let mut child = ws
+        .ws
+        .process(&submit)
+        .env("AW_ANSWER_IDLE_MS", "300")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut held_open = child.stdin.take().unwrap();
+    held_open.write_all(b"{\"input_digest\"").unwrap();
+    let out = child.wait_with_output().unwrap();
+    drop(held_open);
+    let v = json_of(&out.stdout);
+    failure(out.status.code().unwrap(), &v, "FLOW_ANSWER_TIMEOUT");
+    assert!(v["error"]["message"].as_str().unwrap().contains("300 ms"));
+    assert_eq!(std::fs::read(ws.state_path()).unwrap(), before);
+
+    // While a submit waits for its answer, the workspace stays free for other writers.
+    let mut child = ws
+        .ws
+        .process(&submit)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    let (rc, other) = ws.ws.run_with(
+        &[
+            "session-create",
+            "--type",
+            "quick",
+            "--name",
+            "meanwhile",
+            "--objective",
+            "x",
+        ],
+        None,
+        &[("AW_LOCK_WAIT_MS", "200")],
+    );
+    assert_eq!(rc, 0, "{other}");
+    let answer =
+        json!({"input_digest": d["state_digest"], "signals": ["quick.needs-architecture"]});
+    pipe.write_all(answer.to_string().as_bytes()).unwrap();
+    drop(pipe);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(json_of(&out.stdout)["error"], Value::Null);
+
+    // An answer past the cap is refused before it is parsed; the run is untouched.
+    let d = ws.run(&["flow", "advance", "--session", &ws.folder], "").1;
+    let before = std::fs::read(ws.state_path()).unwrap();
+    let big = json!({"input_digest": d["state_digest"], "decisions": {"pad": "x".repeat(300)}});
+    let (rc, v) = ws.ws.run_with(
+        &submit,
+        Some(&big.to_string()),
+        &[("AW_ANSWER_MAX_BYTES", "256")],
+    );
+    failure(rc, &v, "FLOW_ANSWER_TOO_LARGE");
+    assert_eq!(std::fs::read(ws.state_path()).unwrap(), before);
+}
+
+#[test]
 fn tampered_or_foreign_states_are_refused_and_left_alone() {
     let ws = FlowWs::new("tamper-quick");
     ws.adopt();

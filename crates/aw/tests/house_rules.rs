@@ -70,6 +70,7 @@ fn impossible_dates_are_refused_and_real_ones_recorded() {
         assert_eq!(v["error"]["details"]["argument"], "--date", "{v:#}");
     }
     assert!(!ws.history().exists(), "a refused date writes nothing");
+    ws.session("001-dates-quick", false);
     ws.ok(&[
         "history-update",
         "--code",

@@ -95,7 +95,7 @@ mod tests {
         assert_eq!(
             merge("", RUNTIME_HEADER, &rt()).unwrap(),
             format!(
-                "{RUNTIME_HEADER}\n.workflow/sessions/\n.workflow/.lock\n.workflow/processes.json\n.workflow/launch/\ndocs/logs/\n"
+                "{RUNTIME_HEADER}\n.workflow/sessions/\n.workflow/.lock\n.workflow/processes.json\n.workflow/launch/\ndocs/logs/\n.aw-tmp-*\n"
             )
         );
     }
@@ -106,7 +106,7 @@ mod tests {
         assert!(out.starts_with(&format!(
             "target/\n\n{RUNTIME_HEADER}\n.workflow/sessions/\n"
         )));
-        assert!(out.ends_with("docs/logs/\n"));
+        assert!(out.ends_with("docs/logs/\n.aw-tmp-*\n"));
     }
 
     #[test]
@@ -124,7 +124,7 @@ mod tests {
         assert_eq!(
             out,
             format!(
-                "a\n{RUNTIME_HEADER}\n.workflow/sessions/\nmine\n.workflow/.lock\n.workflow/processes.json\n.workflow/launch/\ndocs/logs/\n\nother\n"
+                "a\n{RUNTIME_HEADER}\n.workflow/sessions/\nmine\n.workflow/.lock\n.workflow/processes.json\n.workflow/launch/\ndocs/logs/\n.aw-tmp-*\n\nother\n"
             )
         );
     }
@@ -136,7 +136,7 @@ mod tests {
         assert_eq!(
             out,
             format!(
-                "a\r\n{RUNTIME_HEADER}\r\n.workflow/sessions/\r\n.workflow/.lock\r\n.workflow/processes.json\r\n.workflow/launch/\r\ndocs/logs/\r\n"
+                "a\r\n{RUNTIME_HEADER}\r\n.workflow/sessions/\r\n.workflow/.lock\r\n.workflow/processes.json\r\n.workflow/launch/\r\ndocs/logs/\r\n.aw-tmp-*\r\n"
             )
         );
         let appended = merge("x\r\n", VISIBILITY_HEADER, &visibility_entries()).unwrap();

@@ -39,7 +39,12 @@ pub enum Command {
     Flow(flow::FlowArgs),
     #[command(about = "Add or update a session's row in HISTORY.md.")]
     HistoryUpdate(session::history_update::HistoryUpdateArgs),
-    #[command(about = "Check agent-workflow family manifests (`capability.json`).")]
+    #[command(
+        about = "Check agent-workflow family manifests (`capability.json`).",
+        long_about = "Check agent-workflow family manifests (`capability.json`).\n\n\
+`aw manifest validate <skill-dir>…` is a drop-in for the family's validate.mjs: the same report, \
+result classes and exit codes, so the scripts that call it keep working."
+    )]
     #[command(subcommand)]
     Manifest(manifest::ManifestCommand),
     #[command(about = "Print the next NNN of a docs folder, or claim one atomically.")]

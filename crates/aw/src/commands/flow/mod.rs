@@ -54,11 +54,15 @@ pub struct FlowArgs {
 /// The verbs of `aw flow`.
 #[derive(Debug, Subcommand)]
 pub enum Verb {
-    /// Walk the run to its next boundary (adopting the session with `--flow <f> --adopt`).
+    // `about` rather than a doc comment: a variant's doc comment would also reset the verb's
+    // long help, which its Args struct carries.
+    #[command(
+        about = "Walk the run to its next boundary (adopting the session with `--flow <f> --adopt`)."
+    )]
     Advance(advance::AdvanceArgs),
-    /// Answer the boundary in force with one JSON object on stdin.
+    #[command(about = "Answer the boundary in force with one JSON object on stdin.")]
     Submit(submit::SubmitArgs),
-    /// Give an exhausted boundary its attempts back.
+    #[command(about = "Give an exhausted boundary its attempts back.")]
     Recover(recover::RecoverArgs),
 }
 

@@ -9,6 +9,7 @@ use aw_core::error_code::ErrorCode;
 use aw_core::flow::Journey;
 use aw_core::flow::error::FlowError;
 use aw_core::flow::submit::{Submission, submit};
+use aw_workspace::stdin::{AnswerLimits, read_answer};
 use clap::Args;
 
 /// Arguments of `aw flow submit`.
@@ -22,7 +23,10 @@ as \"input_digest\".\n\n  semantic       {\"input_digest\", \"signals\": [...], 
 is in next_action); or \"choice\": \"Stop\" / \"Compact\" without it\n  execution      \
 {\"input_digest\", \"outcome\", \"invocation\": {program, args, target, input}, \"validations\": \
 [{id, passed, detail}], \"effects\": {\"applied\": [...]}, \"output\"?}\n\nA refused answer prints \
-the directive with `error` set and exits 0; three refused answers exhaust a boundary."
+the directive with `error` set and exits 0; three refused answers exhaust a boundary.\n\nStdin \
+is read whole before the workspace is locked. A stdin left open with nothing written for \
+AW_ANSWER_IDLE_MS (default 30000) fails with FLOW_ANSWER_TIMEOUT; an answer over \
+AW_ANSWER_MAX_BYTES (default 4 MiB) fails with FLOW_ANSWER_TOO_LARGE."
 )]
 pub struct SubmitArgs {
     /// The approval digest of an authorization boundary (quoted in its next_action).
@@ -36,7 +40,8 @@ pub struct SubmitArgs {
 /// Runs the verb.
 pub fn run(args: &SubmitArgs, flow: &FlowArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
-    let raw = aw_workspace::stdin::read_answer();
+    // Read before the lock is taken: a slow writer must not hold the workspace.
+    let raw = read_answer(AnswerLimits::from_env()).map_err(|e| Failure::from(e.into_error()))?;
     let approval = args.approval.as_deref();
     let turn = drive(flow, cx, |stored, folder| {
         let Some(state) = stored else {

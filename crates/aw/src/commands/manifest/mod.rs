@@ -10,7 +10,10 @@ use clap::Subcommand;
 /// The `manifest` verbs.
 #[derive(Debug, Subcommand)]
 pub enum ManifestCommand {
-    /// Validate skill folders' `capability.json` (a drop-in for the family's validate.mjs).
+    // `about` rather than a doc comment, which would reset the verb's long help.
+    #[command(
+        about = "Validate skill folders' `capability.json` (a drop-in for the family's validate.mjs)."
+    )]
     Validate(validate::ValidateArgs),
 }
 
