@@ -65,6 +65,8 @@ error_codes! {
     SessionClosed = "SESSION_CLOSED",
     /// The conversation registry cannot be used.
     SessionBindingInvalid = "SESSION_BINDING_INVALID",
+    /// HISTORY.md holds bytes that are not UTF-8: rewriting it would lose them.
+    HistoryNotUtf8 = "HISTORY_NOT_UTF8",
     // The flow engine: the run state.
     /// The session has no run state.
     FlowRunAbsent = "FLOW_RUN_ABSENT",

@@ -6,6 +6,7 @@ use crate::locate::Workspace;
 use crate::lock::{WorkspaceLock, default_wait};
 use crate::resolver;
 use crate::sessions;
+use aw_core::error_code::ErrorCode;
 use aw_core::session::folder::SessionFolder;
 use aw_core::session::history::{self, Row, RowRequest, Upsert, Upserted};
 use std::path::PathBuf;
@@ -23,6 +24,38 @@ pub fn read(ws: &Workspace) -> Result<Option<String>> {
         Ok(bytes) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(WorkspaceError::io("could not read", p, e)),
+    }
+}
+
+/// The history's text for a rewrite, or `None` when there is no history yet. Unlike [`read`],
+/// bytes that are not UTF-8 are refused (`HISTORY_NOT_UTF8`): the rewrite would replace them and
+/// lose what they held.
+pub fn read_exact(ws: &Workspace) -> Result<Option<String>> {
+    let p = path(ws);
+    let bytes = match std::fs::read(&p) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(WorkspaceError::io("could not read", p, e)),
+    };
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(Some(text)),
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let line = 1 + e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count();
+            Err(WorkspaceError::Refused {
+                code: ErrorCode::HistoryNotUtf8,
+                message: format!(
+                    "{} is not valid UTF-8 (line {line}, byte {at}); it was left as it is, since \
+                     rewriting it would replace those bytes.",
+                    p.display()
+                ),
+                action: format!(
+                    "Fix the encoding of {} (for example `iconv -f latin1 -t utf-8`), then run \
+                     the command again.",
+                    p.display()
+                ),
+            })
+        }
     }
 }
 
@@ -62,7 +95,7 @@ pub fn update(ws: &Workspace, code: &str, req: &RowRequest<'_>) -> Result<Update
     // A code that names no session folder is refused (as v22 does): its row would also move the
     // next session number past a session that never existed.
     let found = resolver::resolve_code_locked(ws, code, &lock)?;
-    let current = read(ws)?;
+    let current = read_exact(ws)?;
     let folder = SessionFolder {
         folder: found.folder.clone(),
         state: found.state,

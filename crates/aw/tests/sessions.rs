@@ -561,6 +561,40 @@ fn history_spanish_header_is_read_and_upserted() {
     );
 }
 
+#[test]
+fn a_history_that_is_not_utf8_is_never_rewritten() {
+    let ws = Ws::new();
+    let dir = ws.session("001-a", false);
+    // "Migración" in Latin-1: a byte no UTF-8 reader can round-trip.
+    let mut bytes = b"# Session History\n\n| Session | Date | State | Refs |\n|---|---|---|---|\n| 001-a | 2026-01-01 | active | Migraci".to_vec();
+    bytes.extend_from_slice(b"\xf3n |\n");
+    std::fs::write(ws.history(), &bytes).unwrap();
+
+    let v = ws.fails(
+        &["history-update", "--code", "1", "--state", "closed"],
+        "HISTORY_NOT_UTF8",
+    );
+    assert!(
+        v["error"]["message"].as_str().unwrap().contains("line 5"),
+        "{v}"
+    );
+    assert_eq!(std::fs::read(ws.history()).unwrap(), bytes);
+
+    // The close itself stands; only the history is left alone, and the reason is reported.
+    let v = ws.ok(&["session-close", "--code", "1"]);
+    assert_eq!(v["closed"], true);
+    assert_eq!(v["history"], Value::Null);
+    assert!(
+        v["history_error"].as_str().unwrap().contains("UTF-8"),
+        "{v}"
+    );
+    assert!(dir.join(".closed").exists());
+    assert_eq!(std::fs::read(ws.history()).unwrap(), bytes);
+
+    // Reading stays tolerant: the row still counts for numbering.
+    assert_eq!(ws.ok(&["sessions"])["next_correlative"], "002");
+}
+
 // ---- artifacts ----
 
 #[test]

@@ -48,7 +48,9 @@ pub fn close(ws: &Workspace, code: &str, refs: Option<&str>, today: &str) -> Res
     let id = identity(&resolved.folder);
     let mut registry = bindings::load(ws)?;
     let invalidated = registry.unbind_folder(&resolved.folder);
-    let history_read = history::read(ws);
+    // The row is planned only from text that round-trips; otherwise the close stands and the
+    // history is left untouched, its error reported.
+    let history_read = history::read_exact(ws);
     let current = history_read.as_ref().ok().and_then(|t| t.as_deref());
     let folder = SessionFolder {
         folder: resolved.folder.clone(),

@@ -47,7 +47,7 @@ pub fn run(args: &SessionCloseArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         let mut line = format!("Closed session {}", clean(&closed.folder));
         match &closed.history {
             Ok(a) => line.push_str(&format!(" · HISTORY row {}", a.as_str())),
-            Err(e) => line.push_str(&format!(" · HISTORY not updated: {e}")),
+            Err(e) => line.push_str(&format!(" · HISTORY not updated: {}", clean(e))),
         }
         if closed.bindings_invalidated > 0 {
             line.push_str(&format!(
