@@ -66,7 +66,7 @@ error_codes! {
     /// The conversation registry cannot be used.
     SessionBindingInvalid = "SESSION_BINDING_INVALID",
     /// HISTORY.md holds bytes that are not UTF-8: rewriting it would lose them.
-    HistoryNotUtf8 = "HISTORY_NOT_UTF8",
+    HistoryEncodingInvalid = "HISTORY_ENCODING_INVALID",
     // The flow engine: the run state.
     /// The session has no run state.
     FlowRunAbsent = "FLOW_RUN_ABSENT",

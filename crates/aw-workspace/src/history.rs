@@ -28,7 +28,7 @@ pub fn read(ws: &Workspace) -> Result<Option<String>> {
 }
 
 /// The history's text for a rewrite, or `None` when there is no history yet. Unlike [`read`],
-/// bytes that are not UTF-8 are refused (`HISTORY_NOT_UTF8`): the rewrite would replace them and
+/// bytes that are not UTF-8 are refused (`HISTORY_ENCODING_INVALID`): the rewrite would replace them and
 /// lose what they held.
 pub fn read_exact(ws: &Workspace) -> Result<Option<String>> {
     let p = path(ws);
@@ -43,7 +43,7 @@ pub fn read_exact(ws: &Workspace) -> Result<Option<String>> {
             let at = e.utf8_error().valid_up_to();
             let line = 1 + e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count();
             Err(WorkspaceError::Refused {
-                code: ErrorCode::HistoryNotUtf8,
+                code: ErrorCode::HistoryEncodingInvalid,
                 message: format!(
                     "{} is not valid UTF-8 (line {line}, byte {at}); it was left as it is, since \
                      rewriting it would replace those bytes.",

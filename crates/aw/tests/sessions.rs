@@ -572,7 +572,7 @@ fn a_history_that_is_not_utf8_is_never_rewritten() {
 
     let v = ws.fails(
         &["history-update", "--code", "1", "--state", "closed"],
-        "HISTORY_NOT_UTF8",
+        "HISTORY_ENCODING_INVALID",
     );
     assert!(
         v["error"]["message"].as_str().unwrap().contains("line 5"),
