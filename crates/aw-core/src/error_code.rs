@@ -31,8 +31,10 @@ macro_rules! error_codes {
 
 error_codes! {
     // The chassis.
-    /// An unknown flag, a malformed value, contradictory output flags.
+    /// A missing or malformed value, contradictory output flags.
     ArgsInvalid = "ARGS_INVALID",
+    /// A flag the command does not have (v22's code).
+    UnknownFlag = "UNKNOWN_FLAG",
     /// A command or verb that does not exist.
     UnknownCommand = "UNKNOWN_COMMAND",
     /// A missing or invalid input a command checks itself.

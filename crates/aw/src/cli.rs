@@ -194,6 +194,29 @@ fn command_at(argv: &[OsString]) -> (clap::Command, String) {
     (cmd, path)
 }
 
+/// Every long flag on the command line that `known` does not hold (up to a `--`), in order, with
+/// clap's `reported` one first: clap stops at the first, but a user fixing a line wants them all.
+fn unknown_flags(argv: &[OsString], known: &[String], reported: &str) -> Vec<String> {
+    let mut unknown = vec![reported.to_owned()];
+    for tok in argv.iter().skip(1).map(|t| t.to_string_lossy()) {
+        if tok == "--" {
+            break;
+        }
+        let Some(name) = tok
+            .strip_prefix("--")
+            .map(|n| n.split('=').next().unwrap_or(n))
+        else {
+            continue;
+        };
+        let flag = format!("--{name}");
+        if !name.is_empty() && !known.contains(&flag) && !unknown.contains(&flag) {
+            unknown.push(flag);
+        }
+    }
+    unknown.retain(|f| !f.is_empty());
+    unknown
+}
+
 fn context_str(err: &clap::Error, kind: ContextKind) -> Option<String> {
     match err.get(kind)? {
         ContextValue::String(s) => Some(s.clone()),
@@ -247,15 +270,40 @@ fn parse_failure(argv: &[OsString], err: clap::Error) -> u8 {
         }
         ErrorKind::UnknownArgument => {
             let arg = context_str(&err, ContextKind::InvalidArg).unwrap_or_default();
+            // Aliases (`--sesion`) are flags too, though the list shown omits them.
+            let known: Vec<String> = cmd
+                .get_arguments()
+                .flat_map(|a| {
+                    a.get_long()
+                        .into_iter()
+                        .chain(a.get_all_aliases().unwrap_or_default())
+                })
+                .map(|l| format!("--{l}"))
+                .chain(["--help".to_owned()])
+                .collect();
+            let unknown = unknown_flags(argv, &known, &arg);
+            let named = unknown
+                .iter()
+                .map(|f| format!("`{f}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let what = if unknown.len() == 1 {
+                "is not a flag"
+            } else {
+                "are not flags"
+            };
             Failure::new(
-                ErrorCode::ArgsInvalid,
-                format!("`{arg}` is not a flag of `{path}`."),
+                ErrorCode::UnknownFlag,
+                format!("{named} {what} of `{path}`."),
                 format!(
                     "Use one of: {}. Run `{path} --help` for details.",
                     flags.join(", ")
                 ),
             )
             .with_details(json!({ "argument": arg, "valid_flags": flags }))
+            // v22's key, so scripts written for it recognise the refusal.
+            .with_data("unknown_flags", json!(unknown))
+            .with_data("valid_flags", json!(flags))
         }
         ErrorKind::InvalidValue | ErrorKind::ValueValidation => {
             let arg = context_str(&err, ContextKind::InvalidArg).unwrap_or_default();

@@ -108,7 +108,8 @@ fn unknown_command_lists_the_valid_ones() {
 #[test]
 fn unknown_flags_are_refused_with_the_valid_ones() {
     let v = failure(&["manifest", "validate", "--stritc", "x"]);
-    assert_eq!(v["error"]["code"], "ARGS_INVALID");
+    assert_eq!(v["error"]["code"], "UNKNOWN_FLAG");
+    assert_eq!(v["data"]["unknown_flags"], serde_json::json!(["--stritc"]));
     assert_eq!(v["error"]["details"]["argument"], "--stritc");
     let flags = v["error"]["details"]["valid_flags"].as_array().unwrap();
     assert!(flags.iter().any(|f| f == "--strict"));

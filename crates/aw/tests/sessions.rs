@@ -437,19 +437,37 @@ fn close_requires_code_and_rejects_unknown_flags() {
     let ws = Ws::new();
     ws.session("001-a", false);
     ws.fails(&["session-close"], "INVALID_INPUT");
-    let v = ws.fails(&["session-close", "--code", "1", "--bogus"], "ARGS_INVALID");
+    let v = ws.fails(&["session-close", "--code", "1", "--bogus"], "UNKNOWN_FLAG");
     assert!(v["error"]["message"].as_str().unwrap().contains("--bogus"));
-    ws.fails(
+    assert_eq!(v["data"]["unknown_flags"], json!(["--bogus"]));
+    assert!(!ws.sessions().join("001-a/.closed").exists());
+    // Every unknown flag is named (v22's `unknown_flags`); an alias such as `--sesion` is known.
+    let v = ws.fails(
         &[
             "history-update",
             "--code",
             "1",
+            "--sesion",
+            "x",
             "--state",
             "closed",
             "--bogus",
+            "--also=1",
         ],
-        "ARGS_INVALID",
+        "UNKNOWN_FLAG",
     );
+    assert_eq!(v["data"]["unknown_flags"], json!(["--bogus", "--also"]));
+    assert!(
+        v["data"]["valid_flags"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("--state"))
+    );
+    assert_eq!(
+        v["error"]["details"]["valid_flags"],
+        v["data"]["valid_flags"]
+    );
+    assert!(!ws.history().exists());
 }
 
 #[test]

@@ -333,7 +333,7 @@ fn refused_inputs_write_nothing() {
         ),
         (
             &["workspace-init", "--source", "a:.", "--frobnicate"],
-            "ARGS_INVALID",
+            "UNKNOWN_FLAG",
         ),
     ] {
         let v = w.failure(args);
