@@ -84,6 +84,36 @@ fn reading_fails_closed_in_order() {
     x["version"] = json!(2);
     let e = parse_state(&canonical_json(&x), F).unwrap_err();
     assert!(e.action.contains("--adopt") && e.action.contains("no automatic migration"));
+    // A reference v22 state is named as such, with the exact command that adopts it again.
+    for version in [7, 8, 9] {
+        let mut x = good.clone();
+        x["version"] = json!(version);
+        let text = canonical_json(&x);
+        let e = parse_state(&text, F).unwrap_err();
+        assert_eq!(e.code.as_str(), "FLOW_RUN_VERSION_UNSUPPORTED");
+        assert!(e.message.contains("v22"), "{}", e.message);
+        assert!(
+            e.action.contains(&format!(
+                "`aw flow advance --session {F} --flow quick --adopt`"
+            )),
+            "{}",
+            e.action
+        );
+        assert!(e.action.contains(&format!(".flow-run.v{version}.json")));
+        assert_eq!(
+            aw_core::flow::state_parse::reference_v22_version(&text),
+            Some(version)
+        );
+    }
+    let mut x = good.clone();
+    x["version"] = json!(9);
+    x["flow"] = json!("tramo-x");
+    let e = parse_state(&canonical_json(&x), F).unwrap_err();
+    assert!(e.action.contains("--flow <flow> --adopt"), "{}", e.action);
+    assert_eq!(
+        aw_core::flow::state_parse::reference_v22_version(&canonical_json(&good)),
+        None
+    );
     let shapes: Vec<(&str, Value)> = vec![
         ("flow", json!("spec-new")),
         ("session", json!("  ")),

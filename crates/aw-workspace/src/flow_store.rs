@@ -16,7 +16,7 @@ use aw_core::flow::error::FlowError;
 use aw_core::flow::projection::{RunProjection, project};
 use aw_core::flow::run::{Turn, closed_session_allows};
 use aw_core::flow::state::{RUN_STATE_FILE, RunState};
-use aw_core::flow::state_parse::parse_state;
+use aw_core::flow::state_parse::{self, parse_state};
 use aw_core::session::folder::SessionState;
 use aw_core::session::resolve::Intent;
 use std::path::{Path, PathBuf};
@@ -68,35 +68,85 @@ fn read_with_text(session_dir: &Path, folder: &str) -> Result<Option<(RunState, 
 /// Runs one mutation of a session's run while the caller holds the workspace lock: reads the
 /// state, hands it to `step` (which sees `None` when there is none), and writes the resulting
 /// state once, atomically, when the step allows it and the bytes change.
+///
+/// When `adopting` and the file holds a run state of the reference CLI v22, `step` sees `None`
+/// (the session is adopted afresh) and, only once it has produced a state, the old file is
+/// renamed aside (see [`state_parse::set_aside_name`]) before the new one is written: nothing
+/// is deleted, and a failed adoption moves nothing.
 pub fn mutate(
     session_dir: &Path,
     folder: &str,
     held: &WorkspaceLock,
+    adopting: bool,
     step: impl FnOnce(Option<RunState>) -> std::result::Result<Turn, FlowError>,
 ) -> Result<Turn> {
-    let stored = read_with_text(session_dir, folder)?;
-    let (state, before) = match stored {
-        Some((s, t)) => (Some(s), Some(t)),
-        None => (None, None),
+    let path = state_path(session_dir);
+    let text = read_text(&path)?;
+    let mut set_aside = None;
+    let state = match &text {
+        None => None,
+        Some(t) => match parse_state(t, folder) {
+            Ok(s) => Some(s),
+            Err(e) => match state_parse::reference_v22_version(t) {
+                Some(version) if adopting => {
+                    set_aside = Some((version, e));
+                    None
+                }
+                _ => return Err(refused(e)),
+            },
+        },
     };
-    let turn = step(state).map_err(refused)?;
+    let (turn, set_aside) = match (step(state), set_aside) {
+        (Ok(turn), aside) => (turn, aside.map(|(version, _)| version)),
+        // A v22 state stays where it is, and its own refusal says how to adopt properly.
+        (Err(_), Some((_, v22))) => return Err(refused(v22)),
+        (Err(e), None) => return Err(refused(e)),
+    };
     if turn.write {
+        if let Some(version) = set_aside {
+            keep_aside(held, session_dir, &path, version)?;
+        }
         let after = turn.state.serialize();
-        if before.as_deref() != Some(after.as_str()) {
-            crate::atomic::write(held.root(), &state_path(session_dir), after.as_bytes())?;
+        if set_aside.is_some() || text.as_deref() != Some(after.as_str()) {
+            crate::atomic::write(held.root(), &path, after.as_bytes())?;
         }
     }
     Ok(turn)
 }
 
+/// Renames a v22 state to the first free set-aside name beside it (a hard link then an unlink,
+/// so an earlier copy is never overwritten).
+fn keep_aside(held: &WorkspaceLock, dir: &Path, path: &Path, version: u64) -> Result<()> {
+    crate::containment::write_target(held.root(), path)?;
+    for n in 0..1000 {
+        let aside = dir.join(state_parse::set_aside_name(version, n));
+        match std::fs::hard_link(path, &aside) {
+            Ok(()) => {
+                std::fs::remove_file(path)
+                    .map_err(|e| WorkspaceError::io("could not move aside", path, e))?;
+                return crate::atomic::sync_dir(dir);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(WorkspaceError::io("could not keep a copy of", path, e)),
+        }
+    }
+    Err(WorkspaceError::Refused {
+        code: ErrorCode::IoError,
+        message: format!("{} already holds 1000 set-aside run states.", dir.display()),
+        action: "Remove the old .flow-run.v*.json copies you no longer need.".to_owned(),
+    })
+}
+
 /// One invocation of a flow verb: takes the workspace lock, resolves the session (`code`, else
 /// the conversation's binding, else the only active session; the conversation is bound to it),
-/// and runs one engine `step` over its run state (see [`mutate`]). A closed session is accepted
-/// only for a run that is finished or stands on the step that closed it.
+/// and runs one engine `step` over its run state (see [`mutate`]; `adopting` is set by
+/// `advance --adopt`). A closed session is accepted only for a run that is finished or stands
+/// on the step that closed it.
 pub fn drive(
     ws: &Workspace,
     code: Option<&str>,
     context_id: Option<&str>,
+    adopting: bool,
     step: impl FnOnce(Option<RunState>, &str) -> std::result::Result<Turn, FlowError>,
 ) -> Result<Turn> {
     let lock = WorkspaceLock::of(ws, default_wait())?;
@@ -111,7 +161,7 @@ pub fn drive(
     let resolved = resolver::resolve_locked(ws, &listing, &request, &lock)?;
     let closed = resolved.state == SessionState::Closed;
     let folder = resolved.folder.clone();
-    mutate(&resolved.path, &folder, &lock, |stored| {
+    mutate(&resolved.path, &folder, &lock, adopting, |stored| {
         if closed {
             let allowed = match &stored {
                 None => false,

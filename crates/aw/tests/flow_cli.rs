@@ -323,6 +323,72 @@ fn tampered_or_foreign_states_are_refused_and_left_alone() {
     failure(rc, &out, "FLOW_RUN_INVALID");
 }
 
+#[test]
+fn a_reference_v22_state_is_set_aside_on_readoption_and_never_lost() {
+    let ws = FlowWs::new("v22-quick");
+    let path = ws.state_path();
+    let dir = path.parent().unwrap().to_owned();
+    let v22 = |n: u32| {
+        // A v22 state as the reference writes it: version 9, fields this aw does not know.
+        json!({"version": 9, "flow": "quick", "session": ws.folder, "applied": [],
+               "events": [], "scope": {"plan": null, "sources": []}, "n": n, "digest": "x"})
+        .to_string()
+    };
+    std::fs::write(&path, v22(1)).unwrap();
+    let adopt_cmd = format!(
+        "aw flow advance --session {} --flow quick --adopt",
+        ws.folder
+    );
+    for args in [
+        &["flow", "advance", "--session", ws.folder.as_str()][..],
+        &["flow", "submit", "--session", ws.folder.as_str()],
+        &["flow", "recover", "--session", ws.folder.as_str()],
+        // Adoption without its flow moves nothing either.
+        &[
+            "flow",
+            "advance",
+            "--session",
+            ws.folder.as_str(),
+            "--adopt",
+        ],
+    ] {
+        let (rc, out) = ws.run(args, "{}");
+        failure(rc, &out, "FLOW_RUN_VERSION_UNSUPPORTED");
+        assert!(
+            out["data"]["action"].as_str().unwrap().contains(&adopt_cmd),
+            "{args:?}: {out}"
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), v22(1), "{args:?}");
+        assert!(!dir.join(".flow-run.v9.json").exists(), "{args:?}");
+    }
+    // The command the refusal names adopts the session and keeps the old file beside it.
+    let args: Vec<&str> = adopt_cmd.split(' ').skip(1).collect();
+    let (rc, d) = ws.run(&args, "");
+    assert_eq!(rc, 0, "{d}");
+    assert_eq!(d["boundary"]["transition"], "quick.entry-gate-signal");
+    assert_eq!(ws.state()["version"], 4);
+    assert_eq!(
+        std::fs::read_to_string(dir.join(".flow-run.v9.json")).unwrap(),
+        v22(1)
+    );
+    // A second v22 state never overwrites the first copy.
+    std::fs::write(&path, v22(2)).unwrap();
+    assert_eq!(ws.run(&args, "").0, 0);
+    assert_eq!(
+        std::fs::read_to_string(dir.join(".flow-run.v9.json")).unwrap(),
+        v22(1)
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join(".flow-run.v9.1.json")).unwrap(),
+        v22(2)
+    );
+    // Only v22's versions are set aside: any other unreadable state is left for the user.
+    std::fs::write(&path, json!({"version": 5, "flow": "quick"}).to_string()).unwrap();
+    let (rc, out) = ws.run(&args, "");
+    failure(rc, &out, "FLOW_RUN_VERSION_UNSUPPORTED");
+    assert!(!dir.join(".flow-run.v5.json").exists());
+}
+
 fn reseal(mut v: Value) -> String {
     v.as_object_mut().unwrap().remove("digest");
     let d = aw_core::canonical::semantic_digest(&v);

@@ -36,6 +36,9 @@ pub fn parse_state(text: &str, folder: &str) -> FlowResult<RunState> {
         return Err(invalid("it is not a JSON object"));
     };
     let version = obj.get("version");
+    if let Some(v) = reference_v22_version_of(&obj) {
+        return Err(written_by_reference_v22(v, &obj, folder));
+    }
     if version.and_then(Value::as_f64) != Some(f64::from(RUN_STATE_VERSION)) {
         let shown = version.map_or("none".to_owned(), js_string);
         return Err(FlowError::new(
@@ -73,6 +76,57 @@ pub fn parse_state(text: &str, folder: &str) -> FlowResult<RunState> {
         ));
     }
     Ok(state)
+}
+
+/// The run-state versions the reference CLI v22 reads (it writes the last).
+pub const REFERENCE_V22_VERSIONS: [u64; 3] = [7, 8, 9];
+
+/// When `text` is a run state written by the reference CLI v22, its version. Such a state is not
+/// readable here, but it is not damaged either: adoption may set it aside (see
+/// [`set_aside_name`]) instead of asking the user to move it.
+pub fn reference_v22_version(text: &str) -> Option<u64> {
+    match parse_json(text).ok()? {
+        Value::Object(obj) => reference_v22_version_of(&obj),
+        _ => None,
+    }
+}
+
+fn reference_v22_version_of(obj: &Map<String, Value>) -> Option<u64> {
+    obj.get("version")
+        .and_then(Value::as_u64)
+        .filter(|v| REFERENCE_V22_VERSIONS.contains(v))
+}
+
+/// The file a v22 state of `version` is kept under when adoption sets it aside, the `n`th such
+/// name (`n` = 0 first; later ones never overwrite an earlier copy).
+pub fn set_aside_name(version: u64, n: u32) -> String {
+    match n {
+        0 => format!(".flow-run.v{version}.json"),
+        n => format!(".flow-run.v{version}.{n}.json"),
+    }
+}
+
+fn written_by_reference_v22(version: u64, obj: &Map<String, Value>, folder: &str) -> FlowError {
+    // The flow is shown only when it is one aw knows; the state is not trusted beyond that.
+    let flow = obj
+        .get("flow")
+        .and_then(Value::as_str)
+        .and_then(Flow::parse)
+        .map_or("<flow>", |f| f.as_str());
+    FlowError::new(
+        ErrorCode::FlowRunVersionUnsupported,
+        format!(
+            "The run state of session '{folder}' was written by the reference CLI v22 (state \
+             version {version}); this aw reads version {RUN_STATE_VERSION}. The session's documents \
+             are intact: only the run's progress is in that file."
+        ),
+        format!(
+            "Adopt the session again: `aw flow advance --session {folder} --flow {flow} --adopt`. \
+             The old state is kept beside it as {} (renamed, not deleted), and the run restarts \
+             from the beginning of its journey, re-applying the steps the CLI decides itself.",
+            set_aside_name(version, 0)
+        ),
+    )
 }
 
 fn strings(v: Option<&Value>) -> Option<Vec<String>> {

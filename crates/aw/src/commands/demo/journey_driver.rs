@@ -100,7 +100,7 @@ fn turn(
     folder: &str,
     f: impl FnOnce(Option<RunState>, &str) -> Result<Turn, FlowError>,
 ) -> Result<Directive, Failure> {
-    Ok(flow_store::drive(ws, Some(folder), None, f)?.directive)
+    Ok(flow_store::drive(ws, Some(folder), None, false, f)?.directive)
 }
 
 /// The scripted answer to a directive: (stdin text, --approval).

@@ -29,7 +29,7 @@ pub struct AdvanceArgs {
 pub fn run(args: &AdvanceArgs, flow: &FlowArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
     let named = args.flow.as_deref();
-    let turn = drive(flow, cx, |stored, folder| {
+    let turn = drive(flow, cx, args.adopt, |stored, folder| {
         let state = starting_state(stored, folder, args.adopt, named)?;
         let journey = Journey::builtin(state.flow)?;
         advance(state, &journey)

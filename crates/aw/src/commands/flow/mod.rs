@@ -115,12 +115,13 @@ fn failure(e: WorkspaceError) -> Failure {
 fn drive(
     args: &FlowArgs,
     cx: &Ctx<'_>,
+    adopting: bool,
     step: impl FnOnce(Option<RunState>, &str) -> Result<Turn, FlowError>,
 ) -> Result<Turn, Failure> {
     let code = session_arg(args)?;
     let ws = cx.workspace()?;
     let cid = from_env();
-    flow_store::drive(&ws, code, cid.as_deref(), step).map_err(failure)
+    flow_store::drive(&ws, code, cid.as_deref(), adopting, step).map_err(failure)
 }
 
 /// Prints a directive in the resolved format.

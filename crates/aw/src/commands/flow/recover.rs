@@ -32,7 +32,7 @@ pub struct RecoverArgs {
 pub fn run(args: &RecoverArgs, flow: &FlowArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
     let transition = given(&args.transition);
-    let turn = drive(flow, cx, |stored, folder| {
+    let turn = drive(flow, cx, false, |stored, folder| {
         let Some(state) = stored else {
             return Err(FlowError::new(
                 ErrorCode::FlowRunAbsent,

@@ -43,7 +43,7 @@ pub fn run(args: &SubmitArgs, flow: &FlowArgs, cx: &Ctx<'_>) -> Result<Outcome, 
     // Read before the lock is taken: a slow writer must not hold the workspace.
     let raw = read_answer(AnswerLimits::from_env()).map_err(|e| Failure::from(e.into_error()))?;
     let approval = args.approval.as_deref();
-    let turn = drive(flow, cx, |stored, folder| {
+    let turn = drive(flow, cx, false, |stored, folder| {
         let Some(state) = stored else {
             return Err(FlowError::new(
                 ErrorCode::FlowRunAbsent,
