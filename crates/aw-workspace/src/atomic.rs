@@ -95,6 +95,23 @@ pub fn write(root: &Path, path: &Path, bytes: &[u8]) -> Result<()> {
     sync_dir(&dir)
 }
 
+/// Copies the file `from` to `to` (inside `root`) as [`write`] does, but with `from`'s
+/// permissions, so a copied script stays executable.
+pub fn copy_file(root: &Path, from: &Path, to: &Path) -> Result<()> {
+    let bytes = std::fs::read(from).map_err(|e| WorkspaceError::io("could not read", from, e))?;
+    let perms = std::fs::metadata(from)
+        .map_err(|e| WorkspaceError::io("could not read", from, e))?
+        .permissions();
+    let path = write_target(root, to)?;
+    let (tmp, dir) = staged(&path, &bytes)?;
+    tmp.as_file()
+        .set_permissions(perms)
+        .map_err(|e| WorkspaceError::io("could not set the permissions of", &path, e))?;
+    tmp.persist(&path)
+        .map_err(|e| WorkspaceError::io("could not replace", &path, e.error))?;
+    sync_dir(&dir)
+}
+
 /// Creates `path` (inside `root`) with `bytes` only if nothing exists there (O_EXCL). Returns
 /// `false` when it already existed. The content is written before the name becomes visible,
 /// through a temporary file linked into place, so no reader sees an empty claim.

@@ -4,17 +4,18 @@
 
 use crate::atomic;
 use crate::error::{Result, WorkspaceError};
+use crate::launch::{LegacyLaunch, apply_legacy, plan_legacy};
 use crate::locate::Workspace;
-use crate::project::{
-    PlannedFile, ProjectFiles, detect_stack, is_external, read_optional, resolve_source,
-    write_planned,
-};
+pub use crate::project::FileChange;
+use crate::project::{PlannedFile, ProjectFiles, detect_stack, read_optional, write_planned};
+use crate::visibility::{HostsPlan, VisibilityError, canonical_root, external_folders, plan_hosts};
 use aw_core::project::gitignore::{
     RUNTIME_HEADER, VISIBILITY_HEADER, merge, runtime_entries, visibility_entries,
 };
 use aw_core::project::model::{Block, Source};
 use aw_core::project::reconcile::{Changes, DroppedLine, SourceMode, reconcile};
-use aw_core::project::settings::{SettingsError, SettingsMerge, merge_directories};
+use aw_core::project::settings::SettingsError;
+use aw_core::project::visibility::Skip;
 use aw_core::project::{InputError, skills_toml};
 use std::path::{Path, PathBuf};
 
@@ -46,7 +47,8 @@ pub enum InitError {
     /// An input the block rules refuse.
     #[error(transparent)]
     Input(#[from] InputError),
-    /// `.claude/settings.local.json` cannot be merged.
+    /// A host's settings file (`.claude/settings.local.json`, `.codex/config.toml`) cannot be
+    /// merged.
     #[error("{} cannot be updated: {error}", path.display())]
     Settings {
         /// The settings file.
@@ -79,25 +81,12 @@ pub struct Scaffold {
     pub pruned: Vec<PathBuf>,
 }
 
-/// A whole-file change: what it does and the new text.
-#[derive(Debug, Clone)]
-pub struct FileChange {
-    /// `created`, `updated` or `unchanged`.
-    pub action: &'static str,
-    /// The file.
-    pub path: PathBuf,
-    /// The new text (`None`: unchanged).
-    pub text: Option<String>,
-}
-
-impl FileChange {
-    fn new(path: PathBuf, existed: bool, text: Option<String>) -> Self {
-        let action = match (&text, existed) {
-            (None, _) => "unchanged",
-            (Some(_), false) => "created",
-            (Some(_), true) => "updated",
-        };
-        FileChange { action, path, text }
+impl From<VisibilityError> for InitError {
+    fn from(e: VisibilityError) -> Self {
+        match e {
+            VisibilityError::File { path, error } => InitError::Settings { path, error },
+            VisibilityError::Workspace(e) => InitError::Workspace(e),
+        }
     }
 }
 
@@ -108,10 +97,8 @@ pub struct Visibility {
     pub external: Vec<String>,
     /// Folders of removed external sources, to withdraw.
     pub detached: Vec<String>,
-    /// `.claude/settings.local.json`.
-    pub claude: FileChange,
-    /// What the merge adds and removes.
-    pub merge: SettingsMerge,
+    /// What each host's file gains and loses.
+    pub hosts: HostsPlan,
 }
 
 /// Everything a run of `workspace-init` changes.
@@ -135,16 +122,18 @@ pub struct InitPlan {
     pub dropped_lines: Vec<DroppedLine>,
     /// Multi-root visibility.
     pub visibility: Visibility,
+    /// Generated launch folders moved from `docs/tools/` to `.<ns>/launch/`.
+    pub legacy_launch: Vec<LegacyLaunch>,
 }
 
 /// The step of [`apply`] that failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Step {
-    /// Folders, pruning, `skills.toml`, `.gitignore`.
+    /// Folders, pruning, `skills.toml`, `.gitignore`, legacy launch folders.
     Scaffold,
     /// `CLAUDE.md` / `AGENTS.md`.
     ProjectMd,
-    /// `.claude/settings.local.json`.
+    /// `.claude/settings.local.json`, `.codex/config.toml`.
     Visibility,
 }
 
@@ -199,18 +188,6 @@ fn folder_name(root: &Path) -> String {
         .unwrap_or_default()
 }
 
-fn resolved_external(root: &Path, sources: &[Source]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for s in sources {
-        let p = resolve_source(root, &s.path);
-        let text = p.to_string_lossy().into_owned();
-        if is_external(root, &p) && !out.contains(&text) {
-            out.push(text);
-        }
-    }
-    out
-}
-
 /// Plans a run in the workspace `ws` (its root must exist). Reads, never writes.
 pub fn plan(ws: &Workspace, req: InitRequest) -> std::result::Result<InitPlan, InitError> {
     let root = &ws.root;
@@ -250,7 +227,8 @@ pub fn plan(ws: &Workspace, req: InitRequest) -> std::result::Result<InitPlan, I
         FileChange::new(skills_path, false, Some(skills_toml::template(&ws.ns)))
     };
 
-    let external = resolved_external(root, &block.sources);
+    let host_root = canonical_root(root);
+    let external = external_folders(&host_root, &block.sources);
     let gitignore_path = root.join(".gitignore");
     let current = read_optional(&gitignore_path)?;
     let base = current.clone().unwrap_or_default();
@@ -262,27 +240,21 @@ pub fn plan(ws: &Workspace, req: InitRequest) -> std::result::Result<InitPlan, I
         }
     }
     let gitignore = FileChange::new(gitignore_path, current.is_some(), text);
+    let legacy_launch = plan_legacy(ws)?;
 
-    let detached: Vec<String> = resolved_external(root, &rec.removed_sources)
+    let detached: Vec<String> = external_folders(&host_root, &rec.removed_sources)
         .into_iter()
         .filter(|d| !external.contains(d))
         .collect();
-    let settings_path = root.join(".claude").join("settings.local.json");
-    let settings_text = read_optional(&settings_path)?;
-    let settings =
-        merge_directories(settings_text.as_deref(), &external, &detached).map_err(|error| {
-            InitError::Settings {
-                path: settings_path.clone(),
-                error,
-            }
-        })?;
+    let hosts = plan_hosts(
+        &host_root,
+        &external,
+        &detached,
+        !external.is_empty(),
+        Skip::default(),
+    )?;
     let visibility = Visibility {
-        claude: FileChange::new(
-            settings_path,
-            settings_text.is_some(),
-            settings.text.clone(),
-        ),
-        merge: settings,
+        hosts,
         external,
         detached,
     };
@@ -299,17 +271,8 @@ pub fn plan(ws: &Workspace, req: InitRequest) -> std::result::Result<InitPlan, I
         files: planned,
         dropped_lines: rec.dropped_lines,
         visibility,
+        legacy_launch,
     })
-}
-
-fn write_change(root: &Path, c: &FileChange) -> Result<()> {
-    let Some(text) = &c.text else {
-        return Ok(());
-    };
-    if let Some(dir) = c.path.parent() {
-        atomic::create_dir_all(root, dir)?;
-    }
-    atomic::write(root, &c.path, text.as_bytes())
 }
 
 fn apply_prune(root: &Path, op: &Prune) -> Result<()> {
@@ -338,11 +301,18 @@ pub fn apply(plan: &InitPlan) -> std::result::Result<(), (Step, WorkspaceError)>
             // Never overwrite a skills.toml that appeared since the plan was made.
             atomic::create_new(root, &plan.skills_toml.path, text.as_bytes())?;
         }
-        write_change(root, &plan.gitignore)
+        plan.gitignore.write(root)?;
+        for l in &plan.legacy_launch {
+            apply_legacy(root, l)?;
+        }
+        Ok(())
     };
     scaffold().map_err(|e| (Step::Scaffold, e))?;
     write_planned(root, &plan.files).map_err(|e| (Step::ProjectMd, e))?;
-    write_change(root, &plan.visibility.claude).map_err(|e| (Step::Visibility, e))
+    plan.visibility
+        .hosts
+        .write(root)
+        .map_err(|e| (Step::Visibility, e))
 }
 
 /// Why a run of `workspace-init` stopped.

@@ -21,6 +21,7 @@ pub mod git;
 pub mod history;
 pub mod hooks;
 pub mod init;
+pub mod launch;
 pub mod locate;
 pub mod lock;
 pub mod numbering;
@@ -28,7 +29,9 @@ pub mod project;
 pub mod resolver;
 pub mod sessions;
 pub mod skill;
+pub mod source_removal;
 pub mod stdin;
 pub mod test_hook;
+pub mod visibility;
 
 pub use error::{Result, WorkspaceError};

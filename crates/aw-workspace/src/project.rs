@@ -88,6 +88,41 @@ impl ProjectFiles {
     }
 }
 
+/// A whole-file change: what it does and the new text.
+#[derive(Debug, Clone)]
+pub struct FileChange {
+    /// `created`, `updated` or `unchanged`.
+    pub action: &'static str,
+    /// The file.
+    pub path: PathBuf,
+    /// The new text (`None`: unchanged).
+    pub text: Option<String>,
+}
+
+impl FileChange {
+    /// The change of `path`, which `existed` or not, to `text` (`None`: left as it is).
+    pub fn new(path: PathBuf, existed: bool, text: Option<String>) -> Self {
+        let action = match (&text, existed) {
+            (None, _) => "unchanged",
+            (Some(_), false) => "created",
+            (Some(_), true) => "updated",
+        };
+        FileChange { action, path, text }
+    }
+
+    /// Writes the new text (atomically, creating the folder) inside `root`; nothing when
+    /// unchanged.
+    pub fn write(&self, root: &Path) -> Result<()> {
+        let Some(text) = &self.text else {
+            return Ok(());
+        };
+        if let Some(dir) = self.path.parent() {
+            crate::atomic::create_dir_all(root, dir)?;
+        }
+        crate::atomic::write(root, &self.path, text.as_bytes())
+    }
+}
+
 /// Writes the planned files (atomically, one by one) inside `root`.
 pub fn write_planned(root: &Path, files: &[PlannedFile]) -> Result<()> {
     for f in files {
@@ -96,6 +131,27 @@ pub fn write_planned(root: &Path, files: &[PlannedFile]) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Takes the workspace lock and runs `plan` under it. A refused plan releases the lock and, in a
+/// workspace that had no state folder, removes the one taking the lock created: a refusal leaves
+/// no trace.
+pub fn plan_locked<T, E: From<WorkspaceError>>(
+    ws: &Workspace,
+    plan: impl FnOnce() -> std::result::Result<T, E>,
+) -> std::result::Result<(WorkspaceLock, T), E> {
+    let fresh = !ws.state_dir().exists();
+    let lock = WorkspaceLock::of(ws, default_wait())?;
+    match plan() {
+        Ok(p) => Ok((lock, p)),
+        Err(e) => {
+            drop(lock);
+            if fresh {
+                crate::init::discard_fresh_state(ws);
+            }
+            Err(e)
+        }
+    }
 }
 
 /// Reads the block, lets `change` produce the new one, and writes it into both files, all under
@@ -107,9 +163,7 @@ pub fn update<E: From<WorkspaceError>>(
     now: &str,
     change: impl FnOnce(Option<&Block>) -> std::result::Result<Block, E>,
 ) -> std::result::Result<(Block, Vec<PlannedFile>), E> {
-    let fresh = !ws.state_dir().exists();
-    let lock = WorkspaceLock::of(ws, default_wait())?;
-    let planned = (|| {
+    let (lock, (block, planned)) = plan_locked(ws, || {
         let files = ProjectFiles::read(&ws.root)?;
         let mut block = change(files.block(&ws.ns).as_ref())?;
         if block.stack.is_empty() {
@@ -117,17 +171,7 @@ pub fn update<E: From<WorkspaceError>>(
         }
         let planned = files.plan(&ws.ns, &block, now);
         Ok::<_, E>((block, planned))
-    })();
-    let (block, planned) = match planned {
-        Ok(p) => p,
-        Err(e) => {
-            drop(lock);
-            if fresh {
-                crate::init::discard_fresh_state(ws);
-            }
-            return Err(e);
-        }
-    };
+    })?;
     write_planned(&ws.root, &planned)?;
     drop(lock);
     Ok((block, planned))
@@ -207,22 +251,37 @@ fn probe(dir: &Path) -> StackProbe {
     }
 }
 
+/// The stack a folder's build files imply (empty when none is recognised, or the folder is
+/// missing).
+pub fn stack_of(dir: &Path) -> Stack {
+    if dir.is_dir() {
+        detect(&probe(dir))
+    } else {
+        Stack::default()
+    }
+}
+
+/// The stack of the folder `dir`, which must exist (`stack --project-dir`).
+pub fn folder_stack(dir: &Path) -> Result<Stack> {
+    if !dir.is_dir() {
+        return Err(WorkspaceError::Refused {
+            code: aw_core::error_code::ErrorCode::InvalidInput,
+            message: format!("The folder `{}` does not exist.", dir.display()),
+            action: "Pass an existing folder with `--project-dir <dir>`.".to_owned(),
+        });
+    }
+    Ok(stack_of(dir))
+}
+
 /// The stack of the first source folder whose build files say something, else the workspace's.
 pub fn detect_stack(root: &Path, sources: &[Source]) -> Stack {
     let dirs = sources
         .iter()
         .map(|s| resolve_source(root, &s.path))
         .chain(std::iter::once(root.to_path_buf()));
-    for dir in dirs {
-        if !dir.is_dir() {
-            continue;
-        }
-        let st = detect(&probe(&dir));
-        if !st.is_empty() {
-            return st;
-        }
-    }
-    Stack::default()
+    dirs.map(|dir| stack_of(&dir))
+        .find(|st| !st.is_empty())
+        .unwrap_or_default()
 }
 
 #[cfg(test)]

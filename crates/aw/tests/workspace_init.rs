@@ -92,6 +92,7 @@ fn second_init_reports_unchanged_and_changes_no_byte() {
         "AGENTS.md",
         ".gitignore",
         ".claude/settings.local.json",
+        ".codex/config.toml",
         ".workflow/skills.toml",
     ];
     let past = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000_000);
@@ -126,6 +127,7 @@ fn second_init_reports_unchanged_and_changes_no_byte() {
         assert_eq!(v["scaffold"]["created"], json!([]));
         assert_eq!(v["scaffold"]["pruned"], json!([]));
         assert_eq!(v["attach_multiroot"]["claude"]["action"], "unchanged");
+        assert_eq!(v["attach_multiroot"]["codex"]["action"], "unchanged");
         assert_eq!(v["project_md"]["dropped_lines"], json!([]));
         assert_eq!(w.tree(), before, "{args:?}");
     }
@@ -504,6 +506,14 @@ fn external_sources_are_attached_and_detached() {
         w.scrub(&settings),
         json!({"model":"opus","permissions":{"allow":["Bash(ls)"],"additionalDirectories":["/kept/by/user","<TMP>/ext"]}})
     );
+    assert_eq!(
+        w.read(".codex/config.toml"),
+        format!(
+            "[sandbox_workspace_write]\nwritable_roots = [\"{}\"]\n\n[projects.\"{}\"]\ntrust_level = \"trusted\"\n",
+            tmp.join("ext").display(),
+            w.root().display()
+        )
+    );
     let v = w.ok(&["workspace-init", "--source", "app:."]);
     assert_eq!(
         w.scrub(&v["attach_multiroot"]),
@@ -512,7 +522,16 @@ fn external_sources_are_attached_and_detached() {
             "reason": "no_external_sources",
             "detached_removed": ["<TMP>/ext"],
             "claude": {"file": ".claude/settings.local.json", "action": "updated", "added": [], "removed": ["<TMP>/ext"]},
+            "codex": {"file": ".codex/config.toml", "action": "updated", "added": [], "removed": ["<TMP>/ext"]},
         })
+    );
+    // Codex keeps the (now empty) list and the workspace's trust entry.
+    assert_eq!(
+        w.read(".codex/config.toml"),
+        format!(
+            "[sandbox_workspace_write]\nwritable_roots = []\n\n[projects.\"{}\"]\ntrust_level = \"trusted\"\n",
+            w.root().display()
+        )
     );
     let settings: Value = serde_json::from_str(&w.read(".claude/settings.local.json")).unwrap();
     assert_eq!(
@@ -530,6 +549,23 @@ fn unreadable_settings_stop_the_run_before_any_write() {
     let v = w.failure(&["workspace-init", "--source", "ext:../ext"]);
     assert_eq!(v["error"]["code"], "WORKSPACE_INIT_FAILED");
     assert_eq!(v["error"]["details"]["step"], "attach_multiroot");
+    assert_eq!(w.tree(), before);
+    // The same for Codex's file.
+    std::fs::remove_file(w.root().join(".claude/settings.local.json")).unwrap();
+    w.write(
+        ".codex/config.toml",
+        "[sandbox_workspace_write]\nwritable_roots = \"/x\"\n",
+    );
+    let before = w.tree();
+    let v = w.failure(&["workspace-init", "--source", "ext:../ext"]);
+    assert_eq!(v["error"]["code"], "WORKSPACE_INIT_FAILED");
+    assert!(
+        v["error"]["details"]["file"]
+            .as_str()
+            .unwrap()
+            .ends_with(".codex/config.toml"),
+        "{v:#}"
+    );
     assert_eq!(w.tree(), before);
 }
 
@@ -601,4 +637,61 @@ fn an_existing_skills_toml_is_kept_and_the_folder_names_the_project() {
     w.ok(&["workspace-init", "--project", "Explicit"]);
     w.ok(&["workspace-init"]);
     assert!(w.read("AGENTS.md").contains("## Project\n\nExplicit\n"));
+}
+
+#[cfg(unix)]
+#[test]
+fn generated_launch_folders_move_from_docs_tools_to_the_state_folder() {
+    use std::os::unix::fs::PermissionsExt;
+    let w = ws();
+    let generated = r#"{"mode":"server","_generated":{"sha256":"ab12"}}"#;
+    // Generated: moved, the script still executable.
+    w.write("docs/tools/api/launch.json", generated);
+    w.write("docs/tools/api/run.sh", "#!/bin/sh\necho api\n");
+    w.write("docs/tools/api/conf/env.txt", "A=1\n");
+    let script = w.root().join("docs/tools/api/run.sh");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    // Generated, but the new place already has its launch.json: the old folder only goes.
+    w.write("docs/tools/web/launch.json", generated);
+    w.write("docs/tools/web/run.sh", "old\n");
+    w.write(".workflow/launch/web/launch.json", "{\"new\":true}");
+    // The user's own folder (no generated stamp) and a folder holding a link stay.
+    w.write("docs/tools/mine/launch.json", r#"{"mode":"mine"}"#);
+    w.write("docs/tools/linked/launch.json", generated);
+    let outside = w.root().parent().unwrap().join("outside.txt");
+    std::fs::write(&outside, "not the workspace's").unwrap();
+    std::os::unix::fs::symlink(&outside, w.root().join("docs/tools/linked/out")).unwrap();
+
+    let before = w.tree();
+    let mut dry = w.ok(&["workspace-init", "--source", "app:.", "--dry-run"]);
+    assert_eq!(w.tree(), before, "a dry run writes nothing");
+    let real = w.ok(&["workspace-init", "--source", "app:."]);
+    dry["dry_run"] = json!(false);
+    assert_eq!(dry, real, "the dry run predicted the run");
+    assert_eq!(
+        real["legacy_launch"],
+        json!([
+            {"tool": "api", "from": "docs/tools/api", "to": ".workflow/launch/api", "action": "moved"},
+            {"tool": "linked", "from": "docs/tools/linked", "to": ".workflow/launch/linked", "action": "kept"},
+            {"tool": "web", "from": "docs/tools/web", "to": ".workflow/launch/web", "action": "removed"},
+        ])
+    );
+    assert_eq!(w.read(".workflow/launch/api/launch.json"), generated);
+    assert_eq!(w.read(".workflow/launch/api/conf/env.txt"), "A=1\n");
+    let mode = std::fs::metadata(w.root().join(".workflow/launch/api/run.sh"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o111, 0o111, "the script stays executable");
+    assert!(!w.root().join("docs/tools/api").exists());
+    assert!(!w.root().join("docs/tools/web").exists());
+    assert_eq!(w.read(".workflow/launch/web/launch.json"), "{\"new\":true}");
+    assert!(!w.root().join(".workflow/launch/web/run.sh").exists());
+    assert_eq!(w.read("docs/tools/mine/launch.json"), r#"{"mode":"mine"}"#);
+    assert!(w.root().join("docs/tools/linked/launch.json").is_file());
+    let again = w.ok(&["workspace-init"]);
+    assert_eq!(
+        again["legacy_launch"],
+        json!([{"tool": "linked", "from": "docs/tools/linked", "to": ".workflow/launch/linked", "action": "kept"}])
+    );
 }

@@ -63,6 +63,14 @@ pub enum InputError {
         /// The block's aliases, in order.
         known: Vec<String>,
     },
+    /// `remove-source` names an alias the block has no source for.
+    #[error("`{alias}` is not a source of this workspace")]
+    UnknownSource {
+        /// The alias asked for.
+        alias: String,
+        /// The block's aliases, in order.
+        known: Vec<String>,
+    },
     /// The same alias declared twice in one command.
     #[error("the alias `{alias}` is declared twice")]
     DuplicateAlias {
@@ -117,11 +125,16 @@ impl InputError {
             InputError::DuplicateAlias { .. } => {
                 "Give each source its own alias.".to_owned()
             }
-            InputError::UnknownScope { known, .. } if known.is_empty() => {
+            InputError::UnknownScope { known, .. } | InputError::UnknownSource { known, .. }
+                if known.is_empty() =>
+            {
                 "This workspace declares no source: run `aw workspace-init --source alias:path` first.".to_owned()
             }
             InputError::UnknownScope { known, .. } => {
                 format!("Use aliases from the project block: {}.", known.join(", "))
+            }
+            InputError::UnknownSource { known, .. } => {
+                format!("Name one of the project block's sources: {}.", known.join(", "))
             }
             InputError::UnknownAlias { flag, .. } => format!(
                 "Declare the source with `--source alias:path` in the same command, or fix the alias given to `--{flag}`."

@@ -28,6 +28,15 @@ pub fn visibility_entries() -> Vec<String> {
     ]
 }
 
+/// The entries no line of `text` carries (a line counts when, trimmed, it equals the entry).
+pub fn missing_entries<'e>(text: &str, entries: &'e [String]) -> Vec<&'e String> {
+    let present: Vec<&str> = text.split('\n').map(str::trim).collect();
+    entries
+        .iter()
+        .filter(|e| !present.contains(&e.trim()))
+        .collect()
+}
+
 /// Merges a section into `.gitignore` text; `None` when every entry is already there.
 ///
 /// An entry counts as present when any line of the file, trimmed, equals it. Missing entries go
@@ -35,11 +44,7 @@ pub fn visibility_entries() -> Vec<String> {
 /// otherwise the section is appended after one blank line. The file's line ending (CRLF or LF)
 /// is kept.
 pub fn merge(text: &str, header: &str, entries: &[String]) -> Option<String> {
-    let present: Vec<&str> = text.split('\n').map(str::trim).collect();
-    let missing: Vec<&String> = entries
-        .iter()
-        .filter(|e| !present.contains(&e.trim()))
-        .collect();
+    let missing = missing_entries(text, entries);
     if missing.is_empty() {
         return None;
     }

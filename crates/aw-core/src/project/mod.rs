@@ -1,11 +1,14 @@
 //! The `<NS>-PROJECT` block that `workspace-init` writes into `CLAUDE.md` and `AGENTS.md`, and
-//! the other files init owns: the `.gitignore` sections, the `skills.toml` template and the
-//! multi-root visibility settings.
+//! the other files init owns: the `.gitignore` sections, the `skills.toml` template, the
+//! multi-root visibility settings (Claude Code's `settings.rs`, Codex's `codex.rs`, and what
+//! `visibility doctor` concludes from them, `visibility.rs`) and the launch folders.
 //!
 //! We write English headings and labels; we read both those and the reference's Spanish ones.
 
+pub mod codex;
 pub mod error;
 pub mod gitignore;
+pub mod launch;
 pub mod markers;
 pub mod model;
 pub mod parse;
@@ -16,6 +19,7 @@ pub mod skills_toml;
 pub mod source;
 pub mod stack;
 pub mod upsert;
+pub mod visibility;
 
 pub use error::InputError;
 pub use model::{Block, BranchMap, Source, Stack};

@@ -126,29 +126,68 @@ pub fn reconcile(existing: Option<&Block>, changes: Changes) -> Result<Reconcile
     for (a, b) in &changes.qa {
         block.qa_branches.set(a, b);
     }
-    let mut dropped_lines = Vec::new();
-    if changes.mode == SourceMode::Replace {
-        let aliases: Vec<String> = block.sources.iter().map(|s| s.alias.clone()).collect();
-        let keep = |a: &str| aliases.iter().any(|s| s == a);
-        for (list, map) in [
-            ("working_branches", &mut block.working_branches),
-            ("qa_branches", &mut block.qa_branches),
-        ] {
-            dropped_lines.extend(
-                map.split_off_unless(keep)
-                    .into_iter()
-                    .map(|(alias, branch)| DroppedLine {
-                        list,
-                        alias,
-                        branch,
-                    }),
-            );
-        }
-    }
+    let dropped_lines = if changes.mode == SourceMode::Replace {
+        prune_branch_lines(&mut block)
+    } else {
+        Vec::new()
+    };
     Ok(Reconciled {
         block,
         dropped_lines,
         removed_sources,
+    })
+}
+
+/// Removes the working and QA branch lines of aliases that are not sources of `block`; returns
+/// them, working lines first.
+fn prune_branch_lines(block: &mut Block) -> Vec<DroppedLine> {
+    let aliases: Vec<String> = block.sources.iter().map(|s| s.alias.clone()).collect();
+    let keep = |a: &str| aliases.iter().any(|s| s == a);
+    let mut dropped = Vec::new();
+    for (list, map) in [
+        ("working_branches", &mut block.working_branches),
+        ("qa_branches", &mut block.qa_branches),
+    ] {
+        dropped.extend(
+            map.split_off_unless(keep)
+                .into_iter()
+                .map(|(alias, branch)| DroppedLine {
+                    list,
+                    alias,
+                    branch,
+                }),
+        );
+    }
+    dropped
+}
+
+/// A source taken out of the block (`remove-source`).
+#[derive(Debug, Clone)]
+pub struct Removal {
+    /// The block without it.
+    pub block: Block,
+    /// The source removed.
+    pub source: Source,
+    /// Its branch lines, removed with it (and any other line of an alias that is no source).
+    pub dropped_lines: Vec<DroppedLine>,
+}
+
+/// Takes the source `alias` out of `block`, with its branch lines. An alias the block does not
+/// declare is refused, naming the ones it does.
+pub fn remove_source(block: &Block, alias: &str) -> Result<Removal, InputError> {
+    let Some(at) = block.sources.iter().position(|s| s.alias == alias) else {
+        return Err(InputError::UnknownSource {
+            alias: alias.to_owned(),
+            known: block.sources.iter().map(|s| s.alias.clone()).collect(),
+        });
+    };
+    let mut block = block.clone();
+    let source = block.sources.remove(at);
+    let dropped_lines = prune_branch_lines(&mut block);
+    Ok(Removal {
+        block,
+        source,
+        dropped_lines,
     })
 }
 
@@ -174,6 +213,22 @@ mod tests {
             main_branch: None,
             fallback_project: "folder".into(),
         }
+    }
+
+    /// The branch lines of `web` in [`existing`].
+    fn web_lines() -> Vec<DroppedLine> {
+        vec![
+            DroppedLine {
+                list: "working_branches",
+                alias: "web".into(),
+                branch: "feat/w".into(),
+            },
+            DroppedLine {
+                list: "qa_branches",
+                alias: "web".into(),
+                branch: "qa".into(),
+            },
+        ]
     }
 
     fn existing() -> Block {
@@ -208,21 +263,7 @@ mod tests {
         );
         assert!(r.block.qa_branches.is_empty());
         assert_eq!(r.block.default_branches.get("principal"), Some("main"));
-        assert_eq!(
-            r.dropped_lines,
-            vec![
-                DroppedLine {
-                    list: "working_branches",
-                    alias: "web".into(),
-                    branch: "feat/w".into()
-                },
-                DroppedLine {
-                    list: "qa_branches",
-                    alias: "web".into(),
-                    branch: "qa".into()
-                },
-            ]
-        );
+        assert_eq!(r.dropped_lines, web_lines());
         let removed: Vec<_> = r.removed_sources.iter().map(|s| s.alias.as_str()).collect();
         assert_eq!(removed, ["web", "ghost"]);
         assert_eq!(r.block.project.as_deref(), Some("Old"));
@@ -303,5 +344,28 @@ mod tests {
         c.working.push(("a".into(), "w".into()));
         let r = reconcile(None, c).unwrap();
         assert_eq!(r.block.working_branches.get("a"), Some("w"));
+    }
+
+    #[test]
+    fn remove_source_takes_the_row_and_its_branch_lines() {
+        let r = remove_source(&existing(), "web").unwrap();
+        assert_eq!(r.source, s("web", "../web", None));
+        let aliases: Vec<&str> = r.block.sources.iter().map(|s| s.alias.as_str()).collect();
+        assert_eq!(aliases, ["api", "ghost"]);
+        assert_eq!(r.dropped_lines, web_lines());
+        assert_eq!(r.block.working_branches.get("api"), Some("feat/a"));
+        assert_eq!(r.block.default_branches.get("principal"), Some("main"));
+        assert_eq!(r.block.stack.build.as_deref(), Some("Maven"));
+        let e = remove_source(&existing(), "nope").unwrap_err();
+        assert_eq!(
+            e,
+            InputError::UnknownSource {
+                alias: "nope".into(),
+                known: vec!["api".into(), "web".into(), "ghost".into()]
+            }
+        );
+        assert!(e.action().contains("api, web, ghost"), "{}", e.action());
+        let e = remove_source(&Block::default(), "api").unwrap_err();
+        assert!(e.action().contains("declares no source"), "{}", e.action());
     }
 }

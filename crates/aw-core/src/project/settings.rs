@@ -4,13 +4,16 @@
 
 use serde_json::{Map, Value};
 
-/// Why the settings file cannot be merged.
+/// Why a host's settings file (this one, or Codex's `config.toml`) cannot be merged.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SettingsError {
     /// Not JSON.
     #[error("it is not valid JSON ({0})")]
     NotJson(String),
-    /// JSON, but `{}`/`permissions`/`additionalDirectories` has another type.
+    /// Not TOML.
+    #[error("it is not valid TOML ({0})")]
+    NotToml(String),
+    /// Parsed, but a key on the way to the list has another type.
     #[error("`{0}` does not have the expected type")]
     Shape(&'static str),
 }
@@ -24,6 +27,54 @@ pub struct SettingsMerge {
     pub added: Vec<String>,
     /// Folders removed.
     pub removed: Vec<String>,
+}
+
+fn directories_of(root: &Value) -> Result<Vec<String>, SettingsError> {
+    let obj = root.as_object().ok_or(SettingsError::Shape("(the file)"))?;
+    Ok(obj
+        .get("permissions")
+        .map(|p| p.as_object().ok_or(SettingsError::Shape("permissions")))
+        .transpose()?
+        .and_then(|p| p.get("additionalDirectories"))
+        .map(|d| {
+            d.as_array()
+                .ok_or(SettingsError::Shape("permissions.additionalDirectories"))
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|v| v.as_str().map(str::to_owned))
+                        .collect()
+                })
+        })
+        .transpose()?
+        .unwrap_or_default())
+}
+
+/// What a list of folders gains and loses: the folders of `add` it lacks (once each, in order),
+/// and those of `remove` it has and `add` does not keep. Shared by every host's merge.
+pub fn delta(existing: &[String], add: &[String], remove: &[String]) -> (Vec<String>, Vec<String>) {
+    let mut added: Vec<String> = Vec::new();
+    for a in add {
+        if !existing.contains(a) && !added.contains(a) {
+            added.push(a.clone());
+        }
+    }
+    let removed = remove
+        .iter()
+        .filter(|r| !add.contains(r) && existing.contains(r))
+        .cloned()
+        .collect();
+    (added, removed)
+}
+
+/// The folders `permissions.additionalDirectories` lists (strings only, in order); an empty
+/// file lists none.
+pub fn additional_directories(text: &str) -> Result<Vec<String>, SettingsError> {
+    if text.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    let root: Value =
+        serde_json::from_str(text).map_err(|e| SettingsError::NotJson(e.to_string()))?;
+    directories_of(&root)
 }
 
 /// Adds `add` and removes `remove` (unless also in `add`) from `additionalDirectories`.
@@ -40,38 +91,13 @@ pub fn merge_directories(
         Some(t) if t.trim().is_empty() => Value::Object(Map::new()),
         Some(t) => serde_json::from_str(t).map_err(|e| SettingsError::NotJson(e.to_string()))?,
     };
-    let obj = root
-        .as_object_mut()
-        .ok_or(SettingsError::Shape("(the file)"))?;
-    let existing_dirs: Vec<String> = obj
-        .get("permissions")
-        .map(|p| p.as_object().ok_or(SettingsError::Shape("permissions")))
-        .transpose()?
-        .and_then(|p| p.get("additionalDirectories"))
-        .map(|d| {
-            d.as_array()
-                .ok_or(SettingsError::Shape("permissions.additionalDirectories"))
-                .map(|a| {
-                    a.iter()
-                        .filter_map(|v| v.as_str().map(str::to_owned))
-                        .collect()
-                })
-        })
-        .transpose()?
-        .unwrap_or_default();
-    let removed: Vec<String> = remove
-        .iter()
-        .filter(|r| !add.contains(r) && existing_dirs.contains(r))
-        .cloned()
-        .collect();
-    let added: Vec<String> = add
-        .iter()
-        .filter(|a| !existing_dirs.contains(a))
-        .cloned()
-        .collect();
+    let (added, removed) = delta(&directories_of(&root)?, add, remove);
     if added.is_empty() && removed.is_empty() {
         return Ok(SettingsMerge::default());
     }
+    let obj = root
+        .as_object_mut()
+        .ok_or(SettingsError::Shape("(the file)"))?;
     let perms = obj
         .entry("permissions")
         .or_insert_with(|| Value::Object(Map::new()))
@@ -150,5 +176,38 @@ mod tests {
             ),
             Err(SettingsError::Shape(_))
         ));
+        assert!(matches!(
+            additional_directories("{\"permissions\":[]}"),
+            Err(SettingsError::Shape("permissions"))
+        ));
+    }
+
+    #[test]
+    fn lists_the_directories() {
+        assert_eq!(additional_directories("").unwrap(), Vec::<String>::new());
+        assert_eq!(
+            additional_directories(r#"{"permissions":{"additionalDirectories":["/a",3,"/b"]}}"#)
+                .unwrap(),
+            v(&["/a", "/b"])
+        );
+    }
+
+    #[test]
+    fn a_users_other_settings_survive_and_a_rerun_changes_no_byte() {
+        let user = "{\n  \"model\": \"opus\",\n  \"env\": {\"A\": \"1\"},\n  \"permissions\": {\"deny\": [\"Read(.env)\"]}\n}\n";
+        let m = merge_directories(Some(user), &v(&["/ext"]), &[]).unwrap();
+        let text = m.text.unwrap();
+        let out: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            out,
+            json!({"model":"opus","env":{"A":"1"},"permissions":{"deny":["Read(.env)"],"additionalDirectories":["/ext"]}})
+        );
+        let keys: Vec<&String> = out.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["model", "env", "permissions"], "the order is kept");
+        // Nothing to change: no new text, so the file keeps its bytes.
+        assert_eq!(
+            merge_directories(Some(&text), &v(&["/ext"]), &v(&["/gone"])).unwrap(),
+            SettingsMerge::default()
+        );
     }
 }

@@ -1,6 +1,7 @@
 //! One file per command, grouped as the command names are (`session-*` in `session/`,
 //! `checkpoint-*` and the lifecycle hooks in `checkpoint/`, the project block in `project/`,
-//! `flow` and `manifest` verbs in theirs); `dispatch` routes a parsed command to its file.
+//! multi-root visibility in `visibility/`, `flow` and `manifest` verbs in theirs); `dispatch`
+//! routes a parsed command to its file.
 //!
 //! A command file parses its arguments, calls the shell (`aw-workspace`) and the core
 //! (`aw-core`), and builds the output; it never opens a file or decides a rule itself.
@@ -14,7 +15,9 @@ mod project;
 mod resume;
 mod session;
 mod sources;
+mod stack;
 mod status;
+pub mod visibility;
 mod workspace_init;
 
 use crate::context::Ctx;
@@ -26,6 +29,8 @@ use clap::Subcommand;
 /// so the command's own `long_about` (in its file) still shows in `--help`.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    #[command(about = "Make folders outside the workspace visible to Claude Code and Codex.")]
+    AttachMultiroot(visibility::attach::AttachArgs),
     #[command(
         about = "Write this conversation's session checkpoint as the host closes (SessionEnd hook)."
     )]
@@ -36,6 +41,8 @@ pub enum Command {
     CheckpointWrite(checkpoint::write::CheckpointWriteArgs),
     #[command(about = "Run aw on a built-in example, in a temporary folder.")]
     Demo(demo::DemoArgs),
+    #[command(about = "Withdraw folders from Claude Code's and Codex's multi-root settings.")]
+    DetachMultiroot(visibility::detach::DetachArgs),
     Flow(flow::FlowArgs),
     #[command(about = "Add or update a session's row in HISTORY.md.")]
     HistoryUpdate(session::history_update::HistoryUpdateArgs),
@@ -51,6 +58,10 @@ result classes and exit codes, so the scripts that call it keep working."
     NextNumber(next_number::NextNumberArgs),
     #[command(about = "Read the project block, or merge sources and branches into it.")]
     ProjectMdUpsert(project::md_upsert::ProjectMdUpsertArgs),
+    #[command(
+        about = "Take a source out of the workspace: block, multi-root settings, launch folder."
+    )]
+    RemoveSource(project::remove_source::RemoveSourceArgs),
     #[command(about = "Propose what to resume next and the exact command to run (read-only).")]
     Resume(resume::ResumeArgs),
     #[command(
@@ -84,10 +95,20 @@ of aliases that are not sources)."
     SetWorkingBranch(project::SetBranchArgs),
     #[command(about = "List the project's sources with their branches and git state.")]
     Sources(sources::SourcesArgs),
+    #[command(about = "Detect a folder's language, framework, database and build tool.")]
+    Stack(stack::StackArgs),
     #[command(
         about = "The workspace board: specs, plans, sessions and the pipeline of what is left."
     )]
     Status(status::StatusArgs),
+    #[command(
+        about = "Multi-root visibility: `visibility doctor` checks the hosts' files (read-only).",
+        long_about = "Multi-root visibility of the sources outside the workspace.\n\n`aw \
+visibility doctor` checks, without changing anything, that Claude Code's and Codex's files list \
+every external source and nothing stale."
+    )]
+    #[command(subcommand)]
+    Visibility(visibility::VisibilityCommand),
     #[command(
         about = "Make this folder a workspace, or reconcile it (scaffold, project block, .gitignore)."
     )]
@@ -97,15 +118,18 @@ of aliases that are not sources)."
 /// Runs a parsed command.
 pub fn dispatch(command: &Command, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     match command {
+        Command::AttachMultiroot(args) => visibility::attach::run(args, cx),
         Command::AutoCompactOnClose(args) => checkpoint::auto_compact_on_close::run(args, cx),
         Command::CheckpointRead(args) => checkpoint::read::run(args, cx),
         Command::CheckpointWrite(args) => checkpoint::write::run(args, cx),
         Command::Demo(args) => demo::run(args, cx),
+        Command::DetachMultiroot(args) => visibility::detach::run(args, cx),
         Command::Flow(args) => flow::dispatch(args, cx),
         Command::HistoryUpdate(args) => session::history_update::run(args, cx),
         Command::Manifest(cmd) => manifest::dispatch(cmd, cx),
         Command::NextNumber(args) => next_number::run(args, cx),
         Command::ProjectMdUpsert(args) => project::md_upsert::run(args, cx),
+        Command::RemoveSource(args) => project::remove_source::run(args, cx),
         Command::Resume(args) => resume::run(args, cx),
         Command::ResumeSummary(args) => checkpoint::resume_summary::run(args, cx),
         Command::SessionArtifacts(args) => session::artifacts::run(args, cx),
@@ -116,7 +140,9 @@ pub fn dispatch(command: &Command, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         Command::SetQaBranch(args) => project::set_qa_branch::run(args, cx),
         Command::SetWorkingBranch(args) => project::set_working_branch::run(args, cx),
         Command::Sources(args) => sources::run(args, cx),
+        Command::Stack(args) => stack::run(args, cx),
         Command::Status(args) => status::run(args, cx),
+        Command::Visibility(cmd) => visibility::dispatch(cmd, cx),
         Command::WorkspaceInit(args) => workspace_init::run(args, cx),
     }
 }

@@ -1,8 +1,9 @@
 //! `aw workspace-init`: makes a folder a workspace, or reconciles one.
 //!
-//! Creates `.<ns>/sessions/`, seeds `.<ns>/skills.toml`, keeps aw's `.gitignore` sections,
-//! writes the `<NS>-PROJECT` block into `CLAUDE.md` and `AGENTS.md`, and makes sources outside
-//! the folder visible to Claude Code. The target is `--workspace <dir>` or the current folder,
+//! Creates `.<ns>/sessions/`, seeds `.<ns>/skills.toml`, keeps aw's `.gitignore` sections, moves
+//! generated launch folders from `docs/tools/` to `.<ns>/launch/`, writes the `<NS>-PROJECT`
+//! block into `CLAUDE.md` and `AGENTS.md`, and makes sources outside the folder visible to
+//! Claude Code and Codex. The target is `--workspace <dir>` or the current folder,
 //! exactly: init never walks up, it creates the workspace where it is asked to.
 //!
 //! Differences from the reference: a re-run that changes nothing reports `unchanged` and keeps
@@ -16,6 +17,7 @@ use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::{Paint, clean};
+use crate::views::multiroot::{host_json, hosts_human, multiroot_json};
 use crate::views::project_block::{results_human, results_json};
 use aw_core::error_code::ErrorCode;
 use aw_workspace::WorkspaceError;
@@ -31,8 +33,11 @@ use std::path::{Path, PathBuf};
 Creates `.<ns>/sessions/`, seeds `.<ns>/skills.toml` when absent, keeps aw's sections of \
 `.gitignore`, and writes the project block into CLAUDE.md and AGENTS.md (text outside the block \
 is never touched). The declared sources replace the block's; with none declared, the block's \
-own sources are kept. Sources outside the folder are added to `.claude/settings.local.json`. \
-Running it again changes nothing unless something changed."
+own sources are kept. Sources outside the folder are added to `.claude/settings.local.json` \
+(Claude Code) and `.codex/config.toml` (Codex, which also gets the workspace marked trusted); \
+the folders of removed sources are withdrawn from both. Generated launch folders left in \
+`docs/tools/<x>/` by older releases move to `.<ns>/launch/<x>/`. Running it again changes \
+nothing unless something changed."
 )]
 pub struct WorkspaceInitArgs {
     /// The block values: sources, branches, project description.
@@ -56,7 +61,7 @@ fn plan_failure(e: InitError) -> Failure {
                 "workspace-init stopped before writing anything: {} cannot be updated ({error}).",
                 path.display()
             ),
-            "Fix or remove that file (it only lists extra folders for Claude Code), then run workspace-init again.",
+            "Fix or remove that file (aw only lists extra folders in it), then run workspace-init again.",
             json!({ "step": "attach_multiroot", "file": path.to_string_lossy() }),
         ),
     }
@@ -138,28 +143,31 @@ fn paths(list: &[PathBuf]) -> Value {
 
 fn attach_json(plan: &InitPlan) -> Value {
     let v = &plan.visibility;
-    let claude = json!({
-        "file": ".claude/settings.local.json",
-        "action": v.claude.action,
-        "added": v.merge.added,
-        "removed": v.merge.removed,
-    });
     if v.external.is_empty() {
         let mut out = json!({ "skipped": true, "reason": "no_external_sources" });
-        if !v.merge.removed.is_empty() {
-            out["detached_removed"] = json!(v.merge.removed);
-            out["claude"] = claude;
+        let removed = v.hosts.removed();
+        if !removed.is_empty() {
+            out["detached_removed"] = json!(removed);
+            out["claude"] = host_json(&v.hosts.claude);
+            out["codex"] = host_json(&v.hosts.codex);
         }
         return out;
     }
-    let unsupported = json!({ "skipped": true, "reason": "not_supported" });
-    json!({
-        "paths": v.external,
-        "claude": claude,
-        "codex": unsupported,
-        "warp": unsupported,
-        "detached_removed": v.merge.removed,
-    })
+    multiroot_json(&v.external, &v.hosts, false)
+}
+
+fn legacy_json(plan: &InitPlan) -> Value {
+    plan.legacy_launch
+        .iter()
+        .map(|l| {
+            json!({
+                "tool": l.tool,
+                "from": rel(&plan.root, &l.from),
+                "to": rel(&plan.root, &l.to),
+                "action": l.action.as_str(),
+            })
+        })
+        .collect()
 }
 
 fn to_json(plan: &InitPlan, dry_run: bool) -> Value {
@@ -176,6 +184,7 @@ fn to_json(plan: &InitPlan, dry_run: bool) -> Value {
         },
         "skills_toml": if plan.skills_toml.text.is_some() { "created" } else { "exists" },
         "gitignore": plan.gitignore.action,
+        "legacy_launch": legacy_json(plan),
         "project_md": {
             "ok": true,
             "action": "init",
@@ -191,9 +200,12 @@ fn to_json(plan: &InitPlan, dry_run: bool) -> Value {
     })
 }
 
+/// `p` relative to the workspace root (as is when it lies elsewhere).
 fn rel(root: &Path, p: &Path) -> String {
-    let shown = p.strip_prefix(root).unwrap_or(p);
-    clean(&shown.to_string_lossy()).into_owned()
+    p.strip_prefix(root)
+        .unwrap_or(p)
+        .to_string_lossy()
+        .into_owned()
 }
 
 fn human(plan: &InitPlan, dry_run: bool, detail: bool, p: Paint) -> String {
@@ -236,16 +248,25 @@ fn human(plan: &InitPlan, dry_run: bool, detail: bool, p: Paint) -> String {
     ));
     out.push_str(&results_human(&plan.files));
     let v = &plan.visibility;
-    let multi = if v.external.is_empty() {
-        "no external sources".to_owned()
+    if v.external.is_empty() {
+        out.push_str(&format!("  {:<12} no external sources\n", "Multi-root"));
     } else {
-        format!(
-            "{} external folder(s); .claude/settings.local.json {}; Codex and Warp not supported",
-            v.external.len(),
-            v.claude.action
-        )
-    };
-    out.push_str(&format!("  {:<12} {multi}\n", "Multi-root"));
+        out.push_str(&format!(
+            "  {:<12} {} external folder(s)\n",
+            "Multi-root",
+            v.external.len()
+        ));
+    }
+    if !v.external.is_empty() || !v.hosts.removed().is_empty() {
+        out.push_str(&hosts_human(&v.hosts, false));
+    }
+    if !plan.legacy_launch.is_empty() {
+        out.push_str(&format!(
+            "  {:<12} {} legacy launch folder(s) of docs/tools\n",
+            "Launch",
+            plan.legacy_launch.len()
+        ));
+    }
     if !plan.dropped_lines.is_empty() {
         out.push_str(&format!(
             "  {:<12} {} branch line(s) of removed sources\n",
@@ -271,7 +292,7 @@ fn human(plan: &InitPlan, dry_run: bool, detail: bool, p: Paint) -> String {
             if !list.is_empty() {
                 out.push_str(&format!("\n{label}\n"));
                 for path in list.iter() {
-                    out.push_str(&format!("  {}\n", rel(&plan.root, path)));
+                    out.push_str(&format!("  {}\n", clean(&rel(&plan.root, path))));
                 }
             }
         }
@@ -290,16 +311,25 @@ fn human(plan: &InitPlan, dry_run: bool, detail: bool, p: Paint) -> String {
                 ));
             }
         }
-        if !v.external.is_empty() || !v.merge.removed.is_empty() {
+        let removed = v.hosts.removed();
+        if !v.external.is_empty() || !removed.is_empty() {
             out.push_str("\nMulti-root\n");
-            for path in &v.merge.added {
-                out.push_str(&format!("  added    {}\n", clean(path)));
+            for path in &v.external {
+                out.push_str(&format!("  attached {}\n", clean(path)));
             }
-            for path in &v.merge.removed {
+            for path in &removed {
                 out.push_str(&format!("  removed  {}\n", clean(path)));
             }
-            for path in v.external.iter().filter(|e| !v.merge.added.contains(e)) {
-                out.push_str(&format!("  kept     {}\n", clean(path)));
+        }
+        if !plan.legacy_launch.is_empty() {
+            out.push_str("\nLegacy launch folders\n");
+            for l in &plan.legacy_launch {
+                out.push_str(&format!(
+                    "  {:<8} {} -> {}\n",
+                    l.action.as_str(),
+                    clean(&rel(&plan.root, &l.from)),
+                    clean(&rel(&plan.root, &l.to))
+                ));
             }
         }
     }

@@ -4,5 +4,6 @@
 
 pub mod checkpoint;
 pub mod hooks;
+pub mod multiroot;
 pub mod project_block;
 pub mod status;

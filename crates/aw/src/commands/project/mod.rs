@@ -1,8 +1,9 @@
-//! `aw project-md-upsert`, `aw set-working-branch` and `aw set-qa-branch`: the project block
-//! in CLAUDE.md and AGENTS.md; and what they share with `workspace-init`: the block's flags,
-//! turned into checked values.
+//! `aw project-md-upsert`, `aw set-working-branch`, `aw set-qa-branch` and `aw remove-source`:
+//! the project block in CLAUDE.md and AGENTS.md; and what they share with `workspace-init`: the
+//! block's flags, turned into checked values.
 
 pub mod md_upsert;
+pub mod remove_source;
 pub mod set_qa_branch;
 pub mod set_working_branch;
 

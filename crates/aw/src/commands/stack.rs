@@ -1,0 +1,61 @@
+//! `aw stack [--project-dir <dir>]`: the language, framework, database and build tool a folder's
+//! marker files imply (`pom.xml`, `build.gradle[.kts]`, `angular.json`, `package.json`), by the
+//! same rules `workspace-init` fills the project block's stack with.
+
+use crate::context::Ctx;
+use crate::failure::Failure;
+use crate::output::{Format, Outcome};
+use crate::style::clean;
+use aw_workspace::project::folder_stack;
+use clap::Args;
+use serde_json::json;
+use std::path::PathBuf;
+
+/// Arguments of `aw stack`.
+#[derive(Debug, Args)]
+#[command(
+    long_about = "Print the stack a folder's marker files imply: `pom.xml` (Java, Spring Boot, \
+Maven), `build.gradle` or `build.gradle.kts` (Java, Spring Boot, Gradle), `angular.json` \
+(TypeScript, Angular, npm), else `package.json` (React or Vue from its dependencies, else Node; \
+TypeScript when a dependency's name contains `typescript`; npm). The first marker found wins; \
+an unknown key is null.\n\nThe folder is `--project-dir` (relative to the current folder), else \
+the workspace root. These are the rules `workspace-init` fills the project block's stack with."
+)]
+pub struct StackArgs {
+    /// The folder to look at (default: the workspace root).
+    #[arg(long = "project-dir", value_name = "DIR")]
+    pub project_dir: Option<PathBuf>,
+}
+
+/// Runs the command.
+pub fn run(args: &StackArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
+    let style = cx.default_style()?;
+    let dir = match &args.project_dir {
+        Some(d) => d.clone(),
+        None => cx.workspace()?.root,
+    };
+    let st = folder_stack(&dir)?;
+    Ok(match style.format {
+        Format::Json => Outcome::json(json!({
+            "language": st.language,
+            "framework": st.framework,
+            "db": st.db,
+            "build": st.build,
+        })),
+        Format::Human => {
+            let mut out = format!("stack · {}\n", clean(&dir.to_string_lossy()));
+            for (label, v) in [
+                ("Language", &st.language),
+                ("Framework", &st.framework),
+                ("Database", &st.db),
+                ("Build", &st.build),
+            ] {
+                out.push_str(&format!(
+                    "  {label:<10} {}\n",
+                    clean(v.as_deref().unwrap_or("unknown"))
+                ));
+            }
+            Outcome::text(out)
+        }
+    })
+}
