@@ -181,7 +181,10 @@ fn run(
 /// The `visibility` verbs.
 #[derive(Debug, Subcommand)]
 pub enum VisibilityCommand {
-    /// Check that every host's file lists the external sources, and nothing stale (read-only).
+    // `about` rather than a doc comment, which would reset the verb's long help.
+    #[command(
+        about = "Check that every host's file lists the external sources, and nothing stale (read-only)."
+    )]
     Doctor(doctor::DoctorArgs),
 }
 
