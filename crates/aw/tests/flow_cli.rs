@@ -389,6 +389,118 @@ fn a_reference_v22_state_is_set_aside_on_readoption_and_never_lost() {
     assert!(!dir.join(".flow-run.v5.json").exists());
 }
 
+/// Runs `aw args…` at the root of `ws` with the whole workspace read-only, by the first means
+/// this machine offers: as an ordinary user, folders and files without write permission; as
+/// root (whom permissions do not stop), a read-only bind mount in a private mount namespace,
+/// else the permission route as the `nobody` user. Fails loudly when none is available.
+fn run_read_only(ws: &FlowWs, args: &[&str]) -> (i32, Value) {
+    use std::process::Command;
+    let root = ws.root().to_str().unwrap().to_owned();
+    let uid = Command::new("id").arg("-u").output().unwrap();
+    let is_root = String::from_utf8_lossy(&uid.stdout).trim() == "0";
+    let bin = crate::support::bin();
+    let with_env = |mut c: Command| {
+        crate::support::clean_env(&mut c, ws.ws.home());
+        c.current_dir(ws.root()).stdin(std::process::Stdio::null());
+        c.output().unwrap()
+    };
+    let chmod = |mode: &str| {
+        let ok = Command::new("chmod")
+            .args(["-R", mode, &root])
+            .status()
+            .unwrap();
+        assert!(ok.success());
+    };
+    let mounted = is_root
+        && Command::new("unshare")
+            .args(["-m", "true"])
+            .status()
+            .is_ok_and(|s| s.success());
+    let out = if mounted {
+        let mut c = Command::new("unshare");
+        c.args(["-m", "sh", "-c"])
+            .arg(r#"mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && exec "$@""#)
+            .arg(&root)
+            .arg(&bin)
+            .args(args);
+        with_env(c)
+    } else {
+        chmod("a-w");
+        let out = if is_root {
+            // The temporary folders above the workspace must let `nobody` through.
+            let mut dir = ws.root().to_path_buf();
+            while let Some(parent) = dir.parent() {
+                let _ = Command::new("chmod")
+                    .args(["o+x", parent.to_str().unwrap()])
+                    .status();
+                dir = parent.to_path_buf();
+            }
+            chmod("a+rX");
+            chmod("a-w");
+            let mut c = Command::new("setpriv");
+            c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+                .arg(&bin)
+                .args(args);
+            with_env(c)
+        } else {
+            let mut c = Command::new(&bin);
+            c.args(args);
+            with_env(c)
+        };
+        chmod("u+w");
+        out
+    };
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "no way to run aw on a read-only workspace here, or its output is not JSON ({e}): {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (out.status.code().unwrap_or(-1), v)
+}
+
+#[test]
+fn a_pure_reread_works_on_a_read_only_checkout() {
+    let ws = FlowWs::new("ro-quick");
+    let d = ws.adopt();
+    let again = ["flow", "advance", "--session", ws.folder.as_str()];
+    let before = ws.ws.tree();
+    // As a fresh clone has it: no lock file (it is ignored by git), and with it.
+    std::fs::remove_file(ws.root().join(".workflow/.lock")).unwrap();
+    let (rc, v) = run_read_only(&ws, &again);
+    assert_eq!(rc, 0, "{v}");
+    assert_eq!(
+        (&v["state_digest"], &v["boundary"], &v["next_action"]),
+        (&d["state_digest"], &d["boundary"], &d["next_action"]),
+        "the same boundary, read without writing"
+    );
+    std::fs::write(ws.root().join(".workflow/.lock"), "").unwrap();
+    let (rc, v) = run_read_only(&ws, &again);
+    assert_eq!(rc, 0, "{v}");
+    assert_eq!(v["state_digest"], d["state_digest"]);
+    let (rc, v) = run_read_only(&ws, &["status", "--json"]);
+    assert_eq!(rc, 0, "{v}");
+    // A command that must write says why it cannot, and nothing changes.
+    let (rc, v) = run_read_only(
+        &ws,
+        &[
+            "session-create",
+            "--type",
+            "quick",
+            "--name",
+            "nope",
+            "--objective",
+            "x",
+        ],
+    );
+    failure(rc, &v, "IO_ERROR");
+    let mut after = ws.ws.tree();
+    after.remove(".workflow/.lock");
+    let mut before = before;
+    before.remove(".workflow/.lock");
+    assert_eq!(after, before);
+}
+
 fn reseal(mut v: Value) -> String {
     v.as_object_mut().unwrap().remove("digest");
     let d = aw_core::canonical::semantic_digest(&v);
