@@ -207,3 +207,21 @@ fn grants_are_bookkeeping_outside_the_position() {
             .contains("attempt_grants")
     );
 }
+
+#[test]
+fn unknown_keys_survive_at_the_top_level_only() {
+    let mut v: Value = serde_json::from_str(&RunState::new(Flow::Quick, F).serialize()).unwrap();
+    v["future_key"] = json!({"kept": true});
+    v["observations"] = json!([{
+        "transition": "quick.entry-gate-signal",
+        "signals": ["quick.needs-architecture"],
+        "nested_key": 1
+    }]);
+    let state = parse_state(&sealed(v), F).unwrap();
+    let back: Value = serde_json::from_str(&state.serialize()).unwrap();
+    assert_eq!(back["future_key"], json!({"kept": true}));
+    assert_eq!(
+        back["observations"],
+        json!([{"transition": "quick.entry-gate-signal", "signals": ["quick.needs-architecture"]}])
+    );
+}

@@ -91,4 +91,13 @@ mod tests {
                 .to_string()
         );
     }
+
+    #[test]
+    fn lone_surrogates_and_numbers_beyond_doubles_are_errors() {
+        // JavaScript accepts both (a lone surrogate, Infinity); neither has a faithful Rust value.
+        for text in [r#""\ud800""#, r#"{"a":"\udc00x"}"#, "1e400", "[-1e400]"] {
+            assert!(parse_bounded::<serde_json::Value>(text).is_err(), "{text}");
+        }
+        assert!(parse_bounded::<serde_json::Value>(r#""\ud83d\ude00""#).is_ok());
+    }
 }

@@ -160,3 +160,23 @@ fn deep_nesting_is_bounded_not_a_crash() {
     assert_eq!(r.class, Class::Invalid);
     assert_eq!(r.errors[0].rule, "gate.malformed-json");
 }
+
+#[test]
+fn malformed_json_is_one_error_carrying_the_parsers_own_reason() {
+    let text = r#"{"family": "agent-workflow",}"#;
+    let r = validate(Some(text.as_bytes()), "/s", &files());
+    assert_eq!(r.class, Class::Invalid);
+    assert_eq!(r.errors.len(), 1);
+    assert_eq!(r.errors[0].rule, "gate.malformed-json");
+    // Our words up to the colon, then serde_json's reason (V8's differs, and varies by version).
+    let why = serde_json::from_str::<serde_json::Value>(text)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        r.errors[0]
+            .message
+            .ends_with(&format!("is not valid JSON: {why}")),
+        "{}",
+        r.errors[0].message
+    );
+}

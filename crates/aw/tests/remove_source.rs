@@ -32,7 +32,11 @@ fn removes_the_row_branch_lines_multiroot_entries_and_launch_folder() {
     w.write(".workflow/launch/ext/run.sh", "echo hi\n");
     w.write(".workflow/launch/ext/logs/today.log", "x\n");
     w.write(".workflow/launch/app/run.sh", "echo app\n");
+    // The reference stopped the source's processes from this file; aw runs none and leaves it.
+    let processes = r#"{"ext":{"pid":1}}"#;
+    w.write(".workflow/processes.json", processes);
     let v = w.ok(&["remove-source", "ext"]);
+    assert_eq!(w.read(".workflow/processes.json"), processes);
     assert_eq!(
         w.scrub(&v),
         json!({

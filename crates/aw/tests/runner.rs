@@ -18,6 +18,7 @@ mod manifest_validate;
 mod multiroot;
 mod next_number;
 mod project_block;
+mod protocol_differences;
 mod remove_source;
 mod sessions;
 mod stack;

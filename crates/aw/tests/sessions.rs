@@ -562,6 +562,19 @@ fn history_update_rules() {
         ws.read(".workflow/HISTORY.md")
             .contains("| 005-renamed | 2026-02-04 | active | — |")
     );
+    // A busy lock is LOCK_BUSY (the reference said INVALID_INPUT), and nothing is written.
+    let before = ws.read(".workflow/HISTORY.md");
+    let held = std::fs::File::options()
+        .write(true)
+        .open(ws.root().join(".workflow/.lock"))
+        .unwrap();
+    held.lock().unwrap();
+    let (code, v) = ws.run_env(
+        &["history-update", "--code", "5", "--state", "closed"],
+        &[("AW_LOCK_WAIT_MS", "50")],
+    );
+    assert_eq!((code, v["error"]["code"].clone()), (1, json!("LOCK_BUSY")));
+    assert_eq!(ws.read(".workflow/HISTORY.md"), before);
 }
 
 #[test]

@@ -57,6 +57,8 @@ fn first_init_creates_everything() {
     ]);
     insta::assert_json_snapshot!("first_init", w.scrub(&v));
     assert!(w.root().join(".workflow/sessions").is_dir());
+    // The lock file stays (the reference deleted it): the OS lock lives on its inode.
+    assert!(w.root().join(".workflow/.lock").is_file());
     assert_eq!(
         w.read(".workflow/skills.toml"),
         aw_core::project::skills_toml::template("workflow")
@@ -694,4 +696,33 @@ fn generated_launch_folders_move_from_docs_tools_to_the_state_folder() {
         again["legacy_launch"],
         json!([{"tool": "linked", "from": "docs/tools/linked", "to": ".workflow/launch/linked", "action": "kept"}])
     );
+}
+
+#[test]
+fn replaced_files_keep_their_mode_and_new_ones_follow_the_umask() {
+    let w = ws();
+    w.write("CLAUDE.md", "# Notes\n");
+    let mode = |rel: &str| std::fs::metadata(w.root().join(rel)).unwrap().mode() & 0o777;
+    std::fs::set_permissions(
+        w.root().join("CLAUDE.md"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o664),
+    )
+    .unwrap();
+    // What a plain create gives here (0666 less this process's umask, which aw inherits).
+    let plain = w.root().join("plain");
+    std::fs::write(&plain, "").unwrap();
+    let umask_mode = std::fs::metadata(&plain).unwrap().mode() & 0o777;
+    w.ok(&["workspace-init", "--source", "app:.", "--project", "One"]);
+    assert_eq!(mode("CLAUDE.md"), 0o664, "a replaced file keeps its mode");
+    for created in ["AGENTS.md", ".gitignore", ".workflow/skills.toml"] {
+        assert_eq!(mode(created), umask_mode, "{created} follows the umask");
+    }
+    std::fs::set_permissions(
+        w.root().join("AGENTS.md"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o640),
+    )
+    .unwrap();
+    w.ok(&["workspace-init", "--source", "app:.", "--project", "Two"]);
+    assert!(w.read("AGENTS.md").contains("Two"));
+    assert_eq!((mode("CLAUDE.md"), mode("AGENTS.md")), (0o664, 0o640));
 }
