@@ -120,7 +120,10 @@ mod tests {
         // does, and `..` after it still climbs out of it.
         assert!(!s.exists("bin/run.sh/"));
         assert!(!s.exists("bin/run.sh//"));
-        assert!(matches!(s.read("bin/run.sh/"), FileRead::Unreadable(_) | FileRead::Absent));
+        assert!(matches!(
+            s.read("bin/run.sh/"),
+            FileRead::Unreadable(_) | FileRead::Absent
+        ));
         assert!(s.exists("bin/"));
         assert!(s.exists("bin/run.sh/../"));
         assert!(matches!(s.read("bin"), FileRead::Unreadable(_)));

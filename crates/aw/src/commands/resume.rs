@@ -97,7 +97,8 @@ fn block(p: &Proposal, style: Style, out: &mut String) {
         clean(&p.command)
     ));
     if style.detail {
-        out.push_str(&format!("  Path       {}\n", clean(&p.file)));
+        let label = if p.is_session() { "Session" } else { "Path" };
+        out.push_str(&format!("  {label:<10} {}\n", clean(&p.file)));
     }
 }
 
