@@ -185,8 +185,12 @@ fn set_branch_refusals_write_nothing() {
     drop(held);
 }
 
+fn keys(v: &Value) -> Vec<&str> {
+    v.as_object().unwrap().keys().map(String::as_str).collect()
+}
+
 #[test]
-fn sources_lists_the_block_with_git_state_per_source() {
+fn sources_speaks_the_reference_model() {
     let w = ws();
     let ext = w.root().parent().unwrap().join("ext");
     std::fs::create_dir_all(&ext).unwrap();
@@ -200,47 +204,130 @@ fn sources_lists_the_block_with_git_state_per_source() {
         "gone:../gone",
         "--working-branch",
         "ext:feat/e",
+        "--qa-branch",
+        "ext:qa",
     ]);
     let v = w.ok(&["sources", "--no-git"]);
+    assert_eq!(
+        keys(&v),
+        [
+            "sources",
+            "working_branches_from_status",
+            "cross_source_consistent",
+            "divergent_sources",
+            "workspace",
+            "block_found",
+            "count"
+        ]
+    );
+    assert_eq!(v["working_branches_from_status"], json!({"ext": "feat/e"}));
     assert_eq!(v["count"], 3);
-    assert_eq!(v["block_found"], true);
     let app = &v["sources"][0];
+    assert_eq!(
+        keys(app),
+        [
+            "alias",
+            "path",
+            "main_branch",
+            "expected_work_branch",
+            "expected_origin",
+            "resolved_path",
+            "exists",
+            "qa_branch"
+        ],
+        "--no-git: the reference's four keys, then ours"
+    );
     assert_eq!(app["resolved_path"], w.root().to_str().unwrap());
-    assert_eq!(app["expected_branch"], "main");
-    assert_eq!(app["git"], Value::Null);
-    assert_eq!(v["sources"][1]["expected_branch"], "feat/e");
+    assert_eq!(
+        app["expected_work_branch"],
+        Value::Null,
+        "the main branch is not an expectation"
+    );
+    assert_eq!(app["expected_origin"], "none");
+    assert_eq!(v["sources"][1]["expected_work_branch"], "feat/e");
+    assert_eq!(v["sources"][1]["expected_origin"], "working_branch");
+    assert_eq!(v["sources"][1]["qa_branch"], "qa");
     assert_eq!(v["sources"][2]["exists"], false);
 
     let v = w.ok(&["sources", "--scope", "ext,gone"]);
     assert_eq!(v["count"], 2);
-    assert_eq!(v["sources"][1]["git"], json!({"error": "missing_folder"}));
+    let gone = &v["sources"][1];
+    assert_eq!(gone["error"], "Path does not exist: ../gone");
+    assert_eq!(gone["error_kind"], "missing_folder");
+    assert_eq!(
+        (
+            &gone["current_branch"],
+            &gone["match"],
+            &gone["dirty"],
+            &gone["is_repo"]
+        ),
+        (&Value::Null, &Value::Null, &Value::Null, &json!(false))
+    );
     // git is required here (CI has it): without it this fails, it never skips.
     git(&ext, w.home(), &["--version"]);
-    assert_eq!(v["sources"][0]["git"], json!({"error": "not_a_repository"}));
+    assert_eq!(v["sources"][0]["error"], "Not a git repository");
+    assert_eq!(v["cross_source_consistent"], true, "no repository diverges");
     git(&ext, w.home(), &["init", "-q", "-b", "feat/e"]);
     std::fs::write(ext.join("a.txt"), "a").unwrap();
     git(&ext, w.home(), &["add", "a.txt"]);
     git(&ext, w.home(), &["commit", "-q", "-m", "a"]);
     let v = w.ok(&["sources", "--scope", "ext"]);
+    let e = &v["sources"][0];
     assert_eq!(
-        v["sources"][0]["git"],
-        json!({"branch": "feat/e", "dirty": false})
+        keys(e),
+        [
+            "alias",
+            "path",
+            "main_branch",
+            "expected_work_branch",
+            "current_branch",
+            "match",
+            "dirty",
+            "expected_origin",
+            "resolved_path",
+            "exists",
+            "qa_branch"
+        ],
+        "a clean repository: no changed_files, is_repo or error (the reference's compact form)"
     );
-    assert_eq!(v["sources"][0]["on_expected_branch"], true);
+    assert_eq!(
+        (&e["current_branch"], &e["match"], &e["dirty"]),
+        (&json!("feat/e"), &json!(true), &json!(false))
+    );
+    std::fs::write(ext.join("a.txt"), "changed").unwrap();
     std::fs::write(ext.join("b.txt"), "b").unwrap();
     let v = w.ok(&["sources", "--scope", "ext"]);
+    assert_eq!(v["sources"][0]["dirty"], true);
     assert_eq!(
-        v["sources"][0]["git"],
-        json!({"branch": "feat/e", "dirty": true})
+        v["sources"][0]["changed_files"],
+        json!(["a.txt", "b.txt"]),
+        "every path whole, the first one included"
     );
-    let out = w.output_in(
-        w.root(),
-        &["sources", "--no-git", "--format", "human"],
-        None,
-        &[],
+    let v = w.ok(&["sources", "--scope", "ext", "--verbose"]);
+    let e = &v["sources"][0];
+    assert_eq!((&e["is_repo"], &e["error"]), (&json!(true), &Value::Null));
+    assert_eq!(
+        (&v["session_code"], &v["scope"]),
+        (&json!(""), &json!(["ext"]))
     );
+
+    git(&ext, w.home(), &["checkout", "-q", "-b", "other"]);
+    let v = w.ok(&["sources"]);
+    assert_eq!(v["sources"][1]["match"], false);
+    assert_eq!(v["cross_source_consistent"], false);
+    assert_eq!(
+        v["divergent_sources"],
+        json!([{"alias": "ext", "current": "other", "expected": "feat/e"}])
+    );
+
+    let out = w.output_in(w.root(), &["sources", "--format", "human"], None, &[]);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.starts_with("3 source(s)\n"), "{text}");
+    assert!(
+        text.contains("on other (not the expected branch), 2 uncommitted file(s)"),
+        "{text}"
+    );
+    assert!(text.contains("Not on their expected branch: ext"), "{text}");
     assert_eq!(
         w.failure(&["sources", "--scope", "nope"])["error"]["code"],
         "INVALID_INPUT"
@@ -248,10 +335,78 @@ fn sources_lists_the_block_with_git_state_per_source() {
 }
 
 #[test]
-fn sources_without_a_block_is_an_empty_list() {
+fn sources_expects_what_a_session_declares() {
+    let w = ws();
+    let ext = w.root().parent().unwrap().join("ext2");
+    std::fs::create_dir_all(&ext).unwrap();
+    git(&ext, w.home(), &["init", "-q", "-b", "feat/s"]);
+    w.ok(&[
+        "workspace-init",
+        "--source",
+        "ext:../ext2:main",
+        "--source",
+        "app:.:main",
+        "--working-branch",
+        "ext:feat/e",
+        "--working-branch",
+        "app:feat/app",
+    ]);
+    let dir = w.session("004-fix-quick", false);
+    std::fs::write(
+        dir.join("SESSION.md"),
+        "# Session — fix\n\nBranch: ext:feat/s\n\n## Objective\nFix\n",
+    )
+    .unwrap();
+    let v = w.ok(&["sources", "--no-git"]);
+    assert_eq!(v["sources"][0]["expected_work_branch"], "feat/e");
+    assert!(v.get("session_code").is_none());
+    for flag in ["--session", "--code"] {
+        let v = w.ok(&["sources", flag, "4"]);
+        assert_eq!(v["session_code"], "4");
+        let e = &v["sources"][0];
+        assert_eq!(
+            (
+                &e["expected_work_branch"],
+                &e["expected_origin"],
+                &e["match"]
+            ),
+            (&json!("feat/s"), &json!("session"), &json!(true)),
+            "{flag}"
+        );
+        assert_eq!(
+            v["sources"][1]["expected_work_branch"], "feat/app",
+            "a source the session does not name keeps the block's working branch"
+        );
+        assert_eq!(
+            v["working_branches_from_status"],
+            json!({"ext": "feat/e", "app": "feat/app"})
+        );
+    }
+    w.ok(&["sources", "--session", "4", "--code", "4"]);
+    assert_eq!(
+        w.failure(&["sources", "--session", "4", "--code", "5"])["error"]["code"],
+        "ARGS_INVALID"
+    );
+    assert_eq!(
+        w.failure(&["sources", "--session", "9"])["error"]["code"],
+        "SESSION_NOT_FOUND"
+    );
+}
+
+#[test]
+fn sources_without_a_block_says_no_sources_are_declared() {
     let w = ws();
     assert_eq!(
         w.ok(&["sources"]),
-        json!({"workspace": w.root().to_str().unwrap(), "block_found": false, "count": 0, "sources": []})
+        json!({
+            "sources": [],
+            "working_branches_from_status": {},
+            "cross_source_consistent": true,
+            "divergent_sources": [],
+            "error": "no_sources_declared",
+            "workspace": w.root().to_str().unwrap(),
+            "block_found": false,
+            "count": 0
+        })
     );
 }

@@ -14,6 +14,7 @@ pub mod render;
 pub mod settings;
 pub mod skills_toml;
 pub mod source;
+pub mod sources;
 pub mod stack;
 pub mod upsert;
 
