@@ -230,6 +230,7 @@ mod tests {
     /// not codes.
     const ENVIRONMENT: &[&str] = &[
         "AW_CONTEXT_ID",
+        "AW_DOC_LANGUAGE",
         "AW_LOCK_WAIT_MS",
         "AW_NAMESPACE",
         "AW_TEST_NOW",

@@ -110,7 +110,8 @@ fn init_merges_sources_and_branches_into_the_block() {
     );
     let claude = w.read("CLAUDE.md");
     assert!(
-        claude.starts_with("# Sample workspace\n\n<!-- WORKFLOW-PROJECT-START -->\n## Project\n")
+        claude.starts_with("# Sample workspace\n\n<!-- WORKFLOW-PROJECT-START -->\n## Proyecto\n"),
+        "the reference's Spanish block stays Spanish"
     );
     assert!(!claude.contains("Mode:"));
     assert!(
@@ -146,7 +147,7 @@ fn set_branch_commands_upsert_one_alias() {
         json!({"sample": "desarrollo", "other": "qa"})
     );
     let text = w.read("CLAUDE.md");
-    assert!(text.contains("- Working branches:\n  - sample: feature/login\n- QA branches:\n  - sample: desarrollo\n  - other: qa\n"), "{text}");
+    assert!(text.contains("- Ramas de trabajo actuales:\n  - sample: feature/login\n- Ramas QA actuales:\n  - sample: desarrollo\n  - other: qa\n"), "{text}");
 }
 
 #[test]
@@ -408,5 +409,82 @@ fn sources_without_a_block_says_no_sources_are_declared() {
             "block_found": false,
             "count": 0
         })
+    );
+}
+
+#[test]
+fn a_new_block_is_english_unless_spanish_is_configured() {
+    // English by default.
+    let en = Ws::bare();
+    en.ok(&["workspace-init", "--source", "app:.:main"]);
+    assert!(en.read("CLAUDE.md").contains("## Project\n"));
+    // AW_DOC_LANGUAGE=es: the reference's Spanish form, which reads back to the same model.
+    let es = Ws::bare().with_env("AW_DOC_LANGUAGE", "es");
+    es.ok(&["workspace-init", "--source", "app:.:main"]);
+    for file in ["CLAUDE.md", "AGENTS.md"] {
+        let text = es.read(file);
+        assert!(
+            text.contains("## Proyecto\n")
+                && text.contains("## Fuentes\n\n| Alias | Path | Rama principal |\n|---|---|---|\n| app | . | main |\n")
+                && text.contains("- Última actividad: ")
+                && text.contains("- Histórico: `.workflow/HISTORY.md`"),
+            "{file}: {text}"
+        );
+    }
+    let read = |w: &Ws| {
+        let mut b = w.ok(&["project-md-upsert", "--read"])["block"].clone();
+        b["last_activity"] = Value::Null;
+        b["proyecto"] = Value::Null;
+        b
+    };
+    assert_eq!(read(&es), read(&en));
+    // The setting in skills.toml does the same; the variable wins over it.
+    let with_setting = |env: &[(&str, &str)]| {
+        let w = Ws::bare();
+        std::fs::create_dir_all(w.root().join(".workflow")).unwrap();
+        w.write(
+            ".workflow/skills.toml",
+            "[skills]\n\n[workspace]\ndoc_language = \"es\"\n",
+        );
+        let (code, v) = w.run_env(&["workspace-init", "--source", "app:.:main"], env);
+        assert_eq!(code, 0, "{v}");
+        w.read("CLAUDE.md")
+    };
+    assert!(with_setting(&[]).contains("## Fuentes\n"));
+    assert!(with_setting(&[("AW_DOC_LANGUAGE", "en")]).contains("## Sources\n"));
+    // A value that is neither en nor es is refused, and nothing is written.
+    let bad = Ws::bare().with_env("AW_DOC_LANGUAGE", "fr");
+    let v = bad.failure(&["workspace-init", "--source", "app:.:main"]);
+    assert_eq!(v["error"]["code"], "INVALID_INPUT");
+    assert!(!bad.root().join("CLAUDE.md").exists());
+}
+
+#[test]
+fn an_edited_block_keeps_its_language() {
+    // The reference's Spanish block stays Spanish, whatever is configured.
+    let w = ws().with_env("AW_DOC_LANGUAGE", "en");
+    w.write("CLAUDE.md", GOLDEN_CLAUDE);
+    w.ok(&["set-working-branch", "sample", "feat/x"]);
+    let text = w.read("CLAUDE.md");
+    assert!(
+        text.contains("## Proyecto\n")
+            && text.contains("- Ramas de trabajo actuales:\n  - sample: feat/x\n"),
+        "{text}"
+    );
+    assert!(
+        w.read("AGENTS.md").contains("## Fuentes\n"),
+        "a file without a block takes the language of the block that was read"
+    );
+    // An English block stays English.
+    let e = ws().with_env("AW_DOC_LANGUAGE", "es");
+    e.write(
+        "CLAUDE.md",
+        "<!-- WORKFLOW-PROJECT-START -->\n## Project\n\nP\n\n## Sources\n\n| Alias | Path | Main branch |\n|---|---|---|\n| app | . | main |\n<!-- WORKFLOW-PROJECT-END -->\n",
+    );
+    e.ok(&["set-qa-branch", "app", "qa"]);
+    let text = e.read("CLAUDE.md");
+    assert!(
+        text.contains("## Sources\n") && text.contains("- QA branches:\n  - app: qa\n"),
+        "{text}"
     );
 }

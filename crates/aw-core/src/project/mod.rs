@@ -2,10 +2,12 @@
 //! the other files init owns: the `.gitignore` sections, the `skills.toml` template and the
 //! multi-root visibility settings.
 //!
-//! We write English headings and labels; we read both those and the reference's Spanish ones.
+//! We read English headings and labels and the reference's Spanish ones, and write either (see
+//! [`language`]): a block keeps its language, a new one follows the configured language.
 
 pub mod error;
 pub mod gitignore;
+pub mod language;
 pub mod markers;
 pub mod model;
 pub mod parse;
