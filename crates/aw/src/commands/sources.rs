@@ -13,11 +13,9 @@ use crate::output::{Format, Outcome};
 use crate::style::clean;
 use aw_core::project::model::Block;
 use aw_core::project::sources::{Divergent, GitState, SessionBranches, SourceCheck, divergent};
-use aw_core::session::folder::SessionFolder;
-use aw_core::session::resolve::Intent;
 use aw_workspace::locate::Workspace;
 use aw_workspace::project::{ProjectFiles, SourceState, source_state};
-use aw_workspace::resolver::{self, Request};
+use aw_workspace::resolver;
 use aw_workspace::sessions;
 use clap::Args;
 use serde_json::{Map, Value, json};
@@ -140,20 +138,7 @@ fn merged(model: Value, extras: Value, count: usize) -> Value {
 
 /// The branches the session named by `code` declares (none when it has no `Branch:` line).
 fn session_branches(ws: &Workspace, code: &str, today: &str) -> Result<SessionBranches, Failure> {
-    let r = resolver::resolve(
-        ws,
-        &Request {
-            code: Some(code),
-            allow_closed: true,
-            bind: false,
-            context_id: None,
-            intent: Intent::Read,
-        },
-    )?;
-    let folder = SessionFolder {
-        folder: r.folder,
-        state: r.state,
-    };
+    let folder = resolver::resolve_code_read(ws, code)?;
     let info = sessions::info(ws, &folder, None, today)?;
     Ok(info
         .facts
