@@ -240,6 +240,7 @@ mod tests {
         "AW_ANSWER_IDLE_MS",
         "AW_ANSWER_MAX_BYTES",
         "AW_CONTEXT_ID",
+        "AW_DOC_LANGUAGE",
         "AW_LOCK_WAIT_MS",
         "AW_NAMESPACE",
         "AW_TEST_NOW",

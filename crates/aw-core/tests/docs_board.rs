@@ -152,7 +152,7 @@ fn pipeline_priorities_and_order() {
             ("spec-unplanned", "002"),
             ("plan-open", "011"),
             ("plan-open", "010"),
-            ("checkpoint-orphan", "001"),
+            ("checkpoint-orphan", "001-loose-quick"),
         ],
         "priority, then started first, then numeric order"
     );
@@ -406,4 +406,143 @@ fn model_keys_are_the_reference_ones() {
         serde_json::json!({"root":"docs/designs","packages":[],"references":[],
             "counts":{"valid":0,"stale":0,"missing":0,"orphaned":0}})
     );
+}
+
+#[test]
+fn discarded_items_name_the_session_folder() {
+    // §10.5 as the reference gives it: `source` is the session's code and `source_path` its
+    // folder, workspace-relative, whichever of BACKLOG or CHECKPOINT lists the item.
+    let mut s = session(
+        "026-address-timezone-quick",
+        true,
+        "## Origin\n- a chat\n",
+        Some("## Excluded\n- dark mode\n"),
+    );
+    s.backlog = Some(SourceDoc {
+        path: ".workflow/sessions/026-address-timezone-quick/BACKLOG.md".into(),
+        facts: vec!["retries".into()],
+        modified: modified(),
+    });
+    let m = board(vec![], vec![], vec![s]);
+    let got: Vec<(&str, &str, &str)> = m
+        .discarded
+        .iter()
+        .map(|d| (d.kind, d.source.as_str(), d.source_path.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                "deferred",
+                "026-address-timezone-quick",
+                ".workflow/sessions/026-address-timezone-quick"
+            ),
+            (
+                "excluded",
+                "026-address-timezone-quick",
+                ".workflow/sessions/026-address-timezone-quick"
+            ),
+        ]
+    );
+}
+
+#[test]
+fn session_items_carry_the_folder_as_file_number_and_slug() {
+    let loose = || {
+        session(
+            "026-address-timezone-quick",
+            false,
+            "## Origin\n- a chat\n",
+            Some("## Completed\n- x\n"),
+        )
+    };
+    let mut legacy = session(
+        "session007-dev-old",
+        false,
+        "## Origin\n- a chat\n",
+        Some("## Completed\n- x\n"),
+    );
+    legacy.path = ".workflow/sessions/session007-dev-old".into();
+    let m = board(vec![], vec![], vec![loose(), legacy]);
+    let item = &m.pipeline[1];
+    assert_eq!(item.kind, "checkpoint-orphan");
+    assert_eq!(item.file, "026-address-timezone-quick");
+    assert_eq!(item.number, "026-address-timezone-quick");
+    assert_eq!(item.slug, "026-address-timezone-quick");
+    // A legacy folder's code is its number; the order still follows the folder's number.
+    let legacy = &m.pipeline[0];
+    assert_eq!(
+        (
+            legacy.file.as_str(),
+            legacy.number.as_str(),
+            legacy.slug.as_str()
+        ),
+        ("session007-dev-old", "007", "session007-dev-old")
+    );
+    match resume::from_pipeline(&board(vec![], vec![], vec![loose()])) {
+        Answer::Proposal { proposal, .. } => {
+            assert_eq!(proposal.kind, "checkpoint-orphan");
+            assert_eq!(proposal.file, "026-address-timezone-quick");
+            assert_eq!(proposal.number, "026-address-timezone-quick");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn proposals_carry_the_pipeline_kind() {
+    let m = board(
+        vec![
+            spec("001-spec-draft.md", DRAFT),
+            spec("002-spec-ready.md", READY),
+            spec("003-spec-planned.md", READY),
+        ],
+        vec![
+            plan(
+                "003-plan-open.md",
+                &open_plan(Some("003-spec-planned.md"), false),
+            ),
+            plan("004-plan-done.md", "# P\n> State: done\n- [x] a\n"),
+        ],
+        vec![
+            session(
+                "005-loose-quick",
+                false,
+                "## Origin\n- a chat\n",
+                Some("## Completed\n- x\n"),
+            ),
+            session("006-bare-quick", false, "## Origin\n- a chat\n", None),
+            session(
+                "007-closed-quick",
+                true,
+                "## Origin\n- a chat\n",
+                Some("## Completed\n- x\n"),
+            ),
+        ],
+    );
+    let kind = |target: &str| match resume::for_target(&m, target).unwrap() {
+        Answer::Proposal { proposal, .. } => proposal.kind,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(kind("docs/specs/001-spec-draft.md"), "spec-unrefined");
+    assert_eq!(kind("docs/specs/002-spec-ready.md"), "spec-unplanned");
+    // Not in the pipeline, but a proposal for it is of the kind the pipeline would give it.
+    assert_eq!(kind("docs/specs/003-spec-planned.md"), "spec-unplanned");
+    assert_eq!(kind("docs/plans/003-plan-open.md"), "plan-open");
+    assert_eq!(kind("docs/plans/004-plan-done.md"), "plan-open");
+    let session_kind = |folder: &str| {
+        let s = m
+            .sessions
+            .active
+            .iter()
+            .chain(&m.sessions.closed)
+            .find(|s| s.folder == folder)
+            .unwrap();
+        let p = resume::session_proposal(s);
+        assert_eq!((p.file.as_str(), p.number.as_str()), (folder, folder));
+        p.kind
+    };
+    assert_eq!(session_kind("005-loose-quick"), "checkpoint-orphan");
+    assert_eq!(session_kind("006-bare-quick"), "session");
+    assert_eq!(session_kind("007-closed-quick"), "session");
 }

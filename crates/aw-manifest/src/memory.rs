@@ -39,23 +39,32 @@ fn normalise(p: &str) -> String {
     out.join("/")
 }
 
-impl SkillFiles for MemoryFiles {
-    fn exists(&self, rel: &str) -> bool {
-        let p = normalise(rel);
-        if p.is_empty() {
-            return true;
-        }
-        self.files.contains_key(&p)
+impl MemoryFiles {
+    /// Whether the normalised path `p` is a folder: a proper prefix of some file's path.
+    fn is_folder(&self, p: &str) -> bool {
+        p.is_empty()
             || self
                 .files
                 .range(format!("{p}/")..)
                 .next()
                 .is_some_and(|(k, _)| k.starts_with(&format!("{p}/")))
     }
+}
+
+impl SkillFiles for MemoryFiles {
+    fn exists(&self, rel: &str) -> bool {
+        let p = normalise(rel);
+        // A trailing `/` names a folder (POSIX): a file by that name does not count.
+        if rel.ends_with('/') {
+            return self.is_folder(&p);
+        }
+        self.files.contains_key(&p) || self.is_folder(&p)
+    }
 
     fn read(&self, rel: &str) -> FileRead {
         let p = normalise(rel);
         match self.files.get(&p) {
+            Some(_) if rel.ends_with('/') => FileRead::Unreadable("not a folder".to_owned()),
             Some(bytes) => FileRead::Bytes(bytes.clone()),
             None if self.exists(rel) => FileRead::Unreadable("is a folder".to_owned()),
             None => FileRead::Absent,
@@ -73,6 +82,9 @@ mod tests {
         assert!(f.exists("bin"));
         assert!(f.exists("./bin/../bin/run.sh"));
         assert!(!f.exists("bi"));
+        assert!(!f.exists("bin/run.sh/"));
+        assert!(f.exists("bin/"));
+        assert!(matches!(f.read("bin/run.sh/"), FileRead::Unreadable(_)));
         assert_eq!(
             f.read("bin"),
             FileRead::Unreadable("is a folder".to_owned())

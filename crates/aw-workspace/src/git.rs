@@ -1,46 +1,15 @@
 //! Running git: the one place aw starts it, always with the same environment.
 //!
-//! Two questions are asked of it: where a source folder stands (its current branch and whether it
-//! has uncommitted changes) and which files a workspace has changed since its last commit. A
-//! missing git, a folder that is not a repository or a failing git is a state to report, never an
-//! error of the caller.
+//! Two questions are asked of it: where a source folder stands (its current branch and the files
+//! it has changed) and which files a workspace has changed since its last commit. A missing git,
+//! a folder that is not a repository or a failing git is a state to report, never an error of the
+//! caller.
 
 use aw_core::checkpoint::{FileTouched, parse_numstat};
+pub use aw_core::project::sources::GitState;
+use aw_core::project::sources::porcelain_paths;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
-
-/// What git says about a folder.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum GitState {
-    /// A work tree: the checked-out branch (`HEAD` when detached) and whether it is dirty.
-    Repo {
-        /// `git rev-parse --abbrev-ref HEAD`.
-        branch: String,
-        /// `git status --porcelain` printed something.
-        dirty: bool,
-    },
-    /// The folder does not exist.
-    MissingFolder,
-    /// The folder is not inside a git work tree.
-    NotARepository,
-    /// No `git` program could be run.
-    GitNotFound,
-    /// git ran and failed for another reason (its first error line).
-    Failed(String),
-}
-
-impl GitState {
-    /// The stable identifier of a non-repository state.
-    pub fn error_code(&self) -> Option<&'static str> {
-        match self {
-            GitState::Repo { .. } => None,
-            GitState::MissingFolder => Some("missing_folder"),
-            GitState::NotARepository => Some("not_a_repository"),
-            GitState::GitNotFound => Some("git_not_found"),
-            GitState::Failed(_) => Some("git_failed"),
-        }
-    }
-}
 
 /// Runs `git -C <dir> <args>` and collects its output. Every call reads only, so it asks git not
 /// to take optional locks (no index refresh written behind the user's back), speaks the C locale
@@ -86,19 +55,19 @@ pub fn probe(dir: &Path) -> GitState {
             && o.status.success()
         {
             let branch = String::from_utf8_lossy(&o.stdout).trim().to_owned();
-            return with_dirty(dir, branch);
+            return with_changes(dir, branch);
         }
         return GitState::Failed(msg);
     }
     let branch = String::from_utf8_lossy(&head.stdout).trim().to_owned();
-    with_dirty(dir, branch)
+    with_changes(dir, branch)
 }
 
-fn with_dirty(dir: &Path, branch: String) -> GitState {
+fn with_changes(dir: &Path, branch: String) -> GitState {
     match git(dir, &["status", "--porcelain"]) {
         Ok(o) if o.status.success() => GitState::Repo {
             branch,
-            dirty: !o.stdout.is_empty(),
+            changed_files: porcelain_paths(&String::from_utf8_lossy(&o.stdout)),
         },
         Ok(o) => GitState::Failed(first_error_line(&o)),
         Err(e) => GitState::Failed(e.to_string()),

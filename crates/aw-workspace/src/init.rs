@@ -259,7 +259,7 @@ pub fn plan(ws: &Workspace, req: InitRequest) -> std::result::Result<InitPlan, I
         detached,
     };
 
-    let planned = files.plan(&ws.ns, &block, &req.now);
+    let planned = files.plan(&ws.ns, &block, &req.now, files.fallback_language(ws)?);
     Ok(InitPlan {
         root: root.clone(),
         block,

@@ -14,6 +14,7 @@ pub mod checkpoint;
 pub mod clock;
 pub mod containment;
 pub mod context_id;
+pub mod doc_language;
 pub mod error;
 pub mod example;
 pub mod flow_store;

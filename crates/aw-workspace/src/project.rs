@@ -4,9 +4,10 @@
 use crate::error::{Result, WorkspaceError};
 use crate::locate::Workspace;
 use crate::lock::{WorkspaceLock, default_wait};
+use aw_core::project::language::Language;
 use aw_core::project::markers::{Action, find};
 use aw_core::project::model::{Block, Source, Stack};
-use aw_core::project::parse::parse;
+use aw_core::project::parse::{language, parse};
 use aw_core::project::stack::{StackProbe, detect};
 use aw_core::project::upsert::plan_file;
 use std::path::{Component, Path, PathBuf};
@@ -69,13 +70,32 @@ impl ProjectFiles {
         })
     }
 
-    /// Plans writing `block` into both files, stamping `now` where the block changes.
-    pub fn plan(&self, ns: &str, block: &Block, now: &str) -> Vec<PlannedFile> {
+    /// The language of the block [`Self::block`] reads, when it says.
+    pub fn language(&self, ns: &str) -> Option<Language> {
+        self.texts.iter().flatten().find_map(|text| {
+            let f = find(text, ns)?;
+            Some(language(f.inner(text)))
+        })?
+    }
+
+    /// The language a file without a block of its own gets: the read block's, else the one
+    /// the workspace configures (read only when needed, so a broken setting troubles no one
+    /// whose block already has a language).
+    pub fn fallback_language(&self, ws: &Workspace) -> Result<Language> {
+        match self.language(&ws.ns) {
+            Some(lang) => Ok(lang),
+            None => crate::doc_language::configured(ws),
+        }
+    }
+
+    /// Plans writing `block` into both files, stamping `now` where the block changes. Each
+    /// file's block keeps its language; a file without one gets `fallback`.
+    pub fn plan(&self, ns: &str, block: &Block, now: &str, fallback: Language) -> Vec<PlannedFile> {
         BLOCK_FILES
             .iter()
             .zip(&self.texts)
             .map(|(file, text)| {
-                let p = plan_file(text.as_deref(), ns, block, now);
+                let p = plan_file(text.as_deref(), ns, block, now, fallback);
                 PlannedFile {
                     file,
                     action: p.action,
@@ -169,7 +189,7 @@ pub fn update<E: From<WorkspaceError>>(
         if block.stack.is_empty() {
             block.stack = detect_stack(&ws.root, &block.sources);
         }
-        let planned = files.plan(&ws.ns, &block, now);
+        let planned = files.plan(&ws.ns, &block, now, files.fallback_language(ws)?);
         Ok::<_, E>((block, planned))
     })?;
     write_planned(&ws.root, &planned)?;

@@ -53,20 +53,32 @@ pub fn resolve(ws: &Workspace, req: &Request<'_>) -> Result<Resolved> {
     resolve_in(ws, &listing, req)
 }
 
+/// Resolves an explicit `--code` for a command that only reads the session (what `resume` and
+/// `sources` propose or expect): closed sessions are acceptable and nothing is bound.
+pub fn resolve_code_read(ws: &Workspace, code: &str) -> Result<SessionFolder> {
+    let r = resolve(ws, &explicit(code, Intent::Read))?;
+    Ok(SessionFolder {
+        folder: r.folder,
+        state: r.state,
+    })
+}
+
 /// Resolves an explicit `--code` for a command that changes the session (closing, reopening,
 /// its HISTORY row): closed sessions are acceptable, a number shared by two folders is not,
 /// and nothing is bound. The caller holds the lock, so the folder cannot change before it acts.
 pub fn resolve_code_locked(ws: &Workspace, code: &str, _held: &WorkspaceLock) -> Result<Resolved> {
-    resolve(
-        ws,
-        &Request {
-            code: Some(code),
-            allow_closed: true,
-            bind: false,
-            context_id: None,
-            intent: Intent::Write,
-        },
-    )
+    resolve(ws, &explicit(code, Intent::Write))
+}
+
+/// An explicit `--code` that may name a closed session and binds nothing.
+fn explicit(code: &str, intent: Intent) -> Request<'_> {
+    Request {
+        code: Some(code),
+        allow_closed: true,
+        bind: false,
+        context_id: None,
+        intent,
+    }
 }
 
 /// Resolves the request against a listing the caller already read (so it is read once).

@@ -22,7 +22,9 @@ impl SkillDir {
     }
 
     /// Joins a manifest-relative path the way Node's `path.join` does: `.` and empty segments
-    /// vanish and `..` pops a segment. Backslashes are ordinary characters on POSIX.
+    /// vanish and `..` pops a segment. Backslashes are ordinary characters on POSIX. A trailing
+    /// `/` is kept, as Node keeps it, so the system applies POSIX semantics to it: `run.sh/`
+    /// names a folder, and a file by that name is not one.
     fn join(&self, rel: &str) -> PathBuf {
         let mut out = self.root.clone();
         for seg in rel.split('/') {
@@ -38,6 +40,10 @@ impl SkillDir {
                 }
                 s => out.push(s),
             }
+        }
+        if rel.ends_with('/') {
+            // Pushing an empty component appends the separator and nothing else.
+            out.push("");
         }
         out
     }
@@ -110,6 +116,16 @@ mod tests {
         assert!(s.exists("bin"));
         assert!(s.exists("./bin/../bin/run.sh"));
         assert!(!s.exists("bin\\run.sh"));
+        // A trailing slash names a folder: a file by that name does not count (POSIX), a folder
+        // does, and `..` after it still climbs out of it.
+        assert!(!s.exists("bin/run.sh/"));
+        assert!(!s.exists("bin/run.sh//"));
+        assert!(matches!(
+            s.read("bin/run.sh/"),
+            FileRead::Unreadable(_) | FileRead::Absent
+        ));
+        assert!(s.exists("bin/"));
+        assert!(s.exists("bin/run.sh/../"));
         assert!(matches!(s.read("bin"), FileRead::Unreadable(_)));
         assert_eq!(s.read("nope"), FileRead::Absent);
         assert_eq!(s.read("bin/run.sh"), FileRead::Bytes(b"x".to_vec()));

@@ -96,7 +96,7 @@ fn plan(ws: &Workspace, alias: &str, now: &str) -> Result<RemovalPlan, RemoveErr
             hosts: Box::new(hosts),
         }
     };
-    let planned = files.plan(&ws.ns, &removal.block, now);
+    let planned = files.plan(&ws.ns, &removal.block, now, files.fallback_language(ws)?);
     Ok(RemovalPlan {
         launch: plan_remove(ws, alias)?,
         root,

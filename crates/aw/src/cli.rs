@@ -77,6 +77,22 @@ pub fn given(flag: &Option<String>) -> Option<&str> {
     flag.as_deref().map(str::trim).filter(|s| !s.is_empty())
 }
 
+/// The session a command was given with `--session` or its alias `--code` (the reference's v21
+/// and v22 spellings); both may be given only when they agree.
+pub fn session_or_code<'a>(
+    session: &'a Option<String>,
+    code: &'a Option<String>,
+) -> Result<Option<&'a str>, Failure> {
+    match (given(session), given(code)) {
+        (Some(s), Some(c)) if s != c => Err(Failure::new(
+            ErrorCode::ArgsInvalid,
+            format!("`--session {s}` and `--code {c}` name different sessions."),
+            "Pass only one of them.",
+        )),
+        (session, code) => Ok(session.or(code)),
+    }
+}
+
 /// Parses `argv`, runs the command, prints its result and returns the exit code.
 pub fn run(argv: Vec<OsString>) -> u8 {
     // Before anything else, and before any thread exists (the local offset can only be read

@@ -199,3 +199,28 @@ fn name_header_follows_js_string_rules() {
         assert_eq!(text.lines().next().unwrap(), header);
     }
 }
+
+#[test]
+fn a_trailing_slash_on_a_file_path_does_not_exist() {
+    // POSIX, as the reference sees it: `bin/run.sh/` names a folder, and there is none.
+    let dir = Ws::bare();
+    skill(
+        dir.root(),
+        "slash",
+        &VALID.replace("\"bin/run.sh\"", "\"bin/run.sh/\""),
+    );
+    skill(
+        dir.root(),
+        "folder",
+        &VALID.replace("\"bin/run.sh\"", "\"bin/\""),
+    );
+    let out = dir
+        .aw()
+        .args(["manifest", "validate", "--json", "slash", "folder"])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["results"][0]["class"], "invalid");
+    assert_eq!(v["results"][0]["errors"][0]["rule"], "path.missing");
+    assert_eq!(v["results"][1]["class"], "valid", "{v}");
+}

@@ -110,7 +110,8 @@ fn init_merges_sources_and_branches_into_the_block() {
     );
     let claude = w.read("CLAUDE.md");
     assert!(
-        claude.starts_with("# Sample workspace\n\n<!-- WORKFLOW-PROJECT-START -->\n## Project\n")
+        claude.starts_with("# Sample workspace\n\n<!-- WORKFLOW-PROJECT-START -->\n## Proyecto\n"),
+        "the reference's Spanish block stays Spanish"
     );
     assert!(!claude.contains("Mode:"));
     assert!(
@@ -146,7 +147,7 @@ fn set_branch_commands_upsert_one_alias() {
         json!({"sample": "desarrollo", "other": "qa"})
     );
     let text = w.read("CLAUDE.md");
-    assert!(text.contains("- Working branches:\n  - sample: feature/login\n- QA branches:\n  - sample: desarrollo\n  - other: qa\n"), "{text}");
+    assert!(text.contains("- Ramas de trabajo actuales:\n  - sample: feature/login\n- Ramas QA actuales:\n  - sample: desarrollo\n  - other: qa\n"), "{text}");
 }
 
 #[test]
@@ -185,8 +186,12 @@ fn set_branch_refusals_write_nothing() {
     drop(held);
 }
 
+fn keys(v: &Value) -> Vec<&str> {
+    v.as_object().unwrap().keys().map(String::as_str).collect()
+}
+
 #[test]
-fn sources_lists_the_block_with_git_state_per_source() {
+fn sources_speaks_the_reference_model() {
     let w = ws();
     let ext = w.root().parent().unwrap().join("ext");
     std::fs::create_dir_all(&ext).unwrap();
@@ -200,47 +205,131 @@ fn sources_lists_the_block_with_git_state_per_source() {
         "gone:../gone",
         "--working-branch",
         "ext:feat/e",
+        "--qa-branch",
+        "ext:qa",
     ]);
     let v = w.ok(&["sources", "--no-git"]);
+    assert_eq!(
+        keys(&v),
+        [
+            "sources",
+            "working_branches_from_status",
+            "cross_source_consistent",
+            "divergent_sources",
+            "workspace",
+            "block_found",
+            "count"
+        ]
+    );
+    assert_eq!(v["working_branches_from_status"], json!({"ext": "feat/e"}));
     assert_eq!(v["count"], 3);
-    assert_eq!(v["block_found"], true);
     let app = &v["sources"][0];
+    assert_eq!(
+        keys(app),
+        [
+            "alias",
+            "path",
+            "main_branch",
+            "expected_work_branch",
+            "expected_origin",
+            "resolved_path",
+            "exists",
+            "qa_branch"
+        ],
+        "--no-git: the reference's four keys, then ours"
+    );
     assert_eq!(app["resolved_path"], w.root().to_str().unwrap());
-    assert_eq!(app["expected_branch"], "main");
-    assert_eq!(app["git"], Value::Null);
-    assert_eq!(v["sources"][1]["expected_branch"], "feat/e");
+    assert_eq!(
+        app["expected_work_branch"],
+        Value::Null,
+        "the main branch is not an expectation"
+    );
+    assert_eq!(app["expected_origin"], "none");
+    assert_eq!(v["sources"][1]["expected_work_branch"], "feat/e");
+    assert_eq!(v["sources"][1]["expected_origin"], "working_branch");
+    assert_eq!(v["sources"][1]["qa_branch"], "qa");
     assert_eq!(v["sources"][2]["exists"], false);
 
     let v = w.ok(&["sources", "--scope", "ext,gone"]);
     assert_eq!(v["count"], 2);
-    assert_eq!(v["sources"][1]["git"], json!({"error": "missing_folder"}));
+    let gone = &v["sources"][1];
+    assert_eq!(gone["error"], "Path does not exist: ../gone");
+    assert_eq!(gone["error_kind"], "missing_folder");
+    assert_eq!(
+        (
+            &gone["current_branch"],
+            &gone["match"],
+            &gone["dirty"],
+            &gone["is_repo"]
+        ),
+        (&Value::Null, &Value::Null, &Value::Null, &json!(false))
+    );
     // git is required here (CI has it): without it this fails, it never skips.
     git(&ext, w.home(), &["--version"]);
-    assert_eq!(v["sources"][0]["git"], json!({"error": "not_a_repository"}));
+    assert_eq!(v["sources"][0]["error"], "Not a git repository");
+    assert_eq!(v["cross_source_consistent"], true, "no repository diverges");
     git(&ext, w.home(), &["init", "-q", "-b", "feat/e"]);
     std::fs::write(ext.join("a.txt"), "a").unwrap();
     git(&ext, w.home(), &["add", "a.txt"]);
     git(&ext, w.home(), &["commit", "-q", "-m", "a"]);
     let v = w.ok(&["sources", "--scope", "ext"]);
+    let e = &v["sources"][0];
     assert_eq!(
-        v["sources"][0]["git"],
-        json!({"branch": "feat/e", "dirty": false})
+        keys(e),
+        [
+            "alias",
+            "path",
+            "main_branch",
+            "expected_work_branch",
+            "current_branch",
+            "match",
+            "dirty",
+            "expected_origin",
+            "resolved_path",
+            "exists",
+            "qa_branch"
+        ],
+        "a clean repository: no changed_files, is_repo or error (the reference's compact form)"
     );
-    assert_eq!(v["sources"][0]["on_expected_branch"], true);
+    assert_eq!(
+        (&e["current_branch"], &e["match"], &e["dirty"]),
+        (&json!("feat/e"), &json!(true), &json!(false))
+    );
+    std::fs::write(ext.join("a.txt"), "changed").unwrap();
     std::fs::write(ext.join("b.txt"), "b").unwrap();
+    std::fs::write(ext.join("ñandú.txt"), "c").unwrap();
     let v = w.ok(&["sources", "--scope", "ext"]);
+    assert_eq!(v["sources"][0]["dirty"], true);
     assert_eq!(
-        v["sources"][0]["git"],
-        json!({"branch": "feat/e", "dirty": true})
+        v["sources"][0]["changed_files"],
+        json!(["a.txt", "b.txt", "ñandú.txt"]),
+        "every path whole, the first one included, in UTF-8 (not git's quoted octal)"
     );
-    let out = w.output_in(
-        w.root(),
-        &["sources", "--no-git", "--format", "human"],
-        None,
-        &[],
+    let v = w.ok(&["sources", "--scope", "ext", "--verbose"]);
+    let e = &v["sources"][0];
+    assert_eq!((&e["is_repo"], &e["error"]), (&json!(true), &Value::Null));
+    assert_eq!(
+        (&v["session_code"], &v["scope"]),
+        (&json!(""), &json!(["ext"]))
     );
+
+    git(&ext, w.home(), &["checkout", "-q", "-b", "other"]);
+    let v = w.ok(&["sources"]);
+    assert_eq!(v["sources"][1]["match"], false);
+    assert_eq!(v["cross_source_consistent"], false);
+    assert_eq!(
+        v["divergent_sources"],
+        json!([{"alias": "ext", "current": "other", "expected": "feat/e"}])
+    );
+
+    let out = w.output_in(w.root(), &["sources", "--format", "human"], None, &[]);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.starts_with("3 source(s)\n"), "{text}");
+    assert!(
+        text.contains("on other (not the expected branch), 3 uncommitted file(s)"),
+        "{text}"
+    );
+    assert!(text.contains("Not on their expected branch: ext"), "{text}");
     assert_eq!(
         w.failure(&["sources", "--scope", "nope"])["error"]["code"],
         "INVALID_INPUT"
@@ -248,10 +337,155 @@ fn sources_lists_the_block_with_git_state_per_source() {
 }
 
 #[test]
-fn sources_without_a_block_is_an_empty_list() {
+fn sources_expects_what_a_session_declares() {
+    let w = ws();
+    let ext = w.root().parent().unwrap().join("ext2");
+    std::fs::create_dir_all(&ext).unwrap();
+    git(&ext, w.home(), &["init", "-q", "-b", "feat/s"]);
+    w.ok(&[
+        "workspace-init",
+        "--source",
+        "ext:../ext2:main",
+        "--source",
+        "app:.:main",
+        "--working-branch",
+        "ext:feat/e",
+        "--working-branch",
+        "app:feat/app",
+    ]);
+    let dir = w.session("004-fix-quick", false);
+    std::fs::write(
+        dir.join("SESSION.md"),
+        "# Session — fix\n\nBranch: ext:feat/s\n\n## Objective\nFix\n",
+    )
+    .unwrap();
+    let v = w.ok(&["sources", "--no-git"]);
+    assert_eq!(v["sources"][0]["expected_work_branch"], "feat/e");
+    assert!(v.get("session_code").is_none());
+    for flag in ["--session", "--code"] {
+        let v = w.ok(&["sources", flag, "4"]);
+        assert_eq!(v["session_code"], "4");
+        let e = &v["sources"][0];
+        assert_eq!(
+            (
+                &e["expected_work_branch"],
+                &e["expected_origin"],
+                &e["match"]
+            ),
+            (&json!("feat/s"), &json!("session"), &json!(true)),
+            "{flag}"
+        );
+        assert_eq!(
+            v["sources"][1]["expected_work_branch"], "feat/app",
+            "a source the session does not name keeps the block's working branch"
+        );
+        assert_eq!(
+            v["working_branches_from_status"],
+            json!({"ext": "feat/e", "app": "feat/app"})
+        );
+    }
+    w.ok(&["sources", "--session", "4", "--code", "4"]);
+    assert_eq!(
+        w.failure(&["sources", "--session", "4", "--code", "5"])["error"]["code"],
+        "ARGS_INVALID"
+    );
+    assert_eq!(
+        w.failure(&["sources", "--session", "9"])["error"]["code"],
+        "SESSION_NOT_FOUND"
+    );
+}
+
+#[test]
+fn sources_without_a_block_says_no_sources_are_declared() {
     let w = ws();
     assert_eq!(
         w.ok(&["sources"]),
-        json!({"workspace": w.root().to_str().unwrap(), "block_found": false, "count": 0, "sources": []})
+        json!({
+            "sources": [],
+            "working_branches_from_status": {},
+            "cross_source_consistent": true,
+            "divergent_sources": [],
+            "error": "no_sources_declared",
+            "workspace": w.root().to_str().unwrap(),
+            "block_found": false,
+            "count": 0
+        })
+    );
+}
+
+#[test]
+fn a_new_block_is_english_unless_spanish_is_configured() {
+    // English by default.
+    let en = Ws::bare();
+    en.ok(&["workspace-init", "--source", "app:.:main"]);
+    assert!(en.read("CLAUDE.md").contains("## Project\n"));
+    // AW_DOC_LANGUAGE=es: the reference's Spanish form, which reads back to the same model.
+    let es = Ws::bare().with_env("AW_DOC_LANGUAGE", "es");
+    es.ok(&["workspace-init", "--source", "app:.:main"]);
+    for file in ["CLAUDE.md", "AGENTS.md"] {
+        let text = es.read(file);
+        assert!(
+            text.contains("## Proyecto\n")
+                && text.contains("## Fuentes\n\n| Alias | Path | Rama principal |\n|---|---|---|\n| app | . | main |\n")
+                && text.contains("- Última actividad: ")
+                && text.contains("- Histórico: `.workflow/HISTORY.md`"),
+            "{file}: {text}"
+        );
+    }
+    let read = |w: &Ws| {
+        let mut b = w.ok(&["project-md-upsert", "--read"])["block"].clone();
+        b["last_activity"] = Value::Null;
+        b["proyecto"] = Value::Null;
+        b
+    };
+    assert_eq!(read(&es), read(&en));
+    // The setting in skills.toml does the same; the variable wins over it.
+    let with_setting = |env: &[(&str, &str)]| {
+        let w = Ws::bare();
+        std::fs::create_dir_all(w.root().join(".workflow")).unwrap();
+        w.write(
+            ".workflow/skills.toml",
+            "[skills]\n\n[workspace]\ndoc_language = \"es\"\n",
+        );
+        let (code, v) = w.run_env(&["workspace-init", "--source", "app:.:main"], env);
+        assert_eq!(code, 0, "{v}");
+        w.read("CLAUDE.md")
+    };
+    assert!(with_setting(&[]).contains("## Fuentes\n"));
+    assert!(with_setting(&[("AW_DOC_LANGUAGE", "en")]).contains("## Sources\n"));
+    // A value that is neither en nor es is refused, and nothing is written.
+    let bad = Ws::bare().with_env("AW_DOC_LANGUAGE", "fr");
+    let v = bad.failure(&["workspace-init", "--source", "app:.:main"]);
+    assert_eq!(v["error"]["code"], "INVALID_INPUT");
+    assert!(!bad.root().join("CLAUDE.md").exists());
+}
+
+#[test]
+fn an_edited_block_keeps_its_language() {
+    // The reference's Spanish block stays Spanish, whatever is configured.
+    let w = ws().with_env("AW_DOC_LANGUAGE", "en");
+    w.write("CLAUDE.md", GOLDEN_CLAUDE);
+    w.ok(&["set-working-branch", "sample", "feat/x"]);
+    let text = w.read("CLAUDE.md");
+    assert!(
+        text.contains("## Proyecto\n")
+            && text.contains("- Ramas de trabajo actuales:\n  - sample: feat/x\n"),
+        "{text}"
+    );
+    assert!(
+        w.read("AGENTS.md").contains("## Fuentes\n"),
+        "a file without a block takes the language of the block that was read"
+    );
+    // An English block stays English.
+    let e = ws().with_env("AW_DOC_LANGUAGE", "es");
+    e.write(
+        "CLAUDE.md",
+        "<!-- WORKFLOW-PROJECT-START -->\n## Project\n\nP\n\n## Sources\n\n| Alias | Path | Main branch |\n|---|---|---|\n| app | . | main |\n<!-- WORKFLOW-PROJECT-END -->\n",
+    );
+    e.ok(&["set-qa-branch", "app", "qa"]);
+    let text = e.read("CLAUDE.md");
+    assert!(
+        text.contains("## Sources\n") && text.contains("- QA branches:\n  - app: qa\n"),
+        "{text}"
     );
 }

@@ -28,11 +28,12 @@ fn differences(protocol: &str) -> Vec<(String, String)> {
         let Some(heading) = &section else { continue };
         if let Some(first) = line.strip_prefix("- ") {
             out.push((heading.clone(), first.to_owned()));
-        } else if line.starts_with("  ") && !line.trim().is_empty() {
-            if let Some((_, text)) = out.last_mut() {
-                text.push(' ');
-                text.push_str(line.trim());
-            }
+        } else if line.starts_with("  ")
+            && !line.trim().is_empty()
+            && let Some((_, text)) = out.last_mut()
+        {
+            text.push(' ');
+            text.push_str(line.trim());
         }
     }
     out

@@ -653,8 +653,14 @@ fn artifacts_flags_scripts_and_dump() {
         json!({"total": 2, "forward": 1, "rollback": 1, "has_bundle": false})
     );
     assert_eq!(v["branch"], "feat/a");
+    assert_eq!(v["path"], ".workflow/sessions/001-a");
     let verbose = ws.ok(&["session-artifacts", "--verbose"]);
     assert_eq!(verbose["artifacts"]["backlog_present"], false);
+    // As the reference: the folder's absolute path with `--verbose`, workspace-relative without.
+    assert_eq!(
+        verbose["path"],
+        format!("{}/.workflow/sessions/001-a", ws.root().display())
+    );
 
     ws.fails(&["session-artifacts", "--dump"], "INVALID_INPUT");
     ws.fails(

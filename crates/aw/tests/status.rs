@@ -113,7 +113,7 @@ fn resume_targets() {
     let (_, v) = json(&ws, &["resume", abs.to_str().unwrap()]);
     assert_eq!(v["proposal"]["number"], "1000");
     let (_, v) = json(&ws, &["resume", "1000"]);
-    assert_eq!(v["proposal"]["kind"], "spec");
+    assert_eq!(v["proposal"]["kind"], "spec-unrefined");
     let (_, v) = json(&ws, &["resume", "5"]);
     assert_eq!(v["status"], "candidates", "5 is 005: a spec and a plan");
     let (_, v) = json(&ws, &["resume", "docs/specs/003-spec-export-csv.md"]);
@@ -149,8 +149,23 @@ fn resume_sessions() {
     let ws = fixture("status-en");
     let (_, out) = ws.text(&["resume", "--code", "2", "--format", "human", "--detail"]);
     insta::assert_snapshot!("resume_en_session_human", out);
+    let (_, v) = json(&ws, &["resume", "--code", "2"]);
+    assert_eq!(
+        (
+            v["proposal"]["kind"].as_str(),
+            v["proposal"]["file"].as_str(),
+            v["proposal"]["number"].as_str()
+        ),
+        (
+            Some("checkpoint-orphan"),
+            Some("002-cleanup-quick"),
+            Some("002-cleanup-quick")
+        ),
+        "the kind the pipeline gives it; the folder as file and number"
+    );
     let (code, v) = json(&ws, &["resume", "--code", "003"]);
     assert_eq!(code, 0, "closed sessions can be resumed");
+    assert_eq!(v["proposal"]["kind"], "session", "outside the pipeline");
     assert_eq!(v["proposal"]["progress"], "no checkpoint");
     assert_eq!(
         v["proposal"]["command"],

@@ -199,8 +199,8 @@ fn user_text_outside_the_markers_is_kept_byte_for_byte() {
         "a CRLF file stays CRLF"
     );
     assert!(
-        text.contains("## Project\r\n\r\nViejo\r\n"),
-        "the description is kept"
+        text.contains("## Proyecto\r\n\r\nViejo\r\n"),
+        "the description is kept, in the block's language"
     );
     assert!(text.contains("| lib | libs/core |  |"));
     assert_eq!(text.matches("PROJECT-START").count(), 1);
@@ -378,7 +378,7 @@ fn legacy_qtc_markers_are_migrated_not_duplicated() {
     let text = w.read("CLAUDE.md");
     assert!(!text.contains("QTC-PROJECT"));
     assert_eq!(text.matches("<!-- WORKFLOW-PROJECT-START -->").count(), 1);
-    assert!(text.starts_with("intro\n\n<!-- WORKFLOW-PROJECT-START -->\n## Project\n\nAntiguo\n"));
+    assert!(text.starts_with("intro\n\n<!-- WORKFLOW-PROJECT-START -->\n## Proyecto\n\nAntiguo\n"));
     assert!(text.ends_with("<!-- WORKFLOW-PROJECT-END -->\n\noutro\n"));
     assert!(text.contains("| core | . | master |"));
     let again = w.ok(&["workspace-init"]);

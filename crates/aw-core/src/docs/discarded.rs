@@ -11,7 +11,8 @@ use serde::Serialize;
 pub struct DiscardedEntry {
     /// The session's code.
     pub source: String,
-    /// The workspace-relative path of the file that lists it.
+    /// The workspace-relative path of the session folder whose BACKLOG or CHECKPOINT lists it
+    /// (`.<ns>/sessions/<folder>`), as the reference gives it.
     pub source_path: String,
     /// `deferred` (BACKLOG) or `excluded` (CHECKPOINT).
     pub kind: &'static str,
@@ -33,7 +34,7 @@ pub fn discarded(sessions: &[SessionInput], now: &WallClock) -> Vec<DiscardedEnt
             for text in &b.facts {
                 out.push(DiscardedEntry {
                     source: s.view.code.clone(),
-                    source_path: b.path.clone(),
+                    source_path: s.path.clone(),
                     kind: "deferred",
                     text: text.clone(),
                     date: date.clone(),
@@ -46,7 +47,7 @@ pub fn discarded(sessions: &[SessionInput], now: &WallClock) -> Vec<DiscardedEnt
             for text in &c.facts.excluded {
                 out.push(DiscardedEntry {
                     source: s.view.code.clone(),
-                    source_path: c.path.clone(),
+                    source_path: s.path.clone(),
                     kind: "excluded",
                     text: text.clone(),
                     date: date.clone(),

@@ -9,6 +9,10 @@
 //! | 4 | `checkpoint-orphan` | an active session with a checkpoint whose origin links no spec or plan |
 //!
 //! Order: priority, then started items first, then number, then path. Dates never reorder it.
+//!
+//! A document's item carries its path, number and slug; a session's carries, as the reference
+//! does, its folder name as `file` and `slug` and its code (the folder name, `NNN` for a legacy
+//! `sessionNNN-` folder) as `number`.
 
 use super::plan::PlanState;
 use super::spec::Maturity;
@@ -33,11 +37,11 @@ pub struct PipelineItem {
     pub kind: &'static str,
     /// 1 (first) to 4.
     pub priority: u8,
-    /// The document (or session folder), workspace-relative.
+    /// The document, workspace-relative; for a session, its folder name.
     pub file: String,
-    /// Its number as written (a session's folder number; empty when it has none).
+    /// Its number as written; for a session, its code.
     pub number: String,
-    /// Its slug (a session's descriptor).
+    /// Its slug; for a session, its folder name.
     pub slug: String,
     /// One line saying where it stands.
     pub summary: String,
@@ -46,9 +50,26 @@ pub struct PipelineItem {
     /// Whether work on it has begun (plans and sessions only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub started: Option<bool>,
-    /// The number's value (ordering).
+    /// The number's value (ordering): a session's is its folder's number.
     #[serde(skip)]
     pub order: Option<Correlative>,
+}
+
+/// The kind the pipeline gives a spec: unrefined until it is `ready-for-plan`, then unplanned
+/// (a ready spec a plan already resolves to is not in the pipeline, but a proposal for it is
+/// still of this kind, as in the reference).
+pub fn spec_kind(s: &SpecEntry) -> &'static str {
+    match s.status {
+        Maturity::ReadyForPlan => SPEC_UNPLANNED,
+        _ => SPEC_UNREFINED,
+    }
+}
+
+/// Whether a session is a loose checkpoint: active, with a checkpoint, and an origin that links
+/// no spec or plan.
+pub fn is_checkpoint_orphan(s: &SessionEntry) -> bool {
+    let d = &s.detail;
+    d.active && d.checkpoint.is_some() && !d.links_document
 }
 
 impl PipelineItem {
@@ -94,10 +115,11 @@ pub fn pipeline(
 ) -> Vec<PipelineItem> {
     let mut items = Vec::new();
     for s in specs {
-        let (kind, priority, command) = match s.status {
-            Maturity::ReadyForPlan if s.planned => continue,
-            Maturity::ReadyForPlan => (SPEC_UNPLANNED, 2, format!("/w:plan-new {}", s.file)),
-            _ => (SPEC_UNREFINED, 1, format!("/w:spec-refine {}", s.file)),
+        let kind = spec_kind(s);
+        let (priority, command) = match kind {
+            SPEC_UNPLANNED if s.planned => continue,
+            SPEC_UNPLANNED => (2, format!("/w:plan-new {}", s.file)),
+            _ => (1, format!("/w:spec-refine {}", s.file)),
         };
         items.push(PipelineItem {
             kind,
@@ -124,30 +146,21 @@ pub fn pipeline(
             order: Some(p.correlative.clone()),
         });
     }
-    for s in active {
-        let d = &s.detail;
-        if d.checkpoint.is_none() || d.links_document {
-            continue;
-        }
-        let number = d.number.clone().unwrap_or_default();
-        let slug = s
-            .folder
-            .strip_prefix("session")
-            .unwrap_or(&s.folder)
-            .strip_prefix(&format!("{number}-"))
-            .filter(|_| !number.is_empty())
-            .unwrap_or(&s.folder)
-            .to_owned();
+    for s in active.iter().filter(|s| is_checkpoint_orphan(s)) {
         items.push(PipelineItem {
             kind: CHECKPOINT_ORPHAN,
             priority: 4,
-            file: d.path.clone(),
-            order: Correlative::from_digits(&number),
-            number,
-            slug,
+            file: s.folder.clone(),
+            number: s.code.clone(),
+            slug: s.folder.clone(),
             summary: s.summary.clone(),
             command: session_command(&s.folder),
             started: Some(true),
+            order: s
+                .detail
+                .number
+                .as_deref()
+                .and_then(Correlative::from_digits),
         });
     }
     items.sort_by(order);

@@ -5,6 +5,11 @@
 //!   number; slugs never match. One match is a proposal; several are candidates.
 //! - A session target (`--code`) proposes resuming that session; a run stopped inside a flow
 //!   proposes the flow's next step instead.
+//! - A proposal's `kind` is the one the pipeline gives the item (`spec-unrefined`,
+//!   `spec-unplanned`, `plan-open`, `checkpoint-orphan`), even when the pipeline does not list
+//!   it (a planned spec, a done plan); a session the pipeline cannot list (closed, without a
+//!   checkpoint, or linked to a document) is `session`. A session's `file` is its folder name
+//!   and its `number` its code, as in the reference.
 //! - No target walks the pipeline: its head is the proposal, unless other items tie with it on
 //!   priority and on being started, in which case they are all candidates.
 
@@ -21,14 +26,18 @@ use std::collections::HashMap;
 /// The error code of an unusable target.
 pub const TARGET_INVALID: ErrorCode = ErrorCode::ResumeTargetInvalid;
 
+/// The kind of a proposal for a session the pipeline does not list (the reference's).
+pub const SESSION: &str = "session";
+
 /// One proposal: what it is about, where it stands, what comes next and the command for it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Proposal {
-    /// `spec`, `plan` or `session`.
+    /// The kind the pipeline gives the item (`spec-unrefined`, `spec-unplanned`, `plan-open`,
+    /// `checkpoint-orphan`), or `session` for a session the pipeline does not list.
     pub kind: &'static str,
-    /// The document, or the session folder, workspace-relative.
+    /// The document, workspace-relative; for a session, its folder name.
     pub file: String,
-    /// Its number as written (empty for a session folder without one).
+    /// The document's number as written; for a session, its code.
     pub number: String,
     /// What it is for.
     pub objective: String,
@@ -38,6 +47,13 @@ pub struct Proposal {
     pub next: String,
     /// The command to run.
     pub command: String,
+}
+
+impl Proposal {
+    /// Whether the proposal is about a session (its `file` is then a folder name).
+    pub fn is_session(&self) -> bool {
+        self.kind == CHECKPOINT_ORPHAN || self.kind == SESSION
+    }
 }
 
 /// The answer of `aw resume`.
@@ -133,7 +149,7 @@ pub fn spec_proposal(s: &SpecEntry) -> Proposal {
         ),
     };
     Proposal {
-        kind: "spec",
+        kind: pipeline::spec_kind(s),
         file: s.file.clone(),
         number: s.number.clone(),
         objective: titled("spec", &s.number, &s.slug),
@@ -179,7 +195,7 @@ pub fn plan_proposal(p: &PlanEntry) -> Proposal {
         "continue with the first phase that is not validated".to_owned()
     };
     Proposal {
-        kind: "plan",
+        kind: PLAN_OPEN,
         file: p.file.clone(),
         number: p.number.clone(),
         objective: titled("plan", &p.number, &p.slug),
@@ -218,9 +234,13 @@ pub fn session_proposal(s: &SessionEntry) -> Proposal {
         }
     };
     Proposal {
-        kind: "session",
-        file: d.path.clone(),
-        number: d.number.clone().unwrap_or_default(),
+        kind: if pipeline::is_checkpoint_orphan(s) {
+            CHECKPOINT_ORPHAN
+        } else {
+            SESSION
+        },
+        file: s.folder.clone(),
+        number: s.code.clone(),
         objective,
         progress,
         next,
@@ -303,7 +323,7 @@ impl<'a> Index<'a> {
                 .sessions
                 .active
                 .iter()
-                .map(|s| (s.detail.path.as_str(), s))
+                .map(|s| (s.folder.as_str(), s))
                 .collect(),
         }
     }

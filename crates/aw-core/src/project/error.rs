@@ -98,6 +98,14 @@ pub enum InputError {
         /// What is wrong with it.
         why: &'static str,
     },
+    /// A document language that is neither `en` nor `es`.
+    #[error("{from} is `{value}`, which is not a language aw writes documents in")]
+    DocLanguage {
+        /// The value as found.
+        value: String,
+        /// Where it was found.
+        from: String,
+    },
 }
 
 impl InputError {
@@ -144,6 +152,9 @@ impl InputError {
             }
             InputError::InvalidProject { .. } => {
                 "Describe the project in one plain line of text.".to_owned()
+            }
+            InputError::DocLanguage { .. } => {
+                "Set it to `en` (English) or `es` (the reference's Spanish form), or remove it.".to_owned()
             }
         }
     }

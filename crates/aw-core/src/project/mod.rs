@@ -3,11 +3,13 @@
 //! multi-root visibility settings (Claude Code's `settings.rs`, Codex's `codex.rs`, and what
 //! `visibility doctor` concludes from them, `visibility.rs`) and the launch folders.
 //!
-//! We write English headings and labels; we read both those and the reference's Spanish ones.
+//! We read English headings and labels and the reference's Spanish ones, and write either (see
+//! [`language`]): a block keeps its language, a new one follows the configured language.
 
 pub mod codex;
 pub mod error;
 pub mod gitignore;
+pub mod language;
 pub mod launch;
 pub mod markers;
 pub mod model;
@@ -17,6 +19,7 @@ pub mod render;
 pub mod settings;
 pub mod skills_toml;
 pub mod source;
+pub mod sources;
 pub mod stack;
 pub mod upsert;
 pub mod visibility;

@@ -145,13 +145,6 @@ impl Block {
         })
     }
 
-    /// The branch a source is expected to be on: its working branch, else its main branch.
-    pub fn expected_branch(&self, alias: &str) -> Option<&str> {
-        self.working_branches
-            .get(alias)
-            .or_else(|| self.source(alias).and_then(|s| s.main_branch.as_deref()))
-    }
-
     /// The sources `--scope` asks for (comma-separated aliases, blanks ignored; every source
     /// when `None`), in the block's order. An alias the block does not have is refused.
     pub fn scoped(&self, scope: Option<&str>) -> Result<Vec<&Source>, InputError> {
@@ -174,11 +167,6 @@ impl Block {
             .iter()
             .filter(|s| wanted.contains(&s.alias.as_str()))
             .collect())
-    }
-
-    /// Whether a source is on the branch it is expected on (`None` when none is expected).
-    pub fn on_expected_branch(&self, alias: &str, branch: &str) -> Option<bool> {
-        self.expected_branch(alias).map(|e| e == branch)
     }
 
     /// The source with this alias.
@@ -218,22 +206,6 @@ mod tests {
     }
 
     #[test]
-    fn the_expected_branch_is_the_working_one_else_the_main_one() {
-        let mut b = Block {
-            sources: vec![Source {
-                alias: "api".into(),
-                path: ".".into(),
-                main_branch: Some("main".into()),
-            }],
-            ..Block::default()
-        };
-        assert_eq!(b.expected_branch("api"), Some("main"));
-        b.working_branches.set("api", "feature/x");
-        assert_eq!(b.expected_branch("api"), Some("feature/x"));
-        assert_eq!(b.expected_branch("web"), None);
-    }
-
-    #[test]
     fn scope_selects_known_aliases_in_block_order() {
         let src = |a: &str| Source {
             alias: a.into(),
@@ -267,8 +239,5 @@ mod tests {
                 .action()
                 .contains("workspace-init")
         );
-        assert_eq!(b.on_expected_branch("api", "main"), Some(true));
-        assert_eq!(b.on_expected_branch("api", "dev"), Some(false));
-        assert_eq!(b.on_expected_branch("db", "main"), None);
     }
 }

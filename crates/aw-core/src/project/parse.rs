@@ -1,8 +1,11 @@
 //! Reads a block, whether the reference wrote it (Spanish headings and labels) or we did
 //! (English ones).
 
+use super::language::Language;
 use super::model::{Block, DEFAULT_BRANCH_ROLES, Source, Stack};
-use super::render::{NO_SOURCES, NO_STACK, PROJECT_PLACEHOLDER};
+use super::render::{
+    NO_SOURCES, NO_SOURCES_ES, NO_STACK, NO_STACK_ES, PROJECT_PLACEHOLDER, PROJECT_PLACEHOLDER_ES,
+};
 use crate::markdown::{fold, scan, section_in};
 
 /// `## Project`.
@@ -14,19 +17,47 @@ const STACK: &[&str] = &["stack"];
 /// `## Status`.
 const STATUS: &[&str] = &["status", "estado"];
 
-/// The reference's placeholders, which mean "nothing here".
-const PLACEHOLDERS: &[&str] = &[
-    "_describe el proyecto aqui: que es y por que existe._",
-    "_sin fuentes declaradas. edita manualmente o usa `project-md-upsert --init`._",
-    "_stack sin detectar._",
-];
-
+/// The placeholders of both languages mean "nothing here".
 fn is_placeholder(text: &str) -> bool {
     let f = fold(text);
-    PLACEHOLDERS.contains(&f.as_str())
-        || [PROJECT_PLACEHOLDER, NO_SOURCES, NO_STACK]
-            .iter()
-            .any(|p| fold(p) == f)
+    [
+        PROJECT_PLACEHOLDER,
+        NO_SOURCES,
+        NO_STACK,
+        PROJECT_PLACEHOLDER_ES,
+        NO_SOURCES_ES,
+        NO_STACK_ES,
+    ]
+    .iter()
+    .any(|p| fold(p) == f)
+}
+
+/// The language a block is written in, from its headings (`## Proyecto` / `## Fuentes` are
+/// the reference's Spanish, `## Project` / `## Sources` ours), else from its status labels;
+/// `None` when nothing in it says.
+pub fn language(inner: &str) -> Option<Language> {
+    let lines = scan(inner);
+    let has = |names: &[&str]| names.iter().any(|n| section_in(&lines, n).is_some());
+    let spanish = has(&["proyecto", "fuentes"]);
+    let english = has(&["project", "sources"]);
+    match (spanish, english) {
+        (true, false) => return Some(Language::Spanish),
+        (false, true) => return Some(Language::English),
+        _ => {}
+    }
+    inner.lines().find_map(|line| {
+        let (label, _) = labelled(line)?;
+        match label.as_str() {
+            "ramas por defecto"
+            | "ramas de trabajo actuales"
+            | "ramas qa actuales"
+            | "ultima actividad" => Some(Language::Spanish),
+            "default branches" | "working branches" | "qa branches" | "last activity" => {
+                Some(Language::English)
+            }
+            _ => None,
+        }
+    })
 }
 
 /// Parses the text between the markers. Unknown lines are ignored; nothing fails.
@@ -223,8 +254,8 @@ mod tests {
         assert_eq!(b.last_activity, None);
     }
 
-    #[test]
-    fn english_round_trip() {
+    /// A block that uses every line the renderer can write.
+    fn full_block() -> Block {
         let mut b = Block {
             project: Some("Billing".into()),
             sources: vec![
@@ -242,7 +273,7 @@ mod tests {
             stack: Stack {
                 language: Some("TypeScript".into()),
                 framework: Some("React".into()),
-                db: None,
+                db: Some("Postgres".into()),
                 build: Some("npm".into()),
             },
             last_activity: Some("2026-02-03 10:20".into()),
@@ -251,26 +282,107 @@ mod tests {
         b.default_branches.set("principal", "main");
         b.working_branches.set("api", "feature/x");
         b.qa_branches.set("web", "qa");
-        for eol in ["\n", "\r\n"] {
-            let text = render(&b, "acme", eol);
-            let f = find(&text, "acme").unwrap();
-            assert_eq!(parse(f.inner(&text)), b, "{eol:?}");
+        b
+    }
+
+    #[test]
+    fn both_languages_read_back_to_the_same_model() {
+        let b = full_block();
+        for lang in [Language::English, Language::Spanish] {
+            for eol in ["\n", "\r\n"] {
+                let text = render(&b, "acme", eol, lang);
+                let inner = find(&text, "acme").unwrap().inner(&text);
+                assert_eq!(parse(inner), b, "{lang:?} {eol:?}");
+                assert_eq!(language(inner), Some(lang));
+            }
+            let empty = Block::default();
+            let text = render(&empty, "workflow", "\n", lang);
+            let inner = find(&text, "workflow").unwrap().inner(&text);
+            assert_eq!(
+                parse(inner),
+                empty,
+                "{lang:?}: placeholders read as nothing"
+            );
+            assert_eq!(language(inner), Some(lang));
         }
-        let empty = Block::default();
-        let text = render(&empty, "workflow", "\n");
+        let text = render(&Block::default(), "workflow", "\n", Language::English);
         assert!(
             text.contains(NO_SOURCES)
                 && text.contains(NO_STACK)
                 && text.contains(PROJECT_PLACEHOLDER)
         );
-        assert_eq!(parse(find(&text, "workflow").unwrap().inner(&text)), empty);
+    }
+
+    #[test]
+    fn spanish_rendering_is_the_reference_shape() {
+        // workspace-spec §5.3, line for line: what the reference's parser (§5.4) reads. The
+        // history line names the real namespace (the reference hard-codes `.workflow`).
+        let text = render(&full_block(), "workflow", "\n", Language::Spanish);
+        assert_eq!(
+            text,
+            "<!-- WORKFLOW-PROJECT-START -->\n\
+             ## Proyecto\n\
+             \n\
+             Billing\n\
+             \n\
+             ## Fuentes\n\
+             \n\
+             | Alias | Path | Rama principal |\n\
+             |---|---|---|\n\
+             | api | ../api | main |\n\
+             | web | C:\\web |  |\n\
+             \n\
+             ## Stack\n\
+             \n\
+             - Lenguaje: TypeScript\n\
+             - Framework: React\n\
+             - BD: Postgres\n\
+             - Build: npm\n\
+             \n\
+             ## Status\n\
+             \n\
+             - Ramas por defecto:\n\
+             \x20 - principal: main\n\
+             - Ramas de trabajo actuales:\n\
+             \x20 - api: feature/x\n\
+             - Ramas QA actuales:\n\
+             \x20 - web: qa\n\
+             - Última actividad: 2026-02-03 10:20\n\
+             - Histórico: `.workflow/HISTORY.md`\n\
+             <!-- WORKFLOW-PROJECT-END -->"
+        );
+        let empty = render(&Block::default(), "workflow", "\n", Language::Spanish);
+        assert!(empty.contains(
+            "## Proyecto\n\n_Describe el proyecto aquí: qué es y por qué existe._\n\n## Fuentes\n\n\
+             _Sin fuentes declaradas. Edita manualmente o usa `project-md-upsert --init`._\n\n\
+             ## Stack\n\n_Stack sin detectar._\n\n## Status\n\n- Histórico:"
+        ));
+    }
+
+    #[test]
+    fn language_comes_from_headings_else_status_labels() {
+        assert_eq!(language(GOLDEN), Some(Language::Spanish));
+        assert_eq!(
+            language("\n## Stack\n\n## Status\n\n- Last activity: x\n"),
+            Some(Language::English)
+        );
+        assert_eq!(
+            language("\n## Status\n\n- Ramas QA actuales:\n  - a: b\n"),
+            Some(Language::Spanish)
+        );
+        assert_eq!(language("\n## Stack\n\n- Build: npm\n"), None);
+        assert_eq!(language(""), None);
     }
 
     #[test]
     fn history_line_names_the_real_namespace() {
-        let text = render(&Block::default(), "acme", "\n");
+        for lang in [Language::English, Language::Spanish] {
+            let text = render(&Block::default(), "acme", "\n", lang);
+            assert!(text.contains("`.acme/HISTORY.md`"));
+            assert!(!text.contains(".workflow/"));
+        }
+        let text = render(&Block::default(), "acme", "\n", Language::English);
         assert!(text.contains("- History: `.acme/HISTORY.md`"));
-        assert!(!text.contains(".workflow/"));
     }
 
     proptest::proptest! {

@@ -1,6 +1,8 @@
 //! The `skills.toml` seeded into a new workspace: every setting present but commented out, so
 //! the file documents itself and changes nothing until someone edits it.
 
+use super::language;
+
 /// The roles a workspace can bind, with their built-in skills, in the reference's order.
 pub const ROLES: &[(&str, &str)] = &[
     ("design", "design"),
@@ -36,6 +38,17 @@ pub fn template(ns: &str) -> String {
          # [compaction]\n\
          # mode = \"confirm\"\n",
     );
+    out.push_str(&format!(
+        "\n\
+         # The language aw writes a new project block in (CLAUDE.md and AGENTS.md): \"en\" (the\n\
+         # default) or \"es\", the reference CLI's Spanish form, the only one it reads. A block that\n\
+         # already exists keeps its language. {env} overrides this setting.\n\
+         # [{table}]\n\
+         # {key} = \"en\"\n",
+        env = language::ENV,
+        table = language::SETTING.0,
+        key = language::SETTING.1,
+    ));
     out
 }
 
@@ -61,6 +74,8 @@ mod tests {
             ]
         );
         assert!(t.contains("# [compaction]\n# mode = \"confirm\"\n"));
+        assert!(t.ends_with("# [workspace]\n# doc_language = \"en\"\n"));
+        assert!(t.contains("AW_DOC_LANGUAGE"));
         // Every other line is a comment or blank, so the file sets nothing by itself.
         assert!(
             lines

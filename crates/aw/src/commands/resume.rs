@@ -11,11 +11,9 @@ use crate::output::{Format, Outcome, Style};
 use crate::style::{Paint, clean};
 use aw_core::docs::resume::{self, Answer, Proposal, TARGET_INVALID};
 use aw_core::error_code::ErrorCode;
-use aw_core::session::folder::SessionFolder;
-use aw_core::session::resolve::Intent;
 use aw_workspace::WorkspaceError;
 use aw_workspace::board;
-use aw_workspace::resolver::{self, Request};
+use aw_workspace::resolver;
 use clap::Args;
 
 /// Arguments of `aw resume`.
@@ -49,18 +47,7 @@ pub fn run(args: &ResumeArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let now = cx.now.wall;
     let answer = match (&args.code, &args.target) {
         (Some(code), _) => {
-            let req = Request {
-                code: Some(code),
-                allow_closed: true,
-                bind: false,
-                context_id: None,
-                intent: Intent::Read,
-            };
-            let r = resolver::resolve(&ws, &req).map_err(target_invalid)?;
-            let folder = SessionFolder {
-                folder: r.folder,
-                state: r.state,
-            };
+            let folder = resolver::resolve_code_read(&ws, code).map_err(target_invalid)?;
             resume::for_session(&board::load_session(&ws, &folder, &now))
         }
         (None, Some(target)) => {
@@ -97,7 +84,8 @@ fn block(p: &Proposal, style: Style, out: &mut String) {
         clean(&p.command)
     ));
     if style.detail {
-        out.push_str(&format!("  Path       {}\n", clean(&p.file)));
+        let label = if p.is_session() { "Session" } else { "Path" };
+        out.push_str(&format!("  {label:<10} {}\n", clean(&p.file)));
     }
 }
 

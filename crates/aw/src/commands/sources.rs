@@ -1,37 +1,51 @@
-//! `aw sources [--scope a,b] [--no-git]`: the project block's sources, where each one is on
-//! disk, the branch it is expected on, and (unless `--no-git`) the branch it is actually on and
-//! whether it has uncommitted changes.
+//! `aw sources [--scope a,b] [--session|--code <s>] [--no-git] [--verbose]`: the project
+//! block's sources, the branch each one is expected on, and (unless `--no-git`) the branch it is
+//! on, its changed files, and whether the sources agree, in the reference's model.
 //!
 //! A folder that is missing or not a repository, or a machine without git, is reported per
-//! source; the command itself still succeeds. Session-scoped expectations (`--session` /
-//! `--code` in the reference) are not offered yet.
+//! source; the command itself still succeeds. The rules (expectation, match, divergence) are
+//! `aw_core::project::sources`; the git probe is `aw_workspace::git`.
 
+use crate::cli::session_or_code;
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean;
 use aw_core::project::model::Block;
-use aw_workspace::git::GitState;
-use aw_workspace::project::{ProjectFiles, source_state};
+use aw_core::project::sources::{Divergent, GitState, SessionBranches, SourceCheck, divergent};
+use aw_workspace::locate::Workspace;
+use aw_workspace::project::{ProjectFiles, SourceState, source_state};
+use aw_workspace::resolver;
+use aw_workspace::sessions;
 use clap::Args;
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 /// Arguments of `aw sources`.
 #[derive(Debug, Args)]
 #[command(
-    long_about = "List the project block's sources: where each one is on this machine, the branch \
-it is expected on (its working branch, else its main branch), and unless `--no-git` the branch it \
-is on and whether it has uncommitted changes.\n\nA folder that is missing or not a repository, \
-or a machine without git, is reported per source; the command still succeeds."
+    long_about = "List the project block's sources: the branch each one is expected on, and \
+unless `--no-git` the branch it is on, its uncommitted files, and whether every source is on its \
+expected branch.\n\nThe expected branch is the block's working branch for the source; with \
+`--session` (or `--code`) it is the branch the session's `Branch:` line declares for it \
+(`Branch: feat/x` for every source, or `Branch: api:feat/x, web:feat/y`), else the block's. A \
+folder that is missing or not a repository, or a machine without git, is reported per source; \
+the command still succeeds."
 )]
 pub struct SourcesArgs {
     /// Only these aliases (comma-separated).
     #[arg(long, value_name = "ALIAS,...")]
     pub scope: Option<String>,
+    /// Expect the branches this session declares: a number, a folder name or a unique folder
+    /// prefix (the reference's v21 spelling).
+    #[arg(long, value_name = "SESSION")]
+    pub session: Option<String>,
+    /// Same as `--session` (the reference's v22 spelling).
+    #[arg(long, value_name = "SESSION")]
+    pub code: Option<String>,
     /// Do not run git.
     #[arg(long = "no-git")]
     pub no_git: bool,
-    /// Accepted for compatibility; the JSON model is always complete.
+    /// Every key of every source, even the empty ones, and the session and scope asked for.
     #[arg(long)]
     pub verbose: bool,
 }
@@ -39,86 +53,182 @@ pub struct SourcesArgs {
 /// Runs the command.
 pub fn run(args: &SourcesArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
+    let code = session_or_code(&args.session, &args.code)?;
     let ws = cx.workspace()?;
     let block = ProjectFiles::read(&ws.root)?.block(&ws.ns);
-    let none = Block::default();
-    let b = block.as_ref().unwrap_or(&none);
+    let extras = json!({
+        "workspace": ws.root.to_string_lossy(),
+        "block_found": block.is_some(),
+    });
+    let Some(b) = block.filter(|b| !b.sources.is_empty()) else {
+        let model = json!({
+            "sources": [],
+            "working_branches_from_status": {},
+            "cross_source_consistent": true,
+            "divergent_sources": [],
+            "error": "no_sources_declared",
+        });
+        return Ok(match style.format {
+            Format::Json => Outcome::json(merged(model, extras, 0)),
+            Format::Human => Outcome::text(
+                "No sources declared in the project block (CLAUDE.md or AGENTS.md).\n  Next  \
+                 run `aw workspace-init --source alias:path`\n"
+                    .to_owned(),
+            ),
+        });
+    };
     let selected = b
         .scoped(args.scope.as_deref())
         .map_err(super::project::invalid)?;
-    let rows: Vec<Value> = selected
+    let session = match code {
+        Some(code) => Some(session_branches(&ws, code, &cx.now.today())?),
+        None => None,
+    };
+    let checked: Vec<(SourceCheck, SourceState)> = selected
         .iter()
         .map(|s| {
             let state = source_state(&ws.root, s, args.no_git);
-            let expected = b.expected_branch(&s.alias);
-            let (git_json, on_expected) = match &state.git {
-                None => (Value::Null, Value::Null),
-                Some(GitState::Repo { branch, dirty }) => (
-                    json!({ "branch": branch, "dirty": dirty }),
-                    json!(b.on_expected_branch(&s.alias, branch)),
-                ),
-                Some(other) => {
-                    let mut g = json!({ "error": other.error_code() });
-                    if let GitState::Failed(msg) = other {
-                        g["message"] = json!(msg);
-                    }
-                    (g, Value::Null)
-                }
-            };
-            json!({
-                "alias": s.alias,
-                "path": s.path,
-                "resolved_path": state.resolved.to_string_lossy(),
-                "exists": state.exists,
-                "main_branch": s.main_branch,
-                "working_branch": b.working_branches.get(&s.alias),
-                "qa_branch": b.qa_branches.get(&s.alias),
-                "expected_branch": expected,
-                "git": git_json,
-                "on_expected_branch": on_expected,
-            })
+            let check = SourceCheck::new(&b, s, session.as_ref(), state.git.clone());
+            (check, state)
         })
         .collect();
-    Ok(match style.format {
-        Format::Json => Outcome::json(json!({
-            "workspace": ws.root.to_string_lossy(),
-            "block_found": block.is_some(),
-            "count": rows.len(),
-            "sources": rows,
-        })),
-        Format::Human => Outcome::text(human(block.is_some(), &rows)),
+    let checks: Vec<SourceCheck> = checked.iter().map(|(c, _)| c.clone()).collect();
+    let divergent = divergent(&checks);
+    if style.format == Format::Human {
+        return Ok(Outcome::text(human(&checked, &divergent)));
+    }
+    let rows: Vec<Value> = checked
+        .iter()
+        .map(|(c, st)| source_json(&b, c, st, args.no_git, args.verbose))
+        .collect();
+    let mut model = json!({
+        "sources": rows,
+        "working_branches_from_status": b.working_branches.to_json(),
+        "cross_source_consistent": divergent.is_empty(),
+        "divergent_sources": divergent.iter().map(|d| json!({
+            "alias": d.alias,
+            "current": d.current,
+            "expected": d.expected,
+        })).collect::<Vec<_>>(),
+    });
+    if args.verbose {
+        model["session_code"] = json!(code.unwrap_or(""));
+        model["scope"] = match &args.scope {
+            Some(_) => json!(selected.iter().map(|s| &s.alias).collect::<Vec<_>>()),
+            None => Value::Null,
+        };
+    } else if let Some(code) = code {
+        model["session_code"] = json!(code);
+    }
+    Ok(Outcome::json(merged(model, extras, checked.len())))
+}
+
+/// The reference's keys first, then ours.
+fn merged(model: Value, extras: Value, count: usize) -> Value {
+    let mut out = match model {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    };
+    if let Value::Object(e) = extras {
+        out.extend(e);
+    }
+    out.insert("count".to_owned(), json!(count));
+    Value::Object(out)
+}
+
+/// The branches the session named by `code` declares (none when it has no `Branch:` line).
+fn session_branches(ws: &Workspace, code: &str, today: &str) -> Result<SessionBranches, Failure> {
+    let folder = resolver::resolve_code_read(ws, code)?;
+    let info = sessions::info(ws, &folder, None, today)?;
+    Ok(info
+        .facts
+        .branch
+        .as_deref()
+        .map(SessionBranches::parse)
+        .unwrap_or_default())
+}
+
+/// One source: the reference's keys in its order (the empty ones left out unless `--verbose`,
+/// as the reference does), then ours.
+fn source_json(b: &Block, c: &SourceCheck, st: &SourceState, no_git: bool, verbose: bool) -> Value {
+    let s = &c.source;
+    let mut m = Map::new();
+    m.insert("alias".into(), json!(s.alias));
+    m.insert("path".into(), json!(s.path));
+    m.insert("main_branch".into(), json!(s.main_branch));
+    m.insert("expected_work_branch".into(), json!(c.expected));
+    if !no_git {
+        m.insert("current_branch".into(), json!(c.current_branch()));
+        m.insert("match".into(), json!(c.matches()));
+        m.insert("dirty".into(), json!(c.dirty()));
+        if verbose || !c.changed_files().is_empty() {
+            m.insert("changed_files".into(), json!(c.changed_files()));
+        }
+        if verbose || !c.is_repo() {
+            m.insert("is_repo".into(), json!(c.is_repo()));
+        }
+        let error = c.git.as_ref().and_then(|g| error_message(g, &s.path));
+        if verbose || error.is_some() {
+            m.insert("error".into(), json!(error));
+        }
+        if let Some(kind) = c.git.as_ref().and_then(GitState::error_code) {
+            m.insert("error_kind".into(), json!(kind));
+        }
+    }
+    m.insert("expected_origin".into(), json!(c.origin.as_str()));
+    m.insert("resolved_path".into(), json!(st.resolved.to_string_lossy()));
+    m.insert("exists".into(), json!(st.exists));
+    m.insert("qa_branch".into(), json!(b.qa_branches.get(&s.alias)));
+    Value::Object(m)
+}
+
+/// The reference's `error` text for a source git could not read.
+fn error_message(g: &GitState, path: &str) -> Option<String> {
+    Some(match g {
+        GitState::Repo { .. } => return None,
+        GitState::MissingFolder => format!("Path does not exist: {path}"),
+        GitState::NotARepository => "Not a git repository".to_owned(),
+        GitState::GitNotFound => "git is not installed or not on PATH".to_owned(),
+        GitState::Failed(msg) => msg.clone(),
     })
 }
 
-fn human(found: bool, rows: &[Value]) -> String {
-    if !found {
-        return "No project block in CLAUDE.md or AGENTS.md.\n  Next  run `aw workspace-init --source alias:path`\n".to_owned();
-    }
-    let mut out = format!("{} source(s)\n", rows.len());
-    for r in rows {
-        let s = |k: &str| clean(r[k].as_str().unwrap_or("—")).into_owned();
-        let git = match (&r["git"]["branch"], &r["git"]["error"]) {
-            (Value::String(b), _) => {
-                let dirty = if r["git"]["dirty"] == json!(true) {
-                    ", uncommitted changes"
-                } else {
-                    ""
+fn human(checked: &[(SourceCheck, SourceState)], divergent: &[Divergent]) -> String {
+    let mut out = format!("{} source(s)\n", checked.len());
+    for (c, _) in checked {
+        let git = match &c.git {
+            None => "git not checked".to_owned(),
+            Some(GitState::Repo {
+                branch,
+                changed_files,
+            }) => {
+                let mark = match c.matches() {
+                    Some(false) => " (not the expected branch)",
+                    _ => "",
                 };
-                let mark = if r["on_expected_branch"] == json!(false) {
-                    " (not the expected branch)"
-                } else {
-                    ""
+                let dirty = match changed_files.len() {
+                    0 => String::new(),
+                    n => format!(", {n} uncommitted file(s)"),
                 };
-                format!("on {}{mark}{dirty}", clean(b))
+                format!("on {}{mark}{dirty}", clean(branch))
             }
-            (_, Value::String(e)) => e.replace('_', " "),
-            _ => "git not checked".to_owned(),
+            Some(other) => other.error_code().unwrap_or("").replace('_', " "),
         };
         out.push_str(&format!(
             "  {:<12} {}  expected: {}  {git}\n",
-            s("alias"),
-            s("path"),
-            s("expected_branch")
+            clean(&c.source.alias),
+            clean(&c.source.path),
+            clean(c.expected.as_deref().unwrap_or("—"))
+        ));
+    }
+    if !divergent.is_empty() {
+        let names: Vec<String> = divergent
+            .iter()
+            .map(|d| clean(&d.alias).into_owned())
+            .collect();
+        out.push_str(&format!(
+            "Not on their expected branch: {}\n",
+            names.join(", ")
         ));
     }
     out

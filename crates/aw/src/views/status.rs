@@ -160,11 +160,12 @@ impl<'a> Index<'a> {
         Index {
             specs: m.specs.iter().map(|s| (s.file.as_str(), s)).collect(),
             plans: m.plans.iter().map(|p| (p.file.as_str(), p)).collect(),
+            // A session's pipeline item names it by folder.
             sessions: m
                 .sessions
                 .active
                 .iter()
-                .map(|s| (s.detail.path.as_str(), s))
+                .map(|s| (s.folder.as_str(), s))
                 .collect(),
         }
     }
@@ -199,7 +200,7 @@ fn group(
                 let session = idx.sessions.get(item.file.as_str()).copied();
                 let when = when(session.and_then(|s| s.relative.as_deref()));
                 let about = clean(session.map_or(item.summary.as_str(), described));
-                let folder = clean(item.file.rsplit('/').next().unwrap_or(&item.file));
+                let folder = clean(&item.file);
                 let _ = writeln!(out, "  {folder} — {about}{when}");
             }
             _ => {

@@ -10,7 +10,6 @@ mod advance;
 mod recover;
 mod submit;
 
-use crate::cli::given;
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome, Style};
@@ -85,14 +84,7 @@ fn flow_name(raw: &str) -> Result<String, String> {
 
 /// The session asked for: `--session`, or its alias `--code` (they must agree).
 fn session_arg(args: &FlowArgs) -> Result<Option<&str>, Failure> {
-    match (given(&args.session), given(&args.code)) {
-        (Some(s), Some(c)) if s != c => Err(Failure::new(
-            ErrorCode::ArgsInvalid,
-            format!("`--session {s}` and `--code {c}` name different sessions."),
-            "Pass only one of them.",
-        )),
-        (session, code) => Ok(session.or(code)),
-    }
+    crate::cli::session_or_code(&args.session, &args.code)
 }
 
 /// A shell error as the failure envelope; a busy lock keeps the reference's flow code.

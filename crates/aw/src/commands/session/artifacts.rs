@@ -17,6 +17,7 @@ use aw_core::session::folder::identity;
 use aw_core::session::resolve::Intent;
 use aw_workspace::artifacts::{self as disk, Script, Summary, entries, sql_scripts};
 use aw_workspace::context_id::from_env;
+use aw_workspace::locate::slashed;
 use aw_workspace::resolver::{self, Request, Resolved};
 use aw_workspace::sessions::{self, Descriptor, DescriptorKind};
 use clap::Args;
@@ -36,7 +37,8 @@ pub struct SessionArtifactsArgs {
     /// The session: a number, a folder name or a unique folder prefix.
     #[arg(long, value_name = "CODE")]
     pub code: Option<String>,
-    /// Report every presence flag, the script counts and the branch even when empty.
+    /// Report every presence flag, the script counts and the branch even when empty, and the
+    /// session folder's absolute path.
     #[arg(long)]
     pub verbose: bool,
     /// Dump the raw files of these kinds (comma-separated; all when empty).
@@ -81,11 +83,16 @@ pub fn run(args: &SessionArtifactsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure
     )?;
     let names = entries(&resolved.path)?;
     let descriptor = sessions::descriptor(&resolved.path, &names)?;
-    let rel = ws.shown(&resolved.path);
+    // The reference's shape: absolute with `--verbose`, workspace-relative without.
+    let shown = if args.verbose {
+        slashed(&resolved.path)
+    } else {
+        ws.shown(&resolved.path)
+    };
     let id = identity(&resolved.folder);
     let mut model = json!({
         "session": resolved.folder,
-        "path": rel,
+        "path": shown,
         "code": id.code,
         "state": resolved.state.as_str(),
     });
