@@ -115,10 +115,24 @@ pub fn write_target(root: &Path, path: &Path) -> crate::Result<PathBuf> {
     Ok(cur)
 }
 
+/// Checks, with [`write_target`], every path a transaction writes (or removes) before its first
+/// write: a link out of the workspace on any of them refuses the whole transaction, so nothing is
+/// left half-done (`CLAUDE.md` updated but not `AGENTS.md`, a session closed without its
+/// checkpoint). Each write checks its own path again; this only makes the refusal come first.
+pub fn check_writes<'a>(
+    root: &Path,
+    paths: impl IntoIterator<Item = &'a Path>,
+) -> crate::Result<()> {
+    for p in paths {
+        write_target(root, p)?;
+    }
+    Ok(())
+}
+
 fn outside(path: &Path, why: &str) -> WorkspaceError {
     WorkspaceError::Refused {
         code: ErrorCode::PathOutsideWorkspace,
-        message: format!("aw will not write {}: {why}.", path.display()),
+        message: format!("{} was left unchanged: {why}.", path.display()),
         action: "Replace the symbolic link with a real folder or file inside the workspace (or remove it), then run the command again.".to_owned(),
     }
 }
@@ -197,5 +211,21 @@ mod tests {
         }
         let e = write_target(&root, outside_dir.path()).unwrap_err();
         assert_eq!(e.code(), ErrorCode::PathOutsideWorkspace);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_transaction_is_refused_whole_by_any_of_its_paths() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside_dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::os::unix::fs::symlink(outside_dir.path(), root.join("out")).unwrap();
+        let (inside, out) = (root.join("CLAUDE.md"), root.join("out/AGENTS.md"));
+        assert!(check_writes(&root, [inside.as_path()]).is_ok());
+        for order in [[&inside, &out], [&out, &inside]] {
+            let e = check_writes(&root, order.map(PathBuf::as_path)).unwrap_err();
+            assert_eq!(e.code(), ErrorCode::PathOutsideWorkspace);
+        }
+        assert!(!inside.exists(), "checking writes nothing");
     }
 }

@@ -166,6 +166,11 @@ pub fn write_checkpoint(
         Err(u) => return Ok(Err(u)),
     };
     let plan = plan(ws, &resolved, req.now, force)?;
+    // A checkpoint that cannot be written (a link out of the workspace) refuses before the
+    // conversation is bound to the session.
+    if plan.write.is_some() {
+        crate::containment::check_writes(held.root(), [plan.path.as_path()])?;
+    }
     let folder = resolved.folder.clone();
     if let Some(cid) = req.context_id.as_deref() {
         match resolver::bind_locked(ws, cid, resolved, &held) {

@@ -3,11 +3,14 @@
 //! Applying the plan then performs the writes in a fixed order.
 
 use crate::atomic;
+use crate::containment::check_writes;
 use crate::error::{Result, WorkspaceError};
 use crate::launch::{LegacyLaunch, apply_legacy, plan_legacy};
 use crate::locate::Workspace;
 pub use crate::project::FileChange;
-use crate::project::{PlannedFile, ProjectFiles, detect_stack, read_optional, write_planned};
+use crate::project::{
+    PlannedFile, ProjectFiles, detect_stack, planned_targets, read_optional, write_planned,
+};
 use crate::visibility::{HostsPlan, VisibilityError, canonical_root, external_folders, plan_hosts};
 use aw_core::project::gitignore::{
     RUNTIME_HEADER, VISIBILITY_HEADER, merge, runtime_entries, visibility_entries,
@@ -289,6 +292,24 @@ fn apply_prune(root: &Path, op: &Prune) -> Result<()> {
     Ok(())
 }
 
+/// Checks every path the plan writes or removes, step by step, before anything is written: a
+/// link out of the workspace (a `.gitignore`, `CLAUDE.md` or `.claude/` pointing elsewhere)
+/// refuses the run at the step it belongs to, with nothing written.
+pub fn check(plan: &InitPlan) -> std::result::Result<(), (Step, WorkspaceError)> {
+    let root = &plan.root;
+    let mut scaffold: Vec<&Path> = vec![plan.sessions_dir.as_path()];
+    for op in &plan.prune {
+        match op {
+            Prune::File(p) | Prune::Folder(p) => scaffold.push(p),
+        }
+    }
+    scaffold.extend(plan.skills_toml.target());
+    scaffold.extend(plan.gitignore.target());
+    check_writes(root, scaffold).map_err(|e| (Step::Scaffold, e))?;
+    check_writes(root, planned_targets(&plan.files)).map_err(|e| (Step::ProjectMd, e))?;
+    check_writes(root, plan.visibility.hosts.targets()).map_err(|e| (Step::Visibility, e))
+}
+
 /// Performs the plan. On failure, says which step failed; earlier steps stay done.
 pub fn apply(plan: &InitPlan) -> std::result::Result<(), (Step, WorkspaceError)> {
     let root = &plan.root;
@@ -322,12 +343,14 @@ pub enum RunError {
     Lock(WorkspaceError),
     /// Planning refused: nothing was written.
     Plan(InitError),
-    /// A step of the plan failed; earlier steps stay done.
+    /// A step of the plan failed; earlier steps stay done. A path refused by [`check`] fails
+    /// its step before anything is written.
     Apply(Step, WorkspaceError),
 }
 
-/// Runs `workspace-init` in `ws`: plans, and unless `dry_run` applies the plan, under the
-/// workspace lock. A refused plan in a workspace that had no state folder leaves no trace.
+/// Runs `workspace-init` in `ws`: plans, and unless `dry_run` checks and applies the plan, under
+/// the workspace lock. A refused plan or check in a workspace that had no state folder leaves no
+/// trace.
 pub fn run(
     ws: &Workspace,
     req: InitRequest,
@@ -349,6 +372,13 @@ pub fn run(
             return Err(RunError::Plan(e));
         }
     };
+    if let Err((step, e)) = check(&planned) {
+        drop(lock);
+        if fresh {
+            discard_fresh_state(ws);
+        }
+        return Err(RunError::Apply(step, e));
+    }
     apply(&planned).map_err(|(step, e)| RunError::Apply(step, e))?;
     drop(lock);
     Ok(planned)

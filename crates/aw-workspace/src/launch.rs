@@ -11,6 +11,7 @@
 //! is gone.
 
 use crate::atomic;
+use crate::containment::write_target;
 use crate::error::{Result, WorkspaceError};
 use crate::locate::Workspace;
 use crate::project::read_optional;
@@ -106,7 +107,8 @@ pub enum LegacyAction {
     Moved,
     /// `.<ns>/launch/<x>/` already has its `launch.json`: the old folder is only deleted.
     Removed,
-    /// It holds a symbolic link or something else than files and folders: left alone.
+    /// It holds a symbolic link or something else than files and folders, or its new place is
+    /// reached through a link out of the workspace: left alone.
     Kept,
 }
 
@@ -162,7 +164,13 @@ pub fn plan_legacy(ws: &Workspace) -> Result<Vec<LegacyLaunch>> {
         }
         let tool = e.file_name().to_string_lossy().into_owned();
         let to = ws.state_dir().join("launch").join(&tool);
-        let (action, tree) = match plain_tree(&from)? {
+        // A new place reached through a link out of the workspace is neither written nor
+        // trusted: what it holds out there must not decide that the old folder can go.
+        let tree = match write_target(&ws.root, &to) {
+            Ok(_) => plain_tree(&from)?,
+            Err(_) => None,
+        };
+        let (action, tree) = match tree {
             None => (LegacyAction::Kept, PlainTree::default()),
             Some(tree) if to.join(LAUNCH_JSON).is_file() => (LegacyAction::Removed, tree),
             Some(tree) => (LegacyAction::Moved, tree),
@@ -202,7 +210,8 @@ pub enum LaunchDirAction {
     Removed,
     /// There is no such folder.
     Absent,
-    /// It holds a symbolic link or something else than files and folders: left alone.
+    /// It is (or holds) a symbolic link or something else than files and folders, or it is
+    /// reached through a link out of the workspace: left alone.
     Kept,
 }
 
@@ -227,11 +236,14 @@ pub struct LaunchDir {
     tree: PlainTree,
 }
 
-/// Plans deleting `.<ns>/launch/<alias>/` (an alias never holds a path separator).
+/// Plans deleting `.<ns>/launch/<alias>/` (an alias never holds a path separator). A folder
+/// reached through a link out of the workspace (`.<ns>/launch` itself a link) is kept.
 pub fn plan_remove(ws: &Workspace, alias: &str) -> Result<LaunchDir> {
     let path = ws.state_dir().join("launch").join(alias);
     let is_dir = std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir());
-    let (action, tree) = if !is_dir {
+    let (action, tree) = if write_target(&ws.root, &path).is_err() {
+        (LaunchDirAction::Kept, PlainTree::default())
+    } else if !is_dir {
         if path.symlink_metadata().is_ok() {
             (LaunchDirAction::Kept, PlainTree::default())
         } else {
@@ -338,6 +350,32 @@ mod tests {
         assert_eq!(
             plan_remove(&ws(&root), "none").unwrap().action,
             LaunchDirAction::Absent
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_launch_folder_reached_through_a_link_out_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let from = root.join("docs/tools/api");
+        std::fs::create_dir_all(&from).unwrap();
+        std::fs::write(from.join("launch.json"), GENERATED).unwrap();
+        // `.workflow/launch` leads out, and out there `api/` already has its launch.json.
+        std::fs::create_dir_all(outside.path().join("api")).unwrap();
+        std::fs::write(outside.path().join("api/launch.json"), GENERATED).unwrap();
+        std::fs::create_dir_all(root.join(".workflow")).unwrap();
+        std::os::unix::fs::symlink(outside.path(), root.join(".workflow/launch")).unwrap();
+        let plan = plan_legacy(&ws(&root)).unwrap();
+        assert_eq!(
+            plan[0].action,
+            LegacyAction::Kept,
+            "neither moved out nor removed"
+        );
+        assert_eq!(
+            plan_remove(&ws(&root), "api").unwrap().action,
+            LaunchDirAction::Kept
         );
     }
 }

@@ -130,6 +130,11 @@ impl FileChange {
         FileChange { action, path, text }
     }
 
+    /// The path a run writes: the file's, unless it stays unchanged.
+    pub fn target(&self) -> Option<&Path> {
+        self.text.as_ref().map(|_| self.path.as_path())
+    }
+
     /// Writes the new text (atomically, creating the folder) inside `root`; nothing when
     /// unchanged.
     pub fn write(&self, root: &Path) -> Result<()> {
@@ -143,8 +148,18 @@ impl FileChange {
     }
 }
 
-/// Writes the planned files (atomically, one by one) inside `root`.
+/// The paths the planned files write (the ones that change).
+pub fn planned_targets(files: &[PlannedFile]) -> impl Iterator<Item = &Path> {
+    files
+        .iter()
+        .filter(|f| f.text.is_some())
+        .map(|f| f.path.as_path())
+}
+
+/// Writes the planned files (atomically, one by one) inside `root`. Both paths are checked
+/// first, so a link out of the workspace leaves both files as they were.
 pub fn write_planned(root: &Path, files: &[PlannedFile]) -> Result<()> {
+    crate::containment::check_writes(root, planned_targets(files))?;
     for f in files {
         if let Some(text) = &f.text {
             crate::atomic::write(root, &f.path, text.as_bytes())?;

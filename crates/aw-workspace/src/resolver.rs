@@ -163,10 +163,20 @@ fn bind_failed(folder: &str, why: WorkspaceError) -> WorkspaceError {
     if let WorkspaceError::Session(r) = why {
         return WorkspaceError::Session(r);
     }
+    // A refusal (a registry that is a link out of the workspace) says itself what to fix; a
+    // failing disk may pass, so running again is the advice.
+    let action = match &why {
+        WorkspaceError::Refused { action, .. } => action.clone(),
+        _ => format!("Run the command again, or name the session with --code {folder}."),
+    };
+    let why = why.to_string();
     WorkspaceError::Session(Box::new(Refusal {
         kind: RefusalKind::BindingInvalid,
-        message: format!("This conversation could not be bound to '{folder}': {why}."),
-        action: format!("Run the command again, or name the session with --code {folder}."),
+        message: format!(
+            "This conversation could not be bound to '{folder}': {}.",
+            why.trim_end_matches('.')
+        ),
+        action,
         candidates: Vec::new(),
     }))
 }

@@ -8,7 +8,8 @@ use crate::error::WorkspaceError;
 use crate::launch::{LaunchDir, apply_remove, plan_remove};
 use crate::locate::Workspace;
 use crate::project::{
-    PlannedFile, ProjectFiles, is_external, plan_locked, resolve_source, write_planned,
+    PlannedFile, ProjectFiles, is_external, plan_locked, planned_targets, resolve_source,
+    write_planned,
 };
 use crate::visibility::{HostsPlan, VisibilityError, canonical_root, plan_hosts};
 use aw_core::project::InputError;
@@ -120,8 +121,18 @@ pub fn run(
     }
     let (lock, planned) = plan_locked(ws, || plan(ws, alias, now))?;
     let root = lock.root().to_path_buf();
+    // Every file is checked before the first write: a refusal leaves the block, the hosts'
+    // settings and the launch folder as they were.
+    let hosts = match &planned.detach {
+        Detach::Withdrawn { hosts, .. } => Some(hosts),
+        _ => None,
+    };
+    crate::containment::check_writes(
+        &root,
+        planned_targets(&planned.files).chain(hosts.iter().flat_map(|h| h.targets())),
+    )?;
     write_planned(&root, &planned.files)?;
-    if let Detach::Withdrawn { hosts, .. } = &planned.detach {
+    if let Some(hosts) = hosts {
         hosts.write(&root)?;
     }
     apply_remove(&root, &planned.launch)?;

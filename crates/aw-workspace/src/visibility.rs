@@ -86,8 +86,15 @@ impl HostsPlan {
         out
     }
 
-    /// Writes the files that change, inside `root`.
+    /// The paths a run writes (the files that change).
+    pub fn targets(&self) -> impl Iterator<Item = &Path> {
+        self.each().filter_map(|h| h.change.target())
+    }
+
+    /// Writes the files that change, inside `root`. Every path is checked first, so a link out
+    /// of the workspace leaves both files as they were.
     pub fn write(&self, root: &Path) -> Result<()> {
+        crate::containment::check_writes(root, self.targets())?;
         for h in self.each() {
             h.change.write(root)?;
         }
@@ -252,6 +259,8 @@ pub fn multiroot(
     let lock = WorkspaceLock::of(ws, default_wait())?;
     let outcome = plan_multiroot(ws, req).and_then(|plan| {
         let root = lock.root().to_path_buf();
+        let gitignore = plan.gitignore.iter().filter_map(FileChange::target);
+        crate::containment::check_writes(&root, gitignore.chain(plan.hosts.targets()))?;
         if let Some(g) = &plan.gitignore {
             g.write(&root)?;
         }

@@ -25,6 +25,7 @@ mod stack;
 mod status;
 mod subfolder;
 mod support;
+mod symlinks;
 mod workspace_init;
 
 /// With `autotests = false`, cargo compiles only `tests/runner.rs` of each crate: a test file

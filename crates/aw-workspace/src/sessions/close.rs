@@ -8,6 +8,7 @@
 use super::{CLOSED_SENTINEL, info};
 use crate::artifacts::artifact;
 use crate::checkpoint::checkpoint_path;
+use crate::containment::check_writes;
 use crate::error::Result;
 use crate::locate::Workspace;
 use crate::lock::{WorkspaceLock, default_wait};
@@ -77,13 +78,26 @@ pub fn close(ws: &Workspace, code: &str, refs: Option<&str>, today: &str) -> Res
             )
         });
 
+    // Every path is checked before the first write, so a link out of the workspace refuses the
+    // close whole: no binding removed from a session that stays open. (HISTORY.md is not among
+    // them: its failure is reported and the close stands.)
+    let bindings_path = bindings::path(ws);
+    let closed_path = resolved.path.join(CLOSED_SENTINEL);
+    let mut targets = vec![closed_path.as_path()];
+    if invalidated > 0 {
+        targets.push(&bindings_path);
+    }
+    if !checkpoint.exists() {
+        targets.push(&checkpoint);
+    }
+    check_writes(&ws.root, targets)?;
     if invalidated > 0 {
         bindings::store(ws, &registry, &lock)?;
     }
     if !checkpoint.exists() {
         atomic::create_new(&ws.root, &checkpoint, CHECKPOINT_STUB.as_bytes())?;
     }
-    atomic::write(&ws.root, &resolved.path.join(CLOSED_SENTINEL), b"")?;
+    atomic::write(&ws.root, &closed_path, b"")?;
     test_hook::stall();
     let history = match &planned {
         Ok((current, p)) => history::commit(ws, *current, p, &lock)

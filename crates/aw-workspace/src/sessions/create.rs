@@ -51,7 +51,7 @@ pub struct Created {
 }
 
 /// Creates the session. Everything that can refuse (a broken bindings registry, an existing
-/// folder) is checked before the first write.
+/// folder, a registry that is a link out of the workspace) is checked before the first write.
 pub fn create(ws: &Workspace, req: &CreateRequest<'_>) -> Result<Created> {
     let lock = crate::lock::WorkspaceLock::of(ws, crate::lock::default_wait())?;
     let mut registry = match req.context_id {
@@ -64,7 +64,8 @@ pub fn create(ws: &Workspace, req: &CreateRequest<'_>) -> Result<Created> {
     let folder = format!("{}-{}", number.padded(), req.descriptor);
     let sessions_dir = ws.sessions_dir();
     let path = sessions_dir.join(&folder);
-    if path.exists() {
+    // A link by that name (even one leading nowhere) is something that exists, too.
+    if path.symlink_metadata().is_ok() {
         return Err(WorkspaceError::Refused {
             code: ErrorCode::InvalidInput,
             message: format!("{} already exists.", path.display()),
@@ -80,6 +81,9 @@ pub fn create(ws: &Workspace, req: &CreateRequest<'_>) -> Result<Created> {
         start_date: req.today,
     });
 
+    if registry.is_some() {
+        crate::containment::check_writes(&ws.root, [bindings::path(ws).as_path()])?;
+    }
     atomic::create_dir_all(&ws.root, &sessions_dir)?;
     // The real folders (a link inside the workspace is followed; one out of it is refused).
     let real_dir = write_target(&ws.root, &sessions_dir)?;

@@ -9,7 +9,8 @@ use crate::{atomic, bindings};
 use aw_core::session::folder::SessionState;
 
 /// Reopens the session `code`: removes its `.closed` and, when there is a conversation, binds it
-/// to the session. A bindings registry that cannot be read refuses before anything is written.
+/// to the session. A bindings registry that cannot be read or written (a link out of the
+/// workspace) refuses before anything is written.
 pub fn reopen(ws: &Workspace, code: &str, context_id: Option<&str>) -> Result<Resolved> {
     let lock = WorkspaceLock::of(ws, default_wait())?;
     let mut resolved = resolver::resolve_code_locked(ws, code, &lock)?;
@@ -17,7 +18,15 @@ pub fn reopen(ws: &Workspace, code: &str, context_id: Option<&str>) -> Result<Re
         Some(_) => Some(bindings::load(ws)?),
         None => None,
     };
-    atomic::remove_file(&ws.root, &resolved.path.join(CLOSED_SENTINEL))?;
+    let closed = resolved.path.join(CLOSED_SENTINEL);
+    let bindings_path = bindings::path(ws);
+    let mut targets = vec![closed.as_path()];
+    if registry.is_some() {
+        targets.push(&bindings_path);
+    }
+    // A registry that is a link out of the workspace refuses before `.closed` goes.
+    crate::containment::check_writes(&ws.root, targets)?;
+    atomic::remove_file(&ws.root, &closed)?;
     resolved.state = SessionState::Active;
     if let (Some(cid), Some(mut registry)) = (context_id, registry)
         && registry.bind(cid, &resolved.folder)

@@ -72,7 +72,7 @@ fn lock_failure(e: WorkspaceError) -> Failure {
         return e.into();
     };
     init_failed(
-        format!("workspace-init wrote nothing: {}.", e),
+        format!("workspace-init wrote nothing: {}.", sentence(&e)),
         &e.action(),
         json!({
             "cause": ErrorCode::LockBusy,
@@ -81,6 +81,11 @@ fn lock_failure(e: WorkspaceError) -> Failure {
             "attach_multiroot": { "skipped": true, "reason": "project_md_failed" },
         }),
     )
+}
+
+/// The error's message without its final full stop, to be quoted inside a sentence.
+fn sentence(e: &WorkspaceError) -> String {
+    e.to_string().trim_end_matches('.').to_owned()
 }
 
 fn apply_failure(step: Step, e: WorkspaceError) -> Failure {
@@ -98,7 +103,7 @@ fn apply_failure(step: Step, e: WorkspaceError) -> Failure {
                     json!({ "skipped": true, "reason": "project_md_failed" });
             }
             init_failed(
-                format!("workspace-init did not complete: {}.", e),
+                format!("workspace-init did not complete: {}.", sentence(&e)),
                 &e.action(),
                 details,
             )

@@ -95,15 +95,20 @@ pub fn today() -> String {
     String::from_utf8(out.stdout).unwrap().trim().to_owned()
 }
 
-/// Every file under `root` with its bytes, and every folder (value `None`): equal trees prove
-/// that nothing was written.
+/// Every file under `root` with its bytes, every folder (value `None`), and every symbolic link
+/// as `symlink -> <target>` (never followed): equal trees prove that nothing was written.
 pub fn tree(root: &Path) -> BTreeMap<String, Option<Vec<u8>>> {
     fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Option<Vec<u8>>>) {
         for e in std::fs::read_dir(dir).unwrap() {
             let e = e.unwrap();
             let p = e.path();
             let rel = p.strip_prefix(root).unwrap().to_string_lossy().into_owned();
-            if e.file_type().unwrap().is_dir() {
+            let kind = e.file_type().unwrap();
+            if kind.is_symlink() {
+                let target = std::fs::read_link(&p).unwrap();
+                let text = format!("symlink -> {}", target.display());
+                out.insert(rel, Some(text.into_bytes()));
+            } else if kind.is_dir() {
                 out.insert(rel, None);
                 walk(root, &p, out);
             } else {
