@@ -48,6 +48,13 @@ pub fn list(ws: &Workspace) -> Result<Vec<SessionFolder>> {
 /// [`list`] for an explicit sessions folder inside `root`.
 pub fn list_in(root: &Path, dir: &Path) -> Result<Vec<SessionFolder>> {
     let canon_root = root.canonicalize().ok();
+    // A sessions folder reached through a link out of the workspace holds no sessions of this
+    // workspace, whatever it holds (the same rule as for one session folder below).
+    if let (Some(r), Ok(real)) = (&canon_root, dir.canonicalize())
+        && !real.starts_with(r)
+    {
+        return Ok(Vec::new());
+    }
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -302,5 +309,11 @@ mod tests {
             .map(|f| f.folder)
             .collect();
         assert_eq!(folders, ["001-real", "002-kept"]);
+        // A whole sessions folder reached through a link out holds no sessions of this root.
+        std::fs::create_dir_all(outside.path().join("004-there")).unwrap();
+        let linked = root.join(".other/sessions");
+        std::fs::create_dir_all(linked.parent().unwrap()).unwrap();
+        symlink(outside.path(), &linked).unwrap();
+        assert!(list_in(root, &linked).unwrap().is_empty());
     }
 }
