@@ -3,7 +3,7 @@
 //! function takes the workspace root and checks the path with
 //! [`crate::containment::write_target`]), and without leaving temporary files behind.
 
-use crate::containment::write_target;
+use crate::containment::{entry_target, write_target};
 use crate::error::{Result, WorkspaceError};
 use std::fs::File;
 use std::io::Write;
@@ -33,7 +33,7 @@ pub fn remove_stale_temps(dir: &Path, now: SystemTime) {
         return;
     };
     for e in list.filter_map(|e| e.ok()) {
-        if !e.file_name().to_string_lossy().starts_with(TEMP_PREFIX) {
+        if !is_our_temp_name(&e.file_name().to_string_lossy()) {
             continue;
         }
         let Ok(meta) = e.path().symlink_metadata() else {
@@ -52,6 +52,17 @@ pub fn remove_stale_temps(dir: &Path, now: SystemTime) {
             std::fs::remove_file(e.path())
         };
     }
+}
+
+/// Whether `name` is one aw's temporary files and folders are given: the prefix, an optional
+/// `session-` (a session being assembled), then the six random letters and digits `tempfile`
+/// adds. A user's own `.aw-tmp-notes` is not ours to remove.
+fn is_our_temp_name(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix(TEMP_PREFIX) else {
+        return false;
+    };
+    let random = rest.strip_prefix("session-").unwrap_or(rest);
+    random.len() == 6 && random.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
 /// `bytes` in a synced temporary file beside `path`, ready to be moved into place. It is created
@@ -90,6 +101,21 @@ pub fn write(root: &Path, path: &Path, bytes: &[u8]) -> Result<()> {
             .set_permissions(meta.permissions())
             .map_err(|e| WorkspaceError::io("could not set the permissions of", &path, e))?;
     }
+    tmp.persist(&path)
+        .map_err(|e| WorkspaceError::io("could not replace", &path, e.error))?;
+    sync_dir(&dir)
+}
+
+/// Replaces the entry `path` (inside `root`) with a regular file holding `bytes`, as [`write`]
+/// does, except that a final symbolic link is replaced rather than written through. For the
+/// files that are aw's own state (`.closed`, `.flow-run.json`, the bindings registry): a link in
+/// their place, even one that stays inside, must not turn their writes onto another file.
+pub fn write_entry(root: &Path, path: &Path, bytes: &[u8]) -> Result<()> {
+    // A link out of the workspace (or to nothing) in its place is refused like any other write
+    // through one; a link that stays inside is replaced, not followed.
+    write_target(root, path)?;
+    let path = entry_target(root, path)?;
+    let (tmp, dir) = staged(&path, bytes)?;
     tmp.persist(&path)
         .map_err(|e| WorkspaceError::io("could not replace", &path, e.error))?;
     sync_dir(&dir)
@@ -147,9 +173,10 @@ fn create_real_dir_all(path: &Path) -> Result<()> {
     }
 }
 
-/// Removes the file `path` (inside `root`); `false` when there was none. The folder is synced.
+/// Removes the file `path` (inside `root`); `false` when there was none. A symbolic link is
+/// removed itself, never its target. The folder is synced.
 pub fn remove_file(root: &Path, path: &Path) -> Result<bool> {
-    let path = write_target(root, path)?;
+    let path = entry_target(root, path)?;
     match std::fs::remove_file(&path) {
         Ok(()) => {
             sync_dir(path.parent().unwrap_or(Path::new(".")))?;
@@ -161,9 +188,16 @@ pub fn remove_file(root: &Path, path: &Path) -> Result<bool> {
 }
 
 /// Removes the empty folder `path` (inside `root`): anything that appeared in it meanwhile keeps
-/// it. The parent is synced.
+/// it, and a symbolic link in its place is not a folder of ours to remove (it is left, and so is
+/// its target). The parent is synced.
 pub fn remove_empty_dir(root: &Path, path: &Path) -> Result<()> {
-    let path = write_target(root, path)?;
+    let path = entry_target(root, path)?;
+    if path
+        .symlink_metadata()
+        .is_ok_and(|m| m.file_type().is_symlink())
+    {
+        return Ok(());
+    }
     std::fs::remove_dir(&path).map_err(|e| WorkspaceError::io("could not remove", &path, e))?;
     sync_dir(path.parent().unwrap_or(Path::new(".")))
 }
@@ -231,10 +265,15 @@ mod tests {
         let d = dir.path();
         std::fs::write(d.join(".aw-tmp-killed"), "half").unwrap();
         std::fs::create_dir(d.join(".aw-tmp-session-killed")).unwrap();
-        std::fs::write(d.join(".aw-tmp-live"), "in progress").unwrap();
+        std::fs::write(d.join(".aw-tmp-live01"), "in progress").unwrap();
+        std::fs::write(d.join(".aw-tmp-my-notes"), "a user's, by its name").unwrap();
         std::fs::write(d.join("keep.md"), "mine").unwrap();
         let old = SystemTime::now() - Duration::from_secs(60);
-        for stale in [".aw-tmp-killed", ".aw-tmp-session-killed"] {
+        for stale in [
+            ".aw-tmp-killed",
+            ".aw-tmp-session-killed",
+            ".aw-tmp-my-notes",
+        ] {
             std::fs::File::open(d.join(stale))
                 .unwrap()
                 .set_modified(old)
@@ -246,7 +285,10 @@ mod tests {
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
         names.sort();
-        assert_eq!(names, [".aw-tmp-live", "a.md", "keep.md"]);
+        assert_eq!(
+            names,
+            [".aw-tmp-live01", ".aw-tmp-my-notes", "a.md", "keep.md"]
+        );
     }
 
     #[cfg(unix)]

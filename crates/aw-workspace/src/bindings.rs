@@ -40,7 +40,7 @@ pub fn read(ws: &Workspace) -> Result<std::result::Result<Registry, String>> {
 /// Writes the registry atomically. The lock guard proves the caller holds the workspace lock.
 pub fn store(ws: &Workspace, registry: &Registry, _held: &WorkspaceLock) -> Result<()> {
     atomic::create_dir_all(&ws.root, &ws.sessions_dir())?;
-    atomic::write(&ws.root, &path(ws), registry.render().as_bytes())
+    atomic::write_entry(&ws.root, &path(ws), registry.render().as_bytes())
 }
 
 /// The failure for an unusable registry.

@@ -112,7 +112,53 @@ pub fn write_target(root: &Path, path: &Path) -> crate::Result<PathBuf> {
             _ => return Err(outside(path, "`..` and drive prefixes are not allowed")),
         }
     }
-    Ok(cur)
+    not_in_git(path, &canon_root, cur)
+}
+
+/// Where a write that replaces or removes the entry `path` itself lands: its folder is resolved
+/// as [`write_target`] does, but a final symbolic link is not followed (the link, not its
+/// target, is what gets replaced or removed).
+pub fn entry_target(root: &Path, path: &Path) -> crate::Result<PathBuf> {
+    let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
+        return Err(outside(path, "it names no file"));
+    };
+    let canon_root = root
+        .canonicalize()
+        .map_err(|e| WorkspaceError::io("could not resolve the workspace", root, e))?;
+    let entry = write_target(root, parent)?.join(name);
+    not_in_git(path, &canon_root, entry)
+}
+
+/// Whether `path` (under `root`) is reached without any symbolic link: no part of it that
+/// exists, from `root` down to `path` itself, is a link. Deletions ask this: a folder is removed
+/// only where it really is, never through a link, even one that stays inside the workspace (a
+/// `.<ns>/launch` linked to `..` must not turn a launch folder into a source repository).
+pub fn link_free(root: &Path, path: &Path) -> bool {
+    let Ok(rel) = path.strip_prefix(root) else {
+        return false;
+    };
+    let mut cur = root.to_path_buf();
+    for part in rel.components() {
+        let Component::Normal(name) = part else {
+            return false;
+        };
+        cur.push(name);
+        match std::fs::symlink_metadata(&cur) {
+            Ok(m) if m.file_type().is_symlink() => return false,
+            Ok(_) => {}
+            Err(_) => return true,
+        }
+    }
+    true
+}
+
+/// A repository's own `.git` folder is never aw's to write, even through a link that stays
+/// inside the workspace (a `CLAUDE.md` linked to `.git/config` would corrupt the repository).
+fn not_in_git(path: &Path, canon_root: &Path, resolved: PathBuf) -> crate::Result<PathBuf> {
+    if resolved.starts_with(canon_root.join(".git")) {
+        return Err(outside(path, "it leads into the repository's .git folder"));
+    }
+    Ok(resolved)
 }
 
 /// Checks, with [`write_target`], every path a transaction writes (or removes) before its first

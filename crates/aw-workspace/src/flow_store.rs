@@ -98,8 +98,13 @@ pub fn mutate(
     };
     let (turn, set_aside) = match (step(state), set_aside) {
         (Ok(turn), aside) => (turn, aside.map(|(version, _)| version)),
-        // A v22 state stays where it is, and its own refusal says how to adopt properly.
-        (Err(_), Some((_, v22))) => return Err(refused(v22)),
+        // A v22 state stays where it is. An adoption refused only for want of its flow gets the
+        // v22 refusal, which names the flow to give; any other refusal (a closed session, say)
+        // is the real obstacle and says so itself.
+        (Err(e), Some((_, v22))) if e.code == ErrorCode::FlowAdoptionFlowMissing => {
+            return Err(refused(v22));
+        }
+        (Err(e), Some(_)) => return Err(refused(e)),
         (Err(e), None) => return Err(refused(e)),
     };
     if turn.write {
@@ -108,7 +113,7 @@ pub fn mutate(
         }
         let after = turn.state.serialize();
         if set_aside.is_some() || text.as_deref() != Some(after.as_str()) {
-            crate::atomic::write(held.root(), &path, after.as_bytes())?;
+            crate::atomic::write_entry(held.root(), &path, after.as_bytes())?;
         }
     }
     Ok(turn)
@@ -189,13 +194,23 @@ fn session_closed(folder: &str) -> FlowError {
 /// session has no run state. Read-only: takes no lock and never writes.
 pub fn project_run(ws: &Workspace, folder: &str) -> Option<RunProjection> {
     let dir = sessions::folder_path(ws, folder);
-    let read = read(&dir, folder).map_err(|e| match e {
-        WorkspaceError::Refused {
-            code,
-            message,
-            action,
-        } => FlowError::new(code, message, action),
-        other => FlowError::new(ErrorCode::IoError, other.to_string(), other.action()),
-    });
-    project(read, folder)
+    let (read, flow_hint) = match read_text(&state_path(&dir)) {
+        Ok(None) => (Ok(None), None),
+        Ok(Some(text)) => (
+            parse_state(&text, folder).map(Some),
+            state_parse::flow_named_in(&text),
+        ),
+        Err(e) => (
+            Err(match e {
+                WorkspaceError::Refused {
+                    code,
+                    message,
+                    action,
+                } => FlowError::new(code, message, action),
+                other => FlowError::new(ErrorCode::IoError, other.to_string(), other.action()),
+            }),
+            None,
+        ),
+    };
+    project(read, folder, flow_hint)
 }

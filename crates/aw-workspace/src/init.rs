@@ -3,7 +3,7 @@
 //! Applying the plan then performs the writes in a fixed order.
 
 use crate::atomic;
-use crate::containment::check_writes;
+use crate::containment::{check_writes, link_free};
 use crate::error::{Result, WorkspaceError};
 use crate::launch::{LegacyLaunch, apply_legacy, plan_legacy};
 use crate::locate::Workspace;
@@ -153,13 +153,17 @@ fn folder_entries(dir: &Path) -> Result<Vec<String>> {
 
 /// Legacy scaffold to remove: `.gitkeep` placeholders, folders that hold nothing else, an empty
 /// `docs/logs`. An empty `docs/<category>` is kept: `next-number` may have just made it.
+///
+/// Only what is reached without a symbolic link is pruned: a removal through a link lands on
+/// whatever it points to.
 fn plan_prune(ws: &Workspace) -> Result<(Vec<Prune>, Vec<PathBuf>)> {
     let mut ops = Vec::new();
     let mut reported = Vec::new();
     let docs = ws.docs_dir();
+    let real_dir = |dir: &Path| link_free(&ws.root, dir) && dir.is_dir();
     for cat in LEGACY_DOC_FOLDERS {
         let dir = docs.join(cat);
-        if !dir.is_dir() {
+        if !real_dir(&dir) {
             continue;
         }
         let names = folder_entries(&dir)?;
@@ -173,12 +177,12 @@ fn plan_prune(ws: &Workspace) -> Result<(Vec<Prune>, Vec<PathBuf>)> {
         }
     }
     let logs = docs.join("logs");
-    if logs.is_dir() && folder_entries(&logs)?.is_empty() {
+    if real_dir(&logs) && folder_entries(&logs)?.is_empty() {
         ops.push(Prune::Folder(logs.clone()));
         reported.push(logs);
     }
     let keep = ws.sessions_dir().join(".gitkeep");
-    if keep.is_file() {
+    if link_free(&ws.root, &keep) && keep.is_file() {
         ops.push(Prune::File(keep.clone()));
         reported.push(keep);
     }
@@ -365,17 +369,15 @@ pub fn run(
     let planned = match plan(ws, req) {
         Ok(p) => p,
         Err(e) => {
-            drop(lock);
             if fresh {
-                discard_fresh_state(ws);
+                discard_fresh_state(ws, lock);
             }
             return Err(RunError::Plan(e));
         }
     };
     if let Err((step, e)) = check(&planned) {
-        drop(lock);
         if fresh {
-            discard_fresh_state(ws);
+            discard_fresh_state(ws, lock);
         }
         return Err(RunError::Apply(step, e));
     }
@@ -386,8 +388,11 @@ pub fn run(
 
 /// After a refused run in a workspace that had no state folder, removes the lock file and the
 /// state folder that taking the lock created, so a refused run leaves no trace. Anything else
-/// in the folder keeps it.
-pub fn discard_fresh_state(ws: &Workspace) {
+/// in the folder keeps it. The lock file is unlinked while `lock` still holds it: a process
+/// waiting on it then finds, once it gets the lock, that the path no longer names its file, and
+/// starts over (it never ends up holding a file nobody else can see).
+pub fn discard_fresh_state(ws: &Workspace, lock: crate::lock::WorkspaceLock) {
     let _ = atomic::remove_file(&ws.root, &ws.lock_path());
+    drop(lock);
     let _ = atomic::remove_empty_dir(&ws.root, &ws.state_dir());
 }

@@ -11,7 +11,7 @@
 //! is gone.
 
 use crate::atomic;
-use crate::containment::write_target;
+use crate::containment::{link_free, write_target};
 use crate::error::{Result, WorkspaceError};
 use crate::locate::Workspace;
 use crate::project::read_optional;
@@ -138,14 +138,12 @@ pub struct LegacyLaunch {
 }
 
 /// The generated launch folders of `docs/tools/` and what a run does with each, in name order.
-/// A `docs/tools` that leads out of the workspace is not looked at.
+/// Only folders reached without a symbolic link are moved (a move deletes the old folder): a
+/// `docs/tools` reached through a link is not looked at, and a tool whose new place is reached
+/// through one is kept.
 pub fn plan_legacy(ws: &Workspace) -> Result<Vec<LegacyLaunch>> {
     let tools = ws.docs_dir().join("tools");
-    let root = ws.root.canonicalize().unwrap_or_else(|_| ws.root.clone());
-    let inside = tools
-        .canonicalize()
-        .is_ok_and(|real| real.starts_with(&root) && real.is_dir());
-    if !inside {
+    if !link_free(&ws.root, &tools) || !tools.is_dir() {
         return Ok(Vec::new());
     }
     let mut out = Vec::new();
@@ -164,11 +162,13 @@ pub fn plan_legacy(ws: &Workspace) -> Result<Vec<LegacyLaunch>> {
         }
         let tool = e.file_name().to_string_lossy().into_owned();
         let to = ws.state_dir().join("launch").join(&tool);
-        // A new place reached through a link out of the workspace is neither written nor
-        // trusted: what it holds out there must not decide that the old folder can go.
-        let tree = match write_target(&ws.root, &to) {
-            Ok(_) => plain_tree(&from)?,
-            Err(_) => None,
+        // A new place reached through a link is neither written nor trusted: it may be the old
+        // folder itself (`.<ns>/launch` linked to `docs/tools`), or lie outside, and what it
+        // holds must not decide that the old folder can go.
+        let tree = if link_free(&ws.root, &to) && link_free(&ws.root, &from) {
+            plain_tree(&from)?
+        } else {
+            None
         };
         let (action, tree) = match tree {
             None => (LegacyAction::Kept, PlainTree::default()),
@@ -237,11 +237,13 @@ pub struct LaunchDir {
 }
 
 /// Plans deleting `.<ns>/launch/<alias>/` (an alias never holds a path separator). A folder
-/// reached through a link out of the workspace (`.<ns>/launch` itself a link) is kept.
+/// reached through any symbolic link (`.<ns>` or `.<ns>/launch` a link, even one that stays
+/// inside) is kept: the deletion would land wherever the link points, a source's own folder
+/// included.
 pub fn plan_remove(ws: &Workspace, alias: &str) -> Result<LaunchDir> {
     let path = ws.state_dir().join("launch").join(alias);
     let is_dir = std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir());
-    let (action, tree) = if write_target(&ws.root, &path).is_err() {
+    let (action, tree) = if !link_free(&ws.root, &path) || write_target(&ws.root, &path).is_err() {
         (LaunchDirAction::Kept, PlainTree::default())
     } else if !is_dir {
         if path.symlink_metadata().is_ok() {

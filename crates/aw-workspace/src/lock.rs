@@ -69,22 +69,39 @@ impl WorkspaceLock {
             };
         }
         let start = Instant::now();
-        let mut file = match open_lock_file(path, true) {
-            Ok(f) => f,
-            Err(e) if read_only_error(&e) => return Self::read_only(root, path, wait),
-            Err(e) => return Err(open_failed(path, e)),
+        let open = || match open_lock_file(path, true) {
+            Ok(f) => check_regular(&f, path).map(|()| Some(f)),
+            Err(e) if cannot_write(&e, path) => Ok(None),
+            Err(e) => Err(open_failed(path, e)),
         };
-        check_regular(&file, path)?;
+        let Some(mut file) = open()? else {
+            return Self::read_only(root, path, wait);
+        };
         loop {
             match file.try_lock() {
+                // The reference CLI releases by renaming a new file over `.lock` and steals a
+                // stale one by deleting it: the lock we got may be on a file the path no longer
+                // names. Then it protects nothing; open the path again and retry.
+                Ok(()) if !names_this_file(path, &file) => {
+                    let _ = file.unlock();
+                    file = open()?.ok_or_else(|| busy(None, start))?;
+                    if start.elapsed() >= wait {
+                        return Err(busy(None, start));
+                    }
+                    continue;
+                }
                 Ok(()) => match foreign_holder(&mut file) {
                     None => break,
                     Some(pid) => {
-                        // A live reference CLI holds it by content; let go and wait our turn.
+                        // A live reference CLI holds it by content; let go and wait our turn,
+                        // reading the path afresh each time (its release replaces the file).
                         let _ = file.unlock();
                         if start.elapsed() >= wait {
                             return Err(busy(Some(pid), start));
                         }
+                        std::thread::sleep(POLL);
+                        file = open()?.ok_or_else(|| busy(Some(pid), start))?;
+                        continue;
                     }
                 },
                 Err(TryLockError::WouldBlock) => {
@@ -188,7 +205,9 @@ fn open_lock_file(path: &Path, write: bool) -> std::io::Result<File> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
-        o.custom_flags(libc::O_NOFOLLOW);
+        // O_NONBLOCK: a FIFO planted as `.lock` must not hang the open (it is then refused as
+        // not a regular file); on a regular file it changes nothing.
+        o.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
     }
     o.open(path)
 }
@@ -234,6 +253,38 @@ fn read_only_error(e: &std::io::Error) -> bool {
         e.kind(),
         ErrorKind::ReadOnlyFilesystem | ErrorKind::PermissionDenied
     )
+}
+
+/// Whether failing to open the lock file for writing means the workspace cannot be written (a
+/// read-only checkout), rather than that this one file is not ours (a `.lock` another user
+/// created, or one made read-only): a denied permission counts only when the lock's folder
+/// refuses a new file too. Otherwise a writer would fall back to a shared lock and write
+/// beside another writer.
+fn cannot_write(e: &std::io::Error, path: &Path) -> bool {
+    match e.kind() {
+        ErrorKind::ReadOnlyFilesystem => true,
+        ErrorKind::PermissionDenied => path
+            .parent()
+            .is_some_and(|dir| tempfile::tempfile_in(dir).is_err()),
+        _ => false,
+    }
+}
+
+/// Whether `path` still names the file `file` has open (same device and inode).
+fn names_this_file(path: &Path, file: &File) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (std::fs::symlink_metadata(path), file.metadata()) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (path, file);
+        true
+    }
 }
 
 fn busy(pid: Option<String>, start: Instant) -> WorkspaceError {
@@ -362,6 +413,84 @@ mod tests {
         );
         assert!(text.contains("\"flock\":true"), "{text}");
         drop(held);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_lock_file_replaced_under_us_is_not_the_lock_any_more() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join(".lock");
+        std::fs::write(&p, "").unwrap();
+        let file = open_lock_file(&p, true).unwrap();
+        assert!(names_this_file(&p, &file));
+        // The reference releases by renaming a new file over the lock.
+        let fresh = dir.path().join("fresh");
+        std::fs::write(&fresh, "").unwrap();
+        std::fs::rename(&fresh, &p).unwrap();
+        assert!(!names_this_file(&p, &file));
+        std::fs::remove_file(&p).unwrap();
+        assert!(!names_this_file(&p, &file));
+    }
+
+    /// A waiter that saw a reference CLI's stamp must not end up holding the file that CLI's
+    /// release renamed away, while the next process locks the new one.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_waiter_follows_the_file_a_reference_release_puts_in_place() {
+        assert!(Path::new("/proc/1").exists(), "this test needs /proc");
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_path_buf();
+        let p = root.join(".lock");
+        let stamp = format!("{{\"pid\":1,\"ts\":\"{}\"}}", crate::clock::utc_iso_now());
+        std::fs::write(&p, stamp).unwrap();
+        let (r, q) = (root.clone(), p.clone());
+        let waiter =
+            std::thread::spawn(move || WorkspaceLock::acquire(&r, &q, Duration::from_secs(10)));
+        // Let the waiter open the stamped file first, then release as the reference does.
+        std::thread::sleep(Duration::from_millis(200));
+        let fresh = root.join("fresh");
+        std::fs::write(&fresh, "").unwrap();
+        std::fs::rename(&fresh, &p).unwrap();
+        let held = waiter.join().unwrap().unwrap();
+        let err = WorkspaceLock::acquire(&root, &p, Duration::ZERO).unwrap_err();
+        assert_eq!(err.code(), "LOCK_BUSY", "two holders at once");
+        drop(held);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_in_place_of_the_lock_is_refused_without_waiting() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join(".lock");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&p)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        for read_only in [false, true] {
+            let err = if read_only {
+                WorkspaceLock::read_only(dir.path(), &p, Duration::ZERO).unwrap_err()
+            } else {
+                WorkspaceLock::acquire(dir.path(), &p, Duration::ZERO).unwrap_err()
+            };
+            assert_eq!(err.code(), "PATH_OUTSIDE_WORKSPACE", "{err}");
+        }
+    }
+
+    #[test]
+    fn only_a_folder_that_refuses_new_files_makes_a_workspace_read_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join(".lock");
+        let denied = std::io::Error::from(ErrorKind::PermissionDenied);
+        // The folder takes new files: a denied lock file is someone else's, not a read-only
+        // checkout, and must not let a writer in under a shared lock.
+        assert!(!cannot_write(&denied, &p));
+        let rofs = std::io::Error::from(ErrorKind::ReadOnlyFilesystem);
+        assert!(cannot_write(&rofs, &p));
+        assert!(!cannot_write(
+            &std::io::Error::from(ErrorKind::NotFound),
+            &p
+        ));
     }
 
     #[cfg(unix)]

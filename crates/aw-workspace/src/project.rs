@@ -180,9 +180,8 @@ pub fn plan_locked<T, E: From<WorkspaceError>>(
     match plan() {
         Ok(p) => Ok((lock, p)),
         Err(e) => {
-            drop(lock);
             if fresh {
-                crate::init::discard_fresh_state(ws);
+                crate::init::discard_fresh_state(ws, lock);
             }
             Err(e)
         }

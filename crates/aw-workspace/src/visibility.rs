@@ -9,6 +9,7 @@ use crate::error::{Result, WorkspaceError};
 use crate::locate::Workspace;
 use crate::lock::{WorkspaceLock, default_wait};
 use crate::project::{FileChange, ProjectFiles, is_external, read_optional, resolve_source};
+use aw_core::error_code::ErrorCode;
 use aw_core::project::codex::{merge_writable_roots, trust_level, writable_roots};
 use aw_core::project::gitignore::{VISIBILITY_HEADER, merge, missing_entries, visibility_entries};
 use aw_core::project::model::Source;
@@ -134,6 +135,19 @@ pub fn plan_hosts(
     skip: Skip,
 ) -> std::result::Result<HostsPlan, VisibilityError> {
     let mut plan = HostsPlan::default();
+    if let Some(folder) = users_own_settings(root, skip) {
+        return Err(VisibilityError::Workspace(WorkspaceError::Refused {
+            code: ErrorCode::InvalidInput,
+            message: format!(
+                "{} holds your own settings for every project, not this project's: aw will not \
+                 widen them.",
+                folder.display()
+            ),
+            action: "Run this in the project's folder (or with `--workspace <project>`), not in \
+                     your home folder."
+                .to_owned(),
+        }));
+    }
     if !skip.claude {
         let text = read_optional(&root.join(CLAUDE_FILE))?;
         let m = merge_directories(text.as_deref(), add, remove)
@@ -153,6 +167,27 @@ pub fn plan_hosts(
         plan.codex = Some(HostChange::new(root, CODEX_FILE, text.is_some(), m));
     }
     Ok(plan)
+}
+
+/// The host settings folder under `root` that is really the user's own (home-wide) one: `root`
+/// is the home folder, or `CODEX_HOME` / `CLAUDE_CONFIG_DIR` name `root/.codex` / `root/.claude`.
+/// Writing a project's entries there would widen every project's sandbox and trust the home.
+fn users_own_settings(root: &Path, skip: Skip) -> Option<PathBuf> {
+    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let is_home = home.as_deref().is_some_and(|h| same(root, h));
+    let hosts = [
+        (skip.claude, ".claude", "CLAUDE_CONFIG_DIR"),
+        (skip.codex, ".codex", "CODEX_HOME"),
+    ];
+    hosts.into_iter().find_map(|(skipped, dir, var)| {
+        let folder = root.join(dir);
+        let named = std::env::var_os(var).is_some_and(|v| same(&folder, Path::new(&v)));
+        (!skipped && (is_home || named)).then_some(folder)
+    })
 }
 
 /// The `.gitignore` change that keeps the host files out of version control (`unchanged` when
@@ -267,9 +302,8 @@ pub fn multiroot(
         plan.hosts.write(&root)?;
         Ok(plan)
     });
-    drop(lock);
     if fresh {
-        crate::init::discard_fresh_state(ws);
+        crate::init::discard_fresh_state(ws, lock);
     }
     outcome
 }

@@ -84,8 +84,22 @@ fn an_unreadable_state_projects_as_blocked_and_is_left_alone() {
     assert_eq!(p.flow, "?");
     assert_eq!(p.boundary, "blocked");
     assert!(p.summary.contains("FLOW_RUN_VERSION_UNSUPPORTED"));
-    assert_eq!(p.command, format!("aw flow advance --session {F} --adopt"));
+    // Adopting again needs the flow: the one the text names, when aw knows it.
+    assert_eq!(
+        p.command,
+        format!("aw flow advance --session {F} --flow quick --adopt")
+    );
     assert_eq!(std::fs::read_to_string(&path).unwrap(), old);
+    std::fs::write(&path, "{").unwrap();
+    let p = project_run(&w, F).unwrap();
+    assert_eq!(
+        p.command,
+        format!("aw flow advance --session {F} --flow <flow> --adopt")
+    );
+    // A v22 state: the command is exactly the one its refusal names.
+    std::fs::write(&path, "{\"version\":9,\"flow\":\"quick\"}").unwrap();
+    let p = project_run(&w, F).unwrap();
+    assert!(p.summary.contains(&format!("`{}`", p.command)), "{p:?}");
 }
 
 #[test]

@@ -284,6 +284,20 @@ fn parse_failure(argv: &[OsString], err: clap::Error) -> u8 {
                 "available_commands": subcommands,
             }))
         }
+        // A stray word where the command takes none is not a flag: no `unknown_flags` for it.
+        ErrorKind::UnknownArgument
+            if !context_str(&err, ContextKind::InvalidArg)
+                .unwrap_or_default()
+                .starts_with('-') =>
+        {
+            let arg = context_str(&err, ContextKind::InvalidArg).unwrap_or_default();
+            Failure::new(
+                ErrorCode::ArgsInvalid,
+                format!("`{path}` takes no argument `{arg}`."),
+                format!("Remove it; run `{path} --help` for what the command takes."),
+            )
+            .with_details(json!({ "argument": arg }))
+        }
         ErrorKind::UnknownArgument => {
             let arg = context_str(&err, ContextKind::InvalidArg).unwrap_or_default();
             // Aliases (`--sesion`) are flags too, though the list shown omits them.

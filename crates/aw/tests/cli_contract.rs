@@ -110,6 +110,11 @@ fn unknown_flags_are_refused_with_the_valid_ones() {
     let v = failure(&["manifest", "validate", "--stritc", "x"]);
     assert_eq!(v["error"]["code"], "UNKNOWN_FLAG");
     assert_eq!(v["data"]["unknown_flags"], serde_json::json!(["--stritc"]));
+    // A stray word is not a flag.
+    let stray = failure(&["sessions", "foo"]);
+    assert_eq!(stray["error"]["code"], "ARGS_INVALID");
+    assert_eq!(stray["error"]["details"]["argument"], "foo");
+    assert!(stray["data"].get("unknown_flags").is_none());
     assert_eq!(v["error"]["details"]["argument"], "--stritc");
     let flags = v["error"]["details"]["valid_flags"].as_array().unwrap();
     assert!(flags.iter().any(|f| f == "--strict"));

@@ -382,6 +382,14 @@ fn a_reference_v22_state_is_set_aside_on_readoption_and_never_lost() {
         std::fs::read_to_string(dir.join(".flow-run.v9.1.json")).unwrap(),
         v22(2)
     );
+    // Adopting a closed session is refused for that reason, which names its own fix.
+    std::fs::write(&path, v22(3)).unwrap();
+    ws.run(&["session-close", "--code", &ws.folder], "");
+    let (rc, out) = ws.run(&args, "");
+    failure(rc, &out, "SESSION_CLOSED");
+    assert!(out["data"]["action"].as_str().unwrap().contains("--reopen"));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), v22(3));
+    ws.run(&["session-resume", "--code", &ws.folder, "--reopen"], "");
     // Only v22's versions are set aside: any other unreadable state is left for the user.
     std::fs::write(&path, json!({"version": 5, "flow": "quick"}).to_string()).unwrap();
     let (rc, out) = ws.run(&args, "");

@@ -303,3 +303,45 @@ fn the_new_commands_have_long_help() {
         assert!(text.contains(phrase), "{args:?}: {text}");
     }
 }
+
+#[test]
+fn the_users_own_settings_are_never_widened() {
+    let (w, tmp) = ws();
+    let ext = tmp.join("ext");
+    let ext = ext.to_str().unwrap();
+    // Run from the home folder: its .codex/ and .claude/ are the user's settings for every project.
+    let home = w.home().to_path_buf();
+    std::fs::create_dir_all(home.join(".codex")).unwrap();
+    std::fs::write(home.join(".codex/config.toml"), USER_CODEX).unwrap();
+    let before = crate::support::tree(&home);
+    let (code, v) = w.run_in(&home, &["attach-multiroot", "--path", ext], None, &[]);
+    assert_eq!(
+        (code, &v["error"]["code"]),
+        (1, &json!("INVALID_INPUT")),
+        "{v:#}"
+    );
+    assert_eq!(
+        crate::support::tree(&home),
+        before,
+        "the home folder is untouched"
+    );
+    // CODEX_HOME naming the workspace's .codex makes that folder the user's too.
+    let codex_home = w.root().join(".codex");
+    std::fs::create_dir_all(&codex_home).unwrap();
+    let env = [("CODEX_HOME", codex_home.to_str().unwrap())];
+    let (code, v) = w.run_in(w.root(), &["attach-multiroot", "--path", ext], None, &env);
+    assert_eq!(
+        (code, &v["error"]["code"]),
+        (1, &json!("INVALID_INPUT")),
+        "{v:#}"
+    );
+    assert!(!codex_home.join("config.toml").exists());
+    let (code, v) = w.run_in(
+        w.root(),
+        &["attach-multiroot", "--path", ext, "--skip-codex"],
+        None,
+        &env,
+    );
+    assert_eq!(code, 0, "{v:#}");
+    assert!(w.root().join(".claude/settings.local.json").exists());
+}

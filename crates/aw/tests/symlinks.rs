@@ -723,6 +723,64 @@ fn links_that_stay_inside_the_workspace_are_followed() {
     assert_eq!(tree(&s.out), pristine());
 }
 
+/// A link that stays inside is followed for documents, but never for a deletion, for aw's own
+/// state files, nor into the repository's `.git`: those would land on whatever the link points
+/// to (a source repository, a README, git's config).
+#[test]
+fn deletions_state_files_and_git_never_go_through_a_link_inside() {
+    let s = Site::bare();
+    s.ws.write("README.md", "precious\n");
+    // A source repository, and `.workflow/launch` linked to the workspace root: its `app`
+    // entry is the source's own folder.
+    s.ws.write("app/main.rs", "fn main() {}\n");
+    s.ok("workspace-init --source app:app", &[]);
+    s.link(".workflow/launch", "..");
+    let v = s.ok("remove-source app --dry-run", &[]);
+    assert_eq!(v["launch"]["action"], "kept", "{v:#}");
+    let v = s.ok("remove-source app", &[]);
+    assert_eq!(v["launch"]["action"], "kept", "{v:#}");
+    assert_eq!(s.ws.read("app/main.rs"), "fn main() {}\n");
+    std::fs::remove_file(s.path(".workflow/launch")).unwrap();
+
+    // The legacy launch move: the new place linked to the old one keeps the old folder.
+    s.ws.write("docs/tools/api/launch.json", GENERATED);
+    s.ws.write("docs/tools/api/run.sh", "echo\n");
+    s.link(".workflow/launch", "../docs/tools");
+    let v = s.ok("workspace-init --source app:app", &[]);
+    assert_eq!(v["legacy_launch"][0]["action"], "kept", "{v:#}");
+    assert_eq!(s.ws.read("docs/tools/api/run.sh"), "echo\n");
+    std::fs::remove_file(s.path(".workflow/launch")).unwrap();
+
+    // Pruning a `.gitkeep` that is a link removes the link, not what it points to.
+    s.ws.write("docs/specs/001-spec-a.md", "# A\n");
+    s.link("docs/specs/.gitkeep", "../../README.md");
+    s.ok("workspace-init --source app:app", &[]);
+    assert_eq!(s.ws.read("README.md"), "precious\n");
+
+    // A session's `.closed` linked to a document: closing replaces the link, reopening
+    // removes it; the document is never truncated nor deleted.
+    s.ws.create_session("quick", "x", "o");
+    s.link(".workflow/sessions/001-x/.closed", "../../../README.md");
+    s.ok("session-resume --code 1 --reopen", &[]);
+    assert_eq!(s.ws.read("README.md"), "precious\n");
+    s.link(".workflow/sessions/001-x/.closed", "../../../README.md");
+    s.ok("session-close --code 1", &[]);
+    assert_eq!(s.ws.read("README.md"), "precious\n");
+    let closed = s.path(".workflow/sessions/001-x/.closed");
+    assert!(!closed.symlink_metadata().unwrap().is_symlink());
+
+    // Nothing is written into `.git`, even through a link that stays inside.
+    s.ws.write(".git/config", "[core]\n");
+    s.link("CLAUDE.md", ".git/config");
+    let v = s.refused("set-working-branch app feat", &[], OUTSIDE);
+    assert!(
+        v["error"]["message"].as_str().unwrap().contains(".git"),
+        "{v:#}"
+    );
+    assert_eq!(s.ws.read(".git/config"), "[core]\n");
+    assert_eq!(tree(&s.out), pristine());
+}
+
 // --- Stale temporary files ------------------------------------------------------------------
 
 #[test]
@@ -734,7 +792,7 @@ fn stale_temporary_files_beside_a_write_are_removed_and_fresh_ones_kept() {
     // link out (its removal must not follow it), both an hour old; and a temporary file dated
     // ahead, which no slowness of the run can make stale.
     s.ws.write(".workflow/.aw-tmp-killed", "half");
-    s.ws.write(".workflow/.aw-tmp-live", "in progress");
+    s.ws.write(".workflow/.aw-tmp-live01", "in progress");
     let staging = ".workflow/sessions/.aw-tmp-session-killed";
     s.ws.write(&format!("{staging}/SESSION.md"), "half");
     symlink(s.out("folder"), s.path(staging).join("out")).unwrap();
@@ -744,7 +802,7 @@ fn stale_temporary_files_beside_a_write_are_removed_and_fresh_ones_kept() {
     );
     set_mtime(&s.path(staging), now - Duration::from_secs(3600));
     set_mtime(
-        &s.path(".workflow/.aw-tmp-live"),
+        &s.path(".workflow/.aw-tmp-live01"),
         now + Duration::from_secs(3600),
     );
 
@@ -753,7 +811,7 @@ fn stale_temporary_files_beside_a_write_are_removed_and_fresh_ones_kept() {
     s.ok("session-create --type quick --name y --objective o", &[]);
     assert!(!s.path(".workflow/.aw-tmp-killed").exists());
     assert!(!s.path(staging).exists());
-    assert_eq!(s.ws.read(".workflow/.aw-tmp-live"), "in progress");
+    assert_eq!(s.ws.read(".workflow/.aw-tmp-live01"), "in progress");
     assert_eq!(
         tree(&s.out),
         pristine(),

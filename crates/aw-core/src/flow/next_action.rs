@@ -5,7 +5,7 @@
 use super::boundary::Resolved;
 use super::effects::approval_digest;
 use super::registry::{Choice, Decision};
-use super::vocab::{BoundaryKind, STOP_LABEL};
+use super::vocab::{BoundaryKind, Flow, STOP_LABEL};
 use serde_json::{Value, json};
 
 /// The command that answers a boundary of this session.
@@ -16,6 +16,15 @@ pub fn submit_command(folder: &str) -> String {
 /// The command that re-reads (and walks) a session's run.
 pub fn advance_command(folder: &str) -> String {
     format!("aw flow advance --session {folder}")
+}
+
+/// The command that adopts a session afresh, naming its flow when it is known.
+pub fn adopt_command(folder: &str, flow: Option<Flow>) -> String {
+    format!(
+        "{} --flow {} --adopt",
+        advance_command(folder),
+        flow.map_or("<flow>", Flow::as_str)
+    )
 }
 
 /// Compact JSON for embedding in a sentence.

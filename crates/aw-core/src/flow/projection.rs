@@ -4,9 +4,9 @@
 use super::boundary::resolve;
 use super::error::FlowError;
 use super::journey::Journey;
-use super::next_action::{advance_command, submit_command};
+use super::next_action::{adopt_command, advance_command, submit_command};
 use super::state::RunState;
-use super::vocab::BoundaryKind;
+use super::vocab::{BoundaryKind, Flow};
 use serde::Serialize;
 
 /// One session's run, projected.
@@ -40,14 +40,20 @@ fn blocked(command: String, summary: String) -> RunProjection {
     }
 }
 
-/// Projects what reading a session's state gave: `Ok(None)` (no state) projects to `None`.
-pub fn project(read: Result<Option<RunState>, FlowError>, folder: &str) -> Option<RunProjection> {
+/// Projects what reading a session's state gave: `Ok(None)` (no state) projects to `None`. An
+/// unreadable state points at adopting the session again, with `flow_hint` (the flow its text
+/// names, see [`super::state_parse::flow_named_in`]) filled in when known.
+pub fn project(
+    read: Result<Option<RunState>, FlowError>,
+    folder: &str,
+    flow_hint: Option<Flow>,
+) -> Option<RunProjection> {
     let state = match read {
         Ok(None) => return None,
         Ok(Some(s)) => s,
         Err(e) => {
             return Some(blocked(
-                format!("{} --adopt", advance_command(folder)),
+                adopt_command(folder, flow_hint),
                 format!("unreadable run ({}): {}", e.code, e.action),
             ));
         }
@@ -142,6 +148,7 @@ mod tests {
         let p = project(
             Ok(Some(RunState::new(crate::flow::Flow::Quick, "001-x"))),
             "001-x",
+            None,
         )
         .unwrap();
         // Never advanced: the run stands before its first row, which the CLI would apply.

@@ -3,6 +3,7 @@
 //! the session folder it was read from.
 
 use super::error::{FlowError, FlowResult};
+use super::next_action::adopt_command;
 use super::state::{
     Attempt, AttemptGrant, EffectLedger, KNOWN_KEYS, Observation, PendingAction, RUN_STATE_VERSION,
     RunState,
@@ -106,13 +107,23 @@ pub fn set_aside_name(version: u64, n: u32) -> String {
     }
 }
 
-fn written_by_reference_v22(version: u64, obj: &Map<String, Value>, folder: &str) -> FlowError {
-    // The flow is shown only when it is one aw knows; the state is not trusted beyond that.
-    let flow = obj
-        .get("flow")
+/// The flow a state's text names, when it is one aw knows (whatever else the text holds): it is
+/// shown in the command that adopts the session again, and trusted for nothing more.
+pub fn flow_named_in(text: &str) -> Option<Flow> {
+    match parse_json(text).ok()? {
+        Value::Object(obj) => flow_of(&obj),
+        _ => None,
+    }
+}
+
+fn flow_of(obj: &Map<String, Value>) -> Option<Flow> {
+    obj.get("flow")
         .and_then(Value::as_str)
         .and_then(Flow::parse)
-        .map_or("<flow>", |f| f.as_str());
+}
+
+fn written_by_reference_v22(version: u64, obj: &Map<String, Value>, folder: &str) -> FlowError {
+    let command = adopt_command(folder, flow_of(obj));
     FlowError::new(
         ErrorCode::FlowRunVersionUnsupported,
         format!(
@@ -121,9 +132,10 @@ fn written_by_reference_v22(version: u64, obj: &Map<String, Value>, folder: &str
              are intact: only the run's progress is in that file."
         ),
         format!(
-            "Adopt the session again: `aw flow advance --session {folder} --flow {flow} --adopt`. \
-             The old state is kept beside it as {} (renamed, not deleted), and the run restarts \
-             from the beginning of its journey, re-applying the steps the CLI decides itself.",
+            "Adopt the session again: `{command}`. The old state is kept beside it as {} (or \
+             the next free .flow-run.v{version}.<n>.json; renamed, never deleted), and the run \
+             restarts from the beginning of its journey, re-applying the steps the CLI decides \
+             itself.",
             set_aside_name(version, 0)
         ),
     )

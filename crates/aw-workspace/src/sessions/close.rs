@@ -63,7 +63,7 @@ pub fn close(ws: &Workspace, code: &str, refs: Option<&str>, today: &str) -> Res
         .unwrap_or_else(|| resolved.path.join(ArtifactKind::Backlog.canonical()));
     let planned = history_read
         .as_ref()
-        .map_err(|e| e.to_string())
+        .map_err(history_failure)
         .map(|current| {
             let key = row_key(&id.code, Some(&id.name));
             let row = Row {
@@ -97,12 +97,12 @@ pub fn close(ws: &Workspace, code: &str, refs: Option<&str>, today: &str) -> Res
     if !checkpoint.exists() {
         atomic::create_new(&ws.root, &checkpoint, CHECKPOINT_STUB.as_bytes())?;
     }
-    atomic::write(&ws.root, &closed_path, b"")?;
+    atomic::write_entry(&ws.root, &closed_path, b"")?;
     test_hook::stall();
     let history = match &planned {
         Ok((current, p)) => history::commit(ws, *current, p, &lock)
             .map(|()| p.action)
-            .map_err(|e| e.to_string()),
+            .map_err(|e| history_failure(&e)),
         Err(e) => Err(e.clone()),
     };
     let released = numbering::release_reservations(ws, &resolved.folder, &lock)?;
@@ -115,4 +115,12 @@ pub fn close(ws: &Workspace, code: &str, refs: Option<&str>, today: &str) -> Res
         history,
         reservations_released: released,
     })
+}
+
+/// Why the HISTORY row was not written, and what to do about it, in one line: the close itself
+/// stands, so this travels as `history_error` rather than as a failure with its own action.
+fn history_failure(e: &crate::error::WorkspaceError) -> String {
+    let message = e.to_string();
+    let message = message.trim_end_matches('.');
+    format!("{message}. {}", e.action())
 }
