@@ -245,6 +245,8 @@ mod tests {
         "AW_NAMESPACE",
         "AW_TEST_NOW",
         "AW_TEST_STALL_MS",
+        "CLAUDE_CONFIG_DIR",
+        "CODEX_HOME",
         "NO_COLOR",
     ];
 
