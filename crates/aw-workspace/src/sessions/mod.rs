@@ -126,10 +126,10 @@ pub struct Descriptor {
     pub text: String,
 }
 
-/// Finds and reads the descriptor among a folder's `entries`: `SESSION.md`, else
-/// `OBJECTIVE.md` / `OBJETIVO.md`, else `REQUIREMENTS.md`, each case-insensitively.
-pub fn descriptor(dir: &Path, entries: &[String]) -> Result<Option<Descriptor>> {
-    let found = ArtifactKind::Session
+/// Which of a folder's `entries` is its descriptor: `SESSION.md`, else `OBJECTIVE.md` /
+/// `OBJETIVO.md`, else `REQUIREMENTS.md`, each case-insensitively.
+pub fn descriptor_name(entries: &[String]) -> Option<(DescriptorKind, &str)> {
+    ArtifactKind::Session
         .find(entries)
         .map(|n| (DescriptorKind::Session, n))
         .or_else(|| {
@@ -143,8 +143,13 @@ pub fn descriptor(dir: &Path, entries: &[String]) -> Result<Option<Descriptor>> 
                 .filter(|e| e.eq_ignore_ascii_case(REQUIREMENTS))
                 .min()
                 .map(|n| (DescriptorKind::Requirements, n.as_str()))
-        });
-    let Some((kind, name)) = found else {
+        })
+}
+
+/// Finds and reads the descriptor among a folder's `entries`: `SESSION.md`, else
+/// `OBJECTIVE.md` / `OBJETIVO.md`, else `REQUIREMENTS.md`, each case-insensitively.
+pub fn descriptor(dir: &Path, entries: &[String]) -> Result<Option<Descriptor>> {
+    let Some((kind, name)) = descriptor_name(entries) else {
         return Ok(None);
     };
     let path = dir.join(name);
