@@ -2,12 +2,20 @@
 //! folded, surrounding spaces ignored) without allocating: the board compares every heading of
 //! thousands of documents, and a fresh `String` per comparison showed up as a fifth of its time.
 
-use crate::markdown::{fold, fold_char};
+use crate::markdown::{fold, fold_char, trim, trim_end};
 
 /// Whether `fold(s) == folded`.
 pub fn folds_to(s: &str, folded: &str) -> bool {
+    let s = trim(s);
+    if s.is_ascii() {
+        // An ASCII char folds to its ASCII lower case: compare bytes.
+        return s.len() == folded.len()
+            && s.bytes()
+                .zip(folded.bytes())
+                .all(|(a, b)| a.to_ascii_lowercase() == b);
+    }
     let mut want = folded.chars();
-    for c in s.trim().chars() {
+    for c in s.chars() {
         match fold_char(c) {
             Some(f) => {
                 if want.next() != Some(f) {
@@ -23,7 +31,7 @@ pub fn folds_to(s: &str, folded: &str) -> bool {
 
 /// A heading title without a trailing `:` and `(…)`: `Deferred (v2):` → `Deferred`.
 pub fn loose(title: &str) -> &str {
-    let mut t = title.trim().trim_end_matches(':').trim_end();
+    let mut t = trim_end(trim(title).trim_end_matches(':'));
     if t.ends_with(')')
         && let Some(open) = t.rfind('(')
     {
@@ -41,6 +49,9 @@ pub fn is_one_of(title: &str, folded: &[&str]) -> bool {
 /// Whether `value`, with `*` dropped, case and accents folded and runs of spaces collapsed,
 /// equals `folded` (a phase state such as `en ejecucion`).
 pub fn words_fold_to(value: &str, folded: &str) -> bool {
+    if value.is_ascii() {
+        return ascii_words_fold_to(value.as_bytes(), folded.as_bytes());
+    }
     let mut want = folded.chars();
     let mut pending_space = false;
     let mut started = false;
@@ -62,6 +73,28 @@ pub fn words_fold_to(value: &str, folded: &str) -> bool {
         pending_space = false;
         started = true;
         if want.next() != Some(f) {
+            return false;
+        }
+    }
+    want.next().is_none()
+}
+
+/// [`words_fold_to`] for an ASCII value: the same walk over bytes.
+fn ascii_words_fold_to(value: &[u8], folded: &[u8]) -> bool {
+    let mut want = folded.iter();
+    let mut pending_space = false;
+    let mut started = false;
+    for &b in value.iter().filter(|b| **b != b'*') {
+        if (b as char).is_whitespace() {
+            pending_space = started;
+            continue;
+        }
+        if pending_space && want.next() != Some(&b' ') {
+            return false;
+        }
+        pending_space = false;
+        started = true;
+        if want.next() != Some(&b.to_ascii_lowercase()) {
             return false;
         }
     }

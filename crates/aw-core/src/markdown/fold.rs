@@ -8,11 +8,20 @@ pub fn fold(s: &str) -> String {
 /// Whether `raw`, folded, equals the already folded `folded`, without allocating: parsers call
 /// this for every heading and key line of every document.
 pub fn fold_eq(raw: &str, folded: &str) -> bool {
-    folded_chars(raw.trim()).eq(folded.chars())
+    let raw = super::trim(raw);
+    if raw.is_ascii() {
+        // An ASCII char folds to its ASCII lower case: compare bytes.
+        return raw.len() == folded.len()
+            && raw
+                .bytes()
+                .zip(folded.bytes())
+                .all(|(a, b)| a.to_ascii_lowercase() == b);
+    }
+    folded_chars(raw).eq(folded.chars())
 }
 
 /// The folded characters of `s`, lazily.
-fn folded_chars(s: &str) -> impl Iterator<Item = char> + '_ {
+pub(super) fn folded_chars(s: &str) -> impl Iterator<Item = char> + '_ {
     s.chars().flat_map(char::to_lowercase).map(unaccent)
 }
 
