@@ -24,6 +24,7 @@ use aw_core::session::folder::SessionState;
 use std::collections::HashMap;
 use std::io::Read;
 use std::path::Path;
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::SystemTime;
 use time::{OffsetDateTime, UtcOffset};
@@ -206,64 +207,143 @@ fn read_doc<T>(
     })
 }
 
-/// Below this many reads, threads cost more than they save.
-const PARALLEL_FROM: usize = 64;
-
-/// How many jobs a worker claims at a time: enough to keep the shared counter cold, few enough
+/// How many jobs a worker claims at a time: enough to keep the shared counters cold, few enough
 /// that the workers finish together.
 const CLAIM: usize = 8;
 
-/// Runs `work` over every job, on every available core when there are many, each worker with
-/// its own reused read buffer. The results come back in the order of `jobs`.
-///
-/// Workers claim jobs in small batches from a shared counter rather than taking fixed halves:
-/// a session costs several files and a plan one, so fixed shares would leave a core idle.
-fn run_jobs<J: Sync, R: Send>(jobs: &[J], work: impl Fn(&J, &mut Vec<u8>) -> R + Sync) -> Vec<R> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(8)
-        .min(jobs.len() / (PARALLEL_FROM / 2).max(1))
-        .max(1);
-    if threads == 1 || jobs.len() < PARALLEL_FROM {
-        let mut buf = Vec::new();
-        return jobs.iter().map(|j| work(j, &mut buf)).collect();
+/// One read of the board: a session or a document.
+enum Job {
+    Session(SessionFolder),
+    Spec(Found),
+    Plan(Found),
+}
+
+/// What a [`Job`] read.
+enum Done {
+    Session(Box<SessionRead>),
+    Spec(Option<DocRead<SpecFacts>>),
+    Plan(Option<DocRead<PlanFacts>>),
+}
+
+/// Claimed batches of done jobs, each with the index of its first job.
+type Batches<R> = Vec<(usize, Vec<R>)>;
+
+/// What a worker does with a job, reusing its read buffer.
+type Work<'a, J, R> = &'a (dyn Fn(&J, &mut Vec<u8>) -> R + Sync);
+
+/// Jobs listed once, by whichever thread comes to them first, then claimed in small batches.
+struct Queue<'a, J> {
+    list: &'a (dyn Fn() -> Vec<J> + Sync),
+    jobs: OnceLock<Vec<J>>,
+    next: AtomicUsize,
+}
+
+impl<'a, J> Queue<'a, J> {
+    fn new(list: &'a (dyn Fn() -> Vec<J> + Sync)) -> Self {
+        Queue {
+            list,
+            jobs: OnceLock::new(),
+            next: AtomicUsize::new(0),
+        }
     }
-    let next = AtomicUsize::new(0);
-    let worker = || {
-        let mut buf = Vec::new();
-        let mut done: Vec<(usize, R)> = Vec::new();
+
+    /// The jobs, listed now if no thread has yet (a thread listing them makes the others wait).
+    fn jobs(&self) -> &[J] {
+        self.jobs.get_or_init(self.list)
+    }
+
+    /// Claims and runs jobs until none are left.
+    fn drain<R>(&self, work: Work<'_, J, R>, buf: &mut Vec<u8>) -> Batches<R> {
+        let jobs = self.jobs();
+        let mut done = Vec::new();
         loop {
-            let start = next.fetch_add(CLAIM, Ordering::Relaxed);
-            if start >= jobs.len() {
-                break done;
-            }
-            for (i, j) in jobs.iter().enumerate().skip(start).take(CLAIM) {
-                done.push((i, work(j, &mut buf)));
+            let start = self.next.fetch_add(CLAIM, Ordering::Relaxed);
+            match jobs.get(start..jobs.len().min(start + CLAIM)) {
+                Some(batch) if !batch.is_empty() => {
+                    done.push((start, batch.iter().map(|j| work(j, buf)).collect()));
+                }
+                _ => break done,
             }
         }
-    };
-    let parts: Vec<Vec<(usize, R)>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (1..threads).map(|_| scope.spawn(worker)).collect();
-        let mut parts = vec![worker()];
-        // A worker that panicked leaves its claims undone; they are redone below.
-        parts.extend(handles.into_iter().filter_map(|h| h.join().ok()));
-        parts
-    });
-    let mut slots: Vec<Option<R>> = std::iter::repeat_with(|| None).take(jobs.len()).collect();
-    for (i, r) in parts.into_iter().flatten() {
-        slots[i] = Some(r);
     }
-    let mut buf = Vec::new();
-    slots
-        .into_iter()
-        .zip(jobs)
-        .map(|(r, j)| r.unwrap_or_else(|| work(j, &mut buf)))
-        .collect()
+
+    /// Every job with its result, in the order listed, from the batches the workers returned
+    /// (each covers the jobs from its index on); a batch lost with a worker that panicked is done
+    /// again here.
+    ///
+    /// Handed out one by one rather than gathered: a board's results are megabytes, and a fresh
+    /// copy of them costs a page fault every four kilobytes.
+    fn results<'w, R: 'w>(
+        self,
+        mut batches: Batches<R>,
+        work: Work<'w, J, R>,
+    ) -> impl ExactSizeIterator<Item = (J, R)> + 'w
+    where
+        J: 'w,
+    {
+        batches.sort_by_key(|(start, _)| *start);
+        let mut batches = batches.into_iter().peekable();
+        let mut current = Vec::new().into_iter();
+        let mut buf = Vec::new();
+        let jobs = self.jobs.into_inner().unwrap_or_default();
+        jobs.into_iter().enumerate().map(move |(i, job)| {
+            if let Some((_, done)) = batches.next_if(|(start, _)| *start == i) {
+                current = done.into_iter();
+            }
+            let done = current.next().unwrap_or_else(|| work(&job, &mut buf));
+            (job, done)
+        })
+    }
+}
+
+/// Runs two lists of jobs on every available core: the calling thread lists the first and
+/// starts on it while another lists the second and starts on that; a thread out of work of its
+/// own helps with the other list. Each worker reuses one read buffer. Returns each list's jobs
+/// with their results, in the order listed.
+///
+/// Workers claim jobs in small batches from shared counters rather than taking fixed shares: a
+/// session costs several files and a plan one, so fixed shares would leave a core idle.
+fn pool<'w, J: Send + Sync + 'w, R: Send + 'w>(
+    list_first: &(dyn Fn() -> Vec<J> + Sync),
+    list_second: &(dyn Fn() -> Vec<J> + Sync),
+    work: Work<'w, J, R>,
+) -> (
+    impl ExactSizeIterator<Item = (J, R)> + 'w,
+    impl ExactSizeIterator<Item = (J, R)> + 'w,
+) {
+    let first = Queue::new(list_first);
+    let second = Queue::new(list_second);
+    let worker = |mine: &Queue<J>, theirs: &Queue<J>| {
+        let mut buf = Vec::new();
+        let a = mine.drain(work, &mut buf);
+        (a, theirs.drain(work, &mut buf))
+    };
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(8);
+    let (mut first_batches, mut second_batches) = (Vec::new(), Vec::new());
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (1..threads)
+            .map(|_| scope.spawn(|| worker(&second, &first)))
+            .collect();
+        let (a, b) = worker(&first, &second);
+        first_batches.extend(a);
+        second_batches.extend(b);
+        // A worker that panicked leaves its claims undone; `results` does them again.
+        for (b, a) in handles.into_iter().filter_map(|h| h.join().ok()) {
+            first_batches.extend(a);
+            second_batches.extend(b);
+        }
+    });
+    (
+        first.results(first_batches, work),
+        second.results(second_batches, work),
+    )
 }
 
 /// Reads and parses every spec and plan.
 pub fn read_documents(ws: &Workspace, times: &mut LocalTimes) -> (Vec<SpecInput>, Vec<PlanInput>) {
-    let (_, specs, plans) = read_board(ws, &[], times);
+    let (_, specs, plans) = read_board(ws, false, times);
     (specs, plans)
 }
 
@@ -374,58 +454,55 @@ pub fn read_session(
     read_session_files(ws, folder, &mut Vec::new()).finish(times)
 }
 
-/// One read of the board: a session or a document.
-enum Job<'a> {
-    Session(&'a SessionFolder),
-    Spec(&'a Found),
-    Plan(&'a Found),
-}
-
-/// What a [`Job`] read.
-enum Done {
-    Session(Box<SessionRead>),
-    Spec(Option<DocRead<SpecFacts>>),
-    Plan(Option<DocRead<PlanFacts>>),
-}
-
-/// Reads the given sessions and every spec and plan, all of them in one pool of workers, and
-/// turns their file times into local time once the workers are done.
+/// Reads every spec and plan, and the sessions when `with_sessions`, and turns their file times
+/// into local time once the workers are done.
 fn read_board(
     ws: &Workspace,
-    folders: &[SessionFolder],
+    with_sessions: bool,
     times: &mut LocalTimes,
 ) -> (Vec<SessionInput>, Vec<SpecInput>, Vec<PlanInput>) {
     let spec_dir = ws.root.join(DocKind::Spec.folder());
     let plan_dir = ws.root.join(DocKind::Plan.folder());
-    let spec_files = listing(&spec_dir, DocKind::Spec);
-    let plan_files = listing(&plan_dir, DocKind::Plan);
-    let jobs: Vec<Job> = folders
-        .iter()
-        .map(Job::Session)
-        .chain(spec_files.iter().map(Job::Spec))
-        .chain(plan_files.iter().map(Job::Plan))
-        .collect();
-    let done = run_jobs(&jobs, |job, buf| match job {
+    let list_sessions = || {
+        let folders = if with_sessions {
+            session_folders(ws)
+        } else {
+            Vec::new()
+        };
+        folders.into_iter().map(Job::Session).collect()
+    };
+    let list_documents = || {
+        let specs = listing(&spec_dir, DocKind::Spec).into_iter().map(Job::Spec);
+        let plans = listing(&plan_dir, DocKind::Plan).into_iter().map(Job::Plan);
+        specs.chain(plans).collect()
+    };
+    let work = |job: &Job, buf: &mut Vec<u8>| match job {
         Job::Session(f) => Done::Session(Box::new(read_session_files(ws, f, buf))),
         Job::Spec(f) => Done::Spec(read_doc(&spec_dir, f, parse_spec, buf)),
         Job::Plan(f) => Done::Plan(read_doc(&plan_dir, f, parse_plan, buf)),
-    });
-    let mut sessions = Vec::with_capacity(folders.len());
-    let mut specs = Vec::with_capacity(spec_files.len());
-    let mut plans = Vec::with_capacity(plan_files.len());
-    for (job, done) in jobs.iter().zip(done) {
+    };
+    let (session_results, document_results) = pool(&list_sessions, &list_documents, &work);
+    let sessions = session_results
+        .filter_map(|(_, done)| match done {
+            Done::Session(s) => Some(s.finish(times)),
+            _ => None,
+        })
+        .collect();
+    // Room for every document in each: pages never written are never touched.
+    let mut specs = Vec::with_capacity(document_results.len());
+    let mut plans = Vec::with_capacity(document_results.len());
+    for (job, done) in document_results {
         match (job, done) {
-            (_, Done::Session(s)) => sessions.push(s.finish(times)),
             (Job::Spec(f), Done::Spec(Some(d))) => specs.push(SpecInput {
                 facts: d.facts,
-                file: format!("{}/{}", DocKind::Spec.folder(), f.file),
-                name: f.name.clone(),
+                file: doc_path(DocKind::Spec, &f.file),
+                name: f.name,
                 modified: d.modified.and_then(|t| times.moment(t)),
             }),
             (Job::Plan(f), Done::Plan(Some(d))) => plans.push(PlanInput {
                 facts: d.facts,
-                file: format!("{}/{}", DocKind::Plan.folder(), f.file),
-                name: f.name.clone(),
+                file: doc_path(DocKind::Plan, &f.file),
+                name: f.name,
                 modified: d.modified.and_then(|t| times.moment(t)),
             }),
             // A document that could not be read is left out.
@@ -433,6 +510,11 @@ fn read_board(
         }
     }
     (sessions, specs, plans)
+}
+
+/// A document's workspace-relative path.
+fn doc_path(kind: DocKind, file: &str) -> String {
+    [kind.folder(), "/", file].concat()
 }
 
 /// The workspace's name (the project block's description, else the folder's name), path and
@@ -471,8 +553,7 @@ fn board_session(ws: &Workspace, folder: &SessionFolder, times: &mut LocalTimes)
 /// Reads the whole workspace and builds the board (`aw status`). Every file is read once.
 pub fn load(ws: &Workspace, now: &WallClock) -> StatusModel {
     let mut times = LocalTimes::new();
-    let folders = session_folders(ws);
-    let (sessions, specs, plans) = read_board(ws, &folders, &mut times);
+    let (sessions, specs, plans) = read_board(ws, true, &mut times);
     status::build(
         BoardInput {
             workspace: workspace_entry(ws),
@@ -519,8 +600,8 @@ mod tests {
         std::fs::write(specs.join("010-spec-b.md"), "---\nstatus: refining\n---\n").unwrap();
         std::fs::write(specs.join("002-spec-a.md"), "").unwrap();
         std::fs::write(specs.join("readme.md"), "x").unwrap();
-        // More plans than the threshold, so the threaded path runs too.
-        for n in 1..=PARALLEL_FROM + 7 {
+        // Many batches of plans, so several workers share them.
+        for n in 1..=8 * CLAIM + 7 {
             let body = format!("# P\n> State: open\n{}", "- [x] t\n".repeat(n));
             std::fs::write(plans.join(format!("{n:03}-plan-p.md")), body).unwrap();
         }
@@ -531,7 +612,7 @@ mod tests {
             files,
             ["docs/specs/002-spec-a.md", "docs/specs/010-spec-b.md"]
         );
-        assert_eq!(p.len(), PARALLEL_FROM + 7);
+        assert_eq!(p.len(), 8 * CLAIM + 7);
         for (i, plan) in p.iter().enumerate() {
             assert_eq!(plan.facts.tasks_done, i + 1, "{}", plan.file);
         }
@@ -540,17 +621,39 @@ mod tests {
 
     #[test]
     fn jobs_all_run_once_and_come_back_in_order() {
-        for n in [0, 1, PARALLEL_FROM - 1, PARALLEL_FROM, 1000] {
-            let jobs: Vec<usize> = (0..n).collect();
+        for (a, b) in [(0, 0), (1, 0), (0, 1), (CLAIM - 1, CLAIM + 1), (200, 2000)] {
             let runs = AtomicUsize::new(0);
-            let got = run_jobs(&jobs, |j, buf| {
+            let list_a = move || (0..a).collect::<Vec<usize>>();
+            let list_b = move || (0..b).map(|n| n + 1_000_000).collect::<Vec<usize>>();
+            let work = |j: &usize, buf: &mut Vec<u8>| {
                 runs.fetch_add(1, Ordering::Relaxed);
                 buf.push(0);
-                j * j
-            });
-            assert_eq!(got, jobs.iter().map(|j| j * j).collect::<Vec<_>>());
-            assert_eq!(runs.into_inner(), n);
+                j * 2
+            };
+            let (got_a, got_b) = pool(&list_a, &list_b, &work);
+            let want = |v: Vec<usize>| v.into_iter().map(|j| (j, j * 2)).collect::<Vec<_>>();
+            assert_eq!(got_a.collect::<Vec<_>>(), want(list_a()));
+            assert_eq!(got_b.collect::<Vec<_>>(), want(list_b()));
+            assert_eq!(runs.into_inner(), a + b);
         }
+    }
+
+    #[test]
+    fn a_lost_batch_is_done_again_in_its_place() {
+        let list = || (0..3 * CLAIM).collect::<Vec<usize>>();
+        let q = Queue::new(&list);
+        q.jobs();
+        let work = |j: &usize, _: &mut Vec<u8>| j + 1;
+        // The middle batch was lost with its worker.
+        let batches = vec![
+            (2 * CLAIM, (2 * CLAIM..3 * CLAIM).map(|j| j + 1).collect()),
+            (0, (0..CLAIM).map(|j| j + 1).collect()),
+        ];
+        let got: Vec<_> = q.results(batches, &work).collect();
+        assert_eq!(
+            got,
+            list().into_iter().map(|j| (j, j + 1)).collect::<Vec<_>>()
+        );
     }
 
     #[test]
