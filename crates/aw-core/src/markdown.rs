@@ -12,9 +12,10 @@ pub use first_line::{
     PLACEHOLDER, first_lines, first_meaningful_line, first_nonblank, first_nonblank_line,
     nonblank_lines, without_bullet,
 };
-pub(crate) use fold::fold_char;
 use fold::folded_chars;
+pub(crate) use fold::{ascii_fold_eq, fold_char};
 pub use fold::{fold, fold_eq};
+pub(crate) use trim::ascii_space;
 pub use trim::{trim, trim_end, trim_start};
 
 /// One scanned line.
@@ -48,8 +49,7 @@ pub fn scan(text: &str) -> Vec<Line<'_>> {
         let line = raw.strip_suffix('\r').unwrap_or(raw);
         // Most lines neither start nor end with whitespace; `trim` then has nothing to do.
         // (`char::is_whitespace`, not `u8::is_ascii_whitespace`: `trim` also drops a vertical tab.)
-        let bare =
-            |b: Option<&u8>| b.is_some_and(|b| b.is_ascii() && !(*b as char).is_whitespace());
+        let bare = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii() && !ascii_space(*b));
         let trimmed = if bare(line.as_bytes().first()) && bare(line.as_bytes().last()) {
             line
         } else {

@@ -2,17 +2,13 @@
 //! folded, surrounding spaces ignored) without allocating: the board compares every heading of
 //! thousands of documents, and a fresh `String` per comparison showed up as a fifth of its time.
 
-use crate::markdown::{fold, fold_char, trim, trim_end};
+use crate::markdown::{ascii_fold_eq, ascii_space, fold, fold_char, trim, trim_end};
 
 /// Whether `fold(s) == folded`.
 pub fn folds_to(s: &str, folded: &str) -> bool {
     let s = trim(s);
-    if s.is_ascii() {
-        // An ASCII char folds to its ASCII lower case: compare bytes.
-        return s.len() == folded.len()
-            && s.bytes()
-                .zip(folded.bytes())
-                .all(|(a, b)| a.to_ascii_lowercase() == b);
+    if let Some(eq) = ascii_fold_eq(s.as_bytes(), folded.as_bytes()) {
+        return eq;
     }
     let mut want = folded.chars();
     for c in s.chars() {
@@ -49,9 +45,20 @@ pub fn is_one_of(title: &str, folded: &[&str]) -> bool {
 /// Whether `value`, with `*` dropped, case and accents folded and runs of spaces collapsed,
 /// equals `folded` (a phase state such as `en ejecucion`).
 pub fn words_fold_to(value: &str, folded: &str) -> bool {
-    if value.is_ascii() {
-        return ascii_words_fold_to(value.as_bytes(), folded.as_bytes());
+    words_fold_to_any(value, &[folded]) == Some(0)
+}
+
+/// Which of `folded` (the first that fits) `value` equals once its `*` are dropped, case and
+/// accents folded and runs of spaces collapsed (see [`words_fold_to`]).
+pub fn words_fold_to_any(value: &str, folded: &[&str]) -> Option<usize> {
+    if value.is_ascii() && folded.len() < 64 {
+        return ascii_words_fold_to_any(value.as_bytes(), folded);
     }
+    folded.iter().position(|w| chars_words_fold_to(value, w))
+}
+
+/// [`words_fold_to`] char by char, for any text.
+fn chars_words_fold_to(value: &str, folded: &str) -> bool {
     let mut want = folded.chars();
     let mut pending_space = false;
     let mut started = false;
@@ -79,26 +86,38 @@ pub fn words_fold_to(value: &str, folded: &str) -> bool {
     want.next().is_none()
 }
 
-/// [`words_fold_to`] for an ASCII value: the same walk over bytes.
-fn ascii_words_fold_to(value: &[u8], folded: &[u8]) -> bool {
-    let mut want = folded.iter();
+/// [`words_fold_to_any`] for an ASCII value (an ASCII char folds to its ASCII lower case): one
+/// walk over its folded bytes, matched against every candidate at once (bit `i` of `alive`:
+/// candidate `i` still fits).
+fn ascii_words_fold_to_any(value: &[u8], folded: &[&str]) -> Option<usize> {
+    let mut alive: u64 = (1 << folded.len()) - 1;
+    let mut at = 0;
+    let mut next = |b: u8, alive: &mut u64| {
+        for (i, w) in folded.iter().enumerate() {
+            if w.as_bytes().get(at) != Some(&b) {
+                *alive &= !(1 << i);
+            }
+        }
+        at += 1;
+    };
     let mut pending_space = false;
     let mut started = false;
     for &b in value.iter().filter(|b| **b != b'*') {
-        if (b as char).is_whitespace() {
+        if ascii_space(b) {
             pending_space = started;
             continue;
         }
-        if pending_space && want.next() != Some(&b' ') {
-            return false;
+        if pending_space {
+            next(b' ', &mut alive);
         }
         pending_space = false;
         started = true;
-        if want.next() != Some(&b.to_ascii_lowercase()) {
-            return false;
+        next(b.to_ascii_lowercase(), &mut alive);
+        if alive == 0 {
+            return None;
         }
     }
-    want.next().is_none()
+    (0..folded.len()).find(|&i| alive & (1 << i) != 0 && folded[i].len() == at)
 }
 
 /// Whether `hay` contains `needle` (ASCII lower case), ignoring ASCII case.

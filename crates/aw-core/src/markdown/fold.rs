@@ -9,15 +9,25 @@ pub fn fold(s: &str) -> String {
 /// this for every heading and key line of every document.
 pub fn fold_eq(raw: &str, folded: &str) -> bool {
     let raw = super::trim(raw);
-    if raw.is_ascii() {
-        // An ASCII char folds to its ASCII lower case: compare bytes.
-        return raw.len() == folded.len()
-            && raw
-                .bytes()
-                .zip(folded.bytes())
-                .all(|(a, b)| a.to_ascii_lowercase() == b);
+    ascii_fold_eq(raw.as_bytes(), folded.as_bytes())
+        .unwrap_or_else(|| folded_chars(raw).eq(folded.chars()))
+}
+
+/// Whether `raw`, folded, equals the already folded `folded`, compared byte by byte while
+/// `raw` is ASCII (an ASCII char folds to its ASCII lower case): `Some` when that settles it,
+/// `None` when `raw` holds a non-ASCII char before any difference (the char-wise fold decides).
+/// Most comparisons end at the first byte.
+pub(crate) fn ascii_fold_eq(raw: &[u8], folded: &[u8]) -> Option<bool> {
+    for (i, &b) in raw.iter().enumerate() {
+        if !b.is_ascii() {
+            return None;
+        }
+        // A folded byte that differs, ASCII or not, cannot be this ASCII char's fold.
+        if folded.get(i) != Some(&b.to_ascii_lowercase()) {
+            return Some(false);
+        }
     }
-    folded_chars(raw).eq(folded.chars())
+    Some(folded.len() == raw.len())
 }
 
 /// The folded characters of `s`, lazily.

@@ -4,7 +4,7 @@
 
 /// Whether an ASCII byte is whitespace as `char::is_whitespace` sees it (unlike
 /// `u8::is_ascii_whitespace`, that counts the vertical tab).
-fn ascii_space(b: u8) -> bool {
+pub(crate) fn ascii_space(b: u8) -> bool {
     matches!(b, b'\t' | b'\n' | b'\x0B' | b'\x0C' | b'\r' | b' ')
 }
 
