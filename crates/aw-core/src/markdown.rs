@@ -41,11 +41,15 @@ pub fn scan(text: &str) -> Vec<Line<'_>> {
     // `memchr` finds the newlines several times faster than `str::split` on short lines, and
     // scanning is most of the cost of a large status board. `\n` is ASCII, so every cut is on a
     // char boundary; the last piece runs to the end, as `split` would give it.
-    let mut start = 0;
-    let ends = memchr::memchr_iter(b'\n', text.as_bytes()).chain(std::iter::once(text.len()));
-    for end in ends {
+    let newline = Newline::new();
+    let bytes = text.as_bytes();
+    let mut next = Some(0);
+    while let Some(start) = next {
+        let end = newline
+            .find(&bytes[start..])
+            .map_or(bytes.len(), |i| start + i);
+        next = (end < bytes.len()).then_some(end + 1);
         let raw = &text[start..end];
-        start = end + 1;
         let line = raw.strip_suffix('\r').unwrap_or(raw);
         // Most lines neither start nor end with whitespace; `trim` then has nothing to do.
         // (`char::is_whitespace`, not `u8::is_ascii_whitespace`: `trim` also drops a vertical tab.)
@@ -87,6 +91,34 @@ pub fn scan(text: &str) -> Vec<Line<'_>> {
         });
     }
     out
+}
+
+/// Finds newlines, set up once per document: `memchr`'s one-shot search picks its
+/// implementation and prepares its needle on every call, which on lines a few dozen bytes long
+/// cost as much as the search.
+struct Newline {
+    #[cfg(target_arch = "x86_64")]
+    avx2: Option<memchr::arch::x86_64::avx2::memchr::One>,
+    any: memchr::arch::all::memchr::One,
+}
+
+impl Newline {
+    fn new() -> Self {
+        Newline {
+            #[cfg(target_arch = "x86_64")]
+            avx2: memchr::arch::x86_64::avx2::memchr::One::new(b'\n'),
+            any: memchr::arch::all::memchr::One::new(b'\n'),
+        }
+    }
+
+    /// The offset of the first newline in `haystack`.
+    fn find(&self, haystack: &[u8]) -> Option<usize> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(avx2) = &self.avx2 {
+            return avx2.find(haystack);
+        }
+        self.any.find(haystack)
+    }
 }
 
 /// `^(#{1,6})\s+(\S.*)$` on a trimmed line.

@@ -63,13 +63,15 @@ pub fn lines<'a, 'b>(lines: &'b [Line<'a>], p: Preamble) -> impl Iterator<Item =
 pub fn key_value(line: &str) -> Option<(&str, Cow<'_, str>)> {
     let rest = unquote(line).1;
     let rest = crate::markdown::without_bullet(rest);
-    let (key, value) = rest.split_once(':')?;
+    // `:` is ASCII: the byte found is a char boundary.
+    let colon = memchr::memchr(b':', rest.as_bytes())?;
+    let (key, value) = (&rest[..colon], &rest[colon + 1..]);
     let key = trim(trim(key).trim_matches('*'));
     if key.is_empty() {
         return None;
     }
     // A `*` search is a `memchr`; most values have none, so the two-byte search rarely runs.
-    let value = if value.contains('*') && value.contains("**") {
+    let value = if memchr::memchr(b'*', value.as_bytes()).is_some() && value.contains("**") {
         Cow::Owned(value.replace("**", "").trim().to_owned())
     } else {
         Cow::Borrowed(trim(value))
@@ -99,8 +101,13 @@ pub fn quoted_value<'a>(line: &'a str, keys: &[&str]) -> Option<Cow<'a, str>> {
 /// The key and value of a blockquote `> Key: value` line (see [`key_value`]); `None` for a line
 /// that is not quoted.
 pub fn quoted(line: &str) -> Option<(&str, Cow<'_, str>)> {
-    if !trim_start(line).starts_with('>') {
-        return None;
+    // Most lines start with their text: a first byte that is neither `>` nor whitespace settles
+    // it without trimming.
+    match line.as_bytes().first() {
+        Some(b'>') => {}
+        Some(b) if b.is_ascii() && !crate::markdown::ascii_space(*b) => return None,
+        _ if !trim_start(line).starts_with('>') => return None,
+        _ => {}
     }
     key_value(line)
 }

@@ -93,8 +93,12 @@ fn ascii_words_fold_to_any(value: &[u8], folded: &[&str]) -> Option<usize> {
     let mut alive: u64 = (1 << folded.len()) - 1;
     let mut at = 0;
     let mut next = |b: u8, alive: &mut u64| {
-        for (i, w) in folded.iter().enumerate() {
-            if w.as_bytes().get(at) != Some(&b) {
+        // Only the candidates still alive: after a char or two, one is left at most.
+        let mut left = *alive;
+        while left != 0 {
+            let i = left.trailing_zeros() as usize;
+            left &= left - 1;
+            if folded[i].as_bytes().get(at) != Some(&b) {
                 *alive &= !(1 << i);
             }
         }
