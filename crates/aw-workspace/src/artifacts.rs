@@ -48,6 +48,18 @@ fn listed(dir: &Path) -> Result<Vec<(String, std::fs::DirEntry)>> {
         .collect())
 }
 
+/// Reads the open `file`, whose `stat` just announced `size` bytes, into `buf` (replacing its
+/// contents). A file that grew since is read as it was; one that shrank, whole. `std::fs::read`
+/// asks the size again and reads once more to confirm the end; across hundreds of session files
+/// and thousands of documents those calls cost more than the reading.
+pub fn read_announced(file: std::fs::File, size: u64, buf: &mut Vec<u8>) -> std::io::Result<()> {
+    use std::io::Read;
+    buf.clear();
+    buf.reserve(usize::try_from(size).unwrap_or(0));
+    // `take` stops at `size` without the extra read that confirms the end of the file.
+    file.take(size).read_to_end(buf).map(|_| ())
+}
+
 /// Where an artifact of `kind` lives in the folder, if it exists.
 pub fn artifact(dir: &Path, entries: &[String], kind: ArtifactKind) -> Option<PathBuf> {
     kind.find(entries).map(|name| dir.join(name))

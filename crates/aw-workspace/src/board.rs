@@ -22,7 +22,6 @@ use aw_core::flow::state::RUN_STATE_FILE;
 use aw_core::session::folder::SessionFolder;
 use aw_core::session::folder::SessionState;
 use std::collections::HashMap;
-use std::io::Read;
 use std::path::Path;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -110,19 +109,13 @@ fn read_regular(
 /// than read into memory.
 pub const MAX_DOCUMENT_BYTES: usize = 256 * 1024 * 1024;
 
-/// Reads up to `size` bytes (what a `stat` just announced) of `file` into `buf`, replacing its
-/// contents. A file that grew since is read as it was; one that shrank, whole. The standard
-/// `read_to_end` on a `File` asks the size again and seeks; with thousands of documents those
-/// extra calls cost more than the reading.
+/// Reads what a `stat` just announced of `file` into `buf` (see
+/// [`crate::artifacts::read_announced`]); `None` for a file too big to be a document.
 fn read_into(file: std::fs::File, size: u64, buf: &mut Vec<u8>) -> Option<()> {
     if size > MAX_DOCUMENT_BYTES as u64 {
         return None;
     }
-    buf.clear();
-    buf.reserve(usize::try_from(size).ok()?);
-    // `take` stops at `size` without the extra read that confirms the end of the file.
-    file.take(size).read_to_end(buf).ok()?;
-    Some(())
+    crate::artifacts::read_announced(file, size, buf).ok()
 }
 
 /// Bytes as text; invalid UTF-8 is replaced rather than refused.
