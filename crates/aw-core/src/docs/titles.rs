@@ -2,7 +2,7 @@
 //! folded, surrounding spaces ignored) without allocating: the board compares every heading of
 //! thousands of documents, and a fresh `String` per comparison showed up as a fifth of its time.
 
-use crate::markdown::{ascii_fold_eq, ascii_space, fold, fold_char, trim, trim_end};
+use crate::markdown::{ascii_fold_eq, ascii_space, fold, fold_char, trim, trim_end, trim_start};
 
 /// Whether `fold(s) == folded`.
 pub fn folds_to(s: &str, folded: &str) -> bool {
@@ -38,6 +38,18 @@ pub fn loose(title: &str) -> &str {
 
 /// Whether a heading title, loosely read, folds to one of `folded`.
 pub fn is_one_of(title: &str, folded: &[&str]) -> bool {
+    // Most headings are not the section sought: an ASCII first letter that starts none of the
+    // titles settles it before the title is loosened.
+    if let Some(&b) = trim_start(title).as_bytes().first()
+        && b.is_ascii()
+        && !folded.iter().any(|f| {
+            f.as_bytes()
+                .first()
+                .is_none_or(|&c| c == b.to_ascii_lowercase())
+        })
+    {
+        return false;
+    }
     let t = loose(title);
     folded.iter().any(|f| folds_to(t, f))
 }
@@ -155,6 +167,10 @@ mod tests {
             assert!(!folds_to(s, &format!("{}x", fold(s))), "{s}");
             assert!(is_one_of(s, &[&loose_title(s)]), "{s}");
         }
+        assert!(is_one_of(" Tareas (2):", &["tasks", "tareas"]));
+        assert!(!is_one_of("Notes", &["tasks", "tareas"]));
+        assert!(is_one_of("(draft)", &[""]), "an empty loose title");
+        assert!(is_one_of("Árbol", &["arbol"]));
         assert!(folds_to("En Ejecución", "en ejecucion"));
         assert!(!folds_to("En Ejecución", "en ejecucio"));
         assert_eq!(loose("Deferred (later):"), "Deferred");
