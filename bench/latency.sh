@@ -24,6 +24,11 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 aw=${CARGO_TARGET_DIR:-$root/target}/release/aw
 cargo build --release --quiet --manifest-path "$root/Cargo.toml"
+# The examples the benchmarks use, built here: the benchmarks point HOME at throwaway folders,
+# where cargo would find no toolchain. bare-read is the floor; gen-workspace writes workspaces.
+floor=${CARGO_TARGET_DIR:-$root/target}/release/examples/bare-read
+gen=${CARGO_TARGET_DIR:-$root/target}/release/examples/gen-workspace
+cargo build --release --quiet --manifest-path "$root/Cargo.toml" -p aw --example bare-read --example gen-workspace
 what=${1:-manifest}
 shift || true
 
@@ -57,12 +62,6 @@ ratio() { # name, numerator ms, denominator ms, what the denominator is
   printf '%-40s %5.2fx %s\n' "$1" "$(awk -v a="$2" -v b="$3" 'BEGIN { print (b > 0 ? a / b : 0) }')" "$4"
 }
 
-# The floor: the bare-read example, built once.
-floor_bin() {
-  cargo build --release --quiet --manifest-path "$root/Cargo.toml" -p aw --example bare-read
-  echo "${CARGO_TARGET_DIR:-$root/target}/release/examples/bare-read"
-}
-
 case $what in
   manifest|all)
     if [ $# -eq 0 ]; then
@@ -93,7 +92,6 @@ case $what in
       : >"$ws/docs/specs/$(printf '%03d' "$i")-spec-topic-$i.md"
     done
     cd "$ws"
-    floor=$(floor_bin)
     measure "next-number docs/specs --dry-run" "$aw" next-number docs/specs --dry-run --json
     measure "floor: bare read of the sessions" "$floor" "$ws" --sessions
     floor_ms=$last_ms
@@ -153,9 +151,6 @@ esac
 
 case $what in
   status|all)
-    cargo build --release --quiet --manifest-path "$root/Cargo.toml" -p aw --example gen-workspace
-    gen=${CARGO_TARGET_DIR:-$root/target}/release/examples/gen-workspace
-    floor=$(floor_bin)
     unset AW_NAMESPACE AW_CONTEXT_ID
     for scale in ${AW_BENCH_SCALES:-10 100 1000}; do
       sws=$(mktemp -d /tmp/aw-bench-status.XXXXXX)
