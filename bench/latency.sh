@@ -6,7 +6,9 @@
 #             family members of ../shared/data/manifest-fixtures when present, else the demo's
 #             example skills).
 #   sessions: `next-number`, `session-create` and `sessions` on a generated workspace holding
-#             200 sessions (made with aw itself in a temporary folder).
+#             200 sessions (made with aw itself in a temporary folder); `sessions --state all` is
+#             shown beside `sessions` (active only) with the ratio, and beside the floor: the
+#             bare-read example reading every file of the session folders once.
 #   flow:     `aw flow advance` (re-reading a boundary, nothing written) and `aw flow submit`
 #             (answering the quick entry gate: validate, apply, walk, one atomic write), each on a
 #             run restored before every timing run; target: median <= 5 ms.
@@ -14,32 +16,50 @@
 #             gen-workspace example at 10x, 100x and 1000x (S-1 specs, S-1 plans of 10 phases,
 #             S/5 sessions; 1000x is 999/999/200), with peak RSS from /usr/bin/time -v when
 #             present; AW_BENCH_SCALES overrides the scales. Target at 1000x: median <= 50 ms and
-#             peak RSS <= 30 MB for each command.
+#             peak RSS <= 30 MB for each command. Each scale also times the floor, the
+#             bare-read example (one thread walking the folders status reads and reading every
+#             file once, doing nothing with the bytes), and prints each command's ratio to it.
 # Uses hyperfine when installed (median of >= 100 runs), else a loop of N runs timed with `date`.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 aw=${CARGO_TARGET_DIR:-$root/target}/release/aw
 cargo build --release --quiet --manifest-path "$root/Cargo.toml"
+# The examples the benchmarks use, built here: the benchmarks point HOME at throwaway folders,
+# where cargo would find no toolchain. bare-read is the floor; gen-workspace writes workspaces.
+floor=${CARGO_TARGET_DIR:-$root/target}/release/examples/bare-read
+gen=${CARGO_TARGET_DIR:-$root/target}/release/examples/gen-workspace
+cargo build --release --quiet --manifest-path "$root/Cargo.toml" -p aw --example bare-read --example gen-workspace
 what=${1:-manifest}
 shift || true
 
+# The last median measured, in ms (the mean without hyperfine), for ratios.
+last_ms=
 measure() { # name, command...
   local name=$1; shift
   if command -v hyperfine >/dev/null 2>&1; then
     # One results file per run of this script: several benchmarks may run side by side.
     hyperfine -N --warmup 10 --runs 200 --style basic --export-json "/tmp/aw-bench.$$.json" "$(printf '%q ' "$@")" >/dev/null 2>&1 || true
-    python3 - "$name" "/tmp/aw-bench.$$.json" <<'PY'
+    local out
+    out=$(python3 - "$name" "/tmp/aw-bench.$$.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[2]))['results'][0]
-print(f"{sys.argv[1]:<40} median {r['median']*1000:7.2f} ms  mean {r['mean']*1000:7.2f} ms  min {r['min']*1000:7.2f} ms  (hyperfine, {len(r['times'])} runs)")
+print(f"{r['median']*1000:.2f}\t{sys.argv[1]:<40} median {r['median']*1000:7.2f} ms  mean {r['mean']*1000:7.2f} ms  min {r['min']*1000:7.2f} ms  (hyperfine, {len(r['times'])} runs)")
 PY
+    )
+    last_ms=${out%%$'\t'*}
+    echo "${out#*$'\t'}"
   else
     local n=200 i start end
     start=$(date +%s%N)
     for ((i = 0; i < n; i++)); do "$@" >/dev/null 2>&1 || true; done
     end=$(date +%s%N)
-    printf '%-40s mean %7.2f ms  (%d runs, no hyperfine)\n' "$name" "$(awk -v a="$start" -v b="$end" -v n="$n" 'BEGIN { print (b - a) / n / 1000000 }')" "$n"
+    last_ms=$(awk -v a="$start" -v b="$end" -v n="$n" 'BEGIN { printf "%.2f", (b - a) / n / 1000000 }')
+    printf '%-40s mean %7.2f ms  (%d runs, no hyperfine)\n' "$name" "$last_ms" "$n"
   fi
+}
+
+ratio() { # name, numerator ms, denominator ms, what the denominator is
+  printf '%-40s %5.2fx %s\n' "$1" "$(awk -v a="$2" -v b="$3" 'BEGIN { print (b > 0 ? a / b : 0) }')" "$4"
 }
 
 case $what in
@@ -73,7 +93,14 @@ case $what in
     done
     cd "$ws"
     measure "next-number docs/specs --dry-run" "$aw" next-number docs/specs --dry-run --json
+    measure "floor: bare read of the sessions" "$floor" "$ws" --sessions
+    floor_ms=$last_ms
+    measure "sessions (active, 200 sessions)" "$aw" sessions --json
+    active_ms=$last_ms
     measure "sessions --state all (200 sessions)" "$aw" sessions --state all --json
+    all_ms=$last_ms
+    ratio "sessions --state all / sessions" "$all_ms" "$active_ms" "(target <= 1.5)"
+    ratio "sessions --state all / floor" "$all_ms" "$floor_ms" "(bare read of the session files)"
     measure "session-create (200+ sessions)" "$aw" session-create --type quick --name bench-quick --objective "Bench" --json
     cd "$root"
     ;;
@@ -124,8 +151,6 @@ esac
 
 case $what in
   status|all)
-    cargo build --release --quiet --manifest-path "$root/Cargo.toml" -p aw --example gen-workspace
-    gen=${CARGO_TARGET_DIR:-$root/target}/release/examples/gen-workspace
     unset AW_NAMESPACE AW_CONTEXT_ID
     for scale in ${AW_BENCH_SCALES:-10 100 1000}; do
       sws=$(mktemp -d /tmp/aw-bench-status.XXXXXX)
@@ -136,8 +161,12 @@ case $what in
       cd "$sws"
       bytes=$(cat docs/specs/* docs/plans/* | wc -c)
       echo "status workspace ${scale}x: $((scale - 1)) specs, $((scale - 1)) plans, $((scale / 5)) sessions, $((bytes / 1024)) KiB of documents"
+      measure "floor: bare read (${scale}x)" "$floor" "$sws"
+      floor_ms=$last_ms
       measure "status --json (${scale}x)" "$aw" status --json
+      ratio "status --json / floor (${scale}x)" "$last_ms" "$floor_ms" "(target <= 1.5 at 1000x)"
       measure "resume --json (${scale}x)" "$aw" resume --json
+      ratio "resume --json / floor (${scale}x)" "$last_ms" "$floor_ms" "(target <= 1.5 at 1000x)"
       if [ -x /usr/bin/time ]; then
         for cmd in status resume; do
           kb=$(/usr/bin/time -v "$aw" "$cmd" --json 2>&1 >/dev/null | awk -F': ' '/Maximum resident set size/ {print $2}')

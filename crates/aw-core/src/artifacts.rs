@@ -129,7 +129,8 @@ pub fn parse_tasks(text: &str) -> Tasks {
 
 /// The checkbox state and the text after it, if `line` is a task line.
 pub fn checkbox(line: &str) -> Option<(TaskStatus, &str)> {
-    let rest = line.trim_start().strip_prefix(['-', '*'])?.trim_start();
+    // The fast trims: every line of every plan passes here, and most are not tasks.
+    let rest = markdown::trim_start(markdown::trim_start(line).strip_prefix(['-', '*'])?);
     let rest = rest.strip_prefix('[')?;
     let mut chars = rest.chars();
     let status = match chars.next()? {
@@ -142,7 +143,7 @@ pub fn checkbox(line: &str) -> Option<(TaskStatus, &str)> {
     if !rest.starts_with(char::is_whitespace) {
         return None;
     }
-    let body = rest.trim_start();
+    let body = markdown::trim_start(rest);
     if body.is_empty() {
         return None;
     }
@@ -275,18 +276,32 @@ pub fn deferred_items(text: &str) -> Vec<String> {
 
 /// The list items under a CHECKPOINT's `## Excluded` (or `Excluido` / `Excluidos`).
 pub fn excluded_items(text: &str) -> Vec<String> {
-    items_under(text, markdown::aliases::EXCLUDED)
+    excluded_items_in(&markdown::scan(text))
+}
+
+/// [`excluded_items`] over already scanned lines.
+pub fn excluded_items_in(lines: &[Line<'_>]) -> Vec<String> {
+    items_under_in(lines, markdown::aliases::EXCLUDED)
 }
 
 /// List items (`-`, `*`, `1.`, `1)`) of the first section whose loosely matched title is one of
 /// `titles`. Template placeholders (`List of …`) and fenced lines are not items.
 pub fn items_under(text: &str, titles: &[&str]) -> Vec<String> {
-    let lines = markdown::scan(text);
+    items_under_in(&markdown::scan(text), titles)
+}
+
+/// [`items_under`] over already scanned lines.
+pub fn items_under_in(lines: &[Line<'_>], titles: &[&str]) -> Vec<String> {
     let wanted: Vec<String> = titles.iter().map(|t| markdown::fold(t)).collect();
-    let Some(start) = lines.iter().position(|l| {
-        l.heading
-            .is_some_and(|(_, t)| wanted.contains(&loose_title(t)))
-    }) else {
+    // `loose_title(t) == w`, without a folded copy of every heading.
+    let matches = |t: &str| {
+        let t = crate::docs::titles::loose(t);
+        wanted.iter().any(|w| crate::docs::titles::folds_to(t, w))
+    };
+    let Some(start) = lines
+        .iter()
+        .position(|l| l.heading.is_some_and(|(_, t)| matches(t)))
+    else {
         return Vec::new();
     };
     let level = lines[start].heading.map(|(l, _)| l).unwrap_or(1);

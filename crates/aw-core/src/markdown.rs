@@ -6,13 +6,17 @@
 
 mod first_line;
 mod fold;
+mod trim;
 
 pub use first_line::{
     PLACEHOLDER, first_lines, first_meaningful_line, first_nonblank, first_nonblank_line,
     nonblank_lines, without_bullet,
 };
-pub(crate) use fold::fold_char;
+use fold::folded_chars;
+pub(crate) use fold::{ascii_fold_eq, fold_char};
 pub use fold::{fold, fold_eq};
+pub(crate) use trim::ascii_space;
+pub use trim::{trim, trim_end, trim_start};
 
 /// One scanned line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,20 +41,23 @@ pub fn scan(text: &str) -> Vec<Line<'_>> {
     // `memchr` finds the newlines several times faster than `str::split` on short lines, and
     // scanning is most of the cost of a large status board. `\n` is ASCII, so every cut is on a
     // char boundary; the last piece runs to the end, as `split` would give it.
-    let mut start = 0;
-    let ends = memchr::memchr_iter(b'\n', text.as_bytes()).chain(std::iter::once(text.len()));
-    for end in ends {
+    let newline = Newline::new();
+    let bytes = text.as_bytes();
+    let mut next = Some(0);
+    while let Some(start) = next {
+        let end = newline
+            .find(&bytes[start..])
+            .map_or(bytes.len(), |i| start + i);
+        next = (end < bytes.len()).then_some(end + 1);
         let raw = &text[start..end];
-        start = end + 1;
         let line = raw.strip_suffix('\r').unwrap_or(raw);
         // Most lines neither start nor end with whitespace; `trim` then has nothing to do.
         // (`char::is_whitespace`, not `u8::is_ascii_whitespace`: `trim` also drops a vertical tab.)
-        let bare =
-            |b: Option<&u8>| b.is_some_and(|b| b.is_ascii() && !(*b as char).is_whitespace());
+        let bare = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii() && !ascii_space(*b));
         let trimmed = if bare(line.as_bytes().first()) && bare(line.as_bytes().last()) {
             line
         } else {
-            line.trim()
+            trim(line)
         };
         if let Some((ch, len)) = fence {
             let run = trimmed.chars().take_while(|c| *c == ch).count();
@@ -86,6 +93,34 @@ pub fn scan(text: &str) -> Vec<Line<'_>> {
     out
 }
 
+/// Finds newlines, set up once per document: `memchr`'s one-shot search picks its
+/// implementation and prepares its needle on every call, which on lines a few dozen bytes long
+/// cost as much as the search.
+struct Newline {
+    #[cfg(target_arch = "x86_64")]
+    avx2: Option<memchr::arch::x86_64::avx2::memchr::One>,
+    any: memchr::arch::all::memchr::One,
+}
+
+impl Newline {
+    fn new() -> Self {
+        Newline {
+            #[cfg(target_arch = "x86_64")]
+            avx2: memchr::arch::x86_64::avx2::memchr::One::new(b'\n'),
+            any: memchr::arch::all::memchr::One::new(b'\n'),
+        }
+    }
+
+    /// The offset of the first newline in `haystack`.
+    fn find(&self, haystack: &[u8]) -> Option<usize> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(avx2) = &self.avx2 {
+            return avx2.find(haystack);
+        }
+        self.any.find(haystack)
+    }
+}
+
 /// `^(#{1,6})\s+(\S.*)$` on a trimmed line.
 fn heading(trimmed: &str) -> Option<(usize, &str)> {
     let level = trimmed.bytes().take_while(|b| *b == b'#').count();
@@ -110,7 +145,25 @@ pub fn section(text: &str, titles: &[&str]) -> Option<String> {
 /// [`section`] over already scanned lines (to scan a document once and read many sections),
 /// trying each alias in order.
 pub fn section_any(lines: &[Line<'_>], titles: &[&str]) -> Option<String> {
-    titles.iter().find_map(|t| section_in(lines, &fold(t)))
+    // One pass over the headings instead of one per alias, and no folded copy of each alias:
+    // the first alias (in `titles` order) that any heading matches wins, at its first heading.
+    let mut best: Option<(usize, usize)> = None;
+    for (i, l) in lines.iter().enumerate() {
+        let Some((_, title)) = l.heading else {
+            continue;
+        };
+        let limit = best.map_or(titles.len(), |(alias, _)| alias);
+        if let Some(alias) = titles[..limit]
+            .iter()
+            .position(|t| folded_chars(trim(title)).eq(folded_chars(trim(t))))
+        {
+            best = Some((alias, i));
+            if alias == 0 {
+                break;
+            }
+        }
+    }
+    best.map(|(_, start)| section_body(lines, start))
 }
 
 /// One folded title's section over already scanned lines.
@@ -119,56 +172,78 @@ pub fn section_in(lines: &[Line<'_>], folded_title: &str) -> Option<String> {
         l.heading
             .is_some_and(|(_, title)| fold_eq(title, folded_title))
     })?;
+    Some(section_body(lines, start))
+}
+
+/// The body of the section whose heading is `lines[start]`: up to the next heading of the same or
+/// a higher level, trimmed.
+fn section_body(lines: &[Line<'_>], start: usize) -> String {
     let level = lines[start].heading.map(|(l, _)| l).unwrap_or(1);
     let body: Vec<&str> = lines[start + 1..]
         .iter()
         .take_while(|l| l.heading.is_none_or(|(lv, _)| lv > level))
         .map(|l| l.text)
         .collect();
-    Some(body.join("\n").trim().to_owned())
+    body.join("\n").trim().to_owned()
 }
 
 /// The value of the first `key: value` (or `key = value`) line, with optional list marker and
 /// bold: `^\s*[-*]?\s*\*{0,2}KEY\*{0,2}\s*[:=]\s*(.+)$`, case-insensitive. Every alias is tried in
 /// order.
 pub fn value(text: &str, keys: &[&str]) -> Option<String> {
-    keys.iter().find_map(|k| value_one(text, k))
+    value_in(text.split('\n'), keys)
 }
 
-fn value_one(text: &str, key: &str) -> Option<String> {
-    let key = fold(key);
-    for raw in text.split('\n') {
-        let line = raw.strip_suffix('\r').unwrap_or(raw);
-        let mut rest = line.trim_start();
-        if let Some(r) = rest.strip_prefix(['-', '*']) {
-            // `*` could also open bold; only take it as a list marker when bold still fits.
-            if !r.starts_with('*') || r.starts_with("**") {
-                rest = r.trim_start();
-            }
+/// [`value`] over lines already split (each may still end in `\r`).
+pub fn value_in<'a>(lines: impl IntoIterator<Item = &'a str>, keys: &[&str]) -> Option<String> {
+    // One pass over the lines instead of one per alias: the first alias (in `keys` order) that
+    // any line gives a value for wins, with its first such line.
+    let mut best: Option<(usize, &str)> = None;
+    for raw in lines {
+        let limit = best.map_or(keys.len(), |(alias, _)| alias);
+        if limit == 0 {
+            break;
         }
-        let rest = rest
-            .strip_prefix("**")
-            .or_else(|| rest.strip_prefix('*'))
-            .unwrap_or(rest);
-        let Some((name, after)) = split_key(rest) else {
+        let Some((name, v)) = key_value(raw) else {
             continue;
         };
-        let name = name.trim_end_matches('*').trim_end();
-        if name.len() != name.trim().len() || !fold_eq(name, &key) {
-            continue;
-        }
-        // `**Key:** value` puts the closing bold after the colon; it is not part of the value.
-        let v = after.trim().trim_start_matches('*').trim_start();
-        if !v.is_empty() {
-            return Some(v.to_owned());
+        if let Some(alias) = keys[..limit]
+            .iter()
+            .position(|k| folded_chars(name).eq(folded_chars(k.trim())))
+        {
+            best = Some((alias, v));
         }
     }
-    None
+    best.map(|(_, v)| v.to_owned())
 }
 
-/// Splits at the first `:` or `=`.
+/// A `key: value` line's key (as written, untrimmed ones refused) and non-empty value.
+fn key_value(raw: &str) -> Option<(&str, &str)> {
+    let line = raw.strip_suffix('\r').unwrap_or(raw);
+    let mut rest = line.trim_start();
+    if let Some(r) = rest.strip_prefix(['-', '*']) {
+        // `*` could also open bold; only take it as a list marker when bold still fits.
+        if !r.starts_with('*') || r.starts_with("**") {
+            rest = r.trim_start();
+        }
+    }
+    let rest = rest
+        .strip_prefix("**")
+        .or_else(|| rest.strip_prefix('*'))
+        .unwrap_or(rest);
+    let (name, after) = split_key(rest)?;
+    let name = name.trim_end_matches('*').trim_end();
+    if name.len() != name.trim().len() {
+        return None;
+    }
+    // `**Key:** value` puts the closing bold after the colon; it is not part of the value.
+    let v = after.trim().trim_start_matches('*').trim_start();
+    (!v.is_empty()).then_some((name, v))
+}
+
+/// Splits at the first `:` or `=` (both ASCII, so the byte found is a char boundary).
 fn split_key(s: &str) -> Option<(&str, &str)> {
-    let i = s.find([':', '='])?;
+    let i = s.bytes().position(|b| b == b':' || b == b'=')?;
     Some((&s[..i], &s[i + 1..]))
 }
 
@@ -280,6 +355,23 @@ mod tests {
         let es = "## Próximo Paso\r\nseguir\r\n## Otro";
         assert_eq!(section(es, aliases::NEXT_STEP).unwrap(), "seguir");
         assert_eq!(section(text, &["Missing"]), None);
+    }
+
+    #[test]
+    fn the_first_alias_wins_wherever_it_stands() {
+        let lines = scan("## Objetivo\nes\n## Objective\nen\n## objective\nlater\n");
+        assert_eq!(
+            section_any(&lines, aliases::OBJECTIVE).as_deref(),
+            Some("en")
+        );
+        assert_eq!(
+            section_any(&lines, &["Missing", "OBJETIVO"]).as_deref(),
+            Some("es")
+        );
+        assert_eq!(section_any(&lines, &["Missing"]), None);
+        let text = "Rama: es\nBranch:\nBranch: en\nbranch: later\n";
+        assert_eq!(value(text, aliases::BRANCH).as_deref(), Some("en"));
+        assert_eq!(value(text, &["Missing", "rama"]).as_deref(), Some("es"));
     }
 
     #[test]

@@ -18,17 +18,46 @@ use std::path::{Path, PathBuf};
 /// A session folder's file names, sorted (UTF-8 names only; the catalogue has no other kind).
 /// A missing folder has none.
 pub fn entries(dir: &Path) -> Result<Vec<String>> {
+    let mut names: Vec<String> = listed(dir)?.into_iter().map(|(name, _)| name).collect();
+    names.sort();
+    Ok(names)
+}
+
+/// [`entries`] with each entry's type as the listing reports it (a symbolic link is reported as
+/// one, not followed; `None` when it cannot be told), so a reader knows which names are regular
+/// files without a `stat` per file.
+pub fn typed_entries(dir: &Path) -> Result<Vec<(String, Option<std::fs::FileType>)>> {
+    let mut names: Vec<(String, Option<std::fs::FileType>)> = listed(dir)?
+        .into_iter()
+        .map(|(name, e)| (name, e.file_type().ok()))
+        .collect();
+    names.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(names)
+}
+
+/// The folder's entries with UTF-8 names; a missing folder has none.
+fn listed(dir: &Path) -> Result<Vec<(String, std::fs::DirEntry)>> {
     let list = match std::fs::read_dir(dir) {
         Ok(l) => l,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(WorkspaceError::io("could not list", dir, e)),
     };
-    let mut names: Vec<String> = list
+    Ok(list
         .filter_map(|e| e.ok())
-        .filter_map(|e| e.file_name().into_string().ok())
-        .collect();
-    names.sort();
-    Ok(names)
+        .filter_map(|e| Some((e.file_name().into_string().ok()?, e)))
+        .collect())
+}
+
+/// Reads the open `file`, whose `stat` just announced `size` bytes, into `buf` (replacing its
+/// contents). A file that grew since is read as it was; one that shrank, whole. `std::fs::read`
+/// asks the size again and reads once more to confirm the end; across hundreds of session files
+/// and thousands of documents those calls cost more than the reading.
+pub fn read_announced(file: std::fs::File, size: u64, buf: &mut Vec<u8>) -> std::io::Result<()> {
+    use std::io::Read;
+    buf.clear();
+    buf.reserve(usize::try_from(size).unwrap_or(0));
+    // `take` stops at `size` without the extra read that confirms the end of the file.
+    file.take(size).read_to_end(buf).map(|_| ())
 }
 
 /// Where an artifact of `kind` lives in the folder, if it exists.
@@ -168,6 +197,23 @@ pub fn summary(dir: &Path, entries: &[String], descriptor: Option<&Descriptor>) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn typed_entries_are_the_entries_with_their_types() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("b.md"), "").unwrap();
+        std::fs::create_dir(dir.path().join("a")).unwrap();
+        let typed = typed_entries(dir.path()).unwrap();
+        let names: Vec<String> = typed.iter().map(|(n, _)| n.clone()).collect();
+        assert_eq!(names, entries(dir.path()).unwrap());
+        assert!(typed[0].1.is_some_and(|t| t.is_dir()));
+        assert!(typed[1].1.is_some_and(|t| t.is_file()));
+        assert!(
+            typed_entries(&dir.path().join("missing"))
+                .unwrap()
+                .is_empty()
+        );
+    }
 
     #[test]
     fn scripts_at_any_depth_in_any_case_sorted() {

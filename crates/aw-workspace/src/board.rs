@@ -9,17 +9,22 @@ use crate::sessions;
 use aw_core::artifacts::ArtifactKind;
 use aw_core::calendar::{Moment, WallClock};
 use aw_core::docs::board_input::{BoardInput, PlanInput, SessionInput, SourceDoc, SpecInput};
+use aw_core::docs::flow_view::FlowProjection;
 use aw_core::docs::names::{DocKind, DocName, parse_name};
-use aw_core::docs::plan::parse_plan;
-use aw_core::docs::session_view::{self, checkpoint_view, session_view};
-use aw_core::docs::spec::parse_spec;
+use aw_core::docs::plan::{PlanFacts, parse_plan};
+use aw_core::docs::session_view::{
+    self, CheckpointView, SessionView, checkpoint_view, session_view,
+};
+use aw_core::docs::spec::{SpecFacts, parse_spec};
 use aw_core::docs::status::WorkspaceEntry;
 use aw_core::docs::status::{self, SessionEntry, StatusModel};
+use aw_core::flow::state::RUN_STATE_FILE;
 use aw_core::session::folder::SessionFolder;
 use aw_core::session::folder::SessionState;
 use std::collections::HashMap;
-use std::io::Read;
 use std::path::Path;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::SystemTime;
 use time::{OffsetDateTime, UtcOffset};
 
@@ -71,35 +76,46 @@ impl Default for LocalTimes {
 
 /// A text file read whole, with its modification time; `None` when it cannot be read.
 pub fn read_with_time(path: &Path) -> Option<(String, Option<SystemTime>)> {
-    // Looked at before opening: opening a FIFO that happens to carry an artifact's name would
-    // wait for a writer forever.
-    let meta = std::fs::metadata(path).ok()?;
-    if !meta.is_file() {
+    let mut buf = Vec::new();
+    let modified = read_regular(path, false, &mut buf)?;
+    Some((into_text(buf), modified))
+}
+
+/// Reads the regular file at `path` whole into `buf` (replacing its contents) and returns its
+/// modification time; `None` when it is not a regular file or cannot be read.
+///
+/// `listed_regular` says a directory listing already showed a regular file there; otherwise the
+/// path is looked at before opening it: opening a FIFO that happens to carry an artifact's name
+/// would wait for a writer forever. The open file's own `stat` gives the size and the time, so a
+/// file costs open, stat, read and close, the same calls a bare read needs.
+fn read_regular(
+    path: &Path,
+    listed_regular: bool,
+    buf: &mut Vec<u8>,
+) -> Option<Option<SystemTime>> {
+    if !listed_regular && !std::fs::metadata(path).ok()?.is_file() {
         return None;
     }
     let file = std::fs::File::open(path).ok()?;
-    let mut bytes = Vec::new();
-    read_into(file, meta.len(), &mut bytes)?;
-    Some((into_text(bytes), meta.modified().ok()))
+    let meta = file.metadata().ok()?;
+    if !meta.is_file() {
+        return None;
+    }
+    read_into(file, meta.len(), buf)?;
+    Some(meta.modified().ok())
 }
 
 /// A document bigger than this is not a spec, a plan or a session note: it is left out rather
 /// than read into memory.
 pub const MAX_DOCUMENT_BYTES: usize = 256 * 1024 * 1024;
 
-/// Reads up to `size` bytes (what a `stat` just announced) of `file` into `buf`, replacing its
-/// contents. A file that grew since is read as it was; one that shrank, whole. The standard
-/// `read_to_end` on a `File` asks the size again and seeks; with thousands of documents those
-/// extra calls cost more than the reading.
+/// Reads what a `stat` just announced of `file` into `buf` (see
+/// [`crate::artifacts::read_announced`]); `None` for a file too big to be a document.
 fn read_into(file: std::fs::File, size: u64, buf: &mut Vec<u8>) -> Option<()> {
     if size > MAX_DOCUMENT_BYTES as u64 {
         return None;
     }
-    buf.clear();
-    buf.reserve(usize::try_from(size).ok()?);
-    // `take` stops at `size` without the extra read that confirms the end of the file.
-    file.take(size).read_to_end(buf).ok()?;
-    Some(())
+    crate::artifacts::read_announced(file, size, buf).ok()
 }
 
 /// Bytes as text; invalid UTF-8 is replaced rather than refused.
@@ -110,18 +126,40 @@ fn into_text(bytes: Vec<u8>) -> String {
     }
 }
 
+/// Parses bytes as text: in place when they are valid UTF-8 (the normal case), else with the
+/// invalid bytes replaced.
+fn parse_bytes<T>(bytes: &[u8], parse: impl FnOnce(&str) -> T) -> T {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => parse(text),
+        Err(_) => parse(&String::from_utf8_lossy(bytes)),
+    }
+}
+
+/// Whether a listed entry is known to be a regular file (a symbolic link or an unknown type is
+/// not: it is looked at before being opened).
+fn is_regular(t: Option<std::fs::FileType>) -> bool {
+    t.is_some_and(|t| t.is_file())
+}
+
+/// Whether a listed entry may be a regular file: a regular file, or a symbolic link (or an
+/// entry of unknown type) that may lead to one.
+fn may_be_regular(t: Option<std::fs::FileType>) -> bool {
+    t.is_none_or(|t| t.is_file() || t.is_symlink())
+}
+
 /// One document file found by a listing.
 #[derive(Debug, Clone)]
 struct Found {
     file: String,
     name: DocName,
-    size: u64,
-    modified: Option<Moment>,
+    /// The listing showed a regular file (not a link to one).
+    regular: bool,
 }
 
-/// The documents of one kind: every regular file directly inside the folder whose name fits
-/// the grammar, in byte order of name, with its size and modification time.
-fn listing(dir: &Path, kind: DocKind, times: &mut LocalTimes) -> Vec<Found> {
+/// The documents of one kind: every entry directly inside the folder whose name fits the
+/// grammar and that may be a regular file, in byte order of name. Whether it is one is settled
+/// when it is read (see [`read_regular`]).
+fn listing(dir: &Path, kind: DocKind) -> Vec<Found> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
@@ -130,16 +168,11 @@ fn listing(dir: &Path, kind: DocKind, times: &mut LocalTimes) -> Vec<Found> {
         .filter_map(|e| {
             let file = e.file_name().into_string().ok()?;
             let name = parse_name(kind, &file)?;
-            let meta = match e.file_type() {
-                Ok(t) if t.is_symlink() => std::fs::metadata(e.path()).ok()?,
-                Ok(_) => e.metadata().ok()?,
-                Err(_) => return None,
-            };
-            meta.is_file().then(|| Found {
+            let t = e.file_type().ok();
+            may_be_regular(t).then(|| Found {
                 file,
                 name,
-                size: meta.len(),
-                modified: meta.modified().ok().and_then(|t| times.moment(t)),
+                regular: is_regular(t),
             })
         })
         .collect();
@@ -147,85 +180,163 @@ fn listing(dir: &Path, kind: DocKind, times: &mut LocalTimes) -> Vec<Found> {
     out
 }
 
-/// Below this many documents, threads cost more than they save.
-const PARALLEL_FROM: usize = 64;
+/// A spec or plan read and parsed, with its raw file time.
+struct DocRead<T> {
+    facts: T,
+    modified: Option<SystemTime>,
+}
 
-/// Reads and parses `found` (files of `dir`), on every available core when there are many.
-/// The order of the result is the order of `found`; a file that cannot be read yields `None`.
-fn read_all<T: Send>(dir: &Path, found: &[Found], parse: fn(&str) -> T) -> Vec<Option<T>> {
-    // Each worker reuses one buffer for all its files: no allocation, no zeroing, no copy per
-    // document; valid UTF-8 (the normal case) is parsed in place.
-    let run = |files: &[Found]| -> Vec<Option<T>> {
-        let mut buf = Vec::new();
-        files
-            .iter()
-            .map(|f| {
-                let file = std::fs::File::open(dir.join(&f.file)).ok()?;
-                read_into(file, f.size, &mut buf)?;
-                Some(match std::str::from_utf8(&buf) {
-                    Ok(text) => parse(text),
-                    Err(_) => parse(&String::from_utf8_lossy(&buf)),
-                })
-            })
-            .collect()
-    };
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(8)
-        .min(found.len() / (PARALLEL_FROM / 2).max(1))
-        .max(1);
-    if threads == 1 || found.len() < PARALLEL_FROM {
-        return run(found);
-    }
-    let chunk = found.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        let mut chunks = found.chunks(chunk);
-        let first = chunks.next().unwrap_or(&[]);
-        let handles: Vec<_> = chunks.map(|c| scope.spawn(move || run(c))).collect();
-        let mut out = run(first);
-        for (h, c) in handles.into_iter().zip(found.chunks(chunk).skip(1)) {
-            // A worker that panicked leaves its documents unread, never the board unbuilt.
-            out.extend(
-                h.join()
-                    .unwrap_or_else(|_| c.iter().map(|_| None).collect()),
-            );
-        }
-        out
+/// Reads and parses one document of `dir`; `None` when it cannot be read.
+fn read_doc<T>(
+    dir: &Path,
+    f: &Found,
+    parse: fn(&str) -> T,
+    buf: &mut Vec<u8>,
+) -> Option<DocRead<T>> {
+    let modified = read_regular(&dir.join(&f.file), f.regular, buf)?;
+    Some(DocRead {
+        facts: parse_bytes(buf, parse),
+        modified,
     })
 }
 
-/// Reads and parses every spec and plan. Both folders are listed (and their file times turned
-/// into local time) before any thread starts: the local offset can only be looked up while the
-/// process is single-threaded.
+/// How many jobs a worker claims at a time: enough to keep the shared counters cold, few enough
+/// that the workers finish together.
+const CLAIM: usize = 8;
+
+/// One read of the board: a session or a document.
+enum Job {
+    Session(SessionFolder),
+    Spec(Found),
+    Plan(Found),
+}
+
+/// What a [`Job`] read.
+enum Done {
+    Session(Box<SessionRead>),
+    Spec(Option<DocRead<SpecFacts>>),
+    Plan(Option<DocRead<PlanFacts>>),
+}
+
+/// Claimed batches of done jobs, each with the index of its first job.
+type Batches<R> = Vec<(usize, Vec<R>)>;
+
+/// What a worker does with a job, reusing its read buffer.
+type Work<'a, J, R> = &'a (dyn Fn(&J, &mut Vec<u8>) -> R + Sync);
+
+/// Jobs listed once, by whichever thread comes to them first, then claimed in small batches.
+struct Queue<'a, J> {
+    list: &'a (dyn Fn() -> Vec<J> + Sync),
+    jobs: OnceLock<Vec<J>>,
+    next: AtomicUsize,
+}
+
+impl<'a, J> Queue<'a, J> {
+    fn new(list: &'a (dyn Fn() -> Vec<J> + Sync)) -> Self {
+        Queue {
+            list,
+            jobs: OnceLock::new(),
+            next: AtomicUsize::new(0),
+        }
+    }
+
+    /// The jobs, listed now if no thread has yet (a thread listing them makes the others wait).
+    fn jobs(&self) -> &[J] {
+        self.jobs.get_or_init(self.list)
+    }
+
+    /// Claims and runs jobs until none are left.
+    fn drain<R>(&self, work: Work<'_, J, R>, buf: &mut Vec<u8>) -> Batches<R> {
+        let jobs = self.jobs();
+        let mut done = Vec::new();
+        loop {
+            let start = self.next.fetch_add(CLAIM, Ordering::Relaxed);
+            match jobs.get(start..jobs.len().min(start + CLAIM)) {
+                Some(batch) if !batch.is_empty() => {
+                    done.push((start, batch.iter().map(|j| work(j, buf)).collect()));
+                }
+                _ => break done,
+            }
+        }
+    }
+
+    /// Every job with its result, in the order listed, from the batches the workers returned
+    /// (each covers the jobs from its index on); a batch lost with a worker that panicked is done
+    /// again here.
+    ///
+    /// Handed out one by one rather than gathered: a board's results are megabytes, and a fresh
+    /// copy of them costs a page fault every four kilobytes.
+    fn results<'w, R: 'w>(
+        self,
+        mut batches: Batches<R>,
+        work: Work<'w, J, R>,
+    ) -> impl ExactSizeIterator<Item = (J, R)> + 'w
+    where
+        J: 'w,
+    {
+        batches.sort_by_key(|(start, _)| *start);
+        let mut batches = batches.into_iter().peekable();
+        let mut current = Vec::new().into_iter();
+        let mut buf = Vec::new();
+        let jobs = self.jobs.into_inner().unwrap_or_default();
+        jobs.into_iter().enumerate().map(move |(i, job)| {
+            if let Some((_, done)) = batches.next_if(|(start, _)| *start == i) {
+                current = done.into_iter();
+            }
+            let done = current.next().unwrap_or_else(|| work(&job, &mut buf));
+            (job, done)
+        })
+    }
+}
+
+/// Runs two lists of jobs on every available core: the calling thread lists the first and
+/// starts on it while another lists the second and starts on that; a thread out of work of its
+/// own helps with the other list. Each worker reuses one read buffer. Returns each list's jobs
+/// with their results, in the order listed.
+///
+/// Workers claim jobs in small batches from shared counters rather than taking fixed shares: a
+/// session costs several files and a plan one, so fixed shares would leave a core idle.
+fn pool<'w, J: Send + Sync + 'w, R: Send + 'w>(
+    list_first: &(dyn Fn() -> Vec<J> + Sync),
+    list_second: &(dyn Fn() -> Vec<J> + Sync),
+    work: Work<'w, J, R>,
+) -> (
+    impl ExactSizeIterator<Item = (J, R)> + 'w,
+    impl ExactSizeIterator<Item = (J, R)> + 'w,
+) {
+    let first = Queue::new(list_first);
+    let second = Queue::new(list_second);
+    let worker = |mine: &Queue<J>, theirs: &Queue<J>| {
+        let mut buf = Vec::new();
+        let a = mine.drain(work, &mut buf);
+        (a, theirs.drain(work, &mut buf))
+    };
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(8);
+    let (mut first_batches, mut second_batches) = (Vec::new(), Vec::new());
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (1..threads)
+            .map(|_| scope.spawn(|| worker(&second, &first)))
+            .collect();
+        let (a, b) = worker(&first, &second);
+        first_batches.extend(a);
+        second_batches.extend(b);
+        // A worker that panicked leaves its claims undone; `results` does them again.
+        for (b, a) in handles.into_iter().filter_map(|h| h.join().ok()) {
+            first_batches.extend(a);
+            second_batches.extend(b);
+        }
+    });
+    (
+        first.results(first_batches, work),
+        second.results(second_batches, work),
+    )
+}
+
+/// Reads and parses every spec and plan.
 pub fn read_documents(ws: &Workspace, times: &mut LocalTimes) -> (Vec<SpecInput>, Vec<PlanInput>) {
-    let spec_dir = ws.root.join(DocKind::Spec.folder());
-    let plan_dir = ws.root.join(DocKind::Plan.folder());
-    let spec_files = listing(&spec_dir, DocKind::Spec, times);
-    let plan_files = listing(&plan_dir, DocKind::Plan, times);
-    let specs = spec_files
-        .iter()
-        .zip(read_all(&spec_dir, &spec_files, parse_spec))
-        .filter_map(|(f, facts)| {
-            Some(SpecInput {
-                facts: facts?,
-                file: format!("{}/{}", DocKind::Spec.folder(), f.file),
-                name: f.name.clone(),
-                modified: f.modified,
-            })
-        })
-        .collect();
-    let plans = plan_files
-        .iter()
-        .zip(read_all(&plan_dir, &plan_files, parse_plan))
-        .filter_map(|(f, facts)| {
-            Some(PlanInput {
-                facts: facts?,
-                file: format!("{}/{}", DocKind::Plan.folder(), f.file),
-                name: f.name.clone(),
-                modified: f.modified,
-            })
-        })
-        .collect();
+    let (_, specs, plans) = read_board(ws, false, times);
     (specs, plans)
 }
 
@@ -234,53 +345,169 @@ pub fn session_folders(ws: &Workspace) -> Vec<SessionFolder> {
     sessions::list(ws).unwrap_or_default()
 }
 
-/// Reads one session: its descriptor, checkpoint and backlog. The flow projection is left for
-/// the caller (the flow engine owns it).
-pub fn read_session(
-    ws: &Workspace,
-    folder: &SessionFolder,
-    times: &mut LocalTimes,
-) -> SessionInput {
+/// A session file read and parsed: its workspace-relative path, what was read, its raw time.
+type SessionFile<T> = (String, T, Option<SystemTime>);
+
+/// One session's files, read and parsed, with raw file times.
+struct SessionRead {
+    path: String,
+    view: SessionView,
+    modified: Option<SystemTime>,
+    checkpoint: Option<SessionFile<CheckpointView>>,
+    backlog: Option<SessionFile<Vec<String>>>,
+    flow: Option<FlowProjection>,
+}
+
+/// Reads one session: its descriptor, checkpoint and backlog, each file opened once, found
+/// from one listing of the folder; with the flow engine's projection of its run when it is
+/// active (see [`board_session`]).
+fn read_session_files(ws: &Workspace, folder: &SessionFolder, buf: &mut Vec<u8>) -> SessionRead {
     let dir = sessions::folder_path(ws, &folder.folder);
     let rel_dir = format!(".{}/sessions/{}", ws.ns, folder.folder);
-    let entries = crate::artifacts::entries(&dir).unwrap_or_default();
-    let descriptor = sessions::descriptor(&dir, &entries).ok().flatten();
-    let modified = descriptor
-        .as_ref()
-        .map_or(dir.as_path(), |d| d.path.as_path())
-        .metadata()
-        .and_then(|m| m.modified())
-        .ok()
-        .and_then(|t| times.moment(t));
-    let view = session_view(folder, descriptor.as_ref().map(|d| d.text.as_str()));
-    drop(descriptor);
-    let mut source = |kind: ArtifactKind| {
-        let name = kind.find(&entries)?;
-        let (text, mtime) = read_with_time(&dir.join(name))?;
-        Some((
-            format!("{rel_dir}/{name}"),
-            text,
-            mtime.and_then(|t| times.moment(t)),
-        ))
+    let listed = crate::artifacts::typed_entries(&dir).ok();
+    let typed = listed.as_deref().unwrap_or_default();
+    let names: Vec<String> = typed.iter().map(|(n, _)| n.clone()).collect();
+    let file_type = |name: &str| typed.iter().find(|(n, _)| n == name).and_then(|(_, t)| *t);
+    // A listed name that is not a regular file (a folder, a FIFO) is read as no file at all.
+    let read = |name: &str, buf: &mut Vec<u8>| {
+        let t = file_type(name);
+        if !may_be_regular(t) {
+            return None;
+        }
+        read_regular(&dir.join(name), is_regular(t), buf)
     };
-    let checkpoint = source(ArtifactKind::Checkpoint).map(|(path, text, modified)| SourceDoc {
-        path,
-        facts: checkpoint_view(&text),
-        modified,
+    let descriptor = sessions::descriptor_name(&names)
+        .and_then(|(_, name)| Some((read(name, buf)?, into_text(std::mem::take(buf)))));
+    let modified = match &descriptor {
+        Some((modified, _)) => *modified,
+        None => dir.metadata().and_then(|m| m.modified()).ok(),
+    };
+    let view = session_view(folder, descriptor.as_ref().map(|(_, text)| text.as_str()));
+    if let Some((_, text)) = descriptor {
+        // The buffer goes back to work for the next files.
+        *buf = text.into_bytes();
+    }
+    let source = |kind: ArtifactKind, buf: &mut Vec<u8>| {
+        let name = kind.find(&names)?;
+        let mtime = read(name, buf)?;
+        Some((format!("{rel_dir}/{name}"), mtime))
+    };
+    let checkpoint = source(ArtifactKind::Checkpoint, buf)
+        .map(|(path, mtime)| (path, parse_bytes(buf, checkpoint_view), mtime));
+    let backlog = source(ArtifactKind::Backlog, buf)
+        .map(|(path, mtime)| (path, parse_bytes(buf, session_view::deferred), mtime));
+    // A run shows only on an active session. A folder whose listing shows no run state has
+    // none: the state file is not even opened.
+    let has_run = listed.as_ref().is_none_or(|l| {
+        l.iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case(RUN_STATE_FILE))
     });
-    let backlog = source(ArtifactKind::Backlog).map(|(path, text, modified)| SourceDoc {
-        path,
-        facts: session_view::deferred(&text),
-        modified,
-    });
-    SessionInput {
+    let flow = (folder.state == SessionState::Active && has_run)
+        .then(|| crate::flow_store::project_run(ws, &folder.folder).map(Into::into))
+        .flatten();
+    SessionRead {
         path: rel_dir,
         view,
         modified,
         checkpoint,
         backlog,
-        flow: None,
+        flow,
     }
+}
+
+impl SessionRead {
+    /// The session as the board takes it, file times turned into local time.
+    fn finish(self, times: &mut LocalTimes) -> SessionInput {
+        let mut moment = |t: Option<SystemTime>| t.and_then(|t| times.moment(t));
+        SessionInput {
+            path: self.path,
+            view: self.view,
+            modified: moment(self.modified),
+            checkpoint: self.checkpoint.map(|(path, facts, t)| SourceDoc {
+                path,
+                facts,
+                modified: moment(t),
+            }),
+            backlog: self.backlog.map(|(path, facts, t)| SourceDoc {
+                path,
+                facts,
+                modified: moment(t),
+            }),
+            flow: self.flow,
+        }
+    }
+}
+
+/// Reads one session as the board sees it (see [`board_session`]).
+pub fn read_session(
+    ws: &Workspace,
+    folder: &SessionFolder,
+    times: &mut LocalTimes,
+) -> SessionInput {
+    read_session_files(ws, folder, &mut Vec::new()).finish(times)
+}
+
+/// Reads every spec and plan, and the sessions when `with_sessions`, and turns their file times
+/// into local time once the workers are done.
+fn read_board(
+    ws: &Workspace,
+    with_sessions: bool,
+    times: &mut LocalTimes,
+) -> (Vec<SessionInput>, Vec<SpecInput>, Vec<PlanInput>) {
+    let spec_dir = ws.root.join(DocKind::Spec.folder());
+    let plan_dir = ws.root.join(DocKind::Plan.folder());
+    let list_sessions = || {
+        let folders = if with_sessions {
+            session_folders(ws)
+        } else {
+            Vec::new()
+        };
+        folders.into_iter().map(Job::Session).collect()
+    };
+    let list_documents = || {
+        let specs = listing(&spec_dir, DocKind::Spec).into_iter().map(Job::Spec);
+        let plans = listing(&plan_dir, DocKind::Plan).into_iter().map(Job::Plan);
+        specs.chain(plans).collect()
+    };
+    let work = |job: &Job, buf: &mut Vec<u8>| match job {
+        Job::Session(f) => Done::Session(Box::new(read_session_files(ws, f, buf))),
+        Job::Spec(f) => Done::Spec(read_doc(&spec_dir, f, parse_spec, buf)),
+        Job::Plan(f) => Done::Plan(read_doc(&plan_dir, f, parse_plan, buf)),
+    };
+    let (session_results, document_results) = pool(&list_sessions, &list_documents, &work);
+    let sessions = session_results
+        .filter_map(|(_, done)| match done {
+            Done::Session(s) => Some(s.finish(times)),
+            _ => None,
+        })
+        .collect();
+    // Room for every document in each: pages never written are never touched.
+    let mut specs = Vec::with_capacity(document_results.len());
+    let mut plans = Vec::with_capacity(document_results.len());
+    for (job, done) in document_results {
+        match (job, done) {
+            (Job::Spec(f), Done::Spec(Some(d))) => specs.push(SpecInput {
+                facts: d.facts,
+                file: doc_path(DocKind::Spec, &f.file),
+                name: f.name,
+                modified: d.modified.and_then(|t| times.moment(t)),
+            }),
+            (Job::Plan(f), Done::Plan(Some(d))) => plans.push(PlanInput {
+                facts: d.facts,
+                file: doc_path(DocKind::Plan, &f.file),
+                name: f.name,
+                modified: d.modified.and_then(|t| times.moment(t)),
+            }),
+            // A document that could not be read is left out.
+            _ => {}
+        }
+    }
+    (sessions, specs, plans)
+}
+
+/// A document's workspace-relative path.
+fn doc_path(kind: DocKind, file: &str) -> String {
+    [kind.folder(), "/", file].concat()
 }
 
 /// The workspace's name (the project block's description, else the folder's name), path and
@@ -308,26 +535,18 @@ pub fn workspace_entry(ws: &Workspace) -> WorkspaceEntry {
 /// Reads one session as the board sees it, with the flow engine's projection of its run when
 /// it is active.
 ///
-/// This is the one place the flow engine plugs into the board: `aw status` shows the projection
-/// as the session's `flow`, while `aw resume` takes `stop` (a run halted at a boundary that is
-/// not final) as the session's next step and command.
+/// This is the one place the flow engine plugs into the board (the projection is taken in
+/// [`read_session_files`]): `aw status` shows the projection as the session's `flow`, while
+/// `aw resume` takes `stop` (a run halted at a boundary that is not final) as the session's next
+/// step and command.
 fn board_session(ws: &Workspace, folder: &SessionFolder, times: &mut LocalTimes) -> SessionInput {
-    let mut s = read_session(ws, folder, times);
-    if folder.state == SessionState::Active {
-        s.flow = crate::flow_store::project_run(ws, &folder.folder).map(Into::into);
-    }
-    s
+    read_session(ws, folder, times)
 }
 
 /// Reads the whole workspace and builds the board (`aw status`). Every file is read once.
 pub fn load(ws: &Workspace, now: &WallClock) -> StatusModel {
     let mut times = LocalTimes::new();
-    // Sessions first: every file time is converted before the document threads start.
-    let sessions = session_folders(ws)
-        .iter()
-        .map(|f| board_session(ws, f, &mut times))
-        .collect();
-    let (specs, plans) = read_documents(ws, &mut times);
+    let (sessions, specs, plans) = read_board(ws, true, &mut times);
     status::build(
         BoardInput {
             workspace: workspace_entry(ws),
@@ -374,8 +593,8 @@ mod tests {
         std::fs::write(specs.join("010-spec-b.md"), "---\nstatus: refining\n---\n").unwrap();
         std::fs::write(specs.join("002-spec-a.md"), "").unwrap();
         std::fs::write(specs.join("readme.md"), "x").unwrap();
-        // More plans than the threshold, so the threaded path runs too.
-        for n in 1..=PARALLEL_FROM + 7 {
+        // Many batches of plans, so several workers share them.
+        for n in 1..=8 * CLAIM + 7 {
             let body = format!("# P\n> State: open\n{}", "- [x] t\n".repeat(n));
             std::fs::write(plans.join(format!("{n:03}-plan-p.md")), body).unwrap();
         }
@@ -386,11 +605,77 @@ mod tests {
             files,
             ["docs/specs/002-spec-a.md", "docs/specs/010-spec-b.md"]
         );
-        assert_eq!(p.len(), PARALLEL_FROM + 7);
+        assert_eq!(p.len(), 8 * CLAIM + 7);
         for (i, plan) in p.iter().enumerate() {
             assert_eq!(plan.facts.tasks_done, i + 1, "{}", plan.file);
         }
         assert!(s[0].modified.is_some());
+    }
+
+    #[test]
+    fn jobs_all_run_once_and_come_back_in_order() {
+        for (a, b) in [(0, 0), (1, 0), (0, 1), (CLAIM - 1, CLAIM + 1), (200, 2000)] {
+            let runs = AtomicUsize::new(0);
+            let list_a = move || (0..a).collect::<Vec<usize>>();
+            let list_b = move || (0..b).map(|n| n + 1_000_000).collect::<Vec<usize>>();
+            let work = |j: &usize, buf: &mut Vec<u8>| {
+                runs.fetch_add(1, Ordering::Relaxed);
+                buf.push(0);
+                j * 2
+            };
+            let (got_a, got_b) = pool(&list_a, &list_b, &work);
+            let want = |v: Vec<usize>| v.into_iter().map(|j| (j, j * 2)).collect::<Vec<_>>();
+            assert_eq!(got_a.collect::<Vec<_>>(), want(list_a()));
+            assert_eq!(got_b.collect::<Vec<_>>(), want(list_b()));
+            assert_eq!(runs.into_inner(), a + b);
+        }
+    }
+
+    #[test]
+    fn a_lost_batch_is_done_again_in_its_place() {
+        let list = || (0..3 * CLAIM).collect::<Vec<usize>>();
+        let q = Queue::new(&list);
+        q.jobs();
+        let work = |j: &usize, _: &mut Vec<u8>| j + 1;
+        // The middle batch was lost with its worker.
+        let batches = vec![
+            (2 * CLAIM, (2 * CLAIM..3 * CLAIM).map(|j| j + 1).collect()),
+            (0, (0..CLAIM).map(|j| j + 1).collect()),
+        ];
+        let got: Vec<_> = q.results(batches, &work).collect();
+        assert_eq!(
+            got,
+            list().into_iter().map(|j| (j, j + 1)).collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn only_active_sessions_with_a_run_state_show_a_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let w = ws(dir.path());
+        for (name, state, run) in [
+            ("001-run-quick", SessionState::Active, true),
+            ("002-none-quick", SessionState::Active, false),
+            ("003-closed-quick", SessionState::Closed, true),
+        ] {
+            let s = w.sessions_dir().join(name);
+            std::fs::create_dir_all(&s).unwrap();
+            std::fs::write(s.join("SESSION.md"), "## Objective\nx\n").unwrap();
+            if run {
+                // Unreadable as a run: shown as a blocked run, never skipped.
+                std::fs::write(s.join(RUN_STATE_FILE), "{").unwrap();
+            }
+            let folder = SessionFolder {
+                folder: name.to_owned(),
+                state,
+            };
+            let got = read_session(&w, &folder, &mut LocalTimes::new());
+            assert_eq!(
+                got.flow.is_some(),
+                run && state == SessionState::Active,
+                "{name}"
+            );
+        }
     }
 
     #[test]

@@ -117,7 +117,7 @@ pub fn run(argv: Vec<OsString>) -> u8 {
     let fallback = raw_format(&argv);
     match result {
         Ok(Ok(outcome)) => {
-            let written = output::emit(&output::render(&outcome.body));
+            let written = output::emit_body(outcome.body);
             written_or_failed(written, outcome.exit)
         }
         Ok(Err(failure)) => {

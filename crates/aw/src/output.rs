@@ -1,7 +1,8 @@
 //! The output layer: format resolution, and writing a result whole.
 //!
-//! Output is written in one `write_all` and flushed before the process exits, to a pipe as to a
-//! file, whatever its size. A reader that goes away early (`aw … | head -n 1`) ends the write
+//! Output is written whole and flushed before the process exits, to a pipe as to a file,
+//! whatever its size: in one `write_all`, or, for a large model, serialised straight into a
+//! buffered stdout (the text never exists whole in memory). A reader that goes away early (`aw … | head -n 1`) ends the write
 //! quietly: Rust ignores SIGPIPE, so the write returns `BrokenPipe`, which is not an error. Any
 //! other write error (a full disk, a closed terminal) is: the caller reports it on stderr and
 //! exits 1, so a truncated output never looks like a success.
@@ -102,8 +103,37 @@ pub enum Body {
     /// A JSON model already serialised (large models are never held twice, as a tree and as
     /// text), printed as is.
     JsonText(String),
+    /// A large JSON model, serialised straight to stdout when printed: pretty, with a trailing
+    /// newline, the same text [`Outcome::json_of`] would hold.
+    JsonModel(Streamed),
     /// Text for a person, printed as is once it is safe for a terminal.
     Text(String),
+}
+
+/// Writes a model into the writer it is given.
+type WriteModel = Box<dyn FnOnce(&mut dyn Write) -> std::io::Result<()>>;
+
+/// A model waiting to be serialised into the writer it is given.
+pub struct Streamed(WriteModel);
+
+impl Body {
+    /// The same body held in memory: a streamed model serialised into its text (the demo
+    /// quotes what commands print); any other body unchanged.
+    pub fn held(self) -> Body {
+        let Body::JsonModel(model) = self else {
+            return self;
+        };
+        let mut out = Vec::new();
+        // Writing into a `Vec` cannot fail, and the models aw streams always serialise.
+        let _ = (model.0)(&mut out);
+        Body::JsonText(String::from_utf8_lossy(&out).into_owned())
+    }
+}
+
+impl std::fmt::Debug for Streamed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Streamed(..)")
+    }
 }
 
 /// A finished command: what to print and how to exit.
@@ -127,10 +157,32 @@ impl Outcome {
     /// A successful JSON result, serialised straight from its model: pretty, with a trailing
     /// newline, as every command prints its model.
     pub fn json_of<T: serde::Serialize>(model: &T) -> Self {
-        let mut s = serde_json::to_string_pretty(model).unwrap_or_else(|_| "null".to_owned());
+        let mut s = pretty_string(model);
         s.push('\n');
         Outcome {
             body: Body::JsonText(s),
+            exit: 0,
+        }
+    }
+
+    /// A successful JSON result for a large model: serialised only when printed, straight into
+    /// a buffered stdout, so its text is never held whole in memory (for a board of thousands of
+    /// documents, megabytes of fresh pages and a copy saved).
+    pub fn json_model<T: serde::Serialize + 'static>(model: T) -> Self {
+        let write = move |w: &mut dyn Write| {
+            // Buffered here, not by the caller: the serialiser's many small writes then reach a
+            // buffer it knows, not a writer behind a vtable.
+            let mut out = std::io::BufWriter::with_capacity(STREAM_BUFFER, w);
+            write_pretty(&mut out, &model)?;
+            out.write_all(b"\n")?;
+            out.flush()?;
+            // Printing is the command's last act: freeing thousands of small allocations one by
+            // one would be wasted work the process exit does at once.
+            std::mem::forget(model);
+            Ok(())
+        };
+        Outcome {
+            body: Body::JsonModel(Streamed(Box::new(write))),
             exit: 0,
         }
     }
@@ -152,17 +204,147 @@ impl Outcome {
 
 /// Pretty JSON (two spaces) with a trailing newline.
 pub fn pretty(value: &Value) -> String {
-    let mut s = serde_json::to_string_pretty(value).unwrap_or_else(|_| "null".to_owned());
+    let mut s = pretty_string(value);
     s.push('\n');
     s
 }
 
-/// The text a body prints: JSON as it is, human text made safe for a terminal.
-pub fn render(body: &Body) -> std::borrow::Cow<'_, str> {
-    match body {
+/// Prints a body (see [`emit`]): JSON as it is, human text made safe for a terminal, and a
+/// streamed model serialised straight into a buffered stdout.
+pub fn emit_body(body: Body) -> std::io::Result<()> {
+    let text: std::borrow::Cow<'_, str> = match &body {
         Body::Json(v) => pretty(v).into(),
         Body::JsonText(t) => t.into(),
         Body::Text(t) => style::for_terminal(t, style::stdout_sink()),
+        Body::JsonModel(_) => {
+            let Body::JsonModel(model) = body else {
+                return Ok(());
+            };
+            return stream(model);
+        }
+    };
+    emit(&text)
+}
+
+/// The buffer a streamed model is written through: few writes, few pages.
+const STREAM_BUFFER: usize = 128 * 1024;
+
+/// Serialises a model into stdout (the model buffers its own writes) and flushes it; a closed
+/// pipe is not an error.
+fn stream(model: Streamed) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    match (model.0)(&mut out).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
+}
+
+/// Pretty JSON (two spaces), as a string; `null` for a value that cannot be serialised.
+fn pretty_string<T: serde::Serialize + ?Sized>(value: &T) -> String {
+    let mut out = Vec::new();
+    if write_pretty(&mut out, value).is_err() {
+        return "null".to_owned();
+    }
+    String::from_utf8(out).unwrap_or_else(|_| "null".to_owned())
+}
+
+/// Writes pretty JSON (two spaces): the text of `serde_json::to_writer_pretty`, byte for byte.
+fn write_pretty<W: Write, T: serde::Serialize + ?Sized>(
+    w: &mut W,
+    value: &T,
+) -> std::io::Result<()> {
+    let mut ser = serde_json::Serializer::with_formatter(w, Pretty::default());
+    value.serialize(&mut ser).map_err(std::io::Error::from)
+}
+
+/// A comma, a new line and the indentation of 32 levels: a line start (with or without the
+/// comma) is one slice of it, written at once (the standard pretty formatter writes the two
+/// spaces of each level one call at a time, a tenth of a large board's serialisation).
+const LINE_START: &[u8; 2 + 2 * 32] =
+    b",\n                                                                ";
+
+/// serde_json's `PrettyFormatter` with a two-space indent, writing each line start at once.
+#[derive(Default)]
+struct Pretty {
+    level: usize,
+    has_value: bool,
+}
+
+impl Pretty {
+    /// A new line (after a comma when `comma`) and the current indentation.
+    fn line<W: ?Sized + Write>(&self, w: &mut W, comma: bool) -> std::io::Result<()> {
+        let from = usize::from(!comma);
+        let mut spaces = 2 * self.level;
+        let now = spaces.min(LINE_START.len() - 2);
+        w.write_all(&LINE_START[from..2 + now])?;
+        spaces -= now;
+        // Deeper than the slice: the rest of the indentation in more writes.
+        while spaces > 0 {
+            let more = spaces.min(LINE_START.len() - 2);
+            w.write_all(&LINE_START[2..2 + more])?;
+            spaces -= more;
+        }
+        Ok(())
+    }
+}
+
+impl serde_json::ser::Formatter for Pretty {
+    fn begin_array<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.level += 1;
+        self.has_value = false;
+        w.write_all(b"[")
+    }
+
+    fn end_array<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.level -= 1;
+        if self.has_value {
+            self.line(w, false)?;
+        }
+        w.write_all(b"]")
+    }
+
+    fn begin_array_value<W: ?Sized + Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.line(w, !first)
+    }
+
+    fn end_array_value<W: ?Sized + Write>(&mut self, _w: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+
+    fn begin_object<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.level += 1;
+        self.has_value = false;
+        w.write_all(b"{")
+    }
+
+    fn end_object<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.level -= 1;
+        if self.has_value {
+            self.line(w, false)?;
+        }
+        w.write_all(b"}")
+    }
+
+    fn begin_object_key<W: ?Sized + Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.line(w, !first)
+    }
+
+    fn begin_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        w.write_all(b": ")
+    }
+
+    fn end_object_value<W: ?Sized + Write>(&mut self, _w: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
     }
 }
 
@@ -197,6 +379,42 @@ pub fn emit_failure(f: &Failure, format: Format) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_streamed_model_prints_what_a_held_one_would() {
+        let model = serde_json::json!({"specs": [{"file": "docs/specs/001-spec-a.md"}], "n": 1});
+        let Body::JsonText(held) = Outcome::json_of(&model).body else {
+            panic!("json_of holds its text");
+        };
+        let Body::JsonText(streamed) = Outcome::json_model(model).body.held() else {
+            panic!("held() serialises a streamed model");
+        };
+        assert_eq!(streamed, held);
+        assert!(held.ends_with("}\n"));
+    }
+
+    #[test]
+    fn pretty_json_is_serde_json_pretty_byte_for_byte() {
+        let mut deep = serde_json::json!("leaf");
+        for i in 0..40 {
+            deep = if i % 2 == 0 {
+                serde_json::json!([deep, 1, [], {}])
+            } else {
+                serde_json::json!({"k": deep, "e": [], "o": {}, "s": "a\"b\n"})
+            };
+        }
+        for v in [
+            serde_json::json!(null),
+            serde_json::json!([]),
+            serde_json::json!({}),
+            serde_json::json!({"a": [1, {"b": null}], "c": "é"}),
+            deep,
+        ] {
+            let want = serde_json::to_string_pretty(&v).unwrap();
+            assert_eq!(pretty_string(&v), want);
+            assert_eq!(pretty(&v), format!("{want}\n"));
+        }
+    }
     use aw_core::error_code::ErrorCode;
 
     fn flags(format: Option<Format>, json: bool, detail: bool) -> FormatFlags {

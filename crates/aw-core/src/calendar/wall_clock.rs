@@ -83,7 +83,24 @@ impl WallClock {
     /// `YYYY-MM-DD`.
     pub fn date_stamp(&self) -> String {
         let d = self.at.date();
-        format!("{:04}-{:02}-{:02}", d.year(), u8::from(d.month()), d.day())
+        let (year, month, day) = (d.year(), u8::from(d.month()), d.day());
+        if !(0..=9999).contains(&year) {
+            return format!("{year:04}-{month:02}-{day:02}");
+        }
+        // Digit by digit: the board writes a date for every document, and the formatting
+        // machinery cost ten times this.
+        let digit = |n: i32| char::from(b'0' + (n % 10) as u8);
+        let mut s = String::with_capacity(10);
+        for n in [year / 1000, year / 100, year / 10, year] {
+            s.push(digit(n));
+        }
+        s.push('-');
+        s.push(digit(i32::from(month) / 10));
+        s.push(digit(i32::from(month)));
+        s.push('-');
+        s.push(digit(i32::from(day) / 10));
+        s.push(digit(i32::from(day)));
+        s
     }
 
     /// `YYYY-MM-DD HH:MM`, the precision a checkpoint's `Updated:` carries.
@@ -191,6 +208,19 @@ mod tests {
             1
         );
         assert_eq!(at("2000-03-01 00:00").day_number(), 11_017);
+    }
+
+    #[test]
+    fn date_stamps_are_zero_padded_at_every_width() {
+        for (t, want) in [
+            (datetime!(2026-03-01 10:30), "2026-03-01"),
+            (datetime!(0005-12-09 00:00), "0005-12-09"),
+            (datetime!(0000-01-01 00:00), "0000-01-01"),
+            (datetime!(9999-12-31 23:59), "9999-12-31"),
+            (datetime!(-0001-06-15 00:00), "-001-06-15"),
+        ] {
+            assert_eq!(WallClock::from(t).date_stamp(), want);
+        }
     }
 
     #[test]

@@ -33,11 +33,16 @@ pub struct Fields {
 pub fn parse(text: &str) -> Fields {
     let lines = markdown::scan(text);
     let sec = |titles: &[&str]| first_section(&lines, titles);
+    let Progress {
+        actualizado,
+        ultimo,
+        proximo,
+    } = progress(&lines);
     Fields {
-        actualizado: header_value(text, aliases::UPDATED),
-        avance: header_value(text, aliases::PROGRESS),
-        ultimo: sec(ULTIMO),
-        proximo: sec(PROXIMO),
+        actualizado,
+        avance: header_value_in(&lines, aliases::PROGRESS),
+        ultimo,
+        proximo,
         decisiones: sec(aliases::RECENT_DECISIONS),
         archivos: sec(aliases::FILES_TOUCHED_POST).or_else(|| sec(aliases::FILES_TOUCHED)),
         contexto: sec(aliases::CRITICAL_CONTEXT),
@@ -45,15 +50,36 @@ pub fn parse(text: &str) -> Fields {
     }
 }
 
+/// The part of a CHECKPOINT that says where the work stands: the [`Fields`] the status board
+/// reads, without the cost of the others.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Progress {
+    /// `Updated:` / `Actualizado:`.
+    pub actualizado: Option<String>,
+    /// `## Completed`, else `## Last action` / `Lo último que hice`.
+    pub ultimo: Option<String>,
+    /// `## Pending / Next`, else `## Next step` / `Próximo paso`.
+    pub proximo: Option<String>,
+}
+
+/// Reads where a CHECKPOINT's work stands from its scanned lines (the same values [`parse`]
+/// gives).
+pub fn progress(lines: &[Line<'_>]) -> Progress {
+    Progress {
+        actualizado: header_value_in(lines, aliases::UPDATED),
+        ultimo: first_section(lines, ULTIMO),
+        proximo: first_section(lines, PROXIMO),
+    }
+}
+
 /// A key/value line, outside fences. Keys are tried in order.
 pub(super) fn header_value(text: &str, keys: &[&str]) -> Option<String> {
-    let unfenced: String = markdown::scan(text)
-        .iter()
-        .filter(|l| !l.fenced)
-        .map(|l| l.text)
-        .collect::<Vec<_>>()
-        .join("\n");
-    markdown::value(&unfenced, keys)
+    header_value_in(&markdown::scan(text), keys)
+}
+
+/// [`header_value`] over already scanned lines.
+fn header_value_in(lines: &[Line<'_>], keys: &[&str]) -> Option<String> {
+    markdown::value_in(lines.iter().filter(|l| !l.fenced).map(|l| l.text), keys)
 }
 
 fn first_section(lines: &[Line<'_>], titles: &[&str]) -> Option<String> {

@@ -95,18 +95,23 @@ pub fn inventory_order(a: (&Correlative, &str), b: (&Correlative, &str)) -> Orde
 }
 
 /// Drops legacy `…refined.md` specs whose number another (non-refined) spec also has: the
-/// refined copy was superseded by the spec it was merged back into. `items` pairs each file name
-/// with its parsed name; the order is kept.
-pub fn drop_superseded_refined<T>(items: Vec<(String, DocName, T)>) -> Vec<(String, DocName, T)> {
+/// refined copy was superseded by the spec it was merged back into. `key` gives each item's file
+/// name and number; the order is kept, and the items stay where they are.
+pub fn drop_superseded_refined<T>(items: &mut Vec<T>, key: impl Fn(&T) -> (&str, &Correlative)) {
+    // Most workspaces hold no refined copy at all.
+    if !items.iter().any(|t| is_refined_copy(key(t).0)) {
+        return;
+    }
     let plain: HashSet<Correlative> = items
         .iter()
-        .filter(|(file, _, _)| !is_refined_copy(file))
-        .map(|(_, n, _)| n.correlative.clone())
+        .map(&key)
+        .filter(|(file, _)| !is_refined_copy(file))
+        .map(|(_, n)| n.clone())
         .collect();
-    items
-        .into_iter()
-        .filter(|(file, n, _)| !is_refined_copy(file) || !plain.contains(&n.correlative))
-        .collect()
+    items.retain(|t| {
+        let (file, n) = key(t);
+        !is_refined_copy(file) || !plain.contains(n)
+    });
 }
 
 #[cfg(test)]
@@ -153,19 +158,26 @@ mod tests {
 
     #[test]
     fn refined_copies_yield_to_their_spec() {
-        let items: Vec<(String, DocName, ())> = [
+        let named = |files: &[&str]| -> Vec<(String, DocName)> {
+            files
+                .iter()
+                .map(|f| (f.to_string(), parse_name(DocKind::Spec, f).unwrap()))
+                .collect()
+        };
+        fn key((f, n): &(String, DocName)) -> (&str, &Correlative) {
+            (f.as_str(), &n.correlative)
+        }
+        let mut items = named(&[
             "001-spec-a.md",
             "001-spec-a-refined.md",
             "002-spec-b-refined.md",
-        ]
-        .iter()
-        .map(|f| (f.to_string(), parse_name(DocKind::Spec, f).unwrap(), ()))
-        .collect();
-        let kept: Vec<_> = drop_superseded_refined(items)
-            .into_iter()
-            .map(|(f, _, _)| f)
-            .collect();
+        ]);
+        drop_superseded_refined(&mut items, key);
+        let kept: Vec<&str> = items.iter().map(|(f, _)| f.as_str()).collect();
         assert_eq!(kept, ["001-spec-a.md", "002-spec-b-refined.md"]);
+        let mut plain = named(&["001-spec-a.md", "002-spec-b.md"]);
+        drop_superseded_refined(&mut plain, key);
+        assert_eq!(plain.len(), 2);
     }
 
     #[test]

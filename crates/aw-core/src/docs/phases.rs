@@ -9,7 +9,7 @@
 //! validated.
 
 use super::preamble::{is_key, quoted};
-use super::titles::{is_one_of, words_fold_to};
+use super::titles::{is_one_of, words_fold_to_any};
 use crate::markdown::Line;
 use serde::Serialize;
 
@@ -31,16 +31,16 @@ impl PhaseState {
     /// Reads a state value: `*` dropped, case and accents folded, spaces collapsed; an unknown
     /// value is pending.
     pub fn from_value(v: &str) -> Self {
-        let is = |words: &[&str]| words.iter().any(|w| words_fold_to(v, w));
-        if is(&["validada", "validated"]) {
-            PhaseState::Validated
-        } else if is(&["en ejecucion", "in progress"]) {
-            PhaseState::InProgress
-        } else if is(&["bloqueada", "blocked"]) {
-            PhaseState::Blocked
-        } else {
-            PhaseState::Pending
-        }
+        // One walk over the value for every known word.
+        const WORDS: [(&str, PhaseState); 6] = [
+            ("validada", PhaseState::Validated),
+            ("validated", PhaseState::Validated),
+            ("en ejecucion", PhaseState::InProgress),
+            ("in progress", PhaseState::InProgress),
+            ("bloqueada", PhaseState::Blocked),
+            ("blocked", PhaseState::Blocked),
+        ];
+        words_fold_to_any(v, &WORDS.map(|(w, _)| w)).map_or(PhaseState::Pending, |i| WORDS[i].1)
     }
 
     /// Our English label.

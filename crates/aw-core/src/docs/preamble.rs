@@ -7,7 +7,7 @@
 
 use super::titles::folds_to;
 use crate::calendar::{Moment, parse_declared};
-use crate::markdown::Line;
+use crate::markdown::{Line, trim, trim_start};
 use std::borrow::Cow;
 
 /// Keys of a declared document date.
@@ -63,27 +63,29 @@ pub fn lines<'a, 'b>(lines: &'b [Line<'a>], p: Preamble) -> impl Iterator<Item =
 pub fn key_value(line: &str) -> Option<(&str, Cow<'_, str>)> {
     let rest = unquote(line).1;
     let rest = crate::markdown::without_bullet(rest);
-    let (key, value) = rest.split_once(':')?;
-    let key = key.trim().trim_matches('*').trim();
+    // `:` is ASCII: the byte found is a char boundary.
+    let colon = memchr::memchr(b':', rest.as_bytes())?;
+    let (key, value) = (&rest[..colon], &rest[colon + 1..]);
+    let key = trim(trim(key).trim_matches('*'));
     if key.is_empty() {
         return None;
     }
     // A `*` search is a `memchr`; most values have none, so the two-byte search rarely runs.
-    let value = if value.contains('*') && value.contains("**") {
+    let value = if memchr::memchr(b'*', value.as_bytes()).is_some() && value.contains("**") {
         Cow::Owned(value.replace("**", "").trim().to_owned())
     } else {
-        Cow::Borrowed(value.trim())
+        Cow::Borrowed(trim(value))
     };
     Some((key, value))
 }
 
 /// Splits leading `>` quote markers off a line: whether there were any, and the rest, trimmed.
 fn unquote(line: &str) -> (bool, &str) {
-    let mut rest = line.trim();
+    let mut rest = trim(line);
     let mut quoted = false;
     while let Some(r) = rest.strip_prefix('>') {
         quoted = true;
-        rest = r.trim_start();
+        rest = trim_start(r);
     }
     (quoted, rest)
 }
@@ -99,8 +101,13 @@ pub fn quoted_value<'a>(line: &'a str, keys: &[&str]) -> Option<Cow<'a, str>> {
 /// The key and value of a blockquote `> Key: value` line (see [`key_value`]); `None` for a line
 /// that is not quoted.
 pub fn quoted(line: &str) -> Option<(&str, Cow<'_, str>)> {
-    if !line.trim_start().starts_with('>') {
-        return None;
+    // Most lines start with their text: a first byte that is neither `>` nor whitespace settles
+    // it without trimming.
+    match line.as_bytes().first() {
+        Some(b'>') => {}
+        Some(b) if b.is_ascii() && !crate::markdown::ascii_space(*b) => return None,
+        _ if !trim_start(line).starts_with('>') => return None,
+        _ => {}
     }
     key_value(line)
 }

@@ -36,9 +36,9 @@ pub struct SessionView {
 /// Reads a session's descriptor (`SESSION.md`, or a legacy objective file).
 pub fn session_view(folder: &SessionFolder, descriptor: Option<&str>) -> SessionView {
     let id = identity(&folder.folder);
-    let facts = document::facts(&id.name, descriptor);
     let text = descriptor.unwrap_or("");
     let lines = markdown::scan(text);
+    let facts = document::facts_in(&id.name, &lines);
     let section = |titles: &[&str]| markdown::section_any(&lines, titles);
     SessionView {
         folder: folder.folder.clone(),
@@ -68,12 +68,14 @@ pub struct CheckpointView {
 
 /// Reads a checkpoint.
 pub fn checkpoint_view(text: &str) -> CheckpointView {
-    let f = checkpoint::parse(text);
+    // Scanned once for all three readings.
+    let lines = markdown::scan(text);
+    let p = checkpoint::read::progress(&lines);
     CheckpointView {
-        completed: f.ultimo.as_deref().and_then(first_line),
-        pending: f.proximo.as_deref().and_then(first_line),
-        excluded: artifacts::excluded_items(text),
-        updated: f.actualizado.as_deref().and_then(parse_declared),
+        completed: p.ultimo.as_deref().and_then(first_line),
+        pending: p.proximo.as_deref().and_then(first_line),
+        excluded: artifacts::excluded_items_in(&lines),
+        updated: p.actualizado.as_deref().and_then(parse_declared),
     }
 }
 

@@ -6,10 +6,10 @@
 //! has one, else from the file's modification time.
 
 use super::batches::Batches;
-use super::board_input::{BoardInput, PlanInput, SessionInput, SpecInput};
+use super::board_input::{BoardInput, PlanInput, SessionInput};
 use super::discarded::{DiscardedEntry, discarded};
 use super::flow_view::FlowStop;
-use super::names::{DocName, drop_superseded_refined, inventory_order};
+use super::names::{drop_superseded_refined, inventory_order};
 use super::phases::PhaseState;
 use super::pipeline::{PipelineItem, pipeline};
 use super::plan::{Declaration, PlanState};
@@ -264,16 +264,11 @@ pub fn dated(
 
 /// Builds the board. `now` is the local wall clock.
 pub fn build(input: BoardInput, now: &WallClock) -> StatusModel {
-    let mut spec_inputs: Vec<(String, DocName, SpecInput)> = input
-        .specs
-        .into_iter()
-        .map(|s| {
-            let file_name = s.file.rsplit('/').next().unwrap_or(&s.file).to_owned();
-            (file_name, s.name.clone(), s)
-        })
-        .collect();
-    spec_inputs = drop_superseded_refined(spec_inputs);
-    let mut specs: Vec<SpecInput> = spec_inputs.into_iter().map(|(_, _, s)| s).collect();
+    let mut specs = input.specs;
+    drop_superseded_refined(&mut specs, |s| {
+        let file_name = s.file.rsplit('/').next().unwrap_or(&s.file);
+        (file_name, &s.name.correlative)
+    });
     sort_inventory(&mut specs, |s| (&s.name.correlative, &s.file));
     let mut plans = input.plans;
     sort_inventory(&mut plans, |p| (&p.name.correlative, &p.file));

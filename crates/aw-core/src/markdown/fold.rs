@@ -8,11 +8,30 @@ pub fn fold(s: &str) -> String {
 /// Whether `raw`, folded, equals the already folded `folded`, without allocating: parsers call
 /// this for every heading and key line of every document.
 pub fn fold_eq(raw: &str, folded: &str) -> bool {
-    folded_chars(raw.trim()).eq(folded.chars())
+    let raw = super::trim(raw);
+    ascii_fold_eq(raw.as_bytes(), folded.as_bytes())
+        .unwrap_or_else(|| folded_chars(raw).eq(folded.chars()))
+}
+
+/// Whether `raw`, folded, equals the already folded `folded`, compared byte by byte while
+/// `raw` is ASCII (an ASCII char folds to its ASCII lower case): `Some` when that settles it,
+/// `None` when `raw` holds a non-ASCII char before any difference (the char-wise fold decides).
+/// Most comparisons end at the first byte.
+pub(crate) fn ascii_fold_eq(raw: &[u8], folded: &[u8]) -> Option<bool> {
+    for (i, &b) in raw.iter().enumerate() {
+        if !b.is_ascii() {
+            return None;
+        }
+        // A folded byte that differs, ASCII or not, cannot be this ASCII char's fold.
+        if folded.get(i) != Some(&b.to_ascii_lowercase()) {
+            return Some(false);
+        }
+    }
+    Some(folded.len() == raw.len())
 }
 
 /// The folded characters of `s`, lazily.
-fn folded_chars(s: &str) -> impl Iterator<Item = char> + '_ {
+pub(super) fn folded_chars(s: &str) -> impl Iterator<Item = char> + '_ {
     s.chars().flat_map(char::to_lowercase).map(unaccent)
 }
 

@@ -81,12 +81,16 @@ pub const SUMMARY_CHARS: usize = 100;
 /// part after `sessionNNN-` for legacy ones); `text` is the descriptor file, if any.
 pub fn facts(name: &str, text: Option<&str>) -> Facts {
     let text = text.unwrap_or("");
-    let lines = markdown::scan(text);
+    facts_in(name, &markdown::scan(text))
+}
+
+/// [`facts`] of a descriptor already scanned into `lines` (no lines: no descriptor).
+pub fn facts_in(name: &str, lines: &[markdown::Line<'_>]) -> Facts {
     let first_line = |body: Option<String>| {
         body.and_then(|b| markdown::first_nonblank_line(&b).map(str::to_owned))
     };
-    let section = |titles: &[&str]| markdown::section_any(&lines, titles);
-    let kind = first_line(markdown::section_in(&lines, "type"))
+    let section = |titles: &[&str]| markdown::section_any(lines, titles);
+    let kind = first_line(markdown::section_in(lines, "type"))
         .map(|t| t.to_lowercase())
         .or_else(|| type_from_suffix(name).map(|t| t.as_str().to_owned()));
     let summary = [
@@ -101,9 +105,9 @@ pub fn facts(name: &str, text: Option<&str>) -> Facts {
     .unwrap_or_else(|| name.replace('-', " "));
     Facts {
         kind,
-        date: markdown::value(text, aliases::START_DATE),
+        date: markdown::value_in(lines.iter().map(|l| l.text), aliases::START_DATE),
         summary,
-        branch: markdown::value(text, aliases::BRANCH),
+        branch: markdown::value_in(lines.iter().map(|l| l.text), aliases::BRANCH),
     }
 }
 

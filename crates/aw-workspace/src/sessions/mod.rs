@@ -133,10 +133,10 @@ pub struct Descriptor {
     pub text: String,
 }
 
-/// Finds and reads the descriptor among a folder's `entries`: `SESSION.md`, else
-/// `OBJECTIVE.md` / `OBJETIVO.md`, else `REQUIREMENTS.md`, each case-insensitively.
-pub fn descriptor(dir: &Path, entries: &[String]) -> Result<Option<Descriptor>> {
-    let found = ArtifactKind::Session
+/// Which of a folder's `entries` is its descriptor: `SESSION.md`, else `OBJECTIVE.md` /
+/// `OBJETIVO.md`, else `REQUIREMENTS.md`, each case-insensitively.
+pub fn descriptor_name(entries: &[String]) -> Option<(DescriptorKind, &str)> {
+    ArtifactKind::Session
         .find(entries)
         .map(|n| (DescriptorKind::Session, n))
         .or_else(|| {
@@ -150,12 +150,24 @@ pub fn descriptor(dir: &Path, entries: &[String]) -> Result<Option<Descriptor>> 
                 .filter(|e| e.eq_ignore_ascii_case(REQUIREMENTS))
                 .min()
                 .map(|n| (DescriptorKind::Requirements, n.as_str()))
-        });
-    let Some((kind, name)) = found else {
+        })
+}
+
+/// Finds and reads the descriptor among a folder's `entries`: `SESSION.md`, else
+/// `OBJECTIVE.md` / `OBJETIVO.md`, else `REQUIREMENTS.md`, each case-insensitively.
+pub fn descriptor(dir: &Path, entries: &[String]) -> Result<Option<Descriptor>> {
+    let Some((kind, name)) = descriptor_name(entries) else {
         return Ok(None);
     };
     let path = dir.join(name);
-    match std::fs::read(&path) {
+    // Opened once, its size asked through the handle, read without a probe for the end.
+    let read = |path: &Path| {
+        let file = std::fs::File::open(path)?;
+        let size = file.metadata()?.len();
+        let mut bytes = Vec::new();
+        crate::artifacts::read_announced(file, size, &mut bytes).map(|()| bytes)
+    };
+    match read(&path) {
         Ok(bytes) => Ok(Some(Descriptor {
             kind,
             path,
@@ -289,6 +301,27 @@ mod tests {
             ]
         );
         assert!(list_in(s, &s.join("missing")).unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_descriptor_is_read_whole_and_a_folder_named_like_one_is_none() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = dir.path();
+        let text = "## Objective\nx\n".repeat(1000);
+        std::fs::write(s.join("SESSION.md"), &text).unwrap();
+        let got = descriptor(s, &["SESSION.md".to_owned()]).unwrap().unwrap();
+        assert_eq!((got.kind, got.text), (DescriptorKind::Session, text));
+        std::fs::create_dir(s.join("OBJECTIVE.md")).unwrap();
+        assert!(
+            descriptor(s, &["OBJECTIVE.md".to_owned()])
+                .unwrap()
+                .is_none()
+        );
+        assert!(
+            descriptor(s, &["REQUIREMENTS.md".to_owned()])
+                .unwrap()
+                .is_none()
+        );
     }
 
     #[cfg(unix)]

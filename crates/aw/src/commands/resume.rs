@@ -52,15 +52,28 @@ pub fn run(args: &ResumeArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         }
         (None, Some(target)) => {
             let model = board::load(&ws, &now);
-            resume::for_target(&model, target)
-                .map_err(|r| Failure::new(TARGET_INVALID, r.message, r.action))?
+            let answer = resume::for_target(&model, target);
+            leave(model);
+            answer.map_err(|r| Failure::new(TARGET_INVALID, r.message, r.action))?
         }
-        (None, None) => resume::from_pipeline(&board::load(&ws, &now)),
+        (None, None) => {
+            let model = board::load(&ws, &now);
+            let answer = resume::from_pipeline(&model);
+            leave(model);
+            answer
+        }
     };
     Ok(match style.format {
         Format::Json => Outcome::json_of(&answer),
         Format::Human => Outcome::text(render(&answer, style)),
     })
+}
+
+/// Lets go of the board once the answer is taken from it: the process exits right after
+/// printing, which frees it at once, where dropping it would free thousands of allocations one by
+/// one.
+fn leave(model: aw_core::docs::status::StatusModel) {
+    std::mem::forget(model);
 }
 
 /// A session that cannot be resolved is an invalid target; the resolver's candidates and next

@@ -26,9 +26,14 @@ pub fn run(_args: &StatusArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let ws = cx.workspace()?;
     let model = board::load(&ws, &cx.now.wall);
     Ok(match style.format {
-        // Serialised straight from the model: a large board never exists twice in memory as a
-        // JSON tree and as text.
-        Format::Json => Outcome::json_of(&model),
-        Format::Human => Outcome::text(views::status::render(&model, style)),
+        // Serialised straight from the model into stdout: a large board never exists in memory
+        // as a JSON tree, nor whole as text.
+        Format::Json => Outcome::json_model(model),
+        Format::Human => {
+            let text = views::status::render(&model, style);
+            // The command's last use of the board: the process exit frees it at once.
+            std::mem::forget(model);
+            Outcome::text(text)
+        }
     })
 }

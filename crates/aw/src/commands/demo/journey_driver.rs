@@ -153,6 +153,8 @@ fn scripted_answer(
             let text = match &ran.body {
                 Body::Json(v) => crate::output::pretty(v),
                 Body::Text(t) | Body::JsonText(t) => t.clone(),
+                // Never here: `step::run` holds every body in memory.
+                Body::JsonModel(_) => String::new(),
             };
             let first = text
                 .lines()

@@ -32,6 +32,8 @@ impl Step {
                 serde_json::from_str(t).unwrap_or_else(|_| Value::String(t.clone()))
             }
             Body::Text(t) => Value::String(t.clone()),
+            // Never here: `run` holds every body in memory.
+            Body::JsonModel(_) => Value::Null,
         };
         json!({ "command": self.shown, "exit": self.exit, "output": output })
     }
@@ -41,6 +43,8 @@ impl Step {
         let body = match &self.body {
             Body::Text(t) | Body::JsonText(t) => t.clone(),
             Body::Json(v) => crate::output::pretty(v),
+            // Never here: `run` holds every body in memory.
+            Body::JsonModel(_) => String::new(),
         };
         let mut out = format!("   $ {}\n", self.shown);
         for line in body.lines() {
@@ -92,7 +96,8 @@ pub(super) fn run(
         now: cx.now,
     };
     let (exit, body) = match dispatch(&cli.command, &inner) {
-        Ok(outcome) => (outcome.exit, outcome.body),
+        // Held in memory: the demo quotes what the command printed.
+        Ok(outcome) => (outcome.exit, outcome.body.held()),
         Err(f) => (
             f.exit,
             match format {
