@@ -128,17 +128,33 @@ pub fn parse_tasks(text: &str) -> Tasks {
 }
 
 /// The checkbox state and the text after it, if `line` is a task line.
+#[inline]
 pub fn checkbox(line: &str) -> Option<(TaskStatus, &str)> {
-    // The fast trims: every line of every plan passes here, and most are not tasks.
-    let rest = markdown::trim_start(markdown::trim_start(line).strip_prefix(['-', '*'])?);
-    let rest = rest.strip_prefix('[')?;
-    let mut chars = rest.chars();
-    let status = match chars.next()? {
-        ' ' => TaskStatus::Open,
-        'x' | 'X' => TaskStatus::Closed,
+    // Every line of every plan passes here, and most are not tasks: a line whose first byte is
+    // neither a list marker nor possibly whitespace is settled without a call.
+    match line.as_bytes().first() {
+        Some(b'-' | b'*') => {}
+        Some(b) if b.is_ascii() && !markdown::ascii_space(*b) => return None,
+        _ => {}
+    }
+    task_line(line)
+}
+
+/// [`checkbox`] past its first-byte check, byte by byte where the grammar is ASCII.
+fn task_line(line: &str) -> Option<(TaskStatus, &str)> {
+    let rest = markdown::trim_start(line);
+    // `-` and `*` are ASCII: slicing after one is on a char boundary.
+    let rest = match rest.as_bytes().first() {
+        Some(b'-' | b'*') => markdown::trim_start(&rest[1..]),
         _ => return None,
     };
-    let rest = chars.as_str().strip_prefix(']')?;
+    let status = match rest.as_bytes() {
+        [b'[', b' ', b']', ..] => TaskStatus::Open,
+        [b'[', b'x' | b'X', b']', ..] => TaskStatus::Closed,
+        _ => return None,
+    };
+    // The three bytes matched are ASCII: `rest[3..]` starts on a char boundary.
+    let rest = &rest[3..];
     // At least one whitespace, then at least one character of text.
     if !rest.starts_with(char::is_whitespace) {
         return None;
@@ -503,6 +519,16 @@ mod tests {
         assert!(checkbox("+ [ ] x").is_none());
         assert!(checkbox("1. [ ] x").is_none());
         assert!(checkbox("- [ x").is_none());
+        // Unicode whitespace counts wherever the grammar says `\s`.
+        assert_eq!(
+            checkbox("\u{a0}* [X]\u{2003}done"),
+            Some((TaskStatus::Closed, "done"))
+        );
+        assert!(checkbox("\u{a0}+ [X] x").is_none());
+        assert!(checkbox("- [x]\u{a0}").is_none());
+        assert!(checkbox("-").is_none());
+        assert!(checkbox("- [").is_none());
+        assert!(checkbox("").is_none());
     }
 
     #[test]

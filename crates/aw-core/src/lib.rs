@@ -11,6 +11,7 @@ pub mod calendar;
 pub mod canonical;
 pub mod checkpoint;
 pub mod context_id;
+pub mod decimal;
 pub mod docs;
 pub mod error_code;
 pub mod flow;

@@ -15,7 +15,7 @@ pub use first_line::{
 use fold::folded_chars;
 pub(crate) use fold::{ascii_fold_eq, fold_char};
 pub use fold::{fold, fold_eq};
-pub(crate) use trim::ascii_space;
+pub(crate) use trim::{ascii_space, trim_ascii_char};
 pub use trim::{trim, trim_end, trim_start};
 
 /// One scanned line.
@@ -51,14 +51,22 @@ pub fn scan(text: &str) -> Vec<Line<'_>> {
         next = (end < bytes.len()).then_some(end + 1);
         let raw = &text[start..end];
         let line = raw.strip_suffix('\r').unwrap_or(raw);
-        // Most lines neither start nor end with whitespace; `trim` then has nothing to do.
-        // (`char::is_whitespace`, not `u8::is_ascii_whitespace`: `trim` also drops a vertical tab.)
-        let bare = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii() && !ascii_space(*b));
-        let trimmed = if bare(line.as_bytes().first()) && bare(line.as_bytes().last()) {
-            line
-        } else {
-            trim(line)
-        };
+        // Most lines open with a plain ASCII char, neither whitespace nor `#`, a backtick or a
+        // tilde: such a line is no heading and no fence marker, and it cannot close the open
+        // fence (whose char it does not start with), so nothing needs trimming.
+        if line
+            .as_bytes()
+            .first()
+            .is_some_and(|&b| b.is_ascii() && !ascii_space(b) && !matches!(b, b'#' | b'`' | b'~'))
+        {
+            out.push(Line {
+                text: line,
+                fenced: fence.is_some(),
+                heading: None,
+            });
+            continue;
+        }
+        let trimmed = trim(line);
         if let Some((ch, len)) = fence {
             let run = trimmed.chars().take_while(|c| *c == ch).count();
             if run >= len && run == trimmed.chars().count() {
@@ -131,7 +139,7 @@ fn heading(trimmed: &str) -> Option<(usize, &str)> {
     if !rest.starts_with(|c: char| c.is_whitespace()) {
         return None;
     }
-    let title = rest.trim_start();
+    let title = trim_start(rest);
     (!title.is_empty()).then_some(title).map(|t| (level, t))
 }
 

@@ -21,7 +21,7 @@ use aw_core::docs::status::{self, SessionEntry, StatusModel};
 use aw_core::flow::state::RUN_STATE_FILE;
 use aw_core::session::folder::SessionFolder;
 use aw_core::session::folder::SessionState;
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -32,11 +32,13 @@ use time::{OffsetDateTime, UtcOffset};
 ///
 /// Looking up the local offset costs a read of `/proc/self/stat` (the `time` crate checks the
 /// process is single-threaded first), so offsets are cached per hour: a workspace's files
-/// cluster in a few hours, and an hour is fine enough for daylight-saving changes.
+/// cluster in a few hours, and an hour is fine enough for daylight-saving changes. The hour
+/// looked up last is kept aside: files come in runs from the same hour.
 #[derive(Debug)]
 pub struct LocalTimes {
     fallback: UtcOffset,
-    cache: HashMap<i64, UtcOffset>,
+    last: Option<(i64, UtcOffset)>,
+    cache: BTreeMap<i64, UtcOffset>,
 }
 
 impl LocalTimes {
@@ -45,7 +47,8 @@ impl LocalTimes {
     pub fn new() -> Self {
         LocalTimes {
             fallback: UtcOffset::current_local_offset().unwrap_or(UtcOffset::UTC),
-            cache: HashMap::new(),
+            last: None,
+            cache: BTreeMap::new(),
         }
     }
 
@@ -58,11 +61,18 @@ impl LocalTimes {
         };
         let utc = OffsetDateTime::from_unix_timestamp(secs).ok()?;
         let hour = secs.div_euclid(3600);
-        let fallback = self.fallback;
-        let offset = *self
-            .cache
-            .entry(hour)
-            .or_insert_with(|| UtcOffset::local_offset_at(utc).unwrap_or(fallback));
+        let offset = match self.last {
+            Some((h, offset)) if h == hour => offset,
+            _ => {
+                let fallback = self.fallback;
+                let offset = *self
+                    .cache
+                    .entry(hour)
+                    .or_insert_with(|| UtcOffset::local_offset_at(utc).unwrap_or(fallback));
+                self.last = Some((hour, offset));
+                offset
+            }
+        };
         let local = utc.checked_to_offset(offset)?;
         Some(Moment::precise(WallClock::from(local)))
     }
@@ -150,7 +160,11 @@ fn may_be_regular(t: Option<std::fs::FileType>) -> bool {
 /// One document file found by a listing.
 #[derive(Debug, Clone)]
 struct Found {
-    file: String,
+    /// The workspace-relative path (`docs/specs/001-spec-x.md`), made by the thread that lists,
+    /// not by the one that gathers the board.
+    path: String,
+    /// Where the file name starts in `path`.
+    name_at: usize,
     name: DocName,
     /// The listing showed a regular file (not a link to one).
     regular: bool,
@@ -170,14 +184,22 @@ fn listing(dir: &Path, kind: DocKind) -> Vec<Found> {
             let name = parse_name(kind, &file)?;
             let t = e.file_type().ok();
             may_be_regular(t).then(|| Found {
-                file,
+                path: doc_path(kind, &file),
+                name_at: kind.folder().len() + 1,
                 name,
                 regular: is_regular(t),
             })
         })
         .collect();
-    out.sort_by(|a, b| a.file.as_bytes().cmp(b.file.as_bytes()));
+    out.sort_by(|a, b| a.file().as_bytes().cmp(b.file().as_bytes()));
     out
+}
+
+impl Found {
+    /// The file name.
+    fn file(&self) -> &str {
+        &self.path[self.name_at..]
+    }
 }
 
 /// A spec or plan read and parsed, with its raw file time.
@@ -193,7 +215,7 @@ fn read_doc<T>(
     parse: fn(&str) -> T,
     buf: &mut Vec<u8>,
 ) -> Option<DocRead<T>> {
-    let modified = read_regular(&dir.join(&f.file), f.regular, buf)?;
+    let modified = read_regular(&dir.join(f.file()), f.regular, buf)?;
     Some(DocRead {
         facts: parse_bytes(buf, parse),
         modified,
@@ -488,13 +510,13 @@ fn read_board(
         match (job, done) {
             (Job::Spec(f), Done::Spec(Some(d))) => specs.push(SpecInput {
                 facts: d.facts,
-                file: doc_path(DocKind::Spec, &f.file),
+                file: f.path,
                 name: f.name,
                 modified: d.modified.and_then(|t| times.moment(t)),
             }),
             (Job::Plan(f), Done::Plan(Some(d))) => plans.push(PlanInput {
                 facts: d.facts,
-                file: doc_path(DocKind::Plan, &f.file),
+                file: f.path,
                 name: f.name,
                 modified: d.modified.and_then(|t| times.moment(t)),
             }),

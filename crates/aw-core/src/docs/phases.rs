@@ -10,7 +10,7 @@
 
 use super::preamble::{is_key, quoted};
 use super::titles::{is_one_of, words_fold_to_any};
-use crate::markdown::Line;
+use crate::markdown::{Line, trim, trim_start};
 use serde::Serialize;
 
 /// Where a phase stands.
@@ -78,19 +78,29 @@ const BLOCKER_KEYS: &[&str] = &["bloqueo", "blocker", "blocked by"];
 
 /// `F<n>` then a separator and a name: `(number, name)`.
 pub fn phase_heading(title: &str) -> Option<(u64, &str)> {
-    let rest = title.trim().strip_prefix(['F', 'f'])?;
+    let title = trim(title);
+    // `F` and `f` are ASCII, as are the digits: every cut below is on a char boundary.
+    let rest = match title.as_bytes().first() {
+        Some(b'F' | b'f') => &title[1..],
+        _ => return None,
+    };
     let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
     if digits == 0 {
         return None;
     }
-    let number: u64 = rest[..digits].parse().ok()?;
-    let after = rest[digits..].trim_start();
+    // `str::parse` without its sign and error handling: a number too big for a `u64` is no
+    // phase number.
+    let mut number: u64 = 0;
+    for b in rest[..digits].bytes() {
+        number = number.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
+    }
+    let after = trim_start(&rest[digits..]);
     let name = after
         .strip_prefix('—')
         .or_else(|| after.strip_prefix('–'))
         .or_else(|| after.strip_prefix('-'))
-        .or_else(|| after.strip_prefix(':'))?
-        .trim();
+        .or_else(|| after.strip_prefix(':'))?;
+    let name = trim(name);
     (!name.is_empty()).then_some((number, name))
 }
 

@@ -17,6 +17,7 @@
 use super::plan::PlanState;
 use super::spec::Maturity;
 use super::status::{PlanEntry, SessionEntry, SpecEntry};
+use crate::decimal::push_decimal;
 use crate::session::correlative::Correlative;
 use serde::Serialize;
 use std::cmp::Ordering;
@@ -81,20 +82,28 @@ impl PipelineItem {
 
 /// A spec's one-line summary: `spec 004 — draft`.
 pub fn spec_summary(s: &SpecEntry) -> String {
-    format!("spec {} — {}", s.number, s.status.as_str())
+    ["spec ", &s.number, " — ", s.status.as_str()].concat()
 }
 
 /// A plan's one-line summary: `plan 003 — 40%, phases 2/5, 1 blocked`.
 pub fn plan_summary(p: &PlanEntry) -> String {
-    let mut s = format!("plan {} — {}%", p.number, p.progress_pct);
+    // Pieces pushed rather than formatted: the board writes one summary per plan.
+    let mut s = String::with_capacity(48);
+    s.push_str("plan ");
+    s.push_str(&p.number);
+    s.push_str(" — ");
+    push_decimal(&mut s, u64::from(p.progress_pct));
+    s.push('%');
     if p.phases_total > 0 {
-        s.push_str(&format!(
-            ", phases {}/{}",
-            p.phases_validated, p.phases_total
-        ));
+        s.push_str(", phases ");
+        push_decimal(&mut s, p.phases_validated as u64);
+        s.push('/');
+        push_decimal(&mut s, p.phases_total as u64);
     }
     if p.phases_blocked > 0 {
-        s.push_str(&format!(", {} blocked", p.phases_blocked));
+        s.push_str(", ");
+        push_decimal(&mut s, p.phases_blocked as u64);
+        s.push_str(" blocked");
     }
     if p.plan_state == PlanState::Inconsistent {
         s.push_str(", inconsistent");
@@ -104,7 +113,7 @@ pub fn plan_summary(p: &PlanEntry) -> String {
 
 /// The command that resumes a session.
 pub fn session_command(folder: &str) -> String {
-    format!("aw session-resume --code {folder} --reopen")
+    ["aw session-resume --code ", folder, " --reopen"].concat()
 }
 
 /// Builds the pipeline.
@@ -113,38 +122,53 @@ pub fn pipeline(
     plans: &[PlanEntry],
     active: &[SessionEntry],
 ) -> Vec<PipelineItem> {
-    let mut items = Vec::new();
-    for s in specs {
-        let kind = spec_kind(s);
-        let (priority, command) = match kind {
-            SPEC_UNPLANNED if s.planned => continue,
-            SPEC_UNPLANNED => (2, format!("/w:plan-new {}", s.file)),
-            _ => (1, format!("/w:spec-refine {}", s.file)),
-        };
-        items.push(PipelineItem {
-            kind,
-            priority,
-            file: s.file.clone(),
-            number: s.number.clone(),
-            slug: s.slug.clone(),
-            summary: spec_summary(s),
-            command,
-            started: None,
-            order: Some(s.correlative.clone()),
-        });
+    let mut items = Vec::with_capacity(specs.len() + plans.len() + active.len());
+    // Pushed close to their final order (each priority in turn, started plans first, each
+    // inventory already in number order), so the sort below, which decides the order, finds
+    // long runs already in place instead of moving thousands of items around.
+    for wanted in [1, 2] {
+        for s in specs {
+            let kind = spec_kind(s);
+            let (priority, verb) = match kind {
+                SPEC_UNPLANNED if s.planned => continue,
+                SPEC_UNPLANNED => (2, "/w:plan-new "),
+                _ => (1, "/w:spec-refine "),
+            };
+            if priority != wanted {
+                continue;
+            }
+            let command = [verb, &s.file].concat();
+            items.push(PipelineItem {
+                kind,
+                priority,
+                file: s.file.clone(),
+                number: s.number.clone(),
+                slug: s.slug.clone(),
+                summary: spec_summary(s),
+                command,
+                started: None,
+                order: Some(s.correlative.clone()),
+            });
+        }
     }
-    for p in plans.iter().filter(|p| p.plan_state != PlanState::Done) {
-        items.push(PipelineItem {
-            kind: PLAN_OPEN,
-            priority: 3,
-            file: p.file.clone(),
-            number: p.number.clone(),
-            slug: p.slug.clone(),
-            summary: plan_summary(p),
-            command: format!("/w:plan-exec {}", p.file),
-            started: Some(p.tasks_done > 0 || p.phases_validated > 0),
-            order: Some(p.correlative.clone()),
-        });
+    for wanted in [true, false] {
+        for p in plans.iter().filter(|p| p.plan_state != PlanState::Done) {
+            let started = p.tasks_done > 0 || p.phases_validated > 0;
+            if started != wanted {
+                continue;
+            }
+            items.push(PipelineItem {
+                kind: PLAN_OPEN,
+                priority: 3,
+                file: p.file.clone(),
+                number: p.number.clone(),
+                slug: p.slug.clone(),
+                summary: plan_summary(p),
+                command: ["/w:plan-exec ", &p.file].concat(),
+                started: Some(started),
+                order: Some(p.correlative.clone()),
+            });
+        }
     }
     for s in active.iter().filter(|s| is_checkpoint_orphan(s)) {
         items.push(PipelineItem {

@@ -7,7 +7,7 @@
 
 use super::titles::folds_to;
 use crate::calendar::{Moment, parse_declared};
-use crate::markdown::{Line, trim, trim_start};
+use crate::markdown::{Line, trim, trim_ascii_char, trim_start};
 use std::borrow::Cow;
 
 /// Keys of a declared document date.
@@ -63,15 +63,16 @@ pub fn lines<'a, 'b>(lines: &'b [Line<'a>], p: Preamble) -> impl Iterator<Item =
 pub fn key_value(line: &str) -> Option<(&str, Cow<'_, str>)> {
     let rest = unquote(line).1;
     let rest = crate::markdown::without_bullet(rest);
-    // `:` is ASCII: the byte found is a char boundary.
-    let colon = memchr::memchr(b':', rest.as_bytes())?;
+    // `:` is ASCII: the byte found is a char boundary. (A byte loop: key lines are short, and a
+    // `memchr` call costs more to set up than it saves.)
+    let colon = rest.bytes().position(|b| b == b':')?;
     let (key, value) = (&rest[..colon], &rest[colon + 1..]);
-    let key = trim(trim(key).trim_matches('*'));
+    let key = trim(trim_ascii_char(trim(key), b'*'));
     if key.is_empty() {
         return None;
     }
-    // A `*` search is a `memchr`; most values have none, so the two-byte search rarely runs.
-    let value = if memchr::memchr(b'*', value.as_bytes()).is_some() && value.contains("**") {
+    // Most values have no `*`, so the two-byte search rarely runs.
+    let value = if value.bytes().any(|b| b == b'*') && value.contains("**") {
         Cow::Owned(value.replace("**", "").trim().to_owned())
     } else {
         Cow::Borrowed(trim(value))
@@ -100,6 +101,7 @@ pub fn quoted_value<'a>(line: &'a str, keys: &[&str]) -> Option<Cow<'a, str>> {
 
 /// The key and value of a blockquote `> Key: value` line (see [`key_value`]); `None` for a line
 /// that is not quoted.
+#[inline]
 pub fn quoted(line: &str) -> Option<(&str, Cow<'_, str>)> {
     // Most lines start with their text: a first byte that is neither `>` nor whitespace settles
     // it without trimming.

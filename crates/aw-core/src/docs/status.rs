@@ -22,7 +22,7 @@ use crate::session::correlative::Correlative;
 use crate::session::folder::SessionState;
 use serde::Serialize;
 use serde_json::Value;
-use std::collections::{HashMap, HashSet};
+use std::cell::Cell;
 
 /// The workspace as the board names it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -273,35 +273,41 @@ pub fn build(input: BoardInput, now: &WallClock) -> StatusModel {
     let mut plans = input.plans;
     sort_inventory(&mut plans, |p| (&p.name.correlative, &p.file));
 
-    // The first spec (in inventory order) with a number answers for it.
-    let mut inventory: HashMap<&Correlative, (&str, &str)> = HashMap::new();
-    for s in &specs {
-        inventory
-            .entry(&s.name.correlative)
-            .or_insert((s.name.number.as_str(), s.file.as_str()));
-    }
+    // The first spec (in inventory order) with a number answers for it. The specs are sorted
+    // by number, so it is found by bisection (no hashing of a thousand numbers).
+    let first_of = |n: &Correlative| {
+        let i = specs.partition_point(|s| s.name.correlative < *n);
+        specs.get(i).filter(|s| s.name.correlative == *n).map(|_| i)
+    };
+    // Whether a plan resolved to the spec answering for each number, by that spec's index.
+    let mut planned = vec![false; specs.len()];
     let plan_entries: Vec<PlanEntry> = plans
         .into_iter()
         .map(|p| {
-            let rel = relation::resolve(&p.facts.clues, |n| inventory.get(n).copied());
+            let hit = Cell::new(None);
+            let rel = relation::resolve(&p.facts.clues, |n| {
+                let i = first_of(n)?;
+                hit.set(Some(i));
+                let s = &specs[i];
+                Some((s.name.number.as_str(), s.file.as_str()))
+            });
+            if let (Some(_), Some(i)) = (rel.resolved(), hit.get()) {
+                planned[i] = true;
+            }
             plan_entry(p, rel, now)
         })
         .collect();
-    let planned: HashSet<&str> = plan_entries
-        .iter()
-        .filter_map(|p| p.spec.resolved())
-        .collect();
-    // Whether each spec is planned, decided while the inventory still borrows the specs.
-    let is_planned: Vec<bool> = specs
-        .iter()
-        .map(|s| {
-            let number = inventory
-                .get(&s.name.correlative)
-                .map_or(s.name.number.as_str(), |e| e.0);
-            planned.contains(number)
+    // A spec is planned when a plan resolved to the spec that answers for its number: the
+    // first of its run of equal numbers.
+    let mut first = 0;
+    let is_planned: Vec<bool> = (0..specs.len())
+        .map(|i| {
+            if i > 0 && specs[i - 1].name.correlative != specs[i].name.correlative {
+                first = i;
+            }
+            planned[first]
         })
         .collect();
-    drop(inventory);
     let spec_entries: Vec<SpecEntry> = specs
         .into_iter()
         .zip(is_planned)

@@ -2,7 +2,7 @@
 //! folded, surrounding spaces ignored) without allocating: the board compares every heading of
 //! thousands of documents, and a fresh `String` per comparison showed up as a fifth of its time.
 
-use crate::markdown::{ascii_fold_eq, ascii_space, fold, fold_char, trim, trim_end, trim_start};
+use crate::markdown::{ascii_fold_eq, fold, fold_char, trim, trim_end, trim_start};
 
 /// Whether `fold(s) == folded`.
 pub fn folds_to(s: &str, folded: &str) -> bool {
@@ -62,11 +62,41 @@ pub fn words_fold_to(value: &str, folded: &str) -> bool {
 
 /// Which of `folded` (the first that fits) `value` equals once its `*` are dropped, case and
 /// accents folded and runs of spaces collapsed (see [`words_fold_to`]).
+///
+/// The value is folded once into a small buffer and compared with each candidate; a value too
+/// long for the buffer, or holding a char whose lower case is several chars, is compared with
+/// each candidate char by char.
 pub fn words_fold_to_any(value: &str, folded: &[&str]) -> Option<usize> {
-    if value.is_ascii() && folded.len() < 64 {
-        return ascii_words_fold_to_any(value.as_bytes(), folded);
+    let every = || folded.iter().position(|w| chars_words_fold_to(value, w));
+    let mut buf = [0u8; 64];
+    let mut len = 0;
+    let mut pending_space = false;
+    let mut started = false;
+    for c in value.chars() {
+        if c == '*' {
+            continue;
+        }
+        if c.is_whitespace() {
+            pending_space = started;
+            continue;
+        }
+        let Some(f) = fold_char(c) else {
+            return every();
+        };
+        let space = usize::from(pending_space);
+        if len + space + f.len_utf8() > buf.len() {
+            return every();
+        }
+        if pending_space {
+            buf[len] = b' ';
+            len += 1;
+        }
+        pending_space = false;
+        started = true;
+        len += f.encode_utf8(&mut buf[len..]).len();
     }
-    folded.iter().position(|w| chars_words_fold_to(value, w))
+    let value = &buf[..len];
+    folded.iter().position(|w| w.as_bytes() == value)
 }
 
 /// [`words_fold_to`] char by char, for any text.
@@ -96,44 +126,6 @@ fn chars_words_fold_to(value: &str, folded: &str) -> bool {
         }
     }
     want.next().is_none()
-}
-
-/// [`words_fold_to_any`] for an ASCII value (an ASCII char folds to its ASCII lower case): one
-/// walk over its folded bytes, matched against every candidate at once (bit `i` of `alive`:
-/// candidate `i` still fits).
-fn ascii_words_fold_to_any(value: &[u8], folded: &[&str]) -> Option<usize> {
-    let mut alive: u64 = (1 << folded.len()) - 1;
-    let mut at = 0;
-    let mut next = |b: u8, alive: &mut u64| {
-        // Only the candidates still alive: after a char or two, one is left at most.
-        let mut left = *alive;
-        while left != 0 {
-            let i = left.trailing_zeros() as usize;
-            left &= left - 1;
-            if folded[i].as_bytes().get(at) != Some(&b) {
-                *alive &= !(1 << i);
-            }
-        }
-        at += 1;
-    };
-    let mut pending_space = false;
-    let mut started = false;
-    for &b in value.iter().filter(|b| **b != b'*') {
-        if ascii_space(b) {
-            pending_space = started;
-            continue;
-        }
-        if pending_space {
-            next(b' ', &mut alive);
-        }
-        pending_space = false;
-        started = true;
-        next(b.to_ascii_lowercase(), &mut alive);
-        if alive == 0 {
-            return None;
-        }
-    }
-    (0..folded.len()).find(|&i| alive & (1 << i) != 0 && folded[i].len() == at)
 }
 
 /// Whether `hay` contains `needle` (ASCII lower case), ignoring ASCII case.
@@ -179,6 +171,33 @@ mod tests {
         assert!(!words_fold_to("validada — ok", "validada"));
         assert!(!words_fold_to("", "validada"));
         assert!(words_fold_to("", ""));
+        let words = [
+            "validada",
+            "en ejecucion",
+            "ñu",
+            "in progress",
+            "",
+            "i\u{307}x",
+        ];
+        for v in [
+            "En Ejecución",
+            " **EN  EJECUCIÓN** ",
+            "Ñu",
+            "ñú",
+            "In\u{a0}Progress",
+            "İx",
+            "validada — x",
+            "",
+            "**",
+            "Validada",
+            "a very long value that does not fit the buffer of sixty-four bytes at all",
+        ] {
+            assert_eq!(
+                words_fold_to_any(v, &words),
+                words.iter().position(|w| chars_words_fold_to(v, w)),
+                "{v:?}"
+            );
+        }
         assert!(contains_ascii_ci("> DERIVED From x", "derived from"));
         assert!(!contains_ascii_ci("derive", "derived"));
     }

@@ -3,13 +3,31 @@
 //! char-by-char search showed up as a fifth of a plan's parse.
 
 /// Whether an ASCII byte is whitespace as `char::is_whitespace` sees it (unlike
-/// `u8::is_ascii_whitespace`, that counts the vertical tab).
+/// `u8::is_ascii_whitespace`, that counts the vertical tab): a space, or one of the five
+/// contiguous controls from `\t` to `\r`.
+#[inline]
 pub(crate) fn ascii_space(b: u8) -> bool {
-    matches!(b, b'\t' | b'\n' | b'\x0B' | b'\x0C' | b'\r' | b' ')
+    b == b' ' || b.wrapping_sub(b'\t') <= b'\r' - b'\t'
+}
+
+/// Whether a string's first (or last) byte settles that there is nothing to trim on that side:
+/// an ASCII byte that is not whitespace. Most lines and values start and end with text, so
+/// callers check this inline before the search.
+#[inline]
+fn bare(b: Option<&u8>) -> bool {
+    b.is_some_and(|b| b.is_ascii() && !ascii_space(*b))
 }
 
 /// `s.trim_start()`.
+#[inline]
 pub fn trim_start(s: &str) -> &str {
+    if bare(s.as_bytes().first()) {
+        return s;
+    }
+    trim_start_search(s)
+}
+
+fn trim_start_search(s: &str) -> &str {
     let i = s.bytes().position(|b| !ascii_space(b)).unwrap_or(s.len());
     // `i` is at an ASCII byte, a char's first byte or the end: always a char boundary.
     let rest = &s[i..];
@@ -22,7 +40,15 @@ pub fn trim_start(s: &str) -> &str {
 }
 
 /// `s.trim_end()`.
+#[inline]
 pub fn trim_end(s: &str) -> &str {
+    if bare(s.as_bytes().last()) {
+        return s;
+    }
+    trim_end_search(s)
+}
+
+fn trim_end_search(s: &str) -> &str {
     let end = s
         .bytes()
         .rposition(|b| !ascii_space(b))
@@ -37,8 +63,20 @@ pub fn trim_end(s: &str) -> &str {
 }
 
 /// `s.trim()`.
+#[inline]
 pub fn trim(s: &str) -> &str {
     trim_end(trim_start(s))
+}
+
+/// `s.trim_matches(c)` for an ASCII `c`, byte by byte (an ASCII byte is a whole char, so every
+/// cut is on a char boundary).
+#[inline]
+pub(crate) fn trim_ascii_char(s: &str, c: u8) -> &str {
+    debug_assert!(c.is_ascii());
+    let b = s.as_bytes();
+    let start = b.iter().position(|x| *x != c).unwrap_or(b.len());
+    let end = b.iter().rposition(|x| *x != c).map_or(start, |i| i + 1);
+    &s[start..end]
 }
 
 #[cfg(test)]
@@ -64,6 +102,19 @@ mod tests {
             assert_eq!(trim_start(s), s.trim_start(), "{s:?}");
             assert_eq!(trim_end(s), s.trim_end(), "{s:?}");
             assert_eq!(trim(s), s.trim(), "{s:?}");
+            for c in [b'*', b' ', b'a'] {
+                assert_eq!(
+                    trim_ascii_char(s, c),
+                    s.trim_matches(char::from(c)),
+                    "{s:?}"
+                );
+            }
+        }
+        for s in ["**", "**a**", "*é*", "*", "a*b"] {
+            assert_eq!(trim_ascii_char(s, b'*'), s.trim_matches('*'), "{s:?}");
+        }
+        for b in 0..=127u8 {
+            assert_eq!(ascii_space(b), char::from(b).is_whitespace(), "{b}");
         }
     }
 }
