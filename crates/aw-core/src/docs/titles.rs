@@ -131,7 +131,25 @@ fn chars_words_fold_to(value: &str, folded: &str) -> bool {
 /// Whether `hay` contains `needle` (ASCII lower case), ignoring ASCII case.
 pub fn contains_ascii_ci(hay: &str, needle: &str) -> bool {
     let (h, n) = (hay.as_bytes(), needle.as_bytes());
-    n.is_empty() || h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n))
+    let Some((&first, rest)) = n.split_first() else {
+        return true;
+    };
+    let Some(last) = h.len().checked_sub(n.len()) else {
+        return false;
+    };
+    // Only the windows whose first byte fits are compared: `memchr2` finds them, where comparing
+    // every window of every preamble line showed in profiles of large boards.
+    let (lower, upper) = (first.to_ascii_lowercase(), first.to_ascii_uppercase());
+    let starts = &h[..=last];
+    let mut i = 0;
+    while let Some(j) = memchr::memchr2(lower, upper, &starts[i..]) {
+        let at = i + j;
+        if h[at + 1..at + n.len()].eq_ignore_ascii_case(rest) {
+            return true;
+        }
+        i = at + 1;
+    }
+    false
 }
 
 #[cfg(test)]
@@ -200,5 +218,18 @@ mod tests {
         }
         assert!(contains_ascii_ci("> DERIVED From x", "derived from"));
         assert!(!contains_ascii_ci("derive", "derived"));
+    }
+
+    proptest::proptest! {
+        /// The first-byte search agrees with comparing every window.
+        #[test]
+        fn contains_ascii_ci_agrees_with_every_window(
+            hay in "[dDeErRiIvV ñÑxX-]{0,24}",
+            needle in "[dDeErRiIvV ñ]{0,5}",
+        ) {
+            let (h, n) = (hay.as_bytes(), needle.as_bytes());
+            let want = n.is_empty() || h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n));
+            proptest::prop_assert_eq!(contains_ascii_ci(&hay, &needle), want);
+        }
     }
 }

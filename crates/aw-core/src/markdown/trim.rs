@@ -21,8 +21,14 @@ fn bare(b: Option<&u8>) -> bool {
 /// `s.trim_start()`.
 #[inline]
 pub fn trim_start(s: &str) -> &str {
-    if bare(s.as_bytes().first()) {
+    let b = s.as_bytes();
+    if bare(b.first()) {
         return s;
+    }
+    // One space before the text (after a list marker, a checkbox, a colon or a quote marker) is
+    // the next most common case.
+    if b.first() == Some(&b' ') && bare(b.get(1)) {
+        return &s[1..];
     }
     trim_start_search(s)
 }
@@ -115,6 +121,16 @@ mod tests {
         }
         for b in 0..=127u8 {
             assert_eq!(ascii_space(b), char::from(b).is_whitespace(), "{b}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Every shortcut agrees with the standard trims, whitespace of any kind included.
+        #[test]
+        fn trims_agree_with_the_standard_ones(s in "[ \t\r\n\x0B\x0C\u{a0}\u{3000}a*é-]{0,8}") {
+            proptest::prop_assert_eq!(trim_start(&s), s.trim_start());
+            proptest::prop_assert_eq!(trim_end(&s), s.trim_end());
+            proptest::prop_assert_eq!(trim(&s), s.trim());
         }
     }
 }
