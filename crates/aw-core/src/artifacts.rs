@@ -137,13 +137,13 @@ pub fn checkbox(line: &str) -> Option<(TaskStatus, &str)> {
     let b = line.as_bytes();
     match b.first() {
         None => return None,
-        Some(b'-' | b'*') => {
+        Some(b'-' | b'*')
             if b.get(1)
-                .is_some_and(|&c| c != b'[' && c.is_ascii() && !markdown::ascii_space(c))
-            {
-                return None;
-            }
+                .is_some_and(|&c| c != b'[' && c.is_ascii() && !markdown::ascii_space(c)) =>
+        {
+            return None;
         }
+        Some(b'-' | b'*') => {}
         Some(b) if b.is_ascii() && !markdown::ascii_space(*b) => return None,
         _ => {}
     }
