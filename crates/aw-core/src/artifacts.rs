@@ -132,7 +132,17 @@ pub fn parse_tasks(text: &str) -> Tasks {
 pub fn checkbox(line: &str) -> Option<(TaskStatus, &str)> {
     // Every line of every plan passes here, and most are not tasks: a line whose first byte is
     // neither a list marker nor possibly whitespace is settled without a call.
-    match line.as_bytes().first() {
+    // An empty line is none either, and after a marker at the start comes whitespace or the
+    // box: `**Bold:**` and `---` lines are settled here too.
+    let b = line.as_bytes();
+    match b.first() {
+        None => return None,
+        Some(b'-' | b'*')
+            if b.get(1)
+                .is_some_and(|&c| c != b'[' && c.is_ascii() && !markdown::ascii_space(c)) =>
+        {
+            return None;
+        }
         Some(b'-' | b'*') => {}
         Some(b) if b.is_ascii() && !markdown::ascii_space(*b) => return None,
         _ => {}
@@ -156,7 +166,12 @@ fn task_line(line: &str) -> Option<(TaskStatus, &str)> {
     // The three bytes matched are ASCII: `rest[3..]` starts on a char boundary.
     let rest = &rest[3..];
     // At least one whitespace, then at least one character of text.
-    if !rest.starts_with(char::is_whitespace) {
+    let space = match rest.as_bytes().first() {
+        Some(&b) if b.is_ascii() => markdown::ascii_space(b),
+        Some(_) => rest.starts_with(char::is_whitespace),
+        None => false,
+    };
+    if !space {
         return None;
     }
     let body = markdown::trim_start(rest);
@@ -529,6 +544,37 @@ mod tests {
         assert!(checkbox("-").is_none());
         assert!(checkbox("- [").is_none());
         assert!(checkbox("").is_none());
+    }
+
+    /// The task grammar read char by char with the standard library, as it was written before
+    /// the byte-wise shortcuts.
+    fn checkbox_by_chars(line: &str) -> Option<(TaskStatus, &str)> {
+        let rest = line.trim_start().strip_prefix(['-', '*'])?.trim_start();
+        let (status, rest) = if let Some(r) = rest.strip_prefix("[ ]") {
+            (TaskStatus::Open, r)
+        } else if let Some(r) = rest
+            .strip_prefix("[x]")
+            .or_else(|| rest.strip_prefix("[X]"))
+        {
+            (TaskStatus::Closed, r)
+        } else {
+            return None;
+        };
+        if !rest.starts_with(char::is_whitespace) {
+            return None;
+        }
+        let body = rest.trim_start();
+        (!body.is_empty()).then_some((status, body))
+    }
+
+    proptest::proptest! {
+        /// The first-byte and second-byte rejections never refuse a task line.
+        #[test]
+        fn checkbox_agrees_with_the_char_wise_grammar(
+            line in "[ \t\u{a0}\u{2003}*+\\[\\]xXy1é-]{0,9}",
+        ) {
+            proptest::prop_assert_eq!(checkbox(&line), checkbox_by_chars(&line));
+        }
     }
 
     #[test]

@@ -36,7 +36,7 @@ pub struct Line<'a> {
 pub fn scan(text: &str) -> Vec<Line<'_>> {
     // Documents average a few dozen bytes a line: starting near the final size spares the
     // repeated grow-and-copy that showed in profiles of large boards.
-    let mut out = Vec::with_capacity(text.len() / 32 + 1);
+    let mut out = Vec::with_capacity(text.len() / 24 + 1);
     let mut fence: Option<(char, usize)> = None;
     // `memchr` finds the newlines several times faster than `str::split` on short lines, and
     // scanning is most of the cost of a large status board. `\n` is ASCII, so every cut is on a
@@ -53,11 +53,12 @@ pub fn scan(text: &str) -> Vec<Line<'_>> {
         let line = raw.strip_suffix('\r').unwrap_or(raw);
         // Most lines open with a plain ASCII char, neither whitespace nor `#`, a backtick or a
         // tilde: such a line is no heading and no fence marker, and it cannot close the open
-        // fence (whose char it does not start with), so nothing needs trimming.
+        // fence (whose char it does not start with), so nothing needs trimming. An empty line
+        // neither opens nor closes anything either.
         if line
             .as_bytes()
             .first()
-            .is_some_and(|&b| b.is_ascii() && !ascii_space(b) && !matches!(b, b'#' | b'`' | b'~'))
+            .is_none_or(|&b| b.is_ascii() && !ascii_space(b) && !matches!(b, b'#' | b'`' | b'~'))
         {
             out.push(Line {
                 text: line,
@@ -346,6 +347,40 @@ mod tests {
             "trimmed like `trim`"
         );
         assert_eq!(scan("\u{a0}# y")[0].heading, Some((1, "y")));
+    }
+
+    proptest::proptest! {
+        /// Every line scans as the full path (trim, fence, heading) reads it: the first-byte
+        /// shortcut (plain and empty lines) changes nothing.
+        #[test]
+        fn the_shortcut_agrees_with_the_full_path(
+            text in "(```|~~~|#{1,2} |[ >*a#\t\u{a0}]|\r|\n){0,24}",
+        ) {
+            let mut fence: Option<(char, usize)> = None;
+            let want: Vec<Line<'_>> = text
+                .split('\n')
+                .map(|raw| {
+                    let line = raw.strip_suffix('\r').unwrap_or(raw);
+                    let trimmed = line.trim();
+                    if let Some((ch, len)) = fence {
+                        let run = trimmed.chars().take_while(|c| *c == ch).count();
+                        if run >= len && run == trimmed.chars().count() {
+                            fence = None;
+                        }
+                        return Line { text: line, fenced: true, heading: None };
+                    }
+                    if let Some(ch @ ('`' | '~')) = trimmed.chars().next() {
+                        let run = trimmed.chars().take_while(|c| *c == ch).count();
+                        if run >= 3 {
+                            fence = Some((ch, run));
+                            return Line { text: line, fenced: true, heading: None };
+                        }
+                    }
+                    Line { text: line, fenced: false, heading: heading(trimmed) }
+                })
+                .collect();
+            proptest::prop_assert_eq!(scan(&text), want);
+        }
     }
 
     #[test]

@@ -17,7 +17,6 @@ use crate::markdown::Line;
 use crate::session::correlative::Correlative;
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
-use std::collections::HashSet;
 
 /// How a plan names its spec.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -154,11 +153,13 @@ pub fn clues(lines: &[Line<'_>], pre: Preamble) -> Clues {
 }
 
 fn level(evidence: Evidence, found: Vec<Correlative>) -> Clues {
-    let mut seen = HashSet::new();
-    let distinct: Vec<Correlative> = found
-        .into_iter()
-        .filter(|n| seen.insert(n.clone()))
-        .collect();
+    // A plan names one or two specs: a linear look-back is cheaper than hashing each number.
+    let mut distinct: Vec<Correlative> = Vec::with_capacity(found.len());
+    for n in found {
+        if !distinct.contains(&n) {
+            distinct.push(n);
+        }
+    }
     Clues {
         level: Some((evidence, distinct)),
     }
@@ -199,11 +200,10 @@ pub fn resolve<'a>(
 /// digits, then `-<word>`, then a run without whitespace, backticks, `)`, `"` or `'` that
 /// contains `.md` (the path ends at its last `.md`).
 pub fn doc_paths(text: &str, folder: &str, word: &str, out: &mut Vec<Correlative>) {
-    let prefix = format!("docs/{folder}/");
     let mut from = 0;
-    while let Some(i) = text[from..].find(&prefix) {
-        let start = from + i + prefix.len();
+    while let Some(start) = after_prefix(text.as_bytes(), from, folder.as_bytes()) {
         from = start;
+        // `start` follows an ASCII `/`: a char boundary.
         let rest = &text[start..];
         let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
         if digits < 3 {
@@ -221,12 +221,31 @@ pub fn doc_paths(text: &str, folder: &str, word: &str, out: &mut Vec<Correlative
         let run_len = tail
             .find(|c: char| c.is_whitespace() || matches!(c, '`' | ')' | '"' | '\''))
             .unwrap_or(tail.len());
-        if tail[..run_len].contains(".md")
+        if tail.as_bytes()[..run_len].windows(3).any(|w| w == b".md")
             && let Some(n) = Correlative::from_digits(&rest[..digits])
         {
             out.push(n);
         }
     }
+}
+
+/// The offset just past the first `docs/<folder>/` at or after `from`. Candidates are found by
+/// their `d` with `memchr` and checked in place: no pattern is built and no substring searcher
+/// is set up, which on the short lines of a plan cost more than the search.
+fn after_prefix(bytes: &[u8], from: usize, folder: &[u8]) -> Option<usize> {
+    let mut i = from;
+    while let Some(j) = memchr::memchr(b'd', bytes.get(i..)?) {
+        let at = i + j;
+        let rest = &bytes[at..];
+        if let Some(r) = rest.strip_prefix(b"docs/")
+            && let Some(r) = r.strip_prefix(folder)
+            && r.first() == Some(&b'/')
+        {
+            return Some(at + 6 + folder.len());
+        }
+        i = at + 1;
+    }
+    None
 }
 
 /// Whether `text` links any spec or plan document (`docs/specs/NNN-spec….md`,
@@ -370,6 +389,57 @@ mod tests {
         assert!(links_a_document("from docs/plans/007-plan-z.md"));
         assert!(!links_a_document("from docs/plans/007-plan-z"));
         assert!(!links_a_document("ñ docs/specs/"));
+    }
+
+    /// `doc_paths` as first written: a `format!`ed prefix found with `str::find`.
+    fn doc_paths_by_find(text: &str, folder: &str, word: &str) -> Vec<Correlative> {
+        let mut out = Vec::new();
+        let prefix = format!("docs/{folder}/");
+        let mut from = 0;
+        while let Some(i) = text[from..].find(&prefix) {
+            let start = from + i + prefix.len();
+            from = start;
+            let rest = &text[start..];
+            let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+            if digits < 3 {
+                continue;
+            }
+            let Some(tail) = rest[digits..]
+                .strip_prefix('-')
+                .filter(|t| t.len() >= word.len() && t.is_char_boundary(word.len()))
+                .filter(|t| t[..word.len()].eq(word))
+                .map(|t| &t[word.len()..])
+            else {
+                continue;
+            };
+            let run_len = tail
+                .find(|c: char| c.is_whitespace() || matches!(c, '`' | ')' | '"' | '\''))
+                .unwrap_or(tail.len());
+            if tail[..run_len].contains(".md")
+                && let Some(n) = Correlative::from_digits(&rest[..digits])
+            {
+                out.push(n);
+            }
+        }
+        out
+    }
+
+    proptest::proptest! {
+        /// The byte-wise prefix search finds exactly the paths `str::find` found.
+        #[test]
+        fn doc_paths_agree_with_str_find(
+            parts in proptest::collection::vec(
+                "docs/specs/|docs/plans/|docs/|dd|0012|123|-spec|-plan|\\.md|\\.m|[ `)é\u{a0}x]",
+                0..12,
+            ),
+        ) {
+            let text = parts.concat();
+            for (folder, word) in [("specs", "spec"), ("plans", "plan")] {
+                let mut got = Vec::new();
+                doc_paths(&text, folder, word, &mut got);
+                proptest::prop_assert_eq!(got, doc_paths_by_find(&text, folder, word));
+            }
+        }
     }
 
     #[test]

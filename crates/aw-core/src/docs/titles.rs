@@ -2,7 +2,7 @@
 //! folded, surrounding spaces ignored) without allocating: the board compares every heading of
 //! thousands of documents, and a fresh `String` per comparison showed up as a fifth of its time.
 
-use crate::markdown::{ascii_fold_eq, fold, fold_char, trim, trim_end, trim_start};
+use crate::markdown::{ascii_fold_eq, ascii_space, fold, fold_char, trim, trim_end, trim_start};
 
 /// Whether `fold(s) == folded`.
 pub fn folds_to(s: &str, folded: &str) -> bool {
@@ -72,16 +72,35 @@ pub fn words_fold_to_any(value: &str, folded: &[&str]) -> Option<usize> {
     let mut len = 0;
     let mut pending_space = false;
     let mut started = false;
-    for c in value.chars() {
-        if c == '*' {
-            continue;
-        }
-        if c.is_whitespace() {
-            pending_space = started;
-            continue;
-        }
-        let Some(f) = fold_char(c) else {
-            return every();
+    // Byte by byte while the value is ASCII (the common case): an ASCII byte is a whole char,
+    // whitespace as `char::is_whitespace` sees it when `ascii_space` says so, and folds to its
+    // ASCII lower case; other chars are decoded and folded as chars.
+    let mut i = 0;
+    while let Some(&b) = value.as_bytes().get(i) {
+        let f = if b.is_ascii() {
+            i += 1;
+            if b == b'*' {
+                continue;
+            }
+            if ascii_space(b) {
+                pending_space = started;
+                continue;
+            }
+            char::from(b.to_ascii_lowercase())
+        } else {
+            // `i` is at a char's first byte: every step advances by whole chars.
+            let Some(c) = value[i..].chars().next() else {
+                break;
+            };
+            i += c.len_utf8();
+            if c.is_whitespace() {
+                pending_space = started;
+                continue;
+            }
+            let Some(f) = fold_char(c) else {
+                return every();
+            };
+            f
         };
         let space = usize::from(pending_space);
         if len + space + f.len_utf8() > buf.len() {
@@ -131,7 +150,25 @@ fn chars_words_fold_to(value: &str, folded: &str) -> bool {
 /// Whether `hay` contains `needle` (ASCII lower case), ignoring ASCII case.
 pub fn contains_ascii_ci(hay: &str, needle: &str) -> bool {
     let (h, n) = (hay.as_bytes(), needle.as_bytes());
-    n.is_empty() || h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n))
+    let Some((&first, rest)) = n.split_first() else {
+        return true;
+    };
+    let Some(last) = h.len().checked_sub(n.len()) else {
+        return false;
+    };
+    // Only the windows whose first byte fits are compared: `memchr2` finds them, where comparing
+    // every window of every preamble line showed in profiles of large boards.
+    let (lower, upper) = (first.to_ascii_lowercase(), first.to_ascii_uppercase());
+    let starts = &h[..=last];
+    let mut i = 0;
+    while let Some(j) = memchr::memchr2(lower, upper, &starts[i..]) {
+        let at = i + j;
+        if h[at + 1..at + n.len()].eq_ignore_ascii_case(rest) {
+            return true;
+        }
+        i = at + 1;
+    }
+    false
 }
 
 #[cfg(test)]
@@ -200,5 +237,29 @@ mod tests {
         }
         assert!(contains_ascii_ci("> DERIVED From x", "derived from"));
         assert!(!contains_ascii_ci("derive", "derived"));
+    }
+
+    proptest::proptest! {
+        /// The byte-wise fold into the buffer agrees with the char-wise comparison.
+        #[test]
+        fn words_fold_to_any_agrees_with_the_char_wise_fold(
+            v in "([ \t\u{a0}\u{2003}*]{0,2}(En|EN|en|ÉN|Ejecución|EJECUCIÓN|ejecucion|ñu|Ñú|İx|i\u{307}x|x|e)){0,3}[ *\u{a0}]{0,2}",
+        ) {
+            let words = ["en ejecucion", "en", "nu", "i\u{307}x", "", "en ejecucion e"];
+            proptest::prop_assert_eq!(
+                words_fold_to_any(&v, &words),
+                words.iter().position(|w| chars_words_fold_to(&v, w))
+            );
+        }
+        /// The first-byte search agrees with comparing every window.
+        #[test]
+        fn contains_ascii_ci_agrees_with_every_window(
+            hay in "[dDeErRiIvV ñÑxX-]{0,24}",
+            needle in "[dDeErRiIvV ñ]{0,5}",
+        ) {
+            let (h, n) = (hay.as_bytes(), needle.as_bytes());
+            let want = n.is_empty() || h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n));
+            proptest::prop_assert_eq!(contains_ascii_ci(&hay, &needle), want);
+        }
     }
 }
