@@ -546,3 +546,48 @@ fn proposals_carry_the_pipeline_kind() {
     assert_eq!(session_kind("006-bare-quick"), "session");
     assert_eq!(session_kind("007-closed-quick"), "session");
 }
+
+#[test]
+fn a_large_board_keeps_its_plans_in_order_and_plans_the_specs_they_name() {
+    // Enough plans for the board to build them on two threads: the even specs have a plan, in
+    // both halves of the plan list, and the specs they name are planned whichever half named
+    // them.
+    let specs = (1..=200)
+        .map(|n| spec(&format!("{n:03}-spec-s{n}.md"), READY))
+        .collect();
+    let plans: Vec<PlanInput> = (1..=200)
+        .filter(|n| n % 2 == 0)
+        .rev()
+        .map(|n| {
+            let named = format!("{n:03}-spec-s{n}.md");
+            plan(
+                &format!("{n:03}-plan-s{n}.md"),
+                &open_plan(Some(&named), false),
+            )
+        })
+        .collect();
+    assert!(plans.len() >= 64);
+    let m = board(specs, plans, Vec::new());
+    let numbers: Vec<String> = m.plans.iter().map(|p| p.number.clone()).collect();
+    let expected: Vec<String> = (1..=200)
+        .filter(|n| n % 2 == 0)
+        .map(|n| format!("{n:03}"))
+        .collect();
+    assert_eq!(numbers, expected, "plans in inventory order");
+    for p in &m.plans {
+        assert_eq!(p.spec.resolved(), Some(p.number.as_str()), "{}", p.file);
+    }
+    for s in &m.specs {
+        let n: u32 = s.number.parse().unwrap();
+        assert_eq!(s.planned, n % 2 == 0, "{}", s.file);
+    }
+    // A planned spec leaves the pipeline's ready-for-plan items; the odd ones stay.
+    let ready: Vec<&str> = m
+        .pipeline
+        .iter()
+        .filter(|i| i.kind == "spec-unplanned")
+        .map(|i| i.number.as_str())
+        .collect();
+    assert_eq!(ready.len(), 100, "{ready:?}");
+    assert!(ready.iter().all(|n| n.parse::<u32>().unwrap() % 2 == 1));
+}
