@@ -7,8 +7,6 @@
 //! other write error (a full disk, a closed terminal) is: the caller reports it on stderr and
 //! exits 1, so a truncated output never looks like a success.
 
-mod split;
-
 use crate::failure::Failure;
 use crate::style;
 use aw_core::error_code::ErrorCode;
@@ -169,22 +167,13 @@ impl Outcome {
 
     /// A successful JSON result for a large model: serialised only when printed, straight into
     /// a buffered stdout, so its text is never held whole in memory (for a board of thousands of
-    /// documents, megabytes of fresh pages and a copy saved). A member named in `aside`, most of
-    /// the text, is serialised on a second thread while the members before it are written (see
-    /// [`split`]); the bytes are those of one pass, and a model that is not a struct is written
-    /// whole.
-    pub fn json_model<T: serde::Serialize + Sync + 'static>(
-        model: T,
-        aside: Option<&'static str>,
-    ) -> Self {
+    /// documents, megabytes of fresh pages and a copy saved).
+    pub fn json_model<T: serde::Serialize + 'static>(model: T) -> Self {
         let write = move |w: &mut dyn Write| {
             // Buffered here, not by the caller: the serialiser's many small writes then reach a
             // buffer it knows, not a writer behind a vtable.
             let mut out = std::io::BufWriter::with_capacity(STREAM_BUFFER, w);
-            match aside {
-                Some(aside) => split::write_pretty_split(&mut out, &model, aside)?,
-                None => write_pretty(&mut out, &model)?,
-            }
+            write_pretty(&mut out, &model)?;
             out.write_all(b"\n")?;
             out.flush()?;
             // Printing is the command's last act: freeing thousands of small allocations one by
@@ -282,15 +271,6 @@ struct Pretty {
 }
 
 impl Pretty {
-    /// The formatter for a value nested `level` levels in (a member of the top-level object is
-    /// at level 1).
-    fn at_level(level: usize) -> Self {
-        Pretty {
-            level,
-            has_value: false,
-        }
-    }
-
     /// A new line (after a comma when `comma`) and the current indentation.
     fn line<W: ?Sized + Write>(&self, w: &mut W, comma: bool) -> std::io::Result<()> {
         let from = usize::from(!comma);
@@ -406,7 +386,7 @@ mod tests {
         let Body::JsonText(held) = Outcome::json_of(&model).body else {
             panic!("json_of holds its text");
         };
-        let Body::JsonText(streamed) = Outcome::json_model(model, Some("specs")).body.held() else {
+        let Body::JsonText(streamed) = Outcome::json_model(model).body.held() else {
             panic!("held() serialises a streamed model");
         };
         assert_eq!(streamed, held);

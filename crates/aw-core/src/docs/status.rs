@@ -262,11 +262,6 @@ pub fn dated(
     }
 }
 
-/// From how many plans a board is worth a second thread ([`build`] builds the plans in two
-/// halves; `aw status --json` serialises them beside the rest): below, starting a thread costs
-/// more than it saves.
-pub const PLANS_FOR_TWO_THREADS: usize = 64;
-
 /// Builds the board. `now` is the local wall clock.
 pub fn build(input: BoardInput, now: &WallClock) -> StatusModel {
     let mut specs = input.specs;
@@ -284,50 +279,24 @@ pub fn build(input: BoardInput, now: &WallClock) -> StatusModel {
         let i = specs.partition_point(|s| s.name.correlative < *n);
         specs.get(i).filter(|s| s.name.correlative == *n).map(|_| i)
     };
-    // Each plan's entry depends on the specs alone, so the plans are built in two halves, the
-    // second on another core (a board's plans are a thousand entries, half of what is left to do
-    // once the files are read). Which specs they plan is gathered from both.
-    let entries_of = |plans: Vec<PlanInput>| {
-        let mut planned = Vec::new();
-        let entries: Vec<PlanEntry> = plans
-            .into_iter()
-            .map(|p| {
-                let hit = Cell::new(None);
-                let rel = relation::resolve(&p.facts.clues, |n| {
-                    let i = first_of(n)?;
-                    hit.set(Some(i));
-                    let s = &specs[i];
-                    Some((s.name.number.as_str(), s.file.as_str()))
-                });
-                if let (Some(_), Some(i)) = (rel.resolved(), hit.get()) {
-                    planned.push(i);
-                }
-                plan_entry(p, rel, now)
-            })
-            .collect();
-        (entries, planned)
-    };
-    let ((mut plan_entries, first_planned), (second_entries, second_planned)) =
-        if plans.len() < PLANS_FOR_TWO_THREADS {
-            (entries_of(plans), (Vec::new(), Vec::new()))
-        } else {
-            let second_half = plans.split_off(plans.len() / 2);
-            std::thread::scope(|scope| {
-                let second = scope.spawn(|| entries_of(second_half));
-                let first = entries_of(plans);
-                match second.join() {
-                    Ok(second) => (first, second),
-                    // A panic on the other thread is this one's, as if it had built every plan.
-                    Err(panic) => std::panic::resume_unwind(panic),
-                }
-            })
-        };
-    plan_entries.extend(second_entries);
     // Whether a plan resolved to the spec answering for each number, by that spec's index.
     let mut planned = vec![false; specs.len()];
-    for i in first_planned.into_iter().chain(second_planned) {
-        planned[i] = true;
-    }
+    let plan_entries: Vec<PlanEntry> = plans
+        .into_iter()
+        .map(|p| {
+            let hit = Cell::new(None);
+            let rel = relation::resolve(&p.facts.clues, |n| {
+                let i = first_of(n)?;
+                hit.set(Some(i));
+                let s = &specs[i];
+                Some((s.name.number.as_str(), s.file.as_str()))
+            });
+            if let (Some(_), Some(i)) = (rel.resolved(), hit.get()) {
+                planned[i] = true;
+            }
+            plan_entry(p, rel, now)
+        })
+        .collect();
     // A spec is planned when a plan resolved to the spec that answers for its number: the
     // first of its run of equal numbers.
     let mut first = 0;

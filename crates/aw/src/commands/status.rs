@@ -6,7 +6,6 @@ use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::views;
-use aw_core::docs::status;
 use aw_workspace::board;
 use clap::Args;
 
@@ -29,12 +28,7 @@ pub fn run(_args: &StatusArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     Ok(match style.format {
         // Serialised straight from the model into stdout: a large board never exists in memory
         // as a JSON tree, nor whole as text.
-        // The plans are more than half the text: on a large board they are serialised on the
-        // other core meanwhile.
-        Format::Json => {
-            let aside = (model.plans.len() >= status::PLANS_FOR_TWO_THREADS).then_some("plans");
-            Outcome::json_model(model, aside)
-        }
+        Format::Json => Outcome::json_model(model),
         Format::Human => {
             let text = views::status::render(&model, style);
             // The command's last use of the board: the process exit frees it at once.
