@@ -23,18 +23,6 @@ pub fn entries(dir: &Path) -> Result<Vec<String>> {
     Ok(names)
 }
 
-/// [`entries`] with each entry's type as the listing reports it (a symbolic link is reported as
-/// one, not followed; `None` when it cannot be told), so a reader knows which names are regular
-/// files without a `stat` per file.
-pub fn typed_entries(dir: &Path) -> Result<Vec<(String, Option<std::fs::FileType>)>> {
-    let mut names: Vec<(String, Option<std::fs::FileType>)> = listed(dir)?
-        .into_iter()
-        .map(|(name, e)| (name, e.file_type().ok()))
-        .collect();
-    names.sort_by(|a, b| a.0.cmp(&b.0));
-    Ok(names)
-}
-
 /// The folder's entries with UTF-8 names; a missing folder has none.
 fn listed(dir: &Path) -> Result<Vec<(String, std::fs::DirEntry)>> {
     let list = match std::fs::read_dir(dir) {
@@ -197,23 +185,6 @@ pub fn summary(dir: &Path, entries: &[String], descriptor: Option<&Descriptor>) 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn typed_entries_are_the_entries_with_their_types() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("b.md"), "").unwrap();
-        std::fs::create_dir(dir.path().join("a")).unwrap();
-        let typed = typed_entries(dir.path()).unwrap();
-        let names: Vec<String> = typed.iter().map(|(n, _)| n.clone()).collect();
-        assert_eq!(names, entries(dir.path()).unwrap());
-        assert!(typed[0].1.is_some_and(|t| t.is_dir()));
-        assert!(typed[1].1.is_some_and(|t| t.is_file()));
-        assert!(
-            typed_entries(&dir.path().join("missing"))
-                .unwrap()
-                .is_empty()
-        );
-    }
 
     #[test]
     fn scripts_at_any_depth_in_any_case_sorted() {

@@ -4,6 +4,7 @@
 //! not texts, whatever the size of the workspace. Nothing here fails on a reachable workspace:
 //! a folder or file that cannot be read is left out, as the reference did.
 
+use crate::folder::{self, EntryKind, Folder};
 use crate::locate::Workspace;
 use crate::sessions;
 use aw_core::artifacts::ArtifactKind;
@@ -22,7 +23,6 @@ use aw_core::flow::state::RUN_STATE_FILE;
 use aw_core::session::folder::SessionFolder;
 use aw_core::session::folder::SessionState;
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::SystemTime;
@@ -84,50 +84,6 @@ impl Default for LocalTimes {
     }
 }
 
-/// A text file read whole, with its modification time; `None` when it cannot be read.
-pub fn read_with_time(path: &Path) -> Option<(String, Option<SystemTime>)> {
-    let mut buf = Vec::new();
-    let modified = read_regular(path, false, &mut buf)?;
-    Some((into_text(buf), modified))
-}
-
-/// Reads the regular file at `path` whole into `buf` (replacing its contents) and returns its
-/// modification time; `None` when it is not a regular file or cannot be read.
-///
-/// `listed_regular` says a directory listing already showed a regular file there; otherwise the
-/// path is looked at before opening it: opening a FIFO that happens to carry an artifact's name
-/// would wait for a writer forever. The open file's own `stat` gives the size and the time, so a
-/// file costs open, stat, read and close, the same calls a bare read needs.
-fn read_regular(
-    path: &Path,
-    listed_regular: bool,
-    buf: &mut Vec<u8>,
-) -> Option<Option<SystemTime>> {
-    if !listed_regular && !std::fs::metadata(path).ok()?.is_file() {
-        return None;
-    }
-    let file = std::fs::File::open(path).ok()?;
-    let meta = file.metadata().ok()?;
-    if !meta.is_file() {
-        return None;
-    }
-    read_into(file, meta.len(), buf)?;
-    Some(meta.modified().ok())
-}
-
-/// A document bigger than this is not a spec, a plan or a session note: it is left out rather
-/// than read into memory.
-pub const MAX_DOCUMENT_BYTES: usize = 256 * 1024 * 1024;
-
-/// Reads what a `stat` just announced of `file` into `buf` (see
-/// [`crate::artifacts::read_announced`]); `None` for a file too big to be a document.
-fn read_into(file: std::fs::File, size: u64, buf: &mut Vec<u8>) -> Option<()> {
-    if size > MAX_DOCUMENT_BYTES as u64 {
-        return None;
-    }
-    crate::artifacts::read_announced(file, size, buf).ok()
-}
-
 /// Bytes as text; invalid UTF-8 is replaced rather than refused.
 fn into_text(bytes: Vec<u8>) -> String {
     match String::from_utf8(bytes) {
@@ -147,18 +103,6 @@ fn parse_bytes<T>(bytes: &[u8], parse: impl FnOnce(&str) -> T) -> T {
     }
 }
 
-/// Whether a listed entry is known to be a regular file (a symbolic link or an unknown type is
-/// not: it is looked at before being opened).
-fn is_regular(t: Option<std::fs::FileType>) -> bool {
-    t.is_some_and(|t| t.is_file())
-}
-
-/// Whether a listed entry may be a regular file: a regular file, or a symbolic link (or an
-/// entry of unknown type) that may lead to one.
-fn may_be_regular(t: Option<std::fs::FileType>) -> bool {
-    t.is_none_or(|t| t.is_file() || t.is_symlink())
-}
-
 /// One document file found by a listing.
 #[derive(Debug, Clone)]
 struct Found {
@@ -168,28 +112,24 @@ struct Found {
     /// Where the file name starts in `path`.
     name_at: usize,
     name: DocName,
-    /// The listing showed a regular file (not a link to one).
-    regular: bool,
+    /// What the listing said the entry is.
+    kind: EntryKind,
 }
 
 /// The documents of one kind: every entry directly inside the folder whose name fits the
 /// grammar and that may be a regular file, in byte order of name. Whether it is one is settled
-/// when it is read (see [`read_regular`]).
-fn listing(dir: &Path, kind: DocKind) -> Vec<Found> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut out: Vec<Found> = entries
-        .filter_map(|e| e.ok())
-        .filter_map(|e| {
-            let file = e.file_name().into_string().ok()?;
+/// when it is read (see [`folder::read_regular_in`]).
+fn listing(folder: &mut Folder, kind: DocKind) -> Vec<Found> {
+    let mut out: Vec<Found> = folder
+        .entries()
+        .into_iter()
+        .filter_map(|(file, entry)| {
             let name = parse_name(kind, &file)?;
-            let t = e.file_type().ok();
-            may_be_regular(t).then(|| Found {
+            entry.may_be_regular().then(|| Found {
                 path: doc_path(kind, &file),
                 name_at: kind.folder().len() + 1,
                 name,
-                regular: is_regular(t),
+                kind: entry,
             })
         })
         .collect();
@@ -211,14 +151,15 @@ struct DocRead<T> {
     modified: Option<SystemTime>,
 }
 
-/// Reads and parses one document of `dir`; `None` when it cannot be read.
+/// Reads and parses one document of the folder it was listed in; `None` when it cannot be read.
 fn read_doc<T>(
-    dir: &Path,
+    listed_in: &OnceLock<Option<Folder>>,
     f: &Found,
     parse: fn(&str) -> T,
     buf: &mut Vec<u8>,
 ) -> Option<DocRead<T>> {
-    let modified = read_regular(&dir.join(f.file()), f.regular, buf)?;
+    let folder = listed_in.get()?.as_ref()?;
+    let modified = folder::read_regular_in(folder, f.file(), f.kind, buf)?;
     Some(DocRead {
         facts: parse_bytes(buf, parse),
         modified,
@@ -389,17 +330,19 @@ struct SessionRead {
 fn read_session_files(ws: &Workspace, folder: &SessionFolder, buf: &mut Vec<u8>) -> SessionRead {
     let dir = sessions::folder_path(ws, &folder.folder);
     let rel_dir = format!(".{}/sessions/{}", ws.ns, folder.folder);
-    let listed = crate::artifacts::typed_entries(&dir).ok();
+    // The folder is opened once: it is listed, and its files are opened by name through it.
+    let mut opened = Folder::open(&dir).ok();
+    let listed = opened.as_mut().map(|f| {
+        let mut entries = f.entries();
+        entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        entries
+    });
     let typed = listed.as_deref().unwrap_or_default();
     let names: Vec<String> = typed.iter().map(|(n, _)| n.clone()).collect();
-    let file_type = |name: &str| typed.iter().find(|(n, _)| n == name).and_then(|(_, t)| *t);
     // A listed name that is not a regular file (a folder, a FIFO) is read as no file at all.
     let read = |name: &str, buf: &mut Vec<u8>| {
-        let t = file_type(name);
-        if !may_be_regular(t) {
-            return None;
-        }
-        read_regular(&dir.join(name), is_regular(t), buf)
+        let (_, kind) = typed.iter().find(|(n, _)| n == name)?;
+        folder::read_regular_in(opened.as_ref()?, name, *kind, buf)
     };
     let descriptor = sessions::descriptor_name(&names)
         .and_then(|(_, name)| Some((read(name, buf)?, into_text(std::mem::take(buf)))));
@@ -479,8 +422,20 @@ fn read_board(
     with_sessions: bool,
     times: &mut LocalTimes,
 ) -> (Vec<SessionInput>, Vec<SpecInput>, Vec<PlanInput>) {
-    let spec_dir = ws.root.join(DocKind::Spec.folder());
-    let plan_dir = ws.root.join(DocKind::Plan.folder());
+    // Each folder is opened by whichever thread lists it, and kept for the threads that read
+    // its files.
+    let spec_folder: OnceLock<Option<Folder>> = OnceLock::new();
+    let plan_folder: OnceLock<Option<Folder>> = OnceLock::new();
+    let list_in = |cell: &OnceLock<Option<Folder>>, kind: DocKind| {
+        let mut folder = Folder::open(&ws.root.join(kind.folder())).ok();
+        let found = folder
+            .as_mut()
+            .map(|f| listing(f, kind))
+            .unwrap_or_default();
+        // Listed once: the cell is empty here.
+        let _ = cell.set(folder);
+        found
+    };
     let list_sessions = || {
         let folders = if with_sessions {
             session_folders(ws)
@@ -490,14 +445,19 @@ fn read_board(
         folders.into_iter().map(Job::Session).collect()
     };
     let list_documents = || {
-        let specs = listing(&spec_dir, DocKind::Spec).into_iter().map(Job::Spec);
-        let plans = listing(&plan_dir, DocKind::Plan).into_iter().map(Job::Plan);
+        let specs = list_in(&spec_folder, DocKind::Spec)
+            .into_iter()
+            .map(Job::Spec);
+        let plans = list_in(&plan_folder, DocKind::Plan)
+            .into_iter()
+            .map(Job::Plan);
         specs.chain(plans).collect()
     };
     let work = |job: &Job, buf: &mut Vec<u8>| match job {
         Job::Session(f) => Done::Session(Box::new(read_session_files(ws, f, buf))),
-        Job::Spec(f) => Done::Spec(read_doc(&spec_dir, f, parse_spec, buf)),
-        Job::Plan(f) => Done::Plan(read_doc(&plan_dir, f, parse_plan, buf)),
+        // A document job exists only once its folder was listed, so the cell is set.
+        Job::Spec(f) => Done::Spec(read_doc(&spec_folder, f, parse_spec, buf)),
+        Job::Plan(f) => Done::Plan(read_doc(&plan_folder, f, parse_plan, buf)),
     };
     let (session_results, document_results) = pool(&list_sessions, &list_documents, &work);
     let sessions = session_results

@@ -18,6 +18,7 @@ pub mod doc_language;
 pub mod error;
 pub mod example;
 pub mod flow_store;
+pub mod folder;
 pub mod git;
 pub mod history;
 pub mod hooks;

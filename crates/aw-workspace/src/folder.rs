@@ -1,0 +1,277 @@
+//! An open folder: its entries are listed through the open handle, and the files in it are
+//! opened by name relative to that handle (`openat`), so each open resolves one name rather
+//! than the whole path from the filesystem's root again. Reading a board opens thousands of
+//! files a few folders below a workspace that itself sits several folders deep; walking those
+//! leading folders again for every file was a measurable part of the time `aw status` spends in
+//! the kernel.
+//!
+//! Names are followed as an ordinary open follows them: a symbolic link in the folder leads
+//! where it leads, as `std::fs::File::open(dir.join(name))` would.
+
+use std::fs::File;
+
+/// What a listing says an entry is, from the entry itself (no `stat`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EntryKind {
+    /// A regular file.
+    File,
+    /// A symbolic link (to anything).
+    Symlink,
+    /// A folder.
+    Dir,
+    /// Anything else: a FIFO, a socket, a device.
+    Special,
+    /// The filesystem does not say: look before opening.
+    Unknown,
+}
+
+impl EntryKind {
+    /// Known to be a regular file (a link to one is not: it is looked at before being opened).
+    pub fn is_regular(self) -> bool {
+        self == EntryKind::File
+    }
+
+    /// May be a regular file: one, or a link (or an entry of unknown type) that may lead to one.
+    pub fn may_be_regular(self) -> bool {
+        matches!(
+            self,
+            EntryKind::File | EntryKind::Symlink | EntryKind::Unknown
+        )
+    }
+}
+
+#[cfg(unix)]
+mod imp {
+    use super::EntryKind;
+    use rustix::fs::{AtFlags, Dir, FileType, Mode, OFlags};
+    use std::fs::File;
+    use std::path::Path;
+
+    /// An open folder.
+    #[derive(Debug)]
+    pub struct Folder {
+        dir: Dir,
+        /// The entries were read once: a second listing starts over.
+        listed: bool,
+    }
+
+    impl Folder {
+        /// Opens the folder at `path` (a link to a folder is followed).
+        pub fn open(path: &Path) -> std::io::Result<Folder> {
+            let fd = rustix::fs::open(
+                path,
+                OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+                Mode::empty(),
+            )?;
+            Ok(Folder {
+                dir: Dir::new(fd)?,
+                listed: false,
+            })
+        }
+
+        /// Every entry with a UTF-8 name, in the order the folder gives them (`.` and `..` left
+        /// out). Reading stops at the first error, as a listing that cannot go on has no more
+        /// to give.
+        pub fn entries(&mut self) -> Vec<(String, EntryKind)> {
+            // A fresh folder is read from its start: rewinding it would cost a call for nothing.
+            if self.listed {
+                self.dir.rewind();
+            }
+            self.listed = true;
+            let mut out = Vec::new();
+            while let Some(Ok(entry)) = self.dir.read() {
+                let name = entry.file_name().to_bytes();
+                if name == b"." || name == b".." {
+                    continue;
+                }
+                let Ok(name) = std::str::from_utf8(name) else {
+                    continue;
+                };
+                out.push((name.to_owned(), kind(entry.file_type())));
+            }
+            out
+        }
+
+        /// Opens the file `name` in this folder for reading.
+        pub fn open_file(&self, name: &str) -> std::io::Result<File> {
+            // Non-blocking: should a FIFO take a listed file's place before it is opened, the
+            // open returns rather than waiting for a writer (reads of a regular file are
+            // unaffected).
+            let fd = rustix::fs::openat(
+                self.dir.fd()?,
+                name,
+                OFlags::RDONLY | OFlags::CLOEXEC | OFlags::NONBLOCK,
+                Mode::empty(),
+            )?;
+            Ok(File::from(fd))
+        }
+
+        /// Whether `name` in this folder is, or leads to, a regular file.
+        pub fn is_file(&self, name: &str) -> bool {
+            self.dir
+                .fd()
+                .and_then(|fd| rustix::fs::statat(fd, name, AtFlags::empty()))
+                .is_ok_and(|st| FileType::from_raw_mode(st.st_mode) == FileType::RegularFile)
+        }
+    }
+
+    fn kind(t: FileType) -> EntryKind {
+        match t {
+            FileType::RegularFile => EntryKind::File,
+            FileType::Symlink => EntryKind::Symlink,
+            FileType::Directory => EntryKind::Dir,
+            FileType::Unknown => EntryKind::Unknown,
+            _ => EntryKind::Special,
+        }
+    }
+}
+
+#[cfg(not(unix))]
+mod imp {
+    use super::EntryKind;
+    use std::fs::File;
+    use std::path::{Path, PathBuf};
+
+    /// A folder, by path (no `openat` here: each file is opened by its whole path).
+    #[derive(Debug)]
+    pub struct Folder {
+        path: PathBuf,
+    }
+
+    impl Folder {
+        /// Checks the folder at `path` can be listed.
+        pub fn open(path: &Path) -> std::io::Result<Folder> {
+            std::fs::read_dir(path)?;
+            Ok(Folder {
+                path: path.to_owned(),
+            })
+        }
+
+        /// Every entry with a UTF-8 name.
+        pub fn entries(&mut self) -> Vec<(String, EntryKind)> {
+            let Ok(list) = std::fs::read_dir(&self.path) else {
+                return Vec::new();
+            };
+            list.map_while(Result::ok)
+                .filter_map(|e| {
+                    let name = e.file_name().into_string().ok()?;
+                    let kind = match e.file_type() {
+                        Ok(t) if t.is_file() => EntryKind::File,
+                        Ok(t) if t.is_symlink() => EntryKind::Symlink,
+                        Ok(t) if t.is_dir() => EntryKind::Dir,
+                        Ok(_) => EntryKind::Special,
+                        Err(_) => EntryKind::Unknown,
+                    };
+                    Some((name, kind))
+                })
+                .collect()
+        }
+
+        /// Opens the file `name` in this folder for reading.
+        pub fn open_file(&self, name: &str) -> std::io::Result<File> {
+            File::open(self.path.join(name))
+        }
+
+        /// Whether `name` in this folder is, or leads to, a regular file.
+        pub fn is_file(&self, name: &str) -> bool {
+            std::fs::metadata(self.path.join(name)).is_ok_and(|m| m.is_file())
+        }
+    }
+}
+
+pub use imp::Folder;
+
+/// Opens `name` in `folder` when it is a regular file and reads it whole into `buf`
+/// (replacing its contents); returns its modification time. `None` when it is not a regular
+/// file or cannot be read.
+///
+/// `kind` is what the listing said: an entry not known to be a regular file is looked at before
+/// it is opened, as opening a FIFO that carries a document's name would wait for a writer
+/// forever. The open file's own `stat` gives the size and the time, so a file costs open, stat,
+/// read and close, the calls a bare read needs.
+pub fn read_regular_in(
+    folder: &Folder,
+    name: &str,
+    kind: EntryKind,
+    buf: &mut Vec<u8>,
+) -> Option<Option<std::time::SystemTime>> {
+    if !kind.may_be_regular() || (!kind.is_regular() && !folder.is_file(name)) {
+        return None;
+    }
+    read_open(folder.open_file(name).ok()?, buf)
+}
+
+/// A document bigger than this is not a spec, a plan or a session note: it is left out rather
+/// than read into memory.
+pub const MAX_DOCUMENT_BYTES: usize = 256 * 1024 * 1024;
+
+/// Reads an open file whole into `buf` when it is still a regular file of a document's size.
+fn read_open(file: File, buf: &mut Vec<u8>) -> Option<Option<std::time::SystemTime>> {
+    let meta = file.metadata().ok()?;
+    if !meta.is_file() || meta.len() > MAX_DOCUMENT_BYTES as u64 {
+        return None;
+    }
+    crate::artifacts::read_announced(file, meta.len(), buf).ok()?;
+    Some(meta.modified().ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_name_their_kind_and_files_open_by_name() {
+        let t = tempfile::tempdir().expect("tempdir");
+        std::fs::write(t.path().join("a.md"), "alpha").expect("write");
+        std::fs::create_dir(t.path().join("sub")).expect("mkdir");
+        let mut f = Folder::open(t.path()).expect("open");
+        let mut entries = f.entries();
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        assert_eq!(
+            entries,
+            vec![
+                ("a.md".to_owned(), EntryKind::File),
+                ("sub".to_owned(), EntryKind::Dir)
+            ]
+        );
+        // Listing again gives the same entries.
+        assert_eq!(f.entries().len(), 2);
+        let mut buf = b"old".to_vec();
+        assert!(read_regular_in(&f, "a.md", EntryKind::File, &mut buf).is_some());
+        assert_eq!(buf, b"alpha");
+        assert!(read_regular_in(&f, "sub", EntryKind::Dir, &mut buf).is_none());
+        assert!(read_regular_in(&f, "missing.md", EntryKind::Unknown, &mut buf).is_none());
+        assert!(Folder::open(&t.path().join("a.md")).is_err());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_are_followed_and_fifos_never_opened() {
+        let t = tempfile::tempdir().expect("tempdir");
+        let outside = tempfile::tempdir().expect("tempdir");
+        std::fs::write(outside.path().join("real.md"), "through").expect("write");
+        std::os::unix::fs::symlink(outside.path().join("real.md"), t.path().join("link.md"))
+            .expect("symlink");
+        std::os::unix::fs::symlink(outside.path(), t.path().join("dirlink")).expect("symlink");
+        let made = std::process::Command::new("mkfifo")
+            .arg(t.path().join("fifo.md"))
+            .status()
+            .expect("mkfifo runs");
+        assert!(made.success());
+        let mut f = Folder::open(t.path()).expect("open");
+        let kinds: std::collections::BTreeMap<String, EntryKind> =
+            f.entries().into_iter().collect();
+        assert_eq!(kinds["link.md"], EntryKind::Symlink);
+        assert_eq!(kinds["fifo.md"], EntryKind::Special);
+        let mut buf = Vec::new();
+        assert!(read_regular_in(&f, "link.md", kinds["link.md"], &mut buf).is_some());
+        assert_eq!(buf, b"through");
+        // A link to a folder is no file; a FIFO listed as unknown is looked at, not opened.
+        assert!(read_regular_in(&f, "dirlink", kinds["dirlink"], &mut buf).is_none());
+        assert!(read_regular_in(&f, "fifo.md", EntryKind::Unknown, &mut buf).is_none());
+        assert!(read_regular_in(&f, "fifo.md", EntryKind::Special, &mut buf).is_none());
+        // A folder reached through a link opens and lists.
+        let mut through = Folder::open(&t.path().join("dirlink")).expect("open");
+        assert_eq!(through.entries().len(), 1);
+    }
+}
