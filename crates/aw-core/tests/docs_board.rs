@@ -555,7 +555,7 @@ fn a_large_board_keeps_its_plans_in_order_and_plans_the_specs_they_name() {
         .map(|n| spec(&format!("{n:03}-spec-s{n}.md"), READY))
         .collect();
     let plans: Vec<PlanInput> = (1..=200)
-        .filter(|n| n % 2 == 0)
+        .filter(|n: &u32| n.is_multiple_of(2))
         .rev()
         .map(|n| {
             let named = format!("{n:03}-spec-s{n}.md");
@@ -568,7 +568,7 @@ fn a_large_board_keeps_its_plans_in_order_and_plans_the_specs_they_name() {
     let m = board(specs, plans, Vec::new());
     let numbers: Vec<String> = m.plans.iter().map(|p| p.number.clone()).collect();
     let expected: Vec<String> = (1..=200)
-        .filter(|n| n % 2 == 0)
+        .filter(|n: &u32| n.is_multiple_of(2))
         .map(|n| format!("{n:03}"))
         .collect();
     assert_eq!(numbers, expected, "plans in inventory order");
@@ -577,7 +577,7 @@ fn a_large_board_keeps_its_plans_in_order_and_plans_the_specs_they_name() {
     }
     for s in &m.specs {
         let n: u32 = s.number.parse().unwrap();
-        assert_eq!(s.planned, n % 2 == 0, "{}", s.file);
+        assert_eq!(s.planned, n.is_multiple_of(2), "{}", s.file);
     }
     // A planned spec leaves the pipeline's ready-for-plan items; the odd ones stay.
     let ready: Vec<&str> = m
@@ -587,5 +587,5 @@ fn a_large_board_keeps_its_plans_in_order_and_plans_the_specs_they_name() {
         .map(|i| i.number.as_str())
         .collect();
     assert_eq!(ready.len(), 100, "{ready:?}");
-    assert!(ready.iter().all(|n| n.parse::<u32>().unwrap() % 2 == 1));
+    assert!(ready.iter().all(|n| !n.parse::<u32>().unwrap().is_multiple_of(2)));
 }
