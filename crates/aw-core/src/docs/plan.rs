@@ -141,10 +141,16 @@ fn header(lines: &[markdown::Line<'_>], pre: preamble::Preamble) -> Header {
             closure,
         };
     };
-    let word = |s: &str| match s.trim().to_ascii_lowercase().as_str() {
-        "open" => Some(Declaration::Open),
-        "done" => Some(Declaration::Done),
-        _ => None,
+    // Compared in place, ASCII case ignored: no lower-cased copy of every plan's state.
+    let word = |s: &str| {
+        let s = s.trim();
+        if s.eq_ignore_ascii_case("open") {
+            Some(Declaration::Open)
+        } else if s.eq_ignore_ascii_case("done") {
+            Some(Declaration::Done)
+        } else {
+            None
+        }
     };
     if let Some(d) = word(&v) {
         return Header {
@@ -271,6 +277,8 @@ mod tests {
                 false,
             ),
             ("> Estado: open - legacy tail", HALF, Open, false),
+            ("> Estado: DoNe – Legacy", VALIDATED, Done, false),
+            ("> Estado: dóne", VALIDATED, Inconsistent, false),
             ("> Estado: cerrado", VALIDATED, Inconsistent, false),
             ("> Estado: done, mostly", VALIDATED, Inconsistent, false),
             ("> Estado:", VALIDATED, Inconsistent, false),
