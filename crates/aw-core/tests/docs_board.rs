@@ -587,5 +587,9 @@ fn a_large_board_keeps_its_plans_in_order_and_plans_the_specs_they_name() {
         .map(|i| i.number.as_str())
         .collect();
     assert_eq!(ready.len(), 100, "{ready:?}");
-    assert!(ready.iter().all(|n| !n.parse::<u32>().unwrap().is_multiple_of(2)));
+    assert!(
+        ready
+            .iter()
+            .all(|n| !n.parse::<u32>().unwrap().is_multiple_of(2))
+    );
 }

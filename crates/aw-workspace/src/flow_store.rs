@@ -37,7 +37,8 @@ pub fn refused(e: FlowError) -> WorkspaceError {
 
 /// The file's text, `None` when it does not exist.
 fn read_text(path: &Path) -> Result<Option<String>> {
-    match std::fs::read(path) {
+    // A FIFO named like the state is refused, never waited on.
+    match crate::folder::read_regular_path(path) {
         Ok(bytes) => match String::from_utf8(bytes) {
             Ok(text) => Ok(Some(text)),
             Err(_) => Err(refused(FlowError::new(

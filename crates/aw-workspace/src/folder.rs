@@ -96,13 +96,13 @@ mod imp {
         pub fn open_file(&self, name: &str) -> std::io::Result<File> {
             // Non-blocking: should a FIFO take a listed file's place before it is opened, the
             // open returns rather than waiting for a writer (reads of a regular file are
-            // unaffected).
-            let fd = rustix::fs::openat(
-                self.dir.fd()?,
-                name,
-                OFlags::RDONLY | OFlags::CLOEXEC | OFlags::NONBLOCK,
-                Mode::empty(),
-            )?;
+            // unaffected). See `unless_leased` for the one case where waiting is right.
+            let open = |flags: OFlags| {
+                rustix::fs::openat(self.dir.fd()?, name, flags, Mode::empty())
+                    .map_err(std::io::Error::from)
+            };
+            let flags = OFlags::RDONLY | OFlags::CLOEXEC;
+            let fd = super::unless_leased(open(flags | OFlags::NONBLOCK), || open(flags))?;
             Ok(File::from(fd))
         }
 
@@ -139,9 +139,11 @@ mod imp {
     }
 
     impl Folder {
-        /// Checks the folder at `path` can be listed.
+        /// The folder at `path` (a link to a folder is followed).
         pub fn open(path: &Path) -> std::io::Result<Folder> {
-            std::fs::read_dir(path)?;
+            if !std::fs::metadata(path)?.is_dir() {
+                return Err(std::io::Error::from(std::io::ErrorKind::NotADirectory));
+            }
             Ok(Folder {
                 path: path.to_owned(),
             })
@@ -152,7 +154,7 @@ mod imp {
             let Ok(list) = std::fs::read_dir(&self.path) else {
                 return Vec::new();
             };
-            list.map_while(Result::ok)
+            list.filter_map(Result::ok)
                 .filter_map(|e| {
                     let name = e.file_name().into_string().ok()?;
                     let kind = match e.file_type() {
@@ -201,6 +203,57 @@ pub fn read_regular_in(
     read_open(folder.open_file(name).ok()?, buf)
 }
 
+/// The result of a non-blocking open, or of `again` (a blocking one) when the file is under a
+/// lease: another process (Samba, an NFS server) holds it and has been told to let go, and
+/// `EWOULDBLOCK` asks the opener to wait, as a blocking open does. Anything else, FIFOs
+/// included (their non-blocking open returns at once), stands.
+fn unless_leased<T>(
+    first: std::io::Result<T>,
+    again: impl FnOnce() -> std::io::Result<T>,
+) -> std::io::Result<T> {
+    match first {
+        Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => again(),
+        other => other,
+    }
+}
+
+/// Opens the file at `path` for reading when it is, or leads to, a regular file; a FIFO, a
+/// socket or a device is refused (`InvalidInput`) without waiting on it, as a workspace file is
+/// never one. The one open for the state and session files read by path.
+pub fn open_regular(path: &std::path::Path) -> std::io::Result<File> {
+    #[cfg(unix)]
+    let file = {
+        use std::os::unix::fs::OpenOptionsExt;
+        let open = |flags: i32| {
+            std::fs::OpenOptions::new()
+                .read(true)
+                .custom_flags(flags)
+                .open(path)
+        };
+        unless_leased(open(libc::O_NONBLOCK), || open(0))?
+    };
+    #[cfg(not(unix))]
+    let file = File::open(path)?;
+    if file.metadata()?.is_file() {
+        Ok(file)
+    } else {
+        Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ))
+    }
+}
+
+/// The bytes of the regular file at `path` (see [`open_regular`]), read through the handle's
+/// announced size.
+pub fn read_regular_path(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
+    let file = open_regular(path)?;
+    let size = file.metadata()?.len();
+    let mut bytes = Vec::new();
+    crate::artifacts::read_announced(file, size, &mut bytes)?;
+    Ok(bytes)
+}
+
 /// A document bigger than this is not a spec, a plan or a session note: it is left out rather
 /// than read into memory.
 pub const MAX_DOCUMENT_BYTES: usize = 256 * 1024 * 1024;
@@ -242,6 +295,49 @@ mod tests {
         assert!(read_regular_in(&f, "sub", EntryKind::Dir, &mut buf).is_none());
         assert!(read_regular_in(&f, "missing.md", EntryKind::Unknown, &mut buf).is_none());
         assert!(Folder::open(&t.path().join("a.md")).is_err());
+    }
+
+    #[test]
+    fn a_leased_file_is_opened_again_waiting_and_nothing_else_is() {
+        let would_block = || Err::<u8, _>(std::io::Error::from(std::io::ErrorKind::WouldBlock));
+        assert_eq!(unless_leased(would_block(), || Ok(7)).expect("again"), 7);
+        assert_eq!(unless_leased(Ok(1), || Ok(7)).expect("first"), 1);
+        let missing = unless_leased(
+            Err::<u8, _>(std::io::Error::from(std::io::ErrorKind::NotFound)),
+            || Ok(7),
+        );
+        assert_eq!(
+            missing.expect_err("stands").kind(),
+            std::io::ErrorKind::NotFound
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_path_read_refuses_what_is_not_a_regular_file_without_waiting() {
+        let t = tempfile::tempdir().expect("tempdir");
+        let fifo = t.path().join("fifo.json");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .expect("mkfifo runs");
+        assert!(made.success());
+        let link = t.path().join("link.json");
+        std::os::unix::fs::symlink(&fifo, &link).expect("symlink");
+        for p in [&fifo, &link, &t.path().to_path_buf()] {
+            assert!(read_regular_path(p).is_err(), "{p:?}");
+        }
+        std::fs::write(t.path().join("a.json"), "{}").expect("write");
+        assert_eq!(
+            read_regular_path(&t.path().join("a.json")).expect("read"),
+            b"{}"
+        );
+        assert_eq!(
+            read_regular_path(&t.path().join("none"))
+                .expect_err("missing")
+                .kind(),
+            std::io::ErrorKind::NotFound
+        );
     }
 
     #[cfg(unix)]

@@ -308,3 +308,57 @@ fn status_and_resume_walk_up_from_a_subfolder() {
         "nothing written"
     );
 }
+
+/// A FIFO carrying the name of a session's descriptor or run state is no file: every read-only
+/// view finishes without waiting on it (before, `sessions` waited on a FIFO `SESSION.md`, and
+/// `status` and `resume` on a FIFO `.flow-run.json`, for a writer that never came).
+#[cfg(unix)]
+#[test]
+fn fifos_named_like_a_descriptor_or_run_state_never_hang_a_read() {
+    let ws = empty();
+    ws.ok(&[
+        "session-create",
+        "--type",
+        "quick",
+        "--name",
+        "run-quick",
+        "--objective",
+        "x",
+    ]);
+    let sessions = ws.root().join(".workflow/sessions");
+    let fifo_descriptor = sessions.join("002-fifo-quick");
+    std::fs::create_dir_all(&fifo_descriptor).unwrap();
+    for fifo in [
+        fifo_descriptor.join("SESSION.md"),
+        sessions.join("001-run-quick/.flow-run.json"),
+    ] {
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo {fifo:?}");
+    }
+    for args in [
+        &["status", "--json"][..],
+        &["resume", "--json"],
+        &["sessions", "--json", "--state", "all"],
+        &["status", "--format", "human", "--detail"],
+    ] {
+        let mut child = ws
+            .process(args)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break Some(status);
+            }
+            if std::time::Instant::now() > deadline {
+                let _ = child.kill();
+                break None;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        let status = status.unwrap_or_else(|| panic!("aw {args:?} waited on a FIFO"));
+        assert!(status.success(), "aw {args:?}: {status:?}");
+    }
+}

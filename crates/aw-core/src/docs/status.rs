@@ -291,8 +291,16 @@ pub fn build(input: BoardInput, now: &WallClock) -> StatusModel {
                 let s = &specs[i];
                 Some((s.name.number.as_str(), s.file.as_str()))
             });
-            if let (Some(_), Some(i)) = (rel.resolved(), hit.get()) {
-                planned[i] = true;
+            // The spec it resolved to: the one looked up last when that is it (one lookup, as
+            // `resolve` makes today), else found again from its number.
+            if let SpecRelation::Resolved { number, file, .. } = &rel {
+                let i = hit
+                    .get()
+                    .filter(|&i| specs[i].file == *file)
+                    .or_else(|| Correlative::from_digits(number).and_then(|n| first_of(&n)));
+                if let Some(i) = i {
+                    planned[i] = true;
+                }
             }
             plan_entry(p, rel, now)
         })

@@ -160,24 +160,22 @@ pub fn descriptor(dir: &Path, entries: &[String]) -> Result<Option<Descriptor>> 
         return Ok(None);
     };
     let path = dir.join(name);
-    // Opened once, its size asked through the handle, read without a probe for the end.
-    let read = |path: &Path| {
-        let file = std::fs::File::open(path)?;
-        let size = file.metadata()?.len();
-        let mut bytes = Vec::new();
-        crate::artifacts::read_announced(file, size, &mut bytes).map(|()| bytes)
-    };
-    match read(&path) {
+    // Opened once (a FIFO refused, never waited on), its size asked through the handle, read
+    // without a probe for the end.
+    match crate::folder::read_regular_path(&path) {
         Ok(bytes) => Ok(Some(Descriptor {
             kind,
             path,
             text: String::from_utf8_lossy(&bytes).into_owned(),
         })),
-        // Listed a moment ago and gone now (or a folder named like a file): no descriptor.
+        // Listed a moment ago and gone now, or not a file (a folder or a FIFO named like one):
+        // no descriptor, as the board reads it.
         Err(e)
             if matches!(
                 e.kind(),
-                std::io::ErrorKind::NotFound | std::io::ErrorKind::IsADirectory
+                std::io::ErrorKind::NotFound
+                    | std::io::ErrorKind::IsADirectory
+                    | std::io::ErrorKind::InvalidInput
             ) =>
         {
             Ok(None)
