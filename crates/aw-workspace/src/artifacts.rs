@@ -55,11 +55,19 @@ pub fn artifact(dir: &Path, entries: &[String], kind: ArtifactKind) -> Option<Pa
 
 /// A text file, or `None` when it does not exist. Bytes that are not UTF-8 are replaced, which
 /// also guarantees such a file never passes as our sealed checkpoint template. Something that is
-/// not a regular file (a FIFO named like an artifact) is an error, never waited on.
+/// not a regular file (a folder or a FIFO named like an artifact) reads as no file, as the board
+/// reads it, and is never waited on.
 pub fn read_text(path: &Path) -> Result<Option<String>> {
     match crate::folder::read_regular_path(path) {
         Ok(bytes) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::InvalidInput
+            ) =>
+        {
+            Ok(None)
+        }
         Err(e) => Err(WorkspaceError::io("could not read", path, e)),
     }
 }

@@ -26,12 +26,10 @@ pub fn load(ws: &Workspace) -> Result<Registry> {
 /// (the inner one, with the reason in English).
 pub fn read(ws: &Workspace) -> Result<std::result::Result<Registry, String>> {
     let p = path(ws);
-    let text = match std::fs::read_to_string(&p) {
-        Ok(t) => t,
+    let text = match crate::folder::read_regular_path(&p).map(String::from_utf8) {
+        Ok(Ok(t)) => t,
+        Ok(Err(_)) => return Ok(Err("the bindings registry is not UTF-8 text".to_owned())),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Ok(Registry::default())),
-        Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
-            return Ok(Err("the bindings registry is not UTF-8 text".to_owned()));
-        }
         Err(e) => return Err(WorkspaceError::io("could not read", p, e)),
     };
     Ok(Registry::parse(&text).map_err(|e| e.to_string()))

@@ -280,8 +280,14 @@ fn pool<'w, J: Send + Sync + 'w, R: Send + 'w>(
     let threads = pool_threads(std::thread::available_parallelism().map_or(1, |n| n.get()));
     let (mut first_batches, mut second_batches) = (Vec::new(), Vec::new());
     std::thread::scope(|scope| {
+        // A thread the system refuses (a process limit) is simply not there: the others claim
+        // its share, and the calling thread alone does the whole board if need be.
         let handles: Vec<_> = (1..threads)
-            .map(|_| scope.spawn(|| worker(&second, &first)))
+            .map_while(|_| {
+                std::thread::Builder::new()
+                    .spawn_scoped(scope, || worker(&second, &first))
+                    .ok()
+            })
             .collect();
         let (a, b) = worker(&first, &second);
         first_batches.extend(a);

@@ -49,6 +49,12 @@ fn read_text(path: &Path) -> Result<Option<String>> {
             ))),
         },
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => Err(refused(FlowError::new(
+            ErrorCode::FlowRunInvalid,
+            "The run state is unusable: it is not a regular file.",
+            "Nothing was changed. Move .flow-run.json out of the session folder and adopt the \
+             session again with `aw flow advance --session <session> --flow <flow> --adopt`.",
+        ))),
         Err(e) => Err(WorkspaceError::io("could not read", path, e)),
     }
 }

@@ -207,7 +207,7 @@ pub fn read_regular_in(
 /// lease: another process (Samba, an NFS server) holds it and has been told to let go, and
 /// `EWOULDBLOCK` asks the opener to wait, as a blocking open does. Anything else, FIFOs
 /// included (their non-blocking open returns at once), stands.
-fn unless_leased<T>(
+pub(crate) fn unless_leased<T>(
     first: std::io::Result<T>,
     again: impl FnOnce() -> std::io::Result<T>,
 ) -> std::io::Result<T> {
@@ -217,10 +217,22 @@ fn unless_leased<T>(
     }
 }
 
-/// Opens the file at `path` for reading when it is, or leads to, a regular file; a FIFO, a
-/// socket or a device is refused (`InvalidInput`) without waiting on it, as a workspace file is
-/// never one. The one open for the state and session files read by path.
+/// Opens the file at `path` for reading when it is, or leads to, a regular file. A folder is
+/// `IsADirectory`, as reading one always was; anything else (a FIFO, a socket, a device) is
+/// refused with `InvalidInput`, looked at but never opened or waited on: a workspace file is
+/// never one. The one open for the workspace files aw reads by path.
 pub fn open_regular(path: &std::path::Path) -> std::io::Result<File> {
+    let not_regular =
+        || std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file");
+    let meta = std::fs::metadata(path)?;
+    if meta.is_dir() {
+        return Err(std::io::Error::from(std::io::ErrorKind::IsADirectory));
+    }
+    if !meta.is_file() {
+        return Err(not_regular());
+    }
+    // Opened without waiting all the same: something may take the file's place in between (a
+    // socket then gives ENXIO).
     #[cfg(unix)]
     let file = {
         use std::os::unix::fs::OpenOptionsExt;
@@ -230,17 +242,17 @@ pub fn open_regular(path: &std::path::Path) -> std::io::Result<File> {
                 .custom_flags(flags)
                 .open(path)
         };
-        unless_leased(open(libc::O_NONBLOCK), || open(0))?
+        match unless_leased(open(libc::O_NONBLOCK), || open(0)) {
+            Err(e) if e.raw_os_error() == Some(libc::ENXIO) => return Err(not_regular()),
+            other => other?,
+        }
     };
     #[cfg(not(unix))]
     let file = File::open(path)?;
     if file.metadata()?.is_file() {
         Ok(file)
     } else {
-        Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            "not a regular file",
-        ))
+        Err(not_regular())
     }
 }
 
@@ -324,9 +336,18 @@ mod tests {
         assert!(made.success());
         let link = t.path().join("link.json");
         std::os::unix::fs::symlink(&fifo, &link).expect("symlink");
-        for p in [&fifo, &link, &t.path().to_path_buf()] {
-            assert!(read_regular_path(p).is_err(), "{p:?}");
+        let socket = t.path().join("socket.md");
+        let _listener = std::os::unix::net::UnixListener::bind(&socket).expect("bind");
+        let device = t.path().join("device.md");
+        std::os::unix::fs::symlink("/dev/null", &device).expect("symlink");
+        for p in [&fifo, &link, &socket, &device] {
+            let e = read_regular_path(p).expect_err("refused");
+            assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput, "{p:?}");
         }
+        assert_eq!(
+            read_regular_path(t.path()).expect_err("a folder").kind(),
+            std::io::ErrorKind::IsADirectory
+        );
         std::fs::write(t.path().join("a.json"), "{}").expect("write");
         assert_eq!(
             read_regular_path(&t.path().join("a.json")).expect("read"),

@@ -20,7 +20,7 @@ pub fn path(ws: &Workspace) -> PathBuf {
 /// replaced rather than refused: the table is read tolerantly.
 pub fn read(ws: &Workspace) -> Result<Option<String>> {
     let p = path(ws);
-    match std::fs::read(&p) {
+    match crate::folder::read_regular_path(&p) {
         Ok(bytes) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(WorkspaceError::io("could not read", p, e)),
@@ -32,7 +32,7 @@ pub fn read(ws: &Workspace) -> Result<Option<String>> {
 /// lose what they held.
 pub fn read_exact(ws: &Workspace) -> Result<Option<String>> {
     let p = path(ws);
-    let bytes = match std::fs::read(&p) {
+    let bytes = match crate::folder::read_regular_path(&p) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(WorkspaceError::io("could not read", p, e)),

@@ -208,7 +208,10 @@ fn open_lock_file(path: &Path, write: bool) -> std::io::Result<File> {
         // O_NONBLOCK: a FIFO planted as `.lock` must not hang the open (it is then refused as
         // not a regular file); on a regular file it changes nothing.
         o.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+        // A lock file under a lease (Samba, NFS) is waited for, as a plain open waits.
+        crate::folder::unless_leased(o.open(path), || o.custom_flags(libc::O_NOFOLLOW).open(path))
     }
+    #[cfg(not(unix))]
     o.open(path)
 }
 

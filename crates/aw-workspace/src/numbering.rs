@@ -90,7 +90,7 @@ pub fn claim(
                 continue;
             }
             let path = dir.join(name);
-            let owned = std::fs::read(&path)
+            let owned = crate::folder::read_regular_path(&path)
                 .ok()
                 .is_some_and(|b| reservation::owner(&b) == Some(folder));
             if let (true, Some(number)) = (owned, Correlative::of_name(name)) {

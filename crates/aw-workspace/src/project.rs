@@ -17,7 +17,7 @@ pub const BLOCK_FILES: [&str; 2] = ["CLAUDE.md", "AGENTS.md"];
 
 /// Reads a text file; `None` when it does not exist.
 pub fn read_optional(path: &Path) -> Result<Option<String>> {
-    match std::fs::read(path) {
+    match crate::folder::read_regular_path(path) {
         Ok(bytes) => String::from_utf8(bytes).map(Some).map_err(|_| {
             WorkspaceError::io(
                 "could not read (it is not UTF-8 text)",

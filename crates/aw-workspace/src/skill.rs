@@ -50,8 +50,9 @@ impl SkillDir {
 
     /// Reads `capability.json` and validates the folder.
     pub fn validate(&self) -> Report {
-        // Any read failure (missing, a folder, no permission) is the validator's "not found".
-        let manifest = std::fs::read(self.root.join("capability.json")).ok();
+        // Any read failure (missing, a folder, a FIFO, no permission) is the validator's "not
+        // found".
+        let manifest = crate::folder::read_regular_path(&self.root.join("capability.json")).ok();
         aw_manifest::validate(manifest.as_deref(), &self.root.to_string_lossy(), self)
     }
 }

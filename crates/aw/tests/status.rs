@@ -341,24 +341,135 @@ fn fifos_named_like_a_descriptor_or_run_state_never_hang_a_read() {
         &["sessions", "--json", "--state", "all"],
         &["status", "--format", "human", "--detail"],
     ] {
-        let mut child = ws
-            .process(args)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-        let status = loop {
-            if let Some(status) = child.try_wait().unwrap() {
-                break Some(status);
-            }
-            if std::time::Instant::now() > deadline {
-                let _ = child.kill();
-                break None;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        };
-        let status = status.unwrap_or_else(|| panic!("aw {args:?} waited on a FIFO"));
+        let status = finishes(&ws, args);
         assert!(status.success(), "aw {args:?}: {status:?}");
     }
+}
+
+/// Runs `aw args…` and returns how it ended; fails the test if it is still waiting after 20 s
+/// (a read blocked on a FIFO never ends by itself).
+#[cfg(unix)]
+fn finishes(ws: &Ws, args: &[&str]) -> std::process::ExitStatus {
+    let mut child = ws
+        .process(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("aw {args:?} waited on a FIFO");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// A FIFO in place of the history, the project file or a document being claimed is refused
+/// (an error naming the file), never waited on while the workspace lock is held.
+#[cfg(unix)]
+#[test]
+fn fifos_in_place_of_workspace_files_are_refused_not_waited_on() {
+    let ws = empty();
+    ws.ok(&[
+        "session-create",
+        "--type",
+        "quick",
+        "--name",
+        "a-quick",
+        "--objective",
+        "x",
+    ]);
+    let fifo = |path: std::path::PathBuf| {
+        let _ = std::fs::remove_file(&path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let made = std::process::Command::new("mkfifo").arg(&path).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo {path:?}");
+    };
+    fifo(ws.root().join(".workflow/HISTORY.md"));
+    for args in [
+        &["sessions", "--json"][..],
+        &["session-close", "--code", "001"],
+    ] {
+        finishes(&ws, args);
+    }
+    fifo(ws.root().join("CLAUDE.md"));
+    finishes(&ws, &["workspace-init", "--source", "app:.", "--json"]);
+    fifo(ws.root().join("docs/specs/001-spec-x.md"));
+    finishes(
+        &ws,
+        &[
+            "next-number",
+            "docs/specs",
+            "--claim",
+            "spec-x.md",
+            "--code",
+            "001",
+        ],
+    );
+}
+
+/// A system that refuses the board's worker threads (a process limit) gets the board all the
+/// same, read by fewer threads: before, the refused spawn was a panic and no JSON.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_board_is_read_whole_when_no_thread_can_be_started() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::process::Command;
+    // World-readable, so the unprivileged user the limit binds can read it.
+    let dir = tempfile::Builder::new()
+        .prefix("aw-nproc")
+        .permissions(std::fs::Permissions::from_mode(0o755))
+        .tempdir()
+        .unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("docs/specs")).unwrap();
+    std::fs::create_dir_all(root.join("docs/plans")).unwrap();
+    std::fs::create_dir_all(root.join("home")).unwrap();
+    for n in 1..=40 {
+        std::fs::write(
+            root.join(format!("docs/specs/{n:03}-spec-s{n}.md")),
+            "---\nstatus: draft\n---\n# Spec\n",
+        )
+        .unwrap();
+        std::fs::write(
+            root.join(format!("docs/plans/{n:03}-plan-s{n}.md")),
+            "# Plan\n> State: open\n## Tasks\n### F1 — a\n> State: pending\n- [ ] T1\n",
+        )
+        .unwrap();
+    }
+    let uid = Command::new("id").arg("-u").output().unwrap();
+    let is_root = String::from_utf8_lossy(&uid.stdout).trim() == "0";
+    // The limit does not bind root: the command then runs as `nobody`. Either way RLIMIT_NPROC
+    // of 1 leaves no room for another thread.
+    let mut c = if is_root {
+        let mut c = Command::new("setpriv");
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups", "bash"]);
+        c
+    } else {
+        Command::new("bash")
+    };
+    c.arg("-c")
+        .arg(r#"ulimit -u 1 && exec "$0" status --json"#)
+        .arg(bin());
+    clean_env(&mut c, &root.join("home"));
+    let out = c
+        .current_dir(root)
+        .env("AW_TEST_NOW", NOW)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{:?}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json_of(&out.stdout);
+    assert_eq!(v["specs"].as_array().unwrap().len(), 40);
+    assert_eq!(v["plans"].as_array().unwrap().len(), 40);
 }
