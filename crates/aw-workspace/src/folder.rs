@@ -219,20 +219,15 @@ pub(crate) fn unless_leased<T>(
 
 /// Opens the file at `path` for reading when it is, or leads to, a regular file. A folder is
 /// `IsADirectory`, as reading one always was; anything else (a FIFO, a socket, a device) is
-/// refused with `InvalidInput`, looked at but never opened or waited on: a workspace file is
-/// never one. The one open for the workspace files aw reads by path.
-pub fn open_regular(path: &std::path::Path) -> std::io::Result<File> {
+/// refused with `InvalidInput`, never waited on: a workspace file is never one. The one open for
+/// the workspace files aw reads by path.
+///
+/// The open itself does not wait (`O_NONBLOCK`: a FIFO opens at once, a socket fails with
+/// `ENXIO`) and the handle's own `stat` settles the type, so a read costs open, stat, read and
+/// close: looking at the path first would add a call per file, a third more for `sessions`.
+fn open_regular(path: &std::path::Path) -> std::io::Result<(File, u64)> {
     let not_regular =
         || std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file");
-    let meta = std::fs::metadata(path)?;
-    if meta.is_dir() {
-        return Err(std::io::Error::from(std::io::ErrorKind::IsADirectory));
-    }
-    if !meta.is_file() {
-        return Err(not_regular());
-    }
-    // Opened without waiting all the same: something may take the file's place in between (a
-    // socket then gives ENXIO).
     #[cfg(unix)]
     let file = {
         use std::os::unix::fs::OpenOptionsExt;
@@ -249,8 +244,11 @@ pub fn open_regular(path: &std::path::Path) -> std::io::Result<File> {
     };
     #[cfg(not(unix))]
     let file = File::open(path)?;
-    if file.metadata()?.is_file() {
-        Ok(file)
+    let meta = file.metadata()?;
+    if meta.is_file() {
+        Ok((file, meta.len()))
+    } else if meta.is_dir() {
+        Err(std::io::Error::from(std::io::ErrorKind::IsADirectory))
     } else {
         Err(not_regular())
     }
@@ -259,8 +257,7 @@ pub fn open_regular(path: &std::path::Path) -> std::io::Result<File> {
 /// The bytes of the regular file at `path` (see [`open_regular`]), read through the handle's
 /// announced size.
 pub fn read_regular_path(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
-    let file = open_regular(path)?;
-    let size = file.metadata()?.len();
+    let (file, size) = open_regular(path)?;
     let mut bytes = Vec::new();
     crate::artifacts::read_announced(file, size, &mut bytes)?;
     Ok(bytes)
