@@ -31,6 +31,7 @@ pub mod project;
 pub mod resolver;
 pub mod sessions;
 pub mod skill;
+pub mod skill_bindings;
 pub mod source_removal;
 pub mod stdin;
 pub mod test_hook;

@@ -2,16 +2,7 @@
 //! the file documents itself and changes nothing until someone edits it.
 
 use super::language;
-
-/// The roles a workspace can bind, with their built-in skills, in the reference's order.
-pub const ROLES: &[(&str, &str)] = &[
-    ("design", "design"),
-    ("sql", "sql"),
-    ("git", "git"),
-    ("research", "research"),
-    ("diagrams", "diagrams"),
-    ("overview", "w"),
-];
+use crate::capability::bindings::ROLES;
 
 /// The template for namespace `ns`.
 pub fn template(ns: &str) -> String {

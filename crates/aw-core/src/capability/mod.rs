@@ -1,0 +1,2 @@
+//! Capabilities: named catalogs of operations, and the `skills.toml` bindings that select them.
+pub mod bindings;
