@@ -9,6 +9,7 @@
 pub mod artifacts;
 pub mod calendar;
 pub mod canonical;
+pub mod capability;
 pub mod checkpoint;
 pub mod context_id;
 pub mod decimal;
