@@ -100,15 +100,25 @@ fn unsafe_relative(path: &str) -> Option<&'static str> {
 }
 
 /// Checks descriptor bytes against a locator: the digest first, then JSON, then the validator,
-/// whose first failure is the one reported.
+/// whose first failure is the one reported (the reference's loader behaviour).
 pub fn verify_payload(
     locator: &Locator,
     text: &str,
     artifact: &str,
 ) -> Result<Descriptor, Failure> {
+    verify_payload_all(locator, text, artifact).map_err(|mut failures| failures.swap_remove(0))
+}
+
+/// [`verify_payload`] keeping every failure of the validator (never empty on `Err`), for a
+/// report that names everything to fix.
+pub fn verify_payload_all(
+    locator: &Locator,
+    text: &str,
+    artifact: &str,
+) -> Result<Descriptor, Vec<Failure>> {
     let actual = sha256_hex(text.as_bytes());
     if actual != locator.digest {
-        return Err(Failure {
+        return Err(vec![Failure {
             code: ErrorCode::CapabilityDescriptorDigestMismatch,
             artifact: artifact.to_owned(),
             path: String::new(),
@@ -119,16 +129,21 @@ pub fn verify_payload(
             action: format!(
                 "reinstall the skill, or reseal metadata.{METADATA_KEY} with the descriptor's new sha256"
             ),
-        });
+        }]);
     }
-    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| Failure {
+    let value = parse_json(text, artifact).map_err(|f| vec![f])?;
+    validate(&value, artifact)
+}
+
+/// Descriptor text as JSON, or `CAPABILITY_DESCRIPTOR_NOT_JSON`.
+pub fn parse_json(text: &str, artifact: &str) -> Result<serde_json::Value, Failure> {
+    serde_json::from_str(text).map_err(|e| Failure {
         code: ErrorCode::CapabilityDescriptorNotJson,
         artifact: artifact.to_owned(),
         path: String::new(),
         message: format!("the descriptor is not JSON: {e}"),
         action: "publish the descriptor as one JSON object".to_owned(),
-    })?;
-    validate(&value, artifact).map_err(|mut failures| failures.swap_remove(0))
+    })
 }
 
 #[cfg(test)]
