@@ -11,7 +11,13 @@ use clap::Subcommand;
 #[derive(Debug, Subcommand)]
 pub enum CapabilityCommand {
     // `about` rather than a doc comment, which would reset the group's long help.
-    #[command(about = "Capability descriptors: `descriptor validate <file|skill-dir>`.")]
+    #[command(
+        about = "Capability descriptors: `descriptor validate <file|skill-dir>`.",
+        long_about = "Capability descriptors (workline.capability-descriptor/v1): what a capability \
+declares about itself, its operations, inputs, outputs, effects, floor and retired names.\n\n\
+`aw capability descriptor validate <file|skill-dir>` checks one, from a JSON file or from the \
+file a skill folder's SKILL.md locates and seals."
+    )]
     #[command(subcommand)]
     Descriptor(descriptor::DescriptorCommand),
 }
