@@ -333,6 +333,46 @@ impl Cx {
         }
     }
 
+    /// The items of a list that are objects (each checked closed); a failure for each other item.
+    fn objects<'v>(
+        &mut self,
+        items: &'v [Value],
+        list: &Scope,
+        what: &str,
+    ) -> Vec<(Scope, &'v Map<String, Value>)> {
+        let mut out = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            let at = list.item(i);
+            match item.as_object() {
+                Some(obj) => {
+                    self.closed(obj, &at);
+                    out.push((at, obj));
+                }
+                None => self.invalid(
+                    &at,
+                    "",
+                    format!("{what} {i} is not an object"),
+                    format!("declare each {what} as an object"),
+                ),
+            }
+        }
+        out
+    }
+
+    /// Records `value` in `seen`, or fails when it is already there (`what` names the kind).
+    fn once(&mut self, seen: &mut Vec<String>, value: String, at: &Scope, key: &str, what: &str) {
+        if seen.contains(&value) {
+            self.invalid(
+                at,
+                key,
+                format!("the {what} '{value}' is declared twice"),
+                format!("keep one declaration of '{value}'"),
+            );
+        } else {
+            seen.push(value);
+        }
+    }
+
     /// A closed object at `key`, or a failure.
     fn object<'v>(
         &mut self,
@@ -564,16 +604,7 @@ impl Cx {
             }
             self.closed(op, &scope);
             if let Some(n) = self.string_grammar(op, &scope, "name", Grammar::Identifier, false) {
-                if names.contains(&n) {
-                    self.invalid(
-                        &scope,
-                        "name",
-                        format!("the operation '{n}' is declared twice"),
-                        format!("keep one declaration of '{n}'"),
-                    );
-                } else {
-                    names.push(n);
-                }
+                self.once(&mut names, n, &scope, "name", "operation");
             }
             self.nonblank(op, &scope, "summary");
             self.subset(
@@ -608,29 +639,9 @@ impl Cx {
         };
         let list = scope.child("inputs");
         let mut names: Vec<String> = Vec::new();
-        for (i, input) in inputs.iter().enumerate() {
-            let at = list.item(i);
-            let Some(input) = input.as_object() else {
-                self.invalid(
-                    &at,
-                    "",
-                    format!("input {i} is not an object"),
-                    "declare each input as an object".to_owned(),
-                );
-                continue;
-            };
-            self.closed(input, &at);
+        for (at, input) in self.objects(inputs, &list, "input") {
             if let Some(n) = self.string_grammar(input, &at, "name", Grammar::Identifier, false) {
-                if names.contains(&n) {
-                    self.invalid(
-                        &at,
-                        "name",
-                        format!("the input '{n}' is declared twice"),
-                        format!("keep one declaration of '{n}'"),
-                    );
-                } else {
-                    names.push(n);
-                }
+                self.once(&mut names, n, &at, "name", "input");
             }
             self.enumerated(input, &at, "kind", InputKind::NAMES);
             self.boolean(input, &at, "required");
@@ -665,29 +676,9 @@ impl Cx {
         let classes = effect_class_names();
         let list = scope.child("effects");
         let mut seen: Vec<String> = Vec::new();
-        for (i, effect) in effects.iter().enumerate() {
-            let at = list.item(i);
-            let Some(effect) = effect.as_object() else {
-                self.invalid(
-                    &at,
-                    "",
-                    format!("effect {i} is not an object"),
-                    "declare each effect as an object".to_owned(),
-                );
-                continue;
-            };
-            self.closed(effect, &at);
+        for (at, effect) in self.objects(effects, &list, "effect") {
             if let Some(c) = self.enumerated(effect, &at, "class", &classes) {
-                if seen.contains(&c) {
-                    self.invalid(
-                        &at,
-                        "class",
-                        format!("the effect class '{c}' is declared twice"),
-                        format!("keep one declaration of '{c}'"),
-                    );
-                } else {
-                    seen.push(c);
-                }
+                self.once(&mut seen, c, &at, "class", "effect class");
             }
             self.boolean(effect, &at, "idempotent");
             self.enumerated(effect, &at, "authorization", Authorization::NAMES);
@@ -730,18 +721,7 @@ impl Cx {
         };
         let scope = root.child("degradations");
         // Duplicates are allowed, as in the reference.
-        for (i, d) in list.iter().enumerate() {
-            let at = scope.item(i);
-            let Some(d) = d.as_object() else {
-                self.invalid(
-                    &at,
-                    "",
-                    format!("degradation {i} is not an object"),
-                    "declare each degradation as an object".to_owned(),
-                );
-                continue;
-            };
-            self.closed(d, &at);
+        for (at, d) in self.objects(list, &scope, "degradation") {
             self.enumerated(d, &at, "cause", DegradationCause::NAMES);
             self.enumerated(d, &at, "action", DegradationAction::NAMES);
         }
