@@ -153,6 +153,23 @@ error_codes! {
     CapabilityAttemptOutOfSequence = "CAPABILITY_ATTEMPT_OUT_OF_SEQUENCE",
     /// An attempt that does not link to the latest one.
     CapabilityParentNotImmediate = "CAPABILITY_PARENT_NOT_IMMEDIATE",
+    // Capability descriptors and their locators.
+    /// A capability descriptor that is not a JSON object.
+    CapabilityDescriptorNotObject = "CAPABILITY_DESCRIPTOR_NOT_OBJECT",
+    /// A capability descriptor whose `contract_version` aw does not read.
+    CapabilityContractVersionUnsupported = "CAPABILITY_CONTRACT_VERSION_UNSUPPORTED",
+    /// A key a closed descriptor object does not allow.
+    CapabilityKeyUnknown = "CAPABILITY_KEY_UNKNOWN",
+    /// A descriptor field with a missing or invalid value.
+    CapabilityFieldInvalid = "CAPABILITY_FIELD_INVALID",
+    /// A descriptor published under a retired capability name.
+    CapabilityNameRetired = "CAPABILITY_NAME_RETIRED",
+    /// A SKILL.md descriptor locator that is not `<relative path>.json#sha256=<digest>`.
+    CapabilityLocatorInvalid = "CAPABILITY_LOCATOR_INVALID",
+    /// Descriptor bytes that do not hash to the locator's sealed digest.
+    CapabilityDescriptorDigestMismatch = "CAPABILITY_DESCRIPTOR_DIGEST_MISMATCH",
+    /// Descriptor bytes that are not JSON.
+    CapabilityDescriptorNotJson = "CAPABILITY_DESCRIPTOR_NOT_JSON",
     // The directive's own checks (a failed check is a bug in aw, reported as such).
     /// A directive without a next action.
     FlowDirectiveNoNextAction = "FLOW_DIRECTIVE_NO_NEXT_ACTION",

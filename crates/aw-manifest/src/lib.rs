@@ -20,6 +20,7 @@ mod posture;
 mod roles;
 mod set;
 mod settings;
+mod skill_md;
 mod top;
 pub mod value;
 mod version;
@@ -27,6 +28,7 @@ mod writable;
 
 pub use report::{Class, Finding, Report};
 pub use settings::{SETTING_KINDS, setting_value_valid};
+pub use skill_md::skill_md_metadata;
 pub use version::{
     AuthoritativeVersion, VersionSource, read_authoritative_version, skill_md_version,
 };

@@ -106,28 +106,9 @@ fn from_package_json(read: FileRead) -> AuthoritativeVersion {
 /// first child's indentation is the child indentation, and the first child line that is exactly
 /// that indentation plus `version: X.Y.Z` (optionally quoted) wins.
 pub fn skill_md_version(text: &str) -> Option<String> {
-    let rest = text.strip_prefix("---\n")?;
-    let block = &rest[..rest.find("\n---")?];
-    let mut lines = block.split('\n');
-    lines.find(|l| {
-        l.strip_prefix("metadata:")
-            .is_some_and(|tail| tail.chars().all(js::is_js_space))
-    })?;
-    let mut children = Vec::new();
-    for line in lines {
-        if line.chars().all(js::is_js_space) {
-            continue;
-        }
-        if !line.starts_with(js::is_js_space) {
-            break;
-        }
-        children.push(line);
-    }
-    let first = children.first()?;
-    let indent = &first[..first.len() - first.trim_start_matches(js::is_js_space).len()];
-    children
-        .iter()
-        .find_map(|line| direct_version(line.strip_prefix(indent)?))
+    crate::skill_md::metadata_children(text)?
+        .into_iter()
+        .find_map(direct_version)
 }
 
 /// `version:\s*['"]?\d+\.\d+\.\d+['"]?\s*` (the whole rest of the line), giving the digits.

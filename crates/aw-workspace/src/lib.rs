@@ -10,6 +10,7 @@ pub mod artifacts;
 pub mod atomic;
 pub mod bindings;
 pub mod board;
+pub mod capability;
 pub mod checkpoint;
 pub mod clock;
 pub mod containment;

@@ -77,6 +77,14 @@ impl Failure {
                 out.push_str(&format!("  {}  ({state})\n", clean(folder)));
             }
         }
+        if let Some(Value::Array(failures)) = self.extra_data.get("failures")
+            && !failures.is_empty()
+        {
+            out.push('\n');
+            for f in failures {
+                out.push_str(&failure_line(f));
+            }
+        }
         if !self.action.is_empty() {
             out.push_str(&format!("\nNext: {}\n", clean_lines(&self.action)));
         }
@@ -95,6 +103,24 @@ impl From<WorkspaceError> for Failure {
         }
         f
     }
+}
+
+/// One entry of `data.failures` (`{code, artifact, path, message, action}`) as one line: where,
+/// what, and what to do.
+fn failure_line(f: &Value) -> String {
+    let field = |k: &str| clean(f.get(k).and_then(Value::as_str).unwrap_or("")).into_owned();
+    let (artifact, path) = (field("artifact"), field("path"));
+    let place = if path.is_empty() {
+        artifact
+    } else {
+        format!("{artifact} › {path}")
+    };
+    format!(
+        "  {place}: {} [{}] → {}\n",
+        field("message"),
+        field("code"),
+        field("action")
+    )
 }
 
 /// The resolver's candidates as the failure envelope lists them.

@@ -4,6 +4,7 @@
 //! process builder, the pinned clock).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod capability_descriptor;
 mod checkpoint;
 mod cli_contract;
 mod concurrency;
