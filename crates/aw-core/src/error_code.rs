@@ -177,6 +177,8 @@ error_codes! {
     CapabilityDescriptorNotConfined = "CAPABILITY_DESCRIPTOR_NOT_CONFINED",
     /// A sealed descriptor file that cannot be read.
     CapabilityDescriptorUnreadable = "CAPABILITY_DESCRIPTOR_UNREADABLE",
+    /// Installed skills with one name whose bytes differ.
+    CapabilityInstanceCollision = "CAPABILITY_INSTANCE_COLLISION",
     // The directive's own checks (a failed check is a bug in aw, reported as such).
     /// A directive without a next action.
     FlowDirectiveNoNextAction = "FLOW_DIRECTIVE_NO_NEXT_ACTION",
