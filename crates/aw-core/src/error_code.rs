@@ -170,6 +170,15 @@ error_codes! {
     CapabilityDescriptorDigestMismatch = "CAPABILITY_DESCRIPTOR_DIGEST_MISMATCH",
     /// Descriptor bytes that are not JSON.
     CapabilityDescriptorNotJson = "CAPABILITY_DESCRIPTOR_NOT_JSON",
+    /// A locator whose descriptor file is not in the skill folder.
+    CapabilityDescriptorMissing = "CAPABILITY_DESCRIPTOR_MISSING",
+    /// A locator whose descriptor is reached through a link, leaves the skill folder, or is not
+    /// a regular file.
+    CapabilityDescriptorNotConfined = "CAPABILITY_DESCRIPTOR_NOT_CONFINED",
+    /// A sealed descriptor file that cannot be read.
+    CapabilityDescriptorUnreadable = "CAPABILITY_DESCRIPTOR_UNREADABLE",
+    /// Installed skills with one name whose bytes differ.
+    CapabilityInstanceCollision = "CAPABILITY_INSTANCE_COLLISION",
     // The directive's own checks (a failed check is a bug in aw, reported as such).
     /// A directive without a next action.
     FlowDirectiveNoNextAction = "FLOW_DIRECTIVE_NO_NEXT_ACTION",

@@ -28,7 +28,7 @@ mod writable;
 
 pub use report::{Class, Finding, Report};
 pub use settings::{SETTING_KINDS, setting_value_valid};
-pub use skill_md::skill_md_metadata;
+pub use skill_md::{skill_md_field, skill_md_frontmatter, skill_md_metadata};
 pub use version::{
     AuthoritativeVersion, VersionSource, read_authoritative_version, skill_md_version,
 };

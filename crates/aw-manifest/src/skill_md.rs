@@ -8,10 +8,35 @@
 
 use crate::js;
 
+/// The frontmatter block (between the opening `---` and the closing one), or `None` when the
+/// text has no closed frontmatter.
+pub fn skill_md_frontmatter(text: &str) -> Option<&str> {
+    let rest = text.strip_prefix("---\n")?;
+    Some(&rest[..rest.find("\n---")?])
+}
+
+/// The scalar value of the first top-level `key:` line of the frontmatter (`name`, `version`),
+/// read as [`skill_md_metadata`] reads a metadata child; `None` when absent or empty.
+pub fn skill_md_field(text: &str, key: &str) -> Option<String> {
+    skill_md_frontmatter(text)?
+        .split('\n')
+        .find_map(|line| scalar(line, key))
+}
+
+/// `value` of a `key: value` line, trimmed and without one pair of surrounding quotes.
+fn scalar(line: &str, key: &str) -> Option<String> {
+    let v = line.strip_prefix(key)?.strip_prefix(':')?;
+    let v = v.trim_matches(js::is_js_space);
+    let v = ['"', '\'']
+        .iter()
+        .find_map(|q| v.strip_prefix(*q)?.strip_suffix(*q))
+        .unwrap_or(v);
+    (!v.is_empty()).then(|| v.to_owned())
+}
+
 /// The direct children of `metadata:`, without their indentation, in order.
 pub(crate) fn metadata_children(text: &str) -> Option<Vec<&str>> {
-    let rest = text.strip_prefix("---\n")?;
-    let block = &rest[..rest.find("\n---")?];
+    let block = skill_md_frontmatter(text)?;
     let mut lines = block.split('\n');
     lines.find(|l| {
         l.strip_prefix("metadata:")
@@ -41,15 +66,9 @@ pub(crate) fn metadata_children(text: &str) -> Option<Vec<&str>> {
 /// The scalar value of the first direct child `key:` of `metadata:`, trimmed and without one
 /// pair of surrounding quotes; `None` when there is no such child or its value is empty.
 pub fn skill_md_metadata(text: &str, key: &str) -> Option<String> {
-    metadata_children(text)?.into_iter().find_map(|child| {
-        let v = child.strip_prefix(key)?.strip_prefix(':')?;
-        let v = v.trim_matches(js::is_js_space);
-        let v = ['"', '\'']
-            .iter()
-            .find_map(|q| v.strip_prefix(*q)?.strip_suffix(*q))
-            .unwrap_or(v);
-        (!v.is_empty()).then(|| v.to_owned())
-    })
+    metadata_children(text)?
+        .into_iter()
+        .find_map(|child| scalar(child, key))
 }
 
 #[cfg(test)]
@@ -86,5 +105,15 @@ mod tests {
             skill_md_metadata("---\nmetadata:\n  keys: v\n---\n", "key"),
             None
         );
+    }
+
+    #[test]
+    fn top_level_fields_and_the_closed_frontmatter() {
+        let text = "---\nname: 'acme'\nmetadata:\n  name: inner\n  version: 2\nversion: \"1.0\"\n---\n# x\n";
+        assert_eq!(skill_md_field(text, "name").as_deref(), Some("acme"));
+        assert_eq!(skill_md_field(text, "version").as_deref(), Some("1.0"));
+        assert_eq!(skill_md_field(text, "author"), None);
+        assert!(skill_md_frontmatter("---\nname: a\n").is_none());
+        assert!(skill_md_frontmatter("name: a\n---\n").is_none());
     }
 }

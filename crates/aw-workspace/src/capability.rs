@@ -5,7 +5,7 @@
 use crate::error::{Result, WorkspaceError};
 use crate::folder::read_regular_path;
 use aw_core::capability::descriptor::Descriptor;
-use aw_core::capability::locator::{self, METADATA_KEY, parse_json};
+use aw_core::capability::locator::{self, Locator, METADATA_KEY, parse_json};
 use aw_core::capability::validate::{Failure, validate};
 use aw_core::error_code::ErrorCode;
 use std::path::Path;
@@ -57,11 +57,108 @@ fn check_skill_dir(dir: &Path, shown: &str) -> Result<Checked> {
         Err(f) => return Ok(Err(vec![f])),
     };
     let artifact = format!("{}/{}", shown.trim_end_matches('/'), loc.path);
-    // The locator's path is safe-relative (no `..`, not absolute), so it stays in the folder.
-    let bytes = read(&dir.join(&loc.path), "cannot read the sealed descriptor")?;
-    Ok(text(bytes, &artifact)
+    Ok(read_sealed(dir, &loc, &artifact)
         .map_err(|f| vec![f])
         .and_then(|t| locator::verify_payload_all(&loc, &t, &artifact)))
+}
+
+/// Loads the descriptor an installed skill's locator seals (§4.4): the file read confined to
+/// the skill folder `dir` ([`read_sealed`]), then [`locator::verify_payload`], stopping at the
+/// first failure as the reference's loader does. `artifact` is how failures name the file.
+pub fn load_sealed(
+    dir: &Path,
+    loc: &Locator,
+    artifact: &str,
+) -> std::result::Result<Descriptor, Failure> {
+    read_sealed(dir, loc, artifact).and_then(|t| locator::verify_payload(loc, &t, artifact))
+}
+
+/// The text of the descriptor `loc` names, read only when it stays inside the skill folder
+/// `dir`: every segment of its path is looked at without following it, so a link anywhere on
+/// the way (the reference looks only at the last one), a `..` or an absolute path is
+/// `CAPABILITY_DESCRIPTOR_NOT_CONFINED`, as is a last segment that is not a regular file (a
+/// FIFO is never opened, so never waited on). Absent is `CAPABILITY_DESCRIPTOR_MISSING`; a
+/// file that cannot be read `CAPABILITY_DESCRIPTOR_UNREADABLE`.
+pub fn read_sealed(
+    dir: &Path,
+    loc: &Locator,
+    artifact: &str,
+) -> std::result::Result<String, Failure> {
+    read_sealed_with(dir, loc, artifact, read_regular_path)
+}
+
+/// [`read_sealed`] with the final read given, so a test run as root (who reads any file
+/// whatever its mode) can still prove what an unreadable file gives.
+fn read_sealed_with(
+    dir: &Path,
+    loc: &Locator,
+    artifact: &str,
+    read: impl FnOnce(&Path) -> std::io::Result<Vec<u8>>,
+) -> std::result::Result<String, Failure> {
+    let fail = |code, message: String, action: &str| Failure {
+        code,
+        artifact: artifact.to_owned(),
+        path: String::new(),
+        message,
+        action: action.to_owned(),
+    };
+    let not_confined = |why: &str| {
+        fail(
+            ErrorCode::CapabilityDescriptorNotConfined,
+            format!("the descriptor '{}' {why}", loc.path),
+            "ship the descriptor as a regular file inside the skill folder, not a link, and reinstall the skill",
+        )
+    };
+    let missing = || {
+        fail(
+            ErrorCode::CapabilityDescriptorMissing,
+            format!("the descriptor '{}' is not in the skill folder", loc.path),
+            "reinstall the skill, or point its locator at the descriptor it ships",
+        )
+    };
+    let unreadable = |e: std::io::Error| {
+        fail(
+            ErrorCode::CapabilityDescriptorUnreadable,
+            format!("the descriptor '{}' cannot be read: {e}", loc.path),
+            "make the descriptor readable, or reinstall the skill",
+        )
+    };
+    let mut path = dir.to_path_buf();
+    let segments: Vec<&str> = loc.path.split('/').collect();
+    if loc.path.starts_with('/')
+        || segments
+            .iter()
+            .any(|s| s.is_empty() || *s == "." || *s == "..")
+    {
+        return Err(not_confined("leaves the skill folder"));
+    }
+    for (i, segment) in segments.iter().enumerate() {
+        path.push(segment);
+        let meta = match std::fs::symlink_metadata(&path) {
+            Ok(meta) => meta,
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                ) =>
+            {
+                return Err(missing());
+            }
+            Err(e) => return Err(unreadable(e)),
+        };
+        if meta.file_type().is_symlink() {
+            return Err(not_confined("is reached through a symbolic link"));
+        }
+        let last = i + 1 == segments.len();
+        if last && !meta.is_file() {
+            return Err(not_confined("is not a regular file"));
+        }
+        if !last && !meta.is_dir() {
+            return Err(missing());
+        }
+    }
+    let bytes = read(&path).map_err(unreadable)?;
+    text(bytes, artifact)
 }
 
 #[cfg(test)]
@@ -134,5 +231,148 @@ mod tests {
             assert_eq!(f[0].code, ErrorCode::CapabilityDescriptorNotJson);
         }
         assert!(check_descriptor(&t.path().join("nope.json"), "nope.json").is_err());
+    }
+
+    fn loc(path: &str) -> Locator {
+        Locator {
+            path: path.to_owned(),
+            digest: sha256_hex(DESIGN_DESCRIPTOR_JSON.as_bytes()),
+        }
+    }
+
+    fn code(dir: &Path, path: &str) -> ErrorCode {
+        load_sealed(dir, &loc(path), "a").unwrap_err().code
+    }
+
+    #[test]
+    fn the_loader_reads_a_sealed_descriptor_in_the_folder_and_reports_the_first_failure() {
+        let t = tempfile::tempdir().unwrap();
+        std::fs::create_dir(t.path().join("sub")).unwrap();
+        std::fs::write(t.path().join("sub/d.json"), DESIGN_DESCRIPTOR_JSON).unwrap();
+        assert_eq!(
+            load_sealed(t.path(), &loc("sub/d.json"), "a").unwrap().name,
+            "design"
+        );
+        let mut wrong = loc("sub/d.json");
+        wrong.digest = "0".repeat(64);
+        let f = load_sealed(t.path(), &wrong, "a").unwrap_err();
+        assert_eq!(
+            (f.code, f.artifact.as_str()),
+            (ErrorCode::CapabilityDescriptorDigestMismatch, "a")
+        );
+        // A sealed descriptor with several faults: only the first is reported.
+        let broken = r#"{"contract_version": 1, "name": "ui-design", "bogus": 1}"#;
+        std::fs::write(t.path().join("b.json"), broken).unwrap();
+        let sealed = Locator {
+            path: "b.json".into(),
+            digest: sha256_hex(broken.as_bytes()),
+        };
+        assert!(load_sealed(t.path(), &sealed, "a").is_err());
+        assert!(
+            locator::verify_payload_all(&sealed, broken, "a")
+                .unwrap_err()
+                .len()
+                > 1
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_descriptor_reached_through_a_link_is_not_confined() {
+        let t = tempfile::tempdir().unwrap();
+        let (skill, outside) = (t.path().join("skill"), t.path().join("outside"));
+        std::fs::create_dir_all(&skill).unwrap();
+        std::fs::create_dir_all(&outside).unwrap();
+        std::fs::write(outside.join("d.json"), DESIGN_DESCRIPTOR_JSON).unwrap();
+        std::os::unix::fs::symlink(outside.join("d.json"), skill.join("d.json")).unwrap();
+        std::os::unix::fs::symlink(&outside, skill.join("sub")).unwrap();
+        assert_eq!(
+            code(&skill, "d.json"),
+            ErrorCode::CapabilityDescriptorNotConfined
+        );
+        assert_eq!(
+            code(&skill, "sub/d.json"),
+            ErrorCode::CapabilityDescriptorNotConfined
+        );
+        // A link that stays inside the folder is still a link: refused as the reference does.
+        std::fs::write(skill.join("real.json"), DESIGN_DESCRIPTOR_JSON).unwrap();
+        std::os::unix::fs::symlink("real.json", skill.join("in.json")).unwrap();
+        assert_eq!(
+            code(&skill, "in.json"),
+            ErrorCode::CapabilityDescriptorNotConfined
+        );
+    }
+
+    #[test]
+    fn a_path_that_escapes_the_folder_is_not_confined() {
+        let t = tempfile::tempdir().unwrap();
+        let skill = t.path().join("skill");
+        std::fs::create_dir_all(&skill).unwrap();
+        std::fs::write(t.path().join("d.json"), DESIGN_DESCRIPTOR_JSON).unwrap();
+        for path in ["../d.json", "./../d.json", "/etc/d.json", "a//d.json"] {
+            assert_eq!(
+                code(&skill, path),
+                ErrorCode::CapabilityDescriptorNotConfined,
+                "{path}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_missing_descriptor_is_missing() {
+        let t = tempfile::tempdir().unwrap();
+        std::fs::write(t.path().join("file"), "x").unwrap();
+        for path in ["d.json", "sub/d.json", "file/d.json"] {
+            assert_eq!(
+                code(t.path(), path),
+                ErrorCode::CapabilityDescriptorMissing,
+                "{path}"
+            );
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_or_a_folder_in_place_of_the_descriptor_is_refused_without_waiting() {
+        let t = tempfile::tempdir().unwrap();
+        let fifo = t.path().join("d.json");
+        rustix::fs::mkfifoat(
+            rustix::fs::CWD,
+            &fifo,
+            rustix::fs::Mode::from_raw_mode(0o600),
+        )
+        .unwrap();
+        assert_eq!(
+            code(t.path(), "d.json"),
+            ErrorCode::CapabilityDescriptorNotConfined
+        );
+        std::fs::create_dir(t.path().join("e.json")).unwrap();
+        assert_eq!(
+            code(t.path(), "e.json"),
+            ErrorCode::CapabilityDescriptorNotConfined
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_unreadable_descriptor_is_unreadable() {
+        use std::os::unix::fs::PermissionsExt;
+        let t = tempfile::tempdir().unwrap();
+        let file = t.path().join("d.json");
+        std::fs::write(&file, DESIGN_DESCRIPTOR_JSON).unwrap();
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o000)).unwrap();
+        // Root (tests run as root) reads a mode-000 file: then the loader's own read is given
+        // the permission error the mode would give anyone else.
+        if std::fs::read(&file).is_ok() {
+            assert!(read_sealed(t.path(), &loc("d.json"), "a").is_ok());
+            let denied = || Err(std::io::Error::from(std::io::ErrorKind::PermissionDenied));
+            let f = read_sealed_with(t.path(), &loc("d.json"), "a", |_| denied()).unwrap_err();
+            assert_eq!(f.code, ErrorCode::CapabilityDescriptorUnreadable);
+        } else {
+            assert_eq!(
+                code(t.path(), "d.json"),
+                ErrorCode::CapabilityDescriptorUnreadable
+            );
+        }
     }
 }

@@ -24,6 +24,7 @@ pub mod git;
 pub mod history;
 pub mod hooks;
 pub mod init;
+pub mod inventory;
 pub mod launch;
 pub mod locate;
 pub mod lock;

@@ -5,4 +5,5 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod flow_projection;
+mod inventory;
 mod skill_bindings;

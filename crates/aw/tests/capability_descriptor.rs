@@ -173,3 +173,52 @@ fn capability_help_lists_the_descriptor_group() {
     assert_eq!(code, 0);
     assert!(text.contains("sha256"), "{text}");
 }
+
+#[cfg(unix)]
+#[test]
+fn a_skill_folder_whose_descriptor_links_out_of_it_is_refused() {
+    let ws = Ws::new();
+    skill(&ws, &sealed(DESIGN_DESCRIPTOR_JSON), DESIGN_DESCRIPTOR_JSON);
+    // The sealed bytes are right, but they live outside the folder: the link is refused
+    // before anything is read through it.
+    ws.write("elsewhere/d.json", DESIGN_DESCRIPTOR_JSON);
+    let descriptor = ws.root().join("skill/workline-capability.json");
+    std::fs::remove_file(&descriptor).unwrap();
+    std::os::unix::fs::symlink(ws.root().join("elsewhere/d.json"), &descriptor).unwrap();
+    let v = ws.fails(
+        &["capability", "descriptor", "validate", "skill", "--json"],
+        "CAPABILITY_DESCRIPTOR_NOT_CONFINED",
+    );
+    assert_eq!(
+        v["data"]["failures"][0]["artifact"],
+        "skill/workline-capability.json"
+    );
+    // So is a folder on the way that is a link out.
+    let digest = sha256_hex(DESIGN_DESCRIPTOR_JSON.as_bytes());
+    skill(
+        &ws,
+        &format!("sub/d.json#sha256={digest}"),
+        DESIGN_DESCRIPTOR_JSON,
+    );
+    std::os::unix::fs::symlink(ws.root().join("elsewhere"), ws.root().join("skill/sub")).unwrap();
+    ws.fails(
+        &["capability", "descriptor", "validate", "skill", "--json"],
+        "CAPABILITY_DESCRIPTOR_NOT_CONFINED",
+    );
+}
+
+#[test]
+fn a_skill_folder_without_its_sealed_descriptor_names_it_missing() {
+    let ws = Ws::new();
+    let digest = sha256_hex(DESIGN_DESCRIPTOR_JSON.as_bytes());
+    skill(
+        &ws,
+        &format!("absent.json#sha256={digest}"),
+        DESIGN_DESCRIPTOR_JSON,
+    );
+    let v = ws.fails(
+        &["capability", "descriptor", "validate", "skill", "--json"],
+        "CAPABILITY_DESCRIPTOR_MISSING",
+    );
+    assert_eq!(v["data"]["failures"][0]["artifact"], "skill/absent.json");
+}

@@ -7,6 +7,7 @@ pub mod bindings;
 pub mod builtin;
 pub mod descriptor;
 pub mod grammar;
+pub mod inventory;
 pub mod locator;
 pub mod schema;
 pub mod validate;

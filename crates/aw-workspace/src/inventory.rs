@@ -1,0 +1,86 @@
+//! The installed-skill inventory (§4.4): every skill folder under the standard skill roots
+//! (aw-core's `skill_roots`), its SKILL.md head, and, for a skill whose frontmatter carries a
+//! descriptor locator, its descriptor loaded through the confined loader. Grouping, digests and
+//! collisions are aw-core's rules.
+
+use crate::capability::load_sealed;
+use crate::folder::read_regular_path;
+use aw_core::capability::bindings::retired;
+use aw_core::capability::inventory::{
+    Copy, Instance, Location, group, instance_digest, skill_roots,
+};
+use aw_core::capability::locator::{self, METADATA_KEY};
+use aw_core::capability::validate::Failure;
+use aw_core::error_code::ErrorCode;
+use aw_manifest::{skill_md_field, skill_md_frontmatter, skill_md_metadata};
+use std::path::Path;
+
+/// The capability skills installed under the skill roots of `cwd` and `home`, sorted by name.
+/// A skill folder that is a symbolic link to a folder is followed (the reference skips it,
+/// quirk 10). A folder without a readable SKILL.md with a closed frontmatter is not a skill;
+/// one without a locator is an ambient skill, not part of the inventory.
+pub fn scan(cwd: &Path, home: Option<&Path>) -> Vec<Instance> {
+    let mut copies = Vec::new();
+    for root in skill_roots(cwd, home) {
+        let Ok(entries) = std::fs::read_dir(&root) else {
+            continue;
+        };
+        // A listing's order is the filesystem's: sorted, the order of copies is stable.
+        let mut names: Vec<String> = entries
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .collect();
+        names.sort();
+        for name in names {
+            let dir = root.join(&name);
+            // `is_dir` follows a link: a linked skill folder counts as the folder it leads to.
+            if dir.is_dir() {
+                copies.extend(copy_at(&root, &dir, &name));
+            }
+        }
+    }
+    group(copies)
+}
+
+/// One skill folder's copy, when it is a capability skill.
+fn copy_at(root: &Path, dir: &Path, dir_name: &str) -> Option<Copy> {
+    let skill_md_path = dir.join("SKILL.md");
+    let bytes = read_regular_path(&skill_md_path).ok()?;
+    let text = String::from_utf8_lossy(&bytes);
+    skill_md_frontmatter(&text)?;
+    let raw = skill_md_metadata(&text, METADATA_KEY)?;
+    let name = skill_md_field(&text, "name").unwrap_or_else(|| dir_name.to_owned());
+    let version = skill_md_metadata(&text, "version").or_else(|| skill_md_field(&text, "version"));
+    let skill_md = skill_md_path.display().to_string();
+    let parsed = locator::parse(Some(&raw), &skill_md);
+    let location = Location {
+        scope: root.display().to_string(),
+        skill_dir: dir.display().to_string(),
+        skill_md: skill_md.clone(),
+        descriptor_path: parsed.as_ref().map_or(raw.clone(), |l| l.path.clone()),
+    };
+    let loaded = if let Some(r) = retired(&name) {
+        // A retired name is refused before its descriptor is read.
+        Err(Failure {
+            code: ErrorCode::CapabilityNameRetired,
+            artifact: skill_md,
+            path: "name".to_owned(),
+            message: format!(
+                "the installed skill is named '{}', a retired name: {}",
+                r.name, r.reason
+            ),
+            action: "remove or rename the skill, and install the current capability".to_owned(),
+        })
+    } else {
+        parsed.and_then(|loc| {
+            let artifact = dir.join(&loc.path).display().to_string();
+            let descriptor = load_sealed(dir, &loc, &artifact)?;
+            Ok((descriptor, instance_digest(&bytes, &loc.digest)))
+        })
+    };
+    Some(Copy {
+        name,
+        version,
+        location,
+        loaded,
+    })
+}
