@@ -10,6 +10,7 @@ pub mod descriptor;
 pub mod error;
 pub mod grammar;
 pub mod locator;
+pub mod receipt;
 pub mod request;
 pub mod schema;
 pub mod validate;
