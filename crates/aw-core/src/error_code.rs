@@ -179,6 +179,55 @@ error_codes! {
     CapabilityDescriptorUnreadable = "CAPABILITY_DESCRIPTOR_UNREADABLE",
     /// Installed skills with one name whose bytes differ.
     CapabilityInstanceCollision = "CAPABILITY_INSTANCE_COLLISION",
+    // Capability requests and receipts.
+    /// A request whose `invocation_id` is not a lowercase UUID.
+    CapabilityInvocationIdInvalid = "CAPABILITY_INVOCATION_ID_INVALID",
+    /// A request whose `attempt` is not an integer of at least 1.
+    CapabilityAttemptInvalid = "CAPABILITY_ATTEMPT_INVALID",
+    /// A first attempt that names a parent request.
+    CapabilityParentUnexpected = "CAPABILITY_PARENT_UNEXPECTED",
+    /// A later attempt that names no parent request.
+    CapabilityParentMissing = "CAPABILITY_PARENT_MISSING",
+    /// A carried parent request whose digest does not match its fields.
+    CapabilityParentAltered = "CAPABILITY_PARENT_ALTERED",
+    /// An operation the capability does not declare.
+    CapabilityOperationUnknown = "CAPABILITY_OPERATION_UNKNOWN",
+    /// A caller route the operation is not exposed on.
+    CapabilityRouteUnsupported = "CAPABILITY_ROUTE_UNSUPPORTED",
+    /// An input the operation does not declare.
+    CapabilityInputUndeclared = "CAPABILITY_INPUT_UNDECLARED",
+    /// An input given twice.
+    CapabilityInputRepeated = "CAPABILITY_INPUT_REPEATED",
+    /// An input whose provenance has a blank origin.
+    CapabilityInputProvenanceMissing = "CAPABILITY_INPUT_PROVENANCE_MISSING",
+    /// A sensitive input while sensitive sources are not allowed.
+    CapabilitySensitiveInputUnauthorized = "CAPABILITY_SENSITIVE_INPUT_UNAUTHORIZED",
+    /// A required input that was not given.
+    CapabilityInputRequiredMissing = "CAPABILITY_INPUT_REQUIRED_MISSING",
+    /// An operation that needs a workspace, run outside one.
+    CapabilityWorkspaceRequired = "CAPABILITY_WORKSPACE_REQUIRED",
+    /// A receipt without a next action (a bug in aw).
+    CapabilityReceiptNoNextAction = "CAPABILITY_RECEIPT_NO_NEXT_ACTION",
+    /// A completed receipt without an output or its completeness (a bug in aw).
+    CapabilityCompletedWithoutOutput = "CAPABILITY_COMPLETED_WITHOUT_OUTPUT",
+    /// A completed receipt that carries an error (a bug in aw).
+    CapabilityCompletedWithError = "CAPABILITY_COMPLETED_WITH_ERROR",
+    /// A failed or blocked receipt without an error (a bug in aw).
+    CapabilityFailureWithoutError = "CAPABILITY_FAILURE_WITHOUT_ERROR",
+    /// A needs_input receipt that lists no gaps (a bug in aw).
+    CapabilityNeedsInputWithoutGaps = "CAPABILITY_NEEDS_INPUT_WITHOUT_GAPS",
+    /// Gaps on a receipt whose outcome is not needs_input (a bug in aw).
+    CapabilityGapsWithoutNeedsInput = "CAPABILITY_GAPS_WITHOUT_NEEDS_INPUT",
+    /// A receipt input marked unused without a reason (a bug in aw).
+    CapabilityInputDiscardedSilently = "CAPABILITY_INPUT_DISCARDED_SILENTLY",
+    /// An applied or approved effect class that was not planned (a bug in aw).
+    CapabilityEffectUnplanned = "CAPABILITY_EFFECT_UNPLANNED",
+    /// A degradation whose cause the descriptor does not declare (a bug in aw).
+    CapabilityDegradationUndeclared = "CAPABILITY_DEGRADATION_UNDECLARED",
+    /// A degradation that does not say what was lost (a bug in aw).
+    CapabilityDegradationWithoutLoss = "CAPABILITY_DEGRADATION_WITHOUT_LOSS",
+    /// A receipt that credits both the floor and selected contributors (a bug in aw).
+    CapabilityFloorWithSelection = "CAPABILITY_FLOOR_WITH_SELECTION",
     // The directive's own checks (a failed check is a bug in aw, reported as such).
     /// A directive without a next action.
     FlowDirectiveNoNextAction = "FLOW_DIRECTIVE_NO_NEXT_ACTION",

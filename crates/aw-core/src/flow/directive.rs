@@ -134,8 +134,8 @@ impl Step {
     }
 }
 
-/// The effect ledger as shown.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// The effect ledger as shown (a capability receipt's `effects` too).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Effects {
     /// Planned classes.
     pub planned: Vec<EffectClass>,
