@@ -50,7 +50,7 @@ pub fn check_descriptor(path: &Path, shown: &str) -> Result<Checked> {
 fn check_skill_dir(dir: &Path, shown: &str) -> Result<Checked> {
     let skill_md_shown = format!("{}/SKILL.md", shown.trim_end_matches('/'));
     let skill_md = read(&dir.join("SKILL.md"), "cannot read the skill's SKILL.md")?;
-    let skill_md = String::from_utf8_lossy(&skill_md);
+    let skill_md = skill_md_text(&skill_md);
     let raw = aw_manifest::skill_md_metadata(&skill_md, METADATA_KEY);
     let loc = match locator::parse(raw.as_deref(), &skill_md_shown) {
         Ok(loc) => loc,
@@ -71,6 +71,13 @@ pub fn load_sealed(
     artifact: &str,
 ) -> std::result::Result<Descriptor, Failure> {
     read_sealed(dir, loc, artifact).and_then(|t| locator::verify_payload(loc, &t, artifact))
+}
+
+/// A capability skill's SKILL.md as text for its head reader: bad bytes replaced and CRLF line
+/// ends read as LF, as the reference's SKILL.md head parser reads them (the narrower
+/// `metadata.version` reader of the manifest validator stays as its own reference has it).
+pub(crate) fn skill_md_text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).replace("\r\n", "\n")
 }
 
 /// The text of the descriptor `loc` names, read only when it stays inside the skill folder
@@ -158,7 +165,9 @@ fn read_sealed_with(
         }
     }
     let bytes = read(&path).map_err(unreadable)?;
-    text(bytes, artifact)
+    // Decoded as the reference decodes it, bad bytes replaced: the seal is then checked on that
+    // text, so a descriptor that is not UTF-8 fails its digest first, as the spec orders.
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 #[cfg(test)]
@@ -194,6 +203,47 @@ mod tests {
         assert_eq!(
             check_descriptor(t.path(), "s").unwrap().unwrap().name,
             "design"
+        );
+    }
+
+    #[test]
+    fn a_skill_md_with_crlf_line_ends_is_read() {
+        let t = tempfile::tempdir().unwrap();
+        let digest = sha256_hex(DESIGN_DESCRIPTOR_JSON.as_bytes());
+        std::fs::write(
+            t.path().join("SKILL.md"),
+            format!(
+                "---\r\nname: design\r\nmetadata:\r\n  {METADATA_KEY}: \"workline-capability.json#sha256={digest}\"\r\n---\r\n"
+            ),
+        )
+        .unwrap();
+        std::fs::write(
+            t.path().join("workline-capability.json"),
+            DESIGN_DESCRIPTOR_JSON,
+        )
+        .unwrap();
+        assert_eq!(
+            check_descriptor(t.path(), "s").unwrap().unwrap().name,
+            "design"
+        );
+    }
+
+    #[test]
+    fn a_sealed_descriptor_that_is_not_utf8_fails_its_digest_first() {
+        let t = tempfile::tempdir().unwrap();
+        let bytes = b"{\"x\":\"\xff\"}";
+        let digest = sha256_hex(bytes);
+        skill(
+            t.path(),
+            &format!("workline-capability.json#sha256={digest}"),
+            "",
+        );
+        std::fs::write(t.path().join("workline-capability.json"), bytes).unwrap();
+        let f = check_descriptor(t.path(), "s").unwrap().unwrap_err();
+        assert_eq!(
+            f[0].code,
+            ErrorCode::CapabilityDescriptorDigestMismatch,
+            "{f:?}"
         );
     }
 

@@ -45,7 +45,7 @@ pub fn scan(cwd: &Path, home: Option<&Path>) -> Vec<Instance> {
 fn copy_at(root: &Path, dir: &Path, dir_name: &str) -> Option<Copy> {
     let skill_md_path = dir.join("SKILL.md");
     let bytes = read_regular_path(&skill_md_path).ok()?;
-    let text = String::from_utf8_lossy(&bytes);
+    let text = crate::capability::skill_md_text(&bytes);
     skill_md_frontmatter(&text)?;
     let raw = skill_md_metadata(&text, METADATA_KEY)?;
     let name = skill_md_field(&text, "name").unwrap_or_else(|| dir_name.to_owned());

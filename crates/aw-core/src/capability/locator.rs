@@ -135,9 +135,10 @@ pub fn verify_payload_all(
     validate(&value, artifact)
 }
 
-/// Descriptor text as JSON, or `CAPABILITY_DESCRIPTOR_NOT_JSON`.
+/// Descriptor text as JSON, or `CAPABILITY_DESCRIPTOR_NOT_JSON`. Read with the bounded reader
+/// every JSON input goes through: deep nesting the reference parses is parsed too.
 pub fn parse_json(text: &str, artifact: &str) -> Result<serde_json::Value, Failure> {
-    serde_json::from_str(text).map_err(|e| Failure {
+    aw_json::parse_bounded::<serde_json::Value>(text).map_err(|e| Failure {
         code: ErrorCode::CapabilityDescriptorNotJson,
         artifact: artifact.to_owned(),
         path: String::new(),
@@ -244,5 +245,13 @@ mod tests {
         let text = r#"{"contract_version": 1, "extra": true}"#;
         let f = verify_payload(&sealed(text), text, "x").unwrap_err();
         assert_eq!(f.code, ErrorCode::CapabilityKeyUnknown);
+    }
+
+    #[test]
+    fn deep_nesting_is_parsed_and_judged_by_the_rules() {
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        let text = format!("{{\"contract_version\": 1, \"x\": {deep}}}");
+        let value = parse_json(&text, "d.json").expect("parsed");
+        assert!(value["x"].is_array());
     }
 }

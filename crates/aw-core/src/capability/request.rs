@@ -385,8 +385,9 @@ pub fn build(descriptor: &Descriptor, draft: Draft) -> CapabilityResult<Capabili
 
     let mut inputs = invocation.inputs;
     inputs.sort_by(|a, b| utf16_cmp(&a.name, &b.name));
-    authorizations.sort();
-    authorizations.dedup();
+    // Sorted as the reference sorts strings (by UTF-16 code units), not in the classes' own
+    // order; repeats are kept, as the reference keeps them.
+    authorizations.sort_by(|a, b| utf16_cmp(a.as_str(), b.as_str()));
     let mut request = CapabilityRequest {
         protocol_version: PROTOCOL_VERSION,
         invocation_id,

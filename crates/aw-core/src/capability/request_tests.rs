@@ -367,3 +367,26 @@ proptest::proptest! {
         proptest::prop_assert_eq!(back, ra);
     }
 }
+
+#[test]
+fn authorizations_sort_as_strings_and_keep_repeats() {
+    let r = build(
+        &design(),
+        Draft {
+            invocation_id: ID.to_owned(),
+            attempt: 1,
+            parent_request_digest: None,
+            authorizations: vec![
+                EffectClass::Execute,
+                EffectClass::ReadOnly,
+                EffectClass::Execute,
+                EffectClass::LocalAdditive,
+            ],
+            invocation: inv("create", direct(), CREATE),
+        },
+    )
+    .unwrap();
+    let wire: Vec<&str> = r.authorizations.iter().map(|c| c.as_str()).collect();
+    // String order, as the reference's sort gives it: not the classes' own order.
+    assert_eq!(wire, ["execute", "execute", "local_additive", "read_only"]);
+}
