@@ -29,8 +29,13 @@ impl Locator {
     }
 }
 
-static SEALED: LazyLock<Option<Regex>> =
-    LazyLock::new(|| Regex::new(&format!("(?s)^(.+)#sha256=({DIGEST})$")).ok());
+static SEALED: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(&format!(
+        // JavaScript's `.`: any character but a line break (\n, \r, U+2028, U+2029).
+        "^([^\n\r\u{2028}\u{2029}]+)#sha256=({DIGEST})$"
+    ))
+    .ok()
+});
 
 const SHAPE: &str = "<relative path>.json#sha256=<64 lowercase hex digits>";
 
@@ -253,5 +258,13 @@ mod tests {
         let text = format!("{{\"contract_version\": 1, \"x\": {deep}}}");
         let value = parse_json(&text, "d.json").expect("parsed");
         assert!(value["x"].is_array());
+    }
+
+    #[test]
+    fn a_line_break_in_the_path_is_no_locator() {
+        for brk in ["\n", "\r", "\u{2028}", "\u{2029}"] {
+            let raw = format!("a{brk}b.json#sha256={}", "0".repeat(64));
+            assert!(parse(Some(&raw), "SKILL.md").is_err(), "{brk:?}");
+        }
     }
 }
