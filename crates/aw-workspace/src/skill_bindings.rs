@@ -21,14 +21,9 @@ pub fn workspace_path(ws: &Workspace) -> PathBuf {
     ws.state_dir().join(FILE)
 }
 
-/// The cascade of `ws`, with the home folder this process was given (`HOME`).
-pub fn read(ws: &Workspace) -> Cascade {
-    let home = std::env::var_os("HOME").map(PathBuf::from);
-    read_with_home(ws, home.as_deref())
-}
-
-/// The cascade of `ws` with `home` as the user's home folder; no home, no global level.
-pub fn read_with_home(ws: &Workspace, home: Option<&Path>) -> Cascade {
+/// The cascade of `ws`, with `home` the user's home folder as the command found it (no home, no
+/// global level): the home is read once, by the locator, not again here.
+pub fn read(ws: &Workspace, home: Option<&Path>) -> Cascade {
     let global = home.map(|h| global_path(h, &ws.ns));
     let workspace = workspace_path(ws);
     let global_input = global.as_deref().map_or(LevelInput::Absent, level);

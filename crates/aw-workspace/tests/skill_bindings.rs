@@ -2,7 +2,7 @@
 
 use aw_core::capability::bindings::{BindingState, Source, classify_in};
 use aw_workspace::locate::{NamespaceSource, Workspace};
-use aw_workspace::skill_bindings::{global_path, read_with_home, workspace_path};
+use aw_workspace::skill_bindings::{global_path, read, workspace_path};
 use std::path::Path;
 
 fn ws(root: &Path, ns: &str) -> Workspace {
@@ -41,7 +41,7 @@ fn home_and_workspace_files_cascade_under_the_workspace_namespace() {
         &workspace_path(&w),
         b"[skills]\nsql = \"ws-sql\"\ndesign = \"acme/figma-spec\"\nfrobnicate = \"x\"\n",
     );
-    let c = read_with_home(&w, Some(&home));
+    let c = read(&w, Some(&home));
     let at = |role: &str| {
         let r = c.role(role).unwrap();
         (r.skill.clone(), r.source, r.enabled)
@@ -78,7 +78,7 @@ fn missing_files_and_no_home_give_the_defaults_without_warnings() {
     let dir = tempfile::tempdir().unwrap();
     let w = ws(dir.path(), "workflow");
     for home in [None, Some(dir.path().join("nohome"))] {
-        let c = read_with_home(&w, home.as_deref());
+        let c = read(&w, home.as_deref());
         assert!(c.warnings.is_empty());
         assert!(!c.sources.global && !c.sources.workspace);
         assert!(c.skills.iter().all(|s| s.source == Source::Default));
@@ -95,7 +95,7 @@ fn an_unreadable_file_is_a_warning_and_the_other_level_still_applies() {
         b"[skills]\nsql = \"\xff\"\n",
     );
     write(&workspace_path(&w), b"[skills]\ngit = \"g2\"\n");
-    let c = read_with_home(&w, Some(&home));
+    let c = read(&w, Some(&home));
     assert_eq!(
         c.warnings,
         [format!(
@@ -109,7 +109,7 @@ fn an_unreadable_file_is_a_warning_and_the_other_level_still_applies() {
     // A folder where the file should be: a warning too, never an error.
     let w2 = ws(&dir.path().join("ws2"), "workflow");
     std::fs::create_dir_all(workspace_path(&w2)).unwrap();
-    let c = read_with_home(&w2, None);
+    let c = read(&w2, None);
     assert_eq!(c.warnings.len(), 1);
     assert!(c.sources.workspace);
 }
@@ -124,7 +124,7 @@ fn a_fifo_named_skills_toml_is_not_waited_on() {
         .status()
         .unwrap();
     assert!(status.success());
-    let c = read_with_home(&w, None);
+    let c = read(&w, None);
     assert_eq!(c.warnings.len(), 1, "{:?}", c.warnings);
     assert!(c.skills.iter().all(|s| s.source == Source::Default));
 }
