@@ -228,6 +228,25 @@ error_codes! {
     CapabilityDegradationWithoutLoss = "CAPABILITY_DEGRADATION_WITHOUT_LOSS",
     /// A receipt that credits both the floor and selected contributors (a bug in aw).
     CapabilityFloorWithSelection = "CAPABILITY_FLOOR_WITH_SELECTION",
+    // Capability effects, durable plans and their approval.
+    /// A durable plan for an operation that declares no durable effect class.
+    CapabilityEffectNotDurable = "CAPABILITY_EFFECT_NOT_DURABLE",
+    /// A durable plan for an effect class the host's policy denies.
+    CapabilityEffectDenied = "CAPABILITY_EFFECT_DENIED",
+    /// A durable plan with no artifacts.
+    CapabilityEffectEmpty = "CAPABILITY_EFFECT_EMPTY",
+    /// An approval digest that does not match the plan's recomputed seal.
+    CapabilityApprovalMismatch = "CAPABILITY_APPROVAL_MISMATCH",
+    /// An effect class that needs a visible approval and was not granted.
+    CapabilityApprovalMissing = "CAPABILITY_APPROVAL_MISSING",
+    /// A plan's base file that no longer exists.
+    CapabilityBaseGone = "CAPABILITY_BASE_GONE",
+    /// A plan's base file that changed since the plan was sealed.
+    CapabilityBaseStale = "CAPABILITY_BASE_STALE",
+    /// An operation that the capability's `off` binding blocks.
+    CapabilityOperationOff = "CAPABILITY_OPERATION_OFF",
+    /// An artifact path outside the allowed destinations, or not a safe relative path.
+    SemanticPathRejected = "SEMANTIC_PATH_REJECTED",
     // The directive's own checks (a failed check is a bug in aw, reported as such).
     /// A directive without a next action.
     FlowDirectiveNoNextAction = "FLOW_DIRECTIVE_NO_NEXT_ACTION",

@@ -3,6 +3,7 @@
 
 use super::descriptor::Descriptor;
 use super::grammar::DIGEST;
+use super::paths::unsafe_relative;
 use super::validate::{Failure, validate};
 use crate::canonical::sha256_hex;
 use crate::error_code::ErrorCode;
@@ -82,26 +83,6 @@ pub fn parse(raw: Option<&str>, artifact: &str) -> Result<Locator, Failure> {
         path: path.to_owned(),
         digest: digest.to_owned(),
     })
-}
-
-/// Why a path is not a safe path relative to the skill folder, if it is not.
-fn unsafe_relative(path: &str) -> Option<&'static str> {
-    let b = path.as_bytes();
-    if path.is_empty() {
-        Some("is empty")
-    } else if path.contains('\\') {
-        Some("uses a backslash; use '/'")
-    } else if path.starts_with('/') || (b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':')
-    {
-        Some("is absolute; write it relative to the skill folder")
-    } else if path
-        .split('/')
-        .any(|seg| seg.is_empty() || seg == "." || seg == "..")
-    {
-        Some("has an empty, '.' or '..' segment")
-    } else {
-        None
-    }
 }
 
 /// Checks descriptor bytes against a locator: the digest first, then JSON, then the validator,

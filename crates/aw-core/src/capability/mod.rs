@@ -7,10 +7,13 @@
 pub mod bindings;
 pub mod builtin;
 pub mod descriptor;
+pub mod effects;
 pub mod error;
 pub mod grammar;
 pub mod inventory;
 pub mod locator;
+pub mod paths;
+pub mod plan;
 pub mod receipt;
 pub mod request;
 pub mod schema;

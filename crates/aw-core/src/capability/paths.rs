@@ -1,0 +1,94 @@
+//! Safe relative paths and allowed destinations: the one path rule for descriptor locators,
+//! semantic answers and durable plans (spec §4.3, §6.5, and the apply-time re-check of §6.4).
+//!
+//! These are checks on the text of a path only. Whether a path that passes them reaches out of
+//! the workspace through a symbolic link is the shell's check, made when it writes
+//! (`aw_workspace::atomic` refuses with `PATH_OUTSIDE_WORKSPACE`).
+
+/// Why `path` is not a safe relative path, if it is not: empty, a backslash, absolute (`/x` or a
+/// drive letter), or an empty, `.` or `..` segment.
+pub fn unsafe_relative(path: &str) -> Option<&'static str> {
+    let b = path.as_bytes();
+    if path.is_empty() {
+        Some("is empty")
+    } else if path.contains('\\') {
+        Some("uses a backslash; use '/'")
+    } else if path.starts_with('/') || (b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':')
+    {
+        Some("is absolute; write it relative")
+    } else if path
+        .split('/')
+        .any(|seg| seg.is_empty() || seg == "." || seg == "..")
+    {
+        Some("has an empty, '.' or '..' segment")
+    } else {
+        None
+    }
+}
+
+/// Whether `path` is `destination` or inside it, compared segment by segment (so
+/// `docs/designs-evil` is not inside `docs/designs`). A destination of `.` or `""` is the root and
+/// holds every relative path.
+pub fn is_within(path: &str, destination: &str) -> bool {
+    let dest = destination.trim_end_matches('/');
+    if dest.is_empty() || dest == "." {
+        return true;
+    }
+    let mut p = path.split('/');
+    dest.split('/').all(|seg| p.next() == Some(seg))
+}
+
+/// Why `path` may not be written given the allowed destinations, if it may not: it must be a
+/// safe relative path inside one of them.
+pub fn destination_refusal(path: &str, allowed: &[String]) -> Option<String> {
+    if let Some(why) = unsafe_relative(path) {
+        return Some(format!("the path {why}"));
+    }
+    if allowed.iter().any(|d| is_within(path, d)) {
+        None
+    } else {
+        Some(format!(
+            "it is not inside an allowed destination ({})",
+            allowed.join(", ")
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unsafe_relative_refuses_each_shape() {
+        for p in [
+            "", "a\\b", "/etc/x", "C:x", "a//b", "a/./b", "../x", "a/..", "a/",
+        ] {
+            assert!(unsafe_relative(p).is_some(), "{p:?} should be unsafe");
+        }
+        for p in ["a", "docs/designs/x.md", "a..b/c", ".hidden/x"] {
+            assert_eq!(unsafe_relative(p), None, "{p:?} should be safe");
+        }
+    }
+
+    #[test]
+    fn within_compares_whole_segments() {
+        assert!(is_within("docs/designs/a.md", "docs/designs"));
+        assert!(is_within("docs/designs", "docs/designs/"));
+        assert!(!is_within("docs/designs-evil/a.md", "docs/designs"));
+        assert!(!is_within("docs/a.md", "docs/designs"));
+        assert!(is_within("anything/at/all", "."));
+    }
+
+    #[test]
+    fn a_destination_refusal_names_the_reason() {
+        let allowed = vec!["docs/designs".to_owned()];
+        assert_eq!(destination_refusal("docs/designs/a.md", &allowed), None);
+        assert!(
+            destination_refusal("docs/other.md", &allowed).is_some_and(|m| m.contains("allowed"))
+        );
+        assert!(
+            destination_refusal("docs/designs/../x", &allowed).is_some_and(|m| m.contains(".."))
+        );
+        assert!(destination_refusal("x", &[]).is_some());
+    }
+}
