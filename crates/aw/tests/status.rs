@@ -332,8 +332,7 @@ fn fifos_named_like_a_descriptor_or_run_state_never_hang_a_read() {
         fifo_descriptor.join("SESSION.md"),
         sessions.join("001-run-quick/.flow-run.json"),
     ] {
-        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
-        assert!(made.is_ok_and(|s| s.success()), "mkfifo {fifo:?}");
+        make_fifo(&fifo);
     }
     for args in [
         &["status", "--json"][..],
@@ -344,6 +343,13 @@ fn fifos_named_like_a_descriptor_or_run_state_never_hang_a_read() {
         let status = finishes(&ws, args);
         assert!(status.success(), "aw {args:?}: {status:?}");
     }
+}
+
+/// Puts a FIFO at `path` (the test fails if it cannot).
+#[cfg(unix)]
+fn make_fifo(path: &Path) {
+    let made = std::process::Command::new("mkfifo").arg(path).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo {path:?}");
 }
 
 /// Runs `aw args…` and returns how it ended; fails the test if it is still waiting after 20 s
@@ -387,8 +393,7 @@ fn fifos_in_place_of_workspace_files_are_refused_not_waited_on() {
     let fifo = |path: std::path::PathBuf| {
         let _ = std::fs::remove_file(&path);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        let made = std::process::Command::new("mkfifo").arg(&path).status();
-        assert!(made.is_ok_and(|s| s.success()), "mkfifo {path:?}");
+        make_fifo(&path);
     };
     fifo(ws.root().join(".workflow/HISTORY.md"));
     for args in [

@@ -17,4 +17,6 @@ pub mod plan;
 pub mod receipt;
 pub mod request;
 pub mod schema;
+#[cfg(test)]
+mod test_support;
 pub mod validate;

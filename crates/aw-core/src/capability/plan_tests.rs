@@ -3,11 +3,8 @@
 
 use super::*;
 use crate::capability::builtin::design_descriptor;
-use crate::capability::descriptor::Route;
 use crate::capability::effects::{HostPolicy, Reach, authorize_effects};
-use crate::capability::request::{Caller, Invocation, Policy, RequestContext, RequestInput};
-
-const ID: &str = "0f8fad5b-d9cb-469f-a165-70867728950e";
+use crate::capability::test_support::{ID, direct, invocation};
 const INPUT_DIGEST: &str = "11d6c64888e813457261ca1da43b4c29116f91f1a31f15db8b17262f98e32a7b";
 
 /// Pinned once; cross-checked with Python's `json.dumps(sort_keys=True, separators=(",", ":"),
@@ -25,20 +22,7 @@ fn request(operation: &str) -> CapabilityRequest {
         "render" => &[("package", "docs/designs/a"), ("profile", "web")],
         _ => &[("package", "docs/designs/a")],
     };
-    let inv = Invocation {
-        operation: operation.to_owned(),
-        caller: Caller {
-            route: Route::Direct,
-            host: "unknown".to_owned(),
-            flow: None,
-        },
-        context: RequestContext::default(),
-        inputs: inputs
-            .iter()
-            .map(|(n, v)| RequestInput::from_flag(n, v))
-            .collect(),
-        policy: Policy::default(),
-    };
+    let inv = invocation(operation, direct(), inputs);
     CapabilityRequest::first_attempt(&design_descriptor().unwrap(), ID.to_owned(), inv).unwrap()
 }
 

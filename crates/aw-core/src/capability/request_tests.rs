@@ -5,19 +5,11 @@ use super::*;
 use crate::capability::builtin::design_descriptor;
 use crate::capability::descriptor::Descriptor;
 
-const ID: &str = "0f8fad5b-d9cb-469f-a165-70867728950e";
+use crate::capability::test_support::{ID, direct, invocation as inv};
 const ID2: &str = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
 
 fn design() -> Descriptor {
     design_descriptor().unwrap()
-}
-
-fn direct() -> Caller {
-    Caller {
-        route: Route::Direct,
-        host: "unknown".to_owned(),
-        flow: None,
-    }
 }
 
 fn compose() -> Caller {
@@ -25,19 +17,6 @@ fn compose() -> Caller {
         route: Route::Compose,
         host: "claude-code".to_owned(),
         flow: Some("plan-exec".to_owned()),
-    }
-}
-
-fn inv(operation: &str, caller: Caller, inputs: &[(&str, &str)]) -> Invocation {
-    Invocation {
-        operation: operation.to_owned(),
-        caller,
-        context: RequestContext::default(),
-        inputs: inputs
-            .iter()
-            .map(|(n, v)| RequestInput::from_flag(n, v))
-            .collect(),
-        policy: Policy::default(),
     }
 }
 
