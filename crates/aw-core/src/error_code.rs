@@ -247,6 +247,14 @@ error_codes! {
     CapabilityOperationOff = "CAPABILITY_OPERATION_OFF",
     /// An artifact path outside the allowed destinations, or not a safe relative path.
     SemanticPathRejected = "SEMANTIC_PATH_REJECTED",
+    /// A semantic answer that does not fit its envelope (version, operation, state, artifacts).
+    SemanticResponseInvalid = "SEMANTIC_RESPONSE_INVALID",
+    /// A semantic answer that quotes another request's `input_digest`.
+    SemanticStale = "SEMANTIC_STALE",
+    /// A semantic answer that reports the request as ambiguous.
+    SemanticAmbiguous = "SEMANTIC_AMBIGUOUS",
+    /// A semantic answer that reports the request as one it cannot author.
+    SemanticUnsupported = "SEMANTIC_UNSUPPORTED",
     // The directive's own checks (a failed check is a bug in aw, reported as such).
     /// A directive without a next action.
     FlowDirectiveNoNextAction = "FLOW_DIRECTIVE_NO_NEXT_ACTION",

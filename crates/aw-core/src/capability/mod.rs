@@ -4,12 +4,14 @@
 //! descriptor, the `skills.toml` bindings that select what runs for each role, and the protocol
 //! envelopes (§5): requests with their digests and attempt chain, receipts with their invariants.
 
+pub mod answer;
 pub mod bindings;
 pub mod builtin;
 pub mod descriptor;
 pub mod effects;
 pub mod error;
 pub mod grammar;
+pub mod handler;
 pub mod inventory;
 pub mod locator;
 pub mod paths;
