@@ -247,6 +247,12 @@ error_codes! {
     CapabilityOperationOff = "CAPABILITY_OPERATION_OFF",
     /// An artifact path outside the allowed destinations, or not a safe relative path.
     SemanticPathRejected = "SEMANTIC_PATH_REJECTED",
+    /// An apply that found the workspace lock held by another process past the wait.
+    CapabilityEffectLocked = "CAPABILITY_EFFECT_LOCKED",
+    /// An artifact whose file already exists, and the plan does not allow replacing it.
+    PublishTargetExists = "PUBLISH_TARGET_EXISTS",
+    /// An artifact that could not be written (what the apply had written before is undone).
+    PublishFailed = "PUBLISH_FAILED",
     // The directive's own checks (a failed check is a bug in aw, reported as such).
     /// A directive without a next action.
     FlowDirectiveNoNextAction = "FLOW_DIRECTIVE_NO_NEXT_ACTION",
