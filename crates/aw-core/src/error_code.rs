@@ -255,6 +255,12 @@ error_codes! {
     SemanticAmbiguous = "SEMANTIC_AMBIGUOUS",
     /// A semantic answer that reports the request as one it cannot author.
     SemanticUnsupported = "SEMANTIC_UNSUPPORTED",
+    /// An apply that found the workspace lock held by another process past the wait.
+    CapabilityEffectLocked = "CAPABILITY_EFFECT_LOCKED",
+    /// An artifact whose file already exists, and the plan does not allow replacing it.
+    PublishTargetExists = "PUBLISH_TARGET_EXISTS",
+    /// An artifact that could not be written (what the apply had written before is undone).
+    PublishFailed = "PUBLISH_FAILED",
     // The directive's own checks (a failed check is a bug in aw, reported as such).
     /// A directive without a next action.
     FlowDirectiveNoNextAction = "FLOW_DIRECTIVE_NO_NEXT_ACTION",

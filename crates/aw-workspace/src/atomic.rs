@@ -142,15 +142,25 @@ pub fn copy_file(root: &Path, from: &Path, to: &Path) -> Result<()> {
 /// `false` when it already existed. The content is written before the name becomes visible,
 /// through a temporary file linked into place, so no reader sees an empty claim.
 pub fn create_new(root: &Path, path: &Path, bytes: &[u8]) -> Result<bool> {
+    let Some(dir) = link_new(root, path, bytes)? else {
+        return Ok(false);
+    };
+    sync_dir(&dir)?;
+    Ok(true)
+}
+
+/// [`create_new`] without the final sync of the folder: `Some(folder)` once the file is in
+/// place, `None` when something already existed there. For a transaction that must know exactly
+/// which files it created, to undo them and never another's: once this answers `Some`, the file
+/// is the caller's, even if the sync that follows fails.
+pub fn link_new(root: &Path, path: &Path, bytes: &[u8]) -> Result<Option<PathBuf>> {
     let path = write_target(root, path)?;
     let (tmp, dir) = staged(&path, bytes)?;
     match tmp.persist_noclobber(&path) {
-        Ok(_) => {}
-        Err(e) if e.error.kind() == std::io::ErrorKind::AlreadyExists => return Ok(false),
-        Err(e) => return Err(WorkspaceError::io("could not create", &path, e.error)),
+        Ok(_) => Ok(Some(dir)),
+        Err(e) if e.error.kind() == std::io::ErrorKind::AlreadyExists => Ok(None),
+        Err(e) => Err(WorkspaceError::io("could not create", &path, e.error)),
     }
-    sync_dir(&dir)?;
-    Ok(true)
 }
 
 /// Creates a folder (inside `root`) and its missing parents, syncing the parent of each folder

@@ -30,6 +30,7 @@ pub mod locate;
 pub mod lock;
 pub mod numbering;
 pub mod project;
+pub mod publish;
 pub mod resolver;
 pub mod sessions;
 pub mod skill;

@@ -1,0 +1,460 @@
+//! Publishing a durable plan's artifacts: the writing half of a capability apply (spec §6.4,
+//! steps 5 to 7). The checks that need no disk (the seal, the destinations, the grants) are
+//! aw-core's (`capability::plan`); this module takes the workspace lock, re-checks the base under
+//! it, and writes the artifacts as one transaction: either every file lands, or the workspace is
+//! left as it was, or the failure names exactly what is left to reconcile by hand.
+//!
+//! Choices, and why:
+//! - Every path is checked twice before the first write: as text (`paths::unsafe_relative`, in
+//!   case the caller skipped the destination check) and on disk (`containment::check_writes`: a
+//!   symbolic link on the way that leads out of the workspace is `PATH_OUTSIDE_WORKSPACE`, the
+//!   code every other writer of aw uses for it). A text refusal comes before the lock, so it
+//!   writes nothing at all, not even the lock file.
+//! - A target that exists must be a regular file reached without a link: a link in its place
+//!   (even one that stays inside), a folder, a FIFO or a device is `PUBLISH_FAILED`, never read
+//!   (a FIFO would block the read) and never written through. The preview a person approved
+//!   named that path; writing through a link would change another file than the one shown.
+//! - A new file is staged whole and synced in a temporary file beside it, then linked into place
+//!   only if the name is still free (`atomic::link_new`: rename-noreplace, or link + unlink). A
+//!   concurrent reader sees no file or the whole file, never a partial one; losing the race to
+//!   another writer is `PUBLISH_TARGET_EXISTS`, and the other writer's file is never touched,
+//!   not even by the rollback. A replaced file is written the same way and renamed over the old
+//!   one (keeping its permissions); new files and folders get the umask's permissions.
+//! - The base, when the plan has one, is checked again under the lock, so no other aw writer can
+//!   change it between the check and the writes (the reference checked it before locking).
+//! - The rollback undoes the files newest first (previous bytes restored, new files removed),
+//!   then removes the folders this run created, deepest first, when they are empty: a folder
+//!   that something else filled meanwhile is not ours to empty. What could not be undone is
+//!   listed, for the receipt's next action.
+
+use crate::atomic;
+use crate::containment::{check_writes, entry_target, write_target};
+use crate::error::{Result, WorkspaceError};
+use crate::folder::read_regular_path;
+use crate::locate::Workspace;
+use crate::lock::WorkspaceLock;
+use aw_core::capability::error::CapabilityError;
+use aw_core::capability::paths::unsafe_relative;
+use aw_core::capability::plan::{Artifact, Base, check_base};
+use aw_core::error_code::ErrorCode;
+use std::io::ErrorKind;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The current text of a plan's base (`rel`, relative to the workspace `root`), `None` when no
+/// file is there. Bytes that are not UTF-8 read as U+FFFD, as the reference reads text. The path
+/// must be a safe relative path (`SEMANTIC_PATH_REJECTED`: the base is not covered by the
+/// approval seal, so a carried plan may name anything) that no link leads out of the workspace
+/// (`PATH_OUTSIDE_WORKSPACE`); a FIFO, socket or device is refused without waiting on it, and a
+/// folder or an unreadable file is an I/O error.
+pub fn read_base(root: &Path, rel: &str) -> Result<Option<String>> {
+    if let Some(why) = unsafe_relative(rel) {
+        return Err(WorkspaceError::Refused {
+            code: ErrorCode::SemanticPathRejected,
+            message: format!("the plan's base '{rel}' {why}"),
+            action: "Prepare the plan again, against a file inside the workspace.".to_owned(),
+        });
+    }
+    // Where a write to the base would land is where its text is: the same containment rule.
+    let real = write_target(root, &root.join(rel))?;
+    match read_regular_path(&real) {
+        Ok(bytes) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
+        Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => Ok(None),
+        Err(e) => Err(WorkspaceError::io(
+            "could not read the plan's base",
+            real,
+            e,
+        )),
+    }
+}
+
+/// What a publish wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Published {
+    /// The artifacts' paths, in plan order (the receipt's `output.value.written`).
+    pub written: Vec<String>,
+    /// The folders it created, relative to the root, in the order it created them.
+    pub created_dirs: Vec<String>,
+}
+
+/// How a failed publish left the workspace.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Rollback {
+    /// It failed before its first write.
+    NothingWritten,
+    /// Everything it wrote was undone: the workspace is as it was.
+    Complete,
+    /// Some of what it wrote could not be undone: these need reconciling by hand.
+    Incomplete(Vec<Leftover>),
+}
+
+/// One thing a rollback could not undo.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Leftover {
+    /// The path, relative to the workspace root.
+    pub path: String,
+    /// What is left there.
+    pub kind: LeftoverKind,
+    /// Why undoing it failed.
+    pub why: String,
+}
+
+/// What a rollback left behind at a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LeftoverKind {
+    /// A file this publish created, still there.
+    NewFile,
+    /// A file this publish replaced, whose previous content was not restored.
+    PreviousContentLost,
+    /// A folder this publish created, still there.
+    NewFolder,
+}
+
+impl Leftover {
+    /// One English line: the path and what is wrong with it.
+    pub fn describe(&self) -> String {
+        let what = match self.kind {
+            LeftoverKind::NewFile => "still holds the file this apply created",
+            LeftoverKind::PreviousContentLost => {
+                "holds this apply's content; its previous content could not be restored"
+            }
+            LeftoverKind::NewFolder => "is a folder this apply created and could not remove",
+        };
+        format!("'{}' {what} ({})", self.path, self.why)
+    }
+}
+
+/// A publish that failed: the reason (code, message, and what to do about the cause) and how
+/// far its rollback got.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{error}")]
+pub struct PublishError {
+    /// The failure: `PUBLISH_TARGET_EXISTS`, `PUBLISH_FAILED`, `CAPABILITY_EFFECT_LOCKED`,
+    /// `SEMANTIC_PATH_REJECTED`, `PATH_OUTSIDE_WORKSPACE`, `CAPABILITY_BASE_GONE`,
+    /// `CAPABILITY_BASE_STALE`, or the lock's own failure (`IO_ERROR`, …).
+    pub error: CapabilityError,
+    /// What became of what it had written.
+    pub rollback: Rollback,
+}
+
+impl PublishError {
+    /// What must be reconciled by hand, when the rollback left something: one line naming each
+    /// path. `None` when the workspace is as it was.
+    pub fn reconciliation(&self) -> Option<String> {
+        let Rollback::Incomplete(left) = &self.rollback else {
+            return None;
+        };
+        let items: Vec<String> = left.iter().map(Leftover::describe).collect();
+        Some(format!(
+            "The apply failed and could not undo everything it wrote; reconcile by hand: {}.",
+            items.join("; ")
+        ))
+    }
+
+    /// The next action: the reconciliation when something is left, else the error's action.
+    pub fn next_action(&self) -> String {
+        self.reconciliation()
+            .unwrap_or_else(|| self.error.action.clone())
+    }
+
+    fn before_any_write(error: CapabilityError) -> Self {
+        PublishError {
+            error,
+            rollback: Rollback::NothingWritten,
+        }
+    }
+}
+
+/// Publishes `artifacts` into the workspace, in order, as one transaction under the workspace
+/// lock (waiting up to `wait` for another holder; released on every path when the guard drops).
+///
+/// Before the first write: every path is a safe relative path (`SEMANTIC_PATH_REJECTED`, checked
+/// before the lock is even taken), the lock is taken (busy → `CAPABILITY_EFFECT_LOCKED`), no
+/// path leads out of the workspace through a link (`PATH_OUTSIDE_WORKSPACE`), and `base`, when
+/// given, still holds the text the plan was prepared against (`CAPABILITY_BASE_GONE`,
+/// `CAPABILITY_BASE_STALE`). Then, for each artifact: its missing folders are created; a target
+/// that exists must be a readable regular file (else `PUBLISH_FAILED`) and may be replaced only
+/// when the artifact says `overwrite: true` (else `PUBLISH_TARGET_EXISTS`); a new file is
+/// created only if the name is still free (else `PUBLISH_TARGET_EXISTS`). Any failure rolls back
+/// everything this call wrote (see the module notes) and says how far the rollback got.
+pub fn publish(
+    ws: &Workspace,
+    artifacts: &[Artifact],
+    base: Option<&Base>,
+    wait: Duration,
+) -> std::result::Result<Published, PublishError> {
+    for a in artifacts {
+        if let Some(why) = unsafe_relative(&a.path) {
+            return Err(PublishError::before_any_write(CapabilityError::new(
+                ErrorCode::SemanticPathRejected,
+                format!("the artifact path '{}' {why}", a.path),
+                "Prepare the plan again with paths relative to the workspace, inside it.",
+            )));
+        }
+    }
+    let root = ws.root.as_path();
+    let _lock =
+        WorkspaceLock::of(ws, wait).map_err(|e| PublishError::before_any_write(lock_failure(e)))?;
+    let targets: Vec<PathBuf> = artifacts.iter().map(|a| root.join(&a.path)).collect();
+    check_writes(root, targets.iter().map(PathBuf::as_path))
+        .map_err(|e| PublishError::before_any_write(from_workspace(None, e)))?;
+    if let Some(base) = base {
+        let current = read_base(root, &base.path)
+            .map_err(|e| PublishError::before_any_write(from_workspace(None, e)))?;
+        check_base(Some(base), current.as_deref()).map_err(PublishError::before_any_write)?;
+    }
+    let mut journal = Journal::default();
+    for (artifact, target) in artifacts.iter().zip(&targets) {
+        if let Err(error) = publish_one(root, artifact, target, &mut journal) {
+            let rollback = journal.undo(root);
+            return Err(PublishError { error, rollback });
+        }
+    }
+    Ok(Published {
+        written: artifacts.iter().map(|a| a.path.clone()).collect(),
+        created_dirs: journal.created_dirs(),
+    })
+}
+
+/// Writes one artifact, recording each change in `journal` the moment it is made.
+fn publish_one(
+    root: &Path,
+    artifact: &Artifact,
+    target: &Path,
+    journal: &mut Journal,
+) -> std::result::Result<(), CapabilityError> {
+    let rel = artifact.path.as_str();
+    let segments: Vec<&str> = rel.split('/').collect();
+    let mut folder = root.to_path_buf();
+    for (i, segment) in segments.iter().enumerate().take(segments.len() - 1) {
+        folder.push(segment);
+        ensure_folder(root, &folder, &segments[..=i].join("/"), rel, journal)?;
+    }
+    let entry = entry_target(root, target).map_err(|e| from_workspace(Some(rel), e))?;
+    let meta = match std::fs::symlink_metadata(&entry) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == ErrorKind::NotFound => {
+            return create(root, rel, target, artifact.content.as_bytes(), journal);
+        }
+        Err(e) => return Err(failed(rel, format!("it could not be inspected: {e}"))),
+    };
+    if !meta.file_type().is_file() {
+        return Err(failed(
+            rel,
+            "something that is not a regular file is there (a symbolic link, a folder, a FIFO or a device); aw neither reads it nor writes through it".to_owned(),
+        ));
+    }
+    let previous = read_regular_path(&entry)
+        .map_err(|e| failed(rel, format!("the file there could not be read: {e}")))?;
+    if artifact.overwrite != Some(true) {
+        return Err(CapabilityError::new(
+            ErrorCode::PublishTargetExists,
+            format!("'{rel}' already exists, and the plan does not allow replacing it"),
+            "Move the existing file aside, or prepare the plan again allowing it to be overwritten, then apply.",
+        ));
+    }
+    journal.steps.push(Step::Replaced {
+        path: target.to_path_buf(),
+        rel: rel.to_owned(),
+        previous,
+    });
+    atomic::write(root, target, artifact.content.as_bytes())
+        .map_err(|e| from_workspace(Some(rel), e))
+}
+
+/// Creates the new file `target` whole, or answers `PUBLISH_TARGET_EXISTS` when the name was
+/// taken meanwhile (then nothing of ours is there, and the rollback leaves it alone).
+fn create(
+    root: &Path,
+    rel: &str,
+    target: &Path,
+    bytes: &[u8],
+    journal: &mut Journal,
+) -> std::result::Result<(), CapabilityError> {
+    match atomic::link_new(root, target, bytes) {
+        Ok(Some(dir)) => {
+            journal.steps.push(Step::Created {
+                path: target.to_path_buf(),
+                rel: rel.to_owned(),
+            });
+            atomic::sync_dir(&dir).map_err(|e| from_workspace(Some(rel), e))
+        }
+        Ok(None) => Err(CapabilityError::new(
+            ErrorCode::PublishTargetExists,
+            format!(
+                "'{rel}' appeared while the apply was creating it, and the plan does not allow replacing it"
+            ),
+            "Check what created the file, then apply again.",
+        )),
+        Err(e) => Err(from_workspace(Some(rel), e)),
+    }
+}
+
+/// Makes sure the folder `logical` (shown as `shown`, on the way to the artifact `rel`) exists,
+/// creating it, and recording that, when it does not.
+fn ensure_folder(
+    root: &Path,
+    logical: &Path,
+    shown: &str,
+    rel: &str,
+    journal: &mut Journal,
+) -> std::result::Result<(), CapabilityError> {
+    let real = write_target(root, logical).map_err(|e| from_workspace(Some(rel), e))?;
+    match std::fs::symlink_metadata(&real) {
+        Ok(meta) if meta.is_dir() => Ok(()),
+        Ok(_) => Err(failed(
+            rel,
+            format!("'{shown}' is in the way: the artifact needs a folder there, and it is a file"),
+        )),
+        Err(e) if e.kind() == ErrorKind::NotFound => match std::fs::create_dir(&real) {
+            Ok(()) => {
+                journal.steps.push(Step::Folder {
+                    path: logical.to_path_buf(),
+                    rel: shown.to_owned(),
+                });
+                atomic::sync_dir(real.parent().unwrap_or(root))
+                    .map_err(|e| from_workspace(Some(rel), e))
+            }
+            // Another process made it meanwhile: it is there, and it is not ours to remove.
+            Err(e) if e.kind() == ErrorKind::AlreadyExists && real.is_dir() => Ok(()),
+            Err(e) => Err(failed(
+                rel,
+                format!("the folder '{shown}' could not be created: {e}"),
+            )),
+        },
+        Err(e) => Err(failed(
+            rel,
+            format!("the folder '{shown}' could not be inspected: {e}"),
+        )),
+    }
+}
+
+/// One change a publish made, with what undoing it needs.
+#[derive(Debug)]
+enum Step {
+    /// A folder it created (the logical path, under the root as given).
+    Folder { path: PathBuf, rel: String },
+    /// A file it created.
+    Created { path: PathBuf, rel: String },
+    /// A file it replaced (or is about to: recorded before the write, so that a failure after
+    /// the rename is undone too), with the bytes it held.
+    Replaced {
+        path: PathBuf,
+        rel: String,
+        previous: Vec<u8>,
+    },
+}
+
+/// The changes a publish made, in order.
+#[derive(Debug, Default)]
+struct Journal {
+    steps: Vec<Step>,
+}
+
+impl Journal {
+    fn created_dirs(&self) -> Vec<String> {
+        self.steps
+            .iter()
+            .filter_map(|s| match s {
+                Step::Folder { rel, .. } => Some(rel.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Undoes every change: the files newest first, then the folders newest (so deepest) first.
+    fn undo(self, root: &Path) -> Rollback {
+        if self.steps.is_empty() {
+            return Rollback::NothingWritten;
+        }
+        let mut left = Vec::new();
+        for step in self.steps.iter().rev() {
+            match step {
+                Step::Created { path, rel } => {
+                    if let Err(e) = atomic::remove_file(root, path) {
+                        left.push(leftover(rel, LeftoverKind::NewFile, e));
+                    }
+                }
+                Step::Replaced {
+                    path,
+                    rel,
+                    previous,
+                } => {
+                    // A write that failed before its rename left the file as it was: nothing to
+                    // restore, and a restore that failed too would report a loss that is not one.
+                    let unchanged = entry_target(root, path)
+                        .ok()
+                        .and_then(|p| read_regular_path(&p).ok())
+                        .is_some_and(|now| now == *previous);
+                    if !unchanged && let Err(e) = atomic::write(root, path, previous) {
+                        left.push(leftover(rel, LeftoverKind::PreviousContentLost, e));
+                    }
+                }
+                Step::Folder { .. } => {}
+            }
+        }
+        for step in self.steps.iter().rev() {
+            let Step::Folder { path, rel } = step else {
+                continue;
+            };
+            match atomic::remove_empty_dir(root, path) {
+                Ok(()) => {}
+                // Something else put a file there meanwhile: the folder is no longer only ours.
+                // (A file of ours that could not be removed is already listed.)
+                Err(WorkspaceError::Io { source, .. })
+                    if source.kind() == ErrorKind::DirectoryNotEmpty => {}
+                Err(e) => left.push(leftover(rel, LeftoverKind::NewFolder, e)),
+            }
+        }
+        if left.is_empty() {
+            Rollback::Complete
+        } else {
+            Rollback::Incomplete(left)
+        }
+    }
+}
+
+fn leftover(rel: &str, kind: LeftoverKind, e: WorkspaceError) -> Leftover {
+    Leftover {
+        path: rel.to_owned(),
+        kind,
+        why: e.to_string(),
+    }
+}
+
+fn failed(rel: &str, why: String) -> CapabilityError {
+    CapabilityError::new(
+        ErrorCode::PublishFailed,
+        format!("'{rel}' could not be published: {why}"),
+        "Fix the cause (a file or folder in the way, permissions, free space), then apply again.",
+    )
+}
+
+/// A shell failure as the publish reports it: a refusal keeps its code (a link out of the
+/// workspace is `PATH_OUTSIDE_WORKSPACE`), and an I/O failure while writing `rel` is
+/// `PUBLISH_FAILED`.
+fn from_workspace(rel: Option<&str>, e: WorkspaceError) -> CapabilityError {
+    match (rel, &e) {
+        (Some(rel), WorkspaceError::Io { .. }) => failed(rel, e.to_string()),
+        _ => CapabilityError::new(e.code(), e.to_string(), e.action()),
+    }
+}
+
+/// The lock could not be taken: busy is `CAPABILITY_EFFECT_LOCKED`; anything else (a `.lock`
+/// that is a link, a folder that cannot be created) keeps its own code.
+fn lock_failure(e: WorkspaceError) -> CapabilityError {
+    match e {
+        WorkspaceError::LockBusy { pid, waited_ms } => CapabilityError::new(
+            ErrorCode::CapabilityEffectLocked,
+            format!(
+                "the workspace lock is held by another process (pid {pid}) and stayed held for {waited_ms} ms; nothing was written"
+            ),
+            "Wait for the other aw command to finish, then apply again (AW_LOCK_WAIT_MS sets how long aw waits).",
+        ),
+        other => from_workspace(None, other),
+    }
+}
+
+#[cfg(test)]
+#[path = "publish_tests.rs"]
+mod tests;

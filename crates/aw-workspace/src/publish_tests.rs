@@ -1,0 +1,496 @@
+use super::*;
+use aw_core::capability::plan::base_digest;
+use std::collections::BTreeMap;
+
+const WAIT: Duration = Duration::from_millis(20);
+
+fn ws(dir: &tempfile::TempDir) -> Workspace {
+    Workspace::for_test(dir.path())
+}
+
+fn art(path: &str, content: &str, overwrite: bool) -> Artifact {
+    Artifact {
+        path: path.to_owned(),
+        content: content.to_owned(),
+        overwrite: overwrite.then_some(true),
+    }
+}
+
+/// What is at one path of a tree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Entry {
+    Dir,
+    /// Bytes and permission bits.
+    File(Vec<u8>, u32),
+    Link(PathBuf),
+    Other,
+}
+
+/// Every entry under `root`, by path relative to it; links are recorded, not followed.
+fn tree(root: &Path) -> BTreeMap<String, Entry> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Entry>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let path = e.unwrap().path();
+            let rel = path
+                .strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            let meta = std::fs::symlink_metadata(&path).unwrap();
+            let entry = if meta.file_type().is_symlink() {
+                Entry::Link(std::fs::read_link(&path).unwrap())
+            } else if meta.is_dir() {
+                walk(root, &path, out);
+                Entry::Dir
+            } else if meta.is_file() {
+                Entry::File(std::fs::read(&path).unwrap(), mode(&meta))
+            } else {
+                Entry::Other
+            };
+            out.insert(rel, entry);
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(root, root, &mut out);
+    out
+}
+
+#[cfg(unix)]
+fn mode(meta: &std::fs::Metadata) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    meta.permissions().mode() & 0o7777
+}
+
+#[cfg(not(unix))]
+fn mode(_: &std::fs::Metadata) -> u32 {
+    0
+}
+
+/// A workspace whose lock file already exists (taken and released once), so that a tree taken
+/// before a publish and one taken after compare equal when the publish changed nothing.
+fn workspace_with_lock() -> (tempfile::TempDir, Workspace) {
+    let dir = tempfile::tempdir().unwrap();
+    let w = ws(&dir);
+    drop(WorkspaceLock::of(&w, WAIT).unwrap());
+    (dir, w)
+}
+
+#[cfg(unix)]
+fn make_fifo(path: &Path) {
+    rustix::fs::mkfifoat(
+        rustix::fs::CWD,
+        path,
+        rustix::fs::Mode::from_raw_mode(0o600),
+    )
+    .unwrap();
+}
+
+/// Runs `f` on another thread and fails the test if it has not answered within 20 s (a read
+/// blocked on a FIFO never answers by itself).
+fn answers<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(Duration::from_secs(20))
+        .expect("the publish is still waiting (on a FIFO?)")
+}
+
+fn code(r: std::result::Result<Published, PublishError>) -> (ErrorCode, PublishError) {
+    let e = r.unwrap_err();
+    (e.error.code, e)
+}
+
+#[test]
+fn every_file_is_written_and_the_missing_folders_are_created_and_reported() {
+    let (dir, w) = workspace_with_lock();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("docs")).unwrap();
+    std::fs::write(root.join("docs/old.md"), "old").unwrap();
+    let artifacts = [
+        art("docs/designs/a/one.md", "first", false),
+        art("docs/designs/a/b/two.md", "second", false),
+        art("docs/old.md", "replaced", true),
+        art("top.md", "é\n", false),
+    ];
+    let out = publish(&w, &artifacts, None, WAIT).unwrap();
+    assert_eq!(
+        out.written,
+        [
+            "docs/designs/a/one.md",
+            "docs/designs/a/b/two.md",
+            "docs/old.md",
+            "top.md"
+        ]
+    );
+    assert_eq!(
+        out.created_dirs,
+        ["docs/designs", "docs/designs/a", "docs/designs/a/b"]
+    );
+    for a in &artifacts {
+        assert_eq!(
+            std::fs::read_to_string(root.join(&a.path)).unwrap(),
+            a.content
+        );
+    }
+    let leftovers: Vec<String> = tree(root)
+        .into_keys()
+        .filter(|p| p.contains(atomic::TEMP_PREFIX))
+        .collect();
+    assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
+    // The lock was released.
+    WorkspaceLock::of(&w, Duration::ZERO).unwrap();
+}
+
+#[test]
+fn an_existing_target_without_overwrite_writes_nothing_and_removes_the_new_folders() {
+    let (dir, w) = workspace_with_lock();
+    let root = dir.path();
+    std::fs::write(root.join("existing.md"), "theirs").unwrap();
+    let before = tree(root);
+    let artifacts = [
+        art("new/deep/a.md", "a", false),
+        art("other/b.md", "b", false),
+        art("existing.md", "mine", false),
+    ];
+    let (c, e) = code(publish(&w, &artifacts, None, WAIT));
+    assert_eq!(c, ErrorCode::PublishTargetExists);
+    assert!(
+        e.error.message.contains("'existing.md' already exists"),
+        "{}",
+        e.error.message
+    );
+    assert_eq!(e.rollback, Rollback::Complete);
+    assert_eq!(e.reconciliation(), None);
+    assert_eq!(e.next_action(), e.error.action);
+    assert_eq!(tree(root), before, "the new files and folders are gone");
+}
+
+#[test]
+fn a_later_failure_restores_the_bytes_and_permissions_an_overwrite_replaced() {
+    let (dir, w) = workspace_with_lock();
+    let root = dir.path();
+    std::fs::write(root.join("keep.md"), "precious").unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(root.join("keep.md"), std::fs::Permissions::from_mode(0o640))
+            .unwrap();
+    }
+    std::fs::write(root.join("blocker"), "a file, not a folder").unwrap();
+    let before = tree(root);
+    let artifacts = [
+        art("keep.md", "clobbered", true),
+        art("a/b.md", "b", false),
+        art("blocker/c.md", "c", false),
+    ];
+    let (c, e) = code(publish(&w, &artifacts, None, WAIT));
+    assert_eq!(c, ErrorCode::PublishFailed);
+    assert!(
+        e.error.message.contains("'blocker' is in the way"),
+        "{}",
+        e.error.message
+    );
+    assert_eq!(e.rollback, Rollback::Complete);
+    assert_eq!(tree(root), before);
+}
+
+/// The done criterion: a publish that fails part-way leaves no file and no folder of its
+/// own behind, and every file that was there byte for byte as it was. Each mechanism fails for
+/// root too (CI runs as root, where a read-only folder stops nothing).
+#[test]
+fn a_publish_failing_mid_way_leaves_the_workspace_exactly_as_it_was() {
+    let cases: [(&str, Vec<Artifact>, ErrorCode); 4] = [
+        (
+            "a parent that is a file that was already there",
+            vec![
+                art("e1.md", "new e1", true),
+                art("n/deep/x.md", "x", false),
+                art("plain/sub/y.md", "y", false),
+                art("e2.md", "new e2", true),
+            ],
+            ErrorCode::PublishFailed,
+        ),
+        (
+            "a parent that is a file this publish created",
+            vec![
+                art("e1.md", "new e1", true),
+                art("n/x", "x", false),
+                art("n/x/y.md", "y", false),
+            ],
+            ErrorCode::PublishFailed,
+        ),
+        (
+            "a folder where a file is to be replaced",
+            vec![
+                art("e2.md", "new e2", true),
+                art("n/a/b.md", "b", false),
+                art("folder", "f", true),
+            ],
+            ErrorCode::PublishFailed,
+        ),
+        (
+            "the same new path twice, the second time without overwrite",
+            vec![
+                art("e1.md", "new e1", true),
+                art("n/dup.md", "one", false),
+                art("n/dup.md", "two", true),
+                art("n/dup.md", "three", false),
+            ],
+            ErrorCode::PublishTargetExists,
+        ),
+    ];
+    for (name, artifacts, want) in cases {
+        let (dir, w) = workspace_with_lock();
+        let root = dir.path();
+        std::fs::write(root.join("e1.md"), "e1 as it was").unwrap();
+        std::fs::write(root.join("e2.md"), "e2 as it was").unwrap();
+        std::fs::write(root.join("plain"), "a regular file").unwrap();
+        std::fs::create_dir_all(root.join("folder/inside")).unwrap();
+        let before = tree(root);
+        let (c, e) = code(publish(&w, &artifacts, None, WAIT));
+        assert_eq!(c, want, "{name}: {}", e.error.message);
+        assert_eq!(e.rollback, Rollback::Complete, "{name}");
+        assert_eq!(tree(root), before, "{name}");
+        // The lock was released on the failing path too.
+        WorkspaceLock::of(&w, Duration::ZERO).unwrap();
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_linked_folder_leading_out_of_the_workspace_is_refused_before_any_write() {
+    let (dir, w) = workspace_with_lock();
+    let outside = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::os::unix::fs::symlink(outside.path(), root.join("docs")).unwrap();
+    let before = tree(root);
+    let artifacts = [
+        art("fine.md", "inside", false),
+        art("docs/designs/a.md", "escaped", false),
+    ];
+    let (c, e) = code(publish(&w, &artifacts, None, WAIT));
+    assert_eq!(c, ErrorCode::PathOutsideWorkspace);
+    assert_eq!(e.rollback, Rollback::NothingWritten);
+    assert_eq!(
+        tree(root),
+        before,
+        "not even the first artifact was written"
+    );
+    assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_link_in_place_of_the_target_is_never_followed() {
+    use std::os::unix::fs::symlink;
+    let (dir, w) = workspace_with_lock();
+    let outside = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::write(root.join("real.md"), "the real file").unwrap();
+    std::fs::write(outside.path().join("theirs.md"), "outside").unwrap();
+    symlink(root.join("real.md"), root.join("inside-link.md")).unwrap();
+    symlink(outside.path().join("theirs.md"), root.join("out-link.md")).unwrap();
+    symlink(root.join("missing.md"), root.join("dangling.md")).unwrap();
+    let outside_before = tree(outside.path());
+    let cases = [
+        ("inside-link.md", ErrorCode::PublishFailed),
+        ("out-link.md", ErrorCode::PathOutsideWorkspace),
+        ("dangling.md", ErrorCode::PathOutsideWorkspace),
+    ];
+    for (path, want) in cases {
+        for overwrite in [false, true] {
+            let before = tree(root);
+            let artifacts = [art("new.md", "n", false), art(path, "through", overwrite)];
+            let (c, e) = code(publish(&w, &artifacts, None, WAIT));
+            assert_eq!(c, want, "{path} overwrite={overwrite}: {}", e.error.message);
+            assert_eq!(tree(root), before, "{path} overwrite={overwrite}");
+            assert_eq!(tree(outside.path()), outside_before);
+        }
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_at_a_target_is_refused_without_waiting_on_it() {
+    for overwrite in [false, true] {
+        let (dir, w) = workspace_with_lock();
+        let root = dir.path().to_path_buf();
+        make_fifo(&root.join("pipe.md"));
+        let before = tree(&root);
+        let artifacts = vec![art("a/new.md", "n", false), art("pipe.md", "x", overwrite)];
+        let r = answers(move || publish(&w, &artifacts, None, WAIT));
+        let (c, e) = code(r);
+        assert_eq!(c, ErrorCode::PublishFailed, "{}", e.error.message);
+        assert!(e.error.message.contains("'pipe.md'"), "{}", e.error.message);
+        assert_eq!(e.rollback, Rollback::Complete);
+        assert_eq!(tree(&root), before);
+    }
+}
+
+#[test]
+fn a_lock_held_by_another_holder_is_capability_effect_locked() {
+    let (dir, w) = workspace_with_lock();
+    let held = WorkspaceLock::of(&w, WAIT).unwrap();
+    let before = tree(dir.path());
+    let (c, e) = code(publish(&w, &[art("a/b.md", "b", false)], None, WAIT));
+    assert_eq!(c, ErrorCode::CapabilityEffectLocked);
+    assert!(e.error.message.contains(&std::process::id().to_string()));
+    assert_eq!(e.rollback, Rollback::NothingWritten);
+    assert_eq!(tree(dir.path()), before);
+    drop(held);
+    publish(&w, &[art("a/b.md", "b", false)], None, WAIT).unwrap();
+}
+
+#[test]
+fn an_unsafe_path_is_refused_before_anything_is_written_even_the_lock() {
+    for bad in [
+        "../escape.md",
+        "/etc/passwd",
+        "a/../../b.md",
+        "a\\b.md",
+        "a//b.md",
+        "",
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let w = ws(&dir);
+        let artifacts = [art("fine.md", "x", false), art(bad, "x", true)];
+        let (c, e) = code(publish(&w, &artifacts, None, WAIT));
+        assert_eq!(c, ErrorCode::SemanticPathRejected, "{bad:?}");
+        assert_eq!(e.rollback, Rollback::NothingWritten);
+        assert!(tree(dir.path()).is_empty(), "{bad:?} wrote something");
+    }
+}
+
+#[test]
+fn the_base_is_checked_again_under_the_lock() {
+    let (dir, w) = workspace_with_lock();
+    let root = dir.path();
+    std::fs::write(root.join("base.md"), "as prepared").unwrap();
+    let base = Base {
+        path: "base.md".to_owned(),
+        digest: base_digest("as prepared"),
+    };
+    let artifacts = [art("out.md", "o", false)];
+    std::fs::write(root.join("base.md"), "changed since").unwrap();
+    let before = tree(root);
+    let (c, e) = code(publish(&w, &artifacts, Some(&base), WAIT));
+    assert_eq!(c, ErrorCode::CapabilityBaseStale);
+    assert_eq!(e.rollback, Rollback::NothingWritten);
+    assert_eq!(tree(root), before);
+    std::fs::remove_file(root.join("base.md")).unwrap();
+    let (c, _) = code(publish(&w, &artifacts, Some(&base), WAIT));
+    assert_eq!(c, ErrorCode::CapabilityBaseGone);
+    std::fs::write(root.join("base.md"), "as prepared").unwrap();
+    publish(&w, &artifacts, Some(&base), WAIT).unwrap();
+    assert_eq!(std::fs::read_to_string(root.join("out.md")).unwrap(), "o");
+}
+
+#[test]
+fn read_base_reads_text_and_says_when_the_file_is_gone() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir(root.join("d")).unwrap();
+    std::fs::write(root.join("d/base.md"), b"caf\xe9 ok").unwrap();
+    std::fs::write(root.join("file"), "x").unwrap();
+    assert_eq!(
+        read_base(root, "d/base.md").unwrap().as_deref(),
+        Some("caf\u{fffd} ok")
+    );
+    assert_eq!(read_base(root, "d/missing.md").unwrap(), None);
+    assert_eq!(read_base(root, "nowhere/x.md").unwrap(), None);
+    assert_eq!(read_base(root, "file/x.md").unwrap(), None);
+    assert_eq!(
+        read_base(root, "../x").unwrap_err().code(),
+        ErrorCode::SemanticPathRejected
+    );
+    assert_eq!(read_base(root, "d").unwrap_err().code(), ErrorCode::IoError);
+}
+
+#[cfg(unix)]
+#[test]
+fn read_base_refuses_a_fifo_without_waiting_and_a_link_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    let root = dir.path().to_path_buf();
+    make_fifo(&root.join("pipe.md"));
+    std::fs::write(outside.path().join("secret"), "s").unwrap();
+    std::os::unix::fs::symlink(outside.path().join("secret"), root.join("out.md")).unwrap();
+    let r = root.clone();
+    let fifo = answers(move || read_base(&r, "pipe.md").map_err(|e| e.code()));
+    assert_eq!(fifo, Err(ErrorCode::IoError));
+    assert_eq!(
+        read_base(&root, "out.md").unwrap_err().code(),
+        ErrorCode::PathOutsideWorkspace
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn new_files_and_folders_follow_the_umask_like_a_plain_create() {
+    let (dir, w) = workspace_with_lock();
+    let root = dir.path();
+    std::fs::write(root.join("plain-file"), "x").unwrap();
+    std::fs::create_dir(root.join("plain-dir")).unwrap();
+    let want_file = mode(&std::fs::metadata(root.join("plain-file")).unwrap());
+    let want_dir = mode(&std::fs::metadata(root.join("plain-dir")).unwrap());
+    publish(&w, &[art("made/new.md", "n", false)], None, WAIT).unwrap();
+    assert_eq!(
+        mode(&std::fs::metadata(root.join("made/new.md")).unwrap()),
+        want_file
+    );
+    assert_eq!(
+        mode(&std::fs::metadata(root.join("made")).unwrap()),
+        want_dir
+    );
+}
+
+/// What a rollback cannot undo is named, path by path, in the next action.
+#[test]
+fn a_rollback_that_cannot_undo_everything_names_what_is_left() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    // Someone replaced the new file with a folder, the replaced file's folder with a file, and
+    // the new folder with a file: none of the three can be undone.
+    std::fs::create_dir_all(root.join("was-file/inside")).unwrap();
+    std::fs::write(root.join("blocker"), "x").unwrap();
+    std::fs::write(root.join("was-dir"), "x").unwrap();
+    let journal = Journal {
+        steps: vec![
+            Step::Folder {
+                path: root.join("was-dir"),
+                rel: "was-dir".into(),
+            },
+            Step::Created {
+                path: root.join("was-file"),
+                rel: "was-file".into(),
+            },
+            Step::Replaced {
+                path: root.join("blocker/old.md"),
+                rel: "blocker/old.md".into(),
+                previous: b"old".to_vec(),
+            },
+        ],
+    };
+    let Rollback::Incomplete(left) = journal.undo(root) else {
+        panic!("the rollback cannot be complete");
+    };
+    let kinds: Vec<(&str, LeftoverKind)> = left.iter().map(|l| (l.path.as_str(), l.kind)).collect();
+    assert_eq!(
+        kinds,
+        [
+            ("blocker/old.md", LeftoverKind::PreviousContentLost),
+            ("was-file", LeftoverKind::NewFile),
+            ("was-dir", LeftoverKind::NewFolder),
+        ]
+    );
+    let e = PublishError {
+        error: failed("x", "boom".into()),
+        rollback: Rollback::Incomplete(left),
+    };
+    let next = e.next_action();
+    for p in ["'blocker/old.md'", "'was-file'", "'was-dir'"] {
+        assert!(next.contains(p), "{next}");
+    }
+    assert_eq!(Journal::default().undo(root), Rollback::NothingWritten);
+}
