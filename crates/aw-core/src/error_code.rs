@@ -261,6 +261,25 @@ error_codes! {
     PublishTargetExists = "PUBLISH_TARGET_EXISTS",
     /// An artifact that could not be written (what the apply had written before is undone).
     PublishFailed = "PUBLISH_FAILED",
+    // Capability resolution, the selection pin and composition by flows.
+    /// An operation the capability's resolution makes unavailable (misconfigured or no floor).
+    CapabilityUnavailable = "CAPABILITY_UNAVAILABLE",
+    /// A pinned contributor that is no longer installed with the pinned bytes.
+    CapabilitySelectionChanged = "CAPABILITY_SELECTION_CHANGED",
+    /// A flow that composes a capability without naming the operation.
+    CapabilityComposeOperationMissing = "CAPABILITY_COMPOSE_OPERATION_MISSING",
+    /// A flow that composes an operation its row of the caller table does not allow.
+    CapabilityComposeNotAllowed = "CAPABILITY_COMPOSE_NOT_ALLOWED",
+    /// A composed result that a flow requires complete and is not.
+    CapabilityOutputIncomplete = "CAPABILITY_OUTPUT_INCOMPLETE",
+    /// A flow gate that passes a check the capability failed.
+    CapabilityGateLowered = "CAPABILITY_GATE_LOWERED",
+    /// An adopted durable reference to a package the index does not have.
+    CapabilityAdoptionNotFound = "CAPABILITY_ADOPTION_NOT_FOUND",
+    /// An adopted durable reference whose revision is not the current baseline's.
+    CapabilityAdoptionRevisionMismatch = "CAPABILITY_ADOPTION_REVISION_MISMATCH",
+    /// An adopted durable reference whose digest is not the current baseline's.
+    CapabilityAdoptionDigestMismatch = "CAPABILITY_ADOPTION_DIGEST_MISMATCH",
     // The directive's own checks (a failed check is a bug in aw, reported as such).
     /// A directive without a next action.
     FlowDirectiveNoNextAction = "FLOW_DIRECTIVE_NO_NEXT_ACTION",
@@ -342,8 +361,8 @@ mod tests {
         "/../../docs/PROTOCOL.md"
     ));
 
-    /// The environment variables PROTOCOL.md names, the only UPPER_SNAKE words in it that are
-    /// not codes.
+    /// The environment variables PROTOCOL.md names (aw's own, and the hosts' markers), the only
+    /// UPPER_SNAKE words in it that are not codes.
     const ENVIRONMENT: &[&str] = &[
         "AW_ANSWER_IDLE_MS",
         "AW_ANSWER_MAX_BYTES",
@@ -353,9 +372,20 @@ mod tests {
         "AW_NAMESPACE",
         "AW_TEST_NOW",
         "AW_TEST_STALL_MS",
+        "CLAUDE_AGENT_ID",
         "CLAUDE_CONFIG_DIR",
+        "CLAUDE_PLUGIN_ROOT",
+        "CODEX_CLI",
         "CODEX_HOME",
+        "CODEX_RUNTIME",
+        "CODEX_THREAD_ID",
+        "CRUSH_CONFIG",
+        "GEMINI_CLI",
+        "GEMINI_SANDBOX",
         "NO_COLOR",
+        "OZ_RUN_ID",
+        "TERM_PROGRAM",
+        "WARP_IS_LOCAL_SHELL_SESSION",
     ];
 
     /// The codes docs/PROTOCOL.md lists in its "Error codes" table: the first cell of each row,

@@ -2,11 +2,15 @@
 //! the validator that holds a descriptor to the contract (with the JSON Schema as a second
 //! layer), the SKILL.md locator that seals an installed descriptor, the built-in `design`
 //! descriptor, the `skills.toml` bindings that select what runs for each role, and the protocol
-//! envelopes (§5): requests with their digests and attempt chain, receipts with their invariants.
+//! envelopes (§5): requests with their digests and attempt chain, receipts with their invariants;
+//! effects and durable plans (§6); resolution and the selection pin (§8), readiness as `aw skills`
+//! reports it (§7.6), and the callers: host detection, the flows' caller table, and the gates a
+//! flow holds a composed result to (§9).
 
 pub mod answer;
 pub mod bindings;
 pub mod builtin;
+pub mod callers;
 pub mod descriptor;
 pub mod effects;
 pub mod error;
@@ -16,8 +20,10 @@ pub mod inventory;
 pub mod locator;
 pub mod paths;
 pub mod plan;
+pub mod readiness;
 pub mod receipt;
 pub mod request;
+pub mod resolution;
 pub mod schema;
 #[cfg(test)]
 mod test_support;
