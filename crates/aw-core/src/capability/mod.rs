@@ -20,5 +20,5 @@ pub mod receipt;
 pub mod request;
 pub mod schema;
 #[cfg(test)]
-mod test_support;
+pub(crate) mod test_support;
 pub mod validate;
