@@ -280,6 +280,37 @@ error_codes! {
     CapabilityAdoptionRevisionMismatch = "CAPABILITY_ADOPTION_REVISION_MISMATCH",
     /// An adopted durable reference whose digest is not the current baseline's.
     CapabilityAdoptionDigestMismatch = "CAPABILITY_ADOPTION_DIGEST_MISMATCH",
+    // The design capability (its floor handler, sources and package index).
+    /// `design.validate` run outside a workspace: there is no index to look in.
+    DesignWorkspaceAbsent = "DESIGN_WORKSPACE_ABSENT",
+    /// No package under `docs/designs/` answers to the identity asked for (for `record`: no valid one).
+    DesignPackageNotFound = "DESIGN_PACKAGE_NOT_FOUND",
+    /// An authoring operation outside a workspace without an explicit root (`--target`).
+    DesignOutputRootRequired = "DESIGN_OUTPUT_ROOT_REQUIRED",
+    /// A declared output root inside a workspace that is not a safe relative path (an absolute path included).
+    DesignOutputRootUnsafe = "DESIGN_OUTPUT_ROOT_UNSAFE",
+    /// A `render` profile that is not a registered adapter id.
+    DesignAdapterUnknown = "DESIGN_ADAPTER_UNKNOWN",
+    /// A source that did not contribute and does not say why.
+    DesignSourceWithoutReason = "DESIGN_SOURCE_WITHOUT_REASON",
+    /// A source declared non-essential without saying why.
+    DesignSourceOptionalWithoutReason = "DESIGN_SOURCE_OPTIONAL_WITHOUT_REASON",
+    /// A copy of an original approved for a source name nobody declared.
+    DesignSourceCopyUnknown = "DESIGN_SOURCE_COPY_UNKNOWN",
+    /// A copy of an original approved for a source the design did not use.
+    DesignSourceCopyUnused = "DESIGN_SOURCE_COPY_UNUSED",
+    /// A copy of an original approved for a sensitive source.
+    DesignSourceCopySensitive = "DESIGN_SOURCE_COPY_SENSITIVE",
+    /// Two packages under `docs/designs/` claim one identity.
+    DesignIdDuplicate = "DESIGN_ID_DUPLICATE",
+    /// A leaf folder under `docs/designs/` without a `design-manifest.json`.
+    DesignManifestMissing = "DESIGN_MANIFEST_MISSING",
+    /// A `design-manifest.json` that cannot be read (not a regular file, too large) or is not JSON.
+    DesignManifestUnreadable = "DESIGN_MANIFEST_UNREADABLE",
+    /// A `design-manifest.json` whose fields break the manifest rules.
+    DesignManifestInvalid = "DESIGN_MANIFEST_INVALID",
+    /// A manifest `digest` that is not the SHA-256 of the package's `DESIGN.md` (or a `DESIGN.md` that cannot be read to check it).
+    DesignDigestMismatch = "DESIGN_DIGEST_MISMATCH",
     // The directive's own checks (a failed check is a bug in aw, reported as such).
     /// A directive without a next action.
     FlowDirectiveNoNextAction = "FLOW_DIRECTIVE_NO_NEXT_ACTION",

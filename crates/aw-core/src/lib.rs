@@ -13,6 +13,7 @@ pub mod capability;
 pub mod checkpoint;
 pub mod context_id;
 pub mod decimal;
+pub mod design;
 pub mod docs;
 pub mod error_code;
 pub mod flow;

@@ -26,5 +26,5 @@ pub mod request;
 pub mod resolution;
 pub mod schema;
 #[cfg(test)]
-mod test_support;
+pub(crate) mod test_support;
 pub mod validate;

@@ -1,0 +1,442 @@
+use super::*;
+use crate::capability::builtin::design_descriptor;
+use crate::capability::descriptor::Descriptor;
+use crate::capability::plan::Artifact;
+use crate::capability::request::CapabilityRequest;
+use crate::capability::test_support::{ID, direct, invocation};
+use crate::design::test_support::{doc_digest, package, raw_package};
+use serde_json::json;
+
+fn descriptor() -> Descriptor {
+    design_descriptor().unwrap()
+}
+
+fn request(operation: &str, target: Option<&str>, inputs: &[(&str, &str)]) -> CapabilityRequest {
+    let mut inv = invocation(operation, direct(), inputs);
+    inv.context.target = target.map(str::to_owned);
+    CapabilityRequest::first_attempt(&descriptor(), ID.to_owned(), inv).unwrap()
+}
+
+fn run(
+    floor: &DesignFloor,
+    verb: Verb,
+    request: &CapabilityRequest,
+    answer: Option<&Value>,
+) -> HandlerResult {
+    let d = descriptor();
+    let operation = d.operation(&request.operation).unwrap();
+    floor.attempt(&HandlerCall {
+        verb,
+        request,
+        operation,
+        answer,
+    })
+}
+
+fn in_workspace() -> DesignFloor {
+    let broken = json!({"id": "DES-003", "title": "Broken", "revision": 0, "digest": doc_digest()});
+    DesignFloor::new(
+        true,
+        Some(DesignIndex::from_tree(&[
+            package("001-design-signup", "DES-001"),
+            raw_package("003-design-broken", serde_json::to_vec(&broken).unwrap()),
+        ])),
+    )
+}
+
+fn blocked_code(result: &HandlerResult) -> ErrorCode {
+    match result {
+        HandlerResult::Blocked(e) => e.code,
+        other => panic!("expected blocked, got {other:?}"),
+    }
+}
+
+fn create_inputs() -> [(&'static str, &'static str); 3] {
+    [
+        ("title", "Sign-up"),
+        ("sources", "docs/req.md"),
+        ("target", "docs/designs"),
+    ]
+}
+
+#[test]
+fn validate_reports_a_found_package_complete_with_its_reference() {
+    let r = request("validate", None, &[("package", " DES-001 ")]);
+    let HandlerResult::Completed {
+        output,
+        validations,
+    } = run(&in_workspace(), Verb::Prepare, &r, None)
+    else {
+        panic!("expected completed");
+    };
+    assert_eq!(
+        validations,
+        [ValidationOutcome {
+            id: "design-manifest".to_owned(),
+            passed: true,
+            detail: None
+        }]
+    );
+    assert_eq!(output.completeness, Some(Completeness::Complete));
+    assert_eq!(
+        output.reference,
+        Some(DurableReference {
+            id: "DES-001".to_owned(),
+            revision: Some(2),
+            digest: doc_digest(),
+            locator: "docs/designs/001-design-signup".to_owned(),
+        })
+    );
+    assert_eq!(
+        output.value.unwrap(),
+        json!({
+            "design": {
+                "package": "DES-001",
+                "baseline": {"revision": 2, "digest": doc_digest()},
+                "path": "docs/designs/001-design-signup",
+                "root": "workspace",
+                "indexable": true,
+                "maturity": {"requested": null, "attained": "handoff"},
+                "sources": [],
+                "renditions": []
+            },
+            "ok": true,
+            "failures": []
+        })
+    );
+}
+
+#[test]
+fn validate_reports_a_broken_package_it_can_match_instead_of_not_found() {
+    let r = request("validate", None, &[("package", "DES-003")]);
+    let HandlerResult::Completed {
+        output,
+        validations,
+    } = run(&in_workspace(), Verb::Prepare, &r, None)
+    else {
+        panic!("expected completed");
+    };
+    assert!(!validations[0].passed);
+    let detail = validations[0].detail.as_deref().unwrap();
+    assert!(detail.starts_with("DESIGN_MANIFEST_INVALID: "), "{detail}");
+    assert_eq!(output.reference, None);
+    assert_eq!(output.completeness, Some(Completeness::Complete));
+    let value = output.value.unwrap();
+    assert_eq!(value["ok"], json!(false));
+    assert_eq!(
+        value["failures"][0]["code"],
+        json!("DESIGN_MANIFEST_INVALID")
+    );
+    assert_eq!(value["design"]["package"], json!("DES-003"));
+    assert_eq!(value["design"]["maturity"]["attained"], json!("outline"));
+    assert_eq!(value["design"]["baseline"], json!(null));
+}
+
+#[test]
+fn validate_without_a_match_is_not_found_and_names_aw_designs() {
+    let r = request("validate", None, &[("package", "DES-002")]);
+    let result = run(&in_workspace(), Verb::Prepare, &r, None);
+    let HandlerResult::Blocked(e) = result else {
+        panic!("expected blocked");
+    };
+    assert_eq!(e.code, ErrorCode::DesignPackageNotFound);
+    assert!(e.message.contains("DES-002"));
+    assert!(e.action.contains("aw designs"));
+    // No index at all reads as an empty one.
+    let bare = DesignFloor::new(true, None);
+    assert_eq!(
+        blocked_code(&run(&bare, Verb::Prepare, &r, None)),
+        ErrorCode::DesignPackageNotFound
+    );
+}
+
+#[test]
+fn validate_asks_for_a_blank_package_and_needs_a_workspace() {
+    let blank = request("validate", None, &[("package", "  ")]);
+    match run(&in_workspace(), Verb::Prepare, &blank, None) {
+        HandlerResult::NeedsInput {
+            gaps,
+            output,
+            semantic,
+        } => {
+            assert_eq!(gaps, [PACKAGE_GAP]);
+            assert!(output.is_none() && semantic.is_none());
+        }
+        other => panic!("expected needs_input, got {other:?}"),
+    }
+    let r = request("validate", None, &[("package", "DES-001")]);
+    assert_eq!(
+        blocked_code(&run(
+            &DesignFloor::new(false, None),
+            Verb::Prepare,
+            &r,
+            None
+        )),
+        ErrorCode::DesignWorkspaceAbsent
+    );
+}
+
+#[test]
+fn an_authoring_prepare_publishes_the_contract_and_the_semantic_request() {
+    // The inputs of §3.6's worked example, whose digest PROTOCOL.md pins.
+    let pinned = [
+        ("title", "Alta"),
+        ("sources", "docs/req.md"),
+        ("target", "docs/designs"),
+    ];
+    let r = request("create", None, &pinned);
+    let HandlerResult::NeedsInput {
+        gaps,
+        output,
+        semantic,
+    } = run(&in_workspace(), Verb::Prepare, &r, None)
+    else {
+        panic!("expected needs_input");
+    };
+    let semantic = semantic.unwrap();
+    assert_eq!(semantic.operation, "design.create");
+    // The digest the agent must quote.
+    assert_eq!(
+        semantic.input_digest,
+        "11d6c64888e813457261ca1da43b4c29116f91f1a31f15db8b17262f98e32a7b"
+    );
+    assert_eq!(semantic.allowed_destinations, ["docs/designs"]);
+    assert_eq!(semantic.limits.max_artifacts, 60);
+    assert_eq!(
+        gaps,
+        [
+            semantic.contract.clone(),
+            "allowed destinations: docs/designs".to_owned()
+        ]
+    );
+    assert!(semantic.contract.starts_with("Author the FIRST revision"));
+    assert!(semantic.contract.ends_with(CONTRACT_TAIL));
+    assert!(output.is_none());
+    // `continue` asks the same question; every contract is English.
+    assert!(matches!(
+        run(&in_workspace(), Verb::Continue, &r, None),
+        HandlerResult::NeedsInput { .. }
+    ));
+    for op in ["create", "update", "render", "record"] {
+        let c = contract(op);
+        assert!(c.is_ascii() && c.len() > CONTRACT_TAIL.len() + 10, "{op}");
+    }
+}
+
+#[test]
+fn the_root_comes_from_the_target_flag_not_the_target_input() {
+    // The `target` input says `docs/designs`; the flag narrows the root.
+    let r = request("create", Some("docs/designs/team-a"), &create_inputs());
+    let HandlerResult::NeedsInput { gaps, semantic, .. } =
+        run(&in_workspace(), Verb::Prepare, &r, None)
+    else {
+        panic!("expected needs_input");
+    };
+    assert_eq!(
+        semantic.unwrap().allowed_destinations,
+        ["docs/designs/team-a"]
+    );
+    assert_eq!(gaps[1], "allowed destinations: docs/designs/team-a");
+    assert_eq!(
+        in_workspace().allowed_destinations(&r),
+        Ok(vec!["docs/designs/team-a".to_owned()])
+    );
+}
+
+#[test]
+fn outside_a_workspace_an_explicit_root_is_asked_for_and_a_missing_one_blocks() {
+    let outside = DesignFloor::new(false, None);
+    let r = request("create", Some("/elsewhere/my-designs"), &create_inputs());
+    let HandlerResult::NeedsInput { gaps, .. } = run(&outside, Verb::Prepare, &r, None) else {
+        panic!("expected needs_input");
+    };
+    assert!(gaps[1].contains("/elsewhere/my-designs"));
+    let none = request("create", None, &create_inputs());
+    assert_eq!(
+        blocked_code(&run(&outside, Verb::Prepare, &none, None)),
+        ErrorCode::DesignOutputRootRequired
+    );
+    assert_eq!(
+        outside.allowed_destinations(&none).unwrap_err().code,
+        ErrorCode::DesignOutputRootRequired
+    );
+    // The same absolute root inside a workspace is unsafe.
+    assert_eq!(
+        blocked_code(&run(&in_workspace(), Verb::Prepare, &r, None)),
+        ErrorCode::DesignOutputRootUnsafe
+    );
+    assert_eq!(
+        in_workspace().allowed_destinations(&r).unwrap_err().code,
+        ErrorCode::DesignOutputRootUnsafe
+    );
+}
+
+#[test]
+fn an_out_of_catalog_source_still_asks_but_costs_the_handoff() {
+    let inputs = [
+        ("title", "Sign-up"),
+        ("sources", "design.sketch"),
+        ("target", "docs/designs"),
+        ("maturity", "handoff"),
+    ];
+    let r = request("create", None, &inputs);
+    assert!(matches!(
+        run(&in_workspace(), Verb::Prepare, &r, None),
+        HandlerResult::NeedsInput { .. }
+    ));
+    let answer = answer_for(&r, "docs/designs/001-design-signup/DESIGN.md");
+    let HandlerResult::Durable { output, .. } =
+        run(&in_workspace(), Verb::Validate, &r, Some(&answer))
+    else {
+        panic!("expected durable");
+    };
+    let value = output.value.unwrap();
+    assert_eq!(
+        value["design"]["maturity"],
+        json!({"requested": "handoff", "attained": "outline"})
+    );
+    assert_eq!(
+        value["design"]["sources"][0]["disposition"],
+        json!("unsupported")
+    );
+    assert_eq!(value["gaps"].as_array().unwrap().len(), 1);
+    assert!(value["gaps"][0].as_str().unwrap().contains("design.sketch"));
+}
+
+fn answer_for(r: &CapabilityRequest, path: &str) -> Value {
+    json!({
+        "version": 1,
+        "operation": format!("design.{}", r.operation),
+        "input_digest": input_digest(&r.inputs),
+        "state": "proposed",
+        "artifacts": [{"path": path, "content": "# Sign-up\n"}]
+    })
+}
+
+#[test]
+fn validate_with_an_answer_is_a_durable_partial_result_with_the_artifacts_verbatim() {
+    let r = request("create", None, &create_inputs());
+    let answer = answer_for(&r, " docs/designs/001-design-signup/DESIGN.md ");
+    let HandlerResult::Durable {
+        artifacts,
+        base,
+        output,
+    } = run(&in_workspace(), Verb::Validate, &r, Some(&answer))
+    else {
+        panic!("expected durable");
+    };
+    assert_eq!(
+        artifacts,
+        [Artifact {
+            path: "docs/designs/001-design-signup/DESIGN.md".to_owned(),
+            content: "# Sign-up\n".to_owned(),
+            overwrite: None,
+        }]
+    );
+    assert_eq!(base, None);
+    assert_eq!(output.reference, None);
+    assert_eq!(output.completeness, Some(Completeness::Partial));
+    assert_eq!(
+        output.value.unwrap(),
+        json!({
+            "design": {
+                "package": null,
+                "baseline": null,
+                "path": "docs/designs",
+                "root": "workspace",
+                "indexable": true,
+                "maturity": {"requested": null, "attained": "outline"},
+                "sources": [{
+                    "name": "sources", "kind": "markdown", "locator": "docs/req.md",
+                    "disposition": "used", "reason": null, "derived": [],
+                    "sensitivity": "public", "essential": true
+                }],
+                "renditions": []
+            },
+            "artifacts": ["docs/designs/001-design-signup/DESIGN.md"],
+            "gaps": []
+        })
+    );
+}
+
+#[test]
+fn validate_without_an_answer_asks_for_it_and_a_bad_answer_blocks() {
+    let r = request("create", None, &create_inputs());
+    for missing in [None, Some(json!(null)), Some(json!("  "))] {
+        let HandlerResult::NeedsInput { gaps, semantic, .. } =
+            run(&in_workspace(), Verb::Validate, &r, missing.as_ref())
+        else {
+            panic!("expected needs_input");
+        };
+        assert_eq!(gaps, [ANSWER_GAP]);
+        assert_eq!(semantic.unwrap().operation, "design.create");
+    }
+    let escaping = answer_for(&r, "docs/other/x.md");
+    assert_eq!(
+        blocked_code(&run(&in_workspace(), Verb::Validate, &r, Some(&escaping))),
+        ErrorCode::SemanticPathRejected
+    );
+    let mut stale = answer_for(&r, "docs/designs/x.md");
+    stale["input_digest"] = json!("0".repeat(64));
+    assert_eq!(
+        blocked_code(&run(&in_workspace(), Verb::Validate, &r, Some(&stale))),
+        ErrorCode::SemanticStale
+    );
+}
+
+#[test]
+fn render_needs_a_registered_profile() {
+    let r = request(
+        "render",
+        None,
+        &[("package", "DES-001"), ("profile", "figma-api")],
+    );
+    let HandlerResult::Blocked(e) = run(&in_workspace(), Verb::Prepare, &r, None) else {
+        panic!("expected blocked");
+    };
+    assert_eq!(e.code, ErrorCode::DesignAdapterUnknown);
+    assert!(e.message.contains("figma-api"));
+    assert!(e.action.contains("portable-html"));
+    assert_eq!(
+        e.action,
+        "the registered profiles are: claude-artifact, claude-design, figma, portable-html, stitch"
+    );
+    for profile in ADAPTERS {
+        let r = request(
+            "render",
+            None,
+            &[("package", "DES-001"), ("profile", profile)],
+        );
+        assert!(
+            matches!(
+                run(&in_workspace(), Verb::Prepare, &r, None),
+                HandlerResult::NeedsInput { .. }
+            ),
+            "{profile}"
+        );
+    }
+}
+
+#[test]
+fn record_needs_a_valid_indexed_package_inside_a_workspace() {
+    let inputs = |id| [("package", id), ("revision", "1"), ("decision", "approved")];
+    for missing in ["DES-002", "DES-003"] {
+        let r = request("record", None, &inputs(missing));
+        let HandlerResult::Blocked(e) = run(&in_workspace(), Verb::Prepare, &r, None) else {
+            panic!("expected blocked for {missing}");
+        };
+        assert_eq!(e.code, ErrorCode::DesignPackageNotFound);
+        assert!(e.message.contains(missing));
+    }
+    let r = request("record", None, &inputs("DES-001"));
+    assert!(matches!(
+        run(&in_workspace(), Verb::Prepare, &r, None),
+        HandlerResult::NeedsInput { .. }
+    ));
+    // Outside a workspace (with an explicit root) there is no index to check against.
+    let r = request("record", Some("/x"), &inputs("DES-002"));
+    assert!(matches!(
+        run(&DesignFloor::new(false, None), Verb::Prepare, &r, None),
+        HandlerResult::NeedsInput { .. }
+    ));
+}

@@ -1,0 +1,157 @@
+use super::*;
+use crate::design::test_support::{doc_digest, folder, package, raw_package};
+use serde_json::json;
+
+fn paths(index: &DesignIndex) -> Vec<&str> {
+    index.packages.iter().map(|p| p.path.as_str()).collect()
+}
+
+#[test]
+fn a_valid_package_is_an_entry_with_its_identity_and_baseline() {
+    let index = DesignIndex::from_tree(&[package("001-design-signup", "DES-001")]);
+    assert!(index.failures.is_empty());
+    assert_eq!(
+        serde_json::to_value(&index.packages[0]).unwrap(),
+        json!({
+            "id": "DES-001",
+            "declared_id": "DES-001",
+            "title": "Title of DES-001",
+            "path": "docs/designs/001-design-signup",
+            "manifest_path": "docs/designs/001-design-signup/design-manifest.json",
+            "current_baseline": {"revision": 2, "digest": doc_digest()},
+            "ok": true,
+            "failures": []
+        })
+    );
+    assert_eq!(index.root, "docs/designs");
+}
+
+#[test]
+fn entries_sort_by_identity_or_else_by_path() {
+    let index = DesignIndex::from_tree(&[
+        package("zzz", "DES-002"),
+        folder("team-b", vec![package("x", "DES-010")]),
+        folder("empty-leaf", vec![]),
+        package("aaa", "DES-001"),
+    ]);
+    // Identities (`DES-…`) before paths (`docs/…`): 'D' sorts before 'd'.
+    assert_eq!(
+        paths(&index),
+        [
+            "docs/designs/aaa",
+            "docs/designs/zzz",
+            "docs/designs/team-b/x",
+            "docs/designs/empty-leaf"
+        ]
+    );
+}
+
+#[test]
+fn nested_packages_are_found_and_a_leaf_without_a_manifest_is_broken() {
+    let index = DesignIndex::from_tree(&[folder(
+        "team-a",
+        vec![
+            package("001-design-a", "DES-001"),
+            folder("drafts", vec![folder("sketch", vec![])]),
+        ],
+    )]);
+    assert_eq!(
+        paths(&index),
+        [
+            "docs/designs/team-a/001-design-a",
+            "docs/designs/team-a/drafts/sketch"
+        ]
+    );
+    let broken = &index.packages[1];
+    assert!(!broken.ok && broken.id.is_none());
+    assert_eq!(broken.failures[0].code, ErrorCode::DesignManifestMissing);
+    assert_eq!(
+        broken.failures[0].artifact,
+        "docs/designs/team-a/drafts/sketch/design-manifest.json"
+    );
+    // Folders that group packages are not reported themselves.
+    assert!(!paths(&index).contains(&"docs/designs/team-a"));
+}
+
+#[test]
+fn two_packages_claiming_one_identity_are_one_index_failure() {
+    let index = DesignIndex::from_tree(&[
+        package("a", "DES-001"),
+        package("b", "DES-001"),
+        package("c", "DES-002"),
+    ]);
+    assert_eq!(index.failures.len(), 1);
+    let f = &index.failures[0];
+    assert_eq!(f.code, ErrorCode::DesignIdDuplicate);
+    assert_eq!(f.artifact, "docs/designs/a, docs/designs/b");
+    assert!(f.message.contains("DES-001") && f.message.contains('2'));
+    // Resolution takes the first in index order.
+    assert_eq!(index.resolve("DES-001").unwrap().path, "docs/designs/a");
+}
+
+#[test]
+fn an_invalid_manifest_has_no_identity_and_is_never_resolved() {
+    let broken = json!({"id": "DES-003", "title": "Broken", "revision": 0, "digest": doc_digest()});
+    let index = DesignIndex::from_tree(&[
+        raw_package("003-design-broken", serde_json::to_vec(&broken).unwrap()),
+        raw_package("x", b"not json".to_vec()),
+    ]);
+    let entry = &index.packages[0];
+    assert_eq!(entry.id, None);
+    assert_eq!(entry.declared_id.as_deref(), Some("DES-003"));
+    assert_eq!(entry.failures[0].code, ErrorCode::DesignManifestInvalid);
+    assert_eq!(
+        index.packages[1].failures[0].code,
+        ErrorCode::DesignManifestUnreadable
+    );
+    assert!(index.resolve("DES-003").is_none());
+    // Lookup is by identity, never by path.
+    assert!(index.resolve("docs/designs/x").is_none());
+}
+
+#[test]
+fn locate_falls_back_to_a_broken_package_that_matches_by_claim_or_folder() {
+    let claims = json!({"id": "DES-004", "title": "", "revision": 1, "digest": doc_digest()});
+    let index = DesignIndex::from_tree(&[
+        raw_package("renamed", serde_json::to_vec(&claims).unwrap()),
+        raw_package("005-design-login", b"{".to_vec()),
+        folder("1234-design-big", vec![]),
+        package("006-design-ok", "DES-016"),
+    ]);
+    assert_eq!(
+        index.locate("DES-004").unwrap().path,
+        "docs/designs/renamed"
+    );
+    assert_eq!(
+        index.locate("DES-005").unwrap().path,
+        "docs/designs/005-design-login"
+    );
+    assert_eq!(
+        index.locate("DES-1234").unwrap().path,
+        "docs/designs/1234-design-big"
+    );
+    // A valid package is found by its identity only, never by its folder's number.
+    assert!(index.locate("DES-006").is_none());
+    assert_eq!(
+        index.locate("DES-016").unwrap().path,
+        "docs/designs/006-design-ok"
+    );
+    // Numbers compare as text: DES-05 is no identity, 05-design-… no match.
+    assert!(index.locate("DES-05").is_none());
+    assert!(index.locate("DES-007").is_none());
+}
+
+#[test]
+fn an_unreadable_manifest_is_reported_with_its_reason() {
+    let index = DesignIndex::from_tree(&[DesignDir {
+        name: "007-design-fifo".to_owned(),
+        contents: DirContents::Package {
+            manifest: FileRead::Unreadable("not a regular file".to_owned()),
+            design_doc: FileRead::Absent,
+        },
+    }]);
+    let f = &index.packages[0].failures[0];
+    assert_eq!(f.code, ErrorCode::DesignManifestUnreadable);
+    assert!(f.message.contains("not a regular file"));
+    assert_eq!(DesignIndex::empty(), DesignIndex::from_tree(&[]));
+}

@@ -1,0 +1,144 @@
+//! Reading the design index of a workspace (capability spec §10.5): the real folders under
+//! `<workspace>/docs/designs/`, each package's `design-manifest.json` and `DESIGN.md`, handed
+//! to `aw_core::design::index` as a [`DesignDir`] tree. Which folder is a package, what a
+//! broken one is and how the index sorts are aw-core's rules; this module only reads.
+//!
+//! Nothing here follows a symbolic link: a linked folder under `docs/designs/` is skipped (it
+//! could pull a package, and an identity, in from outside the workspace), a linked
+//! `docs/designs` (or `docs`) reads as no packages, and a manifest or `DESIGN.md` that is a link
+//! is reported unreadable. Files are opened without waiting (a FIFO named like a manifest is
+//! reported, never waited on) and read only up to a bound.
+
+use crate::error::{Result, WorkspaceError};
+use crate::folder::{EntryKind, Folder};
+use aw_core::design::index::{DesignDir, DesignIndex, DirContents};
+use aw_core::design::manifest::{
+    DESIGN_DOC_FILE, FileRead, MANIFEST_FILE, MAX_DESIGN_DOC_BYTES, MAX_MANIFEST_BYTES,
+};
+use aw_core::design::output_root::DESIGNS_DIR;
+use std::path::Path;
+
+/// The design index of the workspace at `ws_root`. A workspace without a real
+/// `docs/designs/` folder has an empty index; a folder that cannot be listed is an I/O error.
+pub fn read_index(ws_root: &Path) -> Result<DesignIndex> {
+    let mut root = ws_root.to_path_buf();
+    for segment in DESIGNS_DIR.split('/') {
+        root.push(segment);
+        match std::fs::symlink_metadata(&root) {
+            Ok(meta) if meta.is_dir() => {}
+            // A link, a file, or nothing: no packages.
+            Ok(_) => return Ok(DesignIndex::empty()),
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                ) =>
+            {
+                return Ok(DesignIndex::empty());
+            }
+            Err(e) => return Err(WorkspaceError::io("could not read", &root, e)),
+        }
+    }
+    let mut folder = open(&root)?;
+    let dirs = sub_folders(&root, &mut folder)?;
+    Ok(DesignIndex::from_tree(&dirs))
+}
+
+fn open(path: &Path) -> Result<Folder> {
+    Folder::open(path).map_err(|e| WorkspaceError::io("could not list", path, e))
+}
+
+/// Whether the entry `name` of the folder at `dir` is a real folder (a link to one is not).
+fn is_real_dir(dir: &Path, name: &str, kind: EntryKind) -> bool {
+    match kind {
+        EntryKind::Dir => true,
+        EntryKind::Unknown => std::fs::symlink_metadata(dir.join(name)).is_ok_and(|m| m.is_dir()),
+        _ => false,
+    }
+}
+
+/// The real sub-folders of the folder at `dir`, sorted by name, each read.
+fn sub_folders(dir: &Path, folder: &mut Folder) -> Result<Vec<DesignDir>> {
+    let mut names: Vec<String> = folder
+        .entries()
+        .into_iter()
+        .filter(|(name, kind)| is_real_dir(dir, name, *kind))
+        .map(|(name, _)| name)
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .map(|name| design_dir(&dir.join(&name), name))
+        .collect()
+}
+
+/// One folder: a package when it has an entry named `design-manifest.json` (of any kind: a
+/// FIFO or a link so named still marks a package, reported unreadable), otherwise a grouping
+/// folder, descended into.
+fn design_dir(path: &Path, name: String) -> Result<DesignDir> {
+    let mut folder = open(path)?;
+    let entries = folder.entries();
+    let kind_of = |file: &str| {
+        entries
+            .iter()
+            .find(|(n, _)| n == file)
+            .map(|(_, kind)| *kind)
+    };
+    let contents = match kind_of(MANIFEST_FILE) {
+        Some(kind) => DirContents::Package {
+            manifest: read_file(&folder, path, MANIFEST_FILE, kind, MAX_MANIFEST_BYTES),
+            design_doc: match kind_of(DESIGN_DOC_FILE) {
+                Some(kind) => read_file(&folder, path, DESIGN_DOC_FILE, kind, MAX_DESIGN_DOC_BYTES),
+                None => FileRead::Absent,
+            },
+        },
+        None => DirContents::Folder(sub_folders(path, &mut folder)?),
+    };
+    Ok(DesignDir { name, contents })
+}
+
+/// The bytes of the regular file `name` in `folder` (at `dir`), when it is one and holds at
+/// most `max` bytes; otherwise why not. The open does not wait (a FIFO that took the file's
+/// place since the listing opens at once and is then refused by its own `stat`).
+fn read_file(folder: &Folder, dir: &Path, name: &str, kind: EntryKind, max: u64) -> FileRead {
+    let refused = |why: &str| FileRead::Unreadable(why.to_owned());
+    let kind = match kind {
+        EntryKind::Unknown => match std::fs::symlink_metadata(dir.join(name)) {
+            Ok(m) if m.file_type().is_symlink() => EntryKind::Symlink,
+            Ok(m) if m.is_file() => EntryKind::File,
+            Ok(m) if m.is_dir() => EntryKind::Dir,
+            Ok(_) => EntryKind::Special,
+            Err(e) => return FileRead::Unreadable(e.to_string()),
+        },
+        known => known,
+    };
+    match kind {
+        EntryKind::File => {}
+        EntryKind::Symlink => return refused("it is a symbolic link"),
+        EntryKind::Dir => return refused("it is a folder"),
+        _ => return refused("it is not a regular file (a FIFO, a socket or a device)"),
+    }
+    let file = match folder.open_file(name) {
+        Ok(f) => f,
+        Err(e) => return FileRead::Unreadable(e.to_string()),
+    };
+    let meta = match file.metadata() {
+        Ok(m) => m,
+        Err(e) => return FileRead::Unreadable(e.to_string()),
+    };
+    if !meta.is_file() {
+        return refused("it is not a regular file");
+    }
+    if meta.len() > max {
+        return FileRead::Unreadable(format!("it holds more than {max} bytes"));
+    }
+    let mut bytes = Vec::new();
+    match crate::artifacts::read_announced(file, meta.len(), &mut bytes) {
+        Ok(()) => FileRead::Bytes(bytes),
+        Err(e) => FileRead::Unreadable(e.to_string()),
+    }
+}
+
+#[cfg(test)]
+#[path = "designs_tests.rs"]
+mod tests;
