@@ -245,6 +245,12 @@ error_codes! {
     CapabilityBaseStale = "CAPABILITY_BASE_STALE",
     /// An operation that the capability's `off` binding blocks.
     CapabilityOperationOff = "CAPABILITY_OPERATION_OFF",
+    /// A capability name no handler is registered under.
+    CapabilityUnknown = "CAPABILITY_UNKNOWN",
+    /// No operation named, and the capability declares no default one.
+    CapabilityOperationMissing = "CAPABILITY_OPERATION_MISSING",
+    /// `apply` without its request, its plan or its approval.
+    CapabilityApplyIncomplete = "CAPABILITY_APPLY_INCOMPLETE",
     /// An artifact path outside the allowed destinations, or not a safe relative path.
     SemanticPathRejected = "SEMANTIC_PATH_REJECTED",
     /// A semantic answer that does not fit its envelope (version, operation, state, artifacts).

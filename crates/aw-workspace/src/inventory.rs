@@ -20,9 +20,28 @@ use std::path::Path;
 /// quirk 10). A folder without a readable SKILL.md with a closed frontmatter is not a skill;
 /// one without a locator is an ambient skill, not part of the inventory.
 pub fn scan(cwd: &Path, home: Option<&Path>) -> Vec<Instance> {
+    survey(cwd, home).instances
+}
+
+/// One walk of the skill roots: the capability inventory, and every installed skill's names.
+#[derive(Debug, Clone)]
+pub struct Survey {
+    /// The capability skills, as [`scan`] gives them.
+    pub instances: Vec<Instance>,
+    /// Every skill folder's name and, when its SKILL.md has one, its frontmatter name (what
+    /// the advisory binding check matches against).
+    pub names: Vec<String>,
+    /// The roots searched, in order.
+    pub roots: Vec<String>,
+}
+
+/// Walks the skill roots of `cwd` and `home` once (see [`scan`]).
+pub fn survey(cwd: &Path, home: Option<&Path>) -> Survey {
     let mut copies = Vec::new();
-    for root in skill_roots(cwd, home) {
-        let Ok(entries) = std::fs::read_dir(&root) else {
+    let mut names_seen: Vec<String> = Vec::new();
+    let roots = skill_roots(cwd, home);
+    for root in &roots {
+        let Ok(entries) = std::fs::read_dir(root) else {
             continue;
         };
         // A listing's order is the filesystem's: sorted, the order of copies is stable.
@@ -34,21 +53,36 @@ pub fn scan(cwd: &Path, home: Option<&Path>) -> Vec<Instance> {
             let dir = root.join(&name);
             // `is_dir` follows a link: a linked skill folder counts as the folder it leads to.
             if dir.is_dir() {
-                copies.extend(copy_at(&root, &dir, &name));
+                let (copy, frontmatter_name) = copy_at(root, &dir, &name);
+                names_seen.push(name);
+                names_seen.extend(frontmatter_name);
+                copies.extend(copy);
             }
         }
     }
-    group(copies)
+    Survey {
+        instances: group(copies),
+        names: names_seen,
+        roots: roots.iter().map(|r| r.display().to_string()).collect(),
+    }
 }
 
-/// One skill folder's copy, when it is a capability skill.
-fn copy_at(root: &Path, dir: &Path, dir_name: &str) -> Option<Copy> {
+/// One skill folder's copy, when it is a capability skill, and its frontmatter name, when it
+/// has one.
+fn copy_at(root: &Path, dir: &Path, dir_name: &str) -> (Option<Copy>, Option<String>) {
     let skill_md_path = dir.join("SKILL.md");
-    let bytes = read_regular_path(&skill_md_path).ok()?;
+    let Ok(bytes) = read_regular_path(&skill_md_path) else {
+        return (None, None);
+    };
     let text = crate::capability::skill_md_text(&bytes);
-    skill_md_frontmatter(&text)?;
-    let raw = skill_md_metadata(&text, METADATA_KEY)?;
-    let name = skill_md_field(&text, "name").unwrap_or_else(|| dir_name.to_owned());
+    if skill_md_frontmatter(&text).is_none() {
+        return (None, None);
+    }
+    let declared = skill_md_field(&text, "name");
+    let Some(raw) = skill_md_metadata(&text, METADATA_KEY) else {
+        return (None, declared);
+    };
+    let name = declared.clone().unwrap_or_else(|| dir_name.to_owned());
     let version = skill_md_metadata(&text, "version").or_else(|| skill_md_field(&text, "version"));
     let skill_md = skill_md_path.display().to_string();
     let parsed = locator::parse(Some(&raw), &skill_md);
@@ -77,10 +111,13 @@ fn copy_at(root: &Path, dir: &Path, dir_name: &str) -> Option<Copy> {
             Ok((descriptor, instance_digest(&bytes, &loc.digest)))
         })
     };
-    Some(Copy {
-        name,
-        version,
-        location,
-        loaded,
-    })
+    (
+        Some(Copy {
+            name,
+            version,
+            location,
+            loaded,
+        }),
+        declared,
+    )
 }

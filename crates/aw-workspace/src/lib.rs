@@ -32,6 +32,7 @@ pub mod lock;
 pub mod numbering;
 pub mod project;
 pub mod publish;
+pub mod random;
 pub mod resolver;
 pub mod sessions;
 pub mod skill;

@@ -61,7 +61,7 @@ impl LocateInput {
             workspace,
             namespace,
             env_namespace: std::env::var("AW_NAMESPACE").ok(),
-            home: std::env::var_os("HOME").map(Into::into),
+            home: home_dir(),
         })
     }
 }
@@ -102,6 +102,14 @@ pub fn locate_exact(input: LocateInput) -> Result<Workspace> {
         workspace: Some(dir),
         ..input
     })
+}
+
+/// The user's home folder (`$HOME`), where the global `skills.toml`, the namespace pin and the
+/// home skill roots live; `None` when unset.
+pub fn home_dir() -> Option<PathBuf> {
+    std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
 }
 
 /// A located workspace.

@@ -177,7 +177,7 @@ fn users_own_settings(root: &Path, skip: Skip) -> Option<PathBuf> {
         (Ok(a), Ok(b)) => a == b,
         _ => false,
     };
-    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let home = crate::locate::home_dir();
     let is_home = home.as_deref().is_some_and(|h| same(root, h));
     let hosts = [
         (skip.claude, ".claude", "CLAUDE_CONFIG_DIR"),

@@ -92,6 +92,12 @@ impl Failure {
     }
 }
 
+impl From<aw_core::capability::error::CapabilityError> for Failure {
+    fn from(e: aw_core::capability::error::CapabilityError) -> Self {
+        Failure::new(e.code, e.message, e.action)
+    }
+}
+
 impl From<WorkspaceError> for Failure {
     fn from(e: WorkspaceError) -> Self {
         let mut f = Failure::new(e.code(), sentence(&e.to_string()), e.action());

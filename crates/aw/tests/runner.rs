@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod capability_descriptor;
+mod capability_protocol;
 mod checkpoint;
 mod cli_contract;
 mod concurrency;

@@ -8,10 +8,13 @@
 //! flow holds a composed result to (§9).
 
 pub mod answer;
+pub mod binding_check;
 pub mod bindings;
 pub mod builtin;
 pub mod callers;
+pub mod carry;
 pub mod descriptor;
+pub mod dispatch;
 pub mod effects;
 pub mod error;
 pub mod grammar;
@@ -22,6 +25,7 @@ pub mod paths;
 pub mod plan;
 pub mod readiness;
 pub mod receipt;
+pub mod receipt_human;
 pub mod request;
 pub mod resolution;
 pub mod schema;

@@ -36,15 +36,7 @@ pub enum Command {
         about = "Write this conversation's session checkpoint as the host closes (SessionEnd hook)."
     )]
     AutoCompactOnClose(checkpoint::auto_compact_on_close::AutoCompactOnCloseArgs),
-    #[command(
-        about = "Capabilities: check a capability descriptor (`capability descriptor validate`).",
-        long_about = "Capabilities: named catalogs of operations that skills expose to Workline.\n\n\
-`aw capability descriptor validate <file|skill-dir>` checks a capability descriptor \
-(workline.capability-descriptor/v1), from a JSON file or from a skill folder whose SKILL.md seals \
-it with `metadata.workline-capability-descriptor`."
-    )]
-    #[command(subcommand)]
-    Capability(capability::CapabilityCommand),
+    Capability(capability::CapabilityArgs),
     #[command(about = "Parse a session's CHECKPOINT.md (English or Spanish).")]
     CheckpointRead(checkpoint::read::CheckpointReadArgs),
     #[command(about = "Write a CHECKPOINT.md snapshot of the session (PreCompact hook).")]
@@ -130,7 +122,7 @@ pub fn dispatch(command: &Command, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     match command {
         Command::AttachMultiroot(args) => visibility::attach::run(args, cx),
         Command::AutoCompactOnClose(args) => checkpoint::auto_compact_on_close::run(args, cx),
-        Command::Capability(cmd) => capability::dispatch(cmd, cx),
+        Command::Capability(args) => capability::dispatch(args, cx),
         Command::CheckpointRead(args) => checkpoint::read::run(args, cx),
         Command::CheckpointWrite(args) => checkpoint::write::run(args, cx),
         Command::Demo(args) => demo::run(args, cx),

@@ -1,0 +1,215 @@
+//! What `aw capability prepare | continue | validate | apply` share: their flags, and the one
+//! pipeline each verb runs (spec §3.3): flags, stdin, the compose route, the registered
+//! capability, what the shell reads (workspace, bindings, inventory, design index, host), the
+//! dispatcher, and the attempt printed. Exit 0 for every attempt, blocked ones included; exit 1
+//! for a failure of the command itself.
+
+use crate::context::Ctx;
+use crate::failure::Failure;
+use crate::output::{Format, Outcome};
+use crate::style::clean_lines;
+use aw_core::capability::bindings::classify_in;
+use aw_core::capability::callers::{check_compose, detect_host, harness, harness_ids};
+use aw_core::capability::carry::{self, Carried};
+use aw_core::capability::dispatch::{
+    self, ApplyGate, Attempt, Call, Flags, REGISTERED, Unpublished, registered,
+};
+use aw_core::capability::handler::Verb;
+use aw_core::capability::receipt_human::render;
+use aw_core::capability::request::RequestInput;
+use aw_core::design::floor::DesignFloor;
+use aw_core::error_code::ErrorCode;
+use aw_core::flow::Flow;
+use aw_workspace::locate::{home_dir, slashed};
+use aw_workspace::stdin::{AnswerLimits, read_answer};
+use aw_workspace::{designs, inventory, lock, publish, random, skill_bindings};
+use clap::Args;
+
+/// The flags every protocol verb takes (§3.1).
+#[derive(Debug, Args)]
+pub struct ProtocolArgs {
+    /// The capability (required; only the first is used when repeated).
+    #[arg(long, value_name = "NAME")]
+    pub capability: Vec<String>,
+    /// The operation (default: the carried request's, else the capability's default).
+    #[arg(long, value_name = "OP")]
+    pub operation: Option<String>,
+    /// An input, `name=value` (repeatable; the value may be empty or hold `=`).
+    #[arg(long = "input", value_name = "NAME=VALUE")]
+    pub inputs: Vec<String>,
+    /// `context.target`: where the operation's output goes (the design floor's output root).
+    #[arg(long, value_name = "PATH")]
+    pub target: Option<String>,
+    /// `context.base`.
+    #[arg(long, value_name = "BASE")]
+    pub base: Option<String>,
+    /// `context.profile`.
+    #[arg(long, value_name = "PROFILE")]
+    pub profile: Option<String>,
+    /// Call from a flow (the compose route): spec-refine, plan-new, plan-refine, plan-exec, quick.
+    #[arg(long, value_name = "FLOW")]
+    pub flow: Option<String>,
+    /// Allow the operation to read sensitive sources.
+    #[arg(long)]
+    pub sensitive_sources: bool,
+    /// The approval digest a person approved (apply).
+    #[arg(long, value_name = "DIGEST")]
+    pub approval: Option<String>,
+    /// The agent host calling (default: detected from the environment).
+    #[arg(long, value_name = "HOST")]
+    pub host: Option<String>,
+}
+
+fn args_invalid(message: String, action: &str) -> Failure {
+    Failure::new(ErrorCode::ArgsInvalid, message, action)
+}
+
+fn inputs(raw: &[String]) -> Result<Vec<RequestInput>, Failure> {
+    raw.iter()
+        .map(|s| match s.split_once('=') {
+            Some((name, value)) if !name.is_empty() => Ok(RequestInput::from_flag(name, value)),
+            _ => Err(args_invalid(
+                format!("--input expects 'name=value', got '{s}'"),
+                "write each input as --input name=value",
+            )),
+        })
+        .collect()
+}
+
+fn flow(raw: Option<&String>) -> Result<Option<Flow>, Failure> {
+    match raw {
+        None => Ok(None),
+        Some(f) if Flow::parse(f).is_some() => Ok(Flow::parse(f)),
+        Some(f) => Err(args_invalid(
+            format!("--flow does not know '{f}'; the flows are {}", Flow::list()),
+            "name one of those flows, or drop --flow to call the capability directly",
+        )),
+    }
+}
+
+fn host(raw: Option<&String>) -> Result<String, Failure> {
+    match raw {
+        Some(h) if harness(h).is_some() => Ok(h.clone()),
+        Some(h) => Err(args_invalid(
+            format!("--host does not know '{h}'"),
+            &format!("name one of: {}", harness_ids().join(", ")),
+        )),
+        None => Ok(detect_host(
+            |name| std::env::var(name).ok(),
+            &std::env::vars_os()
+                .filter_map(|(k, _)| k.into_string().ok())
+                .collect::<Vec<_>>(),
+        )
+        .to_owned()),
+    }
+}
+
+/// Runs one protocol verb.
+pub fn run(verb: Verb, args: &ProtocolArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
+    let style = cx.default_style()?;
+    let Some(name) = args.capability.first() else {
+        return Err(args_invalid(
+            format!(
+                "--capability is missing; registered: {}",
+                REGISTERED.join(", ")
+            ),
+            "name the capability with --capability <name>",
+        ));
+    };
+    let flags = Flags {
+        operation: args.operation.clone(),
+        inputs: inputs(&args.inputs)?,
+        target: args.target.clone(),
+        base: args.base.clone(),
+        profile: args.profile.clone(),
+        flow: None,
+        sensitive_sources: args.sensitive_sources,
+        approval: args.approval.clone(),
+    };
+    let carried = if verb.reads_stdin() {
+        // Read whole before anything is locked: a slow writer must not hold the workspace.
+        let text =
+            read_answer(AnswerLimits::from_env()).map_err(|e| Failure::from(e.into_error()))?;
+        carry::parse(&text, verb)?
+    } else {
+        Carried::default()
+    };
+    let flow = flow(args.flow.as_ref())?;
+    let flags = Flags {
+        flow: flow.map(|f| f.as_str().to_owned()),
+        ..flags
+    };
+    let host = host(args.host.as_ref())?;
+    if let Some(f) = flow {
+        let parent_op = carried
+            .parent
+            .as_ref()
+            .or(carried.request.as_ref())
+            .map(|r| r.operation.as_str());
+        check_compose(f, name, flags.operation.as_deref().or(parent_op))?;
+    }
+    let descriptor = registered(name)?;
+    let ws = cx.workspace()?;
+    let home = home_dir();
+    let workspace = ws.initialized.then(|| slashed(&ws.root));
+    let binding = classify_in(
+        &skill_bindings::read(&ws, home.as_deref()),
+        &descriptor.name,
+    );
+    let inventory = inventory::scan(&ws.root, home.as_deref());
+    let index = if ws.initialized {
+        Some(designs::read_index(&ws.root)?)
+    } else {
+        None
+    };
+    let handler = DesignFloor::new(workspace.is_some(), index);
+    let call = Call {
+        verb,
+        descriptor: &descriptor,
+        handler: &handler,
+        flags: &flags,
+        carried: &carried,
+        host: &host,
+        workspace: workspace.as_deref(),
+        binding: &binding,
+        inventory: &inventory,
+        fresh_id: random::invocation_id(),
+    };
+    let attempt = if verb == Verb::Apply {
+        apply(&call, &ws)?
+    } else {
+        dispatch::attempt(&call)?
+    };
+    Ok(match style.format {
+        Format::Json => Outcome::json_of(&attempt),
+        Format::Human => Outcome::text(format!("{}\n", clean_lines(&render(&attempt.receipt)))),
+    })
+}
+
+/// `apply`: the checks that need no disk, then the base read, the lock and the publish.
+fn apply(call: &Call<'_>, ws: &aw_workspace::locate::Workspace) -> Result<Attempt, Failure> {
+    let ready = match dispatch::apply_gate(call)? {
+        ApplyGate::Blocked(attempt) => return Ok(*attempt),
+        ApplyGate::Ready(ready) => *ready,
+    };
+    let base = match &ready.plan.base {
+        Some(b) => publish::read_base(&ws.root, &b.path)?,
+        None => None,
+    };
+    if let Err(e) = dispatch::apply_base(&ready, base.as_deref()) {
+        return Ok(dispatch::apply_finish(call, ready, Err(e))?);
+    }
+    // The base is checked again under the lock, where no other aw writer can change it.
+    let published = publish::publish(
+        ws,
+        &ready.plan.artifacts,
+        ready.plan.base.as_ref(),
+        lock::default_wait(),
+    )
+    .map(|p| p.written)
+    .map_err(|e| Unpublished {
+        reconciliation: e.reconciliation(),
+        error: e.error,
+    });
+    Ok(dispatch::apply_finish_with(call, ready, published)?)
+}

@@ -1,0 +1,556 @@
+//! `aw capability prepare | continue | validate | apply`: the protocol end to end in temporary
+//! workspaces, with the tamper cases (edited plan, path escape, replayed approval, `off` between
+//! validate and apply) and the hard failures.
+
+use crate::support::Ws;
+use aw_core::canonical::sha256_hex;
+use serde_json::{Value, json};
+
+/// The worked example's inputs (spec §3.6) and their input_digest.
+const INPUTS: [&str; 6] = [
+    "--input",
+    "title=Alta",
+    "--input",
+    "sources=docs/req.md",
+    "--input",
+    "target=docs/designs",
+];
+const INPUT_DIGEST: &str = "11d6c64888e813457261ca1da43b4c29116f91f1a31f15db8b17262f98e32a7b";
+const NOTES: &str = "docs/designs/001-design-alta/notes.md";
+
+fn cap<'a>(verb: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut v = vec!["capability", verb, "--capability", "design", "--json"];
+    v.extend_from_slice(extra);
+    v
+}
+
+fn prepare(ws: &Ws) -> Value {
+    let mut args = cap("prepare", &["--operation", "create"]);
+    args.extend_from_slice(&INPUTS);
+    let (code, v) = ws.run(&args);
+    assert_eq!(code, 0, "{v:#}");
+    v
+}
+
+fn answer(digest: &str, artifacts: Value) -> Value {
+    json!({"version": 1, "operation": "design.create", "input_digest": digest,
+           "state": "proposed", "artifacts": artifacts})
+}
+
+fn validate(ws: &Ws, request: &Value, answer: &Value) -> (i32, Value) {
+    let stdin = json!({"request": request, "answer": answer}).to_string();
+    ws.run_with(&cap("validate", &[]), Some(&stdin), &[])
+}
+
+/// prepare → validate with a one-file answer: the attempt carrying the plan.
+fn planned(ws: &Ws) -> Value {
+    let a1 = prepare(ws);
+    let (code, a2) = validate(
+        ws,
+        &a1["request"],
+        &answer(INPUT_DIGEST, json!([{"path": NOTES, "content": "hola\n"}])),
+    );
+    assert_eq!(code, 0, "{a2:#}");
+    a2
+}
+
+fn apply(ws: &Ws, request: &Value, plan: &Value, approval: &str) -> (i32, Value) {
+    let stdin = json!({"request": request, "plan": plan}).to_string();
+    ws.run_with(&cap("apply", &["--approval", approval]), Some(&stdin), &[])
+}
+
+fn error_code(attempt: &Value) -> &str {
+    attempt["receipt"]["error"]["code"].as_str().unwrap_or("")
+}
+
+#[test]
+fn prepare_asks_the_agent_to_author_and_shows_the_digest_to_quote() {
+    let ws = Ws::new();
+    let a = prepare(&ws);
+    let keys: Vec<&str> = a.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(
+        keys,
+        [
+            "request",
+            "receipt",
+            "output",
+            "resolution",
+            "pin",
+            "persistence",
+            "plan",
+            "semantic"
+        ]
+    );
+    let r = &a["receipt"];
+    assert_eq!(r["outcome"], "needs_input");
+    assert_eq!(r["floor"], true);
+    assert_eq!(r["attempt"], 1);
+    assert_eq!(r["gaps"].as_array().unwrap().len(), 2);
+    assert!(r["gaps"][1].as_str().unwrap().contains("docs/designs"));
+    assert_eq!(a["semantic"]["input_digest"], INPUT_DIGEST);
+    assert_eq!(
+        a["semantic"]["answer_skeleton"]["input_digest"],
+        INPUT_DIGEST
+    );
+    assert!(r["next_action"].as_str().unwrap().contains(INPUT_DIGEST));
+    assert_eq!(a["request"].as_object().unwrap().len(), 14);
+    assert_eq!(a["persistence"], "none");
+    assert_eq!(a["plan"], Value::Null);
+    assert!(
+        ws.tree().keys().all(|p| !p.starts_with("docs/")),
+        "prepare writes nothing"
+    );
+}
+
+#[test]
+fn an_authoring_operation_runs_prepare_validate_apply_end_to_end() {
+    let ws = Ws::new();
+    let a1 = prepare(&ws);
+    let (code, a2) = validate(
+        &ws,
+        &a1["request"],
+        &answer(INPUT_DIGEST, json!([{"path": NOTES, "content": "hola\n"}])),
+    );
+    assert_eq!(code, 0, "{a2:#}");
+    // The validate attempt continues the invocation (quirk 2, fixed).
+    assert_eq!(
+        a2["request"]["invocation_id"],
+        a1["request"]["invocation_id"]
+    );
+    assert_eq!(a2["request"]["attempt"], 2);
+    assert_eq!(
+        a2["request"]["parent_request_digest"],
+        a1["request"]["request_digest"]
+    );
+    assert_eq!(a2["receipt"]["outcome"], "needs_input");
+    assert_eq!(a2["receipt"]["output"]["completeness"], "partial");
+    let plan = &a2["plan"];
+    assert_eq!(
+        plan["preview"],
+        json!([{"path": NOTES, "bytes": 5, "overwrite": false}])
+    );
+    assert_eq!(plan["requires_approval"], json!([]));
+    let digest = plan["approval_digest"].as_str().unwrap();
+    assert!(
+        a2["receipt"]["next_action"]
+            .as_str()
+            .unwrap()
+            .contains(digest)
+    );
+    assert!(!ws.root().join(NOTES).exists(), "validate writes nothing");
+
+    let (code, a3) = apply(&ws, &a2["request"], plan, digest);
+    assert_eq!(code, 0, "{a3:#}");
+    assert_eq!(a3["receipt"]["outcome"], "completed", "{a3:#}");
+    assert_eq!(a3["output"]["value"]["written"], json!([NOTES]));
+    assert_eq!(
+        a3["receipt"]["effects"]["applied"],
+        json!(["local_additive"])
+    );
+    assert_eq!(a3["persistence"], "registry");
+    assert_eq!(ws.read(NOTES), "hola\n");
+
+    // The same plan again: the file exists and overwriting was not authorized.
+    let (code, again) = apply(&ws, &a2["request"], plan, digest);
+    assert_eq!(code, 0);
+    assert_eq!(again["receipt"]["outcome"], "blocked");
+    assert_eq!(error_code(&again), "PUBLISH_TARGET_EXISTS");
+    assert_eq!(ws.read(NOTES), "hola\n");
+}
+
+#[test]
+fn apply_refuses_a_wrong_digest_and_needs_request_plan_and_approval() {
+    let ws = Ws::new();
+    let a2 = planned(&ws);
+    let (code, a) = apply(&ws, &a2["request"], &a2["plan"], &"0".repeat(64));
+    assert_eq!(code, 0);
+    assert_eq!(error_code(&a), "CAPABILITY_APPROVAL_MISMATCH");
+    let stdin = json!({"request": a2["request"], "plan": a2["plan"]}).to_string();
+    let (code, v) = ws.run_with(&cap("apply", &[]), Some(&stdin), &[]);
+    assert_eq!(code, 1);
+    assert_eq!(v["error"]["code"], "CAPABILITY_APPLY_INCOMPLETE");
+    assert!(!ws.root().join(NOTES).exists());
+}
+
+#[test]
+fn an_edited_plan_is_refused_even_with_its_original_digest() {
+    let ws = Ws::new();
+    let a2 = planned(&ws);
+    let digest = a2["plan"]["approval_digest"].as_str().unwrap().to_owned();
+    let mut plan = a2["plan"].clone();
+    plan["artifacts"][0]["content"] = json!("rm -rf /\n");
+    let (code, a) = apply(&ws, &a2["request"], &plan, &digest);
+    assert_eq!(code, 0);
+    assert_eq!(error_code(&a), "CAPABILITY_APPROVAL_MISMATCH", "{a:#}");
+    assert!(!ws.root().join(NOTES).exists());
+}
+
+/// The approval digest an attacker can compute for any artifacts (the algorithm is public).
+fn forged_digest(input_digest: &str, artifacts: &[(&str, &str)]) -> String {
+    let arts: Vec<Value> = artifacts
+        .iter()
+        .map(|(p, c)| {
+            json!({"path": p, "content_digest": aw_core::canonical::semantic_digest(&json!(c))})
+        })
+        .collect();
+    aw_core::canonical::semantic_digest(
+        &json!({"operation": "design.create", "input_digest": input_digest, "artifacts": arts}),
+    )
+}
+
+#[test]
+fn a_plan_resealed_with_an_escaping_path_is_refused_at_apply() {
+    let ws = Ws::new();
+    let a2 = planned(&ws);
+    let sid = a2["request"]["semantic_inputs_digest"].as_str().unwrap();
+    for path in [
+        "../escaped.md",
+        "docs/other/x.md",
+        "/tmp/abs.md",
+        "docs/designs-evil/x.md",
+    ] {
+        let mut plan = a2["plan"].clone();
+        plan["artifacts"] = json!([{"path": path, "content": "x"}]);
+        plan["preview"] = json!([{"path": path, "bytes": 1, "overwrite": false}]);
+        let digest = forged_digest(sid, &[(path, "x")]);
+        plan["approval_digest"] = json!(digest);
+        let (code, a) = apply(&ws, &a2["request"], &plan, &digest);
+        assert_eq!(code, 0, "{path}: {a:#}");
+        assert_eq!(error_code(&a), "SEMANTIC_PATH_REJECTED", "{path}: {a:#}");
+    }
+    assert!(!ws.root().parent().unwrap().join("escaped.md").exists());
+    assert!(!ws.root().join("docs/other").exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_destination_that_links_out_of_the_workspace_is_refused_and_nothing_lands_outside() {
+    let ws = Ws::new();
+    let a2 = planned(&ws);
+    let outside = ws.home().join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::create_dir_all(ws.root().join("docs")).unwrap();
+    std::os::unix::fs::symlink(&outside, ws.root().join("docs/designs")).unwrap();
+    let digest = a2["plan"]["approval_digest"].as_str().unwrap();
+    let (code, a) = apply(&ws, &a2["request"], &a2["plan"], digest);
+    assert_eq!(code, 0, "{a:#}");
+    assert_eq!(a["receipt"]["outcome"], "blocked", "{a:#}");
+    assert_eq!(std::fs::read_dir(&outside).unwrap().count(), 0);
+}
+
+#[test]
+fn an_approval_cannot_be_replayed_on_another_plan() {
+    let ws = Ws::new();
+    let first = planned(&ws);
+    let a1 = prepare(&ws);
+    let (_, second) = validate(
+        &ws,
+        &a1["request"],
+        &answer(INPUT_DIGEST, json!([{"path": NOTES, "content": "other\n"}])),
+    );
+    let old = first["plan"]["approval_digest"].as_str().unwrap();
+    let (code, a) = apply(&ws, &second["request"], &second["plan"], old);
+    assert_eq!(code, 0);
+    assert_eq!(error_code(&a), "CAPABILITY_APPROVAL_MISMATCH");
+    // Nor may a plan travel with another attempt's request.
+    let new = second["plan"]["approval_digest"].as_str().unwrap();
+    let (_, a) = apply(&ws, &first["request"], &second["plan"], new);
+    assert_eq!(error_code(&a), "CAPABILITY_APPROVAL_MISMATCH");
+    assert!(!ws.root().join(NOTES).exists());
+}
+
+#[test]
+fn turning_the_capability_off_between_validate_and_apply_blocks_the_apply() {
+    let ws = Ws::new();
+    let a2 = planned(&ws);
+    ws.write(".workflow/skills.toml", "[skills]\ndesign = \"off\"\n");
+    let digest = a2["plan"]["approval_digest"].as_str().unwrap();
+    let (code, a) = apply(&ws, &a2["request"], &a2["plan"], digest);
+    assert_eq!(code, 0);
+    assert_eq!(error_code(&a), "CAPABILITY_OPERATION_OFF", "{a:#}");
+    assert!(!ws.root().join(NOTES).exists());
+}
+
+#[test]
+fn validate_refuses_a_repeated_flag_that_differs_from_the_carried_request() {
+    let ws = Ws::new();
+    let a1 = prepare(&ws);
+    let stdin = json!({"request": a1["request"], "answer": null}).to_string();
+    let mut args = cap("validate", &["--input", "title=Other"]);
+    let (code, v) = ws.run_with(&args, Some(&stdin), &[]);
+    assert_eq!(code, 1, "{v:#}");
+    assert_eq!(v["error"]["code"], "ARGS_INVALID");
+    args = cap("validate", &["--operation", "update"]);
+    let (code, _) = ws.run_with(&args, Some(&stdin), &[]);
+    assert_eq!(code, 1);
+    // The same value repeated is accepted, and a missing answer is a question, not a refusal.
+    args = cap(
+        "validate",
+        &["--input", "title=Alta", "--operation", "create"],
+    );
+    let (code, v) = ws.run_with(&args, Some(&stdin), &[]);
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(v["receipt"]["outcome"], "needs_input");
+    assert_eq!(v["semantic"]["input_digest"], INPUT_DIGEST);
+}
+
+#[test]
+fn a_stale_or_misdirected_answer_is_blocked_and_writes_nothing() {
+    let ws = Ws::new();
+    let a1 = prepare(&ws);
+    let (code, v) = validate(
+        &ws,
+        &a1["request"],
+        &answer("0", json!([{"path": NOTES, "content": "x"}])),
+    );
+    assert_eq!(code, 0);
+    assert_eq!(error_code(&v), "SEMANTIC_STALE");
+    let (_, v) = validate(
+        &ws,
+        &a1["request"],
+        &answer(INPUT_DIGEST, json!([{"path": "README.md", "content": "x"}])),
+    );
+    assert_eq!(error_code(&v), "SEMANTIC_PATH_REJECTED");
+    assert_eq!(v["plan"], Value::Null);
+}
+
+#[test]
+fn continue_builds_the_next_attempt_and_refuses_an_edited_parent() {
+    let ws = Ws::new();
+    let a1 = prepare(&ws);
+    let stdin = json!({"parent": a1["request"]}).to_string();
+    let mut args = cap("continue", &[]);
+    args.extend_from_slice(&INPUTS);
+    let (code, a2) = ws.run_with(&args, Some(&stdin), &[]);
+    assert_eq!(code, 0, "{a2:#}");
+    assert_eq!(a2["request"]["attempt"], 2);
+    assert_eq!(a2["request"]["operation"], "create");
+    assert_eq!(
+        a2["request"]["parent_request_digest"],
+        a1["request"]["request_digest"]
+    );
+    let mut parent = a1["request"].clone();
+    parent["inputs"][0]["value"] = json!("Baja");
+    let stdin = json!({"parent": parent}).to_string();
+    let (code, v) = ws.run_with(&args, Some(&stdin), &[]);
+    assert_eq!(code, 1);
+    assert_eq!(v["error"]["code"], "CAPABILITY_PARENT_ALTERED");
+}
+
+#[test]
+fn a_pin_whose_skill_is_gone_blocks_the_attempt() {
+    let ws = Ws::new();
+    let a1 = prepare(&ws);
+    let mut pin = a1["pin"].clone();
+    pin["floor"] = json!(false);
+    pin["instances"] = json!([{"name": "figma-design", "digest": "a".repeat(64), "order": 1}]);
+    let stdin = json!({"parent": a1["request"], "pin": pin}).to_string();
+    let mut args = cap("continue", &[]);
+    args.extend_from_slice(&INPUTS);
+    let (code, v) = ws.run_with(&args, Some(&stdin), &[]);
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(error_code(&v), "CAPABILITY_SELECTION_CHANGED");
+}
+
+#[test]
+fn stdin_must_carry_one_json_object() {
+    let ws = Ws::new();
+    for (stdin, code) in [
+        ("", "ARGS_INVALID"),
+        ("  \n", "ARGS_INVALID"),
+        ("[1]", "ARGS_INVALID"),
+        ("{", "ARGS_INVALID"),
+    ] {
+        let (exit, v) = ws.run_with(
+            &cap("validate", &["--operation", "create"]),
+            Some(stdin),
+            &[],
+        );
+        assert_eq!(exit, 1, "{stdin:?}");
+        assert_eq!(v["error"]["code"], code);
+        assert!(v["data"]["action"].as_str().is_some_and(|a| !a.is_empty()));
+    }
+}
+
+#[test]
+fn retired_and_unknown_capabilities_are_hard_failures() {
+    let ws = Ws::new();
+    for (name, code) in [
+        ("ui-design", "CAPABILITY_NAME_RETIRED"),
+        ("UI-Spec", "CAPABILITY_NAME_RETIRED"),
+        ("figma", "CAPABILITY_UNKNOWN"),
+    ] {
+        let (exit, v) = ws.run(&["capability", "prepare", "--capability", name, "--json"]);
+        assert_eq!(exit, 1);
+        assert_eq!(v["error"]["code"], code, "{name}");
+        assert!(v["data"]["action"].as_str().unwrap().contains("design"));
+    }
+    let (exit, v) = ws.run(&["capability", "prepare", "--json"]);
+    assert_eq!(exit, 1);
+    assert_eq!(v["error"]["code"], "ARGS_INVALID");
+    assert!(v["error"]["message"].as_str().unwrap().contains("design"));
+}
+
+#[test]
+fn the_compose_route_obeys_the_caller_table() {
+    let ws = Ws::new();
+    let (exit, v) = ws.run(&cap(
+        "prepare",
+        &["--flow", "quick", "--operation", "create"],
+    ));
+    assert_eq!(exit, 1);
+    assert_eq!(v["error"]["code"], "CAPABILITY_COMPOSE_NOT_ALLOWED");
+    let (exit, v) = ws.run(&cap("prepare", &["--flow", "quick"]));
+    assert_eq!(exit, 1);
+    assert_eq!(v["error"]["code"], "CAPABILITY_COMPOSE_OPERATION_MISSING");
+    let (exit, v) = ws.run(&cap(
+        "prepare",
+        &["--flow", "nope", "--operation", "validate"],
+    ));
+    assert_eq!(exit, 1);
+    assert_eq!(v["error"]["code"], "ARGS_INVALID");
+    // Checked before the name: a composing flow is refused even for a retired name.
+    let (_, v) = ws.run(&[
+        "capability",
+        "prepare",
+        "--capability",
+        "ui-design",
+        "--flow",
+        "quick",
+        "--operation",
+        "create",
+        "--json",
+    ]);
+    assert_eq!(v["error"]["code"], "CAPABILITY_COMPOSE_NOT_ALLOWED");
+    let (exit, v) = ws.run(&cap(
+        "prepare",
+        &[
+            "--flow",
+            "plan-exec",
+            "--operation",
+            "validate",
+            "--input",
+            "package=DES-001",
+        ],
+    ));
+    assert_eq!(exit, 0, "{v:#}");
+    assert_eq!(v["request"]["caller"]["route"], "compose");
+    assert_eq!(v["request"]["caller"]["flow"], "plan-exec");
+}
+
+#[test]
+fn sensitive_sources_is_a_plain_boolean_flag() {
+    let ws = Ws::new();
+    let (code, v) = ws.run(&[
+        "capability",
+        "prepare",
+        "--sensitive-sources",
+        "--capability",
+        "design",
+        "--operation",
+        "validate",
+        "--input",
+        "package=DES-001",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(v["request"]["policy"]["sensitive_sources"], true);
+}
+
+/// A design package as the minimal manifest describes it.
+fn package(ws: &Ws, folder: &str, id: &str) {
+    let body = "# Checkout\n\n## Objective\n\nPay.\n";
+    ws.write(&format!("docs/designs/{folder}/DESIGN.md"), body);
+    let manifest = json!({
+        "id": id, "title": "Checkout", "revision": 1,
+        "digest": format!("sha256:{}", sha256_hex(body.as_bytes())),
+    });
+    ws.write(
+        &format!("docs/designs/{folder}/design-manifest.json"),
+        &manifest.to_string(),
+    );
+}
+
+#[test]
+fn design_validate_runs_end_to_end_and_survives_off() {
+    let ws = Ws::new();
+    package(&ws, "001-design-checkout", "DES-001");
+    let args = cap(
+        "prepare",
+        &["--operation", "validate", "--input", "package=DES-001"],
+    );
+    let (code, v) = ws.run(&args);
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(v["receipt"]["outcome"], "completed", "{v:#}");
+    assert_eq!(v["receipt"]["output"]["completeness"], "complete");
+    assert_eq!(v["receipt"]["validations"][0]["id"], "design-manifest");
+    assert_eq!(v["receipt"]["validations"][0]["passed"], true);
+    assert_eq!(v["output"]["reference"]["id"], "DES-001");
+    assert_eq!(v["persistence"], "registry");
+
+    ws.write(".workflow/skills.toml", "[skills]\ndesign = \"off\"\n");
+    let (code, v) = ws.run(&args);
+    assert_eq!(code, 0);
+    assert_eq!(
+        v["receipt"]["outcome"], "completed",
+        "validate survives off: {v:#}"
+    );
+    assert_eq!(v["resolution"]["state"], "disabled");
+
+    let (code, v) = ws.run(&cap(
+        "prepare",
+        &[
+            "--operation",
+            "create",
+            "--input",
+            "title=x",
+            "--input",
+            "sources=a.md",
+            "--input",
+            "target=docs/designs",
+        ],
+    ));
+    assert_eq!(code, 0);
+    assert_eq!(error_code(&v), "CAPABILITY_OPERATION_OFF");
+}
+
+#[test]
+fn design_validate_of_a_missing_package_is_blocked_not_a_failure() {
+    let ws = Ws::new();
+    let (code, v) = ws.run(&cap(
+        "prepare",
+        &["--operation", "validate", "--input", "package=DES-404"],
+    ));
+    assert_eq!(code, 0);
+    assert_eq!(v["receipt"]["outcome"], "blocked");
+    assert_eq!(error_code(&v), "DESIGN_PACKAGE_NOT_FOUND");
+    assert!(
+        v["receipt"]["next_action"]
+            .as_str()
+            .unwrap()
+            .contains("aw designs")
+    );
+}
+
+#[test]
+fn the_human_view_renders_the_receipt_line_by_line() {
+    let ws = Ws::new();
+    let mut args = vec![
+        "capability",
+        "prepare",
+        "--capability",
+        "design",
+        "--operation",
+        "create",
+        "--format",
+        "human",
+    ];
+    args.extend_from_slice(&INPUTS);
+    let (code, text) = ws.stdout(&args, None, &[]);
+    assert_eq!(code, 0, "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "design.create — needs_input (attempt 1)");
+    assert!(lines.contains(&"ran the built-in floor"));
+    assert!(lines.iter().any(|l| l.starts_with("missing: ")));
+    assert!(lines.last().unwrap().starts_with("next: "));
+}
