@@ -23,6 +23,7 @@ mod project_block;
 mod protocol_differences;
 mod remove_source;
 mod sessions;
+mod skills;
 mod stack;
 mod status;
 mod subfolder;

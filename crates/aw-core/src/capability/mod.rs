@@ -32,3 +32,4 @@ pub mod schema;
 #[cfg(test)]
 pub(crate) mod test_support;
 pub mod validate;
+pub mod wrapper;

@@ -15,6 +15,7 @@ mod next_number;
 mod project;
 mod resume;
 mod session;
+mod skills;
 mod sources;
 mod stack;
 mod status;
@@ -95,6 +96,8 @@ branch.\n\nThe alias need not be a declared source (a later `workspace-init` pru
 of aliases that are not sources)."
     )]
     SetWorkingBranch(project::SetBranchArgs),
+    #[command(about = "Role bindings (skills.toml), installed skills and capability readiness.")]
+    Skills(skills::SkillsArgs),
     #[command(about = "List the project's sources with their branches and git state.")]
     Sources(sources::SourcesArgs),
     #[command(about = "Detect a folder's language, framework, database and build tool.")]
@@ -143,6 +146,7 @@ pub fn dispatch(command: &Command, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         Command::SetQaBranch(args) => project::set_qa_branch::run(args, cx),
         Command::SetWorkingBranch(args) => project::set_working_branch::run(args, cx),
         Command::Sources(args) => sources::run(args, cx),
+        Command::Skills(args) => skills::run(args, cx),
         Command::Stack(args) => stack::run(args, cx),
         Command::Status(args) => status::run(args, cx),
         Command::Visibility(cmd) => visibility::dispatch(cmd, cx),

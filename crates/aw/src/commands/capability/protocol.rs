@@ -9,7 +9,7 @@ use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean_lines;
 use aw_core::capability::bindings::classify_in;
-use aw_core::capability::callers::{check_compose, detect_host, harness, harness_ids};
+use aw_core::capability::callers::{check_compose, harness, harness_ids};
 use aw_core::capability::carry::{self, Carried};
 use aw_core::capability::dispatch::{
     self, ApplyGate, Attempt, Call, Flags, REGISTERED, Unpublished, registered,
@@ -20,6 +20,7 @@ use aw_core::capability::request::RequestInput;
 use aw_core::design::floor::DesignFloor;
 use aw_core::error_code::ErrorCode;
 use aw_core::flow::Flow;
+use aw_workspace::capability::detected_host;
 use aw_workspace::locate::{home_dir, slashed};
 use aw_workspace::stdin::{AnswerLimits, read_answer};
 use aw_workspace::{designs, inventory, lock, publish, random, skill_bindings};
@@ -94,13 +95,7 @@ fn host(raw: Option<&String>) -> Result<String, Failure> {
             format!("--host does not know '{h}'"),
             &format!("name one of: {}", harness_ids().join(", ")),
         )),
-        None => Ok(detect_host(
-            |name| std::env::var(name).ok(),
-            &std::env::vars_os()
-                .filter_map(|(k, _)| k.into_string().ok())
-                .collect::<Vec<_>>(),
-        )
-        .to_owned()),
+        None => Ok(detected_host().to_owned()),
     }
 }
 

@@ -1,0 +1,178 @@
+//! `aw skills [--detail] [--host <id>]`: what each role is bound to (the `skills.toml`
+//! cascade), whether the bound skills are installed, and how ready each registered capability
+//! is (spec §7.5, §7.6).
+
+use crate::context::Ctx;
+use crate::failure::Failure;
+use crate::output::{Format, Outcome};
+use crate::style::clean_lines;
+use aw_core::capability::binding_check::{BindingCheck, check_installed};
+use aw_core::capability::bindings::{Cascade, Source, classify_in};
+use aw_core::capability::callers::{harness, harness_ids};
+use aw_core::capability::dispatch::{REGISTERED, registered};
+use aw_core::capability::readiness::{ReadinessReport, WrapperState, readiness, render_detail};
+use aw_core::capability::resolution::resolve;
+use aw_core::error_code::ErrorCode;
+use aw_workspace::capability::{detected_host, wrapper_state};
+use aw_workspace::inventory::survey;
+use aw_workspace::locate::home_dir;
+use aw_workspace::skill_bindings;
+use clap::Args;
+use serde_json::{Map, Value, json};
+
+/// Arguments of `aw skills`.
+#[derive(Debug, Args)]
+#[command(
+    long_about = "Show what each role (design, sql, git, research, diagrams, overview) is bound \
+to, and how ready each capability is.\n\nBindings cascade: the built-in default, then \
+~/.<ns>/skills.toml, then the workspace's .<ns>/skills.toml, role by role ([skills] table; \
+`off` turns a role off; retired names are ignored with a warning). A role bound to a skill that \
+is not installed under the standard skill roots gets a warning: the binding is advisory.\n\n\
+JSON (when piped): {skills, sources, bindingChecks, warnings, capabilities}; `capabilities` \
+holds each capability's readiness report (state, invocation form for the host, routes, \
+operations, eligible improvements). On a terminal: a table of the roles; `--detail` adds each \
+capability's readiness."
+)]
+pub struct SkillsArgs {
+    /// The agent host the readiness is computed for (default: detected from the environment).
+    #[arg(long, value_name = "HOST")]
+    pub host: Option<String>,
+}
+
+/// Runs `aw skills`.
+pub fn run(args: &SkillsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
+    let style = cx.default_style()?;
+    let host = match &args.host {
+        Some(h) if harness(h).is_some() => h.clone(),
+        Some(h) => {
+            return Err(Failure::new(
+                ErrorCode::InvalidInput,
+                format!("--host does not know '{h}'"),
+                format!("name one of: {}", harness_ids().join(", ")),
+            ));
+        }
+        None => detected_host().to_owned(),
+    };
+    let ws = cx.workspace()?;
+    let home = home_dir();
+    let cascade = skill_bindings::read(&ws, home.as_deref());
+    let found = survey(&ws.root, home.as_deref());
+    let (checks, check_warnings) = check_installed(&cascade, &found.names, &found.roots);
+    let mut reports = Vec::new();
+    for name in REGISTERED {
+        let descriptor = registered(name)?;
+        let binding = classify_in(&cascade, &descriptor.name);
+        let resolution = resolve(&descriptor, &binding, &found.instances, None, None);
+        let wrapper = match harness(&host) {
+            Some(h) => wrapper_state(home.as_deref(), h.skills_dir, &descriptor.name),
+            None => WrapperState::Absent {
+                root: String::new(),
+            },
+        };
+        reports.push(readiness(
+            &descriptor,
+            &resolution,
+            &found.instances,
+            &host,
+            wrapper,
+        ));
+    }
+    let warnings: Vec<String> = cascade
+        .warnings
+        .iter()
+        .cloned()
+        .chain(check_warnings)
+        .collect();
+    Ok(match style.format {
+        Format::Json => Outcome::json(model(&cascade, &checks, &warnings, &reports)),
+        Format::Human => Outcome::text(human(&cascade, &checks, &warnings, &reports, style.detail)),
+    })
+}
+
+fn model(
+    cascade: &Cascade,
+    checks: &[BindingCheck],
+    warnings: &[String],
+    reports: &[ReadinessReport],
+) -> Value {
+    let mut skills = Map::new();
+    for s in &cascade.skills {
+        skills.insert(s.role.to_owned(), json!(s));
+    }
+    json!({
+        "skills": skills,
+        "sources": cascade.sources,
+        "bindingChecks": checks,
+        "warnings": warnings,
+        "capabilities": reports,
+    })
+}
+
+fn human(
+    cascade: &Cascade,
+    checks: &[BindingCheck],
+    warnings: &[String],
+    reports: &[ReadinessReport],
+    detail: bool,
+) -> String {
+    let mut rows: Vec<[String; 4]> = vec![[
+        "ROLE".into(),
+        "SKILL".into(),
+        "SOURCE".into(),
+        "INSTALLED".into(),
+    ]];
+    for s in &cascade.skills {
+        let skill = s.skill.clone().unwrap_or_else(|| "off".to_owned());
+        let installed = if !s.enabled {
+            "—".to_owned()
+        } else if s.source == Source::Default {
+            "built-in".to_owned()
+        } else {
+            match checks.iter().find(|c| c.role == s.role) {
+                Some(c) if c.installed => "yes".to_owned(),
+                Some(_) => "no".to_owned(),
+                None => "—".to_owned(),
+            }
+        };
+        rows.push([
+            s.role.to_owned(),
+            skill,
+            s.source.as_str().to_owned(),
+            installed,
+        ]);
+    }
+    let widths: Vec<usize> = (0..3)
+        .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut out = String::new();
+    for r in &rows {
+        let line = format!(
+            "{:<w0$}  {:<w1$}  {:<w2$}  {}",
+            r[0],
+            r[1],
+            r[2],
+            r[3],
+            w0 = widths[0],
+            w1 = widths[1],
+            w2 = widths[2]
+        );
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    if detail {
+        for report in reports {
+            out.push('\n');
+            for line in render_detail(report) {
+                out.push_str(&line);
+                out.push('\n');
+            }
+        }
+    }
+    if !warnings.is_empty() {
+        out.push('\n');
+    }
+    for w in warnings {
+        out.push_str(&format!("warning: {w}\n"));
+    }
+    clean_lines(&out).into_owned()
+}
