@@ -170,6 +170,37 @@ fn read_sealed_with(
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
+/// What lives where a host keeps the capability `name`'s direct wrapper, `<home>/<skills_dir>/
+/// <name>`: ours, foreign or absent (the rule is `aw_core::capability::wrapper::ownership`).
+/// A SKILL.md that is not a regular file (a FIFO, a folder) reads as absent text, never waited on.
+pub fn wrapper_state(
+    home: Option<&Path>,
+    skills_dir: &str,
+    name: &str,
+) -> aw_core::capability::readiness::WrapperState {
+    let root = home.map_or_else(|| Path::new("~").join(skills_dir), |h| h.join(skills_dir));
+    let dir = root.join(name);
+    let has_entries = std::fs::read_dir(&dir).is_ok_and(|mut e| e.next().is_some());
+    let skill_md = read_regular_path(&dir.join("SKILL.md"))
+        .ok()
+        .map(|b| skill_md_text(&b));
+    aw_core::capability::wrapper::ownership(
+        has_entries,
+        skill_md.as_deref(),
+        &dir.display().to_string(),
+        &root.display().to_string(),
+    )
+}
+
+/// The agent host this process runs under, detected from its environment
+/// (`aw_core::capability::callers::detect_host`), or `unknown`.
+pub fn detected_host() -> &'static str {
+    let names: Vec<String> = std::env::vars_os()
+        .filter_map(|(k, _)| k.into_string().ok())
+        .collect();
+    aw_core::capability::callers::detect_host(|name| std::env::var(name).ok(), &names)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -425,35 +456,4 @@ mod tests {
             );
         }
     }
-}
-
-/// What lives where a host keeps the capability `name`'s direct wrapper, `<home>/<skills_dir>/
-/// <name>`: ours, foreign or absent (the rule is `aw_core::capability::wrapper::ownership`).
-/// A SKILL.md that is not a regular file (a FIFO, a folder) reads as absent text, never waited on.
-pub fn wrapper_state(
-    home: Option<&Path>,
-    skills_dir: &str,
-    name: &str,
-) -> aw_core::capability::readiness::WrapperState {
-    let root = home.map_or_else(|| Path::new("~").join(skills_dir), |h| h.join(skills_dir));
-    let dir = root.join(name);
-    let has_entries = std::fs::read_dir(&dir).is_ok_and(|mut e| e.next().is_some());
-    let skill_md = read_regular_path(&dir.join("SKILL.md"))
-        .ok()
-        .map(|b| skill_md_text(&b));
-    aw_core::capability::wrapper::ownership(
-        has_entries,
-        skill_md.as_deref(),
-        &dir.display().to_string(),
-        &root.display().to_string(),
-    )
-}
-
-/// The agent host this process runs under, detected from its environment
-/// (`aw_core::capability::callers::detect_host`), or `unknown`.
-pub fn detected_host() -> &'static str {
-    let names: Vec<String> = std::env::vars_os()
-        .filter_map(|(k, _)| k.into_string().ok())
-        .collect();
-    aw_core::capability::callers::detect_host(|name| std::env::var(name).ok(), &names)
 }
