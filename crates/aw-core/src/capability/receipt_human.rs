@@ -61,3 +61,112 @@ pub fn render(receipt: &CapabilityReceipt) -> String {
     lines.push(format!("next: {}", b.next_action));
     lines.join("\n")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::capability::builtin::design_descriptor;
+    use crate::capability::descriptor::DegradationCause;
+    use crate::capability::error::CapabilityError;
+    use crate::capability::receipt::{
+        DurableReference, Effects, InputDisposition, OperationOutput, Outcome, ReceiptBody,
+        ReceiptDegradation, SelectedInstance, ValidationOutcome,
+    };
+    use crate::capability::request::CapabilityRequest;
+    use crate::capability::test_support::{ID, direct, invocation};
+    use crate::error_code::ErrorCode;
+
+    fn receipt(edit: impl FnOnce(&mut ReceiptBody)) -> CapabilityReceipt {
+        let d = design_descriptor().unwrap();
+        let r = CapabilityRequest::first_attempt(
+            &d,
+            ID.to_owned(),
+            invocation("validate", direct(), &[("package", "DES-001")]),
+        )
+        .unwrap();
+        let mut b = ReceiptBody {
+            outcome: Outcome::Completed,
+            floor: true,
+            selection: Vec::new(),
+            inputs: InputDisposition::all_used(&r),
+            output: Some(OperationOutput {
+                value: None,
+                reference: Some(DurableReference {
+                    id: "DES-001".into(),
+                    revision: Some(2),
+                    digest: "sha256:ab".into(),
+                    locator: "docs/designs/001-design-x".into(),
+                }),
+                completeness: Some(crate::capability::descriptor::Completeness::Complete),
+            }),
+            validations: vec![ValidationOutcome {
+                id: "design-manifest".into(),
+                passed: false,
+                detail: None,
+            }],
+            effects: Effects {
+                planned: vec![EffectClass::ReadOnly],
+                approved: Vec::new(),
+                applied: vec![EffectClass::ReadOnly],
+            },
+            degradations: vec![ReceiptDegradation {
+                cause: DegradationCause::InvalidBinding,
+                loss: "the improvement".into(),
+            }],
+            gaps: Vec::new(),
+            error: None,
+            next_action: "done".into(),
+        };
+        edit(&mut b);
+        CapabilityReceipt::build(&r, &d, b).unwrap()
+    }
+
+    #[test]
+    fn each_field_gives_its_line_in_order() {
+        let text = render(&receipt(|_| {}));
+        assert_eq!(
+            text.lines().collect::<Vec<_>>(),
+            [
+                "design.validate — completed (attempt 1)",
+                "completeness: complete",
+                "output: DES-001@r2 (sha256:ab) at docs/designs/001-design-x",
+                "ran the built-in floor",
+                "degradation (invalid_binding): the improvement",
+                "validation design-manifest: failed",
+                "effects applied: read_only",
+                "next: done",
+            ]
+        );
+    }
+
+    #[test]
+    fn contributors_gaps_and_errors_have_their_lines() {
+        let text = render(&receipt(|b| {
+            b.floor = false;
+            b.degradations.clear();
+            b.selection = vec![SelectedInstance {
+                name: "figma".into(),
+                scope: "r".into(),
+                locator: "l".into(),
+                version: None,
+                digest: "d1".into(),
+                order: 1,
+            }];
+            b.outcome = Outcome::Blocked;
+            b.output = None;
+            b.error = Some(CapabilityError::new(
+                ErrorCode::DesignPackageNotFound,
+                "no such package",
+                "list them",
+            ));
+        }));
+        assert!(text.contains("\ncontributors: 1. figma@d1\n"), "{text}");
+        assert!(text.contains("\nerror DESIGN_PACKAGE_NOT_FOUND: no such package\n"));
+        let text = render(&receipt(|b| {
+            b.outcome = Outcome::NeedsInput;
+            b.output = None;
+            b.gaps = vec!["the package".into()];
+        }));
+        assert!(text.contains("\nmissing: the package\n"), "{text}");
+    }
+}

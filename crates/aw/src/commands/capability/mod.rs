@@ -40,13 +40,11 @@ answer and proposes a plan.\n\
 apply     stdin: {\"request\": <request>, \"plan\": <plan>} with --approval <digest>. Writes the \
 plan all or nothing.\n\n\
 Digests (SHA-256 of canonical JSON: keys sorted by UTF-16 code units, no spaces):\n  \
-request_digest          the request's first twelve keys (who, where, what, attempt chain)\n  \
-semantic_inputs_digest  only the work asked for: capability, operation, target, base, profile, \
-inputs\n  \
-input_digest            the inputs' {name, value} sorted by name: what an answer quotes (shown in \
-`semantic`)\n  \
-approval_digest         operation, input_digest and each artifact's path and content digest: \
-what a person approves; apply recomputes it from the plan it is given\n\n\
+request_digest          the request's first twelve keys: who, where, what, the attempt chain\n  \
+semantic_inputs_digest  the work only: capability, operation, target, base, profile, inputs\n  \
+input_digest            the inputs' {name, value} by name: what an answer quotes (`semantic`)\n  \
+approval_digest         what a person approves: operation, input_digest, each file's path and\n                          \
+content digest; apply recomputes it from the plan it is given\n\n\
 Example (inside a workspace):\n  \
 aw capability prepare --capability design --operation create --input title=Checkout \\\n      \
 --input sources=docs/specs/001-checkout.md --input target=docs/designs > a1.json\n  \
