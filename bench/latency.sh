@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Whole-process latency of aw commands.
 #
-# Usage: bench/latency.sh [manifest|sessions|flow|status|all] [SKILL_DIR...]
+# Usage: bench/latency.sh [manifest|sessions|flow|status|capability|all] [SKILL_DIR...]
 #   manifest: `aw manifest validate --strict` over the given skill folders (default: the five
 #             family members of ../shared/data/manifest-fixtures when present, else the demo's
 #             example skills).
@@ -19,6 +19,11 @@
 #             peak RSS <= 30 MB for each command. Each scale also times the floor, the
 #             bare-read example (one thread walking the folders status reads and reading every
 #             file once, doing nothing with the bytes), and prints each command's ratio to it.
+#   capability: in a temporary workspace holding one design package (DES-001), `aw capability
+#             prepare` of design.create (the semantic request: resolution, inventory, design
+#             index, digests) and of design.validate (the package read and its DESIGN.md digest
+#             checked), and `aw skills --detail --format human` when this aw has the command;
+#             beside the floor, /bin/true (process start-up alone). Target: median <= 5 ms.
 # Uses hyperfine when installed (median of >= 100 runs), else a loop of N runs timed with `date`.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -104,8 +109,8 @@ case $what in
     measure "session-create (200+ sessions)" "$aw" session-create --type quick --name bench-quick --objective "Bench" --json
     cd "$root"
     ;;
-  manifest|flow|status) ;;
-  *) echo "unknown benchmark: $what (manifest|sessions|flow|status|all)" >&2; exit 2 ;;
+  manifest|flow|status|capability) ;;
+  *) echo "unknown benchmark: $what (manifest|sessions|flow|status|capability|all)" >&2; exit 2 ;;
 esac
 
 case $what in
@@ -176,5 +181,41 @@ case $what in
       cd "$root"
       rm -rf "$sws"
     done
+    ;;
+esac
+
+case $what in
+  capability|all)
+    cws=$(mktemp -d /tmp/aw-bench-cap.XXXXXX)
+    # Removed even when a measurement fails (keeping the other benchmarks' folders in the trap).
+    trap 'rm -rf "${cws:-}" "${sws:-}" "${ws:-}"' EXIT
+    export HOME=$cws/home
+    unset AW_NAMESPACE AW_CONTEXT_ID
+    mkdir -p "$HOME" "$cws/.workflow" "$cws/docs/designs/001-design-checkout"
+    pkg=$cws/docs/designs/001-design-checkout
+    printf '# Checkout\n\n## Objective\n\nPay in one step.\n' >"$pkg/DESIGN.md"
+    sum=$(sha256sum "$pkg/DESIGN.md" | cut -d' ' -f1)
+    printf '{"id":"DES-001","title":"Checkout","revision":1,"digest":"sha256:%s"}\n' "$sum" >"$pkg/design-manifest.json"
+    cd "$cws"
+    # Each command must work before it is timed: a failing command would time its error path.
+    "$aw" capability prepare --capability design --operation validate --input package=DES-001 --json \
+      | grep -q '"passed": true' || { echo "design.validate did not pass on DES-001" >&2; exit 1; }
+    measure "floor: /bin/true" /bin/true
+    floor_ms=$last_ms
+    measure "capability prepare design.create" "$aw" capability prepare --capability design \
+      --operation create --input title=Checkout --input sources=docs/specs/001-checkout.md \
+      --input target=docs/designs --json
+    ratio "prepare design.create / floor" "$last_ms" "$floor_ms" "(process start-up)"
+    measure "capability prepare design.validate" "$aw" capability prepare --capability design \
+      --operation validate --input package=DES-001 --json
+    ratio "prepare design.validate / floor" "$last_ms" "$floor_ms" "(process start-up)"
+    if "$aw" skills --help >/dev/null 2>&1; then
+      measure "skills --detail --format human" "$aw" skills --detail --format human
+      ratio "skills --detail / floor" "$last_ms" "$floor_ms" "(process start-up)"
+    else
+      echo "skills --detail: skipped (this aw has no 'skills' command)"
+    fi
+    cd "$root"
+    rm -rf "$cws"
     ;;
 esac

@@ -98,13 +98,15 @@ pub fn write_target(root: &Path, path: &Path) -> crate::Result<PathBuf> {
                         cur = real;
                     }
                     Ok(_) => cur = next,
-                    // Nothing exists from here on, so no link can lead elsewhere.
+                    // Nothing exists from here on, so no link can lead elsewhere; a path into
+                    // a `.git` that does not exist yet is still refused, or a first write would
+                    // create the folder before the next one is refused.
                     Err(_) => {
                         cur = next;
                         for rest in &parts[i + 1..] {
                             cur.push(rest);
                         }
-                        return Ok(cur);
+                        return not_in_git(path, &canon_root, cur);
                     }
                 }
             }
@@ -257,6 +259,26 @@ mod tests {
         }
         let e = write_target(&root, outside_dir.path()).unwrap_err();
         assert_eq!(e.code(), ErrorCode::PathOutsideWorkspace);
+    }
+
+    #[test]
+    fn the_git_folder_is_refused_whether_or_not_it_exists_yet() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        for p in [".git", ".git/hooks/pre-commit"] {
+            let e = write_target(&root, &root.join(p)).unwrap_err();
+            assert_eq!(e.code(), ErrorCode::PathOutsideWorkspace, "{p} (absent)");
+        }
+        std::fs::create_dir(root.join(".git")).unwrap();
+        for p in [".git/config", ".git/hooks/pre-commit"] {
+            let e = write_target(&root, &root.join(p)).unwrap_err();
+            assert_eq!(e.code(), ErrorCode::PathOutsideWorkspace, "{p} (present)");
+        }
+        assert!(write_target(&root, &root.join(".github/x.yml")).is_ok());
+        assert!(
+            write_target(&root, &root.join("a/.git/x")).is_ok(),
+            "only the root's .git"
+        );
     }
 
     #[cfg(unix)]

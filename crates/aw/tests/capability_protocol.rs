@@ -554,3 +554,239 @@ fn the_human_view_renders_the_receipt_line_by_line() {
     assert!(lines.iter().any(|l| l.starts_with("missing: ")));
     assert!(lines.last().unwrap().starts_with("next: "));
 }
+
+#[test]
+fn prepare_in_a_subfolder_finds_the_workspace_above() {
+    let ws = Ws::new();
+    package(&ws, "001-design-checkout", "DES-001");
+    let deep = ws.root().join("src/deep");
+    std::fs::create_dir_all(&deep).unwrap();
+    let (code, v) = ws.run_in(
+        &deep,
+        &cap(
+            "prepare",
+            &["--operation", "validate", "--input", "package=DES-001"],
+        ),
+        None,
+        &[],
+    );
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(
+        v["request"]["context"]["workspace"],
+        ws.root().to_str().unwrap()
+    );
+    assert_eq!(v["receipt"]["outcome"], "completed", "{v:#}");
+    assert_eq!(v["output"]["reference"]["id"], "DES-001");
+    // Authoring from the subfolder lands under the workspace's docs/designs, not the subfolder's.
+    let mut args = cap("prepare", &["--operation", "create"]);
+    args.extend_from_slice(&INPUTS);
+    let (code, v) = ws.run_in(&deep, &args, None, &[]);
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(
+        v["semantic"]["allowed_destinations"],
+        json!(["docs/designs"])
+    );
+    assert_eq!(
+        std::fs::read_dir(&deep).unwrap().count(),
+        0,
+        "nothing written here"
+    );
+}
+
+#[test]
+fn host_names_the_caller_and_an_unknown_host_is_refused() {
+    let ws = Ws::new();
+    let args = |host: Option<&'static str>| {
+        let mut a = cap(
+            "prepare",
+            &["--operation", "validate", "--input", "package=DES-001"],
+        );
+        if let Some(h) = host {
+            a.extend_from_slice(&["--host", h]);
+        }
+        a
+    };
+    let (code, v) = ws.run_with(&args(None), None, &[("CLAUDECODE", "1")]);
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(v["request"]["caller"]["host"], "claude-code");
+    // The flag wins over the environment's markers.
+    let (code, v) = ws.run_with(&args(Some("codex")), None, &[("CLAUDECODE", "1")]);
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(v["request"]["caller"]["host"], "codex");
+    let (code, v) = ws.run(&args(Some("emacs")));
+    assert_eq!(code, 1, "{v:#}");
+    assert_eq!(v["error"]["code"], "ARGS_INVALID");
+    assert!(v["error"]["message"].as_str().unwrap().contains("emacs"));
+    assert!(v["data"]["action"].as_str().unwrap().contains("codex"));
+}
+
+#[test]
+fn a_hard_failure_in_the_human_view_shows_the_code_and_the_action() {
+    let ws = Ws::new();
+    let (code, text) = ws.stdout(
+        &[
+            "capability",
+            "prepare",
+            "--capability",
+            "figma",
+            "--format",
+            "human",
+        ],
+        None,
+        &[],
+    );
+    assert_eq!(code, 1, "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "✗ CAPABILITY_UNKNOWN", "{text}");
+    assert!(lines[1].contains("'figma'"), "{text}");
+    assert_eq!(lines[2], "", "{text}");
+    assert_eq!(lines[3], "Next: use one of: design", "{text}");
+}
+
+#[test]
+fn an_unknown_verb_is_unknown_command_naming_the_verbs() {
+    let ws = Ws::new();
+    let (code, v) = ws.run(&["capability", "publish", "--capability", "design", "--json"]);
+    assert_eq!(code, 1, "{v:#}");
+    assert_eq!(v["error"]["code"], "UNKNOWN_COMMAND");
+    let action = v["data"]["action"].as_str().unwrap();
+    for verb in ["prepare", "continue", "validate", "apply"] {
+        assert!(action.contains(verb), "{action}");
+    }
+}
+
+#[test]
+fn apply_refuses_a_request_edited_after_aw_issued_it() {
+    let ws = Ws::new();
+    let a2 = planned(&ws);
+    let digest = a2["plan"]["approval_digest"].as_str().unwrap().to_owned();
+    // A field edited, both digests left as issued.
+    let mut request = a2["request"].clone();
+    request["context"]["target"] = json!(".workflow");
+    let (code, a) = apply(&ws, &request, &a2["plan"], &digest);
+    assert_eq!(code, 0, "{a:#}");
+    assert_eq!(error_code(&a), "CAPABILITY_APPROVAL_MISMATCH", "{a:#}");
+    // The same edit with request_digest recomputed (it is public), and a plan and approval made
+    // to match: semantic_inputs_digest still describes the original target.
+    let mut body = request.clone();
+    let map = body.as_object_mut().unwrap();
+    map.remove("request_digest");
+    map.remove("semantic_inputs_digest");
+    let resealed = aw_core::canonical::semantic_digest(&body);
+    request["request_digest"] = json!(resealed);
+    let mut plan = a2["plan"].clone();
+    plan["request_digest"] = json!(resealed);
+    let path = ".workflow/skills.toml";
+    let content = "[skills]\ndesign = \"off\"\n";
+    let sid = request["semantic_inputs_digest"].as_str().unwrap();
+    let forged = forged_digest(sid, &[(path, content)]);
+    plan["artifacts"] = json!([{"path": path, "content": content}]);
+    plan["preview"] = json!([{"path": path, "bytes": content.len(), "overwrite": false}]);
+    plan["approval_digest"] = json!(forged);
+    let (code, a) = apply(&ws, &request, &plan, &forged);
+    assert_eq!(code, 0, "{a:#}");
+    assert_eq!(error_code(&a), "CAPABILITY_APPROVAL_MISMATCH", "{a:#}");
+    assert!(!ws.root().join(path).exists());
+    assert!(!ws.root().join(NOTES).exists());
+}
+
+#[test]
+fn a_plan_cannot_grant_itself_a_class_its_operation_does_not_plan() {
+    let ws = Ws::new();
+    let a2 = planned(&ws);
+    let digest = a2["plan"]["approval_digest"].as_str().unwrap();
+    // `requires_approval` is not sealed; listing `destructive` there must not make the approval
+    // grant it (design.create plans read_only and local_additive only).
+    let mut plan = a2["plan"].clone();
+    plan["requires_approval"] = json!(["destructive"]);
+    let (code, a) = apply(&ws, &a2["request"], &plan, digest);
+    assert_eq!(code, 0, "{a:#}");
+    assert_eq!(a["receipt"]["outcome"], "blocked");
+    assert_eq!(error_code(&a), "CAPABILITY_APPROVAL_MISSING", "{a:#}");
+    assert!(
+        a["receipt"]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("destructive")
+    );
+    assert!(!ws.root().join(NOTES).exists());
+}
+
+#[test]
+fn apply_refuses_a_plan_for_an_operation_that_writes_nothing() {
+    let ws = Ws::new();
+    package(&ws, "001-design-checkout", "DES-001");
+    // `off` leaves design.validate running: a plan forged for it must not write either.
+    ws.write(".workflow/skills.toml", "[skills]\ndesign = \"off\"\n");
+    let (code, v) = ws.run(&cap(
+        "prepare",
+        &["--operation", "validate", "--input", "package=DES-001"],
+    ));
+    assert_eq!(code, 0, "{v:#}");
+    let request = &v["request"];
+    let sid = request["semantic_inputs_digest"].as_str().unwrap();
+    let path = "docs/designs/planted.md";
+    let arts = vec![
+        json!({"path": path, "content_digest": aw_core::canonical::semantic_digest(&json!("x"))}),
+    ];
+    let digest = aw_core::canonical::semantic_digest(
+        &json!({"operation": "design.validate", "input_digest": sid, "artifacts": arts}),
+    );
+    let plan = json!({
+        "capability": "design", "operation": "validate",
+        "request_digest": request["request_digest"], "semantic_inputs_digest": sid,
+        "artifacts": [{"path": path, "content": "x"}],
+        "preview": [{"path": path, "bytes": 1, "overwrite": false}],
+        "approval_digest": digest, "requires_approval": [], "base": null,
+    });
+    let (code, a) = apply(&ws, request, &plan, &digest);
+    assert_eq!(code, 0, "{a:#}");
+    assert_eq!(error_code(&a), "CAPABILITY_EFFECT_NOT_DURABLE", "{a:#}");
+    assert!(!ws.root().join(path).exists());
+}
+
+#[test]
+fn a_destination_in_the_git_folder_is_refused_and_leaves_no_folder() {
+    let ws = Ws::new();
+    let mut args = cap(
+        "prepare",
+        &["--operation", "create", "--target", ".git/hooks"],
+    );
+    args.extend_from_slice(&INPUTS);
+    let (code, a1) = ws.run(&args);
+    assert_eq!(code, 0, "{a1:#}");
+    let path = ".git/hooks/pre-commit";
+    let (code, a2) = validate(
+        &ws,
+        &a1["request"],
+        &answer(
+            INPUT_DIGEST,
+            json!([{"path": path, "content": "#!/bin/sh\n"}]),
+        ),
+    );
+    assert_eq!(code, 0, "{a2:#}");
+    let digest = a2["plan"]["approval_digest"].as_str().unwrap();
+    let (code, a) = apply(&ws, &a2["request"], &a2["plan"], digest);
+    assert_eq!(code, 0, "{a:#}");
+    assert_eq!(error_code(&a), "PATH_OUTSIDE_WORKSPACE", "{a:#}");
+    assert!(
+        !ws.root().join(".git").exists(),
+        "no .git folder left behind"
+    );
+}
+
+#[test]
+fn stdin_is_read_within_its_bounds() {
+    let ws = Ws::new();
+    let a1 = prepare(&ws);
+    let stdin = json!({"parent": a1["request"]}).to_string();
+    let mut args = cap("continue", &[]);
+    args.extend_from_slice(&INPUTS);
+    let (code, v) = ws.run_with(&args, Some(&stdin), &[("AW_ANSWER_MAX_BYTES", "64")]);
+    assert_eq!(code, 1, "{v:#}");
+    assert_eq!(v["error"]["code"], "FLOW_ANSWER_TOO_LARGE");
+    // A leading byte-order mark is dropped, as for a flow answer.
+    let (code, v) = ws.run_with(&args, Some(&format!("\u{feff}{stdin}")), &[]);
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(v["request"]["attempt"], 2);
+}

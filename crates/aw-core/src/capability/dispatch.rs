@@ -14,8 +14,8 @@ use super::error::{CapabilityError, CapabilityResult};
 use super::handler::{Handler, HandlerCall, HandlerResult, Verb};
 use super::inventory::Instance;
 use super::plan::{
-    DurablePlan, applied_classes, check_approval, check_base, check_destinations, check_granted,
-    prepare_durable_effect,
+    DurablePlan, applied_classes, check_approval, check_base, check_destinations, check_durable,
+    check_granted, prepare_durable_effect,
 };
 use super::receipt::{
     CapabilityReceipt, Effects, InputDisposition, OperationOutput, Outcome, Persistence,
@@ -533,7 +533,8 @@ pub enum ApplyGate {
 
 /// The checks of `apply` that need no disk (§6.4 steps 1–4, with quirks 1 and 13 fixed): the
 /// carried request, plan and approval are present (else a hard failure), the call is in a
-/// workspace, the request is still sealed, the operation is not `off`, the approval matches the
+/// workspace, the request is still sealed, the operation is not `off`, it may have a durable
+/// plan at all (the refusals of preparing one, again), the approval matches the
 /// plan re-sealed from its own artifacts, every artifact path is inside the destinations the
 /// handler allows for this request, and every class needing approval was granted.
 pub fn apply_gate(call: &Call<'_>) -> CapabilityResult<ApplyGate> {
@@ -601,7 +602,11 @@ pub fn apply_gate(call: &Call<'_>) -> CapabilityResult<ApplyGate> {
         .filter(|c| authorization.planned.contains(c))
         .collect();
     let checks = || -> CapabilityResult<()> {
-        if !request.is_sealed() {
+        // Both digests: the plan and its approval quote `semantic_inputs_digest`, so it must
+        // describe the request's own target and inputs (the ones that decide destinations).
+        if !request.is_sealed()
+            || request.computed_semantic_inputs_digest() != request.semantic_inputs_digest
+        {
             return Err(CapabilityError::new(
                 ErrorCode::CapabilityApprovalMismatch,
                 "the carried request does not match its request_digest: it was edited after aw issued it",
@@ -609,6 +614,7 @@ pub fn apply_gate(call: &Call<'_>) -> CapabilityResult<ApplyGate> {
             ));
         }
         check_not_off(&d.name, call.binding.state, op)?;
+        check_durable(request, &authorization, &plan.artifacts)?;
         check_approval(plan, request, approval)?;
         check_destinations(plan, &call.handler.allowed_destinations(request)?)?;
         check_granted(plan, &authorization.needs_preflight, &granted)

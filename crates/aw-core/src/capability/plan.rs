@@ -120,15 +120,16 @@ pub fn preview_of(artifacts: &[Artifact]) -> Vec<PreviewItem> {
         .collect()
 }
 
-/// Prepares the durable plan of an authorized request. Refusals, in order: no durable class
-/// planned (`CAPABILITY_EFFECT_NOT_DURABLE`), a denied class (`CAPABILITY_EFFECT_DENIED`), no
-/// artifacts (`CAPABILITY_EFFECT_EMPTY`).
-pub fn prepare_durable_effect(
+/// Whether the request's operation may have a durable plan of these artifacts at all. Refusals,
+/// in order: no durable class planned (`CAPABILITY_EFFECT_NOT_DURABLE`), a denied class
+/// (`CAPABILITY_EFFECT_DENIED`), no artifacts (`CAPABILITY_EFFECT_EMPTY`). Checked when the plan
+/// is prepared and again when a carried plan is applied: a plan aw would never have issued (one
+/// for a read-only operation, say) must not be written either.
+pub fn check_durable(
     request: &CapabilityRequest,
     authorization: &EffectAuthorization,
-    artifacts: Vec<Artifact>,
-    base: Option<Base>,
-) -> CapabilityResult<DurablePlan> {
+    artifacts: &[Artifact],
+) -> CapabilityResult<()> {
     let name = format!("{}.{}", request.capability, request.operation);
     if !authorization.planned.iter().any(|c| is_durable(*c)) {
         return Err(CapabilityError::new(
@@ -151,6 +152,17 @@ pub fn prepare_durable_effect(
             "answer with at least one artifact",
         ));
     }
+    Ok(())
+}
+
+/// Prepares the durable plan of an authorized request, after [`check_durable`].
+pub fn prepare_durable_effect(
+    request: &CapabilityRequest,
+    authorization: &EffectAuthorization,
+    artifacts: Vec<Artifact>,
+    base: Option<Base>,
+) -> CapabilityResult<DurablePlan> {
+    check_durable(request, authorization, &artifacts)?;
     Ok(DurablePlan {
         capability: request.capability.clone(),
         operation: request.operation.clone(),
