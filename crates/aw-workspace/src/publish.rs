@@ -34,7 +34,7 @@ use crate::folder::read_regular_path;
 use crate::locate::Workspace;
 use crate::lock::WorkspaceLock;
 use aw_core::capability::error::CapabilityError;
-use aw_core::capability::paths::unsafe_relative;
+use aw_core::capability::paths::{is_within, unsafe_relative};
 use aw_core::capability::plan::{Artifact, Base, check_base};
 use aw_core::error_code::ErrorCode;
 use std::io::ErrorKind;
@@ -170,7 +170,8 @@ impl PublishError {
 ///
 /// Before the first write: every path is a safe relative path (`SEMANTIC_PATH_REJECTED`, checked
 /// before the lock is even taken), the lock is taken (busy → `CAPABILITY_EFFECT_LOCKED`), no
-/// path leads out of the workspace through a link (`PATH_OUTSIDE_WORKSPACE`), and `base`, when
+/// path leads out of the workspace through a link (`PATH_OUTSIDE_WORKSPACE`) nor out of the
+/// `destinations` it is approved under (`SEMANTIC_PATH_REJECTED`), and `base`, when
 /// given, still holds the text the plan was prepared against (`CAPABILITY_BASE_GONE`,
 /// `CAPABILITY_BASE_STALE`). Then, for each artifact: its missing folders are created; a target
 /// that exists must be a readable regular file (else `PUBLISH_FAILED`) and may be replaced only
@@ -181,6 +182,7 @@ pub fn publish(
     ws: &Workspace,
     artifacts: &[Artifact],
     base: Option<&Base>,
+    destinations: &[String],
     wait: Duration,
 ) -> std::result::Result<Published, PublishError> {
     for a in artifacts {
@@ -198,6 +200,10 @@ pub fn publish(
     let targets: Vec<PathBuf> = artifacts.iter().map(|a| root.join(&a.path)).collect();
     check_writes(root, targets.iter().map(PathBuf::as_path))
         .map_err(|e| PublishError::before_any_write(from_workspace(None, e)))?;
+    for (artifact, target) in artifacts.iter().zip(&targets) {
+        stays_in_destination(root, &artifact.path, target, destinations)
+            .map_err(PublishError::before_any_write)?;
+    }
     if let Some(base) = base {
         let current = read_base(root, &base.path)
             .map_err(|e| PublishError::before_any_write(from_workspace(None, e)))?;
@@ -214,6 +220,40 @@ pub fn publish(
         written: artifacts.iter().map(|a| a.path.clone()).collect(),
         created_dirs: journal.created_dirs(),
     })
+}
+
+/// Checks that the place a write to `rel` lands, links followed, is inside the place one of the
+/// `destinations` holding `rel` lands: a link under `docs/designs` that leads elsewhere in the
+/// workspace (to `.workflow`, say) would put an approved path's bytes in a file nobody approved
+/// (`SEMANTIC_PATH_REJECTED`). A destination that is itself a link inside the workspace is
+/// followed, as any writer of aw follows it.
+fn stays_in_destination(
+    root: &Path,
+    rel: &str,
+    target: &Path,
+    destinations: &[String],
+) -> std::result::Result<(), CapabilityError> {
+    let real = write_target(root, target).map_err(|e| from_workspace(None, e))?;
+    for dest in destinations.iter().filter(|d| is_within(rel, d)) {
+        let trimmed = dest.trim_end_matches('/');
+        let logical = if trimmed.is_empty() || trimmed == "." {
+            root.to_path_buf()
+        } else {
+            root.join(trimmed)
+        };
+        let real_dest = write_target(root, &logical).map_err(|e| from_workspace(None, e))?;
+        if real.starts_with(&real_dest) {
+            return Ok(());
+        }
+    }
+    Err(CapabilityError::new(
+        ErrorCode::SemanticPathRejected,
+        format!(
+            "'{rel}' was left unchanged: a symbolic link on the way leads out of its allowed destination ({})",
+            destinations.join(", ")
+        ),
+        "Replace the symbolic link with a real folder inside the destination (or remove it), then apply again.",
+    ))
 }
 
 /// Writes one artifact, recording each change in `journal` the moment it is made.

@@ -4,6 +4,11 @@ use std::collections::BTreeMap;
 
 const WAIT: Duration = Duration::from_millis(20);
 
+/// The whole workspace as the one destination.
+fn anywhere() -> Vec<String> {
+    vec![".".to_owned()]
+}
+
 fn ws(dir: &tempfile::TempDir) -> Workspace {
     Workspace::for_test(dir.path())
 }
@@ -113,7 +118,7 @@ fn every_file_is_written_and_the_missing_folders_are_created_and_reported() {
         art("docs/old.md", "replaced", true),
         art("top.md", "é\n", false),
     ];
-    let out = publish(&w, &artifacts, None, WAIT).unwrap();
+    let out = publish(&w, &artifacts, None, &anywhere(), WAIT).unwrap();
     assert_eq!(
         out.written,
         [
@@ -153,7 +158,7 @@ fn an_existing_target_without_overwrite_writes_nothing_and_removes_the_new_folde
         art("other/b.md", "b", false),
         art("existing.md", "mine", false),
     ];
-    let (c, e) = code(publish(&w, &artifacts, None, WAIT));
+    let (c, e) = code(publish(&w, &artifacts, None, &anywhere(), WAIT));
     assert_eq!(c, ErrorCode::PublishTargetExists);
     assert!(
         e.error.message.contains("'existing.md' already exists"),
@@ -184,7 +189,7 @@ fn a_later_failure_restores_the_bytes_and_permissions_an_overwrite_replaced() {
         art("a/b.md", "b", false),
         art("blocker/c.md", "c", false),
     ];
-    let (c, e) = code(publish(&w, &artifacts, None, WAIT));
+    let (c, e) = code(publish(&w, &artifacts, None, &anywhere(), WAIT));
     assert_eq!(c, ErrorCode::PublishFailed);
     assert!(
         e.error.message.contains("'blocker' is in the way"),
@@ -248,7 +253,7 @@ fn a_publish_failing_mid_way_leaves_the_workspace_exactly_as_it_was() {
         std::fs::write(root.join("plain"), "a regular file").unwrap();
         std::fs::create_dir_all(root.join("folder/inside")).unwrap();
         let before = tree(root);
-        let (c, e) = code(publish(&w, &artifacts, None, WAIT));
+        let (c, e) = code(publish(&w, &artifacts, None, &anywhere(), WAIT));
         assert_eq!(c, want, "{name}: {}", e.error.message);
         assert_eq!(e.rollback, Rollback::Complete, "{name}");
         assert_eq!(tree(root), before, "{name}");
@@ -269,7 +274,7 @@ fn a_linked_folder_leading_out_of_the_workspace_is_refused_before_any_write() {
         art("fine.md", "inside", false),
         art("docs/designs/a.md", "escaped", false),
     ];
-    let (c, e) = code(publish(&w, &artifacts, None, WAIT));
+    let (c, e) = code(publish(&w, &artifacts, None, &anywhere(), WAIT));
     assert_eq!(c, ErrorCode::PathOutsideWorkspace);
     assert_eq!(e.rollback, Rollback::NothingWritten);
     assert_eq!(
@@ -278,6 +283,59 @@ fn a_linked_folder_leading_out_of_the_workspace_is_refused_before_any_write() {
         "not even the first artifact was written"
     );
     assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_link_inside_the_destination_may_not_lead_elsewhere_in_the_workspace() {
+    let (dir, w) = workspace_with_lock();
+    let root = dir.path();
+    let designs = vec!["docs/designs".to_owned()];
+    std::fs::create_dir_all(root.join("docs/designs/real")).unwrap();
+    std::fs::create_dir_all(root.join("elsewhere")).unwrap();
+    std::os::unix::fs::symlink("../../elsewhere", root.join("docs/designs/out")).unwrap();
+    std::os::unix::fs::symlink("real", root.join("docs/designs/alias")).unwrap();
+    let before = tree(root);
+    let artifacts = [
+        art("docs/designs/fine.md", "inside", false),
+        art("docs/designs/out/a.md", "moved", false),
+    ];
+    let (c, e) = code(publish(&w, &artifacts, None, &designs, WAIT));
+    assert_eq!(c, ErrorCode::SemanticPathRejected);
+    assert_eq!(e.rollback, Rollback::NothingWritten);
+    assert_eq!(
+        tree(root),
+        before,
+        "not even the first artifact was written"
+    );
+    // A link that stays inside the destination is followed; so is a destination that is itself
+    // a link inside the workspace.
+    publish(
+        &w,
+        &[art("docs/designs/alias/b.md", "b", false)],
+        None,
+        &designs,
+        WAIT,
+    )
+    .unwrap();
+    assert_eq!(
+        std::fs::read(root.join("docs/designs/real/b.md")).unwrap(),
+        b"b"
+    );
+    std::os::unix::fs::symlink("docs/designs/real", root.join("linked")).unwrap();
+    let linked = vec!["linked".to_owned()];
+    publish(&w, &[art("linked/c.md", "c", false)], None, &linked, WAIT).unwrap();
+    assert!(root.join("docs/designs/real/c.md").exists());
+    // No destination holding the path: nothing is written.
+    let (c, _) = code(publish(
+        &w,
+        &[art("x.md", "x", false)],
+        None,
+        &designs,
+        WAIT,
+    ));
+    assert_eq!(c, ErrorCode::SemanticPathRejected);
+    assert!(!root.join("x.md").exists());
 }
 
 #[cfg(unix)]
@@ -302,7 +360,7 @@ fn a_link_in_place_of_the_target_is_never_followed() {
         for overwrite in [false, true] {
             let before = tree(root);
             let artifacts = [art("new.md", "n", false), art(path, "through", overwrite)];
-            let (c, e) = code(publish(&w, &artifacts, None, WAIT));
+            let (c, e) = code(publish(&w, &artifacts, None, &anywhere(), WAIT));
             assert_eq!(c, want, "{path} overwrite={overwrite}: {}", e.error.message);
             assert_eq!(tree(root), before, "{path} overwrite={overwrite}");
             assert_eq!(tree(outside.path()), outside_before);
@@ -319,7 +377,7 @@ fn a_fifo_at_a_target_is_refused_without_waiting_on_it() {
         make_fifo(&root.join("pipe.md"));
         let before = tree(&root);
         let artifacts = vec![art("a/new.md", "n", false), art("pipe.md", "x", overwrite)];
-        let r = answers(move || publish(&w, &artifacts, None, WAIT));
+        let r = answers(move || publish(&w, &artifacts, None, &anywhere(), WAIT));
         let (c, e) = code(r);
         assert_eq!(c, ErrorCode::PublishFailed, "{}", e.error.message);
         assert!(e.error.message.contains("'pipe.md'"), "{}", e.error.message);
@@ -333,13 +391,19 @@ fn a_lock_held_by_another_holder_is_capability_effect_locked() {
     let (dir, w) = workspace_with_lock();
     let held = WorkspaceLock::of(&w, WAIT).unwrap();
     let before = tree(dir.path());
-    let (c, e) = code(publish(&w, &[art("a/b.md", "b", false)], None, WAIT));
+    let (c, e) = code(publish(
+        &w,
+        &[art("a/b.md", "b", false)],
+        None,
+        &anywhere(),
+        WAIT,
+    ));
     assert_eq!(c, ErrorCode::CapabilityEffectLocked);
     assert!(e.error.message.contains(&std::process::id().to_string()));
     assert_eq!(e.rollback, Rollback::NothingWritten);
     assert_eq!(tree(dir.path()), before);
     drop(held);
-    publish(&w, &[art("a/b.md", "b", false)], None, WAIT).unwrap();
+    publish(&w, &[art("a/b.md", "b", false)], None, &anywhere(), WAIT).unwrap();
 }
 
 #[test]
@@ -355,7 +419,7 @@ fn an_unsafe_path_is_refused_before_anything_is_written_even_the_lock() {
         let dir = tempfile::tempdir().unwrap();
         let w = ws(&dir);
         let artifacts = [art("fine.md", "x", false), art(bad, "x", true)];
-        let (c, e) = code(publish(&w, &artifacts, None, WAIT));
+        let (c, e) = code(publish(&w, &artifacts, None, &anywhere(), WAIT));
         assert_eq!(c, ErrorCode::SemanticPathRejected, "{bad:?}");
         assert_eq!(e.rollback, Rollback::NothingWritten);
         assert!(tree(dir.path()).is_empty(), "{bad:?} wrote something");
@@ -374,15 +438,15 @@ fn the_base_is_checked_again_under_the_lock() {
     let artifacts = [art("out.md", "o", false)];
     std::fs::write(root.join("base.md"), "changed since").unwrap();
     let before = tree(root);
-    let (c, e) = code(publish(&w, &artifacts, Some(&base), WAIT));
+    let (c, e) = code(publish(&w, &artifacts, Some(&base), &anywhere(), WAIT));
     assert_eq!(c, ErrorCode::CapabilityBaseStale);
     assert_eq!(e.rollback, Rollback::NothingWritten);
     assert_eq!(tree(root), before);
     std::fs::remove_file(root.join("base.md")).unwrap();
-    let (c, _) = code(publish(&w, &artifacts, Some(&base), WAIT));
+    let (c, _) = code(publish(&w, &artifacts, Some(&base), &anywhere(), WAIT));
     assert_eq!(c, ErrorCode::CapabilityBaseGone);
     std::fs::write(root.join("base.md"), "as prepared").unwrap();
-    publish(&w, &artifacts, Some(&base), WAIT).unwrap();
+    publish(&w, &artifacts, Some(&base), &anywhere(), WAIT).unwrap();
     assert_eq!(std::fs::read_to_string(root.join("out.md")).unwrap(), "o");
 }
 
@@ -434,7 +498,14 @@ fn new_files_and_folders_follow_the_umask_like_a_plain_create() {
     std::fs::create_dir(root.join("plain-dir")).unwrap();
     let want_file = mode(&std::fs::metadata(root.join("plain-file")).unwrap());
     let want_dir = mode(&std::fs::metadata(root.join("plain-dir")).unwrap());
-    publish(&w, &[art("made/new.md", "n", false)], None, WAIT).unwrap();
+    publish(
+        &w,
+        &[art("made/new.md", "n", false)],
+        None,
+        &anywhere(),
+        WAIT,
+    )
+    .unwrap();
     assert_eq!(
         mode(&std::fs::metadata(root.join("made/new.md")).unwrap()),
         want_file

@@ -790,3 +790,128 @@ fn stdin_is_read_within_its_bounds() {
     assert_eq!(code, 0, "{v:#}");
     assert_eq!(v["request"]["attempt"], 2);
 }
+
+/// A plan whose artifacts are replaced by `artifacts` (path, content, overwrite), with its
+/// preview and approval digest recomputed the way anyone can (the algorithm is public).
+fn forged_plan(a2: &Value, artifacts: &[(&str, &str, bool)]) -> (Value, String) {
+    let sid = a2["request"]["semantic_inputs_digest"].as_str().unwrap();
+    let pairs: Vec<(&str, &str)> = artifacts.iter().map(|(p, c, _)| (*p, *c)).collect();
+    let digest = forged_digest(sid, &pairs);
+    let mut plan = a2["plan"].clone();
+    plan["artifacts"] = artifacts
+        .iter()
+        .map(|(p, c, o)| {
+            if *o {
+                json!({"path": p, "content": c, "overwrite": true})
+            } else {
+                json!({"path": p, "content": c})
+            }
+        })
+        .collect();
+    plan["preview"] = artifacts
+        .iter()
+        .map(|(p, c, o)| json!({"path": p, "bytes": c.len(), "overwrite": o}))
+        .collect();
+    plan["approval_digest"] = json!(digest);
+    (plan, digest)
+}
+
+#[test]
+fn an_overwrite_flag_added_to_a_create_plan_never_replaces_a_file() {
+    // The approval digest does not cover `overwrite` (the reference's digest), so the flag could
+    // be flipped after a person approved the files. `create` plans no `mutate_overwrite`: an
+    // artifact allowed to replace a file is an effect the operation never planned.
+    let ws = Ws::new();
+    let a2 = planned(&ws);
+    ws.write("docs/designs/keep.md", "original\n");
+    let (plan, digest) = forged_plan(&a2, &[("docs/designs/keep.md", "PWNED", true)]);
+    let (code, a) = apply(&ws, &a2["request"], &plan, &digest);
+    assert_eq!(code, 0, "{a:#}");
+    assert_eq!(error_code(&a), "CAPABILITY_EFFECT_UNPLANNED", "{a:#}");
+    assert_eq!(ws.read("docs/designs/keep.md"), "original\n");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_link_inside_the_destination_cannot_carry_a_write_elsewhere_in_the_workspace() {
+    // The approved path reads `docs/designs/wf/x.json`; a link there that leads to `.workflow`
+    // (inside the workspace, outside the destination) must not put the file in aw's own state.
+    let ws = Ws::new();
+    let a2 = planned(&ws);
+    std::fs::create_dir_all(ws.root().join("docs/designs")).unwrap();
+    std::os::unix::fs::symlink("../../.workflow", ws.root().join("docs/designs/wf")).unwrap();
+    let (plan, digest) = forged_plan(&a2, &[("docs/designs/wf/x.json", "{}", false)]);
+    let (code, a) = apply(&ws, &a2["request"], &plan, &digest);
+    assert_eq!(code, 0, "{a:#}");
+    assert_eq!(a["receipt"]["outcome"], "blocked", "{a:#}");
+    assert_eq!(error_code(&a), "SEMANTIC_PATH_REJECTED", "{a:#}");
+    assert!(!ws.root().join(".workflow/x.json").exists());
+    // A link that stays inside the destination is still followed.
+    std::fs::create_dir_all(ws.root().join("docs/designs/real")).unwrap();
+    std::os::unix::fs::symlink("real", ws.root().join("docs/designs/alias")).unwrap();
+    let (plan, digest) = forged_plan(&a2, &[("docs/designs/alias/y.md", "y", false)]);
+    let (_, a) = apply(&ws, &a2["request"], &plan, &digest);
+    assert_eq!(a["receipt"]["outcome"], "completed", "{a:#}");
+    assert_eq!(ws.read("docs/designs/real/y.md"), "y");
+}
+
+#[test]
+fn a_path_with_a_control_character_or_absurd_depth_is_rejected_before_any_write() {
+    let ws = Ws::new();
+    let a1 = prepare(&ws);
+    let deep = format!("docs/designs/{}x.md", "a/".repeat(3000));
+    for path in [
+        "docs/designs/a\nb.md",
+        "docs/designs/a\u{0}b",
+        deep.as_str(),
+    ] {
+        let (code, v) = validate(
+            &ws,
+            &a1["request"],
+            &answer(INPUT_DIGEST, json!([{"path": path, "content": "x"}])),
+        );
+        assert_eq!(code, 0, "{v:#}");
+        assert_eq!(error_code(&v), "SEMANTIC_PATH_REJECTED", "{path:?}: {v:#}");
+    }
+    // The same paths in a forged plan are refused at apply, before the lock is even taken.
+    let a2 = planned(&ws);
+    for path in ["docs/designs/a\nb.md", deep.as_str()] {
+        let (plan, digest) = forged_plan(&a2, &[(path, "x", false)]);
+        let (code, a) = apply(&ws, &a2["request"], &plan, &digest);
+        assert_eq!(code, 0, "{a:#}");
+        assert_eq!(error_code(&a), "SEMANTIC_PATH_REJECTED", "{a:#}");
+    }
+    assert!(!ws.root().join("docs").exists());
+}
+
+#[test]
+fn validate_keeps_the_carried_host_and_refuses_a_different_one() {
+    let ws = Ws::new();
+    let a1 = prepare(&ws);
+    assert_eq!(a1["request"]["caller"]["host"], "unknown");
+    let stdin = json!({"request": a1["request"], "answer": null}).to_string();
+    let (code, v) = ws.run_with(&cap("validate", &["--host", "codex"]), Some(&stdin), &[]);
+    assert_eq!(code, 1, "{v:#}");
+    assert_eq!(v["error"]["code"], "ARGS_INVALID");
+    // A host detected from the environment does not rewrite the carried caller either.
+    let (code, v) = ws.run_with(&cap("validate", &[]), Some(&stdin), &[("CLAUDECODE", "1")]);
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(v["request"]["caller"]["host"], "unknown", "{v:#}");
+}
+
+#[test]
+fn apply_refuses_a_request_whose_semantic_inputs_digest_was_swapped() {
+    let ws = Ws::new();
+    let a2 = planned(&ws);
+    let mut request = a2["request"].clone();
+    request["semantic_inputs_digest"] = json!("0".repeat(64));
+    // The plan and its seal, rebuilt around the swapped digest (request_digest does not cover it).
+    let (mut plan, _) = forged_plan(&a2, &[(NOTES, "hola\n", false)]);
+    let digest = forged_digest(&"0".repeat(64), &[(NOTES, "hola\n")]);
+    plan["semantic_inputs_digest"] = request["semantic_inputs_digest"].clone();
+    plan["approval_digest"] = json!(digest);
+    let (code, a) = apply(&ws, &request, &plan, &digest);
+    assert_eq!(code, 0, "{a:#}");
+    assert_eq!(error_code(&a), "CAPABILITY_APPROVAL_MISMATCH", "{a:#}");
+    assert!(!ws.root().join(NOTES).exists());
+}

@@ -15,7 +15,7 @@ use super::handler::{Handler, HandlerCall, HandlerResult, Verb};
 use super::inventory::Instance;
 use super::plan::{
     DurablePlan, applied_classes, check_approval, check_base, check_destinations, check_durable,
-    check_granted, prepare_durable_effect,
+    check_granted, check_overwrites, prepare_durable_effect,
 };
 use super::receipt::{
     CapabilityReceipt, Effects, InputDisposition, OperationOutput, Outcome, Persistence,
@@ -85,6 +85,9 @@ pub struct Flags {
     pub sensitive_sources: bool,
     /// `--approval`.
     pub approval: Option<String>,
+    /// `--host`, when given explicitly (the call's host is otherwise detected): `validate`
+    /// compares it with the carried request's caller.
+    pub host: Option<String>,
 }
 
 /// Everything one call is decided from.
@@ -196,7 +199,8 @@ fn same(flag: Option<&String>, carried: Option<&String>, name: &str) -> Capabili
 }
 
 /// The invocation of a `validate` that carries its request (quirk 2, fixed): the carried
-/// request's operation, scope, inputs and policy; a flag may repeat a carried value, never change it.
+/// request's operation, caller, scope, inputs and policy; a flag may repeat a carried value,
+/// never change it.
 fn from_carried(call: &Call<'_>, carried: &CapabilityRequest) -> CapabilityResult<Invocation> {
     let f = call.flags;
     if carried.capability != call.descriptor.name {
@@ -217,6 +221,7 @@ fn from_carried(call: &Call<'_>, carried: &CapabilityRequest) -> CapabilityResul
         "profile",
     )?;
     same(f.flow.as_ref(), carried.caller.flow.as_ref(), "flow")?;
+    same(f.host.as_ref(), Some(&carried.caller.host), "host")?;
     if f.sensitive_sources && !carried.policy.sensitive_sources {
         return Err(args(
             "--sensitive-sources was not set on the carried request".to_owned(),
@@ -240,9 +245,14 @@ fn from_carried(call: &Call<'_>, carried: &CapabilityRequest) -> CapabilityResul
             ));
         }
     }
+    // The caller is the carried one, host included: a host detected differently now (another
+    // environment variable set) does not rewrite who made the request.
     Ok(Invocation {
         operation: carried.operation.clone(),
-        caller: caller(call, carried.caller.flow.clone()),
+        caller: Caller {
+            host: carried.caller.host.clone(),
+            ..caller(call, carried.caller.flow.clone())
+        },
         context: RequestContext {
             workspace: call.workspace.map(str::to_owned),
             ..carried.context.clone()
@@ -609,7 +619,7 @@ pub fn apply_gate(call: &Call<'_>) -> CapabilityResult<ApplyGate> {
         {
             return Err(CapabilityError::new(
                 ErrorCode::CapabilityApprovalMismatch,
-                "the carried request does not match its request_digest: it was edited after aw issued it",
+                "the carried request does not match its request_digest or its semantic_inputs_digest: it was edited after aw issued it",
                 "send the request exactly as aw printed it",
             ));
         }
@@ -617,7 +627,11 @@ pub fn apply_gate(call: &Call<'_>) -> CapabilityResult<ApplyGate> {
         check_durable(request, &authorization, &plan.artifacts)?;
         check_approval(plan, request, approval)?;
         check_destinations(plan, &call.handler.allowed_destinations(request)?)?;
-        check_granted(plan, &authorization.needs_preflight, &granted)
+        check_granted(plan, &authorization.needs_preflight, &granted)?;
+        check_overwrites(
+            plan,
+            &applied_classes(&authorization.self_authorized, &granted),
+        )
     };
     let verdict = checks();
     let ready = ApplyReady {

@@ -5,12 +5,21 @@
 //! the workspace through a symbolic link is the shell's check, made when it writes
 //! (`aw_workspace::atomic` refuses with `PATH_OUTSIDE_WORKSPACE`).
 
-/// Why `path` is not a safe relative path, if it is not: empty, a backslash, absolute (`/x` or a
-/// drive letter), or an empty, `.` or `..` segment.
+/// The most segments a safe relative path may have. Real destinations are a handful of folders
+/// deep; without a bound, a path thousands of folders deep makes every writer walk it once per
+/// folder (quadratic in syscalls, minutes of work for one artifact) only to fail at `PATH_MAX`.
+pub const MAX_SEGMENTS: usize = 32;
+
+/// Why `path` is not a safe relative path, if it is not: empty, a control character (a newline
+/// would let a path pose as two lines of a preview; a NUL cannot be a file name), a backslash,
+/// absolute (`/x` or a drive letter), an empty, `.` or `..` segment, or more than
+/// [`MAX_SEGMENTS`] segments.
 pub fn unsafe_relative(path: &str) -> Option<&'static str> {
     let b = path.as_bytes();
     if path.is_empty() {
         Some("is empty")
+    } else if path.chars().any(char::is_control) {
+        Some("holds a control character")
     } else if path.contains('\\') {
         Some("uses a backslash; use '/'")
     } else if path.starts_with('/') || (b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':')
@@ -21,6 +30,8 @@ pub fn unsafe_relative(path: &str) -> Option<&'static str> {
         .any(|seg| seg.is_empty() || seg == "." || seg == "..")
     {
         Some("has an empty, '.' or '..' segment")
+    } else if path.split('/').count() > MAX_SEGMENTS {
+        Some("is nested deeper than 32 folders")
     } else {
         None
     }
@@ -61,13 +72,22 @@ mod tests {
     #[test]
     fn unsafe_relative_refuses_each_shape() {
         for p in [
-            "", "a\\b", "/etc/x", "C:x", "a//b", "a/./b", "../x", "a/..", "a/",
+            "", "a\\b", "/etc/x", "C:x", "a//b", "a/./b", "../x", "a/..", "a/", "a\nb", "a\0b",
+            "a\u{7f}",
         ] {
             assert!(unsafe_relative(p).is_some(), "{p:?} should be unsafe");
         }
         for p in ["a", "docs/designs/x.md", "a..b/c", ".hidden/x"] {
             assert_eq!(unsafe_relative(p), None, "{p:?} should be safe");
         }
+    }
+
+    #[test]
+    fn depth_is_bounded() {
+        let at_limit = vec!["a"; MAX_SEGMENTS].join("/");
+        assert_eq!(unsafe_relative(&at_limit), None);
+        let beyond = format!("{at_limit}/b");
+        assert!(unsafe_relative(&beyond).is_some_and(|w| w.contains(&MAX_SEGMENTS.to_string())));
     }
 
     #[test]

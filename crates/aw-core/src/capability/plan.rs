@@ -290,6 +290,28 @@ pub fn check_granted(
     ))
 }
 
+/// Checks that no artifact may replace a file unless `mutate_overwrite` is among the classes the
+/// apply would report as applied (`applied`: self-authorized or granted). The approval digest
+/// does not cover `overwrite` (it is the reference's digest), so the flag can be switched on in a
+/// plan after a person approved its files; an operation that plans no overwrite (`create`) must
+/// then not replace anything (`CAPABILITY_EFFECT_UNPLANNED`).
+pub fn check_overwrites(plan: &DurablePlan, applied: &[EffectClass]) -> CapabilityResult<()> {
+    if applied.contains(&EffectClass::MutateOverwrite) {
+        return Ok(());
+    }
+    match plan.artifacts.iter().find(|a| a.overwrite == Some(true)) {
+        None => Ok(()),
+        Some(a) => Err(CapabilityError::new(
+            ErrorCode::CapabilityEffectUnplanned,
+            format!(
+                "'{}' may replace an existing file, and '{}.{}' plans no mutate_overwrite effect that was approved",
+                a.path, plan.capability, plan.operation
+            ),
+            "prepare and validate again: the plan aw issues for this operation never replaces a file",
+        )),
+    }
+}
+
 /// Checks the plan's base against the file's current text (`None` when it is gone).
 pub fn check_base(base: Option<&Base>, current: Option<&str>) -> CapabilityResult<()> {
     let Some(base) = base else {

@@ -370,3 +370,27 @@ fn applied_classes_are_the_durable_self_authorized_and_granted_ones_once() {
         [EffectClass::LocalAdditive, EffectClass::NetworkExternal]
     );
 }
+
+#[test]
+fn an_overwrite_needs_mutate_overwrite_among_the_applied_classes() {
+    let mut a = art("docs/designs/a.md", "x");
+    a.overwrite = Some(true);
+    let (_, p) = plan("create", vec![a]);
+    // `create` applies only local_additive: the flag (not sealed by the digest) is refused.
+    let applied = applied_classes(&auth("create").self_authorized, &[]);
+    assert_eq!(
+        code(check_overwrites(&p, &applied)),
+        ErrorCode::CapabilityEffectUnplanned
+    );
+    // `update`, with mutate_overwrite granted by the approval, may replace.
+    assert!(
+        check_overwrites(
+            &p,
+            &[EffectClass::LocalAdditive, EffectClass::MutateOverwrite]
+        )
+        .is_ok()
+    );
+    // No overwrite asked: nothing to check.
+    let (_, plain) = plan("create", vec![art("docs/designs/a.md", "x")]);
+    assert!(check_overwrites(&plain, &applied).is_ok());
+}

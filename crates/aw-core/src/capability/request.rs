@@ -19,6 +19,10 @@ use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
+/// The highest attempt number a continuation may reach: JavaScript's `Number.MAX_SAFE_INTEGER`,
+/// beyond which a number no longer survives a trip through a JSON reader exactly.
+pub const MAX_ATTEMPT: u64 = (1 << 53) - 1;
+
 /// The protocol version every request carries.
 pub const PROTOCOL_VERSION: u64 = 1;
 
@@ -281,12 +285,28 @@ impl CapabilityRequest {
                 "send the parent request exactly as aw printed it",
             ));
         }
+        // The next attempt must be a new number that JSON readers keep exactly (JavaScript's
+        // safe integers): a saturating add would give attempt n+1 == n at the top.
+        let attempt = parent
+            .attempt
+            .checked_add(1)
+            .filter(|n| *n <= MAX_ATTEMPT)
+            .ok_or_else(|| {
+                CapabilityError::new(
+                    ErrorCode::CapabilityAttemptInvalid,
+                    format!(
+                        "the parent is attempt {}: there is no next attempt number",
+                        parent.attempt
+                    ),
+                    "start a new invocation with 'aw capability prepare'",
+                )
+            })?;
         invocation.operation = parent.operation.clone();
         build(
             descriptor,
             Draft {
                 invocation_id: parent.invocation_id.clone(),
-                attempt: parent.attempt.saturating_add(1),
+                attempt,
                 parent_request_digest: Some(parent.request_digest.clone()),
                 authorizations: Vec::new(),
                 invocation,

@@ -275,6 +275,37 @@ fn an_edited_parent_is_refused() {
 }
 
 #[test]
+fn a_parent_at_the_last_attempt_number_has_no_continuation() {
+    // A saturating add would give the child the parent's own number (u64::MAX twice), and a
+    // number above 2^53 does not survive a JSON reader: both are refused.
+    for top in [MAX_ATTEMPT, u64::MAX] {
+        let parent = build(
+            &design(),
+            Draft {
+                invocation_id: ID.to_owned(),
+                attempt: top,
+                parent_request_digest: Some("a".repeat(64)),
+                authorizations: Vec::new(),
+                invocation: inv("create", direct(), CREATE),
+            },
+        )
+        .unwrap();
+        let e =
+            CapabilityRequest::continue_from(&parent, &design(), inv("create", direct(), CREATE))
+                .unwrap_err();
+        assert_eq!(e.code, ErrorCode::CapabilityAttemptInvalid, "{top}");
+    }
+    let mut below = create();
+    below.attempt = MAX_ATTEMPT - 1;
+    below.parent_request_digest = Some("a".repeat(64));
+    below.request_digest = below.computed_request_digest();
+    let child =
+        CapabilityRequest::continue_from(&below, &design(), inv("create", direct(), CREATE))
+            .unwrap();
+    assert_eq!(child.attempt, MAX_ATTEMPT);
+}
+
+#[test]
 fn invocation_ids_are_version_four_uuids() {
     let id = invocation_id_from_random([0xff; 16]);
     assert_eq!(id, "ffffffff-ffff-4fff-bfff-ffffffffffff");

@@ -120,6 +120,7 @@ pub fn run(verb: Verb, args: &ProtocolArgs, cx: &Ctx<'_>) -> Result<Outcome, Fai
         flow: None,
         sensitive_sources: args.sensitive_sources,
         approval: args.approval.clone(),
+        host: args.host.clone(),
     };
     let carried = if verb.reads_stdin() {
         // Read whole before anything is locked: a slow writer must not hold the workspace.
@@ -194,11 +195,14 @@ fn apply(call: &Call<'_>, ws: &aw_workspace::locate::Workspace) -> Result<Attemp
     if let Err(e) = dispatch::apply_base(&ready, base.as_deref()) {
         return Ok(dispatch::apply_finish(call, ready, Err(e))?);
     }
+    // What the gate checked the paths against as text; the publish checks it again on disk.
+    let destinations = call.handler.allowed_destinations(&ready.request)?;
     // The base is checked again under the lock, where no other aw writer can change it.
     let published = publish::publish(
         ws,
         &ready.plan.artifacts,
         ready.plan.base.as_ref(),
+        &destinations,
         lock::default_wait(),
     )
     .map(|p| p.written)
