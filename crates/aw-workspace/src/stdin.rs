@@ -106,8 +106,14 @@ pub enum AnswerReadError {
 }
 
 impl AnswerReadError {
-    /// The stable code, message and next action.
+    /// The stable code, message and next action, for `aw flow submit`.
     pub fn into_error(self) -> WorkspaceError {
+        self.into_error_for("aw flow submit < answer.json")
+    }
+
+    /// The stable code, message and next action; `example` is the command line the action shows
+    /// as the way to pipe the input (`aw capability validate … < state.json`).
+    pub fn into_error_for(self, example: &str) -> WorkspaceError {
         match self {
             AnswerReadError::Silent { idle, received } => WorkspaceError::Refused {
                 code: ErrorCode::FlowAnswerTimeout,
@@ -120,9 +126,10 @@ impl AnswerReadError {
                         format!(" after {received} bytes")
                     }
                 ),
-                action: "Pipe the answer and close stdin, e.g. `aw flow submit < answer.json`; \
-                         AW_ANSWER_IDLE_MS sets how long aw waits."
-                    .to_owned(),
+                action: format!(
+                    "Pipe the input and close stdin, e.g. `{example}`; AW_ANSWER_IDLE_MS sets how \
+                     long aw waits."
+                ),
             },
             AnswerReadError::TooLarge { max_bytes } => WorkspaceError::Refused {
                 code: ErrorCode::FlowAnswerTooLarge,

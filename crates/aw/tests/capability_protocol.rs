@@ -755,20 +755,23 @@ fn a_destination_in_the_git_folder_is_refused_and_leaves_no_folder() {
     args.extend_from_slice(&INPUTS);
     let (code, a1) = ws.run(&args);
     assert_eq!(code, 0, "{a1:#}");
+    assert_eq!(error_code(&a1), "SEMANTIC_PATH_REJECTED", "{a1:#}");
+    // A plan forged for that request is refused at apply, before any folder is made.
     let path = ".git/hooks/pre-commit";
-    let (code, a2) = validate(
-        &ws,
-        &a1["request"],
-        &answer(
-            INPUT_DIGEST,
-            json!([{"path": path, "content": "#!/bin/sh\n"}]),
-        ),
-    );
-    assert_eq!(code, 0, "{a2:#}");
-    let digest = a2["plan"]["approval_digest"].as_str().unwrap();
-    let (code, a) = apply(&ws, &a2["request"], &a2["plan"], digest);
+    let content = "#!/bin/sh\n";
+    let sid = a1["request"]["semantic_inputs_digest"].as_str().unwrap();
+    let digest = forged_digest(sid, &[(path, content)]);
+    let plan = json!({
+        "capability": "design", "operation": "create",
+        "request_digest": a1["request"]["request_digest"],
+        "semantic_inputs_digest": sid,
+        "artifacts": [{"path": path, "content": content}],
+        "preview": [{"path": path, "bytes": content.len(), "overwrite": false}],
+        "approval_digest": digest, "requires_approval": [], "base": null,
+    });
+    let (code, a) = apply(&ws, &a1["request"], &plan, &digest);
     assert_eq!(code, 0, "{a:#}");
-    assert_eq!(error_code(&a), "PATH_OUTSIDE_WORKSPACE", "{a:#}");
+    assert_eq!(error_code(&a), "SEMANTIC_PATH_REJECTED", "{a:#}");
     assert!(
         !ws.root().join(".git").exists(),
         "no .git folder left behind"
@@ -914,4 +917,123 @@ fn apply_refuses_a_request_whose_semantic_inputs_digest_was_swapped() {
     assert_eq!(code, 0, "{a:#}");
     assert_eq!(error_code(&a), "CAPABILITY_APPROVAL_MISMATCH", "{a:#}");
     assert!(!ws.root().join(NOTES).exists());
+}
+
+#[test]
+fn a_plan_applies_only_in_the_workspace_it_was_prepared_in() {
+    let ws = Ws::new();
+    let a2 = planned(&ws);
+    let other = Ws::new();
+    let digest = a2["plan"]["approval_digest"].as_str().unwrap();
+    let (code, a) = apply(&other, &a2["request"], &a2["plan"], digest);
+    assert_eq!(code, 0, "{a:#}");
+    assert_eq!(error_code(&a), "CAPABILITY_APPROVAL_MISMATCH", "{a:#}");
+    assert!(!other.root().join(NOTES).exists());
+    assert!(!ws.root().join(NOTES).exists());
+}
+
+/// `request` with its request_digest recomputed after an edit (the algorithm is public).
+fn resealed(mut request: Value) -> Value {
+    let mut body = request.clone();
+    let map = body.as_object_mut().unwrap();
+    map.remove("request_digest");
+    map.remove("semantic_inputs_digest");
+    request["request_digest"] = json!(aw_core::canonical::semantic_digest(&body));
+    request
+}
+
+#[test]
+fn a_carried_request_cannot_skip_the_caller_table() {
+    let ws = Ws::new();
+    let a1 = prepare(&ws);
+    let mut request = a1["request"].clone();
+    request["caller"]["route"] = json!("compose");
+    request["caller"]["flow"] = json!("quick");
+    let request = resealed(request);
+    let (code, v) = validate(
+        &ws,
+        &request,
+        &answer(INPUT_DIGEST, json!([{"path": NOTES, "content": "x"}])),
+    );
+    assert_eq!(code, 1, "{v:#}");
+    assert_eq!(v["error"]["code"], "CAPABILITY_COMPOSE_NOT_ALLOWED");
+    let mut request = a1["request"].clone();
+    request["caller"]["route"] = json!("compose");
+    request["caller"]["flow"] = json!("nope");
+    let (code, v) = validate(&ws, &resealed(request), &Value::Null);
+    assert_eq!(code, 1, "{v:#}");
+    assert_eq!(v["error"]["code"], "ARGS_INVALID");
+}
+
+#[test]
+fn the_workspace_state_folder_is_never_a_destination() {
+    let ws = Ws::new();
+    let mut args = cap(
+        "prepare",
+        &["--operation", "create", "--target", ".workflow"],
+    );
+    args.extend_from_slice(&INPUTS);
+    let (code, a1) = ws.run(&args);
+    assert_eq!(code, 0, "{a1:#}");
+    assert_eq!(error_code(&a1), "SEMANTIC_PATH_REJECTED", "{a1:#}");
+    // A plan forged for that request (its digests are public) is refused at apply too.
+    let path = ".workflow/skills.toml";
+    let content = "[skills]\ndesign = \"off\"\n";
+    let sid = a1["request"]["semantic_inputs_digest"].as_str().unwrap();
+    let digest = forged_digest(sid, &[(path, content)]);
+    let plan = json!({
+        "capability": "design", "operation": "create",
+        "request_digest": a1["request"]["request_digest"],
+        "semantic_inputs_digest": sid,
+        "artifacts": [{"path": path, "content": content}],
+        "preview": [{"path": path, "bytes": content.len(), "overwrite": false}],
+        "approval_digest": digest, "requires_approval": [], "base": null,
+    });
+    let (code, a) = apply(&ws, &a1["request"], &plan, &digest);
+    assert_eq!(code, 0, "{a:#}");
+    assert_eq!(error_code(&a), "SEMANTIC_PATH_REJECTED", "{a:#}");
+    assert!(!ws.root().join(path).exists());
+}
+
+#[test]
+fn the_human_view_of_a_plan_shows_what_approving_would_write() {
+    let ws = Ws::new();
+    let a1 = prepare(&ws);
+    let stdin = json!({
+        "request": a1["request"],
+        "answer": answer(INPUT_DIGEST, json!([{"path": NOTES, "content": "hola\n"}])),
+    })
+    .to_string();
+    let (code, text) = ws.stdout(
+        &[
+            "capability",
+            "validate",
+            "--capability",
+            "design",
+            "--format",
+            "human",
+        ],
+        Some(&stdin),
+        &[],
+    );
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("\nplan (approval_digest "), "{text}");
+    assert!(text.contains(&format!("\n  + {NOTES} (5 bytes)")), "{text}");
+}
+
+#[test]
+fn a_blocked_apply_says_nothing_was_applied_and_what_to_do() {
+    let ws = Ws::new();
+    let a2 = planned(&ws);
+    ws.write(NOTES, "already here\n");
+    let digest = a2["plan"]["approval_digest"].as_str().unwrap();
+    let (_, a) = apply(&ws, &a2["request"], &a2["plan"], digest);
+    assert_eq!(error_code(&a), "PUBLISH_TARGET_EXISTS");
+    let next = a["receipt"]["next_action"].as_str().unwrap();
+    let rest = next.strip_prefix("no effect was applied; ").expect(next);
+    assert!(
+        rest.chars().next().is_some_and(char::is_lowercase),
+        "{next}"
+    );
+    assert_eq!(ws.read(NOTES), "already here\n");
 }

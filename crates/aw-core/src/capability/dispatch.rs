@@ -6,13 +6,14 @@
 
 use super::answer::SemanticRequest;
 use super::bindings::{BindingPolicy, retired};
-use super::builtin::{DESIGN_CAPABILITY, design_descriptor};
+use super::builtin::{DESIGN_CAPABILITY, trusted_design_descriptor};
 use super::carry::Carried;
 use super::descriptor::{Descriptor, Operation, Route};
 use super::effects::{EffectAuthorization, HostPolicy, Reach, authorize_effects, check_not_off};
 use super::error::{CapabilityError, CapabilityResult};
 use super::handler::{Handler, HandlerCall, HandlerResult, Verb};
 use super::inventory::Instance;
+use super::paths::reserved_refusal;
 use super::plan::{
     DurablePlan, applied_classes, check_approval, check_base, check_destinations, check_durable,
     check_granted, check_overwrites, prepare_durable_effect,
@@ -47,7 +48,7 @@ pub fn registered(name: &str) -> CapabilityResult<Descriptor> {
         ));
     }
     if name == DESIGN_CAPABILITY {
-        return design_descriptor().map_err(|failures| {
+        return trusted_design_descriptor().map_err(|failures| {
             let first = failures.first();
             CapabilityError::new(
                 ErrorCode::Internal,
@@ -106,6 +107,9 @@ pub struct Call<'a> {
     pub host: &'a str,
     /// The workspace's path, if the call runs inside one.
     pub workspace: Option<&'a str>,
+    /// The workspace's own folders, relative to its root (`.<ns>` and `.git`): never a
+    /// destination for output.
+    pub reserved: &'a [&'a str],
     /// The capability's binding, classified.
     pub binding: &'a BindingPolicy,
     /// The installed capability skills.
@@ -383,12 +387,15 @@ pub fn attempt(call: &Call<'_>) -> CapabilityResult<Attempt> {
     let receipt_body = match precheck(call, &request, op, &resolution) {
         Err(e) => blocked(&request, &resolution, e),
         Ok(auth) => {
-            let result = call.handler.attempt(&HandlerCall {
-                verb: call.verb,
-                request: &request,
-                operation: op,
-                answer: call.carried.answer.as_ref(),
-            });
+            let result = screened(
+                call,
+                call.handler.attempt(&HandlerCall {
+                    verb: call.verb,
+                    request: &request,
+                    operation: op,
+                    answer: call.carried.answer.as_ref(),
+                }),
+            );
             match result {
                 HandlerResult::Completed {
                     output,
@@ -468,6 +475,39 @@ fn finish(
         plan,
         semantic,
     })
+}
+
+/// The first of `paths` that lands in one of the workspace's own folders, as the refusal.
+fn reserved_check<'p>(
+    call: &Call<'_>,
+    mut paths: impl Iterator<Item = &'p str>,
+) -> CapabilityResult<()> {
+    match paths.find_map(|p| reserved_refusal(p, call.reserved).map(|why| (p, why))) {
+        None => Ok(()),
+        Some((p, why)) => Err(CapabilityError::new(
+            ErrorCode::SemanticPathRejected,
+            format!("destination not allowed ('{p}'): {why}"),
+            "choose an output folder outside the workspace's .<ns> and .git folders (--target)",
+        )),
+    }
+}
+
+/// A handler's result with every destination it names kept out of the workspace's own folders:
+/// a request or a plan that would write there is blocked before anyone authors or approves it.
+fn screened(call: &Call<'_>, result: HandlerResult) -> HandlerResult {
+    let check = match &result {
+        HandlerResult::NeedsInput {
+            semantic: Some(s), ..
+        } => reserved_check(call, s.allowed_destinations.iter().map(String::as_str)),
+        HandlerResult::Durable { artifacts, .. } => {
+            reserved_check(call, artifacts.iter().map(|a| a.path.as_str()))
+        }
+        _ => Ok(()),
+    };
+    match check {
+        Ok(()) => result,
+        Err(e) => HandlerResult::Blocked(e),
+    }
 }
 
 /// Steps 4–7 of §3.4: the pin, availability, the workspace, the effects.
@@ -626,7 +666,22 @@ pub fn apply_gate(call: &Call<'_>) -> CapabilityResult<ApplyGate> {
         check_not_off(&d.name, call.binding.state, op)?;
         check_durable(request, &authorization, &plan.artifacts)?;
         check_approval(plan, request, approval)?;
+        if request.context.workspace.as_deref() != call.workspace {
+            return Err(CapabilityError::new(
+                ErrorCode::CapabilityApprovalMismatch,
+                format!(
+                    "the plan was prepared for {}, and apply runs in {}",
+                    request.context.workspace.as_deref().map_or_else(
+                        || "no workspace".to_owned(),
+                        |w| format!("the workspace '{w}'")
+                    ),
+                    call.workspace.unwrap_or("no workspace")
+                ),
+                "apply the plan in the workspace it was prepared in",
+            ));
+        }
         check_destinations(plan, &call.handler.allowed_destinations(request)?)?;
+        reserved_check(call, plan.artifacts.iter().map(|a| a.path.as_str()))?;
         check_granted(plan, &authorization.needs_preflight, &granted)?;
         check_overwrites(
             plan,
@@ -651,6 +706,19 @@ pub fn apply_gate(call: &Call<'_>) -> CapabilityResult<ApplyGate> {
 /// Checks the plan's base against the text the shell read now (`None`: the file is gone).
 pub fn apply_base(ready: &ApplyReady, current: Option<&str>) -> CapabilityResult<()> {
     check_base(ready.plan.base.as_ref(), current)
+}
+
+/// `text` with its first letter lowercased when it opens a sentence (not an acronym or a code),
+/// to follow a semicolon.
+fn lower_first(text: &str) -> String {
+    let mut chars = text.chars();
+    match (chars.next(), chars.next()) {
+        (Some(a), Some(b)) if a.is_uppercase() && !b.is_uppercase() => a
+            .to_lowercase()
+            .chain(text[a.len_utf8()..].chars())
+            .collect(),
+        _ => text.to_owned(),
+    }
 }
 
 /// How the publish went, as the shell reports it.
@@ -719,7 +787,7 @@ pub fn apply_finish_with(
         }) => {
             error.action = match reconciliation {
                 Some(by_hand) => by_hand,
-                None => format!("no effect was applied; {}", error.action),
+                None => format!("no effect was applied; {}", lower_first(&error.action)),
             };
             blocked(&request, &resolution, error)
         }

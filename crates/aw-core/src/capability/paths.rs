@@ -50,10 +50,14 @@ pub fn is_within(path: &str, destination: &str) -> bool {
 }
 
 /// Why `path` may not be written given the allowed destinations, if it may not: it must be a
-/// safe relative path inside one of them.
+/// safe relative path inside one of them, with no blank at either end (an answer's paths are
+/// trimmed, so only an edited plan can carry one).
 pub fn destination_refusal(path: &str, allowed: &[String]) -> Option<String> {
     if let Some(why) = unsafe_relative(path) {
         return Some(format!("the path {why}"));
+    }
+    if path.trim() != path {
+        return Some("the path starts or ends with a blank".to_owned());
     }
     if allowed.iter().any(|d| is_within(path, d)) {
         None
@@ -63,6 +67,17 @@ pub fn destination_refusal(path: &str, allowed: &[String]) -> Option<String> {
             allowed.join(", ")
         ))
     }
+}
+
+/// Why `path` may not be written in a workspace whose own folders are `reserved` (its state
+/// folder `.<ns>` and `.git`), if it may not: its first segment names one of them (compared
+/// without regard to ASCII case, for case-insensitive file systems).
+pub fn reserved_refusal(path: &str, reserved: &[&str]) -> Option<String> {
+    let first = path.split('/').next().unwrap_or_default();
+    reserved
+        .iter()
+        .find(|r| first.eq_ignore_ascii_case(r))
+        .map(|r| format!("'{r}' is the workspace's own folder, not a destination for output"))
 }
 
 #[cfg(test)]
@@ -80,6 +95,24 @@ mod tests {
         for p in ["a", "docs/designs/x.md", "a..b/c", ".hidden/x"] {
             assert_eq!(unsafe_relative(p), None, "{p:?} should be safe");
         }
+    }
+
+    #[test]
+    fn reserved_folders_are_refused_by_their_first_segment_in_any_case() {
+        let reserved = [".workflow", ".git"];
+        assert!(reserved_refusal(".workflow/skills.toml", &reserved).is_some());
+        assert!(reserved_refusal(".GIT/hooks/x", &reserved).is_some());
+        assert!(reserved_refusal(".workflow", &reserved).is_some());
+        assert!(reserved_refusal("docs/.workflow/x", &reserved).is_none());
+        assert!(reserved_refusal(".workflowx/a", &reserved).is_none());
+    }
+
+    #[test]
+    fn a_blank_at_either_end_is_refused_as_a_destination() {
+        let allowed = ["docs".to_owned()];
+        assert!(destination_refusal("docs/a.md ", &allowed).is_some());
+        assert!(destination_refusal(" docs/a.md", &allowed).is_some());
+        assert!(destination_refusal("docs/a b.md", &allowed).is_none());
     }
 
     #[test]

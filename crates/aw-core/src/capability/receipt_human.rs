@@ -1,8 +1,40 @@
 //! The human rendering of a receipt (spec §5.7): one line per thing the receipt says, each line
 //! derived from one field, in the reference's order, in our words.
 
+use super::plan::DurablePlan;
 use super::receipt::CapabilityReceipt;
 use crate::flow::vocab::EffectClass;
+
+/// An attempt as a person reads it: the receipt's lines, then, when the attempt proposes a plan,
+/// what approving it would write (each file, its size, whether it replaces one) and the digest
+/// the approval quotes, so a person can judge the plan from the terminal.
+pub fn render_attempt(receipt: &CapabilityReceipt, plan: Option<&DurablePlan>) -> String {
+    let mut text = render(receipt);
+    if let Some(plan) = plan {
+        text.push_str(&format!(
+            "\nplan (approval_digest {}):",
+            plan.approval_digest
+        ));
+        for p in &plan.preview {
+            let (mark, replaces) = if p.overwrite {
+                ("~", ", replaces the file")
+            } else {
+                ("+", "")
+            };
+            text.push_str(&format!(
+                "\n  {mark} {} ({} bytes{replaces})",
+                p.path, p.bytes
+            ));
+        }
+        if !plan.requires_approval.is_empty() {
+            text.push_str(&format!(
+                "\n  approving grants: {}",
+                EffectClass::join(&plan.requires_approval)
+            ));
+        }
+    }
+    text
+}
 
 /// The receipt as lines of text (no trailing newline on the last).
 pub fn render(receipt: &CapabilityReceipt) -> String {

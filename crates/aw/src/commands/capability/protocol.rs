@@ -15,7 +15,7 @@ use aw_core::capability::dispatch::{
     self, ApplyGate, Attempt, Call, Flags, REGISTERED, Unpublished, registered,
 };
 use aw_core::capability::handler::Verb;
-use aw_core::capability::receipt_human::render;
+use aw_core::capability::receipt_human::render_attempt;
 use aw_core::capability::request::RequestInput;
 use aw_core::design::floor::DesignFloor;
 use aw_core::error_code::ErrorCode;
@@ -124,8 +124,12 @@ pub fn run(verb: Verb, args: &ProtocolArgs, cx: &Ctx<'_>) -> Result<Outcome, Fai
     };
     let carried = if verb.reads_stdin() {
         // Read whole before anything is locked: a slow writer must not hold the workspace.
-        let text =
-            read_answer(AnswerLimits::from_env()).map_err(|e| Failure::from(e.into_error()))?;
+        let example = format!(
+            "aw capability {} --capability <name> < state.json",
+            verb.as_str()
+        );
+        let text = read_answer(AnswerLimits::from_env())
+            .map_err(|e| Failure::from(e.into_error_for(&example)))?;
         carry::parse(&text, verb)?
     } else {
         Carried::default()
@@ -136,7 +140,21 @@ pub fn run(verb: Verb, args: &ProtocolArgs, cx: &Ctx<'_>) -> Result<Outcome, Fai
         ..flags
     };
     let host = host(args.host.as_ref())?;
-    if let Some(f) = flow {
+    // A request carried into validate or apply keeps its caller: its flow is held to the caller
+    // table as a flag would be, so a request re-sealed with a flow cannot skip the table.
+    let carried_flow = match (verb, &carried.request) {
+        (Verb::Validate | Verb::Apply, Some(r)) if flow.is_none() => match &r.caller.flow {
+            None => None,
+            Some(f) => Some(Flow::parse(f).ok_or_else(|| {
+                args_invalid(
+                    format!("the carried request names the flow '{f}', which aw does not know"),
+                    "send the request exactly as aw printed it",
+                )
+            })?),
+        },
+        _ => None,
+    };
+    if let Some(f) = flow.or(carried_flow) {
         let parent_op = carried
             .parent
             .as_ref()
@@ -148,6 +166,7 @@ pub fn run(verb: Verb, args: &ProtocolArgs, cx: &Ctx<'_>) -> Result<Outcome, Fai
     let ws = cx.workspace()?;
     let home = home_dir();
     let workspace = ws.initialized.then(|| slashed(&ws.root));
+    let state_folder = format!(".{}", ws.ns);
     let binding = classify_in(
         &skill_bindings::read(&ws, home.as_deref()),
         &descriptor.name,
@@ -167,6 +186,7 @@ pub fn run(verb: Verb, args: &ProtocolArgs, cx: &Ctx<'_>) -> Result<Outcome, Fai
         carried: &carried,
         host: &host,
         workspace: workspace.as_deref(),
+        reserved: &[&state_folder, ".git"],
         binding: &binding,
         inventory: &inventory,
         fresh_id: random::invocation_id(),
@@ -178,7 +198,10 @@ pub fn run(verb: Verb, args: &ProtocolArgs, cx: &Ctx<'_>) -> Result<Outcome, Fai
     };
     Ok(match style.format {
         Format::Json => Outcome::json_of(&attempt),
-        Format::Human => Outcome::text(format!("{}\n", clean_lines(&render(&attempt.receipt)))),
+        Format::Human => Outcome::text(format!(
+            "{}\n",
+            clean_lines(&render_attempt(&attempt.receipt, attempt.plan.as_ref()))
+        )),
     })
 }
 
