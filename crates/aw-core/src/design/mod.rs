@@ -11,6 +11,7 @@
 
 pub mod failure;
 pub mod floor;
+pub mod gate;
 pub mod index;
 pub mod manifest;
 pub mod output_root;

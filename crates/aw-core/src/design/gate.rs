@@ -1,0 +1,171 @@
+//! The plan-exec design gate (`aw designs --plan <path>`): every design package a plan names must
+//! resolve in the index and validate, must still be the revision the plan pinned (`DES-NNN@rN`),
+//! and, when approval is required, must carry an approving review of its current revision.
+
+use super::index::{DesignIndex, DesignPackageEntry};
+use crate::markdown::scan;
+use regex::Regex;
+use serde::Serialize;
+use std::sync::LazyLock;
+
+static REFERENCE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r"\bDES-((?:[0-9]{3}|[1-9][0-9]{3,}))(?:@r([1-9][0-9]{0,5}))?\b").ok()
+});
+
+/// A package a plan names.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Reference {
+    /// As written (`DES-001` or `DES-001@r2`).
+    pub text: String,
+    /// The identity.
+    pub id: String,
+    /// The pinned revision, if the plan pins one.
+    pub revision: Option<u64>,
+    /// The 1-based line of its first mention.
+    pub line: usize,
+}
+
+/// Every distinct package reference in a plan, in order of first mention; fenced code is not
+/// read (an example in a code block references nothing).
+pub fn references(plan: &str) -> Vec<Reference> {
+    let Some(re) = REFERENCE.as_ref() else {
+        return Vec::new();
+    };
+    let mut out: Vec<Reference> = Vec::new();
+    for (i, line) in scan(plan).iter().enumerate() {
+        if line.fenced {
+            continue;
+        }
+        for c in re.captures_iter(line.text) {
+            let text = c[0].to_owned();
+            if out.iter().any(|r| r.text == text) {
+                continue;
+            }
+            out.push(Reference {
+                id: format!("DES-{}", &c[1]),
+                revision: c.get(2).and_then(|m| m.as_str().parse().ok()),
+                text,
+                line: i + 1,
+            });
+        }
+    }
+    out
+}
+
+/// What the gate found for one reference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// Resolves, validates, is current (and approved when required).
+    Ok,
+    /// No package has this identity.
+    Missing,
+    /// The package's manifest or content does not validate.
+    Invalid,
+    /// The plan pins a revision that is no longer the current one.
+    Stale,
+    /// Approval is required and the current revision has none.
+    Unapproved,
+}
+
+/// One reference, judged.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Checked {
+    /// The reference.
+    #[serde(flatten)]
+    pub reference: Reference,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// The package's folder, when it resolved.
+    pub path: Option<String>,
+    /// Why, when the verdict is not `ok`.
+    pub detail: Option<String>,
+}
+
+/// The gate's result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Gate {
+    /// Whether every reference is `ok`.
+    pub passed: bool,
+    /// Whether approval was required.
+    pub require_approval: bool,
+    /// Each reference, judged.
+    pub references: Vec<Checked>,
+}
+
+/// Judges each reference against the index. `approved` says whether a package's current
+/// revision carries an approving review (the review rule lives with the reviews).
+pub fn check(
+    refs: Vec<Reference>,
+    index: &DesignIndex,
+    require_approval: bool,
+    approved: impl Fn(&DesignPackageEntry) -> bool,
+) -> Gate {
+    let references: Vec<Checked> = refs
+        .into_iter()
+        .map(|r| judge(r, index, require_approval, &approved))
+        .collect();
+    Gate {
+        passed: references.iter().all(|c| c.verdict == Verdict::Ok),
+        require_approval,
+        references,
+    }
+}
+
+fn judge(
+    reference: Reference,
+    index: &DesignIndex,
+    require_approval: bool,
+    approved: &impl Fn(&DesignPackageEntry) -> bool,
+) -> Checked {
+    let verdict = |verdict, path: Option<&str>, detail: Option<String>| Checked {
+        reference: reference.clone(),
+        verdict,
+        path: path.map(str::to_owned),
+        detail,
+    };
+    let Some(entry) = index.resolve(&reference.id).or_else(|| index.locate(&reference.id)) else {
+        return verdict(
+            Verdict::Missing,
+            None,
+            Some(format!("no package under {} has the identity {}", index.root, reference.id)),
+        );
+    };
+    let path = Some(entry.path.as_str());
+    if !entry.ok {
+        let why: Vec<String> = entry
+            .failures
+            .iter()
+            .map(|f| format!("{}: {}", f.code.as_str(), f.message))
+            .collect();
+        return verdict(Verdict::Invalid, path, Some(why.join("; ")));
+    }
+    let current = entry.current_baseline.as_ref().map(|b| b.revision);
+    if let (Some(pinned), Some(now)) = (reference.revision, current)
+        && pinned != now
+    {
+        return verdict(
+            Verdict::Stale,
+            path,
+            Some(format!(
+                "the plan pins r{pinned}; the package is at r{now} ({}@r{now})",
+                reference.id
+            )),
+        );
+    }
+    if require_approval && !approved(entry) {
+        return verdict(
+            Verdict::Unapproved,
+            path,
+            Some(format!(
+                "r{} has no approving review",
+                current.unwrap_or_default()
+            )),
+        );
+    }
+    verdict(Verdict::Ok, path, None)
+}
+
+#[cfg(test)]
+#[path = "gate_tests.rs"]
+mod tests;
