@@ -75,6 +75,7 @@ fn board(specs: Vec<SpecInput>, plans: Vec<PlanInput>, sessions: Vec<SessionInpu
             specs,
             plans,
             sessions,
+            designs: Default::default(),
         },
         &now(),
     )

@@ -553,6 +553,8 @@ pub fn load(ws: &Workspace, now: &WallClock) -> StatusModel {
             specs,
             plans,
             sessions,
+            // The board never fails on a reachable folder: an unreadable index is no packages.
+            designs: crate::designs::read_index(&ws.root).unwrap_or_default(),
         },
         now,
     )

@@ -3,7 +3,7 @@
 //! and, when approval is required, must carry an approving review of its current revision.
 
 use super::index::{DesignIndex, DesignPackageEntry};
-use crate::markdown::scan;
+use crate::markdown::{Line, scan};
 use regex::Regex;
 use serde::Serialize;
 use std::sync::LazyLock;
@@ -25,15 +25,42 @@ pub struct Reference {
     pub line: usize,
 }
 
-/// Every distinct package reference in a plan, in order of first mention; fenced code is not
-/// read (an example in a code block references nothing).
-pub fn references(plan: &str) -> Vec<Reference> {
+/// The level-2 section a spec or plan lists its designs in (`## Design references`, or the
+/// reference's Spanish `## Referencias de diseño`), folded.
+const SECTION: &[&str] = &["design references", "referencias de diseno"];
+
+/// Every distinct package reference of a document, in order of first mention: the references
+/// in its `## Design references` section when it has one, else every one outside fenced code
+/// (an example in a code block references nothing).
+pub fn references(text: &str) -> Vec<Reference> {
+    if !text.contains("DES-") {
+        return Vec::new();
+    }
+    references_in(&scan(text))
+}
+
+/// [`references`] over lines already scanned.
+pub fn references_in(lines: &[Line<'_>]) -> Vec<Reference> {
     let Some(re) = REFERENCE.as_ref() else {
         return Vec::new();
     };
+    let section = lines.iter().position(|l| {
+        l.heading
+            .is_some_and(|(level, t)| level == 2 && is_section(t))
+    });
+    let range = match section {
+        Some(start) => {
+            let end = lines[start + 1..]
+                .iter()
+                .position(|l| l.heading.is_some_and(|(level, _)| level <= 2))
+                .map_or(lines.len(), |n| start + 1 + n);
+            start + 1..end
+        }
+        None => 0..lines.len(),
+    };
     let mut out: Vec<Reference> = Vec::new();
-    for (i, line) in scan(plan).iter().enumerate() {
-        if line.fenced {
+    for (i, line) in lines.iter().enumerate().take(range.end).skip(range.start) {
+        if line.fenced || !line.text.contains("DES-") {
             continue;
         }
         for c in re.captures_iter(line.text) {
@@ -50,6 +77,11 @@ pub fn references(plan: &str) -> Vec<Reference> {
         }
     }
     out
+}
+
+fn is_section(title: &str) -> bool {
+    let t = crate::markdown::fold(title);
+    SECTION.iter().any(|s| t.trim_end_matches([':', ' ']) == *s)
 }
 
 /// What the gate found for one reference.
@@ -124,11 +156,17 @@ fn judge(
         path: path.map(str::to_owned),
         detail,
     };
-    let Some(entry) = index.resolve(&reference.id).or_else(|| index.locate(&reference.id)) else {
+    let Some(entry) = index
+        .resolve(&reference.id)
+        .or_else(|| index.locate(&reference.id))
+    else {
         return verdict(
             Verdict::Missing,
             None,
-            Some(format!("no package under {} has the identity {}", index.root, reference.id)),
+            Some(format!(
+                "no package under {} has the identity {}",
+                index.root, reference.id
+            )),
         );
     };
     let path = Some(entry.path.as_str());

@@ -48,6 +48,15 @@ fn references_are_found_once_each_outside_code_fences() {
 }
 
 #[test]
+fn the_design_references_section_decides_when_there_is_one() {
+    let plan = "# Plan\n\nDES-007 was retired.\n\n## Design references\n\n- DES-001@r2\n- DES-003\n\n## Tasks\n\nSee DES-008.\n";
+    let texts: Vec<String> = references(plan).into_iter().map(|r| r.text).collect();
+    assert_eq!(texts, ["DES-001@r2", "DES-003"]);
+    let es = "# Plan\n\n## Referencias de diseño\n\n- DES-002\n";
+    assert_eq!(references(es)[0].id, "DES-002");
+}
+
+#[test]
 fn each_verdict_has_its_cause() {
     let idx = index(vec![entry("DES-001", 2, true), entry("DES-002", 1, false)]);
     let gate = check(
@@ -59,11 +68,28 @@ fn each_verdict_has_its_cause() {
     let verdicts: Vec<Verdict> = gate.references.iter().map(|c| c.verdict).collect();
     assert_eq!(
         verdicts,
-        [Verdict::Ok, Verdict::Invalid, Verdict::Missing, Verdict::Stale]
+        [
+            Verdict::Ok,
+            Verdict::Invalid,
+            Verdict::Missing,
+            Verdict::Stale
+        ]
     );
     assert!(!gate.passed);
-    assert!(gate.references[1].detail.as_deref().unwrap().contains("broken"));
-    assert!(gate.references[3].detail.as_deref().unwrap().contains("DES-001@r2"));
+    assert!(
+        gate.references[1]
+            .detail
+            .as_deref()
+            .unwrap()
+            .contains("broken")
+    );
+    assert!(
+        gate.references[3]
+            .detail
+            .as_deref()
+            .unwrap()
+            .contains("DES-001@r2")
+    );
 }
 
 #[test]
@@ -77,6 +103,11 @@ fn approval_is_checked_only_when_required() {
 
 #[test]
 fn a_plan_naming_no_design_passes() {
-    let gate = check(references("# Plan\nNo designs.\n"), &index(Vec::new()), true, |_| false);
+    let gate = check(
+        references("# Plan\nNo designs.\n"),
+        &index(Vec::new()),
+        true,
+        |_| false,
+    );
     assert!(gate.passed && gate.references.is_empty());
 }

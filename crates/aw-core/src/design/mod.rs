@@ -12,6 +12,7 @@
 pub mod failure;
 pub mod floor;
 pub mod gate;
+pub mod graph;
 pub mod index;
 pub mod manifest;
 pub mod output_root;

@@ -74,4 +74,6 @@ pub struct BoardInput {
     pub plans: Vec<PlanInput>,
     /// The sessions, in any order.
     pub sessions: Vec<SessionInput>,
+    /// The design index (empty without `docs/designs/`).
+    pub designs: crate::design::index::DesignIndex,
 }

@@ -54,6 +54,8 @@ pub struct SpecFacts {
     pub open_questions: usize,
     /// The spec's own date (frontmatter `date:`, else a `Date:` / `Fecha:` preamble line).
     pub declared: Option<Moment>,
+    /// The design packages it references (`crate::design::gate::references`).
+    pub design_refs: Vec<crate::design::gate::Reference>,
 }
 
 /// Headings that show a legacy spec went through refinement.
@@ -105,6 +107,11 @@ pub fn parse_spec(text: &str) -> SpecFacts {
         legacy,
         open_questions: open_questions(&lines),
         declared,
+        design_refs: if text.contains("DES-") {
+            crate::design::gate::references_in(&lines)
+        } else {
+            Vec::new()
+        },
     }
 }
 

@@ -173,42 +173,7 @@ pub struct SessionsEntry {
     pub closed: Vec<SessionEntry>,
 }
 
-/// The design graph's counts.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct DesignCounts {
-    /// Valid references.
-    pub valid: usize,
-    /// Stale references.
-    pub stale: usize,
-    /// Missing references.
-    pub missing: usize,
-    /// Orphaned packages.
-    pub orphaned: usize,
-}
-
-/// The design graph (owned by the design subsystem; empty until it plugs in).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Designs {
-    /// `docs/designs`.
-    pub root: String,
-    /// Design packages.
-    pub packages: Vec<Value>,
-    /// References from specs and plans to designs.
-    pub references: Vec<Value>,
-    /// Counts by state.
-    pub counts: DesignCounts,
-}
-
-impl Default for Designs {
-    fn default() -> Self {
-        Designs {
-            root: "docs/designs".to_owned(),
-            packages: Vec::new(),
-            references: Vec::new(),
-            counts: DesignCounts::default(),
-        }
-    }
-}
+pub use crate::design::graph::{DesignCounts, Designs};
 
 /// The board's counts.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -264,6 +229,20 @@ pub fn dated(
 
 /// Builds the board. `now` is the local wall clock.
 pub fn build(input: BoardInput, now: &WallClock) -> StatusModel {
+    let designs = {
+        let docs: Vec<(&str, &[crate::design::gate::Reference])> = input
+            .specs
+            .iter()
+            .map(|s| (s.file.as_str(), s.facts.design_refs.as_slice()))
+            .chain(
+                input
+                    .plans
+                    .iter()
+                    .map(|p| (p.file.as_str(), p.facts.design_refs.as_slice())),
+            )
+            .collect();
+        crate::design::graph::graph(&input.designs, &docs)
+    };
     let mut specs = input.specs;
     drop_superseded_refined(&mut specs, |s| {
         let file_name = s.file.rsplit('/').next().unwrap_or(&s.file);
@@ -361,7 +340,7 @@ pub fn build(input: BoardInput, now: &WallClock) -> StatusModel {
         sessions: SessionsEntry { active, closed },
         discarded,
         pipeline,
-        designs: Designs::default(),
+        designs,
         counts,
     }
 }

@@ -269,10 +269,44 @@ pub fn render(m: &StatusModel, style: Style) -> String {
         let _ = writeln!(out, "{}", p.dim("Run `aw resume` for the next step."));
     }
     flows(m, p, &mut out);
+    design_problems(m, p, &mut out);
     if style.detail {
         detail(m, p, &mut out);
     }
     out
+}
+
+/// References from specs and plans to design packages that are not valid (stale or missing):
+/// shown without `--detail`, since a plan cannot be executed against a design that moved on.
+fn design_problems(m: &StatusModel, p: Paint, out: &mut String) {
+    let broken: Vec<_> = m
+        .designs
+        .references
+        .iter()
+        .filter(|r| r.state != "valid")
+        .collect();
+    if broken.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\n{}",
+        p.yellow(&format!("Design references to fix ({}):", broken.len()))
+    );
+    for r in broken {
+        let _ = writeln!(
+            out,
+            "  {} {} in {}{}",
+            r.state,
+            clean(&r.text),
+            clean(&r.from),
+            r.detail
+                .as_deref()
+                .map(|d| format!(": {}", clean(d)))
+                .unwrap_or_default()
+        );
+    }
+    let _ = writeln!(out, "{}", p.dim("Run `aw designs` to see the packages."));
 }
 
 /// Active sessions stopped inside a flow: where each stands and the exact next command. They are
@@ -403,6 +437,34 @@ fn detail(m: &StatusModel, p: Paint, out: &mut String) {
     for s in m.sessions.active.iter().chain(&m.sessions.closed) {
         let _ = writeln!(out, "{}", session_line(s, p));
     }
+    let g = &m.designs;
+    let _ = writeln!(
+        out,
+        "\n{}",
+        p.bold(&format!(
+            "Designs ({}): {} valid, {} stale, {} missing references; {} orphaned",
+            g.packages.len(),
+            g.counts.valid,
+            g.counts.stale,
+            g.counts.missing,
+            g.counts.orphaned
+        ))
+    );
+    for pk in &g.packages {
+        let id = pk
+            .id
+            .as_deref()
+            .or(pk.declared_id.as_deref())
+            .unwrap_or("—");
+        let revision = pk.revision.map(|r| format!("@r{r}")).unwrap_or_default();
+        let state = if pk.ok { "" } else { " · does not validate" };
+        let _ = writeln!(
+            out,
+            "  {}{revision}  {}{state}",
+            clean(id),
+            p.dim(&clean(&pk.path))
+        );
+    }
     let _ = writeln!(
         out,
         "\n{}",
@@ -453,6 +515,7 @@ mod tests {
                     ),
                 ],
                 sessions: vec![],
+                designs: Default::default(),
             },
             &aw_core::calendar::WallClock::parse("2026-03-10 09:00").unwrap(),
         )
