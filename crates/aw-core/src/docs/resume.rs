@@ -171,7 +171,12 @@ pub fn plan_proposal(p: &PlanEntry) -> Proposal {
             p.phases_validated, p.phases_total
         ));
     }
-    let next = if let Some(b) = p.blocked_phases.first() {
+    let next = if let Some((reference, why)) = p.design_missing.first() {
+        format!(
+            "UNRESOLVABLE DESIGN {reference}: {why} — create or repair the package, or fix the plan's reference (`aw designs --plan {}`)",
+            p.file
+        )
+    } else if let Some(b) = p.blocked_phases.first() {
         format!(
             "BLOCKED F{} — {}",
             b.number,

@@ -120,6 +120,10 @@ pub struct PlanEntry {
     /// The number's value (ordering).
     #[serde(skip)]
     pub correlative: Correlative,
+    /// Its design references that do not resolve (missing, or a package that does not
+    /// validate), with why: `aw resume` puts them first (the JSON carries them in `designs`).
+    #[serde(skip)]
+    pub design_missing: Vec<(String, String)>,
 }
 
 /// One session on the board.
@@ -260,7 +264,7 @@ pub fn build(input: BoardInput, now: &WallClock) -> StatusModel {
     };
     // Whether a plan resolved to the spec answering for each number, by that spec's index.
     let mut planned = vec![false; specs.len()];
-    let plan_entries: Vec<PlanEntry> = plans
+    let mut plan_entries: Vec<PlanEntry> = plans
         .into_iter()
         .map(|p| {
             let hit = Cell::new(None);
@@ -295,6 +299,12 @@ pub fn build(input: BoardInput, now: &WallClock) -> StatusModel {
             planned[first]
         })
         .collect();
+    for r in designs.references.iter().filter(|r| r.state == "missing") {
+        if let Some(p) = plan_entries.iter_mut().find(|p| p.file == r.from) {
+            p.design_missing
+                .push((r.text.clone(), r.detail.clone().unwrap_or_default()));
+        }
+    }
     let spec_entries: Vec<SpecEntry> = specs
         .into_iter()
         .zip(is_planned)
@@ -393,6 +403,7 @@ fn plan_entry(p: PlanInput, spec: SpecRelation, now: &WallClock) -> PlanEntry {
         batches: f.batches,
         closure: f.header.closure,
         declaration: f.header.declaration,
+        design_missing: Vec::new(),
     }
 }
 
