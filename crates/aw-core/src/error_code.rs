@@ -317,6 +317,12 @@ error_codes! {
     DesignManifestInvalid = "DESIGN_MANIFEST_INVALID",
     /// A manifest `digest` that is not the SHA-256 of the package's `DESIGN.md` (or a `DESIGN.md` that cannot be read to check it).
     DesignDigestMismatch = "DESIGN_DIGEST_MISMATCH",
+    /// A review file (`reviews/rNNN.json`) that is not UTF-8 JSON.
+    DesignReviewUnreadable = "DESIGN_REVIEW_UNREADABLE",
+    /// A review file whose keys or fields break the review format.
+    DesignReviewInvalid = "DESIGN_REVIEW_INVALID",
+    /// A `record` whose `decision` input is not `approved`, `rejected` or `changes-requested`.
+    DesignDecisionInvalid = "DESIGN_DECISION_INVALID",
     // The directive's own checks (a failed check is a bug in aw, reported as such).
     /// A directive without a next action.
     FlowDirectiveNoNextAction = "FLOW_DIRECTIVE_NO_NEXT_ACTION",

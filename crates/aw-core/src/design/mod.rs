@@ -17,6 +17,8 @@ pub mod index;
 pub mod manifest;
 pub mod output_root;
 pub mod receipt_fields;
+pub mod render;
+pub mod review;
 pub mod sources;
 #[cfg(test)]
 mod test_support;
