@@ -291,6 +291,10 @@ error_codes! {
     DesignWorkspaceAbsent = "DESIGN_WORKSPACE_ABSENT",
     /// No package under `docs/designs/` answers to the identity asked for (for `record`: no valid one).
     DesignPackageNotFound = "DESIGN_PACKAGE_NOT_FOUND",
+    /// `aw designs --plan` given a plan that does not exist.
+    DesignPlanUnreadable = "DESIGN_PLAN_UNREADABLE",
+    /// A plan whose design references do not pass the plan-exec design gate.
+    DesignGateFailed = "DESIGN_GATE_FAILED",
     /// An authoring operation outside a workspace without an explicit root (`--target`).
     DesignOutputRootRequired = "DESIGN_OUTPUT_ROOT_REQUIRED",
     /// A declared output root inside a workspace that is not a safe relative path (an absolute path included).

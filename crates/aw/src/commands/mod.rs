@@ -9,6 +9,7 @@
 pub mod capability;
 mod checkpoint;
 mod demo;
+mod designs;
 pub mod flow;
 pub mod manifest;
 mod next_number;
@@ -96,6 +97,8 @@ branch.\n\nThe alias need not be a declared source (a later `workspace-init` pru
 of aliases that are not sources)."
     )]
     SetWorkingBranch(project::SetBranchArgs),
+    #[command(about = "List design packages, show one, or run the plan-exec design gate.")]
+    Designs(designs::DesignsArgs),
     #[command(about = "Role bindings (skills.toml), installed skills and capability readiness.")]
     Skills(skills::SkillsArgs),
     #[command(about = "List the project's sources with their branches and git state.")]
@@ -146,6 +149,7 @@ pub fn dispatch(command: &Command, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         Command::SetQaBranch(args) => project::set_qa_branch::run(args, cx),
         Command::SetWorkingBranch(args) => project::set_working_branch::run(args, cx),
         Command::Sources(args) => sources::run(args, cx),
+        Command::Designs(args) => designs::run(args, cx),
         Command::Skills(args) => skills::run(args, cx),
         Command::Stack(args) => stack::run(args, cx),
         Command::Status(args) => status::run(args, cx),

@@ -1,0 +1,189 @@
+//! `aw designs [--id DES-NNN] [--plan <path>] [--require-approval]`: the design packages under
+//! `docs/designs/`, one package by identity, or the plan-exec design gate over a plan.
+
+use crate::context::Ctx;
+use crate::failure::Failure;
+use crate::output::{Format, Outcome};
+use crate::style::clean;
+use aw_core::design::gate::{self, Gate, Verdict};
+use aw_core::design::index::{DesignIndex, DesignPackageEntry};
+use aw_core::error_code::ErrorCode;
+use aw_workspace::design_reviews::approved;
+use aw_workspace::designs::read_index;
+use aw_workspace::locate::current_dir;
+use aw_workspace::project::read_optional;
+use aw_workspace::skill::resolve_arg;
+use clap::Args;
+use serde_json::json;
+use std::fmt::Write as _;
+
+/// Arguments of `aw designs`.
+#[derive(Debug, Args)]
+#[command(
+    long_about = "List the design packages under docs/designs/ (each folder holding a \
+design-manifest.json), with identity, revision, whether it validates and why not; duplicate \
+identities are reported.\n\n`--id DES-NNN` shows one package. `--plan <path>` runs the plan-exec \
+design gate: every package the plan references (in its `## Design references` section, else \
+anywhere outside code blocks; `DES-NNN` or `DES-NNN@rN`) must resolve, validate and, when pinned, \
+still be that revision; with `--require-approval` its current revision must also carry an \
+approving review (reviews/rNNN.json, written by `aw capability apply` of design.record). A gate \
+that does not pass fails with DESIGN_GATE_FAILED (exit 1) and lists each reference's verdict."
+)]
+pub struct DesignsArgs {
+    /// One package by identity.
+    #[arg(long, value_name = "DES-NNN", conflicts_with = "plan")]
+    pub id: Option<String>,
+    /// Run the design gate over this plan.
+    #[arg(long, value_name = "PATH")]
+    pub plan: Option<String>,
+    /// With --plan: every referenced package must be approved at its current revision.
+    #[arg(long, requires = "plan")]
+    pub require_approval: bool,
+}
+
+/// Runs `aw designs`.
+pub fn run(args: &DesignsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
+    let style = cx.default_style()?;
+    let ws = cx.workspace()?;
+    let index = read_index(&ws.root)?;
+    if let Some(id) = &args.id {
+        let Some(entry) = index.resolve(id).or_else(|| index.locate(id)) else {
+            return Err(Failure::new(
+                ErrorCode::DesignPackageNotFound,
+                format!("no package under {} has the identity {id}", index.root),
+                "run `aw designs` to list the identities",
+            ));
+        };
+        return Ok(match style.format {
+            Format::Json => Outcome::json(json!({ "package": entry })),
+            Format::Human => Outcome::text(package_lines(entry)),
+        });
+    }
+    if let Some(plan) = &args.plan {
+        let path = resolve_arg(&current_dir()?, plan);
+        let Some(text) = read_optional(&path)? else {
+            return Err(Failure::new(
+                ErrorCode::DesignPlanUnreadable,
+                format!("the plan '{plan}' does not exist"),
+                "pass the path of a plan, e.g. docs/plans/001-plan-x.md",
+            ));
+        };
+        let gate = gate::check(
+            gate::references(&text),
+            &index,
+            args.require_approval,
+            |entry| approved(&ws.root, entry),
+        );
+        if !gate.passed {
+            let failing = gate
+                .references
+                .iter()
+                .filter(|c| c.verdict != Verdict::Ok)
+                .count();
+            let failure = Failure::new(
+                ErrorCode::DesignGateFailed,
+                format!(
+                    "{failing} of the {} design references of '{plan}' do not pass the gate",
+                    gate.references.len()
+                ),
+                "fix each reference listed (create or repair the package, update the plan's pin, or record an approval), then run the gate again",
+            );
+            return Err(match style.format {
+                Format::Json => failure.with_data("gate", json!(gate)),
+                Format::Human => Failure {
+                    message: format!("{}\n{}", failure.message, gate_lines(&gate)),
+                    ..failure
+                },
+            });
+        }
+        return Ok(match style.format {
+            Format::Json => Outcome::json(json!({ "plan": plan, "gate": gate })),
+            Format::Human => Outcome::text(format!(
+                "✓ the design gate passes for {}\n{}",
+                clean(plan),
+                gate_lines(&gate)
+            )),
+        });
+    }
+    Ok(match style.format {
+        Format::Json => Outcome::json(json!(index)),
+        Format::Human => Outcome::text(index_lines(&index)),
+    })
+}
+
+fn index_lines(index: &DesignIndex) -> String {
+    let mut out = String::new();
+    if index.packages.is_empty() {
+        let _ = writeln!(out, "No design packages under {}.", index.root);
+    }
+    for p in &index.packages {
+        let id = p.id.as_deref().or(p.declared_id.as_deref()).unwrap_or("—");
+        let revision = p
+            .current_baseline
+            .as_ref()
+            .map(|b| format!("r{}", b.revision))
+            .unwrap_or_else(|| "—".to_owned());
+        let state = if p.ok { "ok" } else { "invalid" };
+        let _ = writeln!(
+            out,
+            "{:<9} {:<5} {:<8} {}  {}",
+            clean(id),
+            revision,
+            state,
+            clean(p.title.as_deref().unwrap_or("")),
+            clean(&p.path)
+        );
+        for f in &p.failures {
+            let _ = writeln!(out, "    {}: {}", f.code.as_str(), clean(&f.message));
+        }
+    }
+    for f in &index.failures {
+        let _ = writeln!(out, "{}: {}", f.code.as_str(), clean(&f.message));
+    }
+    out
+}
+
+fn package_lines(p: &DesignPackageEntry) -> String {
+    let mut out = String::new();
+    let id = p.id.as_deref().or(p.declared_id.as_deref()).unwrap_or("—");
+    let _ = writeln!(
+        out,
+        "{} — {}",
+        clean(id),
+        clean(p.title.as_deref().unwrap_or("(no title)"))
+    );
+    let _ = writeln!(out, "  folder    {}", clean(&p.path));
+    if let Some(b) = &p.current_baseline {
+        let _ = writeln!(out, "  revision  r{} ({})", b.revision, b.digest);
+    }
+    let _ = writeln!(out, "  validates {}", if p.ok { "yes" } else { "no" });
+    for f in &p.failures {
+        let _ = writeln!(out, "    {}: {}", f.code.as_str(), clean(&f.message));
+    }
+    out
+}
+
+fn gate_lines(gate: &Gate) -> String {
+    let mut out = String::new();
+    if gate.references.is_empty() {
+        out.push_str("  the plan references no design package\n");
+    }
+    for c in &gate.references {
+        let verdict = serde_json::to_value(c.verdict)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "  {:<10} {} (line {}){}",
+            verdict,
+            clean(&c.reference.text),
+            c.reference.line,
+            c.detail
+                .as_deref()
+                .map(|d| format!(": {}", clean(d)))
+                .unwrap_or_default()
+        );
+    }
+    out
+}
