@@ -57,6 +57,12 @@ error_codes! {
     LegacyFormat = "LEGACY_FORMAT",
     /// `next-number --claim` found no free number.
     ClaimFailed = "CLAIM_FAILED",
+    /// `aw persist`: a drafted document whose slug or title an existing document of its kind
+    /// (or another item of the same answer) already has.
+    PersistDuplicate = "PERSIST_DUPLICATE",
+    /// `aw persist apply`: a number the plan gives a document is no longer free (another writer
+    /// took it, or it lies below the folder's highest number).
+    PersistNumberTaken = "PERSIST_NUMBER_TAKEN",
     /// `aw resume` was given a target that names nothing resumable.
     ResumeTargetInvalid = "RESUME_TARGET_INVALID",
     /// No session matches.

@@ -19,5 +19,6 @@ pub mod error_code;
 pub mod flow;
 pub mod markdown;
 pub mod names;
+pub mod persist;
 pub mod project;
 pub mod session;

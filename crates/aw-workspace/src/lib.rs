@@ -31,6 +31,7 @@ pub mod launch;
 pub mod locate;
 pub mod lock;
 pub mod numbering;
+pub mod persist;
 pub mod project;
 pub mod publish;
 pub mod random;

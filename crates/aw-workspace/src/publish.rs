@@ -157,7 +157,8 @@ impl PublishError {
             .unwrap_or_else(|| self.error.action.clone())
     }
 
-    fn before_any_write(error: CapabilityError) -> Self {
+    /// A failure before anything was written (the refusals a caller checks under the lock).
+    pub fn before_any_write(error: CapabilityError) -> Self {
         PublishError {
             error,
             rollback: Rollback::NothingWritten,
@@ -194,9 +195,40 @@ pub fn publish(
             )));
         }
     }
-    let root = ws.root.as_path();
-    let _lock =
+    let lock =
         WorkspaceLock::of(ws, wait).map_err(|e| PublishError::before_any_write(lock_failure(e)))?;
+    publish_held(ws, &lock, artifacts, base, destinations)
+}
+
+/// Takes the workspace lock as [`publish`] does (busy → `CAPABILITY_EFFECT_LOCKED`), for a
+/// caller that checks more under it before publishing with [`publish_held`].
+pub fn lock_for_publish(
+    ws: &Workspace,
+    wait: Duration,
+) -> std::result::Result<WorkspaceLock, PublishError> {
+    WorkspaceLock::of(ws, wait).map_err(|e| PublishError::before_any_write(lock_failure(e)))
+}
+
+/// [`publish`] with the workspace lock already held (`_held`, from [`lock_for_publish`]): for a
+/// writer that must check something else under the same lock first (`aw persist` re-checks that
+/// its numbers are still free). Every check and write of [`publish`] after the lock is made here.
+pub fn publish_held(
+    ws: &Workspace,
+    _held: &WorkspaceLock,
+    artifacts: &[Artifact],
+    base: Option<&Base>,
+    destinations: &[String],
+) -> std::result::Result<Published, PublishError> {
+    for a in artifacts {
+        if let Some(why) = unsafe_relative(&a.path) {
+            return Err(PublishError::before_any_write(CapabilityError::new(
+                ErrorCode::SemanticPathRejected,
+                format!("the artifact path '{}' {why}", a.path),
+                "Prepare the plan again with paths relative to the workspace, inside it.",
+            )));
+        }
+    }
+    let root = ws.root.as_path();
     let targets: Vec<PathBuf> = artifacts.iter().map(|a| root.join(&a.path)).collect();
     check_writes(root, targets.iter().map(PathBuf::as_path))
         .map_err(|e| PublishError::before_any_write(from_workspace(None, e)))?;

@@ -19,6 +19,7 @@ mod house_rules;
 mod manifest_validate;
 mod multiroot;
 mod next_number;
+mod persist;
 mod project_block;
 mod protocol_differences;
 mod remove_source;

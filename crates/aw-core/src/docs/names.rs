@@ -1,7 +1,8 @@
-//! File names of specs and plans: `docs/specs/NNN-spec-<slug>.md` and
-//! `docs/plans/PPP-plan-<slug>.md`, and the order the inventory lists them in.
+//! File names of numbered documents: `docs/specs/NNN-spec-<slug>.md`,
+//! `docs/plans/PPP-plan-<slug>.md` and `docs/research/NNN-research-<slug>.md`, and the order the
+//! inventory lists them in.
 //!
-//! The grammar is `^(\d{3,})-spec(?:-(.+))?\.md$` (and `plan`), case-insensitive. Numbers of any
+//! The grammar is `^(\d{3,})-spec(?:-(.+))?\.md$` (and `plan`, `research`), case-insensitive. Numbers of any
 //! width of at least three digits count (`1000-spec-x.md` is 1000; the reference's v21 could not
 //! see it) and compare numerically.
 
@@ -16,23 +17,43 @@ pub enum DocKind {
     Spec,
     /// `docs/plans/PPP-plan-<slug>.md`.
     Plan,
+    /// `docs/research/NNN-research-<slug>.md` (written by `aw persist`; the board does not read
+    /// it).
+    Research,
 }
 
 impl DocKind {
-    /// The word after the number: `spec` or `plan`.
+    /// Every kind, in the order `aw persist` lists folders: research, spec, plan (the order work
+    /// usually matures in).
+    pub const ALL: [DocKind; 3] = [DocKind::Research, DocKind::Spec, DocKind::Plan];
+
+    /// The word after the number: `spec`, `plan` or `research`.
     pub fn word(self) -> &'static str {
         match self {
             DocKind::Spec => "spec",
             DocKind::Plan => "plan",
+            DocKind::Research => "research",
         }
     }
 
-    /// The workspace-relative folder: `docs/specs` or `docs/plans`.
+    /// The kind a word names (`spec`, `plan`, `research`; exact, lower case).
+    pub fn from_word(word: &str) -> Option<DocKind> {
+        DocKind::ALL.into_iter().find(|k| k.word() == word)
+    }
+
+    /// The workspace-relative folder: `docs/specs`, `docs/plans` or `docs/research`.
     pub fn folder(self) -> &'static str {
         match self {
             DocKind::Spec => "docs/specs",
             DocKind::Plan => "docs/plans",
+            DocKind::Research => "docs/research",
         }
+    }
+
+    /// The file name of document `number` (already padded) with `slug`:
+    /// `<number>-<word>-<slug>.md`, the name [`parse_name`] reads back.
+    pub fn file_name(self, number: &str, slug: &str) -> String {
+        format!("{number}-{}-{slug}.md", self.word())
     }
 }
 
@@ -150,10 +171,30 @@ mod tests {
                 s("003", "login-otp"),
             ),
             (DocKind::Plan, "003-spec-login.md", None),
+            (
+                DocKind::Research,
+                "002-research-cache.md",
+                s("002", "cache"),
+            ),
+            (DocKind::Research, "002-spec-cache.md", None),
         ];
         for (kind, input, want) in cases {
             assert_eq!(&name(*kind, input), want, "{input}");
         }
+    }
+
+    #[test]
+    fn every_kind_names_files_its_grammar_reads_back() {
+        for kind in DocKind::ALL {
+            assert_eq!(DocKind::from_word(kind.word()), Some(kind));
+            let file = kind.file_name("1000", "login-otp");
+            assert_eq!(name(kind, &file), Some(("1000".into(), "login-otp".into())));
+            assert!(
+                kind.folder().ends_with(&format!("{}s", kind.word())) || kind == DocKind::Research
+            );
+        }
+        assert_eq!(DocKind::Research.folder(), "docs/research");
+        assert_eq!(DocKind::from_word("Spec"), None);
     }
 
     #[test]

@@ -13,6 +13,7 @@ mod designs;
 pub mod flow;
 pub mod manifest;
 mod next_number;
+pub mod persist;
 mod project;
 mod resume;
 mod session;
@@ -60,6 +61,7 @@ result classes and exit codes, so the scripts that call it keep working."
     Manifest(manifest::ManifestCommand),
     #[command(about = "Print the next NNN of a docs folder, or claim one atomically.")]
     NextNumber(next_number::NextNumberArgs),
+    Persist(persist::PersistArgs),
     #[command(about = "Read the project block, or merge sources and branches into it.")]
     ProjectMdUpsert(project::md_upsert::ProjectMdUpsertArgs),
     #[command(
@@ -137,6 +139,7 @@ pub fn dispatch(command: &Command, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         Command::HistoryUpdate(args) => session::history_update::run(args, cx),
         Command::Manifest(cmd) => manifest::dispatch(cmd, cx),
         Command::NextNumber(args) => next_number::run(args, cx),
+        Command::Persist(args) => persist::dispatch(args, cx),
         Command::ProjectMdUpsert(args) => project::md_upsert::run(args, cx),
         Command::RemoveSource(args) => project::remove_source::run(args, cx),
         Command::Resume(args) => resume::run(args, cx),

@@ -1,0 +1,197 @@
+use super::*;
+use crate::persist::inventory::{Entry, build};
+
+fn inventory(kinds: &[DocKind]) -> Inventory {
+    build(
+        &[(
+            DocKind::Spec,
+            vec![Entry {
+                name: "001-spec-login.md".into(),
+                text: Some("# Login\n".into()),
+            }],
+        )],
+        kinds,
+    )
+}
+
+fn answer(req: &SemanticRequest, items: Value) -> Value {
+    json!({"version": 1, "operation": "persist", "input_digest": req.input_digest, "state": "proposed", "items": items})
+}
+
+fn item(kind: &str, slug: &str, title: &str) -> Value {
+    json!({"kind": kind, "slug": slug, "title": title, "content": format!("# {title}\n\nBody.\n")})
+}
+
+fn code(r: CapabilityResult<Vec<Item>>) -> ErrorCode {
+    r.unwrap_err().code
+}
+
+#[test]
+fn the_request_names_the_inventory_digest_folders_and_contract() {
+    let inv = inventory(&[DocKind::Spec, DocKind::Plan]);
+    let req = request(&inv);
+    assert_eq!(req.operation, "persist");
+    assert_eq!(req.input_digest, inv.digest());
+    assert_eq!(req.allowed_destinations, ["docs/specs", "docs/plans"]);
+    assert!(req.contract.contains("spec or plan"));
+    let skel = skeleton(&req, &inv.doc_kinds());
+    assert_eq!(skel["input_digest"], json!(inv.digest()));
+    assert_eq!(skel["items"][0]["kind"], json!("spec"));
+}
+
+#[test]
+fn a_well_formed_answer_reads_into_items() {
+    let kinds = DocKind::ALL;
+    let req = request(&inventory(&kinds));
+    let items = parse(
+        &answer(
+            &req,
+            json!([
+                item("spec", "otp-login", " OTP login "),
+                item("plan", "otp-login", "OTP login plan")
+            ]),
+        ),
+        &req,
+        &kinds,
+    )
+    .unwrap();
+    assert_eq!(items.len(), 2);
+    assert_eq!(
+        (items[0].kind, items[0].title.as_str()),
+        (DocKind::Spec, "OTP login")
+    );
+    assert_eq!(items[1].kind, DocKind::Plan);
+}
+
+#[test]
+fn the_envelope_is_checked_first() {
+    let kinds = DocKind::ALL;
+    let req = request(&inventory(&kinds));
+    let ok = answer(&req, json!([item("spec", "a", "A")]));
+    let with = |k: &str, v: Value| {
+        let mut a = ok.clone();
+        a[k] = v;
+        a
+    };
+    assert_eq!(
+        code(parse(&json!([]), &req, &kinds)),
+        ErrorCode::SemanticResponseInvalid
+    );
+    assert_eq!(
+        code(parse(&with("version", json!(2)), &req, &kinds)),
+        ErrorCode::SemanticResponseInvalid
+    );
+    assert!(parse(&with("version", json!(1.0)), &req, &kinds).is_ok());
+    assert_eq!(
+        code(parse(
+            &with("operation", json!("design.create")),
+            &req,
+            &kinds
+        )),
+        ErrorCode::SemanticResponseInvalid
+    );
+    assert_eq!(
+        code(parse(
+            &with("input_digest", json!("0".repeat(64))),
+            &req,
+            &kinds
+        )),
+        ErrorCode::SemanticStale
+    );
+    assert_eq!(
+        code(parse(&with("state", json!("ambiguous")), &req, &kinds)),
+        ErrorCode::SemanticAmbiguous
+    );
+    assert_eq!(
+        code(parse(&with("state", json!("unsupported")), &req, &kinds)),
+        ErrorCode::SemanticUnsupported
+    );
+    assert_eq!(
+        code(parse(&with("state", json!("done")), &req, &kinds)),
+        ErrorCode::SemanticResponseInvalid
+    );
+    assert_eq!(
+        code(parse(&with("items", json!([])), &req, &kinds)),
+        ErrorCode::SemanticResponseInvalid
+    );
+}
+
+#[test]
+fn each_item_is_held_to_the_contract() {
+    let kinds = [DocKind::Spec];
+    let req = request(&inventory(&kinds));
+    let refused = |it: Value| code(parse(&answer(&req, json!([it])), &req, &kinds));
+    // A kind the request does not cover.
+    assert_eq!(
+        refused(item("plan", "a", "A")),
+        ErrorCode::SemanticResponseInvalid
+    );
+    assert_eq!(
+        refused(item("design", "a", "A")),
+        ErrorCode::SemanticResponseInvalid
+    );
+    for slug in [
+        "",
+        "A",
+        "a--b",
+        "-a",
+        "a-",
+        "a_b",
+        "a/b",
+        "../x",
+        "ñ",
+        &"a".repeat(81),
+    ] {
+        assert_eq!(
+            refused(item("spec", slug, "A")),
+            ErrorCode::SemanticResponseInvalid,
+            "{slug:?}"
+        );
+    }
+    assert_eq!(
+        refused(item("spec", "a", "  ")),
+        ErrorCode::SemanticResponseInvalid
+    );
+    assert_eq!(
+        refused(item("spec", "a", "two\nlines")),
+        ErrorCode::SemanticResponseInvalid
+    );
+    assert_eq!(
+        refused(json!({"kind": "spec", "slug": "a", "title": "A", "content": "# B\n"})),
+        ErrorCode::SemanticResponseInvalid
+    );
+    assert_eq!(
+        refused(json!({"kind": "spec", "slug": "a", "title": "A", "content": " \n"})),
+        ErrorCode::SemanticResponseInvalid
+    );
+    assert_eq!(
+        refused(json!({"kind": "spec", "slug": "a"})),
+        ErrorCode::SemanticResponseInvalid
+    );
+    let big = format!("# A\n{}", "x".repeat(req.limits.max_artifact_bytes));
+    assert_eq!(
+        refused(json!({"kind": "spec", "slug": "a", "title": "A", "content": big})),
+        ErrorCode::SemanticResponseInvalid
+    );
+    let many: Vec<Value> = (0..=req.limits.max_artifacts)
+        .map(|i| item("spec", &format!("s{i}"), &format!("T{i}")))
+        .collect();
+    assert_eq!(
+        code(parse(&answer(&req, json!(many)), &req, &kinds)),
+        ErrorCode::SemanticResponseInvalid
+    );
+}
+
+#[test]
+fn slugs_read_back_through_the_docs_grammar() {
+    for slug in ["a", "login-otp", "v2-cache-2024"] {
+        assert!(is_valid_slug(slug));
+        let file = DocKind::Spec.file_name("001", slug);
+        assert_eq!(
+            crate::docs::names::parse_name(DocKind::Spec, &file)
+                .unwrap()
+                .slug,
+            slug
+        );
+    }
+}

@@ -1,0 +1,196 @@
+//! What each `aw persist` stage prints: one shape for all three (`PersistResult`), its outcome,
+//! and the next action, which always names the exact command to run next.
+//!
+//! Outcomes are the capability protocol's words: `needs_input` (an answer, or an approval, is
+//! awaited), `blocked` (refused: `error` says why and nothing was written), `completed` (the
+//! documents are written).
+
+use super::answer::skeleton;
+use super::inventory::Inventory;
+use crate::capability::answer::SemanticRequest;
+use crate::capability::error::CapabilityError;
+use crate::capability::plan::DurablePlan;
+use crate::docs::names::DocKind;
+use serde::Serialize;
+use serde_json::Value;
+
+/// The stage that printed a result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stage {
+    /// `aw persist prepare`.
+    Prepare,
+    /// `aw persist validate`.
+    Validate,
+    /// `aw persist apply`.
+    Apply,
+}
+
+/// How a stage ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// An answer (prepare) or an approval (validate) is awaited.
+    NeedsInput,
+    /// Refused; nothing was written.
+    Blocked,
+    /// The documents are written.
+    Completed,
+}
+
+/// The semantic request as printed, with its answer skeleton.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Semantic {
+    /// The request.
+    #[serde(flatten)]
+    pub request: SemanticRequest,
+    /// The smallest valid answer, placeholders included.
+    pub answer_skeleton: Value,
+}
+
+/// One stage's result. Keys in this order, every key always present (`null` or empty when the
+/// stage has nothing to say there).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PersistResult {
+    /// `prepare`, `validate` or `apply`.
+    pub stage: Stage,
+    /// `needs_input`, `blocked` or `completed`.
+    pub outcome: Outcome,
+    /// The inventory the stage read (prepare, validate).
+    pub inventory: Option<Inventory>,
+    /// What the agent must author (prepare).
+    pub semantic: Option<Semantic>,
+    /// The durable plan awaiting approval (validate).
+    pub plan: Option<DurablePlan>,
+    /// The paths written, in plan order (apply).
+    pub written: Vec<String>,
+    /// Why the stage was refused.
+    pub error: Option<CapabilityError>,
+    /// What to run next.
+    pub next_action: String,
+}
+
+/// The `validate` command line for an inventory of `kinds`: `--kind` flags only when they are
+/// not all three (the digest covers exactly the kinds asked for, so validate must ask the same).
+pub fn validate_command(kinds: &[DocKind]) -> String {
+    let mut cmd = "aw persist validate".to_owned();
+    if kinds.len() < DocKind::ALL.len() {
+        for k in kinds {
+            cmd.push_str(" --kind ");
+            cmd.push_str(k.word());
+        }
+    }
+    cmd
+}
+
+/// `prepare`: the inventory and what to author.
+pub fn prepared(inventory: Inventory, request: SemanticRequest) -> PersistResult {
+    let kinds = inventory.doc_kinds();
+    let answer_skeleton = skeleton(&request, &kinds);
+    let next_action = format!(
+        "classify and draft the finished work as the contract says, then pipe {{\"answer\": <your answer>}} to '{}'; the answer is {}",
+        validate_command(&kinds),
+        answer_skeleton
+    );
+    PersistResult {
+        stage: Stage::Prepare,
+        outcome: Outcome::NeedsInput,
+        inventory: Some(inventory),
+        semantic: Some(Semantic {
+            request,
+            answer_skeleton,
+        }),
+        plan: None,
+        written: Vec::new(),
+        error: None,
+        next_action,
+    }
+}
+
+/// `validate`: the plan awaiting a person's approval.
+pub fn proposed(inventory: Inventory, plan: DurablePlan) -> PersistResult {
+    let next_action = format!(
+        "show the plan's preview to a person; once approved, pipe {{\"plan\": <this result's plan>}} to 'aw persist apply --approval {}'",
+        plan.approval_digest
+    );
+    PersistResult {
+        stage: Stage::Validate,
+        outcome: Outcome::NeedsInput,
+        inventory: Some(inventory),
+        semantic: None,
+        plan: Some(plan),
+        written: Vec::new(),
+        error: None,
+        next_action,
+    }
+}
+
+/// A refusal at any stage; `apply`'s next action says nothing was written, or, when a rollback
+/// could not undo everything, `reconciliation` says what to reconcile by hand.
+pub fn blocked(
+    stage: Stage,
+    inventory: Option<Inventory>,
+    error: CapabilityError,
+    reconciliation: Option<String>,
+) -> PersistResult {
+    let next_action = match (stage, reconciliation) {
+        (_, Some(r)) => r,
+        (Stage::Apply, None) => format!("nothing was written; {}", error.action),
+        (_, None) => error.action.clone(),
+    };
+    PersistResult {
+        stage,
+        outcome: Outcome::Blocked,
+        inventory,
+        semantic: None,
+        plan: None,
+        written: Vec::new(),
+        error: Some(error),
+        next_action,
+    }
+}
+
+/// `apply`: the documents written.
+pub fn applied(written: Vec<String>) -> PersistResult {
+    PersistResult {
+        stage: Stage::Apply,
+        outcome: Outcome::Completed,
+        inventory: None,
+        semantic: None,
+        plan: None,
+        written,
+        error: None,
+        next_action: "nothing left to do: the documents are written".to_owned(),
+    }
+}
+
+/// The stdin of `validate` and `apply`, read: blank text and anything but one JSON object are
+/// `ARGS_INVALID`, naming what the stage expects; `key` (`answer` or `plan`) is returned when
+/// present and not `null`.
+pub fn carried(text: &str, stage: Stage, key: &str) -> Result<Option<Value>, CapabilityError> {
+    let expects = match stage {
+        Stage::Apply => {
+            "{\"plan\": <the validate result's plan>} with --approval <its approval_digest>"
+        }
+        _ => "{\"answer\": <the answer>}",
+    };
+    let refuse = |message: String| {
+        CapabilityError::new(
+            crate::error_code::ErrorCode::ArgsInvalid,
+            message,
+            format!("pipe {expects} to it"),
+        )
+    };
+    if aw_json::js::js_trim(text).is_empty() {
+        return Err(refuse("stdin is empty".to_owned()));
+    }
+    match aw_json::parse_bounded(text) {
+        Ok(Value::Object(mut map)) => Ok(map.remove(key).filter(|v| !v.is_null())),
+        Ok(_) => Err(refuse("stdin is not one JSON object".to_owned())),
+        Err(e) => Err(refuse(format!("stdin is not one JSON object: {e}"))),
+    }
+}
+
+#[cfg(test)]
+#[path = "result_tests.rs"]
+mod tests;
