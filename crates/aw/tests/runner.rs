@@ -11,6 +11,7 @@ mod cli_contract;
 mod concurrency;
 mod crash;
 mod demo;
+mod design_capability;
 mod flow_cli;
 mod flow_journeys;
 mod flow_status;

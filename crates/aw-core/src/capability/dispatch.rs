@@ -11,7 +11,7 @@ use super::carry::Carried;
 use super::descriptor::{Descriptor, Operation, Route};
 use super::effects::{EffectAuthorization, HostPolicy, Reach, authorize_effects, check_not_off};
 use super::error::{CapabilityError, CapabilityResult};
-use super::handler::{Handler, HandlerCall, HandlerResult, Verb};
+use super::handler::{Handler, HandlerCall, HandlerResult, NumberClaim, PublishRoot, Verb};
 use super::inventory::Instance;
 use super::paths::reserved_refusal;
 use super::plan::{
@@ -566,6 +566,10 @@ pub struct ApplyReady {
     pub request: CapabilityRequest,
     /// The carried plan.
     pub plan: DurablePlan,
+    /// Where its paths are relative to, and what the publish locks.
+    pub root: PublishRoot,
+    /// The numbers its artifacts take, checked under the lock.
+    pub claims: Vec<NumberClaim>,
     resolution: CapabilityResolution,
     pin: SelectionPin,
     authorization: EffectAuthorization,
@@ -609,11 +613,19 @@ pub fn apply_gate(call: &Call<'_>) -> CapabilityResult<ApplyGate> {
             ),
         ));
     };
-    if call.workspace.is_none() {
+    // Outside a workspace only a handler that names a root of its own can publish (quirk 6,
+    // fixed: the design floor's explicit root).
+    // A root the handler cannot name reads as the workspace: the destination check below
+    // then reports why.
+    let root = call
+        .handler
+        .publish_root(request)
+        .unwrap_or(PublishRoot::Workspace);
+    if call.workspace.is_none() && root == PublishRoot::Workspace {
         return Err(CapabilityError::new(
             ErrorCode::CapabilityWorkspaceRequired,
             "applying a durable effect needs a workspace, and none was found",
-            "run apply inside the workspace, or create one with 'aw workspace-init'",
+            "run apply inside the workspace, or create one with 'aw workspace-init' (the design floor also publishes into an explicit absolute root given with --target)",
         ));
     }
     if request.capability != d.name {
@@ -690,6 +702,8 @@ pub fn apply_gate(call: &Call<'_>) -> CapabilityResult<ApplyGate> {
     };
     let verdict = checks();
     let ready = ApplyReady {
+        claims: call.handler.claims(request, &plan.artifacts),
+        root,
         request: request.clone(),
         plan: plan.clone(),
         resolution,
@@ -757,6 +771,8 @@ pub fn apply_finish_with(
     let ApplyReady {
         request,
         plan: _,
+        root: _,
+        claims: _,
         resolution,
         pin,
         authorization,
