@@ -56,14 +56,14 @@ pub fn question(semantic: SemanticRequest) -> HandlerResult {
     }
 }
 
-fn rejected(message: String, destination: &str) -> HandlerResult {
-    HandlerResult::Blocked(CapabilityError::new(
+fn rejected(message: String, destination: &str) -> Box<HandlerResult> {
+    Box::new(HandlerResult::Blocked(CapabilityError::new(
         ErrorCode::SemanticPathRejected,
         message,
         format!(
             "answer with exactly one artifact whose path is '{destination}' (prepare again if the package's number has moved on)"
         ),
-    ))
+    )))
 }
 
 /// The authored `DESIGN.md` of a `validate` stage, or the result that stops it: a question
@@ -74,7 +74,7 @@ fn rejected(message: String, destination: &str) -> HandlerResult {
 pub fn authored_document(
     call: &HandlerCall<'_>,
     semantic: &SemanticRequest,
-) -> Result<String, HandlerResult> {
+) -> Result<String, Box<HandlerResult>> {
     debug_assert_eq!(call.verb, Verb::Validate);
     let destination = semantic
         .allowed_destinations
@@ -88,13 +88,13 @@ pub fn authored_document(
         ..semantic.clone()
     };
     let artifacts = match parse(call.answer, &screen) {
-        Err(e) => return Err(HandlerResult::Blocked(e)),
+        Err(e) => return Err(Box::new(HandlerResult::Blocked(e))),
         Ok(Parsed::Missing) => {
-            return Err(HandlerResult::NeedsInput {
+            return Err(Box::new(HandlerResult::NeedsInput {
                 gaps: vec![ANSWER_GAP.to_owned()],
                 output: None,
                 semantic: Some(semantic.clone()),
-            });
+            }));
         }
         Ok(Parsed::Proposed(artifacts)) => artifacts,
     };
@@ -132,7 +132,7 @@ pub fn authored_document(
     let failures = check_document(&DesignDocument::read(&content), &destination);
     if !failures.is_empty() {
         let what: Vec<String> = failures.iter().map(|f| f.message.clone()).collect();
-        return Err(HandlerResult::Blocked(CapabilityError::new(
+        return Err(Box::new(HandlerResult::Blocked(CapabilityError::new(
             ErrorCode::DesignContentInvalid,
             format!(
                 "{DESIGN_DOC_FILE} does not pass the content gate: {}",
@@ -142,7 +142,7 @@ pub fn authored_document(
                 "fix {DESIGN_DOC_FILE} ({}) and validate again",
                 document_contract()
             ),
-        )));
+        ))));
     }
     Ok(content)
 }

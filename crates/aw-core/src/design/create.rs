@@ -131,7 +131,7 @@ pub fn attempt(floor: &DesignFloor, call: &HandlerCall<'_>) -> HandlerResult {
     }
     let doc = match authored_document(call, &semantic) {
         Ok(doc) => doc,
-        Err(stop) => return stop,
+        Err(stop) => return *stop,
     };
     let requested = Maturity::requested(input(request, "maturity"));
     let manifest = first_manifest(

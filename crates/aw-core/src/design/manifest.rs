@@ -644,7 +644,7 @@ fn check_history(
         if last {
             if digest.is_some_and(|d| d != entry.digest) {
                 f.invalid(
-                    format!("the last history entry's digest is not the manifest's 'digest'"),
+                    "the last history entry's digest is not the manifest's 'digest'",
                     REWRITE,
                 );
             }

@@ -169,7 +169,7 @@ pub fn attempt(floor: &DesignFloor, call: &HandlerCall<'_>) -> HandlerResult {
     }
     let doc = match authored_document(call, &semantic) {
         Ok(doc) => doc,
-        Err(stop) => return stop,
+        Err(stop) => return *stop,
     };
     let requested =
         Maturity::requested(input(request, "maturity")).or(cur.manifest.maturity.requested);
