@@ -587,9 +587,10 @@ pub enum ApplyGate {
 
 /// The checks of `apply` that need no disk (§6.4 steps 1–4, with quirks 1 and 13 fixed): the
 /// carried request, plan and approval are present (else a hard failure), the call is in a
-/// workspace, the request is still sealed, the operation is not `off`, it may have a durable
-/// plan at all (the refusals of preparing one, again), the approval matches the
-/// plan re-sealed from its own artifacts, every artifact path is inside the destinations the
+/// workspace or the handler names an explicit root to publish into (quirk 6, fixed), the
+/// request is still sealed, the operation is not `off`, it may have a durable plan at all (the
+/// refusals of preparing one, again), the approval matches the plan re-sealed from its own
+/// artifacts, every artifact path is inside the destinations the
 /// handler allows for this request, and every class needing approval was granted.
 pub fn apply_gate(call: &Call<'_>) -> CapabilityResult<ApplyGate> {
     let d = call.descriptor;
