@@ -193,9 +193,10 @@ case $what in
     unset AW_NAMESPACE AW_CONTEXT_ID
     mkdir -p "$HOME" "$cws/.workflow" "$cws/docs/designs/001-design-checkout"
     pkg=$cws/docs/designs/001-design-checkout
-    printf '# Checkout\n\n## Objective\n\nPay in one step.\n' >"$pkg/DESIGN.md"
+    printf '# Checkout\n\n## Objective\n\nPay in one step.\n\n## Proposed design\n\nOne page.\n\n## Validation\n\nA person pays.\n' >"$pkg/DESIGN.md"
     sum=$(sha256sum "$pkg/DESIGN.md" | cut -d' ' -f1)
-    printf '{"id":"DES-001","title":"Checkout","revision":1,"digest":"sha256:%s"}\n' "$sum" >"$pkg/design-manifest.json"
+    # A v1 manifest (docs/PROTOCOL.md, "The design package format (v1)").
+    printf '{"schema":"workline.design-manifest/v1","id":"DES-001","title":"Checkout","revision":1,"digest":"sha256:%s","sources":[],"maturity":{"requested":null,"attained":"handoff","gaps":[]},"history":[{"revision":1,"digest":"sha256:%s","path":"DESIGN.md"}]}\n' "$sum" "$sum" >"$pkg/design-manifest.json"
     cd "$cws"
     # Each command must work before it is timed: a failing command would time its error path.
     "$aw" capability prepare --capability design --operation validate --input package=DES-001 --json \

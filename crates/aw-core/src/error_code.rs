@@ -333,6 +333,18 @@ error_codes! {
     DesignReviewInvalid = "DESIGN_REVIEW_INVALID",
     /// A `record` whose `decision` input is not `approved`, `rejected` or `changes-requested`.
     DesignDecisionInvalid = "DESIGN_DECISION_INVALID",
+    /// A `DESIGN.md` that breaks the content gate: no `# <title>` first line, a required section missing or empty, an optional section present and empty.
+    DesignContentInvalid = "DESIGN_CONTENT_INVALID",
+    /// A `create` title with no ASCII letter or digit to name the package folder after.
+    DesignTitleInvalid = "DESIGN_TITLE_INVALID",
+    /// An `update` base that is not `DES-NNN@rN` for the package being updated.
+    DesignBaseInvalid = "DESIGN_BASE_INVALID",
+    /// An `update` base that is not the package's current revision.
+    DesignBaseStale = "DESIGN_BASE_STALE",
+    /// A `create` whose package number was taken by another entry of the root after the plan was prepared.
+    DesignNumberTaken = "DESIGN_NUMBER_TAKEN",
+    /// A manifest source naming a package the index does not have (or a revision it never had), or a file that does not exist.
+    DesignReferenceUnresolved = "DESIGN_REFERENCE_UNRESOLVED",
     // The directive's own checks (a failed check is a bug in aw, reported as such).
     /// A directive without a next action.
     FlowDirectiveNoNextAction = "FLOW_DIRECTIVE_NO_NEXT_ACTION",

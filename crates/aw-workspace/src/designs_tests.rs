@@ -3,7 +3,7 @@ use aw_core::canonical::sha256_hex;
 use aw_core::error_code::ErrorCode;
 use std::path::PathBuf;
 
-const DOC: &str = "# Sign-up\n";
+const DOC: &str = "# Sign-up\n\n## Objective\n\nJoin.\n\n## Proposed design\n\nA form.\n\n## Validation\n\nA person joins.\n";
 
 fn designs(ws: &Path) -> PathBuf {
     ws.join("docs/designs")
@@ -14,9 +14,13 @@ fn write_package(ws: &Path, rel: &str, id: &str) -> PathBuf {
     let dir = designs(ws).join(rel);
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join(DESIGN_DOC_FILE), DOC).unwrap();
+    let digest = format!("sha256:{}", sha256_hex(DOC.as_bytes()));
     let manifest = serde_json::json!({
-        "id": id, "title": "Sign-up", "revision": 1,
-        "digest": format!("sha256:{}", sha256_hex(DOC.as_bytes())),
+        "schema": "workline.design-manifest/v1",
+        "id": id, "title": "Sign-up", "revision": 1, "digest": digest,
+        "sources": [],
+        "maturity": {"requested": null, "attained": "handoff", "gaps": []},
+        "history": [{"revision": 1, "digest": digest, "path": "DESIGN.md"}],
     });
     std::fs::write(dir.join(MANIFEST_FILE), manifest.to_string()).unwrap();
     dir
@@ -68,7 +72,7 @@ fn nested_packages_are_found_without_descending_into_a_package() {
     );
     assert!(index.resolve("DES-009").is_none());
     // The DESIGN.md beside the manifest is read: changing it breaks the seal.
-    std::fs::write(team.join(DESIGN_DOC_FILE), "# Changed\n").unwrap();
+    std::fs::write(team.join(DESIGN_DOC_FILE), "# Sign-up\nchanged\n").unwrap();
     let index = read_index(ws.path()).unwrap();
     assert_eq!(
         first_code(&index, "docs/designs/team-a/002-design-login"),
@@ -143,4 +147,68 @@ fn an_oversized_manifest_is_not_read() {
     let f = &index.packages[0].failures[0];
     assert_eq!(f.code, ErrorCode::DesignManifestUnreadable);
     assert!(f.message.contains("more than"));
+}
+
+#[test]
+fn a_package_s_revisions_reviews_and_file_sources_are_read() {
+    let ws = tempfile::tempdir().unwrap();
+    let dir = write_package(ws.path(), "001-design-signup", "DES-001");
+    std::fs::create_dir_all(dir.join("revisions")).unwrap();
+    std::fs::write(dir.join("revisions/DESIGN-r001.md"), "old").unwrap();
+    std::fs::create_dir_all(dir.join("reviews/nested")).unwrap();
+    std::fs::write(
+        dir.join("reviews/r001.json"),
+        "{\"decision\": \"approved\"}",
+    )
+    .unwrap();
+    std::fs::write(dir.join("reviews/notes.txt"), "not a review").unwrap();
+    // Sources: one file that exists, one that does not, one provider locator.
+    std::fs::create_dir_all(ws.path().join("docs")).unwrap();
+    std::fs::write(ws.path().join("docs/req.md"), "r").unwrap();
+    let source = |loc: &str, kind: &str| {
+        serde_json::json!({"name": "sources", "kind": kind, "locator": loc,
+            "disposition": "used", "reason": null, "derived": [],
+            "sensitivity": "public", "essential": true})
+    };
+    let mut manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join(MANIFEST_FILE)).unwrap()).unwrap();
+    manifest["sources"] = serde_json::json!([
+        source("docs/req.md", "markdown"),
+        source("docs/gone.md", "markdown"),
+        source("figma://f", "provider_locator"),
+    ]);
+    std::fs::write(dir.join(MANIFEST_FILE), manifest.to_string()).unwrap();
+    let index = read_index(ws.path()).unwrap();
+    let e = &index.packages[0];
+    assert_eq!(e.review_files.len(), 1);
+    assert_eq!(e.review_files[0].name, "r001.json");
+    assert_eq!(
+        e.review_files[0].read,
+        FileRead::Bytes(b"{\"decision\": \"approved\"}".to_vec())
+    );
+    assert_eq!(e.design_text.as_deref(), Some(DOC));
+    // Only the missing file is an unresolved reference.
+    assert!(!e.ok);
+    assert_eq!(e.failures.len(), 1, "{:?}", e.failures);
+    assert_eq!(e.failures[0].code, ErrorCode::DesignReferenceUnresolved);
+    assert!(e.failures[0].message.contains("docs/gone.md"));
+}
+
+#[test]
+fn an_output_root_is_listed_for_numbering() {
+    let ws = tempfile::tempdir().unwrap();
+    let root = OutputRoot::Workspace {
+        root: "docs/designs".to_owned(),
+        declared: false,
+    };
+    assert!(list_root(Some(ws.path()), &root).unwrap().names.is_empty());
+    write_package(ws.path(), "003-design-a", "DES-003");
+    std::fs::write(designs(ws.path()).join(".aw-tmp-x"), "").unwrap();
+    let listing = list_root(Some(ws.path()), &root).unwrap();
+    assert_eq!(listing.root, "docs/designs");
+    assert_eq!(listing.names, ["003-design-a"]);
+    let explicit = OutputRoot::Explicit {
+        root: designs(ws.path()).to_string_lossy().into_owned(),
+    };
+    assert_eq!(list_root(None, &explicit).unwrap().names, ["003-design-a"]);
 }

@@ -15,7 +15,6 @@ pub mod checkpoint;
 pub mod clock;
 pub mod containment;
 pub mod context_id;
-pub mod design_reviews;
 pub mod designs;
 pub mod doc_language;
 pub mod error;

@@ -34,9 +34,11 @@ use crate::folder::read_regular_path;
 use crate::locate::Workspace;
 use crate::lock::WorkspaceLock;
 use aw_core::capability::error::CapabilityError;
+use aw_core::capability::handler::NumberClaim;
 use aw_core::capability::paths::{is_within, unsafe_relative};
 use aw_core::capability::plan::{Artifact, Base, check_base};
 use aw_core::error_code::ErrorCode;
+use aw_core::session::correlative::Correlative;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -186,18 +188,68 @@ pub fn publish(
     destinations: &[String],
     wait: Duration,
 ) -> std::result::Result<Published, PublishError> {
-    for a in artifacts {
-        if let Some(why) = unsafe_relative(&a.path) {
-            return Err(PublishError::before_any_write(CapabilityError::new(
-                ErrorCode::SemanticPathRejected,
-                format!("the artifact path '{}' {why}", a.path),
-                "Prepare the plan again with paths relative to the workspace, inside it.",
-            )));
+    publish_in(
+        PublishTarget::Workspace(ws),
+        artifacts,
+        base,
+        destinations,
+        &[],
+        wait,
+    )
+}
+
+/// Where a publish writes: what its paths are relative to and which lock it takes.
+#[derive(Debug, Clone, Copy)]
+pub enum PublishTarget<'a> {
+    /// A workspace: its root, its lock (`.<ns>/.lock`).
+    Workspace(&'a Workspace),
+    /// An explicit root outside any workspace (an absolute path): created when missing, locked
+    /// with [`EXPLICIT_LOCK_FILE`] inside it. Every write stays inside it, as a workspace's do.
+    Explicit(&'a Path),
+}
+
+/// The lock file of an explicit root.
+pub const EXPLICIT_LOCK_FILE: &str = ".aw.lock";
+
+impl PublishTarget<'_> {
+    /// The folder artifact paths are relative to.
+    pub fn root(&self) -> &Path {
+        match self {
+            PublishTarget::Workspace(ws) => ws.root.as_path(),
+            PublishTarget::Explicit(root) => root,
         }
     }
-    let lock =
-        WorkspaceLock::of(ws, wait).map_err(|e| PublishError::before_any_write(lock_failure(e)))?;
-    publish_held(ws, &lock, artifacts, base, destinations)
+
+    fn lock(&self, wait: Duration) -> Result<WorkspaceLock> {
+        match self {
+            PublishTarget::Workspace(ws) => WorkspaceLock::of(ws, wait),
+            PublishTarget::Explicit(root) => {
+                // The root is the caller's; making it is part of publishing into it.
+                std::fs::create_dir_all(root)
+                    .map_err(|e| WorkspaceError::io("could not create the folder", root, e))?;
+                WorkspaceLock::acquire(root, &root.join(EXPLICIT_LOCK_FILE), wait)
+            }
+        }
+    }
+}
+
+/// [`publish`] into `target`, with the number `claims` of the plan checked under the lock:
+/// an entry of a claim's folder (other than a temporary file) that already carries its number
+/// is `DESIGN_NUMBER_TAKEN`, before the first write (another plan prepared at the same time
+/// published it first).
+pub fn publish_in(
+    target: PublishTarget<'_>,
+    artifacts: &[Artifact],
+    base: Option<&Base>,
+    destinations: &[String],
+    claims: &[NumberClaim],
+    wait: Duration,
+) -> std::result::Result<Published, PublishError> {
+    check_paths(artifacts)?;
+    let _lock = target
+        .lock(wait)
+        .map_err(|e| PublishError::before_any_write(lock_failure(e)))?;
+    publish_locked(target, artifacts, base, destinations, claims)
 }
 
 /// Takes the workspace lock as [`publish`] does (busy → `CAPABILITY_EFFECT_LOCKED`), for a
@@ -206,7 +258,9 @@ pub fn lock_for_publish(
     ws: &Workspace,
     wait: Duration,
 ) -> std::result::Result<WorkspaceLock, PublishError> {
-    WorkspaceLock::of(ws, wait).map_err(|e| PublishError::before_any_write(lock_failure(e)))
+    PublishTarget::Workspace(ws)
+        .lock(wait)
+        .map_err(|e| PublishError::before_any_write(lock_failure(e)))
 }
 
 /// [`publish`] with the workspace lock already held (`_held`, from [`lock_for_publish`]): for a
@@ -219,6 +273,18 @@ pub fn publish_held(
     base: Option<&Base>,
     destinations: &[String],
 ) -> std::result::Result<Published, PublishError> {
+    check_paths(artifacts)?;
+    publish_locked(
+        PublishTarget::Workspace(ws),
+        artifacts,
+        base,
+        destinations,
+        &[],
+    )
+}
+
+/// Every artifact path is a safe relative path, checked before the lock is even taken.
+fn check_paths(artifacts: &[Artifact]) -> std::result::Result<(), PublishError> {
     for a in artifacts {
         if let Some(why) = unsafe_relative(&a.path) {
             return Err(PublishError::before_any_write(CapabilityError::new(
@@ -228,7 +294,18 @@ pub fn publish_held(
             )));
         }
     }
-    let root = ws.root.as_path();
+    Ok(())
+}
+
+/// The checks and writes of a publish, under the held lock.
+fn publish_locked(
+    target: PublishTarget<'_>,
+    artifacts: &[Artifact],
+    base: Option<&Base>,
+    destinations: &[String],
+    claims: &[NumberClaim],
+) -> std::result::Result<Published, PublishError> {
+    let root = target.root();
     let targets: Vec<PathBuf> = artifacts.iter().map(|a| root.join(&a.path)).collect();
     check_writes(root, targets.iter().map(PathBuf::as_path))
         .map_err(|e| PublishError::before_any_write(from_workspace(None, e)))?;
@@ -236,6 +313,7 @@ pub fn publish_held(
         stays_in_destination(root, &artifact.path, target, destinations)
             .map_err(PublishError::before_any_write)?;
     }
+    check_claims(root, claims).map_err(PublishError::before_any_write)?;
     if let Some(base) = base {
         let current = read_base(root, &base.path)
             .map_err(|e| PublishError::before_any_write(from_workspace(None, e)))?;
@@ -252,6 +330,56 @@ pub fn publish_held(
         written: artifacts.iter().map(|a| a.path.clone()).collect(),
         created_dirs: journal.created_dirs(),
     })
+}
+
+/// Each claim's number is still free in its folder (checked under the lock).
+fn check_claims(root: &Path, claims: &[NumberClaim]) -> std::result::Result<(), CapabilityError> {
+    for claim in claims {
+        let dir = if claim.dir == "." {
+            root.to_path_buf()
+        } else if unsafe_relative(&claim.dir).is_none() {
+            write_target(root, &root.join(&claim.dir)).map_err(|e| from_workspace(None, e))?
+        } else {
+            return Err(CapabilityError::new(
+                ErrorCode::SemanticPathRejected,
+                format!(
+                    "the numbered folder '{}' is not a safe relative path",
+                    claim.dir
+                ),
+                "Prepare the plan again.",
+            ));
+        };
+        let number = Correlative::from_digits(&claim.number);
+        let entries = match std::fs::read_dir(&dir) {
+            Ok(entries) => entries,
+            Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {
+                continue;
+            }
+            Err(e) => {
+                return Err(from_workspace(
+                    None,
+                    WorkspaceError::io("could not list", &dir, e),
+                ));
+            }
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with(".aw-tmp-") {
+                continue;
+            }
+            if number.is_some() && Correlative::of_name(&name) == number {
+                return Err(CapabilityError::new(
+                    ErrorCode::DesignNumberTaken,
+                    format!(
+                        "'{}' was to take the number {} in '{}', and '{name}' has it now",
+                        claim.folder, claim.number, claim.dir
+                    ),
+                    "Run prepare and validate again: the next free number is picked then, and the answer's path follows it.",
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Checks that the place a write to `rel` lands, links followed, is inside the place one of the

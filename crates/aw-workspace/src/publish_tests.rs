@@ -565,3 +565,128 @@ fn a_rollback_that_cannot_undo_everything_names_what_is_left() {
     }
     assert_eq!(Journal::default().undo(root), Rollback::NothingWritten);
 }
+
+fn claim(dir: &str, number: &str, folder: &str) -> NumberClaim {
+    NumberClaim {
+        dir: dir.to_owned(),
+        number: number.to_owned(),
+        folder: folder.to_owned(),
+    }
+}
+
+#[test]
+fn a_claimed_number_taken_meanwhile_refuses_the_publish_before_any_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let w = ws(&dir);
+    std::fs::create_dir_all(dir.path().join("docs/designs/001-design-other")).unwrap();
+    let before = tree(dir.path());
+    let artifacts = [art("docs/designs/001-design-mine/DESIGN.md", "x", false)];
+    let claims = [claim("docs/designs", "001", "001-design-mine")];
+    let e = publish_in(
+        PublishTarget::Workspace(&w),
+        &artifacts,
+        None,
+        &anywhere(),
+        &claims,
+        WAIT,
+    )
+    .unwrap_err();
+    assert_eq!(e.error.code, ErrorCode::DesignNumberTaken);
+    assert!(e.error.message.contains("001-design-other"));
+    assert_eq!(e.rollback, Rollback::NothingWritten);
+    // The lock file aside, nothing changed.
+    let after: BTreeMap<_, _> = tree(dir.path())
+        .into_iter()
+        .filter(|(p, _)| !p.starts_with(".workflow"))
+        .collect();
+    let before: BTreeMap<_, _> = before
+        .into_iter()
+        .filter(|(p, _)| !p.starts_with(".workflow"))
+        .collect();
+    assert_eq!(after, before);
+    // Another number (or a folder that is not there yet) is free.
+    let claims = [claim("docs/designs", "002", "002-design-mine")];
+    let artifacts = [art("docs/designs/002-design-mine/DESIGN.md", "x", false)];
+    publish_in(
+        PublishTarget::Workspace(&w),
+        &artifacts,
+        None,
+        &anywhere(),
+        &claims,
+        WAIT,
+    )
+    .unwrap();
+    let claims = [claim("docs/new", "001", "001-design-a")];
+    let artifacts = [art("docs/new/001-design-a/DESIGN.md", "x", false)];
+    publish_in(
+        PublishTarget::Workspace(&w),
+        &artifacts,
+        None,
+        &anywhere(),
+        &claims,
+        WAIT,
+    )
+    .unwrap();
+}
+
+#[test]
+fn an_explicit_root_is_created_locked_and_kept_as_the_boundary() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("out/designs");
+    let artifacts = [art("001-design-a/DESIGN.md", "x", false)];
+    let claims = [claim(".", "001", "001-design-a")];
+    let out = publish_in(
+        PublishTarget::Explicit(&root),
+        &artifacts,
+        None,
+        &anywhere(),
+        &claims,
+        WAIT,
+    )
+    .unwrap();
+    assert_eq!(out.written, ["001-design-a/DESIGN.md"]);
+    assert_eq!(
+        std::fs::read(root.join("001-design-a/DESIGN.md")).unwrap(),
+        b"x"
+    );
+    assert!(root.join(EXPLICIT_LOCK_FILE).is_file());
+    // The number is taken now.
+    let e = publish_in(
+        PublishTarget::Explicit(&root),
+        &[art("001-design-b/DESIGN.md", "y", false)],
+        None,
+        &anywhere(),
+        &[claim(".", "001", "001-design-b")],
+        WAIT,
+    )
+    .unwrap_err();
+    assert_eq!(e.error.code, ErrorCode::DesignNumberTaken);
+    // Escaping the root is refused as text, and through a link on disk.
+    let e = publish_in(
+        PublishTarget::Explicit(&root),
+        &[art("../escaped.md", "z", false)],
+        None,
+        &anywhere(),
+        &[],
+        WAIT,
+    )
+    .unwrap_err();
+    assert_eq!(e.error.code, ErrorCode::SemanticPathRejected);
+    #[cfg(unix)]
+    {
+        let outside = dir.path().join("elsewhere");
+        std::fs::create_dir_all(&outside).unwrap();
+        std::os::unix::fs::symlink(&outside, root.join("link")).unwrap();
+        let e = publish_in(
+            PublishTarget::Explicit(&root),
+            &[art("link/x.md", "z", false)],
+            None,
+            &anywhere(),
+            &[],
+            WAIT,
+        )
+        .unwrap_err();
+        assert_eq!(e.error.code, ErrorCode::PathOutsideWorkspace);
+        assert!(!outside.join("x.md").exists());
+    }
+}

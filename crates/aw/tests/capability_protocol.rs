@@ -16,7 +16,14 @@ const INPUTS: [&str; 6] = [
     "target=docs/designs",
 ];
 const INPUT_DIGEST: &str = "11d6c64888e813457261ca1da43b4c29116f91f1a31f15db8b17262f98e32a7b";
-const NOTES: &str = "docs/designs/001-design-alta/notes.md";
+/// The one file a `create` of the title `Alta` authors, first in a workspace without packages.
+const NOTES: &str = "docs/designs/001-design-alta/DESIGN.md";
+/// The manifest aw derives beside it.
+const MANIFEST: &str = "docs/designs/001-design-alta/design-manifest.json";
+/// A `DESIGN.md` that passes the content gate.
+const DOC: &str = "# Alta\n\n## Objective\n\nSign up.\n\n## Proposed design\n\nOne form.\n\n## Validation\n\nA person signs up.\n";
+/// Another one.
+const DOC_B: &str = "# Alta\n\n## Objective\n\nSign up.\n\n## Proposed design\n\nTwo forms.\n\n## Validation\n\nA person signs up.\n";
 
 fn cap<'a>(verb: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
     let mut v = vec!["capability", verb, "--capability", "design", "--json"];
@@ -48,7 +55,7 @@ fn planned(ws: &Ws) -> Value {
     let (code, a2) = validate(
         ws,
         &a1["request"],
-        &answer(INPUT_DIGEST, json!([{"path": NOTES, "content": "hola\n"}])),
+        &answer(INPUT_DIGEST, json!([{"path": NOTES, "content": DOC}])),
     );
     assert_eq!(code, 0, "{a2:#}");
     a2
@@ -109,7 +116,7 @@ fn an_authoring_operation_runs_prepare_validate_apply_end_to_end() {
     let (code, a2) = validate(
         &ws,
         &a1["request"],
-        &answer(INPUT_DIGEST, json!([{"path": NOTES, "content": "hola\n"}])),
+        &answer(INPUT_DIGEST, json!([{"path": NOTES, "content": DOC}])),
     );
     assert_eq!(code, 0, "{a2:#}");
     // The validate attempt continues the invocation (quirk 2, fixed).
@@ -126,9 +133,11 @@ fn an_authoring_operation_runs_prepare_validate_apply_end_to_end() {
     assert_eq!(a2["receipt"]["output"]["completeness"], "partial");
     let plan = &a2["plan"];
     assert_eq!(
-        plan["preview"],
-        json!([{"path": NOTES, "bytes": 5, "overwrite": false}])
+        plan["preview"][0],
+        json!({"path": NOTES, "bytes": DOC.len(), "overwrite": false})
     );
+    assert_eq!(plan["preview"][1]["path"], MANIFEST);
+    assert_eq!(plan["preview"].as_array().unwrap().len(), 2);
     assert_eq!(plan["requires_approval"], json!([]));
     let digest = plan["approval_digest"].as_str().unwrap();
     assert!(
@@ -142,20 +151,20 @@ fn an_authoring_operation_runs_prepare_validate_apply_end_to_end() {
     let (code, a3) = apply(&ws, &a2["request"], plan, digest);
     assert_eq!(code, 0, "{a3:#}");
     assert_eq!(a3["receipt"]["outcome"], "completed", "{a3:#}");
-    assert_eq!(a3["output"]["value"]["written"], json!([NOTES]));
+    assert_eq!(a3["output"]["value"]["written"], json!([NOTES, MANIFEST]));
     assert_eq!(
         a3["receipt"]["effects"]["applied"],
         json!(["local_additive"])
     );
     assert_eq!(a3["persistence"], "registry");
-    assert_eq!(ws.read(NOTES), "hola\n");
+    assert_eq!(ws.read(NOTES), DOC);
 
-    // The same plan again: the file exists and overwriting was not authorized.
+    // The same plan again: its package number is taken now.
     let (code, again) = apply(&ws, &a2["request"], plan, digest);
     assert_eq!(code, 0);
     assert_eq!(again["receipt"]["outcome"], "blocked");
-    assert_eq!(error_code(&again), "PUBLISH_TARGET_EXISTS");
-    assert_eq!(ws.read(NOTES), "hola\n");
+    assert_eq!(error_code(&again), "DESIGN_NUMBER_TAKEN");
+    assert_eq!(ws.read(NOTES), DOC);
 }
 
 #[test]
@@ -246,7 +255,7 @@ fn an_approval_cannot_be_replayed_on_another_plan() {
     let (_, second) = validate(
         &ws,
         &a1["request"],
-        &answer(INPUT_DIGEST, json!([{"path": NOTES, "content": "other\n"}])),
+        &answer(INPUT_DIGEST, json!([{"path": NOTES, "content": DOC_B}])),
     );
     let old = first["plan"]["approval_digest"].as_str().unwrap();
     let (code, a) = apply(&ws, &second["request"], &second["plan"], old);
@@ -457,13 +466,17 @@ fn sensitive_sources_is_a_plain_boolean_flag() {
     assert_eq!(v["request"]["policy"]["sensitive_sources"], true);
 }
 
-/// A design package as the minimal manifest describes it.
+/// A design package (format v1, no sources), written as `docs/PROTOCOL.md` describes it.
 fn package(ws: &Ws, folder: &str, id: &str) {
-    let body = "# Checkout\n\n## Objective\n\nPay.\n";
+    let body = "# Checkout\n\n## Objective\n\nPay.\n\n## Proposed design\n\nOne page.\n\n## Validation\n\nA person pays.\n";
     ws.write(&format!("docs/designs/{folder}/DESIGN.md"), body);
+    let digest = format!("sha256:{}", sha256_hex(body.as_bytes()));
     let manifest = json!({
-        "id": id, "title": "Checkout", "revision": 1,
-        "digest": format!("sha256:{}", sha256_hex(body.as_bytes())),
+        "schema": "workline.design-manifest/v1",
+        "id": id, "title": "Checkout", "revision": 1, "digest": digest,
+        "sources": [],
+        "maturity": {"requested": null, "attained": "handoff", "gaps": []},
+        "history": [{"revision": 1, "digest": digest, "path": "DESIGN.md"}],
     });
     ws.write(
         &format!("docs/designs/{folder}/design-manifest.json"),
@@ -582,9 +595,10 @@ fn prepare_in_a_subfolder_finds_the_workspace_above() {
     args.extend_from_slice(&INPUTS);
     let (code, v) = ws.run_in(&deep, &args, None, &[]);
     assert_eq!(code, 0, "{v:#}");
+    // The next number after the package DES-001.
     assert_eq!(
         v["semantic"]["allowed_destinations"],
-        json!(["docs/designs"])
+        json!(["docs/designs/002-design-alta/DESIGN.md"])
     );
     assert_eq!(
         std::fs::read_dir(&deep).unwrap().count(),
@@ -909,8 +923,8 @@ fn apply_refuses_a_request_whose_semantic_inputs_digest_was_swapped() {
     let mut request = a2["request"].clone();
     request["semantic_inputs_digest"] = json!("0".repeat(64));
     // The plan and its seal, rebuilt around the swapped digest (request_digest does not cover it).
-    let (mut plan, _) = forged_plan(&a2, &[(NOTES, "hola\n", false)]);
-    let digest = forged_digest(&"0".repeat(64), &[(NOTES, "hola\n")]);
+    let (mut plan, _) = forged_plan(&a2, &[(NOTES, DOC, false)]);
+    let digest = forged_digest(&"0".repeat(64), &[(NOTES, DOC)]);
     plan["semantic_inputs_digest"] = request["semantic_inputs_digest"].clone();
     plan["approval_digest"] = json!(digest);
     let (code, a) = apply(&ws, &request, &plan, &digest);
@@ -1001,7 +1015,7 @@ fn the_human_view_of_a_plan_shows_what_approving_would_write() {
     let a1 = prepare(&ws);
     let stdin = json!({
         "request": a1["request"],
-        "answer": answer(INPUT_DIGEST, json!([{"path": NOTES, "content": "hola\n"}])),
+        "answer": answer(INPUT_DIGEST, json!([{"path": NOTES, "content": DOC}])),
     })
     .to_string();
     let (code, text) = ws.stdout(
@@ -1018,7 +1032,10 @@ fn the_human_view_of_a_plan_shows_what_approving_would_write() {
     );
     assert_eq!(code, 0, "{text}");
     assert!(text.contains("\nplan (approval_digest "), "{text}");
-    assert!(text.contains(&format!("\n  + {NOTES} (5 bytes)")), "{text}");
+    assert!(
+        text.contains(&format!("\n  + {NOTES} ({} bytes)", DOC.len())),
+        "{text}"
+    );
 }
 
 #[test]
@@ -1028,7 +1045,8 @@ fn a_blocked_apply_says_nothing_was_applied_and_what_to_do() {
     ws.write(NOTES, "already here\n");
     let digest = a2["plan"]["approval_digest"].as_str().unwrap();
     let (_, a) = apply(&ws, &a2["request"], &a2["plan"], digest);
-    assert_eq!(error_code(&a), "PUBLISH_TARGET_EXISTS");
+    // Someone took the package's folder meanwhile: its number is no longer free.
+    assert_eq!(error_code(&a), "DESIGN_NUMBER_TAKEN");
     let next = a["receipt"]["next_action"].as_str().unwrap();
     let rest = next.strip_prefix("no effect was applied; ").expect(next);
     assert!(

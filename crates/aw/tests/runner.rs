@@ -11,6 +11,8 @@ mod cli_contract;
 mod concurrency;
 mod crash;
 mod demo;
+mod design_capability;
+mod designs;
 mod flow_cli;
 mod flow_journeys;
 mod flow_status;

@@ -40,6 +40,10 @@ pub struct SemanticRequest {
     pub limits: Limits,
     /// What to author, in prose.
     pub contract: String,
+    /// Whether each destination is the one file to author rather than a folder to author in
+    /// (not serialized: it only shapes the skeleton).
+    #[serde(skip)]
+    pub exact_files: bool,
 }
 
 impl SemanticRequest {
@@ -59,6 +63,15 @@ impl SemanticRequest {
                 max_artifact_bytes: MAX_ARTIFACT_BYTES,
             },
             contract,
+            exact_files: false,
+        }
+    }
+
+    /// The same request, whose destinations are the exact files to author.
+    pub fn with_exact_files(self) -> Self {
+        SemanticRequest {
+            exact_files: true,
+            ..self
         }
     }
 
@@ -68,7 +81,13 @@ impl SemanticRequest {
         let first = self
             .allowed_destinations
             .first()
-            .map(|d| format!("{d}/<file>"))
+            .map(|d| {
+                if self.exact_files {
+                    d.clone()
+                } else {
+                    format!("{d}/<file>")
+                }
+            })
             .unwrap_or_else(|| "<path>".to_owned());
         json!({
             "version": ANSWER_VERSION,

@@ -11,7 +11,7 @@ use super::carry::Carried;
 use super::descriptor::{Descriptor, Operation, Route};
 use super::effects::{EffectAuthorization, HostPolicy, Reach, authorize_effects, check_not_off};
 use super::error::{CapabilityError, CapabilityResult};
-use super::handler::{Handler, HandlerCall, HandlerResult, Verb};
+use super::handler::{Handler, HandlerCall, HandlerResult, NumberClaim, PublishRoot, Verb};
 use super::inventory::Instance;
 use super::paths::reserved_refusal;
 use super::plan::{
@@ -566,6 +566,10 @@ pub struct ApplyReady {
     pub request: CapabilityRequest,
     /// The carried plan.
     pub plan: DurablePlan,
+    /// Where its paths are relative to, and what the publish locks.
+    pub root: PublishRoot,
+    /// The numbers its artifacts take, checked under the lock.
+    pub claims: Vec<NumberClaim>,
     resolution: CapabilityResolution,
     pin: SelectionPin,
     authorization: EffectAuthorization,
@@ -583,9 +587,10 @@ pub enum ApplyGate {
 
 /// The checks of `apply` that need no disk (§6.4 steps 1–4, with quirks 1 and 13 fixed): the
 /// carried request, plan and approval are present (else a hard failure), the call is in a
-/// workspace, the request is still sealed, the operation is not `off`, it may have a durable
-/// plan at all (the refusals of preparing one, again), the approval matches the
-/// plan re-sealed from its own artifacts, every artifact path is inside the destinations the
+/// workspace or the handler names an explicit root to publish into (quirk 6, fixed), the
+/// request is still sealed, the operation is not `off`, it may have a durable plan at all (the
+/// refusals of preparing one, again), the approval matches the plan re-sealed from its own
+/// artifacts, every artifact path is inside the destinations the
 /// handler allows for this request, and every class needing approval was granted.
 pub fn apply_gate(call: &Call<'_>) -> CapabilityResult<ApplyGate> {
     let d = call.descriptor;
@@ -609,11 +614,19 @@ pub fn apply_gate(call: &Call<'_>) -> CapabilityResult<ApplyGate> {
             ),
         ));
     };
-    if call.workspace.is_none() {
+    // Outside a workspace only a handler that names a root of its own can publish (quirk 6,
+    // fixed: the design floor's explicit root).
+    // A root the handler cannot name reads as the workspace: the destination check below
+    // then reports why.
+    let root = call
+        .handler
+        .publish_root(request)
+        .unwrap_or(PublishRoot::Workspace);
+    if call.workspace.is_none() && root == PublishRoot::Workspace {
         return Err(CapabilityError::new(
             ErrorCode::CapabilityWorkspaceRequired,
             "applying a durable effect needs a workspace, and none was found",
-            "run apply inside the workspace, or create one with 'aw workspace-init'",
+            "run apply inside the workspace, or create one with 'aw workspace-init' (the design floor also publishes into an explicit absolute root given with --target)",
         ));
     }
     if request.capability != d.name {
@@ -690,6 +703,8 @@ pub fn apply_gate(call: &Call<'_>) -> CapabilityResult<ApplyGate> {
     };
     let verdict = checks();
     let ready = ApplyReady {
+        claims: call.handler.claims(request, &plan.artifacts),
+        root,
         request: request.clone(),
         plan: plan.clone(),
         resolution,
@@ -757,6 +772,8 @@ pub fn apply_finish_with(
     let ApplyReady {
         request,
         plan: _,
+        root: _,
+        claims: _,
         resolution,
         pin,
         authorization,

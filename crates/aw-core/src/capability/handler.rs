@@ -95,12 +95,48 @@ pub enum HandlerResult {
     },
 }
 
+/// The folder a request's artifact paths are relative to, and that `apply` locks and writes in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PublishRoot {
+    /// The workspace the call runs in (its lock, its containment).
+    Workspace,
+    /// A folder the caller named outside any workspace (an absolute path): `apply` creates it
+    /// when missing, locks it with a lock file of its own inside it, and keeps every write
+    /// inside it.
+    Explicit(String),
+}
+
+/// A number an artifact's folder takes in a numbered folder (`NNN-…`): `apply` refuses the plan
+/// when, under the lock, another entry of `dir` already carries that number. Preparing and
+/// validating read the folder without a lock, so two plans can pick the same number; this is
+/// what keeps both from publishing it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NumberClaim {
+    /// The numbered folder, relative to the publish root (`.` for the root itself).
+    pub dir: String,
+    /// The number, as its digits are written (`001`).
+    pub number: String,
+    /// The entry the plan creates with it (`001-design-checkout`).
+    pub folder: String,
+}
+
 /// A capability's implementation.
 pub trait Handler {
     /// Runs the attempt stage of `prepare`, `continue` or `validate`.
     fn attempt(&self, call: &HandlerCall<'_>) -> HandlerResult;
 
-    /// Where this request's artifacts may be written, workspace-relative: what `apply` checks
-    /// every carried artifact path against again, whatever the plan says.
+    /// Where this request's artifacts may be written, relative to its [`Handler::publish_root`]:
+    /// what `apply` checks every carried artifact path against again, whatever the plan says.
     fn allowed_destinations(&self, request: &CapabilityRequest) -> CapabilityResult<Vec<String>>;
+
+    /// Where this request publishes: the workspace unless the handler says otherwise.
+    fn publish_root(&self, _request: &CapabilityRequest) -> CapabilityResult<PublishRoot> {
+        Ok(PublishRoot::Workspace)
+    }
+
+    /// The numbers the plan's `artifacts` take, for `apply` to check under the lock. None by
+    /// default.
+    fn claims(&self, _request: &CapabilityRequest, _artifacts: &[Artifact]) -> Vec<NumberClaim> {
+        Vec::new()
+    }
 }

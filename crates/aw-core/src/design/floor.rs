@@ -1,30 +1,39 @@
-//! The built-in floor of `design` (capability spec §10.1–§10.2): the handler that answers when
-//! nothing better is installed, built from the domain rules of this module and the semantic
-//! handshake of `capability::answer`.
+//! The built-in floor of `design` (capability spec §10, package format v1): the handler that
+//! answers when nothing better is installed, built from the domain rules of this module and the
+//! semantic handshake of `capability::answer`.
 //!
-//! `validate` judges a package by identity and writes nothing. The authoring operations
-//! (`create`, `update`, `render`, `record`) split the work as the rest of aw does: aw owns the
-//! destination, the limits, the checks and the writing; the agent authors the content. So
-//! their first answer is a question (`needs_input` with the contract and the semantic request),
-//! and the `validate` stage turns the agent's answer into a durable result the dispatcher plans
-//! and a person approves.
+//! `validate` judges a package by identity and writes nothing: its manifest (every rule of
+//! [`super::manifest`], references included) and its `DESIGN.md` (the content gate of
+//! [`super::document`]), with the maturity the evidence supports. `create` and `update`
+//! ([`super::create`], [`super::update`]) split the work as the rest of aw does: the agent
+//! authors `DESIGN.md` and nothing else; aw owns the destination, the identity, the checks, the
+//! manifest and the writing. So their first answer is a question (`needs_input` with the contract
+//! and the semantic request), and the `validate` stage turns the agent's answer into a durable
+//! result the dispatcher plans and a person approves.
 //!
-//! `record`'s precondition checks that the package exists and validates; whether a catalogued
-//! rendition is stale against the bytes it names is not checked yet (the minimal package model
-//! has no rendition catalog).
+//! `render` and `record` still take the v21 path (the artifacts of the answer, verbatim, under the
+//! output root); `record`'s precondition checks that the package exists and validates.
 
+use super::document::DesignDocument;
 use super::index::{DesignIndex, DesignPackageEntry};
-use super::output_root::{DESIGNS_DIR, RootKind, resolve_output_root};
+use super::maturity::{OPEN_QUESTIONS_GAP, package_maturity};
+use super::output_root::{
+    DESIGNS_DIR, OutputRoot, RootKind, requested_target, resolve_output_root,
+};
 use super::receipt_fields::{DesignReceiptFields, MaturityFields};
 use super::sources::{
     Maturity, attained_maturity, declared_locators, floor_source, report_sources,
 };
+use super::{create, update};
 use crate::capability::answer::{Parsed, SemanticRequest, parse};
 use crate::capability::descriptor::Completeness;
 use crate::capability::error::{CapabilityError, CapabilityResult};
-use crate::capability::handler::{Handler, HandlerCall, HandlerResult, Verb};
+use crate::capability::handler::{
+    Handler, HandlerCall, HandlerResult, NumberClaim, PublishRoot, Verb,
+};
+use crate::capability::plan::Artifact;
 use crate::capability::receipt::{DurableReference, OperationOutput, ValidationOutcome};
-use crate::capability::request::{CapabilityRequest, input_digest};
+use crate::capability::request::{CapabilityRequest, RequestInput, input_digest};
 use crate::error_code::ErrorCode;
 use aw_json::js::{js_string, js_trim};
 use serde_json::{Value, json};
@@ -38,28 +47,25 @@ pub const ADAPTERS: [&str; 5] = [
     "stitch",
 ];
 
-/// The id of the one check `validate` reports.
+/// The id of the check of a package's manifest (and the references it makes).
 pub const MANIFEST_VALIDATION: &str = "design-manifest";
+/// The id of the check of a package's `DESIGN.md` (the content gate).
+pub const CONTENT_VALIDATION: &str = "design-content";
 
 /// The gap of a `validate` call whose `package` input is blank.
 pub const PACKAGE_GAP: &str = "the identity of the package to validate, e.g. 'DES-001'";
 
-/// The gap of an authoring `validate` stage that carried no answer.
-pub const ANSWER_GAP: &str = "the authored answer, as one JSON object on stdin";
+pub use super::authoring::ANSWER_GAP;
 
-/// What every authoring contract ends with: the shape of a valid answer.
+/// What every `render` and `record` contract ends with: the shape of a valid answer.
 const CONTRACT_TAIL: &str = "Answer with one JSON object carrying 'version', 'operation', \
 'input_digest', 'state': 'proposed' and 'artifacts': [{path, content}]. Every 'path' is relative \
 to the workspace and falls inside the allowed destinations. No artifact invents a format: the \
 formats of the UI Design Package v1 are the only ones accepted.";
 
-/// The authoring contract of an operation: its own sentence, then [`CONTRACT_TAIL`].
+/// The authoring contract of `render` or `record`: its own sentence, then [`CONTRACT_TAIL`].
 pub fn contract(operation: &str) -> String {
     let own = match operation {
-        "create" => "Author the FIRST revision of the package from the declared sources.",
-        "update" => {
-            "Author the NEXT revision on top of the declared base. Do not rewrite revisions that are already sealed."
-        }
         "render" => {
             "Regenerate the projections of the named revision. A projection is not normative and is never sealed."
         }
@@ -71,18 +77,34 @@ pub fn contract(operation: &str) -> String {
     format!("{own} {CONTRACT_TAIL}").trim().to_owned()
 }
 
+/// The names the shell listed in one output root (for numbering a new package).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RootListing {
+    /// The root, as [`OutputRoot::root`] gives it.
+    pub root: String,
+    /// Every entry name in it (none when it does not exist).
+    pub names: Vec<String>,
+}
+
 /// The `design` floor. Built by the shell per invocation: `workspace` says whether the call
-/// runs inside one, and `index` is the design index the shell read from it
-/// (`aw_workspace::designs::read_index`; `None` reads as an index with no packages).
+/// runs inside one, `index` is the design index the shell read from it
+/// (`aw_workspace::designs::read_index`; `None` reads as an index with no packages), and
+/// `listing` the entries of the output root the request names ([`DesignFloor::listing_root`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct DesignFloor {
     /// Whether the invocation runs inside a workspace.
     pub workspace: bool,
     /// The workspace's design index.
     pub index: Option<DesignIndex>,
+    /// The entries of the request's output root.
+    pub listing: Option<RootListing>,
+    /// Which of the request's file sources exist (`create::file_locators`), when the shell
+    /// looked: a missing one is recorded `unavailable`.
+    pub present_sources: Option<Vec<String>>,
 }
 
-fn input<'r>(request: &'r CapabilityRequest, name: &str) -> Option<&'r Value> {
+/// The value of the request's input `name`.
+pub fn input<'r>(request: &'r CapabilityRequest, name: &str) -> Option<&'r Value> {
     request
         .inputs
         .iter()
@@ -90,14 +112,65 @@ fn input<'r>(request: &'r CapabilityRequest, name: &str) -> Option<&'r Value> {
         .map(|i| &i.value)
 }
 
-fn not_found_action() -> String {
+/// The action of a package nobody could find.
+pub fn not_found_action() -> String {
     format!("see 'aw designs' for the identities published under {DESIGNS_DIR}/")
 }
 
 impl DesignFloor {
     /// A floor inside or outside a workspace, with the index read from it.
     pub fn new(workspace: bool, index: Option<DesignIndex>) -> Self {
-        DesignFloor { workspace, index }
+        DesignFloor {
+            workspace,
+            index,
+            listing: None,
+            present_sources: None,
+        }
+    }
+
+    /// The same floor, knowing which of the request's file sources exist.
+    pub fn with_present_sources(self, present: Vec<String>) -> Self {
+        DesignFloor {
+            present_sources: Some(present),
+            ..self
+        }
+    }
+
+    /// The same floor, with the entries of the output root.
+    pub fn with_listing(self, listing: RootListing) -> Self {
+        DesignFloor {
+            listing: Some(listing),
+            ..self
+        }
+    }
+
+    /// The output root a request names, from the target flag, else its `target` input
+    /// ([`requested_target`]), else the default.
+    pub fn output_root(
+        &self,
+        request: &CapabilityRequest,
+    ) -> Result<OutputRoot, super::failure::DesignFailure> {
+        let target = requested_target(request.context.target.as_deref(), input(request, "target"));
+        resolve_output_root(self.workspace, target)
+    }
+
+    /// The output root whose entries the shell lists before building the floor, from the same
+    /// values the request will carry (the target flag and the inputs); `None` when it names none.
+    pub fn listing_root(
+        workspace: bool,
+        target: Option<&str>,
+        inputs: &[RequestInput],
+    ) -> Option<OutputRoot> {
+        let target_input = inputs.iter().find(|i| i.name == "target").map(|i| &i.value);
+        resolve_output_root(workspace, requested_target(target, target_input)).ok()
+    }
+
+    /// The names listed in `root` (none when the shell listed another root, or none at all).
+    pub fn listing_of(&self, root: &str) -> &[String] {
+        match &self.listing {
+            Some(l) if l.root == root => &l.names,
+            _ => &[],
+        }
     }
 
     /// §10.1: judge a package by identity.
@@ -126,7 +199,7 @@ impl DesignFloor {
                 not_found_action(),
             ));
         };
-        validated(found, id, Maturity::requested(input(request, "maturity")))
+        validated(found, id)
     }
 
     /// §10.2 step 2: what must hold before an operation may even ask for content.
@@ -252,22 +325,51 @@ impl DesignFloor {
 
 /// The completed `validate` result for a located package. `id` is the identity asked for: a
 /// broken package located by its folder or its claimed id has no validated one.
-fn validated(found: &DesignPackageEntry, id: &str, requested: Option<Maturity>) -> HandlerResult {
-    let detail = (!found.ok).then(|| {
+///
+/// Two validations: `design-manifest` (the manifest's rules and its references) and
+/// `design-content` (the content gate of `DESIGN.md`). The maturity reported is the package's
+/// own rule (see [`super::maturity`]) with what the two found as reasons.
+fn validated(found: &DesignPackageEntry, id: &str) -> HandlerResult {
+    let detail = |failures: &[super::failure::DesignFailure]| {
+        (!failures.is_empty()).then(|| {
+            failures
+                .iter()
+                .map(|f| format!("{}: {}", f.code, f.message))
+                .collect::<Vec<_>>()
+                .join("; ")
+        })
+    };
+    let manifest = found.manifest.as_ref();
+    let content_ok = found.content_failures.is_empty() && found.design_text.is_some();
+    let mut content_failures = found.content_failures.clone();
+    if found.design_text.is_none() && content_failures.is_empty() {
+        content_failures.push(super::failure::DesignFailure::new(
+            ErrorCode::DesignContentInvalid,
+            format!("{}/DESIGN.md", found.path),
+            "the package has no readable DESIGN.md",
+            "restore the package's DESIGN.md",
+        ));
+    }
+    let mut reasons: Vec<String> = Vec::new();
+    if let Some(text) = &found.design_text
+        && DesignDocument::read(text).has_open_questions()
+    {
+        reasons.push(OPEN_QUESTIONS_GAP.to_owned());
+    }
+    reasons.extend(
+        content_failures
+            .iter()
+            .map(|f| format!("DESIGN.md does not pass the content gate: {}", f.message)),
+    );
+    reasons.extend(
         found
             .failures
             .iter()
-            .map(|f| format!("{}: {}", f.code, f.message))
-            .collect::<Vec<_>>()
-            .join("; ")
-    });
-    let report = report_sources(&[], id);
-    let gate = if found.ok {
-        Maturity::Handoff
-    } else {
-        Maturity::Outline
-    };
-    let maturity = attained_maturity(requested, gate, &report);
+            .map(|f| format!("the package does not validate ({}): {}", f.code, f.message)),
+    );
+    let requested = manifest.and_then(|m| m.maturity.requested);
+    let sources = manifest.map(|m| m.sources.clone()).unwrap_or_default();
+    let maturity = package_maturity(requested, &sources, reasons);
     let fields = DesignReceiptFields {
         package: Some(found.id.clone().unwrap_or_else(|| id.to_owned())),
         baseline: found.current_baseline.clone(),
@@ -278,7 +380,7 @@ fn validated(found: &DesignPackageEntry, id: &str, requested: Option<Maturity>) 
             requested,
             attained: maturity.attained,
         },
-        sources: Vec::new(),
+        sources,
         renditions: Vec::new(),
     };
     let reference = match (&found.id, &found.current_baseline) {
@@ -290,33 +392,87 @@ fn validated(found: &DesignPackageEntry, id: &str, requested: Option<Maturity>) 
         }),
         _ => None,
     };
+    let failures: Vec<_> = found
+        .failures
+        .iter()
+        .chain(&content_failures)
+        .cloned()
+        .collect();
     HandlerResult::Completed {
         output: OperationOutput {
-            value: Some(json!({"design": fields, "ok": found.ok, "failures": found.failures})),
+            value: Some(json!({
+                "design": fields,
+                "ok": found.ok && content_ok,
+                "failures": failures,
+                "gaps": maturity.gaps,
+            })),
             reference,
             completeness: Some(Completeness::Complete),
         },
-        validations: vec![ValidationOutcome {
-            id: MANIFEST_VALIDATION.to_owned(),
-            passed: found.ok,
-            detail,
-        }],
+        validations: vec![
+            ValidationOutcome {
+                id: MANIFEST_VALIDATION.to_owned(),
+                passed: found.ok,
+                detail: detail(&found.failures),
+            },
+            ValidationOutcome {
+                id: CONTENT_VALIDATION.to_owned(),
+                passed: content_ok,
+                detail: detail(&content_failures),
+            },
+        ],
     }
 }
 
 impl Handler for DesignFloor {
     fn attempt(&self, call: &HandlerCall<'_>) -> HandlerResult {
-        if call.operation.name == "validate" {
-            self.validate(call.request)
-        } else {
-            self.author(call)
+        match call.operation.name.as_str() {
+            "validate" => self.validate(call.request),
+            "create" => create::attempt(self, call),
+            "update" => update::attempt(self, call),
+            _ => self.author(call),
         }
     }
 
+    /// `create`: the output root (a package folder is made inside it; the claim pins which).
+    /// `update`: the package's folder. `render`, `record`: the output root of the `--target`
+    /// flag.
     fn allowed_destinations(&self, request: &CapabilityRequest) -> CapabilityResult<Vec<String>> {
-        resolve_output_root(self.workspace, request.context.target.as_deref())
-            .map(|root| vec![root.root().to_owned()])
-            .map_err(CapabilityError::from)
+        match request.operation.as_str() {
+            "create" => match self.output_root(request).map_err(CapabilityError::from)? {
+                OutputRoot::Workspace { root, .. } => Ok(vec![root]),
+                OutputRoot::Explicit { .. } => Ok(vec![".".to_owned()]),
+            },
+            "update" => {
+                let id = match input(request, "package") {
+                    Some(Value::String(s)) => js_trim(s),
+                    _ => "",
+                };
+                update::current(self, id).map(|c| vec![c.entry.path.clone()])
+            }
+            _ => resolve_output_root(self.workspace, request.context.target.as_deref())
+                .map(|root| vec![root.root().to_owned()])
+                .map_err(CapabilityError::from),
+        }
+    }
+
+    /// A `create` outside a workspace publishes into its explicit root; everything else into
+    /// the workspace.
+    fn publish_root(&self, request: &CapabilityRequest) -> CapabilityResult<PublishRoot> {
+        if request.operation != "create" {
+            return Ok(PublishRoot::Workspace);
+        }
+        match self.output_root(request).map_err(CapabilityError::from)? {
+            OutputRoot::Workspace { .. } => Ok(PublishRoot::Workspace),
+            OutputRoot::Explicit { root } => Ok(PublishRoot::Explicit(root)),
+        }
+    }
+
+    fn claims(&self, request: &CapabilityRequest, artifacts: &[Artifact]) -> Vec<NumberClaim> {
+        match (request.operation.as_str(), self.output_root(request)) {
+            ("create", Ok(root)) => create::claims(&root, artifacts),
+            _ => Vec::new(),
+        }
     }
 }
 

@@ -1,9 +1,12 @@
 use super::*;
 use crate::capability::builtin::design_descriptor;
 use crate::capability::descriptor::Descriptor;
+use crate::capability::handler::{NumberClaim, PublishRoot};
 use crate::capability::plan::Artifact;
 use crate::capability::request::CapabilityRequest;
 use crate::capability::test_support::{ID, direct, invocation};
+use crate::design::manifest::{Revision, first_manifest};
+use crate::design::sources::floor_source;
 use crate::design::test_support::{doc_digest, package, raw_package};
 use serde_json::json;
 
@@ -71,18 +74,25 @@ fn validate_reports_a_found_package_complete_with_its_reference() {
     };
     assert_eq!(
         validations,
-        [ValidationOutcome {
-            id: "design-manifest".to_owned(),
-            passed: true,
-            detail: None
-        }]
+        [
+            ValidationOutcome {
+                id: "design-manifest".to_owned(),
+                passed: true,
+                detail: None
+            },
+            ValidationOutcome {
+                id: "design-content".to_owned(),
+                passed: true,
+                detail: None
+            }
+        ]
     );
     assert_eq!(output.completeness, Some(Completeness::Complete));
     assert_eq!(
         output.reference,
         Some(DurableReference {
             id: "DES-001".to_owned(),
-            revision: Some(2),
+            revision: Some(1),
             digest: doc_digest(),
             locator: "docs/designs/001-design-signup".to_owned(),
         })
@@ -92,18 +102,56 @@ fn validate_reports_a_found_package_complete_with_its_reference() {
         json!({
             "design": {
                 "package": "DES-001",
-                "baseline": {"revision": 2, "digest": doc_digest()},
+                "baseline": {"revision": 1, "digest": doc_digest()},
                 "path": "docs/designs/001-design-signup",
                 "root": "workspace",
                 "indexable": true,
                 "maturity": {"requested": null, "attained": "handoff"},
-                "sources": [],
+                "sources": [{
+                    "name": "sources", "kind": "markdown", "locator": "docs/req.md",
+                    "disposition": "used", "reason": null, "derived": [],
+                    "sensitivity": "public", "essential": true
+                }],
                 "renditions": []
             },
             "ok": true,
-            "failures": []
+            "failures": [],
+            "gaps": []
         })
     );
+}
+
+#[test]
+fn validate_reports_content_failures_and_open_questions_as_maturity_gaps() {
+    let mut dir = package("001-design-signup", "DES-001");
+    if let crate::design::index::DirContents::Package(read) = &mut dir.contents {
+        read.existing_sources.clear();
+    }
+    let floor = DesignFloor::new(true, Some(DesignIndex::from_tree(&[dir])));
+    let r = request("validate", None, &[("package", "DES-001")]);
+    let HandlerResult::Completed {
+        output,
+        validations,
+    } = run(&floor, Verb::Prepare, &r, None)
+    else {
+        panic!("expected completed");
+    };
+    // The missing source fails the manifest's references; the document still passes.
+    assert!(!validations[0].passed);
+    assert!(
+        validations[0]
+            .detail
+            .as_deref()
+            .unwrap()
+            .contains("DESIGN_REFERENCE_UNRESOLVED")
+    );
+    assert!(validations[1].passed);
+    let value = output.value.unwrap();
+    assert_eq!(value["ok"], false);
+    assert_eq!(value["design"]["maturity"]["attained"], "outline");
+    assert_eq!(value["gaps"].as_array().unwrap().len(), 1);
+    // Still found and referenced: the manifest itself validates.
+    assert!(output.reference.is_some());
 }
 
 #[test]
@@ -176,8 +224,10 @@ fn validate_asks_for_a_blank_package_and_needs_a_workspace() {
     );
 }
 
+const SIGN_UP: &str = "docs/designs/004-design-sign-up/DESIGN.md";
+
 #[test]
-fn an_authoring_prepare_publishes_the_contract_and_the_semantic_request() {
+fn an_authoring_prepare_publishes_the_contract_and_the_one_destination() {
     // The inputs of §3.6's worked example, whose digest PROTOCOL.md pins.
     let pinned = [
         ("title", "Alta"),
@@ -200,58 +250,118 @@ fn an_authoring_prepare_publishes_the_contract_and_the_semantic_request() {
         semantic.input_digest,
         "11d6c64888e813457261ca1da43b4c29116f91f1a31f15db8b17262f98e32a7b"
     );
-    assert_eq!(semantic.allowed_destinations, ["docs/designs"]);
-    assert_eq!(semantic.limits.max_artifacts, 60);
+    // The next number after DES-001 and the broken DES-003's folder.
+    let dest = "docs/designs/004-design-alta/DESIGN.md";
+    assert_eq!(semantic.allowed_destinations, [dest]);
+    assert_eq!(semantic.skeleton()["artifacts"][0]["path"], dest);
     assert_eq!(
         gaps,
         [
             semantic.contract.clone(),
-            "allowed destinations: docs/designs".to_owned()
+            format!("allowed destinations: {dest}")
         ]
     );
     assert!(semantic.contract.starts_with("Author the FIRST revision"));
-    assert!(semantic.contract.ends_with(CONTRACT_TAIL));
+    assert!(semantic.contract.contains("## Proposed design"));
     assert!(output.is_none());
     // `continue` asks the same question; every contract is English.
     assert!(matches!(
         run(&in_workspace(), Verb::Continue, &r, None),
         HandlerResult::NeedsInput { .. }
     ));
-    for op in ["create", "update", "render", "record"] {
+    assert!(semantic.contract.is_ascii());
+    for op in ["render", "record"] {
         let c = contract(op);
         assert!(c.is_ascii() && c.len() > CONTRACT_TAIL.len() + 10, "{op}");
     }
 }
 
 #[test]
-fn the_root_comes_from_the_target_flag_not_the_target_input() {
-    // The `target` input says `docs/designs`; the flag narrows the root.
+fn the_root_comes_from_the_target_flag_else_the_target_input_and_numbers_from_its_listing() {
     let r = request("create", Some("docs/designs/team-a"), &create_inputs());
-    let HandlerResult::NeedsInput { gaps, semantic, .. } =
-        run(&in_workspace(), Verb::Prepare, &r, None)
-    else {
+    let floor = in_workspace().with_listing(RootListing {
+        root: "docs/designs/team-a".to_owned(),
+        names: vec!["007-design-old".to_owned(), "notes.md".to_owned()],
+    });
+    let HandlerResult::NeedsInput { semantic, .. } = run(&floor, Verb::Prepare, &r, None) else {
         panic!("expected needs_input");
     };
     assert_eq!(
         semantic.unwrap().allowed_destinations,
-        ["docs/designs/team-a"]
+        ["docs/designs/team-a/008-design-sign-up/DESIGN.md"]
     );
-    assert_eq!(gaps[1], "allowed destinations: docs/designs/team-a");
     assert_eq!(
-        in_workspace().allowed_destinations(&r),
+        floor.allowed_destinations(&r),
         Ok(vec!["docs/designs/team-a".to_owned()])
+    );
+    // No flag: the `target` input is the root (the reference ignored it).
+    let inputs = [
+        ("title", "Sign-up"),
+        ("sources", "docs/req.md"),
+        ("target", "docs/mockups"),
+    ];
+    let r = request("create", None, &inputs);
+    let HandlerResult::NeedsInput { semantic, .. } = run(&in_workspace(), Verb::Prepare, &r, None)
+    else {
+        panic!("expected needs_input");
+    };
+    // Not indexable: only its own listing counts (none given: the first number).
+    assert_eq!(
+        semantic.unwrap().allowed_destinations,
+        ["docs/mockups/001-design-sign-up/DESIGN.md"]
+    );
+    assert_eq!(
+        DesignFloor::listing_root(true, None, &r.inputs)
+            .unwrap()
+            .root(),
+        "docs/mockups"
     );
 }
 
 #[test]
-fn outside_a_workspace_an_explicit_root_is_asked_for_and_a_missing_one_blocks() {
+fn outside_a_workspace_an_explicit_root_is_published_into_and_a_missing_one_blocks() {
     let outside = DesignFloor::new(false, None);
     let r = request("create", Some("/elsewhere/my-designs"), &create_inputs());
-    let HandlerResult::NeedsInput { gaps, .. } = run(&outside, Verb::Prepare, &r, None) else {
+    let HandlerResult::NeedsInput { gaps, semantic, .. } = run(&outside, Verb::Prepare, &r, None)
+    else {
         panic!("expected needs_input");
     };
-    assert!(gaps[1].contains("/elsewhere/my-designs"));
-    let none = request("create", None, &create_inputs());
+    // Paths are relative to the explicit root.
+    assert_eq!(
+        gaps[1],
+        "allowed destinations: 001-design-sign-up/DESIGN.md"
+    );
+    assert!(semantic.unwrap().contract.contains("/elsewhere/my-designs"));
+    assert_eq!(outside.allowed_destinations(&r), Ok(vec![".".to_owned()]));
+    assert_eq!(
+        outside.publish_root(&r),
+        Ok(PublishRoot::Explicit("/elsewhere/my-designs".to_owned()))
+    );
+    let answer = answer_for(&r, "001-design-sign-up/DESIGN.md");
+    let HandlerResult::Durable {
+        artifacts, output, ..
+    } = run(&outside, Verb::Validate, &r, Some(&answer))
+    else {
+        panic!("expected durable");
+    };
+    assert_eq!(artifacts[1].path, "001-design-sign-up/design-manifest.json");
+    assert_eq!(
+        output.reference.unwrap().locator,
+        "/elsewhere/my-designs/001-design-sign-up"
+    );
+    assert_eq!(
+        outside.claims(&r, &artifacts),
+        [NumberClaim {
+            dir: ".".to_owned(),
+            number: "001".to_owned(),
+            folder: "001-design-sign-up".to_owned()
+        }]
+    );
+    let none = request(
+        "create",
+        None,
+        &[("title", "x"), ("sources", "a.md"), ("target", "")],
+    );
     assert_eq!(
         blocked_code(&run(&outside, Verb::Prepare, &none, None)),
         ErrorCode::DesignOutputRootRequired
@@ -266,7 +376,7 @@ fn outside_a_workspace_an_explicit_root_is_asked_for_and_a_missing_one_blocks() 
         ErrorCode::DesignOutputRootUnsafe
     );
     assert_eq!(
-        in_workspace().allowed_destinations(&r).unwrap_err().code,
+        in_workspace().publish_root(&r).unwrap_err().code,
         ErrorCode::DesignOutputRootUnsafe
     );
 }
@@ -284,7 +394,7 @@ fn an_out_of_catalog_source_still_asks_but_costs_the_handoff() {
         run(&in_workspace(), Verb::Prepare, &r, None),
         HandlerResult::NeedsInput { .. }
     ));
-    let answer = answer_for(&r, "docs/designs/001-design-signup/DESIGN.md");
+    let answer = answer_for(&r, SIGN_UP);
     let HandlerResult::Durable { output, .. } =
         run(&in_workspace(), Verb::Validate, &r, Some(&answer))
     else {
@@ -303,49 +413,81 @@ fn an_out_of_catalog_source_still_asks_but_costs_the_handoff() {
     assert!(value["gaps"][0].as_str().unwrap().contains("design.sketch"));
 }
 
-fn answer_for(r: &CapabilityRequest, path: &str) -> Value {
+const AUTHORED: &str = "# Sign-up\n\n## Objective\n\nJoin.\n\n## Proposed design\n\nA form.\n\n## Validation\n\nA person joins.\n";
+
+fn answer_with(r: &CapabilityRequest, artifacts: Value) -> Value {
     json!({
         "version": 1,
         "operation": format!("design.{}", r.operation),
         "input_digest": input_digest(&r.inputs),
         "state": "proposed",
-        "artifacts": [{"path": path, "content": "# Sign-up\n"}]
+        "artifacts": artifacts
     })
 }
 
+fn answer_for(r: &CapabilityRequest, path: &str) -> Value {
+    answer_with(r, json!([{"path": path, "content": AUTHORED}]))
+}
+
 #[test]
-fn validate_with_an_answer_is_a_durable_partial_result_with_the_artifacts_verbatim() {
+fn validate_with_an_answer_is_a_durable_partial_result_with_the_derived_manifest() {
     let r = request("create", None, &create_inputs());
-    let answer = answer_for(&r, " docs/designs/001-design-signup/DESIGN.md ");
+    let answer = answer_for(&r, &format!(" {SIGN_UP} "));
+    let floor = in_workspace();
     let HandlerResult::Durable {
         artifacts,
         base,
         output,
-    } = run(&in_workspace(), Verb::Validate, &r, Some(&answer))
+    } = run(&floor, Verb::Validate, &r, Some(&answer))
     else {
         panic!("expected durable");
     };
+    let sources = [floor_source("sources", "docs/req.md")];
+    let manifest = first_manifest(
+        "DES-004",
+        Revision {
+            doc: AUTHORED,
+            sources: &sources,
+            requested: None,
+        },
+    );
     assert_eq!(
         artifacts,
-        [Artifact {
-            path: "docs/designs/001-design-signup/DESIGN.md".to_owned(),
-            content: "# Sign-up\n".to_owned(),
-            overwrite: None,
-        }]
+        [
+            Artifact {
+                path: SIGN_UP.to_owned(),
+                content: AUTHORED.to_owned(),
+                overwrite: None,
+            },
+            Artifact {
+                path: "docs/designs/004-design-sign-up/design-manifest.json".to_owned(),
+                content: manifest.to_text(),
+                overwrite: None,
+            }
+        ]
     );
     assert_eq!(base, None);
-    assert_eq!(output.reference, None);
+    let digest = crate::design::manifest::digest_of(AUTHORED.as_bytes());
+    assert_eq!(
+        output.reference,
+        Some(DurableReference {
+            id: "DES-004".to_owned(),
+            revision: Some(1),
+            digest: digest.clone(),
+            locator: "docs/designs/004-design-sign-up".to_owned()
+        })
+    );
     assert_eq!(output.completeness, Some(Completeness::Partial));
     assert_eq!(
         output.value.unwrap(),
         json!({
             "design": {
-                "package": null,
-                "baseline": null,
-                "path": "docs/designs",
+                "package": "DES-004",
+                "baseline": {"revision": 1, "digest": digest},
+                "path": "docs/designs/004-design-sign-up",
                 "root": "workspace",
                 "indexable": true,
-                "maturity": {"requested": null, "attained": "outline"},
+                "maturity": {"requested": null, "attained": "handoff"},
                 "sources": [{
                     "name": "sources", "kind": "markdown", "locator": "docs/req.md",
                     "disposition": "used", "reason": null, "derived": [],
@@ -353,9 +495,17 @@ fn validate_with_an_answer_is_a_durable_partial_result_with_the_artifacts_verbat
                 }],
                 "renditions": []
             },
-            "artifacts": ["docs/designs/001-design-signup/DESIGN.md"],
+            "artifacts": [SIGN_UP, "docs/designs/004-design-sign-up/design-manifest.json"],
             "gaps": []
         })
+    );
+    assert_eq!(
+        floor.claims(&r, &artifacts),
+        [NumberClaim {
+            dir: "docs/designs".to_owned(),
+            number: "004".to_owned(),
+            folder: "004-design-sign-up".to_owned()
+        }]
     );
 }
 
@@ -371,17 +521,67 @@ fn validate_without_an_answer_asks_for_it_and_a_bad_answer_blocks() {
         assert_eq!(gaps, [ANSWER_GAP]);
         assert_eq!(semantic.unwrap().operation, "design.create");
     }
-    let escaping = answer_for(&r, "docs/other/x.md");
-    assert_eq!(
-        blocked_code(&run(&in_workspace(), Verb::Validate, &r, Some(&escaping))),
-        ErrorCode::SemanticPathRejected
+    let blocked = |answer: &Value| match run(&in_workspace(), Verb::Validate, &r, Some(answer)) {
+        HandlerResult::Blocked(e) => e,
+        other => panic!("expected blocked, got {other:?}"),
+    };
+    let e = blocked(&answer_for(&r, "docs/other/x.md"));
+    assert_eq!(e.code, ErrorCode::SemanticPathRejected);
+    assert!(e.message.contains(SIGN_UP), "{}", e.message);
+    // Another number: refused, naming the path this request authors.
+    let e = blocked(&answer_for(&r, "docs/designs/001-design-sign-up/DESIGN.md"));
+    assert_eq!(e.code, ErrorCode::SemanticPathRejected);
+    assert!(e.message.contains(SIGN_UP));
+    // The manifest is aw's; so is any second file.
+    let e = blocked(&answer_with(
+        &r,
+        json!([{"path": SIGN_UP, "content": AUTHORED},
+               {"path": "docs/designs/004-design-sign-up/design-manifest.json", "content": "{}"}]),
+    ));
+    assert_eq!(e.code, ErrorCode::SemanticPathRejected);
+    assert!(e.message.contains("design-manifest.json"));
+    let e = blocked(&answer_with(
+        &r,
+        json!([{"path": SIGN_UP, "content": AUTHORED},
+               {"path": "docs/designs/004-design-sign-up/notes.md", "content": "x"}]),
+    ));
+    assert_eq!(e.code, ErrorCode::SemanticPathRejected);
+    // The content gate.
+    let e = blocked(&answer_with(
+        &r,
+        json!([{"path": SIGN_UP, "content": "# Sign-up\n"}]),
+    ));
+    assert_eq!(e.code, ErrorCode::DesignContentInvalid);
+    assert!(
+        e.message.contains("'## Objective' is missing"),
+        "{}",
+        e.message
     );
-    let mut stale = answer_for(&r, "docs/designs/x.md");
+    let mut stale = answer_for(&r, SIGN_UP);
     stale["input_digest"] = json!("0".repeat(64));
-    assert_eq!(
-        blocked_code(&run(&in_workspace(), Verb::Validate, &r, Some(&stale))),
-        ErrorCode::SemanticStale
+    assert_eq!(blocked(&stale).code, ErrorCode::SemanticStale);
+}
+
+#[test]
+fn a_title_without_a_word_is_refused_and_a_blank_one_asked_for() {
+    let r = request(
+        "create",
+        None,
+        &[("title", "¿?"), ("sources", "a.md"), ("target", "")],
     );
+    assert_eq!(
+        blocked_code(&run(&in_workspace(), Verb::Prepare, &r, None)),
+        ErrorCode::DesignTitleInvalid
+    );
+    let r = request(
+        "create",
+        None,
+        &[("title", " "), ("sources", "a.md"), ("target", "")],
+    );
+    assert!(matches!(
+        run(&in_workspace(), Verb::Prepare, &r, None),
+        HandlerResult::NeedsInput { semantic: None, .. }
+    ));
 }
 
 #[test]

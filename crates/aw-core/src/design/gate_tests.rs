@@ -14,6 +14,11 @@ fn entry(id: &str, revision: u64, ok: bool) -> DesignPackageEntry {
             revision,
             digest: format!("sha256:{}", "a".repeat(64)),
         }),
+        manifest: None,
+        content_failures: Vec::new(),
+        manifest_text: None,
+        design_text: None,
+        review_files: Vec::new(),
         ok,
         failures: if ok {
             Vec::new()

@@ -151,6 +151,11 @@ mod tests {
                 revision,
                 digest: format!("sha256:{}", "a".repeat(64)),
             }),
+            manifest: None,
+            content_failures: Vec::new(),
+            manifest_text: None,
+            design_text: None,
+            review_files: Vec::new(),
             ok: true,
             failures: Vec::new(),
         }

@@ -12,9 +12,14 @@
 //! a locale-dependent collation; the two agree on every identity and on paths that differ only
 //! in lowercase ASCII, which is what package folders are named with.
 
+use super::document::{DesignDocument, check_document};
 use super::failure::DesignFailure;
-use super::manifest::{Baseline, FileRead, MANIFEST_FILE, check_manifest, is_package_id};
+use super::manifest::{
+    Baseline, DESIGN_DOC_FILE, FileRead, MANIFEST_FILE, Manifest, PackageFiles, check_manifest,
+    file_source_locators, is_package_id,
+};
 use super::output_root::DESIGNS_DIR;
+use super::sources::{Disposition, SourceKind};
 use crate::canonical::utf16_cmp;
 use crate::error_code::ErrorCode;
 use serde::Serialize;
@@ -32,17 +37,51 @@ pub struct DesignDir {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DirContents {
     /// A package: the folder has an entry named `design-manifest.json`.
-    Package {
-        /// The manifest, as read.
-        manifest: FileRead,
-        /// The `DESIGN.md` beside it, as read.
-        design_doc: FileRead,
-    },
+    Package(PackageRead),
     /// A grouping folder: its real sub-folders (symbolic links left out), sorted by name.
     Folder(Vec<DesignDir>),
 }
 
-/// One package of the index (keys in emission order).
+/// One review file of a package (`reviews/<name>`), carried as read for whoever judges it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReviewFile {
+    /// The file's name inside `reviews/`.
+    pub name: String,
+    /// What was there.
+    pub read: FileRead,
+}
+
+/// What the shell read of one package folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PackageRead {
+    /// The manifest, as read.
+    pub manifest: FileRead,
+    /// The `DESIGN.md` beside it, as read.
+    pub design_doc: FileRead,
+    /// The files of `revisions/` (regular files only, by name, sorted).
+    pub revisions: Vec<(String, FileRead)>,
+    /// The `reviews/*.json` files, sorted by name.
+    pub review_files: Vec<ReviewFile>,
+    /// Which of the manifest's file sources ([`super::manifest::file_source_locators`]) exist,
+    /// relative to the workspace.
+    pub existing_sources: Vec<String>,
+}
+
+impl PackageRead {
+    /// A package folder holding only these two files.
+    pub fn of(manifest: FileRead, design_doc: FileRead) -> Self {
+        PackageRead {
+            manifest,
+            design_doc,
+            revisions: Vec::new(),
+            review_files: Vec::new(),
+            existing_sources: Vec::new(),
+        }
+    }
+}
+
+/// One package of the index (keys in emission order; the files' contents are carried for the
+/// floor and never serialized).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct DesignPackageEntry {
     /// The validated identity; null when the manifest is missing or does not validate.
@@ -58,10 +97,23 @@ pub struct DesignPackageEntry {
     pub manifest_path: String,
     /// The current baseline, when the manifest validates.
     pub current_baseline: Option<Baseline>,
-    /// Whether the manifest validates.
+    /// The manifest, when it validates.
+    pub manifest: Option<Manifest>,
+    /// Whether the manifest validates and every reference it makes resolves.
     pub ok: bool,
-    /// What is wrong with it.
+    /// What is wrong with the manifest or its references.
     pub failures: Vec<DesignFailure>,
+    /// What the content gate finds wrong with `DESIGN.md` (empty when it passes or is absent).
+    pub content_failures: Vec<DesignFailure>,
+    /// The manifest's text, when it validates (an update's compare-and-swap base).
+    #[serde(skip)]
+    pub manifest_text: Option<String>,
+    /// `DESIGN.md`'s text, when it is UTF-8.
+    #[serde(skip)]
+    pub design_text: Option<String>,
+    /// The `reviews/*.json` files, as read.
+    #[serde(skip)]
+    pub review_files: Vec<ReviewFile>,
 }
 
 /// The packages under `docs/designs/`, with the problems that span several of them.
@@ -95,6 +147,7 @@ impl DesignIndex {
     pub fn from_tree(dirs: &[DesignDir]) -> Self {
         let mut packages = Vec::new();
         collect("", dirs, &mut packages);
+        check_references(&mut packages);
         packages.sort_by(|a, b| utf16_cmp(sort_key(a), sort_key(b)));
         let failures = duplicates(&packages);
         DesignIndex {
@@ -149,26 +202,52 @@ fn collect(prefix: &str, dirs: &[DesignDir], out: &mut Vec<DesignPackageEntry>) 
             format!("{prefix}/{}", dir.name)
         };
         match &dir.contents {
-            DirContents::Package {
-                manifest,
-                design_doc,
-            } => out.push(package(&folder, manifest, design_doc)),
+            DirContents::Package(read) => out.push(package(&folder, &dir.name, read)),
             DirContents::Folder(children) => {
                 let before = out.len();
                 collect(&folder, children, out);
                 // A folder that groups packages is legitimate; a leaf that is nothing sits in
                 // the design taxonomy as a broken package.
                 if out.len() == before && children.is_empty() {
-                    out.push(package(&folder, &FileRead::Absent, &FileRead::Absent));
+                    let empty = PackageRead::of(FileRead::Absent, FileRead::Absent);
+                    out.push(package(&folder, &dir.name, &empty));
                 }
             }
         }
     }
 }
 
-fn package(folder: &str, manifest: &FileRead, design_doc: &FileRead) -> DesignPackageEntry {
+fn package(folder: &str, name: &str, read: &PackageRead) -> DesignPackageEntry {
     let path = format!("{DESIGNS_DIR}/{folder}");
     let manifest_path = format!("{path}/{MANIFEST_FILE}");
+    let design_text = match &read.design_doc {
+        FileRead::Bytes(b) => String::from_utf8(b.clone()).ok(),
+        _ => None,
+    };
+    let doc_path = format!("{path}/{DESIGN_DOC_FILE}");
+    let content_failures = match (&read.design_doc, &design_text) {
+        // A leaf folder with nothing in it is reported once, as a missing manifest.
+        (FileRead::Absent, _) if read.manifest == FileRead::Absent => Vec::new(),
+        (FileRead::Absent, _) => vec![DesignFailure::new(
+            ErrorCode::DesignContentInvalid,
+            doc_path,
+            format!("the package has no {DESIGN_DOC_FILE}"),
+            format!("restore the package's {DESIGN_DOC_FILE}"),
+        )],
+        (_, Some(text)) => check_document(&DesignDocument::read(text), &doc_path),
+        (FileRead::Unreadable(why), None) => vec![DesignFailure::new(
+            ErrorCode::DesignContentInvalid,
+            doc_path,
+            format!("{DESIGN_DOC_FILE} cannot be read: {why}"),
+            "make it a readable regular file",
+        )],
+        (FileRead::Bytes(_), None) => vec![DesignFailure::new(
+            ErrorCode::DesignContentInvalid,
+            doc_path,
+            format!("{DESIGN_DOC_FILE} is not UTF-8 text"),
+            "write it as UTF-8 Markdown",
+        )],
+    };
     let mut entry = DesignPackageEntry {
         id: None,
         declared_id: None,
@@ -176,10 +255,15 @@ fn package(folder: &str, manifest: &FileRead, design_doc: &FileRead) -> DesignPa
         path,
         manifest_path,
         current_baseline: None,
+        manifest: None,
         ok: false,
         failures: Vec::new(),
+        content_failures,
+        manifest_text: None,
+        design_text,
+        review_files: read.review_files.clone(),
     };
-    let bytes = match manifest {
+    let bytes = match &read.manifest {
         FileRead::Absent => {
             entry.failures.push(DesignFailure::new(
                 ErrorCode::DesignManifestMissing,
@@ -205,16 +289,74 @@ fn package(folder: &str, manifest: &FileRead, design_doc: &FileRead) -> DesignPa
         }
         FileRead::Bytes(bytes) => bytes,
     };
-    let check = check_manifest(&entry.manifest_path, bytes, design_doc);
+    let check = check_manifest(PackageFiles {
+        manifest_path: &entry.manifest_path,
+        folder: name,
+        manifest: bytes,
+        design_doc: &read.design_doc,
+        revisions: &read.revisions,
+    });
     entry.declared_id = check.declared_id;
     entry.failures = check.failures;
     if let Some(m) = check.manifest {
-        entry.id = Some(m.id);
-        entry.title = Some(m.title);
-        entry.current_baseline = Some(m.current_baseline);
+        entry.id = Some(m.id.clone());
+        entry.title = Some(m.title.clone());
+        entry.current_baseline = Some(m.baseline());
+        entry.manifest_text = String::from_utf8(bytes.clone()).ok();
         entry.ok = true;
+        for locator in file_source_locators(bytes) {
+            if !read.existing_sources.contains(&locator) {
+                entry.failures.push(DesignFailure::new(
+                    ErrorCode::DesignReferenceUnresolved,
+                    entry.manifest_path.clone(),
+                    format!("the source '{locator}' does not exist"),
+                    "restore the file, or publish a revision whose sources say what became of it",
+                ));
+                entry.ok = false;
+            }
+        }
+        entry.manifest = Some(m);
     }
     entry
+}
+
+/// Every `used` package source of a valid manifest must name a package of the index, and a
+/// revision it has when it names one (`DES-001@r2`): `DESIGN_REFERENCE_UNRESOLVED` otherwise.
+fn check_references(packages: &mut [DesignPackageEntry]) {
+    let current: Vec<(String, u64)> = packages
+        .iter()
+        .filter_map(|p| Some((p.id.clone()?, p.current_baseline.as_ref()?.revision)))
+        .collect();
+    for p in packages.iter_mut() {
+        let Some(m) = &p.manifest else { continue };
+        let mut failures = Vec::new();
+        for s in &m.sources {
+            if s.kind != SourceKind::Package || s.disposition != Disposition::Used {
+                continue;
+            }
+            let locator = s.locator.trim();
+            let (id, revision) = match locator.split_once("@r") {
+                Some((id, r)) => (id, r.parse::<u64>().ok()),
+                None => (locator, None),
+            };
+            let resolved = current
+                .iter()
+                .find(|(i, _)| i == id)
+                .is_some_and(|(_, cur)| revision.is_none_or(|r| r <= *cur));
+            if !resolved {
+                failures.push(DesignFailure::new(
+                    ErrorCode::DesignReferenceUnresolved,
+                    p.manifest_path.clone(),
+                    format!("the source '{locator}' names no package (or revision) of the index"),
+                    "see 'aw designs' for the published identities and their revisions",
+                ));
+            }
+        }
+        if !failures.is_empty() {
+            p.ok = false;
+            p.failures.extend(failures);
+        }
+    }
 }
 
 /// One failure per identity two or more packages claim, naming every location (in index

@@ -1,5 +1,8 @@
 use super::*;
-use crate::design::test_support::{doc_digest, folder, package, raw_package};
+use crate::design::manifest::digest_of;
+use crate::design::manifest::{Revision, first_manifest};
+use crate::design::sources::floor_source;
+use crate::design::test_support::{DOC, doc_digest, folder, manifest_text, package, raw_package};
 use serde_json::json;
 
 fn paths(index: &DesignIndex) -> Vec<&str> {
@@ -10,18 +13,27 @@ fn paths(index: &DesignIndex) -> Vec<&str> {
 fn a_valid_package_is_an_entry_with_its_identity_and_baseline() {
     let index = DesignIndex::from_tree(&[package("001-design-signup", "DES-001")]);
     assert!(index.failures.is_empty());
+    let manifest: serde_json::Value = serde_json::from_str(&manifest_text("DES-001")).unwrap();
     assert_eq!(
         serde_json::to_value(&index.packages[0]).unwrap(),
         json!({
             "id": "DES-001",
             "declared_id": "DES-001",
-            "title": "Title of DES-001",
+            "title": "A design",
             "path": "docs/designs/001-design-signup",
             "manifest_path": "docs/designs/001-design-signup/design-manifest.json",
-            "current_baseline": {"revision": 2, "digest": doc_digest()},
+            "current_baseline": {"revision": 1, "digest": doc_digest()},
+            "manifest": manifest,
             "ok": true,
-            "failures": []
+            "failures": [],
+            "content_failures": []
         })
+    );
+    let entry = &index.packages[0];
+    assert_eq!(entry.design_text.as_deref(), Some(DOC));
+    assert_eq!(
+        entry.manifest_text.as_deref(),
+        Some(manifest_text("DES-001").as_str())
     );
     assert_eq!(index.root, "docs/designs");
 }
@@ -29,18 +41,18 @@ fn a_valid_package_is_an_entry_with_its_identity_and_baseline() {
 #[test]
 fn entries_sort_by_identity_or_else_by_path() {
     let index = DesignIndex::from_tree(&[
-        package("zzz", "DES-002"),
-        folder("team-b", vec![package("x", "DES-010")]),
+        package("002-design-zzz", "DES-002"),
+        folder("team-b", vec![package("010-design-x", "DES-010")]),
         folder("empty-leaf", vec![]),
-        package("aaa", "DES-001"),
+        package("001-design-aaa", "DES-001"),
     ]);
     // Identities (`DES-…`) before paths (`docs/…`): 'D' sorts before 'd'.
     assert_eq!(
         paths(&index),
         [
-            "docs/designs/aaa",
-            "docs/designs/zzz",
-            "docs/designs/team-b/x",
+            "docs/designs/001-design-aaa",
+            "docs/designs/002-design-zzz",
+            "docs/designs/team-b/010-design-x",
             "docs/designs/empty-leaf"
         ]
     );
@@ -76,17 +88,23 @@ fn nested_packages_are_found_and_a_leaf_without_a_manifest_is_broken() {
 #[test]
 fn two_packages_claiming_one_identity_are_one_index_failure() {
     let index = DesignIndex::from_tree(&[
-        package("a", "DES-001"),
-        package("b", "DES-001"),
-        package("c", "DES-002"),
+        package("001-design-a", "DES-001"),
+        package("001-design-b", "DES-001"),
+        package("002-design-c", "DES-002"),
     ]);
     assert_eq!(index.failures.len(), 1);
     let f = &index.failures[0];
     assert_eq!(f.code, ErrorCode::DesignIdDuplicate);
-    assert_eq!(f.artifact, "docs/designs/a, docs/designs/b");
+    assert_eq!(
+        f.artifact,
+        "docs/designs/001-design-a, docs/designs/001-design-b"
+    );
     assert!(f.message.contains("DES-001") && f.message.contains('2'));
     // Resolution takes the first in index order.
-    assert_eq!(index.resolve("DES-001").unwrap().path, "docs/designs/a");
+    assert_eq!(
+        index.resolve("DES-001").unwrap().path,
+        "docs/designs/001-design-a"
+    );
 }
 
 #[test]
@@ -116,7 +134,7 @@ fn locate_falls_back_to_a_broken_package_that_matches_by_claim_or_folder() {
         raw_package("renamed", serde_json::to_vec(&claims).unwrap()),
         raw_package("005-design-login", b"{".to_vec()),
         folder("1234-design-big", vec![]),
-        package("006-design-ok", "DES-016"),
+        package("016-design-ok", "DES-016"),
     ]);
     assert_eq!(
         index.locate("DES-004").unwrap().path,
@@ -130,11 +148,10 @@ fn locate_falls_back_to_a_broken_package_that_matches_by_claim_or_folder() {
         index.locate("DES-1234").unwrap().path,
         "docs/designs/1234-design-big"
     );
-    // A valid package is found by its identity only, never by its folder's number.
-    assert!(index.locate("DES-006").is_none());
+    // A valid package is found by its identity.
     assert_eq!(
         index.locate("DES-016").unwrap().path,
-        "docs/designs/006-design-ok"
+        "docs/designs/016-design-ok"
     );
     // Numbers compare as text: DES-05 is no identity, 05-design-… no match.
     assert!(index.locate("DES-05").is_none());
@@ -145,13 +162,72 @@ fn locate_falls_back_to_a_broken_package_that_matches_by_claim_or_folder() {
 fn an_unreadable_manifest_is_reported_with_its_reason() {
     let index = DesignIndex::from_tree(&[DesignDir {
         name: "007-design-fifo".to_owned(),
-        contents: DirContents::Package {
-            manifest: FileRead::Unreadable("not a regular file".to_owned()),
-            design_doc: FileRead::Absent,
-        },
+        contents: DirContents::Package(PackageRead::of(
+            FileRead::Unreadable("not a regular file".to_owned()),
+            FileRead::Absent,
+        )),
     }]);
     let f = &index.packages[0].failures[0];
     assert_eq!(f.code, ErrorCode::DesignManifestUnreadable);
     assert!(f.message.contains("not a regular file"));
     assert_eq!(DesignIndex::empty(), DesignIndex::from_tree(&[]));
+}
+
+#[test]
+fn references_must_resolve_packages_revisions_and_files() {
+    let mut sourced = raw_package(
+        "002-design-b",
+        first_manifest(
+            "DES-002",
+            Revision {
+                doc: DOC,
+                sources: &[
+                    floor_source("sources", "DES-001@r1"),
+                    floor_source("sources", "DES-001@r2"),
+                    floor_source("sources", "DES-009"),
+                    floor_source("sources", "docs/here.md"),
+                    floor_source("sources", "docs/gone.md"),
+                ],
+                requested: None,
+            },
+        )
+        .to_text()
+        .into_bytes(),
+    );
+    if let DirContents::Package(read) = &mut sourced.contents {
+        read.existing_sources = vec!["docs/here.md".to_owned()];
+    }
+    let index = DesignIndex::from_tree(&[package("001-design-a", "DES-001"), sourced]);
+    let b = index.resolve("DES-002").unwrap();
+    assert!(!b.ok, "an unresolved reference fails the package");
+    let messages: Vec<&str> = b.failures.iter().map(|f| f.message.as_str()).collect();
+    assert!(
+        b.failures
+            .iter()
+            .all(|f| f.code == ErrorCode::DesignReferenceUnresolved)
+    );
+    assert_eq!(messages.len(), 3, "{messages:?}");
+    assert!(messages[0].contains("docs/gone.md"));
+    assert!(messages[1].contains("DES-001@r2"));
+    assert!(messages[2].contains("DES-009"));
+    assert!(index.resolve("DES-001").unwrap().ok);
+}
+
+#[test]
+fn a_package_without_design_md_fails_its_content_and_a_broken_one_is_reported() {
+    let mut dir = package("001-design-a", "DES-001");
+    if let DirContents::Package(read) = &mut dir.contents {
+        read.design_doc = FileRead::Absent;
+    }
+    let index = DesignIndex::from_tree(&[dir]);
+    let e = &index.packages[0];
+    assert_eq!(e.content_failures.len(), 1);
+    assert_eq!(e.failures[0].code, ErrorCode::DesignDigestMismatch);
+    let mut dir = package("001-design-a", "DES-001");
+    if let DirContents::Package(read) = &mut dir.contents {
+        read.design_doc = FileRead::Bytes(b"# Only a title\n".to_vec());
+    }
+    let e = DesignIndex::from_tree(&[dir]).packages[0].clone();
+    assert_eq!(e.content_failures.len(), 3, "{:?}", e.content_failures);
+    assert_eq!(digest_of(DOC.as_bytes()), doc_digest());
 }

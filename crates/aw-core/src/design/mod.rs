@@ -6,15 +6,20 @@
 //! [`index::DesignDir`] tree (`aw_workspace::designs::read_index`), and the floor is built with
 //! the index that tree gives: nothing in this module opens a file.
 //!
-//! The package model is deliberately minimal (a manifest with an identity, a title, a revision
-//! and the digest of `DESIGN.md`); the full package format grows in [`manifest`].
+//! The package format is v1 (see `docs/PROTOCOL.md`, "The design package format (v1)"): an
+//! authored `DESIGN.md` ([`document`]) and a manifest aw derives and checks ([`manifest`]),
+//! with a maturity rule of its own ([`maturity`]).
 
+pub mod authoring;
+pub mod create;
+pub mod document;
 pub mod failure;
 pub mod floor;
 pub mod gate;
 pub mod graph;
 pub mod index;
 pub mod manifest;
+pub mod maturity;
 pub mod output_root;
 pub mod receipt_fields;
 pub mod render;
@@ -22,6 +27,7 @@ pub mod review;
 pub mod sources;
 #[cfg(test)]
 mod test_support;
+pub mod update;
 
 pub use failure::DesignFailure;
 pub use floor::{ADAPTERS, DesignFloor};

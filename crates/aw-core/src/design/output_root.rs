@@ -29,10 +29,10 @@ pub enum OutputRoot {
         /// Whether the caller named it (`false`: the default, [`DESIGNS_DIR`]).
         declared: bool,
     },
-    /// Outside a workspace: the caller's own path, taken as given (not validated: it is not
-    /// relative to any workspace).
+    /// Outside a workspace: the caller's own absolute path, normalized (no `.`, `..` or empty
+    /// segment); artifact paths are relative to it.
     Explicit {
-        /// The root, as named (trimmed).
+        /// The root, as named (trimmed, without a trailing `/`).
         root: String,
     },
 }
@@ -74,10 +74,11 @@ impl OutputRoot {
     }
 }
 
-/// Decides the output root from whether there is a workspace and the `--target` flag (the
-/// request's `context.target`, not the `target` input). Outside a workspace a blank target is
-/// `DESIGN_OUTPUT_ROOT_REQUIRED`; inside one a declared target must be a safe relative path,
-/// so an absolute path or `../x` is `DESIGN_OUTPUT_ROOT_UNSAFE`.
+/// Decides the output root from whether there is a workspace and the target (see
+/// [`requested_target`]). Outside a workspace a blank target is `DESIGN_OUTPUT_ROOT_REQUIRED`
+/// and one that is not a normalized absolute path `DESIGN_OUTPUT_ROOT_UNSAFE` (quirk 6, fixed:
+/// that root is then published into); inside one a declared target must be a safe relative
+/// path, so an absolute path or `../x` is `DESIGN_OUTPUT_ROOT_UNSAFE`.
 pub fn resolve_output_root(
     workspace: bool,
     target: Option<&str>,
@@ -99,8 +100,23 @@ pub fn resolve_output_root(
         };
     };
     if !workspace {
+        // Absolute, so every stage (prepare, validate, apply, each possibly run from another
+        // folder) means the same folder; normalized, so containment inside it means something.
+        let root = target.trim_end_matches('/');
+        let why = match root.strip_prefix('/') {
+            None => Some("is not absolute"),
+            Some(rest) => unsafe_relative(rest),
+        };
+        if let Some(why) = why {
+            return Err(DesignFailure::new(
+                ErrorCode::DesignOutputRootUnsafe,
+                ARTIFACT,
+                format!("'{target}' cannot be the package's root outside a workspace: it {why}"),
+                "name the root as a normalized absolute path, for example '/home/me/designs'",
+            ));
+        }
         return Ok(OutputRoot::Explicit {
-            root: target.to_owned(),
+            root: root.to_owned(),
         });
     }
     if let Some(why) = unsafe_relative(target) {
@@ -115,6 +131,18 @@ pub fn resolve_output_root(
         root: target.to_owned(),
         declared: true,
     })
+}
+
+/// The target an authoring request names: the `--target` flag (`context.target`) when it is not
+/// blank, else its `target` input (the reference's `create` declares a required `target` input
+/// and then ignores it; ours honours it when the flag is absent).
+pub fn requested_target<'r>(
+    context_target: Option<&'r str>,
+    target_input: Option<&'r serde_json::Value>,
+) -> Option<&'r str> {
+    context_target
+        .filter(|t| !js_trim(t).is_empty())
+        .or_else(|| target_input.and_then(serde_json::Value::as_str))
 }
 
 #[cfg(test)]

@@ -63,11 +63,14 @@ fn outside_a_workspace_the_root_must_be_named_and_is_taken_as_given() {
     );
     assert_eq!(root.kind(), RootKind::Explicit);
     assert!(!root.is_indexable());
-    // Even `docs/designs` is not indexable without a workspace.
-    assert!(
-        !resolve_output_root(false, Some("docs/designs"))
-            .unwrap()
-            .is_indexable()
+    // A relative or unnormalized root is refused: it would mean another folder at each stage.
+    for target in ["docs/designs", "/a/../b", "/", "/a//b", "/a/./b"] {
+        let f = resolve_output_root(false, Some(target)).unwrap_err();
+        assert_eq!(f.code, ErrorCode::DesignOutputRootUnsafe, "{target}");
+    }
+    assert_eq!(
+        resolve_output_root(false, Some("/x/y/")).unwrap().root(),
+        "/x/y"
     );
     assert_eq!(
         serde_json::to_value(&root).unwrap(),
@@ -78,4 +81,20 @@ fn outside_a_workspace_the_root_must_be_named_and_is_taken_as_given() {
         assert_eq!(f.code, ErrorCode::DesignOutputRootRequired);
         assert!(f.action.contains("target"));
     }
+}
+
+#[test]
+fn the_flag_wins_over_the_target_input_which_wins_over_nothing() {
+    let input = json!("docs/designs/team");
+    assert_eq!(requested_target(Some("a"), Some(&input)), Some("a"));
+    assert_eq!(
+        requested_target(Some("  "), Some(&input)),
+        Some("docs/designs/team")
+    );
+    assert_eq!(
+        requested_target(None, Some(&input)),
+        Some("docs/designs/team")
+    );
+    assert_eq!(requested_target(None, Some(&json!(3))), None);
+    assert_eq!(requested_target(None, None), None);
 }

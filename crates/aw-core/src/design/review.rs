@@ -315,6 +315,29 @@ pub fn decision_input(value: Option<&Value>) -> Result<Decision, DesignFailure> 
     ))
 }
 
+/// Every review of a package that parses, from the review files the index carried (files that
+/// do not parse are left out: they approve nothing).
+pub fn reviews_of(entry: &crate::design::index::DesignPackageEntry) -> Vec<Review> {
+    entry
+        .review_files
+        .iter()
+        .filter_map(|f| match &f.read {
+            crate::design::manifest::FileRead::Bytes(b) => {
+                parse_review(b, &format!("{}/{REVIEWS_DIR}/{}", entry.path, f.name)).ok()
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether a package's current revision carries an approving review of its current digest.
+pub fn entry_approved(entry: &crate::design::index::DesignPackageEntry) -> bool {
+    entry
+        .current_baseline
+        .as_ref()
+        .is_some_and(|b| is_approved(&reviews_of(entry), b.revision, &b.digest))
+}
+
 #[cfg(test)]
 #[path = "review_tests.rs"]
 mod tests;

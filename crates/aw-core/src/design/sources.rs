@@ -12,13 +12,13 @@ use crate::capability::descriptor::Sensitivity;
 use crate::error_code::ErrorCode;
 use aw_json::js::{js_string, js_trim};
 use regex::Regex;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::sync::LazyLock;
 
 /// The kind of a source, from the v1 catalog. Binary documents are read by the host, never by
 /// aw: the catalog says what the domain can account for, not what aw decodes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SourceKind {
     /// Markdown or plain text.
@@ -38,6 +38,21 @@ pub enum SourceKind {
     Package,
     /// A provider reference (`figma://…`).
     ProviderLocator,
+}
+
+impl SourceKind {
+    /// Whether a locator of this kind names a file (markdown, image, pdf, docx, pptx): what can
+    /// be checked for existence.
+    pub fn is_file(self) -> bool {
+        matches!(
+            self,
+            SourceKind::Markdown
+                | SourceKind::Image
+                | SourceKind::Pdf
+                | SourceKind::Docx
+                | SourceKind::Pptx
+        )
+    }
 }
 
 /// Every kind, in the catalog's order.
@@ -70,7 +85,7 @@ impl SourceKind {
 
 /// What became of a source. Five values because the four ways a source can fail to contribute
 /// are four different problems for whoever has to fix them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Disposition {
     /// Read, and its content reached the design.
@@ -108,7 +123,8 @@ impl Disposition {
 }
 
 /// One declared source and what became of it (keys in emission order).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct DesignSource {
     /// The declared input it arrived as.
     pub name: String,
@@ -287,7 +303,7 @@ pub fn handoff_gaps(report: &SourceReport) -> Vec<String> {
 }
 
 /// A rung of the maturity ladder.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Maturity {
     /// Enough to discuss, not to build from.

@@ -1,33 +1,49 @@
-//! Builders the design unit tests share: folders under `docs/designs/` as the shell reads them.
+//! Builders the design unit tests share: folders under `docs/designs/` as the shell reads them,
+//! holding v1 packages.
 
-use super::index::{DesignDir, DirContents};
-use super::manifest::FileRead;
-use crate::canonical::sha256_hex;
-use serde_json::json;
+use super::index::{DesignDir, DirContents, PackageRead};
+use super::manifest::{FileRead, Revision, digest_of, first_manifest};
+use super::sources::floor_source;
 
 /// The `DESIGN.md` every valid test package holds.
-pub const DOC: &[u8] = b"# A design\n";
+pub const DOC: &str = "# A design\n\n## Objective\n\nPay in one step.\n\n## Proposed design\n\nOne page.\n\n## Validation\n\nA person pays.\n";
 
 /// The digest of [`DOC`], as a manifest seals it.
 pub fn doc_digest() -> String {
-    format!("sha256:{}", sha256_hex(DOC))
+    digest_of(DOC.as_bytes())
 }
 
-/// A valid package folder claiming `id`.
+/// The manifest aw writes for revision 1 of [`DOC`] as `id`, sourced from `docs/req.md`.
+pub fn manifest_text(id: &str) -> String {
+    first_manifest(
+        id,
+        Revision {
+            doc: DOC,
+            sources: &[floor_source("sources", "docs/req.md")],
+            requested: None,
+        },
+    )
+    .to_text()
+}
+
+/// A valid package folder claiming `id` (the folder must be named `NNN-design-…` for it),
+/// whose source exists.
 pub fn package(name: &str, id: &str) -> DesignDir {
-    let manifest =
-        json!({"id": id, "title": format!("Title of {id}"), "revision": 2, "digest": doc_digest()});
-    raw_package(name, serde_json::to_vec(&manifest).unwrap())
+    let mut dir = raw_package(name, manifest_text(id).into_bytes());
+    if let DirContents::Package(read) = &mut dir.contents {
+        read.existing_sources = vec!["docs/req.md".to_owned()];
+    }
+    dir
 }
 
 /// A package folder whose manifest holds `bytes`, with [`DOC`] beside it.
 pub fn raw_package(name: &str, bytes: Vec<u8>) -> DesignDir {
     DesignDir {
         name: name.to_owned(),
-        contents: DirContents::Package {
-            manifest: FileRead::Bytes(bytes),
-            design_doc: FileRead::Bytes(DOC.to_vec()),
-        },
+        contents: DirContents::Package(PackageRead::of(
+            FileRead::Bytes(bytes),
+            FileRead::Bytes(DOC.as_bytes().to_vec()),
+        )),
     }
 }
 

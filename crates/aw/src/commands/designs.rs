@@ -7,8 +7,8 @@ use crate::output::{Format, Outcome};
 use crate::style::clean;
 use aw_core::design::gate::{self, Gate, Verdict};
 use aw_core::design::index::{DesignIndex, DesignPackageEntry};
+use aw_core::design::review::entry_approved;
 use aw_core::error_code::ErrorCode;
-use aw_workspace::design_reviews::approved;
 use aw_workspace::designs::read_index;
 use aw_workspace::locate::current_dir;
 use aw_workspace::project::read_optional;
@@ -72,7 +72,7 @@ pub fn run(args: &DesignsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             gate::references(&text),
             &index,
             args.require_approval,
-            |entry| approved(&ws.root, entry),
+            entry_approved,
         );
         if !gate.passed {
             let failing = gate

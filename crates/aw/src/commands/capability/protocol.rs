@@ -14,7 +14,7 @@ use aw_core::capability::carry::{self, Carried};
 use aw_core::capability::dispatch::{
     self, ApplyGate, Attempt, Call, Flags, REGISTERED, Unpublished, registered,
 };
-use aw_core::capability::handler::Verb;
+use aw_core::capability::handler::{PublishRoot, Verb};
 use aw_core::capability::receipt_human::render_attempt;
 use aw_core::capability::request::RequestInput;
 use aw_core::design::floor::DesignFloor;
@@ -22,9 +22,11 @@ use aw_core::error_code::ErrorCode;
 use aw_core::flow::Flow;
 use aw_workspace::capability::detected_host;
 use aw_workspace::locate::{home_dir, slashed};
+use aw_workspace::publish::PublishTarget;
 use aw_workspace::stdin::{AnswerLimits, read_answer};
 use aw_workspace::{designs, inventory, lock, publish, random, skill_bindings};
 use clap::Args;
+use std::path::PathBuf;
 
 /// The flags every protocol verb takes (§3.1).
 #[derive(Debug, Args)]
@@ -177,7 +179,21 @@ pub fn run(verb: Verb, args: &ProtocolArgs, cx: &Ctx<'_>) -> Result<Outcome, Fai
     } else {
         None
     };
-    let handler = DesignFloor::new(workspace.is_some(), index);
+    // The output root the request names, listed for numbering a new package: from the carried
+    // request when the verb continues one, else from this call's flags.
+    let (target, call_inputs) = match (verb, &carried.request) {
+        (Verb::Validate | Verb::Apply, Some(r)) => (r.context.target.as_deref(), &r.inputs[..]),
+        _ => (flags.target.as_deref(), &flags.inputs[..]),
+    };
+    let mut handler = DesignFloor::new(workspace.is_some(), index);
+    if ws.initialized {
+        let files = aw_core::design::create::file_locators(call_inputs);
+        handler = handler.with_present_sources(designs::existing(&ws.root, files));
+    }
+    if let Some(root) = DesignFloor::listing_root(workspace.is_some(), target, call_inputs) {
+        let ws_root = ws.initialized.then_some(ws.root.as_path());
+        handler = handler.with_listing(designs::list_root(ws_root, &root)?);
+    }
     let call = Call {
         verb,
         descriptor: &descriptor,
@@ -205,14 +221,23 @@ pub fn run(verb: Verb, args: &ProtocolArgs, cx: &Ctx<'_>) -> Result<Outcome, Fai
     })
 }
 
-/// `apply`: the checks that need no disk, then the base read, the lock and the publish.
+/// `apply`: the checks that need no disk, then the base read, the lock and the publish — into
+/// the workspace, or into the explicit root the handler names outside one.
 fn apply(call: &Call<'_>, ws: &aw_workspace::locate::Workspace) -> Result<Attempt, Failure> {
     let ready = match dispatch::apply_gate(call)? {
         ApplyGate::Blocked(attempt) => return Ok(*attempt),
         ApplyGate::Ready(ready) => *ready,
     };
+    let explicit = match &ready.root {
+        PublishRoot::Workspace => None,
+        PublishRoot::Explicit(root) => Some(PathBuf::from(root)),
+    };
+    let target = match &explicit {
+        None => PublishTarget::Workspace(ws),
+        Some(root) => PublishTarget::Explicit(root),
+    };
     let base = match &ready.plan.base {
-        Some(b) => publish::read_base(&ws.root, &b.path)?,
+        Some(b) => publish::read_base(target.root(), &b.path)?,
         None => None,
     };
     if let Err(e) = dispatch::apply_base(&ready, base.as_deref()) {
@@ -220,12 +245,14 @@ fn apply(call: &Call<'_>, ws: &aw_workspace::locate::Workspace) -> Result<Attemp
     }
     // What the gate checked the paths against as text; the publish checks it again on disk.
     let destinations = call.handler.allowed_destinations(&ready.request)?;
-    // The base is checked again under the lock, where no other aw writer can change it.
-    let published = publish::publish(
-        ws,
+    // The base and the claimed numbers are checked again under the lock, where no other aw
+    // writer can change them.
+    let published = publish::publish_in(
+        target,
         &ready.plan.artifacts,
         ready.plan.base.as_ref(),
         &destinations,
+        &ready.claims,
         lock::default_wait(),
     )
     .map(|p| p.written)

@@ -1,0 +1,578 @@
+//! The `design` capability's package format v1, end to end through `aw capability`: `create`
+//! (prepare → validate → apply) writes `NNN-design-<slug>/DESIGN.md` and the manifest aw
+//! derives; `validate` judges it; `update` archives a revision against a compare-and-swap base;
+//! the refusals (an authored manifest, the content gate, a stale base, a number taken by a
+//! concurrent create) write nothing; composed calls obey the caller table; and an explicit root
+//! outside any workspace is published into.
+
+use crate::support::Ws;
+use aw_core::canonical::sha256_hex;
+use serde_json::{Value, json};
+use std::path::Path;
+
+const DOC: &str = "# Checkout\n\n## Objective\n\nPay in one step.\n\n## Proposed design\n\nOne page with the cart and the card form.\n\n## Validation\n\nA person pays in under a minute.\n";
+const DOC_2: &str = "# Checkout\n\n## Objective\n\nPay in one step.\n\n## Proposed design\n\nOne page; the card form remembers the last card.\n\n## Decisions\n\nNo account needed.\n\n## Validation\n\nA person pays in under a minute.\n";
+const PKG: &str = "docs/designs/001-design-checkout";
+
+fn digest(text: &str) -> String {
+    format!("sha256:{}", sha256_hex(text.as_bytes()))
+}
+
+fn cap<'a>(verb: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut v = vec!["capability", verb, "--capability", "design", "--json"];
+    v.extend_from_slice(extra);
+    v
+}
+
+fn create_args<'a>(title: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut v = vec![
+        "--operation",
+        "create",
+        "--input",
+        title,
+        "--input",
+        "sources=docs/req.md",
+        "--input",
+        "target=docs/designs",
+    ];
+    v.extend_from_slice(extra);
+    v
+}
+
+fn prepare_in(ws: &Ws, dir: &Path, args: &[&str]) -> Value {
+    let (code, v) = ws.run_in(dir, &cap("prepare", args), None, &[]);
+    assert_eq!(code, 0, "{v:#}");
+    v
+}
+
+fn prepare(ws: &Ws, args: &[&str]) -> Value {
+    prepare_in(ws, ws.root(), args)
+}
+
+/// The answer to an attempt's semantic request: `artifacts` as (path, content).
+fn answer(attempt: &Value, artifacts: &[(&str, &str)]) -> Value {
+    let s = &attempt["semantic"];
+    json!({
+        "version": 1, "operation": s["operation"], "input_digest": s["input_digest"],
+        "state": "proposed",
+        "artifacts": artifacts.iter().map(|(p, c)| json!({"path": p, "content": c})).collect::<Vec<_>>()
+    })
+}
+
+fn validate_in(ws: &Ws, dir: &Path, attempt: &Value, answer: &Value) -> Value {
+    let stdin = json!({"request": attempt["request"], "answer": answer}).to_string();
+    let (code, v) = ws.run_in(dir, &cap("validate", &[]), Some(&stdin), &[]);
+    assert_eq!(code, 0, "{v:#}");
+    v
+}
+
+fn validate(ws: &Ws, attempt: &Value, answer: &Value) -> Value {
+    validate_in(ws, ws.root(), attempt, answer)
+}
+
+fn apply_in(ws: &Ws, dir: &Path, planned: &Value) -> Value {
+    let stdin = json!({"request": planned["request"], "plan": planned["plan"]}).to_string();
+    let approval = planned["plan"]["approval_digest"].as_str().unwrap();
+    let (code, v) = ws.run_in(
+        dir,
+        &cap("apply", &["--approval", approval]),
+        Some(&stdin),
+        &[],
+    );
+    assert_eq!(code, 0, "{v:#}");
+    v
+}
+
+fn apply(ws: &Ws, planned: &Value) -> Value {
+    apply_in(ws, ws.root(), planned)
+}
+
+fn code(attempt: &Value) -> &str {
+    attempt["receipt"]["error"]["code"].as_str().unwrap_or("")
+}
+
+/// A workspace with the design's source, and DES-001 created from [`DOC`].
+fn created() -> Ws {
+    let ws = Ws::new();
+    ws.write("docs/req.md", "# Requirements\n");
+    let a1 = prepare(&ws, &create_args("title=Checkout", &[]));
+    let a2 = validate(
+        &ws,
+        &a1,
+        &answer(&a1, &[(&format!("{PKG}/DESIGN.md"), DOC)]),
+    );
+    let a3 = apply(&ws, &a2);
+    assert_eq!(a3["receipt"]["outcome"], "completed", "{a3:#}");
+    ws
+}
+
+fn design_validate(ws: &Ws, id: &str) -> Value {
+    let package = format!("package={id}");
+    prepare(ws, &["--operation", "validate", "--input", &package])
+}
+
+#[test]
+fn create_writes_the_package_and_the_manifest_of_the_format() {
+    let ws = Ws::new();
+    ws.write("docs/req.md", "# Requirements\n");
+    let a1 = prepare(
+        &ws,
+        &create_args("title=Checkout", &["--input", "maturity=handoff"]),
+    );
+    assert_eq!(a1["receipt"]["outcome"], "needs_input");
+    let dest = format!("{PKG}/DESIGN.md");
+    assert_eq!(a1["semantic"]["allowed_destinations"], json!([dest]));
+    assert_eq!(
+        a1["semantic"]["answer_skeleton"]["artifacts"][0]["path"],
+        dest
+    );
+    assert!(
+        a1["semantic"]["contract"]
+            .as_str()
+            .unwrap()
+            .contains("## Proposed design")
+    );
+
+    let a2 = validate(&ws, &a1, &answer(&a1, &[(&dest, DOC)]));
+    assert_eq!(a2["receipt"]["outcome"], "needs_input", "{a2:#}");
+    let plan = &a2["plan"];
+    let paths: Vec<&str> = plan["artifacts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        paths,
+        [dest.as_str(), &format!("{PKG}/design-manifest.json")]
+    );
+    assert_eq!(plan["requires_approval"], json!([]));
+    let reference = &a2["output"]["reference"];
+    assert_eq!(
+        *reference,
+        json!({"id": "DES-001", "revision": 1, "digest": digest(DOC), "locator": PKG})
+    );
+    assert_eq!(a2["output"]["value"]["design"]["package"], "DES-001");
+    assert!(!ws.root().join(PKG).exists(), "validate writes nothing");
+
+    let a3 = apply(&ws, &a2);
+    assert_eq!(a3["receipt"]["outcome"], "completed", "{a3:#}");
+    assert_eq!(ws.read(&dest), DOC);
+    let text = ws.read(&format!("{PKG}/design-manifest.json"));
+    let manifest: Value = serde_json::from_str(&text).unwrap();
+    let keys: Vec<&str> = manifest
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "schema", "id", "title", "revision", "digest", "sources", "maturity", "history"
+        ]
+    );
+    assert_eq!(
+        manifest,
+        json!({
+            "schema": "workline.design-manifest/v1",
+            "id": "DES-001",
+            "title": "Checkout",
+            "revision": 1,
+            "digest": digest(DOC),
+            "sources": [{"name": "sources", "kind": "markdown", "locator": "docs/req.md",
+                         "disposition": "used", "reason": null, "derived": [],
+                         "sensitivity": "public", "essential": true}],
+            "maturity": {"requested": "handoff", "attained": "handoff", "gaps": []},
+            "history": [{"revision": 1, "digest": digest(DOC), "path": "DESIGN.md"}]
+        })
+    );
+    assert!(text.ends_with("}\n"));
+    // Exactly the two files, in a folder of their own.
+    let files: Vec<String> = ws
+        .tree()
+        .into_iter()
+        .filter(|(p, bytes)| p.starts_with("docs/designs/") && bytes.is_some())
+        .map(|(p, _)| p)
+        .collect();
+    assert_eq!(
+        files,
+        [
+            format!("{PKG}/DESIGN.md"),
+            format!("{PKG}/design-manifest.json")
+        ]
+    );
+
+    // The next create numbers after it.
+    let b1 = prepare(&ws, &create_args("title=Refunds", &[]));
+    assert_eq!(
+        b1["semantic"]["allowed_destinations"],
+        json!(["docs/designs/002-design-refunds/DESIGN.md"])
+    );
+}
+
+#[test]
+fn validate_of_a_created_package_passes_both_checks_with_its_maturity() {
+    let ws = created();
+    let v = design_validate(&ws, "DES-001");
+    assert_eq!(v["receipt"]["outcome"], "completed", "{v:#}");
+    assert_eq!(
+        v["receipt"]["validations"],
+        json!([
+            {"id": "design-manifest", "passed": true, "detail": null},
+            {"id": "design-content", "passed": true, "detail": null}
+        ])
+    );
+    assert_eq!(v["output"]["value"]["ok"], true);
+    assert_eq!(
+        v["output"]["value"]["design"]["maturity"],
+        json!({"requested": null, "attained": "handoff"})
+    );
+    assert_eq!(v["output"]["value"]["gaps"], json!([]));
+    assert_eq!(v["output"]["reference"]["revision"], 1);
+
+    // A DESIGN.md edited by hand breaks the seal, and the source gone breaks a reference.
+    ws.write(&format!("{PKG}/DESIGN.md"), "# Checkout\n");
+    std::fs::remove_file(ws.root().join("docs/req.md")).unwrap();
+    let v = design_validate(&ws, "DES-001");
+    assert_eq!(v["receipt"]["outcome"], "completed");
+    let checks = &v["receipt"]["validations"];
+    assert_eq!(checks[0]["passed"], false);
+    assert!(
+        checks[0]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("DESIGN_DIGEST_MISMATCH")
+    );
+    assert_eq!(checks[1]["passed"], false);
+    assert!(
+        checks[1]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("DESIGN_CONTENT_INVALID")
+    );
+    assert_eq!(
+        v["output"]["value"]["design"]["maturity"]["attained"],
+        "outline"
+    );
+    assert!(!v["output"]["value"]["gaps"].as_array().unwrap().is_empty());
+}
+
+fn update_attempt(ws: &Ws, base: &str) -> Value {
+    let base = format!("base={base}");
+    prepare(
+        ws,
+        &[
+            "--operation",
+            "update",
+            "--input",
+            "package=DES-001",
+            "--input",
+            &base,
+        ],
+    )
+}
+
+#[test]
+fn update_on_the_current_base_archives_the_revision_and_extends_the_history() {
+    let ws = created();
+    let u1 = update_attempt(&ws, "DES-001@r1");
+    assert_eq!(u1["receipt"]["outcome"], "needs_input", "{u1:#}");
+    let dest = format!("{PKG}/DESIGN.md");
+    assert_eq!(u1["semantic"]["allowed_destinations"], json!([dest]));
+    let u2 = validate(&ws, &u1, &answer(&u1, &[(&dest, DOC_2)]));
+    assert_eq!(u2["receipt"]["outcome"], "needs_input", "{u2:#}");
+    assert_eq!(u2["plan"]["requires_approval"], json!(["mutate_overwrite"]));
+    assert_eq!(
+        u2["plan"]["base"]["path"],
+        format!("{PKG}/design-manifest.json")
+    );
+    let u3 = apply(&ws, &u2);
+    assert_eq!(u3["receipt"]["outcome"], "completed", "{u3:#}");
+    assert_eq!(
+        u3["receipt"]["effects"]["applied"],
+        json!(["local_additive", "mutate_overwrite"])
+    );
+    assert_eq!(ws.read(&format!("{PKG}/revisions/DESIGN-r001.md")), DOC);
+    assert_eq!(ws.read(&dest), DOC_2);
+    let manifest: Value =
+        serde_json::from_str(&ws.read(&format!("{PKG}/design-manifest.json"))).unwrap();
+    assert_eq!(manifest["revision"], 2);
+    assert_eq!(manifest["digest"], digest(DOC_2));
+    assert_eq!(
+        manifest["history"],
+        json!([
+            {"revision": 1, "digest": digest(DOC), "path": "revisions/DESIGN-r001.md"},
+            {"revision": 2, "digest": digest(DOC_2), "path": "DESIGN.md"}
+        ])
+    );
+    let v = design_validate(&ws, "DES-001");
+    assert_eq!(v["output"]["value"]["ok"], true, "{v:#}");
+    assert_eq!(v["output"]["reference"]["revision"], 2);
+}
+
+#[test]
+fn a_stale_base_is_refused_at_prepare_and_at_apply_and_writes_nothing() {
+    let ws = created();
+    // Two updates prepared on r1; the first one publishes r2.
+    let first = update_attempt(&ws, "DES-001@r1");
+    let second = update_attempt(&ws, "DES-001@r1");
+    let dest = format!("{PKG}/DESIGN.md");
+    let first = validate(&ws, &first, &answer(&first, &[(&dest, DOC_2)]));
+    let second = validate(&ws, &second, &answer(&second, &[(&dest, DOC)]));
+    assert_eq!(apply(&ws, &first)["receipt"]["outcome"], "completed");
+    let before = ws.tree();
+    // The second plan's base (the r1 manifest) is gone: refused under the lock.
+    let late = apply(&ws, &second);
+    assert_eq!(code(&late), "CAPABILITY_BASE_STALE", "{late:#}");
+    // A new update on the old base is refused before anyone authors anything.
+    let stale = update_attempt(&ws, "DES-001@r1");
+    assert_eq!(stale["receipt"]["outcome"], "blocked");
+    assert_eq!(code(&stale), "DESIGN_BASE_STALE");
+    assert!(
+        stale["receipt"]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("DES-001@r2")
+    );
+    assert_eq!(ws.tree(), before, "nothing written");
+}
+
+#[test]
+fn an_answer_that_authors_the_manifest_or_breaks_the_content_gate_writes_nothing() {
+    let ws = Ws::new();
+    let a1 = prepare(&ws, &create_args("title=Checkout", &[]));
+    let dest = format!("{PKG}/DESIGN.md");
+    let manifest = format!("{PKG}/design-manifest.json");
+    let before = ws.tree();
+    let v = validate(&ws, &a1, &answer(&a1, &[(&dest, DOC), (&manifest, "{}")]));
+    assert_eq!(v["receipt"]["outcome"], "blocked");
+    assert_eq!(code(&v), "SEMANTIC_PATH_REJECTED");
+    assert!(
+        v["receipt"]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("design-manifest.json")
+    );
+    assert_eq!(v["plan"], Value::Null);
+    // Another number than the one this request authors: refused, naming the expected path.
+    let v = validate(
+        &ws,
+        &a1,
+        &answer(&a1, &[("docs/designs/007-design-checkout/DESIGN.md", DOC)]),
+    );
+    assert_eq!(code(&v), "SEMANTIC_PATH_REJECTED");
+    assert!(
+        v["receipt"]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains(&dest)
+    );
+    // The content gate: a missing required section, an empty optional one.
+    for bad in [
+        "# Checkout\n\n## Objective\n\nPay.\n",
+        &format!("{DOC}\n## Open questions\n\n"),
+        "Checkout\n\n## Objective\n\nx\n\n## Proposed design\n\ny\n\n## Validation\n\nz\n",
+    ] {
+        let v = validate(&ws, &a1, &answer(&a1, &[(&dest, bad)]));
+        assert_eq!(v["receipt"]["outcome"], "blocked", "{bad}");
+        assert_eq!(code(&v), "DESIGN_CONTENT_INVALID", "{bad}");
+        assert_eq!(v["plan"], Value::Null);
+    }
+    assert_eq!(ws.tree(), before, "nothing written");
+}
+
+#[test]
+fn open_questions_keep_a_created_package_at_outline() {
+    let ws = Ws::new();
+    ws.write("docs/req.md", "# Requirements\n");
+    let a1 = prepare(
+        &ws,
+        &create_args("title=Checkout", &["--input", "maturity=handoff"]),
+    );
+    let doc = format!("{DOC}\n## Open questions\n\n- Which cards?\n");
+    let a2 = validate(
+        &ws,
+        &a1,
+        &answer(&a1, &[(&format!("{PKG}/DESIGN.md"), &doc)]),
+    );
+    assert_eq!(
+        a2["output"]["value"]["design"]["maturity"],
+        json!({"requested": "handoff", "attained": "outline"})
+    );
+    assert_eq!(a2["output"]["value"]["gaps"].as_array().unwrap().len(), 2);
+    apply(&ws, &a2);
+    let v = design_validate(&ws, "DES-001");
+    assert_eq!(v["output"]["value"]["ok"], true, "{v:#}");
+    assert_eq!(
+        v["output"]["value"]["design"]["maturity"]["attained"],
+        "outline"
+    );
+}
+
+#[test]
+fn two_creates_prepared_at_once_publish_one_number_once() {
+    let ws = Ws::new();
+    let a = prepare(&ws, &create_args("title=Checkout", &[]));
+    let b = prepare(&ws, &create_args("title=Refunds", &[]));
+    let a = validate(
+        &ws,
+        &a,
+        &answer(&a, &[("docs/designs/001-design-checkout/DESIGN.md", DOC)]),
+    );
+    let b = validate(
+        &ws,
+        &b,
+        &answer(
+            &b,
+            &[(
+                "docs/designs/001-design-refunds/DESIGN.md",
+                &DOC.replace("# Checkout", "# Refunds"),
+            )],
+        ),
+    );
+    assert_eq!(apply(&ws, &a)["receipt"]["outcome"], "completed");
+    let before = ws.tree();
+    let late = apply(&ws, &b);
+    assert_eq!(late["receipt"]["outcome"], "blocked");
+    assert_eq!(code(&late), "DESIGN_NUMBER_TAKEN", "{late:#}");
+    assert!(
+        late["receipt"]["next_action"]
+            .as_str()
+            .unwrap()
+            .contains("prepare and validate again")
+    );
+    assert_eq!(ws.tree(), before, "nothing half-written");
+    assert!(!ws.root().join("docs/designs/001-design-refunds").exists());
+    // Prepared again, it takes the next number.
+    let b = prepare(&ws, &create_args("title=Refunds", &[]));
+    assert_eq!(
+        b["semantic"]["allowed_destinations"],
+        json!(["docs/designs/002-design-refunds/DESIGN.md"])
+    );
+}
+
+#[test]
+fn composed_calls_obey_the_caller_table() {
+    let ws = Ws::new();
+    let v = prepare(
+        &ws,
+        &create_args("title=Checkout", &["--flow", "spec-refine"]),
+    );
+    assert_eq!(v["receipt"]["outcome"], "needs_input", "{v:#}");
+    assert_eq!(v["request"]["caller"]["route"], "compose");
+    assert_eq!(
+        v["semantic"]["allowed_destinations"],
+        json!([format!("{PKG}/DESIGN.md")])
+    );
+    // The carried flow is kept through validate and apply.
+    let v = validate(&ws, &v, &answer(&v, &[(&format!("{PKG}/DESIGN.md"), DOC)]));
+    assert_eq!(v["request"]["caller"]["flow"], "spec-refine");
+    assert_eq!(apply(&ws, &v)["receipt"]["outcome"], "completed");
+    let (exit, v) = ws.run(&cap(
+        "prepare",
+        &create_args("title=Checkout", &["--flow", "plan-exec"]),
+    ));
+    assert_eq!(exit, 1);
+    assert_eq!(v["error"]["code"], "CAPABILITY_COMPOSE_NOT_ALLOWED");
+    let v = prepare(
+        &ws,
+        &[
+            "--flow",
+            "plan-exec",
+            "--operation",
+            "validate",
+            "--input",
+            "package=DES-001",
+        ],
+    );
+    assert_eq!(v["receipt"]["outcome"], "completed", "{v:#}");
+}
+
+#[test]
+fn outside_a_workspace_an_explicit_root_is_authored_end_to_end() {
+    let ws = Ws::bare();
+    let out = ws.root().parent().unwrap().join("designs-out");
+    let target = out.to_str().unwrap().to_owned();
+    let args = [
+        "--operation",
+        "create",
+        "--target",
+        &target,
+        "--input",
+        "title=Checkout",
+        "--input",
+        "sources=figma://file/abc",
+        "--input",
+        "target=",
+    ];
+    let a1 = prepare(&ws, &args);
+    assert_eq!(a1["receipt"]["outcome"], "needs_input", "{a1:#}");
+    assert_eq!(a1["request"]["context"]["workspace"], Value::Null);
+    // Paths are relative to the explicit root.
+    let dest = "001-design-checkout/DESIGN.md";
+    assert_eq!(a1["semantic"]["allowed_destinations"], json!([dest]));
+    let a2 = validate(&ws, &a1, &answer(&a1, &[(dest, DOC)]));
+    assert_eq!(a2["receipt"]["outcome"], "needs_input", "{a2:#}");
+    assert_eq!(
+        a2["output"]["reference"]["locator"],
+        format!("{target}/001-design-checkout")
+    );
+    assert_eq!(a2["output"]["value"]["design"]["root"], "explicit");
+    // Applied from another folder: the root is absolute, so it is the same root.
+    let elsewhere = ws.root().join("sub");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let a3 = apply_in(&ws, &elsewhere, &a2);
+    assert_eq!(a3["receipt"]["outcome"], "completed", "{a3:#}");
+    assert_eq!(
+        std::fs::read_to_string(out.join(dest)).unwrap(),
+        DOC,
+        "the package is in the explicit root"
+    );
+    let manifest: Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("001-design-checkout/design-manifest.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(manifest["id"], "DES-001");
+    assert_eq!(manifest["sources"][0]["kind"], "provider_locator");
+    assert!(!ws.root().join("001-design-checkout").exists());
+    // The next create in that root takes the next number; the same plan again is refused.
+    let b1 = prepare(&ws, &args);
+    assert_eq!(
+        b1["semantic"]["allowed_destinations"],
+        json!(["002-design-checkout/DESIGN.md"])
+    );
+    assert_eq!(code(&apply(&ws, &a2)), "DESIGN_NUMBER_TAKEN");
+    // A relative root outside a workspace would mean another folder at each stage.
+    let v = prepare(
+        &ws,
+        &[
+            "--operation",
+            "create",
+            "--target",
+            "designs",
+            "--input",
+            "title=X",
+            "--input",
+            "sources=a.md",
+            "--input",
+            "target=",
+        ],
+    );
+    assert_eq!(code(&v), "DESIGN_OUTPUT_ROOT_UNSAFE");
+    // Without a root, still refused.
+    let v = prepare(
+        &ws,
+        &[
+            "--operation",
+            "create",
+            "--input",
+            "title=X",
+            "--input",
+            "sources=a.md",
+            "--input",
+            "target=",
+        ],
+    );
+    assert_eq!(code(&v), "DESIGN_OUTPUT_ROOT_REQUIRED");
+}
