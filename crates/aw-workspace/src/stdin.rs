@@ -142,11 +142,25 @@ impl AnswerReadError {
     }
 }
 
+thread_local! {
+    /// Text handed to the next [`read_answer`] of this thread instead of stdin.
+    static PROVIDED: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Hands `text` to the next [`read_answer`] on this thread, as if it had been piped: how `aw
+/// demo`, which runs real commands in-process, feeds a command its stdin.
+pub fn provide(text: String) {
+    PROVIDED.with(|p| *p.borrow_mut() = Some(text));
+}
+
 /// The whole of stdin as the text of a flow answer: empty on a terminal or when it cannot be
 /// read; a leading BOM dropped and invalid UTF-8 replaced (the text that is both parsed and
 /// hashed). A stdin that stays open and silent for `limits.idle`, or that carries more than
 /// `limits.max_bytes`, is refused; no lock is held while this waits.
 pub fn read_answer(limits: AnswerLimits) -> Result<String, AnswerReadError> {
+    if let Some(text) = PROVIDED.with(|p| p.borrow_mut().take()) {
+        return Ok(text);
+    }
     if std::io::stdin().is_terminal() {
         return Ok(String::new());
     }

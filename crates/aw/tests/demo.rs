@@ -32,6 +32,9 @@ fn demo_text_shows_the_family_and_the_workspace_steps() {
         "$ aw resume",
         "$ aw status",
         "✗ F2 — Deep links work on mobile",
+        "$ aw capability apply --capability design --approval",
+        "wrote docs/designs/001-design-login-redirect/DESIGN.md",
+        "check design-content: ok",
     ] {
         assert!(text.contains(needle), "missing {needle:?} in:\n{text}");
     }
@@ -70,6 +73,21 @@ fn demo_json_reports_every_step_and_keep_keeps_the_folder() {
             "the journey meets a {kind} boundary"
         );
     }
+    let design = v["design"]["steps"].as_array().unwrap();
+    assert!(design.iter().all(|s| s["exit"] == 0), "{design:?}");
+    let outcomes: Vec<&str> = design
+        .iter()
+        .map(|s| s["output"]["receipt"]["outcome"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        outcomes[..4],
+        ["needs_input", "needs_input", "completed", "completed"],
+        "prepare, validate, apply, then validate of the package"
+    );
+    assert_eq!(
+        v["design"]["packages"]["output"]["packages"][0]["id"],
+        "DES-001"
+    );
     let board = &v["board"]["output"];
     assert_eq!(v["board"]["exit"], 0);
     assert_eq!(

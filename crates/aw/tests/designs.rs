@@ -181,3 +181,32 @@ fn a_missing_file_source_is_recorded_unavailable_and_keeps_the_package_at_outlin
     assert_eq!(m["sources"][0]["disposition"], "used");
     assert_eq!(m["maturity"]["attained"], "handoff", "{m:#}");
 }
+
+#[test]
+fn the_human_receipt_says_what_was_written_and_what_blocks_handoff() {
+    let ws = Ws::new();
+    create_design(&ws, "Checkout");
+    let (code, text) = ws.stdout(
+        &[
+            "capability",
+            "prepare",
+            "--capability",
+            "design",
+            "--operation",
+            "validate",
+            "--input",
+            "package=DES-001",
+            "--format",
+            "human",
+        ],
+        None,
+        &[],
+    );
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("\nmaturity: outline\n"), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("blocks handoff: ") && l.contains("docs/req.md")),
+        "{text}"
+    );
+}

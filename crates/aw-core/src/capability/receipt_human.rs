@@ -51,6 +51,20 @@ pub fn render(receipt: &CapabilityReceipt) -> String {
         if let Some(completeness) = output.completeness {
             lines.push(format!("completeness: {}", completeness.as_str()));
         }
+        if let Some(value) = &output.value {
+            for path in value["written"].as_array().into_iter().flatten() {
+                lines.push(format!("wrote {}", path.as_str().unwrap_or_default()));
+            }
+            if let Some(m) = value["design"]["maturity"]["attained"].as_str() {
+                lines.push(format!("maturity: {m}"));
+            }
+            for gap in value["gaps"].as_array().into_iter().flatten() {
+                lines.push(format!(
+                    "blocks handoff: {}",
+                    gap.as_str().unwrap_or_default()
+                ));
+            }
+        }
         if let Some(r) = &output.reference {
             let revision = r.revision.map(|n| format!("@r{n}")).unwrap_or_default();
             lines.push(format!(

@@ -3,9 +3,10 @@
 //! The demo writes everything into a temporary folder: a small agent-workflow skill family
 //! (good and broken manifests) that it validates, then a workspace where it runs the real
 //! commands an agent would run: init, a session, its tasks, a checkpoint, the session list, then
-//! a spec and its plan, what to resume; then a `quick` flow journey driven to its end; and last
-//! the status board.
+//! a spec and its plan, what to resume; then a `quick` flow journey driven to its end; then a
+//! design published through the `design` capability's handshake; and last the status board.
 
+mod design;
 mod journey;
 mod journey_driver;
 mod skills;
@@ -26,7 +27,7 @@ use serde_json::json;
     long_about = "Run aw on a built-in example, in a temporary folder deleted at the end: a skill \
 family checked by `aw manifest validate`, then a workspace where the real commands run (a \
 session, its tasks, a checkpoint, a spec and its plan), a `quick` flow journey driven to its end, \
-and the status board.\n\nText by default, even when piped; `--format json` gives every step's \
+a design created, validated and rendered through the `design` capability, and the status board.\n\nText by default, even when piped; `--format json` gives every step's \
 output."
 )]
 pub struct DemoArgs {
@@ -44,6 +45,7 @@ pub fn run(args: &DemoArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let steps = workspace::run(dir.path(), style.format, cx)?;
     let project = dir.path().join("project");
     let (journey_session, journey) = journey::run(&project, style.format, cx)?;
+    let (design_steps, designs) = design::run(&project, style.format, cx)?;
     // The board comes last, so it shows everything the demo did.
     let board = step::run(&project, &["status"], style.format, cx)?;
     let kept = if args.keep {
@@ -57,6 +59,10 @@ pub fn run(args: &DemoArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             "manifests": skills::json(&family),
             "steps": steps.iter().map(|s| s.json()).collect::<Vec<_>>(),
             "journey": { "session": journey_session.json(), "boundaries": journey::json(&journey) },
+            "design": {
+                "steps": design_steps.iter().map(|s| s.step.json()).collect::<Vec<_>>(),
+                "packages": designs.json(),
+            },
             "board": board.json(),
         })),
         Format::Human => {
@@ -76,7 +82,18 @@ pub fn run(args: &DemoArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             text.push_str(&journey_session.human());
             text.push('\n');
             text.push_str(&journey::human(&journey));
-            text.push_str("\n4. The board: specs, plans, sessions and what is left, on three progress axes:\n\n");
+            text.push_str(
+                "\n4. A design through the `design` capability: aw asks, the agent authors one \
+                 DESIGN.md,\n   aw proposes a plan, a person approves it by its digest, aw \
+                 publishes the package\n   (id, folder, revision, digest and manifest are aw's), \
+                 then validates and renders it.\n\n",
+            );
+            for s in &design_steps {
+                text.push_str(&s.human());
+                text.push('\n');
+            }
+            text.push_str(&designs.human());
+            text.push_str("\n5. The board: specs, plans, sessions and what is left, on three progress axes:\n\n");
             text.push_str(&board.human());
             text.push('\n');
             match &kept {
@@ -90,6 +107,10 @@ pub fn run(args: &DemoArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             Outcome::text(text)
         }
     };
-    let failed = steps.iter().any(|s| s.exit != 0) || journey_session.exit != 0 || board.exit != 0;
+    let failed = steps.iter().any(|s| s.exit != 0)
+        || journey_session.exit != 0
+        || design_steps.iter().any(|s| s.step.exit != 0)
+        || designs.exit != 0
+        || board.exit != 0;
     Ok(outcome.with_exit(if failed { 1 } else { 0 }))
 }

@@ -54,6 +54,18 @@ impl Step {
     }
 }
 
+/// Runs `aw <args>` against the workspace at `root` with `stdin` piped in, in the given format.
+pub(super) fn run_piped(
+    root: &Path,
+    args: &[&str],
+    stdin: String,
+    format: Format,
+    cx: &Ctx<'_>,
+) -> Result<Step, Failure> {
+    aw_workspace::stdin::provide(stdin);
+    run(root, args, format, cx)
+}
+
 /// Runs `aw <args>` against the workspace at `root`, in the given format.
 pub(super) fn run(
     root: &Path,
