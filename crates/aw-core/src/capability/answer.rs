@@ -124,10 +124,47 @@ pub fn parse(answer: Option<&Value>, request: &SemanticRequest) -> CapabilityRes
         Some(Value::String(s)) if js_trim(s).is_empty() => return Ok(Parsed::Missing),
         Some(a) => a,
     };
-    let Some(obj) = answer.as_object() else {
-        return Err(invalid("the answer is not a JSON object"));
+    let obj = check_envelope(answer, request, &AUTHORING)?;
+    artifacts(obj, request).map(Parsed::Proposed)
+}
+
+/// What a refused envelope tells the agent to do next, per refusal: the words differ between an
+/// authoring capability and `aw persist`, the rules do not.
+#[derive(Debug, Clone, Copy)]
+pub struct EnvelopeActions {
+    /// For a malformed envelope (`SEMANTIC_RESPONSE_INVALID`).
+    pub fix: &'static str,
+    /// For a stale `input_digest` (`SEMANTIC_STALE`); the digest to quote is appended.
+    pub stale: &'static str,
+    /// For `state: "ambiguous"`.
+    pub ambiguous: &'static str,
+    /// For `state: "unsupported"`.
+    pub unsupported: &'static str,
+}
+
+/// The actions of an authoring capability's answer.
+const AUTHORING: EnvelopeActions = EnvelopeActions {
+    fix: "fix the answer so it follows the request's contract and send it again",
+    stale: "prepare again, author against the new request",
+    ambiguous: "settle the ambiguity (add inputs or context) and prepare again",
+    unsupported: "change the request, or author the files another way",
+};
+
+/// Checks an answer's envelope against its request, first failure wins: a JSON object, `version`
+/// 1 (compared as a number, as JavaScript does), the request's `operation`, its `input_digest`
+/// (`SEMANTIC_STALE`), and `state` `proposed` (`ambiguous` / `unsupported` are refusals carrying
+/// the answer's `reason`). Returns the object for the body's own checks.
+pub fn check_envelope<'a>(
+    answer: &'a Value,
+    request: &SemanticRequest,
+    actions: &EnvelopeActions,
+) -> CapabilityResult<&'a Map<String, Value>> {
+    let invalid = |message: String| {
+        CapabilityError::new(ErrorCode::SemanticResponseInvalid, message, actions.fix)
     };
-    // JavaScript compares numbers, so `1.0` is version 1 too.
+    let Some(obj) = answer.as_object() else {
+        return Err(invalid("the answer is not a JSON object".to_owned()));
+    };
     if obj.get("version").and_then(Value::as_f64) != Some(ANSWER_VERSION as f64) {
         return Err(invalid(format!(
             "the answer's \"version\" must be {ANSWER_VERSION}"
@@ -149,8 +186,8 @@ pub fn parse(answer: Option<&Value>, request: &SemanticRequest) -> CapabilityRes
                 request.input_digest
             ),
             format!(
-                "prepare again, author against the new request, and quote \"input_digest\": \"{}\"",
-                request.input_digest
+                "{}, and quote \"input_digest\": \"{}\"",
+                actions.stale, request.input_digest
             ),
         ));
     }
@@ -161,28 +198,22 @@ pub fn parse(answer: Option<&Value>, request: &SemanticRequest) -> CapabilityRes
         .filter(|r| !r.is_empty())
         .map(str::to_owned);
     match obj.get("state").and_then(Value::as_str) {
-        Some("proposed") => {}
-        Some("ambiguous") => {
-            return Err(CapabilityError::new(
-                ErrorCode::SemanticAmbiguous,
-                reason.unwrap_or_else(|| "the agent found the request ambiguous".to_owned()),
-                "settle the ambiguity (add inputs or context) and prepare again",
-            ));
-        }
-        Some("unsupported") => {
-            return Err(CapabilityError::new(
-                ErrorCode::SemanticUnsupported,
-                reason.unwrap_or_else(|| "the agent cannot author this request".to_owned()),
-                "change the request, or author the files another way",
-            ));
-        }
-        _ => {
-            return Err(invalid(
-                "the answer's \"state\" must be \"proposed\", \"ambiguous\" or \"unsupported\"",
-            ));
-        }
+        Some("proposed") => Ok(obj),
+        Some("ambiguous") => Err(CapabilityError::new(
+            ErrorCode::SemanticAmbiguous,
+            reason.unwrap_or_else(|| "the agent found the request ambiguous".to_owned()),
+            actions.ambiguous,
+        )),
+        Some("unsupported") => Err(CapabilityError::new(
+            ErrorCode::SemanticUnsupported,
+            reason.unwrap_or_else(|| "the agent cannot author this request".to_owned()),
+            actions.unsupported,
+        )),
+        _ => Err(invalid(
+            "the answer's \"state\" must be \"proposed\", \"ambiguous\" or \"unsupported\""
+                .to_owned(),
+        )),
     }
-    artifacts(obj, request).map(Parsed::Proposed)
 }
 
 fn artifacts(

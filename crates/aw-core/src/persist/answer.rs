@@ -4,12 +4,11 @@
 //! allowed destinations, limits, contract). The answer has the semantic envelope of capability
 //! answers (`version`, `operation`, `input_digest`, `state`, `reason`) with `items` in place of
 //! `artifacts`: the agent names each document's kind, slug and title and writes its text, and aw
-//! chooses the number and the file name. The envelope is checked here in the same order and with
-//! the same codes as `capability::answer::parse`, which cannot be reused as it is because its
-//! artifacts carry paths.
+//! chooses the number and the file name. The envelope is the capability protocol's own check
+//! (`capability::answer::check_envelope`); only the items are read here.
 
 use super::inventory::{Inventory, title_of};
-use crate::capability::answer::{ANSWER_VERSION, SemanticRequest};
+use crate::capability::answer::{ANSWER_VERSION, EnvelopeActions, SemanticRequest, check_envelope};
 use crate::capability::error::{CapabilityError, CapabilityResult};
 use crate::docs::names::DocKind;
 use crate::error_code::ErrorCode;
@@ -106,6 +105,14 @@ pub fn skeleton(request: &SemanticRequest, kinds: &[DocKind]) -> Value {
     })
 }
 
+/// The actions of a persist answer's refusals.
+const PERSIST: EnvelopeActions = EnvelopeActions {
+    fix: "fix the answer so it follows the contract printed by 'aw persist prepare', and send it again",
+    stale: "run 'aw persist prepare' again and check the drafts against the new inventory",
+    ambiguous: "settle with the person what is finished and which kind it is, then prepare again",
+    unsupported: "nothing to do; prepare again once some work is finished",
+};
+
 fn invalid(message: impl Into<String>) -> CapabilityError {
     CapabilityError::new(
         ErrorCode::SemanticResponseInvalid,
@@ -124,60 +131,7 @@ pub fn parse(
     request: &SemanticRequest,
     kinds: &[DocKind],
 ) -> CapabilityResult<Vec<Item>> {
-    let Some(obj) = answer.as_object() else {
-        return Err(invalid("the answer is not a JSON object"));
-    };
-    // JavaScript compares numbers, so `1.0` is version 1 too (as capability answers).
-    if obj.get("version").and_then(Value::as_f64) != Some(ANSWER_VERSION as f64) {
-        return Err(invalid(format!(
-            "the answer's \"version\" must be {ANSWER_VERSION}"
-        )));
-    }
-    if obj.get("operation").and_then(Value::as_str) != Some(OPERATION) {
-        return Err(invalid(format!(
-            "the answer's \"operation\" must be \"{OPERATION}\""
-        )));
-    }
-    let quoted = obj.get("input_digest").and_then(Value::as_str);
-    if quoted != Some(request.input_digest.as_str()) {
-        return Err(CapabilityError::new(
-            ErrorCode::SemanticStale,
-            format!(
-                "the answer quotes input_digest {} but the inventory's is now {}: it was drafted against other documents",
-                quoted.map_or_else(|| "(none)".to_owned(), |q| format!("'{q}'")),
-                request.input_digest
-            ),
-            "run 'aw persist prepare' again, check the drafts against the new inventory, and quote its input_digest",
-        ));
-    }
-    let reason = obj
-        .get("reason")
-        .and_then(Value::as_str)
-        .map(js_trim)
-        .filter(|r| !r.is_empty())
-        .map(str::to_owned);
-    match obj.get("state").and_then(Value::as_str) {
-        Some("proposed") => {}
-        Some("ambiguous") => {
-            return Err(CapabilityError::new(
-                ErrorCode::SemanticAmbiguous,
-                reason.unwrap_or_else(|| "the agent could not tell what to persist".to_owned()),
-                "settle with the person what is finished and which kind it is, then prepare again",
-            ));
-        }
-        Some("unsupported") => {
-            return Err(CapabilityError::new(
-                ErrorCode::SemanticUnsupported,
-                reason.unwrap_or_else(|| "the agent found nothing to persist".to_owned()),
-                "nothing to do; prepare again once some work is finished",
-            ));
-        }
-        _ => {
-            return Err(invalid(
-                "the answer's \"state\" must be \"proposed\", \"ambiguous\" or \"unsupported\"",
-            ));
-        }
-    }
+    let obj = check_envelope(answer, request, &PERSIST)?;
     items(obj, request, kinds)
 }
 
