@@ -227,6 +227,20 @@ pub fn check_approval(
             plan.capability, plan.operation, request.capability, request.operation
         )));
     }
+    check_seal(
+        plan,
+        approved,
+        "prepare and validate again, show the new preview, and apply with its approval_digest",
+    )
+}
+
+/// Checks a carried plan's seal (`CAPABILITY_APPROVAL_MISMATCH`, with `action`): the approval
+/// digest recomputed from its own artifacts equals the one it carries and the one approved,
+/// and its preview is the one its artifacts give.
+pub fn check_seal(plan: &DurablePlan, approved: &str, action: &str) -> CapabilityResult<()> {
+    let mismatch = |message: String| {
+        CapabilityError::new(ErrorCode::CapabilityApprovalMismatch, message, action)
+    };
     let seal = resealed(plan);
     if plan.approval_digest != seal {
         return Err(mismatch(

@@ -17,7 +17,7 @@ use super::answer::{Item, OPERATION, is_valid_slug};
 use super::inventory::{Inventory, normalized_title, title_of};
 use crate::capability::error::{CapabilityError, CapabilityResult};
 use crate::capability::plan::{
-    Artifact, DurablePlan, approval_digest, check_destinations, preview_of, resealed,
+    Artifact, DurablePlan, approval_digest, check_destinations, check_seal, preview_of,
 };
 use crate::docs::names::{DocKind, parse_name};
 use crate::error_code::ErrorCode;
@@ -190,22 +190,11 @@ fn rejected(path: &str, why: &str) -> CapabilityError {
 /// grammar with a slug of the persist grammar → `SEMANTIC_PATH_REJECTED`; no number given twice
 /// in one folder → `PERSIST_NUMBER_TAKEN`. Returns what each artifact is.
 pub fn check_carried(plan: &DurablePlan, approved: &str) -> CapabilityResult<Vec<Planned>> {
-    let seal = resealed(plan);
-    if plan.approval_digest != seal {
-        return Err(mismatch(
-            "the plan's documents do not match its approval_digest: it was edited after aw sealed it",
-        ));
-    }
-    if approved != seal {
-        return Err(mismatch(format!(
-            "the approval '{approved}' is not this plan's approval_digest '{seal}'"
-        )));
-    }
-    if plan.preview != preview_of(&plan.artifacts) {
-        return Err(mismatch(
-            "the plan's preview does not describe its documents",
-        ));
-    }
+    check_seal(
+        plan,
+        approved,
+        "run 'aw persist validate' again, show the new preview, and apply with its approval_digest",
+    )?;
     if plan.capability != PLAN_CAPABILITY
         || plan.operation != OPERATION
         || plan.request_digest != plan.semantic_inputs_digest

@@ -1,4 +1,5 @@
 use super::*;
+use crate::capability::plan::resealed;
 use crate::persist::answer::Item;
 use crate::persist::inventory::{Entry, build as inventory_of};
 
