@@ -295,7 +295,7 @@ error_codes! {
     // The design capability (its floor handler, sources and package index).
     /// `design.validate` run outside a workspace: there is no index to look in.
     DesignWorkspaceAbsent = "DESIGN_WORKSPACE_ABSENT",
-    /// No package under `docs/designs/` answers to the identity asked for (for `record`: no valid one).
+    /// No package under `docs/designs/` answers to the identity asked for (for `update`, `render` and `record`: no valid one).
     DesignPackageNotFound = "DESIGN_PACKAGE_NOT_FOUND",
     /// `aw designs --plan` given a plan that does not exist.
     DesignPlanUnreadable = "DESIGN_PLAN_UNREADABLE",
@@ -345,6 +345,8 @@ error_codes! {
     DesignNumberTaken = "DESIGN_NUMBER_TAKEN",
     /// A manifest source naming a package the index does not have (or a revision it never had), or a file that does not exist.
     DesignReferenceUnresolved = "DESIGN_REFERENCE_UNRESOLVED",
+    /// A `record` whose `revision` input is not `rN`/`N`, or names a revision the package does not have.
+    DesignRevisionNotFound = "DESIGN_REVISION_NOT_FOUND",
     // The directive's own checks (a failed check is a bug in aw, reported as such).
     /// A directive without a next action.
     FlowDirectiveNoNextAction = "FLOW_DIRECTIVE_NO_NEXT_ACTION",

@@ -56,6 +56,12 @@ impl Now {
     pub fn minute_stamp(&self) -> String {
         self.wall.minute_stamp()
     }
+
+    /// The same instant in UTC as RFC 3339 ([`utc_iso`]): what a decision `design.record`
+    /// writes is stamped with (pinned by `AW_TEST_NOW` like every other "now").
+    pub fn utc_iso(&self) -> String {
+        utc_iso(OffsetDateTime::from(self.system))
+    }
 }
 
 /// A local wall-clock time as a system time, at the offset local time had then (not today's: a
@@ -75,9 +81,15 @@ fn at_offset(w: WallClock, offset: UtcOffset) -> SystemTime {
 /// Now, in UTC, as JS `toISOString()` writes it (`2026-01-03T10:00:00.000Z`): the lock file's
 /// stamp, which other processes read, so it is always the real time.
 pub fn utc_iso_now() -> String {
+    utc_iso(OffsetDateTime::now_utc())
+}
+
+/// An instant in UTC, as JS `toISOString()` writes it (`2026-01-03T10:00:00.000Z`, RFC 3339):
+/// the one formatter of every UTC stamp aw writes.
+pub fn utc_iso(at: OffsetDateTime) -> String {
     let fmt =
         format_description!("[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:3]Z");
-    OffsetDateTime::now_utc()
+    at.to_offset(UtcOffset::UTC)
         .format(&fmt)
         .unwrap_or_else(|_| "1970-01-01T00:00:00.000Z".to_owned())
 }
@@ -107,5 +119,8 @@ mod tests {
         let now = Now { wall, system: utc };
         assert_eq!(now.today(), "2026-03-01");
         assert_eq!(now.minute_stamp(), "2026-03-01 10:30");
+        assert_eq!(now.utc_iso(), "2026-03-01T10:30:15.000Z");
+        let east_now = Now { wall, system: east };
+        assert_eq!(east_now.utc_iso(), "2026-03-01T08:30:15.000Z");
     }
 }

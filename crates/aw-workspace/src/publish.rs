@@ -20,6 +20,10 @@
 //!   another writer is `PUBLISH_TARGET_EXISTS`, and the other writer's file is never touched,
 //!   not even by the rollback. A replaced file is written the same way and renamed over the old
 //!   one (keeping its permissions); new files and folders get the umask's permissions.
+//! - A plan whose every target already holds exactly its bytes (a regular file, no final link)
+//!   was published before: applying it again succeeds and writes nothing
+//!   ([`Published::already_published`]), after every check a write would pass (containment,
+//!   destinations, claims, base), so re-applying never needs `overwrite` and never races.
 //! - The base, when the plan has one, is checked again under the lock, so no other aw writer can
 //!   change it between the check and the writes (the reference checked it before locking).
 //! - The rollback undoes the files newest first (previous bytes restored, new files removed),
@@ -77,6 +81,9 @@ pub struct Published {
     pub written: Vec<String>,
     /// The folders it created, relative to the root, in the order it created them.
     pub created_dirs: Vec<String>,
+    /// Every target already held exactly its artifact's bytes, so nothing was written (`written`
+    /// and `created_dirs` are empty): the plan had already been published.
+    pub already_published: bool,
 }
 
 /// How a failed publish left the workspace.
@@ -180,7 +187,9 @@ impl PublishError {
 /// that exists must be a readable regular file (else `PUBLISH_FAILED`) and may be replaced only
 /// when the artifact says `overwrite: true` (else `PUBLISH_TARGET_EXISTS`); a new file is
 /// created only if the name is still free (else `PUBLISH_TARGET_EXISTS`). Any failure rolls back
-/// everything this call wrote (see the module notes) and says how far the rollback got.
+/// everything this call wrote (see the module notes) and says how far the rollback got. When
+/// every target already holds exactly its artifact's bytes, nothing is written and the result
+/// says [`Published::already_published`].
 pub fn publish(
     ws: &Workspace,
     artifacts: &[Artifact],
@@ -319,6 +328,13 @@ fn publish_locked(
             .map_err(|e| PublishError::before_any_write(from_workspace(None, e)))?;
         check_base(Some(base), current.as_deref()).map_err(PublishError::before_any_write)?;
     }
+    if already_published(root, artifacts, &targets) {
+        return Ok(Published {
+            written: Vec::new(),
+            created_dirs: Vec::new(),
+            already_published: true,
+        });
+    }
     let mut journal = Journal::default();
     for (artifact, target) in artifacts.iter().zip(&targets) {
         if let Err(error) = publish_one(root, artifact, target, &mut journal) {
@@ -329,7 +345,26 @@ fn publish_locked(
     Ok(Published {
         written: artifacts.iter().map(|a| a.path.clone()).collect(),
         created_dirs: journal.created_dirs(),
+        already_published: false,
     })
+}
+
+/// Whether every target is already a regular file, reached as a write would reach it (no final
+/// link), holding exactly its artifact's bytes: then applying the plan again changes nothing,
+/// and it succeeds without writing. One target missing or different and the plan is published
+/// by the usual rules (a file in the way is still `PUBLISH_TARGET_EXISTS` unless the artifact may
+/// overwrite it). An empty plan is never "already published".
+fn already_published(root: &Path, artifacts: &[Artifact], targets: &[PathBuf]) -> bool {
+    !artifacts.is_empty()
+        && artifacts.iter().zip(targets).all(|(artifact, target)| {
+            let Ok(entry) = entry_target(root, target) else {
+                return false;
+            };
+            let bytes = artifact.content.as_bytes();
+            let same_size = std::fs::symlink_metadata(&entry)
+                .is_ok_and(|m| m.file_type().is_file() && m.len() == bytes.len() as u64);
+            same_size && read_regular_path(&entry).is_ok_and(|now| now == bytes)
+        })
 }
 
 /// Each claim's number is still free in its folder (checked under the lock).

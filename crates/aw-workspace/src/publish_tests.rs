@@ -690,3 +690,82 @@ fn an_explicit_root_is_created_locked_and_kept_as_the_boundary() {
         assert!(!outside.join("x.md").exists());
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn a_plan_already_published_byte_for_byte_is_a_success_that_writes_nothing() {
+    use std::os::unix::fs::symlink;
+    let (dir, w) = workspace_with_lock();
+    let root = dir.path();
+    let artifacts = [
+        art(
+            "docs/designs/a/renders/page.html",
+            "<!doctype html>\n",
+            false,
+        ),
+        art("docs/designs/a/reviews/r001.json", "{}\n", false),
+    ];
+    let first = publish(&w, &artifacts, None, &anywhere(), WAIT).unwrap();
+    assert!(!first.already_published);
+    let before = tree(root);
+    let again = publish(&w, &artifacts, None, &anywhere(), WAIT).unwrap();
+    assert_eq!(
+        again,
+        Published {
+            written: Vec::new(),
+            created_dirs: Vec::new(),
+            already_published: true,
+        }
+    );
+    assert_eq!(tree(root), before, "nothing was written");
+
+    // Partly there: the usual rules, so the present file is in the way and nothing changes.
+    let partly = [
+        art(
+            "docs/designs/a/renders/page.html",
+            "<!doctype html>\n",
+            false,
+        ),
+        art("docs/designs/a/renders/other.html", "new", false),
+    ];
+    let (c, _) = code(publish(&w, &partly, None, &anywhere(), WAIT));
+    assert_eq!(c, ErrorCode::PublishTargetExists);
+    assert_eq!(tree(root), before);
+    // Other bytes at the path are not "already published" either.
+    let changed = [art(
+        "docs/designs/a/reviews/r001.json",
+        "{\"x\":1}\n",
+        false,
+    )];
+    let (c, _) = code(publish(&w, &changed, None, &anywhere(), WAIT));
+    assert_eq!(c, ErrorCode::PublishTargetExists);
+
+    // A link holding the same bytes is never taken for the file: it is refused as before.
+    std::fs::write(root.join("real.md"), "same").unwrap();
+    symlink(root.join("real.md"), root.join("linked.md")).unwrap();
+    let (c, _) = code(publish(
+        &w,
+        &[art("linked.md", "same", false)],
+        None,
+        &anywhere(),
+        WAIT,
+    ));
+    assert_eq!(c, ErrorCode::PublishFailed);
+
+    // Every check a write would pass still comes first: a stale base refuses the re-apply.
+    let base = Base {
+        path: "docs/designs/a/reviews/r001.json".to_owned(),
+        digest: base_digest("something else"),
+    };
+    let (c, _) = code(publish(&w, &artifacts, Some(&base), &anywhere(), WAIT));
+    assert_eq!(c, ErrorCode::CapabilityBaseStale);
+    // And the destinations: a re-apply outside them is refused, not excused.
+    let (c, _) = code(publish(
+        &w,
+        &artifacts,
+        None,
+        &["docs/designs/b".to_owned()],
+        WAIT,
+    ));
+    assert_eq!(c, ErrorCode::SemanticPathRejected);
+}

@@ -2,8 +2,9 @@
 //! (prepare → validate → apply) writes `NNN-design-<slug>/DESIGN.md` and the manifest aw
 //! derives; `validate` judges it; `update` archives a revision against a compare-and-swap base;
 //! the refusals (an authored manifest, the content gate, a stale base, a number taken by a
-//! concurrent create) write nothing; composed calls obey the caller table; and an explicit root
-//! outside any workspace is published into.
+//! concurrent create) write nothing; composed calls obey the caller table; an explicit root
+//! outside any workspace is published into; `render` writes a projection aw makes itself (and
+//! re-rendering is a no-op); `record` writes a review that opens the plan-exec approval gate.
 
 use crate::support::Ws;
 use aw_core::canonical::sha256_hex;
@@ -93,7 +94,11 @@ fn code(attempt: &Value) -> &str {
 
 /// A workspace with the design's source, and DES-001 created from [`DOC`].
 fn created() -> Ws {
-    let ws = Ws::new();
+    created_in(Ws::new())
+}
+
+/// [`created`], in `ws` (a workspace with a pinned clock, say).
+fn created_in(ws: Ws) -> Ws {
     ws.write("docs/req.md", "# Requirements\n");
     let a1 = prepare(&ws, &create_args("title=Checkout", &[]));
     let a2 = validate(
@@ -575,4 +580,278 @@ fn outside_a_workspace_an_explicit_root_is_authored_end_to_end() {
         ],
     );
     assert_eq!(code(&v), "DESIGN_OUTPUT_ROOT_REQUIRED");
+}
+
+fn render_args<'a>(profile: &'a str, package: &'a str) -> Vec<&'a str> {
+    vec![
+        "--operation",
+        "render",
+        "--input",
+        package,
+        "--input",
+        profile,
+    ]
+}
+
+fn paths_of(plan: &Value) -> Vec<String> {
+    plan["artifacts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["path"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+fn sel(css: &str) -> scraper::Selector {
+    scraper::Selector::parse(css).unwrap()
+}
+
+#[test]
+fn render_portable_html_writes_a_self_contained_page_and_a_rerender_is_a_no_op() {
+    let ws = created();
+    let page = format!("{PKG}/renders/portable-html/DESIGN-r001.html");
+    let a1 = prepare(
+        &ws,
+        &render_args("profile=portable-html", "package=DES-001"),
+    );
+    // No agent authors a projection: the first attempt is already the plan.
+    assert_eq!(a1["receipt"]["outcome"], "needs_input", "{a1:#}");
+    assert!(a1["semantic"].is_null());
+    assert_eq!(paths_of(&a1["plan"]), [page.as_str()]);
+    assert_eq!(a1["plan"]["artifacts"][0].get("overwrite"), None);
+    // The descriptor declares network_external for every profile; aw still sends nothing.
+    assert_eq!(a1["plan"]["requires_approval"], json!(["network_external"]));
+    assert_eq!(a1["output"]["value"]["artifacts"], json!([page]));
+    assert_eq!(a1["output"]["value"]["profile"], "portable-html");
+    assert_eq!(a1["output"]["reference"]["locator"], page);
+    assert!(!ws.root().join(format!("{PKG}/renders")).exists());
+
+    let a2 = apply(&ws, &a1);
+    assert_eq!(a2["receipt"]["outcome"], "completed", "{a2:#}");
+    assert_eq!(a2["output"]["value"]["written"], json!([page]));
+    let html = ws.read(&page);
+    assert_eq!(
+        a1["output"]["reference"]["digest"],
+        digest(&html),
+        "the reference proves the page"
+    );
+    assert!(html.starts_with("<!doctype html>"));
+    let doc = scraper::Html::parse_document(&html);
+    assert!(doc.errors.is_empty(), "parse errors: {:?}", doc.errors);
+    let text = |css: &str| -> Vec<String> {
+        doc.select(&sel(css))
+            .map(|e| e.text().collect::<String>().trim().to_owned())
+            .collect()
+    };
+    assert_eq!(text("title"), ["DES-001 r001 — Checkout"]);
+    assert_eq!(text("h1"), ["Checkout"]);
+    let h2 = text("h2");
+    for section in [
+        "Objective",
+        "Proposed design",
+        "Validation",
+        "Sources",
+        "Revision history",
+        "Decision history",
+    ] {
+        assert!(h2.iter().any(|h| h == section), "{section} in {h2:?}");
+    }
+    assert!(html.contains("One page with the cart and the card form."));
+    let sources = text("#sources td");
+    assert!(sources.iter().any(|c| c == "docs/req.md"), "{sources:?}");
+    assert!(sources.iter().any(|c| c == "used"), "{sources:?}");
+    // Nothing that runs or fetches.
+    for forbidden in ["script", "link", "img", "iframe", "object", "embed", "base"] {
+        assert_eq!(doc.select(&sel(forbidden)).count(), 0, "<{forbidden}>");
+    }
+    for element in doc.select(&sel("*")) {
+        for (name, value) in element.value().attrs() {
+            assert_ne!(name, "src", "{value}");
+            assert!(
+                !value.contains("http:") && !value.contains("https:"),
+                "{name}={value}"
+            );
+        }
+    }
+    assert!(!html.contains("url(") && !html.contains("@import"));
+
+    // The same revision rendered again: the same plan, and an apply that writes nothing.
+    let b1 = prepare(
+        &ws,
+        &render_args("profile=portable-html", "package=DES-001"),
+    );
+    assert_eq!(b1["plan"]["approval_digest"], a1["plan"]["approval_digest"]);
+    let before = ws.tree();
+    let b2 = apply(&ws, &b1);
+    assert_eq!(b2["receipt"]["outcome"], "completed", "{b2:#}");
+    assert_eq!(b2["output"]["value"]["written"], json!([]));
+    assert_eq!(b2["output"]["value"]["already_published"], json!([page]));
+    assert!(
+        b2["receipt"]["next_action"]
+            .as_str()
+            .unwrap()
+            .contains("already published")
+    );
+    assert_eq!(b2["receipt"]["effects"]["applied"], json!([]));
+    assert_eq!(ws.tree(), before, "nothing was written");
+    // The projection is never sealed: the package still validates, its manifest unchanged.
+    let v = design_validate(&ws, "DES-001");
+    assert_eq!(v["output"]["value"]["ok"], true, "{v:#}");
+}
+
+#[test]
+fn render_for_another_profile_writes_a_handoff_bundle_with_digests() {
+    let ws = created();
+    // The --profile flag stands in for a blank profile input.
+    let a1 = prepare(
+        &ws,
+        &[
+            "--operation",
+            "render",
+            "--input",
+            "package=DES-001",
+            "--input",
+            "profile=",
+            "--profile",
+            "figma",
+        ],
+    );
+    let bundle_path = format!("{PKG}/renders/figma/bundle-r001.json");
+    assert_eq!(paths_of(&a1["plan"]), [bundle_path.as_str()]);
+    let a2 = apply(&ws, &a1);
+    assert_eq!(a2["receipt"]["outcome"], "completed", "{a2:#}");
+    let manifest = ws.read(&format!("{PKG}/design-manifest.json"));
+    let bundle: Value = serde_json::from_str(&ws.read(&bundle_path)).unwrap();
+    assert_eq!(
+        bundle,
+        json!({
+            "schema": "workline.design-render-bundle/v1",
+            "profile": "figma",
+            "id": "DES-001",
+            "revision": 1,
+            "digest": digest(DOC),
+            "artifacts": [
+                {"path": "DESIGN.md", "digest": digest(DOC)},
+                {"path": "design-manifest.json", "digest": digest(&manifest)}
+            ],
+            "note": "aw sends nothing; hand this bundle to figma"
+        })
+    );
+}
+
+#[test]
+fn render_refuses_an_unknown_profile_and_a_missing_or_invalid_package() {
+    let ws = created();
+    let before = ws.tree();
+    let a = prepare(&ws, &render_args("profile=figma-api", "package=DES-001"));
+    assert_eq!(a["receipt"]["outcome"], "blocked");
+    assert_eq!(code(&a), "DESIGN_ADAPTER_UNKNOWN");
+    assert_eq!(
+        a["receipt"]["next_action"],
+        "the registered profiles are: claude-artifact, claude-design, figma, portable-html, stitch"
+    );
+    let a = prepare(
+        &ws,
+        &render_args("profile=portable-html", "package=DES-404"),
+    );
+    assert_eq!(code(&a), "DESIGN_PACKAGE_NOT_FOUND");
+    assert_eq!(ws.tree(), before);
+    // The source gone: the manifest still validates, the package does not.
+    std::fs::remove_file(ws.root().join("docs/req.md")).unwrap();
+    let a = prepare(
+        &ws,
+        &render_args("profile=portable-html", "package=DES-001"),
+    );
+    assert_eq!(code(&a), "DESIGN_REFERENCE_UNRESOLVED", "{a:#}");
+    assert!(a["plan"].is_null());
+    // DESIGN.md edited by hand: the seal is broken, no valid package has the identity.
+    ws.write("docs/req.md", "# Requirements\n");
+    ws.write(&format!("{PKG}/DESIGN.md"), DOC_2);
+    let a = prepare(
+        &ws,
+        &render_args("profile=portable-html", "package=DES-001"),
+    );
+    assert_eq!(code(&a), "DESIGN_PACKAGE_NOT_FOUND", "{a:#}");
+    assert!(!ws.root().join(format!("{PKG}/renders")).exists());
+}
+
+fn record_args<'a>(revision: &'a str, decision: &'a str) -> Vec<&'a str> {
+    vec![
+        "--operation",
+        "record",
+        "--input",
+        "package=DES-001",
+        "--input",
+        revision,
+        "--input",
+        decision,
+    ]
+}
+
+#[test]
+fn record_writes_the_review_that_opens_the_approval_gate_and_a_second_replaces_it() {
+    let ws = created_in(Ws::new().pinned_clock());
+    let plan = "docs/plans/001-plan-checkout.md";
+    ws.write(
+        plan,
+        "# Plan 001 — checkout\n\n> State: open\n\n## Design references\n\n- DES-001\n\n## Tasks\n\n- [ ] T1 — build it\n",
+    );
+    let gate = ["designs", "--plan", plan, "--require-approval", "--json"];
+    ws.fails(&gate, "DESIGN_GATE_FAILED");
+
+    let a1 = prepare(&ws, &record_args("revision=r1", "decision=approved"));
+    assert_eq!(a1["receipt"]["outcome"], "needs_input", "{a1:#}");
+    let review = format!("{PKG}/reviews/r001.json");
+    assert_eq!(paths_of(&a1["plan"]), [review.as_str()]);
+    assert_eq!(a1["plan"]["requires_approval"], json!(["mutate_overwrite"]));
+    let a2 = apply(&ws, &a1);
+    assert_eq!(a2["receipt"]["outcome"], "completed", "{a2:#}");
+    assert_eq!(
+        ws.read(&review),
+        format!(
+            "{{\n  \"schema\": \"workline.design-review/v1\",\n  \"id\": \"DES-001\",\n  \"revision\": 1,\n  \"digest\": \"{}\",\n  \"decision\": \"approved\",\n  \"note\": null,\n  \"recorded_at\": \"2026-03-10T09:15:00.000Z\"\n}}\n",
+            digest(DOC)
+        )
+    );
+    let v = ws.ok(&gate);
+    assert_eq!(v["gate"]["passed"], true, "{v:#}");
+    // The review is not part of the seal.
+    assert_eq!(
+        design_validate(&ws, "DES-001")["output"]["value"]["ok"],
+        true
+    );
+
+    // A second decision on r1 (spelled N) replaces the first; the approval grants it.
+    let b1 = prepare(&ws, &record_args("revision=1", "decision=rejected"));
+    assert_eq!(b1["plan"]["artifacts"][0]["overwrite"], true, "{b1:#}");
+    let b2 = apply(&ws, &b1);
+    assert_eq!(b2["receipt"]["outcome"], "completed", "{b2:#}");
+    assert_eq!(
+        b2["receipt"]["effects"]["applied"],
+        json!(["local_additive", "mutate_overwrite"])
+    );
+    assert!(ws.read(&review).contains("\"decision\": \"rejected\""));
+    let v = ws.fails(&gate, "DESIGN_GATE_FAILED");
+    assert_eq!(v["data"]["gate"]["references"][0]["verdict"], "unapproved");
+}
+
+#[test]
+fn record_refuses_a_bad_decision_a_missing_revision_and_an_invalid_package() {
+    let ws = created();
+    let before = ws.tree();
+    let a = prepare(&ws, &record_args("revision=r1", "decision=lgtm"));
+    assert_eq!(code(&a), "DESIGN_DECISION_INVALID", "{a:#}");
+    assert!(
+        a["receipt"]["next_action"]
+            .as_str()
+            .unwrap()
+            .contains("approved, rejected, changes-requested")
+    );
+    let a = prepare(&ws, &record_args("revision=r2", "decision=approved"));
+    assert_eq!(code(&a), "DESIGN_REVISION_NOT_FOUND", "{a:#}");
+    assert_eq!(ws.tree(), before);
+    std::fs::remove_file(ws.root().join("docs/req.md")).unwrap();
+    let a = prepare(&ws, &record_args("revision=r1", "decision=approved"));
+    assert_eq!(code(&a), "DESIGN_REFERENCE_UNRESOLVED", "{a:#}");
+    assert!(!ws.root().join(format!("{PKG}/reviews")).exists());
 }

@@ -746,6 +746,16 @@ pub struct Unpublished {
     pub reconciliation: Option<String>,
 }
 
+/// What a successful publish did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Publication {
+    /// It wrote these paths, in plan order.
+    Written(Vec<String>),
+    /// Every file already held exactly the plan's bytes: nothing was written. Applying a plan
+    /// twice (rendering the same revision again, say) is a success, not a conflict.
+    AlreadyPublished(Vec<String>),
+}
+
 /// The attempt of an `apply`: completed with the written paths, or blocked with the reason and
 /// what, if anything, is left to reconcile (§6.4 steps 8–9).
 pub fn apply_finish(
@@ -756,18 +766,22 @@ pub fn apply_finish(
     apply_finish_with(
         call,
         ready,
-        published.map_err(|error| Unpublished {
-            error,
-            reconciliation: None,
-        }),
+        published
+            .map(Publication::Written)
+            .map_err(|error| Unpublished {
+                error,
+                reconciliation: None,
+            }),
     )
 }
 
-/// [`apply_finish`], with what a failed rollback left behind.
+/// [`apply_finish`], with what a failed rollback left behind, and a publish that found every
+/// file already in place: completed, `output.value` `{written: [], already_published: [<paths>]}`,
+/// no effect applied (nothing was), and a next action that says so.
 pub fn apply_finish_with(
     call: &Call<'_>,
     ready: ApplyReady,
-    published: Result<Vec<String>, Unpublished>,
+    published: Result<Publication, Unpublished>,
 ) -> CapabilityResult<Attempt> {
     let ApplyReady {
         request,
@@ -780,7 +794,7 @@ pub fn apply_finish_with(
         granted,
     } = ready;
     let mut b = match published {
-        Ok(written) => {
+        Ok(Publication::Written(written)) => {
             let applied = applied_classes(&authorization.self_authorized, &granted);
             let mut b = body(&request, &resolution, Outcome::Completed);
             b.output = Some(OperationOutput {
@@ -796,6 +810,16 @@ pub fn apply_finish_with(
                 .collect();
             b.effects.applied = applied;
             b.next_action = "nothing left to do: the files are published".to_owned();
+            b
+        }
+        Ok(Publication::AlreadyPublished(paths)) => {
+            let mut b = body(&request, &resolution, Outcome::Completed);
+            b.output = Some(OperationOutput {
+                value: Some(json!({ "written": [], "already_published": paths })),
+                reference: None,
+                completeness: Some(super::descriptor::Completeness::Complete),
+            });
+            b.next_action = "nothing left to do: already published (every file already held exactly these bytes, so nothing was written)".to_owned();
             b
         }
         Err(Unpublished {

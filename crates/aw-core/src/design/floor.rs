@@ -11,8 +11,9 @@
 //! and the semantic request), and the `validate` stage turns the agent's answer into a durable
 //! result the dispatcher plans and a person approves.
 //!
-//! `render` and `record` still take the v21 path (the artifacts of the answer, verbatim, under the
-//! output root); `record`'s precondition checks that the package exists and validates.
+//! `render` and `record` ([`super::render_op`], [`super::record`]) ask nobody for anything: they
+//! act on a package that validates, and aw writes their one file itself (a projection under
+//! `renders/`, a review under `reviews/`), so their first attempt is already a durable plan.
 
 use super::document::DesignDocument;
 use super::index::{DesignIndex, DesignPackageEntry};
@@ -21,21 +22,16 @@ use super::output_root::{
     DESIGNS_DIR, OutputRoot, RootKind, requested_target, resolve_output_root,
 };
 use super::receipt_fields::{DesignReceiptFields, MaturityFields};
-use super::sources::{
-    Maturity, attained_maturity, declared_locators, floor_source, report_sources,
-};
-use super::{create, update};
-use crate::capability::answer::{Parsed, SemanticRequest, parse};
+use super::standing::text_input;
+use super::{create, record, render_op, update};
 use crate::capability::descriptor::Completeness;
 use crate::capability::error::{CapabilityError, CapabilityResult};
-use crate::capability::handler::{
-    Handler, HandlerCall, HandlerResult, NumberClaim, PublishRoot, Verb,
-};
+use crate::capability::handler::{Handler, HandlerCall, HandlerResult, NumberClaim, PublishRoot};
 use crate::capability::plan::Artifact;
 use crate::capability::receipt::{DurableReference, OperationOutput, ValidationOutcome};
-use crate::capability::request::{CapabilityRequest, RequestInput, input_digest};
+use crate::capability::request::{CapabilityRequest, RequestInput};
 use crate::error_code::ErrorCode;
-use aw_json::js::{js_string, js_trim};
+use aw_json::js::js_trim;
 use serde_json::{Value, json};
 
 /// The registered render adapter ids, sorted: what a `render` profile must be one of.
@@ -56,26 +52,6 @@ pub const CONTENT_VALIDATION: &str = "design-content";
 pub const PACKAGE_GAP: &str = "the identity of the package to validate, e.g. 'DES-001'";
 
 pub use super::authoring::ANSWER_GAP;
-
-/// What every `render` and `record` contract ends with: the shape of a valid answer.
-const CONTRACT_TAIL: &str = "Answer with one JSON object carrying 'version', 'operation', \
-'input_digest', 'state': 'proposed' and 'artifacts': [{path, content}]. Every 'path' is relative \
-to the workspace and falls inside the allowed destinations. No artifact invents a format: the \
-formats of the UI Design Package v1 are the only ones accepted.";
-
-/// The authoring contract of `render` or `record`: its own sentence, then [`CONTRACT_TAIL`].
-pub fn contract(operation: &str) -> String {
-    let own = match operation {
-        "render" => {
-            "Regenerate the projections of the named revision. A projection is not normative and is never sealed."
-        }
-        "record" => {
-            "Seal the governance decision on the named revision, without touching the package's content."
-        }
-        _ => "",
-    };
-    format!("{own} {CONTRACT_TAIL}").trim().to_owned()
-}
 
 /// The names the shell listed in one output root (for numbering a new package).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -101,6 +77,9 @@ pub struct DesignFloor {
     /// Which of the request's file sources exist (`create::file_locators`), when the shell
     /// looked: a missing one is recorded `unavailable`.
     pub present_sources: Option<Vec<String>>,
+    /// "Now" as RFC 3339 UTC, from the clock the shell read: the `recorded_at` of a decision
+    /// `record` writes (the core never reads the clock).
+    pub now: Option<String>,
 }
 
 /// The value of the request's input `name`.
@@ -125,6 +104,15 @@ impl DesignFloor {
             index,
             listing: None,
             present_sources: None,
+            now: None,
+        }
+    }
+
+    /// The same floor, knowing "now" (RFC 3339 UTC) for the decisions `record` stamps.
+    pub fn with_now(self, now: String) -> Self {
+        DesignFloor {
+            now: Some(now),
+            ..self
         }
     }
 
@@ -200,126 +188,6 @@ impl DesignFloor {
             ));
         };
         validated(found, id)
-    }
-
-    /// §10.2 step 2: what must hold before an operation may even ask for content.
-    fn precondition(
-        &self,
-        operation: &str,
-        request: &CapabilityRequest,
-    ) -> Option<CapabilityError> {
-        if operation == "record"
-            && self.workspace
-            && let Some(Value::String(s)) = input(request, "package")
-            && !js_trim(s).is_empty()
-        {
-            let id = js_trim(s);
-            if self.index.as_ref().and_then(|i| i.resolve(id)).is_none() {
-                return Some(CapabilityError::new(
-                    ErrorCode::DesignPackageNotFound,
-                    format!("no valid package has the identity {id}"),
-                    not_found_action(),
-                ));
-            }
-        }
-        if operation == "render" {
-            // A profile is named by id; JavaScript's `String(profile ?? "")`.
-            let profile = match input(request, "profile") {
-                None | Some(Value::Null) => String::new(),
-                Some(v) => js_string(v),
-            };
-            if !ADAPTERS.contains(&profile.as_str()) {
-                return Some(CapabilityError::new(
-                    ErrorCode::DesignAdapterUnknown,
-                    format!("there is no renderer or adapter profile '{profile}'"),
-                    format!("the registered profiles are: {}", ADAPTERS.join(", ")),
-                ));
-            }
-        }
-        None
-    }
-
-    /// §10.2: the authoring operations, through the semantic handshake.
-    fn author(&self, call: &HandlerCall<'_>) -> HandlerResult {
-        let request = call.request;
-        let operation = call.operation.name.as_str();
-        let root = match resolve_output_root(self.workspace, request.context.target.as_deref()) {
-            Ok(root) => root,
-            Err(f) => return HandlerResult::Blocked(f.into()),
-        };
-        if let Some(e) = self.precondition(operation, request) {
-            return HandlerResult::Blocked(e);
-        }
-        let sources: Vec<_> = declared_locators(input(request, "sources"))
-            .iter()
-            .map(|l| floor_source("sources", l))
-            .collect();
-        let report = report_sources(&sources, operation);
-        if let Some(f) = report.failures.first() {
-            return HandlerResult::Blocked(f.clone().into());
-        }
-        let semantic = SemanticRequest::new(
-            format!("{}.{}", request.capability, request.operation),
-            input_digest(&request.inputs),
-            vec![root.root().to_owned()],
-            contract(operation),
-        );
-        if call.verb != Verb::Validate {
-            return HandlerResult::NeedsInput {
-                gaps: vec![
-                    semantic.contract.clone(),
-                    format!(
-                        "allowed destinations: {}",
-                        semantic.allowed_destinations.join(", ")
-                    ),
-                ],
-                output: None,
-                semantic: Some(semantic),
-            };
-        }
-        let artifacts = match parse(call.answer, &semantic) {
-            Err(e) => return HandlerResult::Blocked(e),
-            Ok(Parsed::Missing) => {
-                return HandlerResult::NeedsInput {
-                    gaps: vec![ANSWER_GAP.to_owned()],
-                    output: None,
-                    semantic: Some(semantic),
-                };
-            }
-            Ok(Parsed::Proposed(artifacts)) => artifacts,
-        };
-        // The gate's verdict needs the package on disk: a proposal never claims more than
-        // `outline`, which is what keeps a partial result from being promoted.
-        let requested = Maturity::requested(input(request, "maturity"));
-        let maturity = attained_maturity(requested, Maturity::Outline, &report);
-        let fields = DesignReceiptFields {
-            package: match input(request, "package") {
-                Some(Value::String(s)) => Some(s.clone()),
-                _ => None,
-            },
-            baseline: None,
-            path: Some(root.root().to_owned()),
-            root: Some(root.kind()),
-            indexable: root.is_indexable(),
-            maturity: MaturityFields {
-                requested,
-                attained: maturity.attained,
-            },
-            sources: report.sources,
-            renditions: Vec::new(),
-        };
-        let paths: Vec<&str> = artifacts.iter().map(|a| a.path.as_str()).collect();
-        let value = json!({"design": fields, "artifacts": paths, "gaps": maturity.gaps});
-        HandlerResult::Durable {
-            artifacts,
-            base: None,
-            output: OperationOutput {
-                value: Some(value),
-                reference: None,
-                // Nothing is published until the plan is applied.
-                completeness: Some(Completeness::Partial),
-            },
-        }
     }
 }
 
@@ -430,13 +298,19 @@ impl Handler for DesignFloor {
             "validate" => self.validate(call.request),
             "create" => create::attempt(self, call),
             "update" => update::attempt(self, call),
-            _ => self.author(call),
+            "render" => render_op::attempt(self, call),
+            "record" => record::attempt(self, call),
+            other => HandlerResult::Blocked(CapabilityError::new(
+                ErrorCode::CapabilityOperationUnknown,
+                format!("the design floor has no operation '{other}'"),
+                "name one of: create, update, validate, render, record",
+            )),
         }
     }
 
     /// `create`: the output root (a package folder is made inside it; the claim pins which).
-    /// `update`: the package's folder. `render`, `record`: the output root of the `--target`
-    /// flag.
+    /// `update`: the package's folder. `render`: the package's `renders/`; `record`: its
+    /// `reviews/`.
     fn allowed_destinations(&self, request: &CapabilityRequest) -> CapabilityResult<Vec<String>> {
         match request.operation.as_str() {
             "create" => match self.output_root(request).map_err(CapabilityError::from)? {
@@ -444,15 +318,20 @@ impl Handler for DesignFloor {
                 OutputRoot::Explicit { .. } => Ok(vec![".".to_owned()]),
             },
             "update" => {
-                let id = match input(request, "package") {
-                    Some(Value::String(s)) => js_trim(s),
-                    _ => "",
-                };
+                let id = text_input(request, "package").unwrap_or_default();
                 update::current(self, id).map(|c| vec![c.entry.path.clone()])
             }
-            _ => resolve_output_root(self.workspace, request.context.target.as_deref())
-                .map(|root| vec![root.root().to_owned()])
-                .map_err(CapabilityError::from),
+            "render" => {
+                render_op::destinations(self, text_input(request, "package").unwrap_or_default())
+            }
+            "record" => {
+                record::destinations(self, text_input(request, "package").unwrap_or_default())
+            }
+            other => Err(CapabilityError::new(
+                ErrorCode::CapabilityOperationUnknown,
+                format!("the design floor has no operation '{other}'"),
+                "name one of: create, update, validate, render, record",
+            )),
         }
     }
 

@@ -22,9 +22,12 @@ pub mod manifest;
 pub mod maturity;
 pub mod output_root;
 pub mod receipt_fields;
+pub mod record;
 pub mod render;
+pub mod render_op;
 pub mod review;
 pub mod sources;
+pub mod standing;
 #[cfg(test)]
 mod test_support;
 pub mod update;

@@ -54,3 +54,51 @@ pub fn folder(name: &str, children: Vec<DesignDir>) -> DesignDir {
         contents: DirContents::Folder(children),
     }
 }
+
+/// A first-attempt request for the design `operation` with `inputs` given as flags, and the
+/// `--profile` flag when `profile` is some.
+pub fn design_request(
+    operation: &str,
+    inputs: &[(&str, &str)],
+    profile: Option<&str>,
+) -> crate::capability::request::CapabilityRequest {
+    use crate::capability::test_support::{ID, design, direct, invocation};
+    let mut inv = invocation(operation, direct(), inputs);
+    inv.context.profile = profile.map(str::to_owned);
+    crate::capability::request::CapabilityRequest::first_attempt(&design(), ID.to_owned(), inv)
+        .unwrap()
+}
+
+/// The `prepare` attempt of `floor` for `request`.
+pub fn prepare(
+    floor: &super::floor::DesignFloor,
+    request: &crate::capability::request::CapabilityRequest,
+) -> crate::capability::handler::HandlerResult {
+    use crate::capability::handler::{Handler, HandlerCall, Verb};
+    let d = crate::capability::test_support::design();
+    floor.attempt(&HandlerCall {
+        verb: Verb::Prepare,
+        request,
+        operation: d.operation(&request.operation).unwrap(),
+        answer: None,
+    })
+}
+
+/// A workspace floor over `dirs`.
+pub fn floor_over(dirs: &[DesignDir]) -> super::floor::DesignFloor {
+    super::floor::DesignFloor::new(true, Some(super::index::DesignIndex::from_tree(dirs)))
+}
+
+/// `dir` (a package) with these `reviews/` files.
+pub fn with_reviews(mut dir: DesignDir, reviews: &[(&str, &str)]) -> DesignDir {
+    if let DirContents::Package(read) = &mut dir.contents {
+        read.review_files = reviews
+            .iter()
+            .map(|(name, text)| super::index::ReviewFile {
+                name: (*name).to_owned(),
+                read: FileRead::Bytes(text.as_bytes().to_vec()),
+            })
+            .collect();
+    }
+    dir
+}

@@ -16,14 +16,14 @@ use super::manifest::{
 use super::output_root::{DESIGNS_DIR, RootKind};
 use super::receipt_fields::{DesignReceiptFields, MaturityFields};
 use super::sources::{Maturity, report_sources};
+use super::standing::text_input;
 use crate::capability::descriptor::Completeness;
 use crate::capability::error::CapabilityError;
 use crate::capability::handler::{HandlerCall, HandlerResult, Verb};
 use crate::capability::plan::{Artifact, Base, base_digest};
 use crate::capability::receipt::{DurableReference, OperationOutput};
 use crate::error_code::ErrorCode;
-use aw_json::js::js_trim;
-use serde_json::{Value, json};
+use serde_json::json;
 
 /// The gap of an `update` whose `package` is blank.
 pub const PACKAGE_GAP: &str = "the identity of the package to update, e.g. 'DES-001'";
@@ -109,17 +109,10 @@ pub fn check_base(id: &str, base: &str, current_revision: u64) -> Result<(), Cap
     Ok(())
 }
 
-fn text_input<'r>(call: &'r HandlerCall<'_>, name: &str) -> Option<&'r str> {
-    match input(call.request, name) {
-        Some(Value::String(s)) if !js_trim(s).is_empty() => Some(js_trim(s)),
-        _ => None,
-    }
-}
-
 /// The attempt of `update`.
 pub fn attempt(floor: &DesignFloor, call: &HandlerCall<'_>) -> HandlerResult {
     let request = call.request;
-    let Some(id) = text_input(call, "package") else {
+    let Some(id) = text_input(request, "package") else {
         return HandlerResult::NeedsInput {
             gaps: vec![PACKAGE_GAP.to_owned()],
             output: None,
@@ -137,7 +130,7 @@ pub fn attempt(floor: &DesignFloor, call: &HandlerCall<'_>) -> HandlerResult {
         Ok(c) => c,
         Err(e) => return HandlerResult::Blocked(e),
     };
-    let base = text_input(call, "base").unwrap_or_default();
+    let base = text_input(request, "base").unwrap_or_default();
     if let Err(e) = check_base(id, base, cur.manifest.revision) {
         return HandlerResult::Blocked(e);
     }

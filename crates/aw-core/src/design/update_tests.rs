@@ -5,6 +5,7 @@ use crate::capability::request::{CapabilityRequest, input_digest};
 use crate::capability::test_support::{ID, direct, invocation};
 use crate::design::index::DesignIndex;
 use crate::design::test_support::{DOC, manifest_text, package};
+use serde_json::Value;
 
 fn request(inputs: &[(&str, &str)]) -> CapabilityRequest {
     let d = design_descriptor().unwrap();

@@ -11,14 +11,16 @@ pub const ABOUT: &str = "Publish an approved plan (--approval <approval_digest>)
 
 /// The verb's long help.
 pub const LONG_ABOUT: &str = "Write a durable plan once a person approved it.\n\nStdin: \
-{\"request\": <the validate attempt's request>, \"plan\": <its plan>}, and --approval <the \
+{\"request\": <the request of the attempt that proposed the plan>, \"plan\": <its plan>}, and --approval <the \
 plan's approval_digest>. Needs a workspace, unless the operation publishes into an explicit \
 root (design create with an absolute --target outside any workspace). Before anything is written aw checks that the request \
 is unedited, that the capability is not off, that the plan re-sealed from its own artifacts \
 gives the approved digest, that every path is inside the destinations the operation allows, and \
 that every effect class needing approval is granted. Then, under the lock, a claimed package \
-number is checked to be still free (DESIGN_NUMBER_TAKEN) and every file is created (or replaced, when the plan allows it); any failure rolls every file back.\n\nA \
-completed attempt lists the written paths in output.value.written. A refused plan gives a \
+number is checked to be still free (DESIGN_NUMBER_TAKEN) and every file is created (or replaced, when the plan allows it); any failure rolls every file back. A plan whose every file \
+already holds exactly its bytes writes nothing and completes as already published.\n\nA \
+completed attempt lists the written paths in output.value.written (and, when nothing had to be \
+written, the paths in output.value.already_published). A refused plan gives a \
 blocked attempt (CAPABILITY_APPROVAL_MISMATCH, SEMANTIC_PATH_REJECTED, PUBLISH_TARGET_EXISTS, \
 ...), exit 0; a missing request, plan or --approval is CAPABILITY_APPLY_INCOMPLETE, exit 1.";
 

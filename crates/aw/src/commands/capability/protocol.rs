@@ -12,7 +12,7 @@ use aw_core::capability::bindings::classify_in;
 use aw_core::capability::callers::{check_compose, harness, harness_ids};
 use aw_core::capability::carry::{self, Carried};
 use aw_core::capability::dispatch::{
-    self, ApplyGate, Attempt, Call, Flags, REGISTERED, Unpublished, registered,
+    self, ApplyGate, Attempt, Call, Flags, Publication, REGISTERED, Unpublished, registered,
 };
 use aw_core::capability::handler::{PublishRoot, Verb};
 use aw_core::capability::receipt_human::render_attempt;
@@ -185,7 +185,8 @@ pub fn run(verb: Verb, args: &ProtocolArgs, cx: &Ctx<'_>) -> Result<Outcome, Fai
         (Verb::Validate | Verb::Apply, Some(r)) => (r.context.target.as_deref(), &r.inputs[..]),
         _ => (flags.target.as_deref(), &flags.inputs[..]),
     };
-    let mut handler = DesignFloor::new(workspace.is_some(), index);
+    // The clock a decision `record` writes is stamped with: "now" as the command read it.
+    let mut handler = DesignFloor::new(workspace.is_some(), index).with_now(cx.now.utc_iso());
     if ws.initialized {
         let files = aw_core::design::create::file_locators(call_inputs);
         handler = handler.with_present_sources(designs::existing(&ws.root, files));
@@ -255,7 +256,20 @@ fn apply(call: &Call<'_>, ws: &aw_workspace::locate::Workspace) -> Result<Attemp
         &ready.claims,
         lock::default_wait(),
     )
-    .map(|p| p.written)
+    .map(|p| {
+        if p.already_published {
+            Publication::AlreadyPublished(
+                ready
+                    .plan
+                    .artifacts
+                    .iter()
+                    .map(|a| a.path.clone())
+                    .collect(),
+            )
+        } else {
+            Publication::Written(p.written)
+        }
+    })
     .map_err(|e| Unpublished {
         reconciliation: e.reconciliation(),
         error: e.error,
