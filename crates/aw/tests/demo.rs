@@ -35,6 +35,7 @@ fn demo_text_shows_the_family_and_the_workspace_steps() {
         "$ aw capability apply --capability design --approval",
         "wrote docs/designs/001-design-login-redirect/DESIGN.md",
         "check design-content: ok",
+        "wrote docs/designs/001-design-login-redirect/renders/portable-html/DESIGN-r001.html",
     ] {
         assert!(text.contains(needle), "missing {needle:?} in:\n{text}");
     }
@@ -80,9 +81,16 @@ fn demo_json_reports_every_step_and_keep_keeps_the_folder() {
         .map(|s| s["output"]["receipt"]["outcome"].as_str().unwrap_or(""))
         .collect();
     assert_eq!(
-        outcomes[..4],
-        ["needs_input", "needs_input", "completed", "completed"],
-        "prepare, validate, apply, then validate of the package"
+        outcomes,
+        [
+            "needs_input",
+            "needs_input",
+            "completed",
+            "completed",
+            "needs_input",
+            "completed"
+        ],
+        "prepare, validate, apply, validate of the package, then render and its apply"
     );
     assert_eq!(
         v["design"]["packages"]["output"]["packages"][0]["id"],

@@ -55,6 +55,12 @@ pub fn render(receipt: &CapabilityReceipt) -> String {
             for path in value["written"].as_array().into_iter().flatten() {
                 lines.push(format!("wrote {}", path.as_str().unwrap_or_default()));
             }
+            for path in value["already_published"].as_array().into_iter().flatten() {
+                lines.push(format!(
+                    "already published, unchanged: {}",
+                    path.as_str().unwrap_or_default()
+                ));
+            }
             if let Some(m) = value["design"]["maturity"]["attained"].as_str() {
                 lines.push(format!("maturity: {m}"));
             }

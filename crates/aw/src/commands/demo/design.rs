@@ -161,6 +161,45 @@ pub(super) fn run(
         None,
         cx,
     )?);
+    // A person reviews the design in a browser: aw renders it as one self-contained page.
+    let render = capability(
+        project,
+        &[
+            "capability",
+            "prepare",
+            "--capability",
+            "design",
+            "--operation",
+            "render",
+            "--input",
+            "package=DES-001",
+            "--input",
+            "profile=portable-html",
+        ],
+        None,
+        cx,
+    )?;
+    let Some(digest) = render.attempt["plan"]["approval_digest"]
+        .as_str()
+        .map(str::to_owned)
+    else {
+        return Err(broke("render", &render.attempt));
+    };
+    let stdin = json!({ "request": render.attempt["request"], "plan": render.attempt["plan"] });
+    steps.push(render);
+    steps.push(capability(
+        project,
+        &[
+            "capability",
+            "apply",
+            "--capability",
+            "design",
+            "--approval",
+            &digest,
+        ],
+        Some(stdin),
+        cx,
+    )?);
     let list = step::run(project, &["designs"], format, cx)?;
     Ok((steps, list))
 }
