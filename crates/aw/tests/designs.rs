@@ -139,6 +139,7 @@ fn status_and_resume_show_the_design_graph() {
     let v = ws.ok(&["status", "--json"]);
     let d = &v["designs"];
     assert_eq!(d["packages"].as_array().unwrap().len(), 2, "{d:#}");
+    assert_eq!(d["packages"][0]["maturity"], "outline", "{d:#}");
     assert_eq!(
         d["counts"],
         json!({"valid": 1, "stale": 0, "missing": 1, "orphaned": 1})

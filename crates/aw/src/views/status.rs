@@ -457,10 +457,14 @@ fn detail(m: &StatusModel, p: Paint, out: &mut String) {
             .or(pk.declared_id.as_deref())
             .unwrap_or("—");
         let revision = pk.revision.map(|r| format!("@r{r}")).unwrap_or_default();
-        let state = if pk.ok { "" } else { " · does not validate" };
+        let state = match (pk.ok, pk.maturity) {
+            (false, _) => " · does not validate".to_owned(),
+            (true, Some(m)) => format!(" · {}", m.as_str()),
+            (true, None) => String::new(),
+        };
         let _ = writeln!(
             out,
-            "  {}{revision}  {}{state}",
+            "  {}{revision}{state}  {}",
             clean(id),
             p.dim(&clean(&pk.path))
         );
