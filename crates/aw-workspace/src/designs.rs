@@ -15,7 +15,9 @@ use crate::error::{Result, WorkspaceError};
 use crate::folder::{EntryKind, Folder};
 use aw_core::capability::paths::unsafe_relative;
 use aw_core::design::floor::RootListing;
-use aw_core::design::index::{DesignDir, DesignIndex, DirContents, PackageRead, ReviewFile};
+use aw_core::design::index::{
+    DesignDir, DesignIndex, DirContents, MAX_FOLDER_DEPTH, PackageRead, ReviewFile,
+};
 use aw_core::design::manifest::{
     DESIGN_DOC_FILE, FileRead, MANIFEST_FILE, MAX_DESIGN_DOC_BYTES, MAX_MANIFEST_BYTES,
     REVISIONS_DIR, file_source_locators,
@@ -50,7 +52,7 @@ pub fn read_index(ws_root: &Path) -> Result<DesignIndex> {
         }
     }
     let mut folder = open(&root)?;
-    let dirs = sub_folders(ws_root, &root, &mut folder)?;
+    let dirs = sub_folders(ws_root, &root, &mut folder, 1)?;
     Ok(DesignIndex::from_tree(&dirs))
 }
 
@@ -111,8 +113,13 @@ fn is_real_dir(dir: &Path, name: &str, kind: EntryKind) -> bool {
 }
 
 /// The real sub-folders of the folder at `dir` (inside the workspace at `ws_root`), sorted by
-/// name, each read.
-fn sub_folders(ws_root: &Path, dir: &Path, folder: &mut Folder) -> Result<Vec<DesignDir>> {
+/// name, each read; `depth` is how many folders under `docs/designs/` they sit.
+fn sub_folders(
+    ws_root: &Path,
+    dir: &Path,
+    folder: &mut Folder,
+    depth: usize,
+) -> Result<Vec<DesignDir>> {
     let mut names: Vec<String> = folder
         .entries()
         .into_iter()
@@ -122,14 +129,14 @@ fn sub_folders(ws_root: &Path, dir: &Path, folder: &mut Folder) -> Result<Vec<De
     names.sort();
     names
         .into_iter()
-        .map(|name| design_dir(ws_root, &dir.join(&name), name))
+        .map(|name| design_dir(ws_root, &dir.join(&name), name, depth))
         .collect()
 }
 
 /// One folder: a package when it has an entry named `design-manifest.json` (of any kind: a
 /// FIFO or a link so named still marks a package, reported unreadable), otherwise a grouping
-/// folder, descended into.
-fn design_dir(ws_root: &Path, path: &Path, name: String) -> Result<DesignDir> {
+/// folder, descended into unless it sits [`MAX_FOLDER_DEPTH`] deep.
+fn design_dir(ws_root: &Path, path: &Path, name: String, depth: usize) -> Result<DesignDir> {
     let mut folder = open(path)?;
     let entries = folder.entries();
     let kind_of = |file: &str| {
@@ -171,7 +178,8 @@ fn design_dir(ws_root: &Path, path: &Path, name: String) -> Result<DesignDir> {
                 existing_sources,
             })
         }
-        None => DirContents::Folder(sub_folders(ws_root, path, &mut folder)?),
+        None if depth >= MAX_FOLDER_DEPTH => DirContents::TooDeep,
+        None => DirContents::Folder(sub_folders(ws_root, path, &mut folder, depth + 1)?),
     };
     Ok(DesignDir { name, contents })
 }

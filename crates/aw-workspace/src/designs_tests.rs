@@ -80,6 +80,36 @@ fn nested_packages_are_found_without_descending_into_a_package() {
     );
 }
 
+#[test]
+fn the_walk_stops_at_the_depth_cap_and_reports_where() {
+    let ws = tempfile::tempdir().unwrap();
+    // A package at the last level the walk reads is found…
+    let deepest: Vec<&str> = std::iter::repeat_n("d", MAX_FOLDER_DEPTH - 1).collect();
+    let at_cap = format!("{}/001-design-deep", deepest.join("/"));
+    write_package(ws.path(), &at_cap, "DES-001");
+    // …and a chain far deeper than the cap (deep enough to exhaust the stack if walked without
+    // a bound) ends in one broken entry where the walk stopped.
+    let chain: Vec<&str> = std::iter::repeat_n("x", 400).collect();
+    std::fs::create_dir_all(designs(ws.path()).join(chain.join("/"))).unwrap();
+    let index = read_index(ws.path()).unwrap();
+    assert_eq!(index.packages.len(), 2, "{:?}", paths(&index));
+    assert_eq!(
+        index.resolve("DES-001").unwrap().path,
+        format!("docs/designs/{at_cap}")
+    );
+    let stopped = format!("docs/designs/{}", chain[..MAX_FOLDER_DEPTH].join("/"));
+    assert_eq!(
+        first_code(&index, &stopped),
+        ErrorCode::DesignManifestMissing
+    );
+    let entry = index.packages.iter().find(|p| p.path == stopped).unwrap();
+    assert_eq!(entry.failures.len(), 1);
+    assert!(
+        entry.failures[0].message.contains("nested more than"),
+        "{entry:?}"
+    );
+}
+
 #[cfg(unix)]
 #[test]
 fn symbolic_links_are_never_followed() {

@@ -40,7 +40,15 @@ pub enum DirContents {
     Package(PackageRead),
     /// A grouping folder: its real sub-folders (symbolic links left out), sorted by name.
     Folder(Vec<DesignDir>),
+    /// A folder nested [`MAX_FOLDER_DEPTH`] levels under `docs/designs/` that is not a
+    /// package: the shell stops there rather than descend without end.
+    TooDeep,
 }
+
+/// How many folders deep under `docs/designs/` the index looks for packages. Packages sit one
+/// or two levels down; the cap keeps a runaway tree (or a hostile one) from exhausting the
+/// stack or the clock, and the folder where the walk stopped is reported, not skipped.
+pub const MAX_FOLDER_DEPTH: usize = 32;
 
 /// One review file of a package (`reviews/<name>`), carried as read for whoever judges it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -203,6 +211,7 @@ fn collect(prefix: &str, dirs: &[DesignDir], out: &mut Vec<DesignPackageEntry>) 
         };
         match &dir.contents {
             DirContents::Package(read) => out.push(package(&folder, &dir.name, read)),
+            DirContents::TooDeep => out.push(too_deep(&folder)),
             DirContents::Folder(children) => {
                 let before = out.len();
                 collect(&folder, children, out);
@@ -215,6 +224,25 @@ fn collect(prefix: &str, dirs: &[DesignDir], out: &mut Vec<DesignPackageEntry>) 
             }
         }
     }
+}
+
+/// The broken entry for a folder where the walk stopped: a package cannot sit that deep.
+fn too_deep(folder: &str) -> DesignPackageEntry {
+    let mut entry = package(
+        folder,
+        "",
+        &PackageRead::of(FileRead::Absent, FileRead::Absent),
+    );
+    entry.failures = vec![DesignFailure::new(
+        ErrorCode::DesignManifestMissing,
+        entry.manifest_path.clone(),
+        format!(
+            "'{}' is nested more than {MAX_FOLDER_DEPTH} folders under {DESIGNS_DIR}/; aw does not look deeper",
+            entry.path
+        ),
+        format!("move the packages inside it at most {MAX_FOLDER_DEPTH} folders deep"),
+    )];
+    entry
 }
 
 fn package(folder: &str, name: &str, read: &PackageRead) -> DesignPackageEntry {
