@@ -193,6 +193,17 @@ fn namespaces_in(dir: &Path) -> Vec<String> {
     found
 }
 
+/// The workspace that holds `path` (an absolute path that may not exist yet), if any: the
+/// nearest folder at or above it, links resolved, that holds a namespaced workspace. An explicit
+/// output root inside one would write into that workspace without its lock or numbering.
+pub fn workspace_holding(path: &Path) -> Option<PathBuf> {
+    let existing = path.ancestors().find(|a| a.exists())?;
+    let real = std::fs::canonicalize(existing).ok()?;
+    real.ancestors()
+        .find(|d| !namespaces_in(d).is_empty())
+        .map(Path::to_path_buf)
+}
+
 /// Resolves the namespace and the workspace root.
 pub fn locate(input: &LocateInput) -> Result<Workspace> {
     let start = match &input.workspace {

@@ -855,3 +855,57 @@ fn record_refuses_a_bad_decision_a_missing_revision_and_an_invalid_package() {
     assert_eq!(code(&a), "DESIGN_REFERENCE_UNRESOLVED", "{a:#}");
     assert!(!ws.root().join(format!("{PKG}/reviews")).exists());
 }
+
+#[test]
+fn an_explicit_root_inside_another_workspace_is_refused_at_every_stage() {
+    let ws = Ws::bare();
+    let base = ws.root().parent().unwrap().to_path_buf();
+    let create_in = |root: &Path| {
+        let target = root.to_str().unwrap().to_owned();
+        prepare(
+            &ws,
+            &[
+                "--operation",
+                "create",
+                "--target",
+                &target,
+                "--input",
+                "title=Checkout",
+                "--input",
+                "sources=figma://file/abc",
+                "--input",
+                "target=",
+            ],
+        )
+    };
+    // A workspace elsewhere: its packages are numbered under its own lock, from inside it.
+    let other = base.join("other");
+    std::fs::create_dir_all(other.join(".workflow/sessions")).unwrap();
+    let v = create_in(&other.join("docs/designs"));
+    assert_eq!(code(&v), "DESIGN_OUTPUT_ROOT_UNSAFE", "{v:#}");
+    assert!(
+        v["receipt"]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("inside the workspace"),
+        "{v:#}"
+    );
+    // Reached through a link, the same.
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(&other, base.join("via")).unwrap();
+        let v = create_in(&base.join("via/designs"));
+        assert_eq!(code(&v), "DESIGN_OUTPUT_ROOT_UNSAFE", "{v:#}");
+    }
+    // A plan prepared before the folder became a workspace is refused at apply, writing nothing.
+    let later = base.join("later");
+    let a1 = create_in(&later.join("designs"));
+    assert_eq!(a1["receipt"]["outcome"], "needs_input", "{a1:#}");
+    let dest = "001-design-checkout/DESIGN.md";
+    let a2 = validate(&ws, &a1, &answer(&a1, &[(dest, DOC)]));
+    assert_eq!(a2["receipt"]["outcome"], "needs_input", "{a2:#}");
+    std::fs::create_dir_all(later.join(".workflow/sessions")).unwrap();
+    let a3 = apply(&ws, &a2);
+    assert_eq!(code(&a3), "DESIGN_OUTPUT_ROOT_UNSAFE", "{a3:#}");
+    assert!(!later.join("designs").exists());
+}

@@ -19,7 +19,8 @@ use super::document::DesignDocument;
 use super::index::{DesignIndex, DesignPackageEntry};
 use super::maturity::{OPEN_QUESTIONS_GAP, package_maturity};
 use super::output_root::{
-    DESIGNS_DIR, OutputRoot, RootKind, requested_target, resolve_output_root,
+    DESIGNS_DIR, OutputRoot, RootKind, explicit_root_inside_workspace, requested_target,
+    resolve_output_root,
 };
 use super::receipt_fields::{DesignReceiptFields, MaturityFields};
 use super::standing::text_input;
@@ -80,6 +81,9 @@ pub struct DesignFloor {
     /// "Now" as RFC 3339 UTC, from the clock the shell read: the `recorded_at` of a decision
     /// `record` writes (the core never reads the clock).
     pub now: Option<String>,
+    /// The workspace the shell found holding the request's explicit root, when it is inside
+    /// one: publishing there from outside would bypass that workspace's lock and numbering.
+    pub root_workspace: Option<String>,
 }
 
 /// The value of the request's input `name`.
@@ -105,6 +109,7 @@ impl DesignFloor {
             listing: None,
             present_sources: None,
             now: None,
+            root_workspace: None,
         }
     }
 
@@ -124,6 +129,14 @@ impl DesignFloor {
         }
     }
 
+    /// The same floor, knowing that the explicit root sits inside the workspace at `ws`.
+    pub fn with_root_workspace(self, ws: String) -> Self {
+        DesignFloor {
+            root_workspace: Some(ws),
+            ..self
+        }
+    }
+
     /// The same floor, with the entries of the output root.
     pub fn with_listing(self, listing: RootListing) -> Self {
         DesignFloor {
@@ -139,7 +152,13 @@ impl DesignFloor {
         request: &CapabilityRequest,
     ) -> Result<OutputRoot, super::failure::DesignFailure> {
         let target = requested_target(request.context.target.as_deref(), input(request, "target"));
-        resolve_output_root(self.workspace, target)
+        let root = resolve_output_root(self.workspace, target)?;
+        match (&root, &self.root_workspace) {
+            (OutputRoot::Explicit { root }, Some(ws)) => {
+                Err(explicit_root_inside_workspace(root, ws))
+            }
+            _ => Ok(root),
+        }
     }
 
     /// The output root whose entries the shell lists before building the floor, from the same

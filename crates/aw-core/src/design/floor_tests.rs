@@ -579,3 +579,19 @@ fn a_title_without_a_word_is_refused_and_a_blank_one_asked_for() {
         HandlerResult::NeedsInput { semantic: None, .. }
     ));
 }
+
+#[test]
+fn an_explicit_root_inside_a_workspace_is_refused_by_every_stage() {
+    let floor = DesignFloor::new(false, None).with_root_workspace("/work/proj".to_owned());
+    let r = request("create", Some("/work/proj/docs/designs"), &create_inputs());
+    let HandlerResult::Blocked(e) = run(&floor, Verb::Prepare, &r, None) else {
+        panic!("expected blocked");
+    };
+    assert_eq!(e.code, ErrorCode::DesignOutputRootUnsafe);
+    assert!(e.message.contains("/work/proj"), "{}", e.message);
+    assert_eq!(
+        floor.allowed_destinations(&r).unwrap_err().code,
+        ErrorCode::DesignOutputRootUnsafe
+    );
+    assert!(floor.publish_root(&r).is_err());
+}

@@ -133,6 +133,22 @@ pub fn resolve_output_root(
     })
 }
 
+/// The refusal of an explicit root that lies inside the workspace at `ws`: a package there
+/// belongs to that workspace, numbered against its index under its lock, so it is written from
+/// inside it.
+pub fn explicit_root_inside_workspace(root: &str, ws: &str) -> DesignFailure {
+    DesignFailure::new(
+        ErrorCode::DesignOutputRootUnsafe,
+        ARTIFACT,
+        format!(
+            "'{root}' is inside the workspace at '{ws}'; a package there must be written from within that workspace"
+        ),
+        format!(
+            "run the command from '{ws}' with a workspace-relative target (or none, for {DESIGNS_DIR})"
+        ),
+    )
+}
+
 /// The target an authoring request names: the `--target` flag (`context.target`) when it is not
 /// blank, else its `target` input (the reference's `create` declares a required `target` input
 /// and then ignores it; ours honours it when the flag is absent).

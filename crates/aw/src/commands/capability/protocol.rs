@@ -18,15 +18,16 @@ use aw_core::capability::handler::{PublishRoot, Verb};
 use aw_core::capability::receipt_human::render_attempt;
 use aw_core::capability::request::RequestInput;
 use aw_core::design::floor::DesignFloor;
+use aw_core::design::output_root::OutputRoot;
 use aw_core::error_code::ErrorCode;
 use aw_core::flow::Flow;
 use aw_workspace::capability::detected_host;
-use aw_workspace::locate::{home_dir, slashed};
+use aw_workspace::locate::{home_dir, slashed, workspace_holding};
 use aw_workspace::publish::PublishTarget;
 use aw_workspace::stdin::{AnswerLimits, read_answer};
 use aw_workspace::{designs, inventory, lock, publish, random, skill_bindings};
 use clap::Args;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The flags every protocol verb takes (§3.1).
 #[derive(Debug, Args)]
@@ -193,6 +194,11 @@ pub fn run(verb: Verb, args: &ProtocolArgs, cx: &Ctx<'_>) -> Result<Outcome, Fai
     }
     if let Some(root) = DesignFloor::listing_root(workspace.is_some(), target, call_inputs) {
         let ws_root = ws.initialized.then_some(ws.root.as_path());
+        if let OutputRoot::Explicit { root } = &root
+            && let Some(holder) = workspace_holding(Path::new(root))
+        {
+            handler = handler.with_root_workspace(slashed(&holder));
+        }
         handler = handler.with_listing(designs::list_root(ws_root, &root)?);
     }
     let call = Call {
