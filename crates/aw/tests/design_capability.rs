@@ -909,3 +909,57 @@ fn an_explicit_root_inside_another_workspace_is_refused_at_every_stage() {
     assert_eq!(code(&a3), "DESIGN_OUTPUT_ROOT_UNSAFE", "{a3:#}");
     assert!(!later.join("designs").exists());
 }
+
+#[test]
+fn a_package_source_nobody_published_is_recorded_unavailable_and_the_package_still_validates() {
+    let ws = created();
+    let create_from = |title: &str, source: &str, number: &str| {
+        let title = format!("title={title}");
+        let sources = format!("sources={source}");
+        let a1 = prepare(
+            &ws,
+            &[
+                "--operation",
+                "create",
+                "--input",
+                &title,
+                "--input",
+                &sources,
+                "--input",
+                "target=docs/designs",
+            ],
+        );
+        let slug = title["title=".len()..].to_lowercase();
+        let folder = format!("docs/designs/{number}-design-{slug}");
+        let a2 = validate(
+            &ws,
+            &a1,
+            &answer(&a1, &[(&format!("{folder}/DESIGN.md"), DOC)]),
+        );
+        let a3 = apply(&ws, &a2);
+        assert_eq!(a3["receipt"]["outcome"], "completed", "{a3:#}");
+        let manifest: Value = serde_json::from_str(
+            &std::fs::read_to_string(ws.root().join(folder).join("design-manifest.json")).unwrap(),
+        )
+        .unwrap();
+        manifest
+    };
+    // DES-009 does not exist, and DES-001 never reached r5: neither contributed.
+    for (title, source, number) in [("Login", "DES-009", "002"), ("Cart", "DES-001@r5", "003")] {
+        let m = create_from(title, source, number);
+        assert_eq!(m["sources"][0]["kind"], "package", "{m:#}");
+        assert_eq!(m["sources"][0]["disposition"], "unavailable", "{m:#}");
+        assert!(
+            m["sources"][0]["reason"].as_str().unwrap().contains(source),
+            "{m:#}"
+        );
+        assert_eq!(m["maturity"]["attained"], "outline", "{m:#}");
+        let id = m["id"].as_str().unwrap();
+        let v = design_validate(&ws, id);
+        assert_eq!(v["output"]["value"]["ok"], true, "{v:#}");
+    }
+    // A package that exists, at a revision it has, is used.
+    let m = create_from("Refund", "DES-001@r1", "004");
+    assert_eq!(m["sources"][0]["disposition"], "used", "{m:#}");
+    assert_eq!(m["maturity"]["attained"], "handoff", "{m:#}");
+}

@@ -64,6 +64,18 @@ pub fn declared_sources(floor: &DesignFloor, request: &CapabilityRequest) -> Vec
                 s.disposition = Disposition::Unavailable;
                 s.reason = Some(format!("'{l}' does not exist in the workspace"));
             }
+            // A package nobody published would leave a reference the index can never resolve
+            // (the new package would not validate): recorded as what it is instead.
+            if s.kind == SourceKind::Package
+                && s.disposition == Disposition::Used
+                && let Some(index) = &floor.index
+                && !index.resolves_source(l)
+            {
+                s.disposition = Disposition::Unavailable;
+                s.reason = Some(format!(
+                    "'{l}' names no package (or revision) published in the workspace"
+                ));
+            }
             s
         })
         .collect()

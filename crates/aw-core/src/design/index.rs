@@ -171,6 +171,12 @@ impl DesignIndex {
         self.packages.iter().find(|p| p.id.as_deref() == Some(id))
     }
 
+    /// Whether the package source `locator` (`DES-NNN` or `DES-NNN@rN`) resolves in this index,
+    /// by the rule a package's own references are checked with.
+    pub fn resolves_source(&self, locator: &str) -> bool {
+        source_resolves(&current_revisions(&self.packages), locator.trim())
+    }
+
     /// The package `design.validate` reports on: the one with this validated identity, else
     /// a broken package that can still be matched to it — its manifest claims the identity, or
     /// its folder is named `NNN-design-…` for `DES-NNN`. The reference resolves by validated
@@ -351,10 +357,7 @@ fn package(folder: &str, name: &str, read: &PackageRead) -> DesignPackageEntry {
 /// Every `used` package source of a valid manifest must name a package of the index, and a
 /// revision it has when it names one (`DES-001@r2`): `DESIGN_REFERENCE_UNRESOLVED` otherwise.
 fn check_references(packages: &mut [DesignPackageEntry]) {
-    let current: Vec<(String, u64)> = packages
-        .iter()
-        .filter_map(|p| Some((p.id.clone()?, p.current_baseline.as_ref()?.revision)))
-        .collect();
+    let current = current_revisions(packages);
     for p in packages.iter_mut() {
         let Some(m) = &p.manifest else { continue };
         let mut failures = Vec::new();
@@ -363,15 +366,7 @@ fn check_references(packages: &mut [DesignPackageEntry]) {
                 continue;
             }
             let locator = s.locator.trim();
-            let (id, revision) = match locator.split_once("@r") {
-                Some((id, r)) => (id, r.parse::<u64>().ok()),
-                None => (locator, None),
-            };
-            let resolved = current
-                .iter()
-                .find(|(i, _)| i == id)
-                .is_some_and(|(_, cur)| revision.is_none_or(|r| r <= *cur));
-            if !resolved {
+            if !source_resolves(&current, locator) {
                 failures.push(DesignFailure::new(
                     ErrorCode::DesignReferenceUnresolved,
                     p.manifest_path.clone(),
@@ -385,6 +380,27 @@ fn check_references(packages: &mut [DesignPackageEntry]) {
             p.failures.extend(failures);
         }
     }
+}
+
+/// Each validated identity with its current revision.
+fn current_revisions(packages: &[DesignPackageEntry]) -> Vec<(String, u64)> {
+    packages
+        .iter()
+        .filter_map(|p| Some((p.id.clone()?, p.current_baseline.as_ref()?.revision)))
+        .collect()
+}
+
+/// Whether the package source `locator` (`DES-NNN`, or `DES-NNN@rN` for a revision) names a
+/// package of `current` and, when it pins one, a revision that package has reached.
+fn source_resolves(current: &[(String, u64)], locator: &str) -> bool {
+    let (id, revision) = match locator.split_once("@r") {
+        Some((id, r)) => (id, r.parse::<u64>().ok()),
+        None => (locator, None),
+    };
+    current
+        .iter()
+        .find(|(i, _)| i == id)
+        .is_some_and(|(_, cur)| revision.is_none_or(|r| r <= *cur))
 }
 
 /// One failure per identity two or more packages claim, naming every location (in index
