@@ -1,0 +1,193 @@
+//! The agent-facing bundle: the `w` skill an agent host loads (`SKILL.md`), one document per
+//! command it can invoke (`commands/<name>.md`) and the few documents those read, embedded in
+//! the binary so `aw self install` never depends on files beside it.
+//!
+//! The texts live under `bundle/` in this crate, one file each; [`FILES`] lists them (a test
+//! checks that the list and the folder agree). [`READ_SETS`] says what each command reads, in
+//! order: the data `aw context-plan` and `aw context-budget` work from.
+
+#![forbid(unsafe_code)]
+
+/// One file of the bundle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BundleFile {
+    /// Its path inside the bundle, `/`-separated (`commands/quick.md`).
+    pub path: &'static str,
+    /// Its text.
+    pub text: &'static str,
+}
+
+macro_rules! bundle_files {
+    ($($path:literal),* $(,)?) => {
+        &[$(BundleFile { path: $path, text: include_str!(concat!("../bundle/", $path)) }),*]
+    };
+}
+
+/// Every file of the bundle, sorted by path.
+pub const FILES: &[BundleFile] = bundle_files![
+    "SKILL.md",
+    "commands/persist.md",
+    "commands/plan-exec.md",
+    "commands/plan-new.md",
+    "commands/plan-refine.md",
+    "commands/quick.md",
+    "commands/resume.md",
+    "commands/spec-new.md",
+    "commands/spec-refine.md",
+    "commands/status.md",
+    "commands/workspace-init.md",
+];
+
+/// The folder of the command documents.
+pub const COMMANDS_DIR: &str = "commands";
+
+/// The file at `path`, if the bundle has one.
+pub fn file(path: &str) -> Option<&'static BundleFile> {
+    FILES.iter().find(|f| f.path == path)
+}
+
+/// The commands, as `(name, file)`: every `commands/<name>.md`, sorted by name.
+pub fn commands() -> impl Iterator<Item = (&'static str, &'static BundleFile)> {
+    FILES.iter().filter_map(|f| {
+        let name = f
+            .path
+            .strip_prefix(COMMANDS_DIR)?
+            .strip_prefix('/')?
+            .strip_suffix(".md")?;
+        (!name.contains('/')).then_some((name, f))
+    })
+}
+
+/// A document a command reads only under a signal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Module {
+    /// The signal that pulls it in (`db`, `design`, …).
+    pub signal: &'static str,
+    /// What the signal means, in one line.
+    pub means: &'static str,
+    /// The document, bundle-relative.
+    pub path: &'static str,
+}
+
+/// What one command reads: its core documents in order, then the modules its signals pull in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadSet {
+    /// The command (a `commands/<name>.md` of the bundle).
+    pub command: &'static str,
+    /// Read every time, in this order (the command's own document first).
+    pub core: &'static [&'static str],
+    /// Read only under their signal.
+    pub modules: &'static [Module],
+}
+
+/// The read-set of every command, in the order of [`commands`].
+pub const READ_SETS: &[ReadSet] = &[
+    ReadSet {
+        command: "persist",
+        core: &["commands/persist.md"],
+        modules: &[],
+    },
+    ReadSet {
+        command: "plan-exec",
+        core: &["commands/plan-exec.md"],
+        modules: &[],
+    },
+    ReadSet {
+        command: "plan-new",
+        core: &["commands/plan-new.md"],
+        modules: &[],
+    },
+    ReadSet {
+        command: "plan-refine",
+        core: &["commands/plan-refine.md"],
+        modules: &[],
+    },
+    ReadSet {
+        command: "quick",
+        core: &["commands/quick.md"],
+        modules: &[],
+    },
+    ReadSet {
+        command: "resume",
+        core: &["commands/resume.md"],
+        modules: &[],
+    },
+    ReadSet {
+        command: "spec-new",
+        core: &["commands/spec-new.md"],
+        modules: &[],
+    },
+    ReadSet {
+        command: "spec-refine",
+        core: &["commands/spec-refine.md"],
+        modules: &[],
+    },
+    ReadSet {
+        command: "status",
+        core: &["commands/status.md"],
+        modules: &[],
+    },
+    ReadSet {
+        command: "workspace-init",
+        core: &["commands/workspace-init.md"],
+        modules: &[],
+    },
+];
+
+/// The read-set of `command`, if the bundle has that command.
+pub fn read_set(command: &str) -> Option<&'static ReadSet> {
+    READ_SETS.iter().find(|r| r.command == command)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn on_disk(dir: &Path, prefix: &str, out: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let entry = entry.unwrap();
+            let name = entry.file_name().into_string().unwrap();
+            let rel = if prefix.is_empty() {
+                name.clone()
+            } else {
+                format!("{prefix}/{name}")
+            };
+            if entry.file_type().unwrap().is_dir() {
+                on_disk(&entry.path(), &rel, out);
+            } else {
+                out.push(rel);
+            }
+        }
+    }
+
+    #[test]
+    fn the_list_names_every_file_of_the_folder_sorted() {
+        let mut found = Vec::new();
+        on_disk(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("bundle"),
+            "",
+            &mut found,
+        );
+        found.sort();
+        let listed: Vec<&str> = FILES.iter().map(|f| f.path).collect();
+        assert_eq!(listed, found);
+    }
+
+    #[test]
+    fn every_command_has_a_read_set_of_existing_files_starting_with_itself() {
+        let names: Vec<&str> = commands().map(|(n, _)| n).collect();
+        let with_sets: Vec<&str> = READ_SETS.iter().map(|r| r.command).collect();
+        assert_eq!(names, with_sets);
+        for r in READ_SETS {
+            assert_eq!(r.core[0], format!("{COMMANDS_DIR}/{}.md", r.command));
+            for path in r.core.iter().chain(r.modules.iter().map(|m| &m.path)) {
+                assert!(
+                    file(path).is_some(),
+                    "{} reads {path}, not in the bundle",
+                    r.command
+                );
+            }
+        }
+    }
+}
