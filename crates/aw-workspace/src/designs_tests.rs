@@ -105,7 +105,7 @@ fn the_walk_stops_at_the_depth_cap_and_reports_where() {
     let entry = index.packages.iter().find(|p| p.path == stopped).unwrap();
     assert_eq!(entry.failures.len(), 1);
     assert!(
-        entry.failures[0].message.contains("nested more than"),
+        entry.failures[0].message.contains("does not look deeper"),
         "{entry:?}"
     );
 }

@@ -193,14 +193,35 @@ fn namespaces_in(dir: &Path) -> Vec<String> {
     found
 }
 
+/// The namespace of a workspace nobody named: its state folder is `.workflow/`.
+pub const DEFAULT_NAMESPACE: &str = "workflow";
+
 /// The workspace that holds `path` (an absolute path that may not exist yet), if any: the
-/// nearest folder at or above it, links resolved, that holds a namespaced workspace. An explicit
-/// output root inside one would write into that workspace without its lock or numbering.
-pub fn workspace_holding(path: &Path) -> Option<PathBuf> {
-    let existing = path.ancestors().find(|a| a.exists())?;
-    let real = std::fs::canonicalize(existing).ok()?;
+/// nearest folder at or above it, links resolved, holding the state folder `.<ns>/` of the
+/// namespace in effect or of the default one, as [`locate`] recognises an initialised
+/// workspace. An explicit output root inside one would write into that workspace without its
+/// lock or numbering, so what cannot be checked (a folder that cannot be resolved or looked
+/// into) counts as inside: the answer is the folder where the check stopped.
+pub fn workspace_holding(path: &Path, ns: &str) -> Option<PathBuf> {
+    let existing = path.ancestors().find(|a| a.symlink_metadata().is_ok())?;
+    let real = match std::fs::canonicalize(existing) {
+        Ok(real) => real,
+        Err(_) => return Some(existing.to_path_buf()),
+    };
+    let markers: Vec<String> = [ns, DEFAULT_NAMESPACE]
+        .iter()
+        .map(|n| format!(".{n}"))
+        .collect();
     real.ancestors()
-        .find(|d| !namespaces_in(d).is_empty())
+        .find(|d| {
+            markers.iter().any(|m| match std::fs::metadata(d.join(m)) {
+                Ok(meta) => meta.is_dir(),
+                Err(e) => !matches!(
+                    e.kind(),
+                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                ),
+            })
+        })
         .map(Path::to_path_buf)
 }
 
@@ -245,7 +266,8 @@ pub fn locate(input: &LocateInput) -> Result<Workspace> {
             ns = checked(&text, &pin.display().to_string())?.map(|n| (n, NamespaceSource::Config));
         }
     }
-    let (ns, ns_source) = ns.unwrap_or_else(|| ("workflow".to_owned(), NamespaceSource::Default));
+    let (ns, ns_source) =
+        ns.unwrap_or_else(|| (DEFAULT_NAMESPACE.to_owned(), NamespaceSource::Default));
     let marker = format!(".{ns}");
     let root = if explicit_root {
         start.clone()
@@ -286,6 +308,40 @@ mod tests {
         assert_eq!(ws.ns, "workflow");
         assert_eq!(ws.ns_source, NamespaceSource::Workspace);
         assert!(ws.initialized);
+    }
+
+    #[test]
+    fn a_path_is_held_by_the_folder_with_the_state_folder_of_a_workspace() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = dir.path().canonicalize().unwrap();
+        // A fresh clone: `.workflow/` without `sessions/` (which is ignored by git).
+        std::fs::create_dir_all(base.join("clone/.workflow")).unwrap();
+        assert_eq!(
+            workspace_holding(&base.join("clone/docs/designs/x"), "workflow"),
+            Some(base.join("clone"))
+        );
+        // The namespace in effect counts too.
+        std::fs::create_dir_all(base.join("acme/.acme")).unwrap();
+        assert_eq!(
+            workspace_holding(&base.join("acme/d"), "acme"),
+            Some(base.join("acme"))
+        );
+        assert_eq!(workspace_holding(&base.join("acme/d"), "workflow"), None);
+        // Another tool's dot-folder with a `sessions/` inside is not a workspace.
+        std::fs::create_dir_all(base.join("home/.codex/sessions")).unwrap();
+        assert_eq!(
+            workspace_holding(&base.join("home/designs"), "workflow"),
+            None
+        );
+        // Through a link, the folder it leads into.
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(base.join("clone"), base.join("via")).unwrap();
+            assert_eq!(
+                workspace_holding(&base.join("via/a/b"), "workflow"),
+                Some(base.join("clone"))
+            );
+        }
     }
 
     #[test]

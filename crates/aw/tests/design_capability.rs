@@ -878,9 +878,10 @@ fn an_explicit_root_inside_another_workspace_is_refused_at_every_stage() {
             ],
         )
     };
-    // A workspace elsewhere: its packages are numbered under its own lock, from inside it.
+    // A workspace elsewhere: its packages are numbered under its own lock, from inside it. A
+    // fresh clone has `.workflow/` and no `sessions/` (git ignores it): still a workspace.
     let other = base.join("other");
-    std::fs::create_dir_all(other.join(".workflow/sessions")).unwrap();
+    std::fs::create_dir_all(other.join(".workflow")).unwrap();
     let v = create_in(&other.join("docs/designs"));
     assert_eq!(code(&v), "DESIGN_OUTPUT_ROOT_UNSAFE", "{v:#}");
     assert!(
@@ -962,4 +963,53 @@ fn a_package_source_nobody_published_is_recorded_unavailable_and_the_package_sti
     let m = create_from("Refund", "DES-001@r1", "004");
     assert_eq!(m["sources"][0]["disposition"], "used", "{m:#}");
     assert_eq!(m["maturity"]["attained"], "handoff", "{m:#}");
+    // Its source gone, an update that keeps the package's own sources judges them again.
+    std::fs::remove_dir_all(ws.root().join(PKG)).unwrap();
+    let u1 = prepare(
+        &ws,
+        &[
+            "--operation",
+            "update",
+            "--input",
+            "package=DES-004",
+            "--input",
+            "base=DES-004@r1",
+        ],
+    );
+    let dest = "docs/designs/004-design-refund/DESIGN.md";
+    let u2 = validate(&ws, &u1, &answer(&u1, &[(dest, DOC_2)]));
+    assert_eq!(apply(&ws, &u2)["receipt"]["outcome"], "completed");
+    let m: Value =
+        serde_json::from_str(&ws.read("docs/designs/004-design-refund/design-manifest.json"))
+            .unwrap();
+    assert_eq!(m["sources"][0]["disposition"], "unavailable", "{m:#}");
+    assert_eq!(m["maturity"]["attained"], "outline", "{m:#}");
+    assert_eq!(
+        design_validate(&ws, "DES-004")["output"]["value"]["ok"],
+        true
+    );
+}
+
+#[test]
+fn apply_outside_any_workspace_of_a_plan_made_in_one_needs_the_workspace() {
+    let ws = Ws::new();
+    ws.write("docs/req.md", "# Requirements\n");
+    let a1 = prepare(&ws, &create_args("title=Checkout", &[]));
+    let a2 = validate(
+        &ws,
+        &a1,
+        &answer(&a1, &[(&format!("{PKG}/DESIGN.md"), DOC)]),
+    );
+    let elsewhere = tempfile::tempdir().unwrap();
+    let stdin = json!({"request": a2["request"], "plan": a2["plan"]}).to_string();
+    let approval = a2["plan"]["approval_digest"].as_str().unwrap();
+    let (code, v) = ws.run_in(
+        elsewhere.path(),
+        &cap("apply", &["--approval", approval]),
+        Some(&stdin),
+        &[],
+    );
+    assert_eq!(code, 1, "{v:#}");
+    assert_eq!(v["error"]["code"], "CAPABILITY_WORKSPACE_REQUIRED", "{v:#}");
+    assert!(!ws.root().join(PKG).exists());
 }

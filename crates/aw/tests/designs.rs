@@ -154,6 +154,24 @@ fn status_and_resume_show_the_design_graph() {
     let r = ws.ok(&["resume", "docs/plans/001-plan-checkout.md", "--json"]);
     let next = r["proposal"]["next"].as_str().unwrap_or_default();
     assert!(next.starts_with("UNRESOLVABLE DESIGN DES-009"), "{r:#}");
+    // The detail lists each package with its revision and maturity; one that no longer
+    // validates says so, and its maturity in JSON is what it attains now (outline).
+    let (_, text) = ws.stdout(&["status", "--detail", "--format", "human"], None, &[]);
+    assert!(text.contains("DES-001@r1 · outline"), "{text}");
+    // With its source present a package reaches handoff; the source gone, the package fails
+    // its reference check and attains outline, whatever its manifest records.
+    ws.write("docs/req.md", "# Requirements\n");
+    create_design(&ws, "Audit");
+    let (_, text) = ws.stdout(&["status", "--detail", "--format", "human"], None, &[]);
+    assert!(text.contains("DES-003@r1 · handoff"), "{text}");
+    std::fs::remove_file(ws.root().join("docs/req.md")).unwrap();
+    let (_, text) = ws.stdout(&["status", "--detail", "--format", "human"], None, &[]);
+    assert!(text.contains("DES-003@r1 · does not validate"), "{text}");
+    let v = ws.ok(&["status", "--json"]);
+    let broken = &v["designs"]["packages"][2];
+    assert_eq!(broken["id"], "DES-003", "{broken:#}");
+    assert_eq!(broken["ok"], false, "{broken:#}");
+    assert_eq!(broken["maturity"], "outline", "{broken:#}");
 }
 
 #[test]

@@ -616,17 +616,19 @@ pub fn apply_gate(call: &Call<'_>) -> CapabilityResult<ApplyGate> {
     };
     // Outside a workspace only a handler that names a root of its own can publish (quirk 6,
     // fixed: the design floor's explicit root).
-    // A root the handler cannot name (an explicit root refused since prepare) reads as the
-    // workspace: the destination check below then reports why, as a blocked receipt.
-    let named = call.handler.publish_root(request);
-    if call.workspace.is_none() && matches!(named, Ok(PublishRoot::Workspace)) {
+    // A root the handler cannot name reads as the workspace: the destination check below
+    // then reports why.
+    let root = call
+        .handler
+        .publish_root(request)
+        .unwrap_or(PublishRoot::Workspace);
+    if call.workspace.is_none() && root == PublishRoot::Workspace {
         return Err(CapabilityError::new(
             ErrorCode::CapabilityWorkspaceRequired,
             "applying a durable effect needs a workspace, and none was found",
             "run apply inside the workspace, or create one with 'aw workspace-init' (the design floor also publishes into an explicit absolute root given with --target)",
         ));
     }
-    let root = named.unwrap_or(PublishRoot::Workspace);
     if request.capability != d.name {
         return Err(args(
             format!(

@@ -64,21 +64,27 @@ pub fn declared_sources(floor: &DesignFloor, request: &CapabilityRequest) -> Vec
                 s.disposition = Disposition::Unavailable;
                 s.reason = Some(format!("'{l}' does not exist in the workspace"));
             }
-            // A package nobody published would leave a reference the index can never resolve
-            // (the new package would not validate): recorded as what it is instead.
-            if s.kind == SourceKind::Package
-                && s.disposition == Disposition::Used
-                && let Some(index) = &floor.index
-                && !index.resolves_source(l)
-            {
-                s.disposition = Disposition::Unavailable;
-                s.reason = Some(format!(
-                    "'{l}' names no package (or revision) published in the workspace"
-                ));
-            }
+            package_standing(floor, &mut s);
             s
         })
         .collect()
+}
+
+/// A `used` package source naming no package of the index (or a revision it never reached)
+/// becomes `unavailable`, with why: a reference the index can never resolve would make the new
+/// revision fail validation, and a source that could not have contributed costs `handoff`.
+pub fn package_standing(floor: &DesignFloor, s: &mut DesignSource) {
+    if s.kind == SourceKind::Package
+        && s.disposition == Disposition::Used
+        && let Some(index) = &floor.index
+        && !index.resolves_source(&s.locator)
+    {
+        s.disposition = Disposition::Unavailable;
+        s.reason = Some(format!(
+            "'{}' names no package (or revision) published in the workspace",
+            s.locator
+        ));
+    }
 }
 
 /// The locators of the request's `sources` input that name files: what the shell checks for

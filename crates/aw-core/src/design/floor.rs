@@ -355,12 +355,15 @@ impl Handler for DesignFloor {
     }
 
     /// A `create` outside a workspace publishes into its explicit root; everything else into
-    /// the workspace.
+    /// the workspace. This names where the plan would go; whether it may go there (an explicit
+    /// root inside a workspace may not) is the destinations' refusal, reported as a blocked
+    /// receipt.
     fn publish_root(&self, request: &CapabilityRequest) -> CapabilityResult<PublishRoot> {
         if request.operation != "create" {
             return Ok(PublishRoot::Workspace);
         }
-        match self.output_root(request).map_err(CapabilityError::from)? {
+        let target = requested_target(request.context.target.as_deref(), input(request, "target"));
+        match resolve_output_root(self.workspace, target).map_err(CapabilityError::from)? {
             OutputRoot::Workspace { .. } => Ok(PublishRoot::Workspace),
             OutputRoot::Explicit { root } => Ok(PublishRoot::Explicit(root)),
         }

@@ -21,7 +21,8 @@ pub struct GraphPackage {
     pub path: String,
     /// The current revision.
     pub revision: Option<u64>,
-    /// The maturity its manifest records (`outline` | `handoff`), when the manifest is valid.
+    /// The maturity it attains as it stands (`outline` | `handoff`; `outline` when any check
+    /// fails), when the manifest is valid.
     pub maturity: Option<super::sources::Maturity>,
     /// Whether the package validates.
     pub ok: bool,
@@ -95,7 +96,7 @@ pub fn graph(index: &DesignIndex, docs: &[(&str, &[Reference])]) -> Designs {
                 title: p.title.clone(),
                 path: p.path.clone(),
                 revision: p.current_baseline.as_ref().map(|b| b.revision),
-                maturity: p.manifest.as_ref().map(|m| m.maturity.attained),
+                maturity: p.attained(),
                 ok: p.ok,
             })
             .collect(),

@@ -22,6 +22,7 @@ use super::output_root::DESIGNS_DIR;
 use super::sources::{Disposition, SourceKind};
 use crate::canonical::utf16_cmp;
 use crate::error_code::ErrorCode;
+use aw_json::js::js_trim;
 use serde::Serialize;
 
 /// One real folder under `docs/designs/`, as the shell read it.
@@ -135,6 +136,20 @@ pub struct DesignIndex {
     pub failures: Vec<DesignFailure>,
 }
 
+impl DesignPackageEntry {
+    /// The maturity the package attains as it stands: none without a valid manifest; `outline`
+    /// when any check fails (every failure is a reason, as `design.validate` counts them);
+    /// otherwise what its manifest records.
+    pub fn attained(&self) -> Option<super::sources::Maturity> {
+        let recorded = self.manifest.as_ref()?.maturity.attained;
+        Some(if self.ok && self.content_failures.is_empty() {
+            recorded
+        } else {
+            super::sources::Maturity::Outline
+        })
+    }
+}
+
 impl Default for DesignIndex {
     fn default() -> Self {
         DesignIndex::empty()
@@ -174,7 +189,7 @@ impl DesignIndex {
     /// Whether the package source `locator` (`DES-NNN` or `DES-NNN@rN`) resolves in this index,
     /// by the rule a package's own references are checked with.
     pub fn resolves_source(&self, locator: &str) -> bool {
-        source_resolves(&current_revisions(&self.packages), locator.trim())
+        source_resolves(&current_revisions(&self.packages), locator)
     }
 
     /// The package `design.validate` reports on: the one with this validated identity, else
@@ -243,7 +258,7 @@ fn too_deep(folder: &str) -> DesignPackageEntry {
         ErrorCode::DesignManifestMissing,
         entry.manifest_path.clone(),
         format!(
-            "'{}' is nested more than {MAX_FOLDER_DEPTH} folders under {DESIGNS_DIR}/; aw does not look deeper",
+            "'{}' sits {MAX_FOLDER_DEPTH} folders deep under {DESIGNS_DIR}/ and is not a package; aw does not look deeper",
             entry.path
         ),
         format!("move the packages inside it at most {MAX_FOLDER_DEPTH} folders deep"),
@@ -365,7 +380,7 @@ fn check_references(packages: &mut [DesignPackageEntry]) {
             if s.kind != SourceKind::Package || s.disposition != Disposition::Used {
                 continue;
             }
-            let locator = s.locator.trim();
+            let locator = js_trim(&s.locator);
             if !source_resolves(&current, locator) {
                 failures.push(DesignFailure::new(
                     ErrorCode::DesignReferenceUnresolved,
@@ -393,8 +408,13 @@ fn current_revisions(packages: &[DesignPackageEntry]) -> Vec<(String, u64)> {
 /// Whether the package source `locator` (`DES-NNN`, or `DES-NNN@rN` for a revision) names a
 /// package of `current` and, when it pins one, a revision that package has reached.
 fn source_resolves(current: &[(String, u64)], locator: &str) -> bool {
+    let locator = js_trim(locator);
     let (id, revision) = match locator.split_once("@r") {
-        Some((id, r)) => (id, r.parse::<u64>().ok()),
+        // A pin that is not a revision number (`@rfoo`, `@r0`) pins nothing that exists.
+        Some((id, r)) => match r.parse::<u64>() {
+            Ok(n) if n >= 1 => (id, Some(n)),
+            _ => return false,
+        },
         None => (locator, None),
     };
     current

@@ -1,7 +1,7 @@
 use super::*;
 use crate::design::manifest::digest_of;
 use crate::design::manifest::{Revision, first_manifest};
-use crate::design::sources::floor_source;
+use crate::design::sources::{Maturity, floor_source};
 use crate::design::test_support::{DOC, doc_digest, folder, manifest_text, package, raw_package};
 use serde_json::json;
 
@@ -230,4 +230,33 @@ fn a_package_without_design_md_fails_its_content_and_a_broken_one_is_reported() 
     let e = DesignIndex::from_tree(&[dir]).packages[0].clone();
     assert_eq!(e.content_failures.len(), 3, "{:?}", e.content_failures);
     assert_eq!(digest_of(DOC.as_bytes()), doc_digest());
+}
+
+#[test]
+fn a_package_source_resolves_only_to_an_identity_at_a_revision_it_reached() {
+    let index = DesignIndex::from_tree(&[package("001-design-signup", "DES-001")]);
+    for ok in ["DES-001", "DES-001@r1", " DES-001 ", "\u{feff}DES-001"] {
+        assert!(index.resolves_source(ok), "{ok:?}");
+    }
+    for broken in [
+        "DES-002",
+        "DES-001@r2",
+        "DES-001@r0",
+        "DES-001@rfoo",
+        "DES-001@r",
+        "DES-001@r99999999999999999999999",
+    ] {
+        assert!(!index.resolves_source(broken), "{broken:?}");
+    }
+}
+
+#[test]
+fn a_package_that_fails_a_check_attains_outline_whatever_its_manifest_records() {
+    let index = DesignIndex::from_tree(&[package("001-design-signup", "DES-001")]);
+    let mut entry = index.packages[0].clone();
+    assert_eq!(entry.attained(), Some(Maturity::Handoff));
+    entry.ok = false;
+    assert_eq!(entry.attained(), Some(Maturity::Outline));
+    entry.manifest = None;
+    assert_eq!(entry.attained(), None);
 }

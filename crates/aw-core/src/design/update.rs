@@ -7,7 +7,7 @@
 //! (both `overwrite: true`: `mutate_overwrite`, which needs the approval).
 
 use super::authoring::{authored_document, contract, question, request_for};
-use super::create::declared_sources;
+use super::create::{declared_sources, package_standing};
 use super::floor::{DesignFloor, input, not_found_action};
 use super::index::DesignPackageEntry;
 use super::manifest::{
@@ -137,7 +137,12 @@ pub fn attempt(floor: &DesignFloor, call: &HandlerCall<'_>) -> HandlerResult {
     let sources = if input(request, "sources").is_some() {
         declared_sources(floor, request)
     } else {
-        cur.manifest.sources.clone()
+        // The package's own sources, judged again: a package it used may be gone since.
+        let mut carried = cur.manifest.sources.clone();
+        for s in &mut carried {
+            package_standing(floor, s);
+        }
+        carried
     };
     let report = report_sources(&sources, "update");
     if let Some(f) = report.failures.first() {

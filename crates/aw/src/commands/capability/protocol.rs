@@ -195,7 +195,7 @@ pub fn run(verb: Verb, args: &ProtocolArgs, cx: &Ctx<'_>) -> Result<Outcome, Fai
     if let Some(root) = DesignFloor::listing_root(workspace.is_some(), target, call_inputs) {
         let ws_root = ws.initialized.then_some(ws.root.as_path());
         if let OutputRoot::Explicit { root } = &root
-            && let Some(holder) = workspace_holding(Path::new(root))
+            && let Some(holder) = workspace_holding(Path::new(root), &ws.ns)
         {
             handler = handler.with_root_workspace(slashed(&holder));
         }
