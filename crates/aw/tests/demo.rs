@@ -74,6 +74,15 @@ fn demo_json_reports_every_step_and_keep_keeps_the_folder() {
             "the journey meets a {kind} boundary"
         );
     }
+    // The plan-exec journey runs in its own session, every check a real command, to final.
+    let exec = v["plan_exec"]["boundaries"].as_array().unwrap();
+    assert_eq!(v["plan_exec"]["session"]["exit"], 0);
+    assert_eq!(exec.first().unwrap()["transition"], "plan-exec.session");
+    assert_eq!(exec.last().unwrap()["kind"], "final", "{exec:?}");
+    assert!(
+        exec.iter()
+            .any(|b| b["transition"] == "plan-exec.final-validation")
+    );
     let design = v["design"]["steps"].as_array().unwrap();
     assert!(design.iter().all(|s| s["exit"] == 0), "{design:?}");
     let outcomes: Vec<&str> = design
@@ -103,9 +112,16 @@ fn demo_json_reports_every_step_and_keep_keeps_the_folder() {
         "the demo ends on the board: {board}"
     );
     assert_eq!(board["plans"][0]["phases_blocked"], 1);
-    assert_eq!(
-        board["sessions"]["closed"][0]["folder"], "002-onboarding-copy-quick",
-        "the journey closed its session, and the board shows it"
+    let closed: Vec<&str> = board["sessions"]["closed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["folder"].as_str().unwrap())
+        .collect();
+    assert!(
+        closed.contains(&"002-onboarding-copy-quick")
+            && closed.contains(&"003-login-redirect-plan-exec"),
+        "the journeys closed their sessions, and the board shows it: {closed:?}"
     );
     let kept = std::path::PathBuf::from(v["kept"].as_str().unwrap());
     assert!(

@@ -1,24 +1,55 @@
-//! Part three of the demo: a `quick` flow journey on a fresh session of the example workspace,
-//! driven from adoption to `final` with scripted answers; each directive's boundary and next
-//! action is shown.
+//! Parts three and four of the demo: flow journeys on fresh sessions of the example workspace
+//! (a `quick` task, then the execution of the example plan), each driven from adoption to
+//! `final` with scripted answers; each directive's boundary and next action is shown.
 
-use super::journey_driver::{DemoStep, drive_quick, render_steps};
+use super::journey_driver::{DemoStep, drive, render_steps};
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::Format;
+use aw_core::flow::Flow;
 use aw_workspace::locate::{LocateInput, locate};
 use serde_json::{Value, json};
 use std::path::Path;
 
 use super::step;
 
-/// The session the journey runs in (the journey closes it at the end).
-const SESSION: &str = "002-onboarding-copy-quick";
+/// One scripted journey: the session it creates and the flow it runs there.
+pub(super) struct Script {
+    /// The flow.
+    pub flow: Flow,
+    /// `session-create --type`.
+    pub kind: &'static str,
+    /// `session-create --name`.
+    pub name: &'static str,
+    /// `session-create --objective`.
+    pub objective: &'static str,
+    /// The folder `session-create` makes (`NNN-<name>`): the demo knows its numbers.
+    pub folder: &'static str,
+}
 
-/// Creates the journey's session and drives it. Returns the `session-create` step and the
-/// boundaries met.
+/// The `quick` journey (the session is closed at the end).
+pub(super) const QUICK: Script = Script {
+    flow: Flow::Quick,
+    kind: "quick",
+    name: "onboarding-copy-quick",
+    objective: "Reword the onboarding screen",
+    folder: "002-onboarding-copy-quick",
+};
+
+/// The `plan-exec` journey over the example plan.
+pub(super) const PLAN_EXEC: Script = Script {
+    flow: Flow::PlanExec,
+    kind: "exec",
+    name: "login-redirect-plan-exec",
+    objective: "Execute plan 001 (login redirect)",
+    folder: "003-login-redirect-plan-exec",
+};
+
+/// Creates the script's session and drives its journey. Returns the `session-create` step and
+/// the boundaries met.
 pub(super) fn run(
     project: &Path,
+    script: &Script,
     format: Format,
     cx: &Ctx<'_>,
 ) -> Result<(step::Step, Vec<DemoStep>), Failure> {
@@ -27,11 +58,11 @@ pub(super) fn run(
         &[
             "session-create",
             "--type",
-            "quick",
+            script.kind,
             "--name",
-            "onboarding-copy-quick",
+            script.name,
             "--objective",
-            "Reword the onboarding screen",
+            script.objective,
         ],
         format,
         cx,
@@ -42,7 +73,7 @@ pub(super) fn run(
         namespace: Some("workflow".to_owned()),
         ..Default::default()
     })?;
-    let steps = drive_quick(&ws, SESSION, cx)?;
+    let steps = drive(&ws, script.folder, script.flow, cx)?;
     Ok((created, steps))
 }
 
@@ -62,4 +93,42 @@ pub(super) fn human(steps: &[DemoStep]) -> String {
         .lines()
         .map(|l| format!("   {l}\n"))
         .collect()
+}
+
+/// The boundaries as one line each (kind and step), for a journey whose next actions read like
+/// the one shown in full before it.
+pub(super) fn human_compact(steps: &[DemoStep]) -> String {
+    steps
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let line = format!("   {:>2}. {:<13} {}", i + 1, s.kind, s.transition);
+            format!("{}\n", line.trim_end())
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_compact_view_is_one_line_per_boundary() {
+        let steps = [
+            DemoStep {
+                kind: "execution".into(),
+                transition: "plan-exec.session".into(),
+                next_action: "run it".into(),
+            },
+            DemoStep {
+                kind: "final".into(),
+                transition: String::new(),
+                next_action: "done".into(),
+            },
+        ];
+        assert_eq!(
+            human_compact(&steps),
+            "    1. execution     plan-exec.session\n    2. final\n"
+        );
+    }
 }

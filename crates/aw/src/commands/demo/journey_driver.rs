@@ -1,10 +1,11 @@
-//! A scripted `quick` journey for `aw demo`: adopts a session of the example workspace, answers
+//! A scripted flow journey for `aw demo`: adopts a session of the example workspace, answers
 //! every boundary with a scripted answer (a judgment at semantic boundaries, the recommended
 //! choice at human ones, the quoted approval at authorization ones) and, at execution
 //! boundaries, really runs the named `aw` command and reports its output as the evidence — until
 //! the run is final. Each step records the boundary met and its next action.
 //!
-//! `aw demo` calls [`drive_quick`] on its example workspace and prints [`render_steps`].
+//! `aw demo` calls [`drive`] on its example workspace (a `quick` and a `plan-exec` journey) and
+//! prints [`render_steps`].
 
 use super::step;
 use crate::context::Ctx;
@@ -30,11 +31,16 @@ pub struct DemoStep {
     pub next_action: String,
 }
 
-/// Drives the `quick` journey of session `folder` from adoption to `final`.
-pub fn drive_quick(ws: &Workspace, folder: &str, cx: &Ctx<'_>) -> Result<Vec<DemoStep>, Failure> {
-    let journey = Journey::builtin(Flow::Quick).map_err(flow_failure)?;
+/// Drives the `flow` journey of session `folder` from adoption to `final`.
+pub fn drive(
+    ws: &Workspace,
+    folder: &str,
+    flow: Flow,
+    cx: &Ctx<'_>,
+) -> Result<Vec<DemoStep>, Failure> {
+    let journey = Journey::builtin(flow).map_err(flow_failure)?;
     let mut directive = turn(ws, folder, |stored, folder| {
-        let state = starting_state(stored, folder, true, Some("quick"))?;
+        let state = starting_state(stored, folder, true, Some(flow.as_str()))?;
         advance(state, &journey)
     })?;
     let mut steps = Vec::new();

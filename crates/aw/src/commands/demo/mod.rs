@@ -3,8 +3,9 @@
 //! The demo writes everything into a temporary folder: a small agent-workflow skill family
 //! (good and broken manifests) that it validates, then a workspace where it runs the real
 //! commands an agent would run: init, a session, its tasks, a checkpoint, the session list, then
-//! a spec and its plan, what to resume; then a `quick` flow journey driven to its end; then a
-//! design published through the `design` capability's handshake; and last the status board.
+//! a spec and its plan, what to resume; then a `quick` flow journey and a `plan-exec` journey
+//! driven to their end; then a design published through the `design` capability's handshake;
+//! and last the status board.
 
 mod design;
 mod journey;
@@ -26,7 +27,8 @@ use serde_json::json;
 #[command(
     long_about = "Run aw on a built-in example, in a temporary folder deleted at the end: a skill \
 family checked by `aw manifest validate`, then a workspace where the real commands run (a \
-session, its tasks, a checkpoint, a spec and its plan), a `quick` flow journey driven to its end, \
+session, its tasks, a checkpoint, a spec and its plan), a `quick` journey and a `plan-exec` \
+journey driven to their end, \
 a design created, validated and rendered through the `design` capability, and the status board.\n\nText by default, even when piped; `--format json` gives every step's \
 output."
 )]
@@ -44,7 +46,8 @@ pub fn run(args: &DemoArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let family = skills::run(dir.path())?;
     let steps = workspace::run(dir.path(), style.format, cx)?;
     let project = dir.path().join("project");
-    let (journey_session, journey) = journey::run(&project, style.format, cx)?;
+    let (journey_session, journey) = journey::run(&project, &journey::QUICK, style.format, cx)?;
+    let (exec_session, exec) = journey::run(&project, &journey::PLAN_EXEC, style.format, cx)?;
     let (design_steps, designs) = design::run(&project, style.format, cx)?;
     // The board comes last, so it shows everything the demo did.
     let board = step::run(&project, &["status"], style.format, cx)?;
@@ -59,6 +62,7 @@ pub fn run(args: &DemoArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             "manifests": skills::json(&family),
             "steps": steps.iter().map(|s| s.json()).collect::<Vec<_>>(),
             "journey": { "session": journey_session.json(), "boundaries": journey::json(&journey) },
+            "plan_exec": { "session": exec_session.json(), "boundaries": journey::json(&exec) },
             "design": {
                 "steps": design_steps.iter().map(|s| s.step.json()).collect::<Vec<_>>(),
                 "packages": designs.json(),
@@ -83,7 +87,15 @@ pub fn run(args: &DemoArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             text.push('\n');
             text.push_str(&journey::human(&journey));
             text.push_str(
-                "\n4. A design through the `design` capability: aw asks, the agent authors one \
+                "\n4. The example plan executed: a `plan-exec` journey in its own session. The \
+                 agent's\n   judgment (gaps, implementation, review) is scripted; every check is \
+                 a real `aw` command\n   (the next actions read like the ones above).\n\n",
+            );
+            text.push_str(&exec_session.human());
+            text.push('\n');
+            text.push_str(&journey::human_compact(&exec));
+            text.push_str(
+                "\n5. A design through the `design` capability: aw asks, the agent authors one \
                  DESIGN.md,\n   aw proposes a plan, a person approves it by its digest, aw \
                  publishes the package\n   (id, folder, revision, digest and manifest are aw's), \
                  then validates and renders it.\n\n",
@@ -93,7 +105,7 @@ pub fn run(args: &DemoArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
                 text.push('\n');
             }
             text.push_str(&designs.human());
-            text.push_str("\n5. The board: specs, plans, sessions and what is left, on three progress axes:\n\n");
+            text.push_str("\n6. The board: specs, plans, sessions and what is left, on three progress axes:\n\n");
             text.push_str(&board.human());
             text.push('\n');
             match &kept {
@@ -109,6 +121,7 @@ pub fn run(args: &DemoArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     };
     let failed = steps.iter().any(|s| s.exit != 0)
         || journey_session.exit != 0
+        || exec_session.exit != 0
         || design_steps.iter().any(|s| s.step.exit != 0)
         || designs.exit != 0
         || board.exit != 0;
