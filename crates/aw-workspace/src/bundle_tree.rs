@@ -10,7 +10,7 @@ use crate::folder::read_regular_path;
 use aw_core::context::{COMMANDS_DIR, Doc, SKILL_FILE, Tree, line_count};
 use aw_core::error_code::ErrorCode;
 use aw_manifest::skill_md_field;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// How deep the walk goes below the root.
 pub const MAX_DEPTH: usize = 16;
@@ -33,10 +33,10 @@ pub fn packaged<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) -> Tree
         .collect()
 }
 
-/// The bundle at `root`: refused when the folder does not exist
-/// (`CONTEXT_ROOT_NOT_FOUND`) or is not a bundle, a `SKILL.md` beside a `commands/` folder
-/// (`CONTEXT_ROOT_NOT_A_BUNDLE`).
-pub fn read_root(root: &Path) -> Result<Tree> {
+/// The bundle at `root` and the folder's real path (what absolute paths start with): refused
+/// when the folder does not exist (`CONTEXT_ROOT_NOT_FOUND`) or is not a bundle, a `SKILL.md`
+/// beside a `commands/` folder (`CONTEXT_ROOT_NOT_A_BUNDLE`).
+pub fn read_root(root: &Path) -> Result<(PathBuf, Tree)> {
     if !root.exists() {
         return Err(WorkspaceError::Refused {
             code: ErrorCode::ContextRootNotFound,
@@ -60,7 +60,8 @@ pub fn read_root(root: &Path) -> Result<Tree> {
     }
     let mut tree = Tree::new();
     walk(root, "", 0, &mut tree)?;
-    Ok(tree)
+    let real = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    Ok((real, tree))
 }
 
 fn walk(dir: &Path, prefix: &str, depth: usize, tree: &mut Tree) -> Result<()> {
@@ -126,7 +127,8 @@ mod tests {
         std::fs::write(root.join("commands/a.md"), "a\nb\n").unwrap();
         std::fs::write(root.join("commands/deep/b.md"), "b").unwrap();
         std::fs::write(root.join(".marker"), "m").unwrap();
-        let tree = read_root(root).unwrap();
+        let (real, tree) = read_root(root).unwrap();
+        assert_eq!(real, root.canonicalize().unwrap());
         let paths: Vec<&str> = tree.keys().map(String::as_str).collect();
         assert_eq!(paths, ["SKILL.md", "commands/a.md", "commands/deep/b.md"]);
         assert_eq!(tree["commands/a.md"].lines, 2);

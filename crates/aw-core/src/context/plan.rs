@@ -371,6 +371,23 @@ mod tests {
     }
 
     #[test]
+    fn a_module_two_signals_pull_in_is_listed_once() {
+        let mut g = graph();
+        g[0].modules.push(module("sql", "modules/db.md"));
+        let p = plan(&g, &full(), "quick", &sigs(&["sql", "db"])).unwrap();
+        assert_eq!(
+            paths(&p),
+            ["commands/quick.md", "shared/loop.md", "modules/db.md"]
+        );
+        assert_eq!(
+            p.read_set[2].signal.as_deref(),
+            Some("db"),
+            "the first module entry wins"
+        );
+        assert_eq!(p.bytes, 10 + 20 + 40);
+    }
+
+    #[test]
     fn errors() {
         assert_eq!(plan(&graph(), &full(), " ", &[]), Err(PlanError::NoCommand));
         assert_eq!(

@@ -26,9 +26,7 @@ impl Bundle {
     pub fn load(root: Option<&Path>) -> Result<Self, Failure> {
         let (tree, root) = match root {
             Some(r) => {
-                let tree = read_root(r)?;
-                // The folder exists by now: its real path is what `absolute` paths start with.
-                let real = r.canonicalize().unwrap_or_else(|_| r.to_path_buf());
+                let (real, tree) = read_root(r)?;
                 (tree, Some(real))
             }
             None => (
