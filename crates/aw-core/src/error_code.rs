@@ -347,6 +347,17 @@ error_codes! {
     DesignReferenceUnresolved = "DESIGN_REFERENCE_UNRESOLVED",
     /// A `record` whose `revision` input is not `rN`/`N`, or names a revision the package does not have.
     DesignRevisionNotFound = "DESIGN_REVISION_NOT_FOUND",
+    // The agent bundle: read-sets and budgets.
+    /// `aw context-plan` without `--command`.
+    ContextPlanNoCommand = "CONTEXT_PLAN_NO_COMMAND",
+    /// `aw context-plan --command` names no command of the bundle.
+    ContextPlanUnknownCommand = "CONTEXT_PLAN_UNKNOWN_COMMAND",
+    /// A `--root` that does not exist.
+    ContextRootNotFound = "CONTEXT_ROOT_NOT_FOUND",
+    /// A `--root` that is not a bundle (no `SKILL.md` beside a `commands/` folder).
+    ContextRootNotABundle = "CONTEXT_ROOT_NOT_A_BUNDLE",
+    /// `aw context-budget --baseline` names a file that cannot be read or is not a budget report.
+    ContextBaselineInvalid = "CONTEXT_BASELINE_INVALID",
     // The directive's own checks (a failed check is a bug in aw, reported as such).
     /// A directive without a next action.
     FlowDirectiveNoNextAction = "FLOW_DIRECTIVE_NO_NEXT_ACTION",

@@ -11,6 +11,7 @@ pub mod calendar;
 pub mod canonical;
 pub mod capability;
 pub mod checkpoint;
+pub mod context;
 pub mod context_id;
 pub mod decimal;
 pub mod design;

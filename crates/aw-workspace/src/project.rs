@@ -222,7 +222,7 @@ fn windows_absolute(path: &str) -> bool {
 }
 
 /// Removes `.` and resolves `..` without touching the disk.
-fn lexical(path: &Path) -> PathBuf {
+pub(crate) fn lexical(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for c in path.components() {
         match c {

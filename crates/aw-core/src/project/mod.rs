@@ -6,6 +6,7 @@
 //! We read English headings and labels and the reference's Spanish ones, and write either (see
 //! [`language`]): a block keeps its language, a new one follows the configured language.
 
+pub mod branch_check;
 pub mod codex;
 pub mod error;
 pub mod gitignore;

@@ -8,15 +8,18 @@
 
 pub mod capability;
 mod checkpoint;
+mod context;
 mod demo;
 mod designs;
 pub mod flow;
+mod hook;
 pub mod manifest;
 mod next_number;
 pub mod persist;
 mod project;
 mod resume;
 mod session;
+mod skill_index;
 mod skills;
 mod sources;
 mod stack;
@@ -44,13 +47,28 @@ pub enum Command {
     CheckpointRead(checkpoint::read::CheckpointReadArgs),
     #[command(about = "Write a CHECKPOINT.md snapshot of the session (PreCompact hook).")]
     CheckpointWrite(checkpoint::write::CheckpointWriteArgs),
+    #[command(about = "Measure the agent bundle per command, against a frozen baseline (CI).")]
+    ContextBudget(context::budget::ContextBudgetArgs),
+    #[command(about = "The ordered list of bundle documents a command reads, under its signals.")]
+    ContextPlan(context::plan::ContextPlanArgs),
     #[command(about = "Run aw on a built-in example, in a temporary folder.")]
     Demo(demo::DemoArgs),
+    #[command(about = "List design packages, show one, or run the plan-exec design gate.")]
+    Designs(designs::DesignsArgs),
     #[command(about = "Withdraw folders from Claude Code's and Codex's multi-root settings.")]
     DetachMultiroot(visibility::detach::DetachArgs),
     Flow(flow::FlowArgs),
     #[command(about = "Add or update a session's row in HISTORY.md.")]
     HistoryUpdate(session::history_update::HistoryUpdateArgs),
+    #[command(
+        about = "Targets of the hosts' PreToolUse hooks (`hook branch-check`).",
+        long_about = "Targets of the agent hosts' PreToolUse hooks. Each reads the host's JSON \
+on stdin, prints nothing on stdout and answers with its exit code: 0 lets the tool run, 2 blocks \
+it and stderr says why.\n\n`aw hook branch-check` refuses an edit in a source that is not on its \
+working branch."
+    )]
+    #[command(subcommand)]
+    Hook(hook::HookCommand),
     #[command(
         about = "Check agent-workflow family manifests (`capability.json`).",
         long_about = "Check agent-workflow family manifests (`capability.json`).\n\n\
@@ -99,8 +117,8 @@ branch.\n\nThe alias need not be a declared source (a later `workspace-init` pru
 of aliases that are not sources)."
     )]
     SetWorkingBranch(project::SetBranchArgs),
-    #[command(about = "List design packages, show one, or run the plan-exec design gate.")]
-    Designs(designs::DesignsArgs),
+    #[command(about = "List the installed skills from their SKILL.md frontmatter.")]
+    SkillIndex(skill_index::SkillIndexArgs),
     #[command(about = "Role bindings (skills.toml), installed skills and capability readiness.")]
     Skills(skills::SkillsArgs),
     #[command(about = "List the project's sources with their branches and git state.")]
@@ -133,10 +151,13 @@ pub fn dispatch(command: &Command, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         Command::Capability(args) => capability::dispatch(args, cx),
         Command::CheckpointRead(args) => checkpoint::read::run(args, cx),
         Command::CheckpointWrite(args) => checkpoint::write::run(args, cx),
+        Command::ContextBudget(args) => context::budget::run(args, cx),
+        Command::ContextPlan(args) => context::plan::run(args, cx),
         Command::Demo(args) => demo::run(args, cx),
         Command::DetachMultiroot(args) => visibility::detach::run(args, cx),
         Command::Flow(args) => flow::dispatch(args, cx),
         Command::HistoryUpdate(args) => session::history_update::run(args, cx),
+        Command::Hook(cmd) => hook::dispatch(cmd, cx),
         Command::Manifest(cmd) => manifest::dispatch(cmd, cx),
         Command::NextNumber(args) => next_number::run(args, cx),
         Command::Persist(args) => persist::dispatch(args, cx),
@@ -153,6 +174,7 @@ pub fn dispatch(command: &Command, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         Command::SetWorkingBranch(args) => project::set_working_branch::run(args, cx),
         Command::Sources(args) => sources::run(args, cx),
         Command::Designs(args) => designs::run(args, cx),
+        Command::SkillIndex(args) => skill_index::run(args, cx),
         Command::Skills(args) => skills::run(args, cx),
         Command::Stack(args) => stack::run(args, cx),
         Command::Status(args) => status::run(args, cx),

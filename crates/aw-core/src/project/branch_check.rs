@@ -1,0 +1,288 @@
+//! What `aw hook branch-check` decides before a host lets an agent edit a file: the edit is
+//! blocked when the file belongs to a declared source that is not on its working branch.
+//!
+//! - **The payload.** The host's JSON names the tool (`tool_name`) and the file
+//!   (`tool_input.file_path`, else `path`, else `notebook_path`), and may give the folder the
+//!   conversation runs in (`cwd`), against which a relative path is taken. A payload without a
+//!   file names no edit to judge.
+//! - **The owner.** The source whose folder holds the file; with nested sources (`.` and
+//!   `./api`), the deepest one.
+//! - **The verdict.** Blocked only when the owner expects a working branch and git says it is on
+//!   another one (a detached `HEAD` included). Anything unknown (no working branch declared, a
+//!   folder that is not a repository, git missing or failing) allows: the hook never blocks on
+//!   what it could not establish.
+
+use super::sources::GitState;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// The edit a host is about to make.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EditedFile {
+    /// `tool_name`, when given.
+    pub tool: Option<String>,
+    /// The file, as the host wrote it.
+    pub path: String,
+    /// The payload's `cwd`, when given.
+    pub cwd: Option<String>,
+}
+
+/// The edit a hook payload names; `None` for text that is not a JSON object or names no file.
+pub fn edited_file(payload: &str) -> Option<EditedFile> {
+    let v: Value = serde_json::from_str(payload.trim_start_matches('\u{feff}')).ok()?;
+    let input = v.get("tool_input")?;
+    let path = ["file_path", "path", "notebook_path"]
+        .iter()
+        .find_map(|k| input.get(*k)?.as_str().filter(|s| !s.trim().is_empty()))?;
+    let text = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
+    Some(EditedFile {
+        tool: text("tool_name"),
+        path: path.to_owned(),
+        cwd: text("cwd"),
+    })
+}
+
+/// A declared source and the folder it resolves to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceFolder {
+    /// The alias.
+    pub alias: String,
+    /// The resolved folder.
+    pub folder: PathBuf,
+}
+
+/// The source whose folder holds `file` (both resolved the same way), the deepest one when
+/// several do.
+pub fn owner<'a>(file: &Path, sources: &'a [SourceFolder]) -> Option<&'a SourceFolder> {
+    sources
+        .iter()
+        .filter(|s| file.starts_with(&s.folder))
+        .max_by_key(|s| s.folder.components().count())
+}
+
+/// An edit the hook refuses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Blocked {
+    /// The source.
+    pub alias: String,
+    /// Its folder.
+    pub folder: String,
+    /// The branch it is on.
+    pub current: String,
+    /// The branch it is expected on.
+    pub expected: String,
+    /// How many files it has uncommitted.
+    pub changed: usize,
+}
+
+/// Why an edit is allowed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Allowed {
+    /// The payload names no file, or the hook could not look (no workspace, no block).
+    Unjudged,
+    /// The file is in no declared source.
+    OutsideSources,
+    /// The source declares no working branch.
+    NoWorkingBranch,
+    /// Git could not say which branch the source is on.
+    BranchUnknown,
+    /// The source is on its working branch.
+    OnBranch,
+}
+
+/// The hook's verdict.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// Let the edit through (exit 0).
+    Allow(Allowed),
+    /// Refuse it (exit 2).
+    Block(Blocked),
+}
+
+/// The verdict for an edit in the source `alias` (at `folder`), expected on `expected`, of which
+/// git said `git`.
+pub fn decide(alias: &str, folder: &Path, expected: Option<&str>, git: &GitState) -> Verdict {
+    let Some(expected) = expected else {
+        return Verdict::Allow(Allowed::NoWorkingBranch);
+    };
+    let GitState::Repo {
+        branch,
+        changed_files,
+    } = git
+    else {
+        return Verdict::Allow(Allowed::BranchUnknown);
+    };
+    if branch == expected {
+        return Verdict::Allow(Allowed::OnBranch);
+    }
+    Verdict::Block(Blocked {
+        alias: alias.to_owned(),
+        folder: folder.display().to_string(),
+        current: branch.clone(),
+        expected: expected.to_owned(),
+        changed: changed_files.len(),
+    })
+}
+
+impl Blocked {
+    /// What the hook prints on stderr: what was refused and why, and the two ways on, the
+    /// checkout advice depending on whether the source has uncommitted changes.
+    pub fn advice(&self, file: &str) -> String {
+        let on = if self.current == "HEAD" {
+            "a detached HEAD".to_owned()
+        } else {
+            format!("branch `{}`", self.current)
+        };
+        let checkout = format!("git -C {} checkout {}", quoted(&self.folder), self.expected);
+        let first = if self.changed == 0 {
+            format!("- switch the source to its working branch: `{checkout}`;")
+        } else {
+            format!(
+                "- switch the source to its working branch; it has {} uncommitted file(s), so \
+                 commit or stash them first (`git -C {} stash`), then `{checkout}`;",
+                self.changed,
+                quoted(&self.folder)
+            )
+        };
+        format!(
+            "aw branch-check: edit of {file} refused.\nThe source `{alias}` ({folder}) is on {on}, \
+             but its working branch is `{expected}`.\nNext:\n{first}\n- or, if `{current}` is \
+             where this work belongs, record it: `aw set-working-branch {alias} {current}`.\n",
+            alias = self.alias,
+            folder = self.folder,
+            expected = self.expected,
+            current = self.current,
+        )
+    }
+}
+
+/// A path as a shell word: single-quoted when it holds anything but plain characters.
+fn quoted(path: &str) -> String {
+    if !path.is_empty()
+        && path
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+:@".contains(c))
+    {
+        path.to_owned()
+    } else {
+        format!("'{}'", path.replace('\'', "'\\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn repo(branch: &str, changed: usize) -> GitState {
+        GitState::Repo {
+            branch: branch.into(),
+            changed_files: (0..changed).map(|i| format!("f{i}")).collect(),
+        }
+    }
+
+    #[test]
+    fn the_payload_names_the_file_under_any_of_three_keys() {
+        let e = edited_file(
+            r#"{"tool_name":"Edit","cwd":"/w","tool_input":{"file_path":"/w/api/a.rs"}}"#,
+        )
+        .unwrap();
+        assert_eq!(e.tool.as_deref(), Some("Edit"));
+        assert_eq!(
+            (e.path.as_str(), e.cwd.as_deref()),
+            ("/w/api/a.rs", Some("/w"))
+        );
+        let p = edited_file(r#"{"tool_input":{"path":"a.rs"}}"#).unwrap();
+        assert_eq!(p.path, "a.rs");
+        let n = edited_file(r#"{"tool_input":{"notebook_path":"n.ipynb"}}"#).unwrap();
+        assert_eq!(n.path, "n.ipynb");
+        for bad in [
+            "",
+            "not json",
+            "[]",
+            r#"{"tool_input":{}}"#,
+            r#"{"tool_input":{"file_path":" "}}"#,
+            r#"{"tool_input":{"file_path":3}}"#,
+        ] {
+            assert_eq!(edited_file(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_deepest_source_holding_the_file_owns_it() {
+        let s = |a: &str, f: &str| SourceFolder {
+            alias: a.into(),
+            folder: f.into(),
+        };
+        let sources = [s("root", "/w"), s("api", "/w/api"), s("web", "/w/web")];
+        assert_eq!(
+            owner(Path::new("/w/api/x.rs"), &sources).unwrap().alias,
+            "api"
+        );
+        assert_eq!(
+            owner(Path::new("/w/notes.md"), &sources).unwrap().alias,
+            "root"
+        );
+        assert_eq!(
+            owner(Path::new("/w/apis/x"), &sources).unwrap().alias,
+            "root"
+        );
+        assert_eq!(owner(Path::new("/elsewhere/x"), &sources), None);
+    }
+
+    #[test]
+    fn only_a_known_other_branch_blocks() {
+        let f = Path::new("/w/api");
+        assert_eq!(
+            decide("api", f, None, &repo("main", 0)),
+            Verdict::Allow(Allowed::NoWorkingBranch)
+        );
+        assert_eq!(
+            decide("api", f, Some("feat/x"), &GitState::NotARepository),
+            Verdict::Allow(Allowed::BranchUnknown)
+        );
+        assert_eq!(
+            decide("api", f, Some("feat/x"), &repo("feat/x", 2)),
+            Verdict::Allow(Allowed::OnBranch)
+        );
+        let Verdict::Block(b) = decide("api", f, Some("feat/x"), &repo("main", 0)) else {
+            panic!("blocks");
+        };
+        assert_eq!(
+            (b.current.as_str(), b.expected.as_str()),
+            ("main", "feat/x")
+        );
+        assert!(matches!(
+            decide("api", f, Some("feat/x"), &repo("HEAD", 0)),
+            Verdict::Block(_)
+        ));
+    }
+
+    #[test]
+    fn the_advice_names_both_ways_on_and_the_stash_when_dirty() {
+        let Verdict::Block(clean) = decide(
+            "api",
+            Path::new("/w/my api"),
+            Some("feat/x"),
+            &repo("main", 0),
+        ) else {
+            panic!()
+        };
+        let text = clean.advice("/w/my api/a.rs");
+        assert!(
+            text.contains("git -C '/w/my api' checkout feat/x"),
+            "{text}"
+        );
+        assert!(text.contains("aw set-working-branch api main"), "{text}");
+        assert!(!text.contains("stash"), "{text}");
+        let Verdict::Block(dirty) =
+            decide("api", Path::new("/w/api"), Some("feat/x"), &repo("main", 3))
+        else {
+            panic!()
+        };
+        let text = dirty.advice("a.rs");
+        assert!(
+            text.contains("3 uncommitted") && text.contains("git -C /w/api stash"),
+            "{text}"
+        );
+    }
+}

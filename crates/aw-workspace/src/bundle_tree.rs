@@ -1,0 +1,136 @@
+//! A bundle's files as `aw context-plan` and `aw context-budget` measure them: the embedded
+//! bundle's texts, or a bundle folder on disk (`--root`).
+//!
+//! On disk, every regular file under the root counts, found without following links to
+//! folders (a loop cannot be walked forever) and at most [`MAX_DEPTH`] folders deep; names
+//! starting with `.` (an installer's marker, a `.git`) are not part of the bundle.
+
+use crate::error::{Result, WorkspaceError};
+use crate::folder::read_regular_path;
+use aw_core::context::{COMMANDS_DIR, Doc, SKILL_FILE, Tree, line_count};
+use aw_core::error_code::ErrorCode;
+use aw_manifest::skill_md_field;
+use std::path::{Path, PathBuf};
+
+/// How deep the walk goes below the root.
+pub const MAX_DEPTH: usize = 16;
+
+/// One file's measures, from its text.
+pub fn doc_of(bytes: &[u8]) -> Doc {
+    let text = String::from_utf8_lossy(bytes).replace("\r\n", "\n");
+    Doc {
+        bytes: bytes.len() as u64,
+        lines: line_count(&text),
+        description: skill_md_field(&text, "description"),
+    }
+}
+
+/// The embedded bundle's files, `(path, text)`.
+pub fn packaged<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) -> Tree {
+    files
+        .into_iter()
+        .map(|(path, text)| (path.to_owned(), doc_of(text.as_bytes())))
+        .collect()
+}
+
+/// The bundle at `root` and the folder's real path (what absolute paths start with): refused
+/// when the folder does not exist (`CONTEXT_ROOT_NOT_FOUND`) or is not a bundle, a `SKILL.md`
+/// beside a `commands/` folder (`CONTEXT_ROOT_NOT_A_BUNDLE`).
+pub fn read_root(root: &Path) -> Result<(PathBuf, Tree)> {
+    if !root.exists() {
+        return Err(WorkspaceError::Refused {
+            code: ErrorCode::ContextRootNotFound,
+            message: format!("The bundle folder {} does not exist.", root.display()),
+            action: "Pass the folder an agent host reads the bundle from (e.g. \
+                     ~/.claude/skills/w), or leave out --root to use the bundle built into aw."
+                .to_owned(),
+        });
+    }
+    if !root.join(SKILL_FILE).is_file() || !root.join(COMMANDS_DIR).is_dir() {
+        return Err(WorkspaceError::Refused {
+            code: ErrorCode::ContextRootNotABundle,
+            message: format!(
+                "{} is not a bundle: it needs a {SKILL_FILE} beside a {COMMANDS_DIR}/ folder.",
+                root.display()
+            ),
+            action: "Pass the bundle's own folder (the one holding SKILL.md), or leave out \
+                     --root to use the bundle built into aw."
+                .to_owned(),
+        });
+    }
+    let mut tree = Tree::new();
+    walk(root, "", 0, &mut tree)?;
+    let real = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    Ok((real, tree))
+}
+
+fn walk(dir: &Path, prefix: &str, depth: usize, tree: &mut Tree) -> Result<()> {
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| WorkspaceError::io("could not list", dir, e))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| WorkspaceError::io("could not list", dir, e))?;
+        let Ok(name) = entry.file_name().into_string() else {
+            continue;
+        };
+        if name.starts_with('.') {
+            continue;
+        }
+        let path = entry.path();
+        let rel = if prefix.is_empty() {
+            name
+        } else {
+            format!("{prefix}/{name}")
+        };
+        let kind = entry
+            .file_type()
+            .map_err(|e| WorkspaceError::io("could not read", &path, e))?;
+        if kind.is_dir() {
+            if depth < MAX_DEPTH {
+                walk(&path, &rel, depth + 1, tree)?;
+            }
+        } else if path.is_file() {
+            let bytes = read_regular_path(&path)
+                .map_err(|e| WorkspaceError::io("could not read", &path, e))?;
+            tree.insert(rel, doc_of(&bytes));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_is_measured_with_its_description() {
+        let d = doc_of(b"---\r\ndescription: Does x.\r\n---\r\nbody\r\n");
+        assert_eq!(d.bytes, 38);
+        assert_eq!(d.lines, 4);
+        assert_eq!(d.description.as_deref(), Some("Does x."));
+        assert_eq!(doc_of(b"no frontmatter").description, None);
+    }
+
+    #[test]
+    fn a_root_is_walked_and_checked() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        assert_eq!(
+            read_root(&root.join("nope")).unwrap_err().code(),
+            ErrorCode::ContextRootNotFound
+        );
+        std::fs::write(root.join("SKILL.md"), "x\n").unwrap();
+        assert_eq!(
+            read_root(root).unwrap_err().code(),
+            ErrorCode::ContextRootNotABundle
+        );
+        std::fs::create_dir_all(root.join("commands/deep")).unwrap();
+        std::fs::write(root.join("commands/a.md"), "a\nb\n").unwrap();
+        std::fs::write(root.join("commands/deep/b.md"), "b").unwrap();
+        std::fs::write(root.join(".marker"), "m").unwrap();
+        let (real, tree) = read_root(root).unwrap();
+        assert_eq!(real, root.canonicalize().unwrap());
+        let paths: Vec<&str> = tree.keys().map(String::as_str).collect();
+        assert_eq!(paths, ["SKILL.md", "commands/a.md", "commands/deep/b.md"]);
+        assert_eq!(tree["commands/a.md"].lines, 2);
+    }
+}

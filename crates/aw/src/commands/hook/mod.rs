@@ -1,0 +1,35 @@
+//! `aw hook <name>`: the targets of the agent hosts' PreToolUse hooks. Each reads the host's
+//! JSON payload on stdin, prints nothing on stdout, and answers with its exit code: 0 lets the
+//! tool run, 2 blocks it with the reason on stderr (the host shows it to the agent).
+
+pub mod branch_check;
+
+use crate::context::Ctx;
+use crate::failure::Failure;
+use crate::output::Outcome;
+use clap::Subcommand;
+
+/// The hooks.
+#[derive(Debug, Subcommand)]
+pub enum HookCommand {
+    #[command(
+        about = "Block an edit in a source that is not on its working branch (PreToolUse).",
+        long_about = "Block an edit in a source that is not on its working branch (the \
+PreToolUse hook of edit tools).\n\nReads the host's JSON on stdin: `tool_name` and the file in \
+`tool_input.file_path`, `path` or `notebook_path` (relative to the payload's `cwd`). When the \
+file is inside a source of the project block that declares a working branch, and git says the \
+source is on another branch, the edit is refused: exit 2, and stderr says why and what to do \
+(check out the working branch, or record the current one with `aw set-working-branch`). \
+Anything else allows the edit (exit 0): a file outside every source, no working branch, a \
+folder git cannot read, no workspace, no payload or one that does not parse. Never writes, \
+never prints on stdout."
+    )]
+    BranchCheck(branch_check::BranchCheckArgs),
+}
+
+/// Runs a hook.
+pub fn dispatch(cmd: &HookCommand, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
+    match cmd {
+        HookCommand::BranchCheck(args) => branch_check::run(args, cx),
+    }
+}

@@ -1,0 +1,92 @@
+//! `aw skill-index [--root <dir>]…`: the installed skills, from their SKILL.md frontmatter only.
+//! The roots are the hosts' standard skill folders (aw-core's `skill_roots`, under the current
+//! folder and the home folder, as `aw skills` searches them) and every `--root`; the walk is
+//! `aw_workspace::skill_index`.
+
+use crate::context::Ctx;
+use crate::failure::Failure;
+use crate::output::{Format, Outcome};
+use crate::style::clean;
+use aw_core::capability::inventory::skill_roots;
+use aw_workspace::locate::{current_dir, home_dir};
+use aw_workspace::skill_index::{IndexedSkill, index};
+use clap::Args;
+use serde_json::{Value, json};
+use std::path::PathBuf;
+
+/// Arguments of `aw skill-index`.
+#[derive(Debug, Args)]
+#[command(
+    long_about = "List the installed skills, read from their SKILL.md frontmatter only: name \
+(else the folder's name), description, metadata.version (else version) and folder.\n\nThe roots \
+searched are every agent host's skill folder (.claude/skills, .agents/skills, .codex/skills, \
+.gemini/skills, .opencode/skills and the others `aw skills` knows) under the current folder and \
+under HOME, then each --root (a folder of skill folders, or one skill folder). A folder without \
+a SKILL.md that opens and closes a frontmatter is not a skill.\n\nJSON (when piped): {skills: \
+[{name, description, version, path, root}], roots, count}. On a terminal: one skill per line."
+)]
+pub struct SkillIndexArgs {
+    /// Another folder to search (repeatable).
+    #[arg(long = "root", value_name = "DIR")]
+    pub roots: Vec<PathBuf>,
+}
+
+/// Runs `aw skill-index`.
+pub fn run(args: &SkillIndexArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
+    let style = cx.default_style()?;
+    let cwd = current_dir()?;
+    let mut roots = skill_roots(&cwd, home_dir().as_deref());
+    for r in &args.roots {
+        let r = if r.is_absolute() {
+            r.clone()
+        } else {
+            cwd.join(r)
+        };
+        if !roots.contains(&r) {
+            roots.push(r);
+        }
+    }
+    let skills = index(&roots);
+    Ok(match style.format {
+        Format::Json => Outcome::json(json!({
+            "skills": skills.iter().map(skill_json).collect::<Vec<_>>(),
+            "roots": roots.iter().map(|r| r.display().to_string()).collect::<Vec<_>>(),
+            "count": skills.len(),
+        })),
+        Format::Human => Outcome::text(human(&skills)),
+    })
+}
+
+fn skill_json(s: &IndexedSkill) -> Value {
+    json!({
+        "name": s.name,
+        "description": s.description,
+        "version": s.version,
+        "path": s.path,
+        "root": s.root,
+    })
+}
+
+fn human(skills: &[IndexedSkill]) -> String {
+    if skills.is_empty() {
+        return "No skills installed under the standard skill folders.\n".to_owned();
+    }
+    let width = skills
+        .iter()
+        .map(|s| s.name.chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut out = format!("{} skill(s)\n", skills.len());
+    for s in skills {
+        out.push_str(&format!(
+            "  {:<width$}  {:<8}  {}\n",
+            clean(&s.name),
+            clean(s.version.as_deref().unwrap_or("—")),
+            clean(&s.path),
+        ));
+        if let Some(d) = &s.description {
+            out.push_str(&format!("  {:<width$}  {}\n", "", clean(d)));
+        }
+    }
+    out
+}
