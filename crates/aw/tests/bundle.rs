@@ -393,3 +393,114 @@ fn the_invocation_parser_sees_blocks_spans_and_pipes() {
         ]
     );
 }
+
+/// The `markdown` examples of FORMATS.md, placeholders filled in: (spec, plan).
+fn format_examples() -> (String, String) {
+    let formats = text("FORMATS.md");
+    let blocks: Vec<String> = formats
+        .split("```markdown\n")
+        .skip(1)
+        .map(|b| b.split("```").next().unwrap().to_owned())
+        .map(|b| {
+            b.replace("NNN", "001")
+                .replace("<slug>", "demo")
+                .replace("<title>", "Demo")
+        })
+        .collect();
+    assert_eq!(blocks.len(), 2, "FORMATS.md shows a spec and a plan");
+    (blocks[0].clone(), blocks[1].clone())
+}
+
+#[test]
+fn the_formats_the_bundle_teaches_are_what_aw_status_reads() {
+    let ws = Ws::new();
+    let (spec, plan) = format_examples();
+    ws.write("docs/specs/001-spec-demo.md", &spec);
+    ws.write("docs/plans/001-plan-demo.md", &plan);
+    let board = ws.ok(&["status"]);
+    assert_eq!(board["specs"][0]["status"], "draft");
+    assert_eq!(board["specs"][0]["open_questions"], 0);
+    let p = &board["plans"][0];
+    assert_eq!(p["plan_state"], "open");
+    assert_eq!(p["phases_total"], 2);
+    assert_eq!(p["tasks_total"], 1);
+    assert_eq!(p["spec"]["status"], "resolved");
+    assert_eq!(p["spec"]["evidence"], "derived-from");
+    assert_eq!(p["batches"]["consistent"], true, "{p:#}");
+
+    // The states the guides tell an agent to write.
+    ws.write(
+        "docs/specs/001-spec-demo.md",
+        &spec.replace("status: draft", "status: ready-for-plan"),
+    );
+    let blocked = plan.replacen(
+        "> Status: pending",
+        "> Status: blocked\n> Blocker: the migration is not applied",
+        1,
+    );
+    ws.write("docs/plans/001-plan-demo.md", &blocked);
+    let board = ws.ok(&["status"]);
+    assert_eq!(board["specs"][0]["status"], "ready-for-plan");
+    let p = &board["plans"][0];
+    assert_eq!(p["phases_blocked"], 1);
+    assert_eq!(
+        p["blocked_phases"][0]["blocker"],
+        "the migration is not applied"
+    );
+    let done = plan
+        .replace("> Status: pending", "> Status: validated")
+        .replace("- [ ]", "- [x]")
+        .replace(
+            "> Status: open",
+            "> Status: done\n> Closed: 2026-03-10 · 004-demo-plan-exec",
+        );
+    ws.write("docs/plans/001-plan-demo.md", &done);
+    let board = ws.ok(&["status"]);
+    assert_eq!(
+        board["plans"][0]["plan_state"], "done",
+        "{:#}",
+        board["plans"][0]
+    );
+    assert_eq!(board["plans"][0]["phases_validated"], 2);
+}
+
+#[test]
+fn the_session_headings_the_bundle_teaches_are_read() {
+    let formats = text("FORMATS.md");
+    for heading in [
+        "## Completed",
+        "## Pending / Next",
+        "## Excluded",
+        "## Deferred",
+    ] {
+        assert!(formats.contains(&format!("`{heading}`")), "{heading}");
+    }
+    let ws = Ws::new();
+    let folder = ws.create_session("quick", "x-quick", "x")["folder"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let dir = format!(".workflow/sessions/{folder}");
+    ws.write(
+        &format!("{dir}/CHECKPOINT.md"),
+        "# Checkpoint\n\n## Completed\n- F1 done\n\n## Pending / Next\n- F2\n\n## Excluded\n- the export\n",
+    );
+    ws.write(
+        &format!("{dir}/BACKLOG.md"),
+        "# Backlog\n\n## Deferred\n- the retry policy\n",
+    );
+    let read = ws.ok(&["checkpoint-read", "--code", &folder]);
+    assert_eq!(read["checkpoint"]["ultimo"], "- F1 done");
+    assert_eq!(read["checkpoint"]["proximo"], "- F2");
+    let board = ws.ok(&["status"]);
+    let items: Vec<(&str, &str)> = board["discarded"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["kind"].as_str().unwrap(), d["text"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        items,
+        [("deferred", "the retry policy"), ("excluded", "the export")]
+    );
+}
