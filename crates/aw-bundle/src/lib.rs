@@ -25,6 +25,9 @@ macro_rules! bundle_files {
 
 /// Every file of the bundle, sorted by path.
 pub const FILES: &[BundleFile] = bundle_files![
+    "FORMATS.md",
+    "GLOSSARY.md",
+    "PRESENTATION.md",
     "SKILL.md",
     "commands/persist.md",
     "commands/plan-exec.md",
@@ -36,6 +39,14 @@ pub const FILES: &[BundleFile] = bundle_files![
     "commands/spec-refine.md",
     "commands/status.md",
     "commands/workspace-init.md",
+    "design/CONTRACT.md",
+    "guides/batches.md",
+    "guides/code.md",
+    "guides/plan-exec.md",
+    "guides/plan-new.md",
+    "guides/plan-refine.md",
+    "guides/quick.md",
+    "guides/spec-refine.md",
 ];
 
 /// The folder of the command documents.
@@ -80,32 +91,80 @@ pub struct ReadSet {
     pub modules: &'static [Module],
 }
 
+/// What the `design` signal means: the work involves a design package.
+const MEANS_DESIGN: &str =
+    "the work creates, revises or implements a design package (screens, flows, structure)";
+/// What the `compaction` signal means.
+const MEANS_COMPACTION: &str =
+    "the context is running out: the CHECKPOINT must be written before anything is compacted";
+
 /// The read-set of every command, in the order of [`commands`].
 pub const READ_SETS: &[ReadSet] = &[
     ReadSet {
         command: "persist",
-        core: &["commands/persist.md"],
+        core: &["commands/persist.md", "FORMATS.md"],
         modules: &[],
     },
     ReadSet {
         command: "plan-exec",
-        core: &["commands/plan-exec.md"],
-        modules: &[],
+        core: &[
+            "commands/plan-exec.md",
+            "guides/plan-exec.md",
+            "guides/batches.md",
+            "guides/code.md",
+            "GLOSSARY.md",
+            "FORMATS.md",
+            "PRESENTATION.md",
+        ],
+        modules: &[Module {
+            signal: "design",
+            means: MEANS_DESIGN,
+            path: "design/CONTRACT.md",
+        }],
     },
     ReadSet {
         command: "plan-new",
-        core: &["commands/plan-new.md"],
-        modules: &[],
+        core: &[
+            "commands/plan-new.md",
+            "guides/plan-new.md",
+            "guides/batches.md",
+            "GLOSSARY.md",
+            "FORMATS.md",
+            "PRESENTATION.md",
+        ],
+        modules: &[Module {
+            signal: "design",
+            means: MEANS_DESIGN,
+            path: "design/CONTRACT.md",
+        }],
     },
     ReadSet {
         command: "plan-refine",
-        core: &["commands/plan-refine.md"],
+        core: &[
+            "commands/plan-refine.md",
+            "guides/plan-refine.md",
+            "guides/plan-new.md",
+            "guides/batches.md",
+            "GLOSSARY.md",
+            "FORMATS.md",
+            "PRESENTATION.md",
+        ],
         modules: &[],
     },
     ReadSet {
         command: "quick",
-        core: &["commands/quick.md"],
-        modules: &[],
+        core: &[
+            "commands/quick.md",
+            "guides/quick.md",
+            "guides/code.md",
+            "GLOSSARY.md",
+            "PRESENTATION.md",
+        ],
+        modules: &[Module {
+            signal: "compaction",
+            means: MEANS_COMPACTION,
+            path: "FORMATS.md",
+        }],
     },
     ReadSet {
         command: "resume",
@@ -114,13 +173,23 @@ pub const READ_SETS: &[ReadSet] = &[
     },
     ReadSet {
         command: "spec-new",
-        core: &["commands/spec-new.md"],
+        core: &["commands/spec-new.md", "GLOSSARY.md", "FORMATS.md"],
         modules: &[],
     },
     ReadSet {
         command: "spec-refine",
-        core: &["commands/spec-refine.md"],
-        modules: &[],
+        core: &[
+            "commands/spec-refine.md",
+            "guides/spec-refine.md",
+            "GLOSSARY.md",
+            "FORMATS.md",
+            "PRESENTATION.md",
+        ],
+        modules: &[Module {
+            signal: "design",
+            means: MEANS_DESIGN,
+            path: "design/CONTRACT.md",
+        }],
     },
     ReadSet {
         command: "status",
@@ -189,5 +258,60 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn every_document_but_the_skill_is_read_by_some_command_once() {
+        for f in FILES {
+            let readers = READ_SETS
+                .iter()
+                .filter(|r| r.core.contains(&f.path) || r.modules.iter().any(|m| m.path == f.path))
+                .count();
+            assert!(
+                f.path == "SKILL.md" || readers > 0,
+                "{} is in no read-set",
+                f.path
+            );
+        }
+        for r in READ_SETS {
+            let mut all: Vec<&str> = r.core.to_vec();
+            all.extend(
+                r.modules
+                    .iter()
+                    .map(|m| m.path)
+                    .filter(|p| !r.core.contains(p)),
+            );
+            let mut sorted = all.clone();
+            sorted.sort_unstable();
+            sorted.dedup();
+            assert_eq!(sorted.len(), all.len(), "{} lists a file twice", r.command);
+            for m in r.modules {
+                assert!(!m.means.trim().is_empty() && !m.signal.is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn the_skill_carries_the_crate_version() {
+        let skill = file("SKILL.md").unwrap().text;
+        let front = skill
+            .strip_prefix("---\n")
+            .and_then(|t| t.split_once("\n---\n"))
+            .unwrap()
+            .0;
+        assert!(front.lines().any(|l| l == "name: w"));
+        assert!(
+            front
+                .lines()
+                .any(|l| l.starts_with("description: Orientation"))
+        );
+        assert!(
+            front.contains(&format!(
+                "metadata:\n  version: {}",
+                env!("CARGO_PKG_VERSION")
+            )),
+            "SKILL.md's metadata.version must be {}",
+            env!("CARGO_PKG_VERSION")
+        );
     }
 }

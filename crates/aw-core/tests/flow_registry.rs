@@ -367,11 +367,11 @@ fn docs_boundary_and_exclusions() {
         .iter()
         .find(|e| e.command == "spec-new")
         .unwrap();
-    assert!(spec_new.reason.contains("modules/SPLIT-GATE.md"));
+    assert!(spec_new.reason.contains("commands/spec-new.md"));
     assert!(
         !r.decisions
             .iter()
-            .any(|d| d.document == "modules/SPLIT-GATE.md")
+            .any(|d| d.document == "commands/spec-new.md")
     );
 }
 
@@ -576,13 +576,23 @@ fn rows_by_document_and_scope() {
             .filter(|d| scopes.contains(&d.scope.as_str()) && d.document == doc)
             .count()
     };
-    assert_eq!(count(&["quick"], "loops/quick-loop/LOOP.md"), 12);
-    assert_eq!(count(&["spec-refine"], "loops/spec-refine-loop/LOOP.md"), 9);
-    assert_eq!(count(&["spec-refine"], "modules/IDEATION-GATE.md"), 2);
-    assert_eq!(count(&["quick"], "loops/CODE-POLICIES.md"), 4);
-    assert_eq!(count(&["quick"], "modules/DB-SCRIPTS-ONLY.md"), 2);
-    assert_eq!(count(&["spec-refine"], "modules/SPEC-CHANGE-SHAPE.md"), 4);
-    assert_eq!(count(&["spec-refine"], "modules/DESIGN-REFERENCES.md"), 2);
+    // Each flow's rows read its own guide, except the shared ones: code (branch, review,
+    // commits, databases) and batches (the three plan flows).
+    assert_eq!(count(&["quick"], "guides/quick.md"), 12);
+    assert_eq!(count(&["quick"], "guides/code.md"), 6);
+    assert_eq!(count(&["spec-refine"], "guides/spec-refine.md"), 17);
+    assert_eq!(count(&["plan-new"], "guides/plan-new.md"), 11);
+    assert_eq!(count(&["plan-refine"], "guides/plan-refine.md"), 8);
+    assert_eq!(count(&["plan-exec"], "guides/plan-exec.md"), 16);
+    assert_eq!(count(&["plan-exec"], "guides/code.md"), 5);
+    assert_eq!(
+        count(
+            &["plan-new", "plan-refine", "plan-exec"],
+            "guides/batches.md"
+        ),
+        9
+    );
+    assert_eq!(count(&["chassis"], "PRESENTATION.md"), 13);
     let plan = r
         .decisions
         .iter()
@@ -599,8 +609,8 @@ fn rows_by_document_and_scope() {
     let design = r
         .decisions
         .iter()
-        .filter(|d| d.scope.starts_with("plan-") && d.document == "modules/DESIGN-REFERENCES.md")
+        .filter(|d| d.document == "design/CONTRACT.md")
         .map(|d| d.id.as_str())
         .collect::<Vec<_>>();
-    assert_eq!(design, ["plan-exec.design-precondition"]);
+    assert_eq!(design, ["capability.routing", "designs.reference-verdict"]);
 }

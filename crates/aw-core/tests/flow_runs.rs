@@ -40,7 +40,7 @@ fn adoption_applies_the_chassis_prefix_and_stops_at_the_entry_gate() {
     for s in &r.inventory.signals {
         assert!(r.contract.contains(s.as_str()));
     }
-    assert_eq!(r.read_set, ["loops/quick-loop/LOOP.md"]);
+    assert_eq!(r.read_set, ["guides/quick.md"]);
     assert_eq!(
         r.inventory.applied,
         ["chassis.docs-boundary", "chassis.research-exhaustion"]
@@ -580,7 +580,7 @@ fn spec_refine_tranche() {
     run.walk_to("spec-refine.split-signal");
     assert_eq!(
         run.last.boundary.document.as_deref(),
-        Some("modules/SPEC-CHANGE-SHAPE.md")
+        Some("guides/spec-refine.md")
     );
     run.walk_to("spec-refine.gap-recognition");
     let fork = run.state.clone();
