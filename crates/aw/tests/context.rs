@@ -448,3 +448,15 @@ fn skill_index_lists_the_installed_skills_from_their_frontmatter() {
     assert_eq!(code, 0);
     assert!(text.contains("w-quick") && text.contains("1.4.0"), "{text}");
 }
+
+/// The CI check: the bundle built into aw stays within the baseline frozen beside it
+/// (`crates/aw-bundle/context-baseline.json`). Growing a command's read-set past it on purpose
+/// means freezing a new baseline in the same change: `aw context-budget --json > …`.
+#[test]
+fn the_packaged_bundle_stays_within_its_frozen_baseline() {
+    let ws = Ws::bare();
+    let baseline = Path::new(env!("CARGO_MANIFEST_DIR")).join("../aw-bundle/context-baseline.json");
+    let (code, v) = ws.run(&["context-budget", "--baseline", baseline.to_str().unwrap()]);
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(v["verdict"], "ok", "{v:#}");
+}
