@@ -441,6 +441,8 @@ enum Undo {
     Restore(PathBuf, Vec<u8>),
     Delete(PathBuf),
     MoveBack(PathBuf, PathBuf),
+    /// Folders the step created, deepest first.
+    RemoveDirs(Vec<PathBuf>),
 }
 
 /// Carries out `ops` on `host`, in order; when one fails, every step already done is undone (in
@@ -467,6 +469,12 @@ pub fn apply(
                     Undo::Delete(p) => atomic::remove_file(&root, &p).map(|_| ()),
                     Undo::MoveBack(from, to) => std::fs::rename(&from, &to)
                         .map_err(|e| WorkspaceError::io("could not move back", &from, e)),
+                    Undo::RemoveDirs(dirs) => {
+                        for d in dirs {
+                            let _ = atomic::remove_empty_dir(&root, &d);
+                        }
+                        Ok(())
+                    }
                 };
             }
             return Err(e);
@@ -491,7 +499,15 @@ fn step(
                 _ => None,
             };
             if let Some(parent) = path.parent() {
+                let missing: Vec<PathBuf> = parent
+                    .ancestors()
+                    .take_while(|a| a.starts_with(home) && std::fs::symlink_metadata(a).is_err())
+                    .map(Path::to_path_buf)
+                    .collect();
                 atomic::create_dir_all(root, parent)?;
+                if !missing.is_empty() {
+                    journal.push(Undo::RemoveDirs(missing));
+                }
             }
             atomic::write(root, &path, text.as_bytes())?;
             journal.push(match before {

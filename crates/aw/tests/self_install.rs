@@ -476,3 +476,17 @@ fn the_installed_design_wrapper_is_ready_for_aws_own_capability_tooling() {
         "ready"
     );
 }
+
+#[test]
+fn a_step_that_fails_undoes_the_whole_host() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    std::fs::create_dir_all(home.join(".claude")).unwrap();
+    // A file where the command folder should be: the skills are written first, then the
+    // commands fail, and everything already written is undone.
+    std::fs::write(home.join(".claude/commands"), "not a folder").unwrap();
+    let before = tree(home);
+    let (code, v) = ws.run(&["self", "install", "--target", "claude", "--no-hooks"]);
+    assert_eq!(code, 1, "{v:#}");
+    assert_eq!(tree(home), before);
+}
