@@ -11,7 +11,7 @@ use crate::error::WorkspaceError;
 use aw_core::install::hooks::{HookMerge, merge, remove};
 use aw_core::install::host::Host;
 use aw_core::install::plan::{
-    Action, Found, HookPlan, HostPlan, Managed, Owner, decide, stray_is_ours,
+    Action, Found, HookPlan, HostPlan, Managed, Owner, decide, folder_claimed, stray_is_ours,
 };
 use aw_core::project::settings::SettingsError;
 use std::path::{Path, PathBuf};
@@ -50,6 +50,8 @@ pub struct FileStep {
     pub action: Action,
     /// The text to write.
     pub text: String,
+    /// Whether something is at the path now.
+    pub present: bool,
 }
 
 /// A settings file's hooks, merged or removed.
@@ -240,7 +242,33 @@ pub fn inspect_install(home: &Path, plan: HostPlan) -> Result<HostInstall, Insta
             rel: f.rel.clone(),
             action: decide(f, &at, folder.as_ref()),
             text: f.text.clone(),
+            present: at != Found::Absent,
         });
+    }
+    // A skill folder holding someone's files but no SKILL.md is theirs (capability spec §11):
+    // aw's SKILL.md is not written into it.
+    for s in steps.iter_mut() {
+        let Some(dir) = s.rel.strip_suffix("/SKILL.md") else {
+            continue;
+        };
+        if dir.rsplit_once('/').map(|(p, _)| p) != Some(plan.host.skills_dir) {
+            continue;
+        }
+        let mut inside = Vec::new();
+        walk(home, dir, &mut inside);
+        let others = inside
+            .iter()
+            .filter(|rel| {
+                let same = plan.files.iter().any(|f| {
+                    &f.rel == *rel
+                        && matches!(found(&home.join(rel)), Found::File(ref t) if *t == f.text)
+                });
+                !same
+            })
+            .count();
+        if s.action == Action::Create && folder_claimed(&Found::Absent, others) {
+            s.action = Action::Conflict;
+        }
     }
     let (ours, foreign) = survey(home, &plan.managed);
     let planned: Vec<&str> = plan.files.iter().map(|f| f.rel.as_str()).collect();
@@ -338,10 +366,14 @@ pub fn install_ops(hi: &HostInstall, force: bool, epoch: u64) -> Vec<Op> {
             Action::Noop => {}
             Action::Conflict if !force => {}
             Action::Conflict => {
-                ops.push(Op::MoveAside {
-                    rel: s.rel.clone(),
-                    to: format!("{}.aw-backup-{epoch}", s.rel),
-                });
+                // A claimed folder has nothing at the path itself: aw's file joins the
+                // person's files there, which stay.
+                if s.present {
+                    ops.push(Op::MoveAside {
+                        rel: s.rel.clone(),
+                        to: format!("{}.aw-backup-{epoch}", s.rel),
+                    });
+                }
                 ops.push(Op::Write {
                     rel: s.rel.clone(),
                     text: s.text.clone(),

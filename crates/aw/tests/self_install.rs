@@ -490,3 +490,39 @@ fn a_step_that_fails_undoes_the_whole_host() {
     assert_eq!(code, 1, "{v:#}");
     assert_eq!(tree(home), before);
 }
+
+#[test]
+fn a_skill_folder_of_someone_elses_without_skill_md_is_not_written_into() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    let notes = home.join(".gemini/skills/design/notes.md");
+    std::fs::create_dir_all(notes.parent().unwrap()).unwrap();
+    std::fs::write(&notes, "my design notes\n").unwrap();
+    let f = ws.fails(
+        &["self", "install", "--target", "gemini"],
+        "INSTALL_CONFLICT_FOREIGN",
+    );
+    assert!(
+        f["error"]["details"]["conflicts"][0]
+            .as_str()
+            .unwrap()
+            .ends_with("design/SKILL.md")
+    );
+    assert!(!home.join(".gemini/skills/w").exists());
+}
+
+#[test]
+fn force_installs_into_a_claimed_skill_folder_keeping_its_files() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    let notes = home.join(".gemini/skills/design/notes.md");
+    std::fs::create_dir_all(notes.parent().unwrap()).unwrap();
+    std::fs::write(&notes, "my design notes\n").unwrap();
+    let v = ws.ok(&["self", "install", "--target", "gemini", "--force"]);
+    assert_eq!(target(&v, "gemini")["moved_aside"], serde_json::json!([]));
+    assert_eq!(
+        std::fs::read_to_string(&notes).unwrap(),
+        "my design notes\n"
+    );
+    assert!(home.join(".gemini/skills/design/SKILL.md").is_file());
+}

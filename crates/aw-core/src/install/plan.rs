@@ -335,6 +335,13 @@ pub fn decide(file: &PlannedFile, found: &Found, folder_skill: Option<&Found>) -
     }
 }
 
+/// Whether a skill folder aw would create a SKILL.md in belongs to someone else already: no
+/// SKILL.md there, but `others` files that are not aw's planned bytes (capability spec §11: a
+/// folder with content and no SKILL.md is foreign).
+pub fn folder_claimed(skill_md: &Found, others: usize) -> bool {
+    matches!(skill_md, Found::Absent) && others > 0
+}
+
 /// Whether a file found under a managed folder (not in the plan) is ours: marked, or a
 /// descriptor beside a marked SKILL.md.
 pub fn stray_is_ours(rel: &str, text: &str, sibling_skill: Option<&Found>) -> bool {
