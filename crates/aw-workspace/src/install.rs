@@ -155,6 +155,7 @@ fn managed_dirs(home: &Path, managed: &[Managed]) -> Vec<String> {
     for m in managed {
         match m {
             Managed::Tree(d) => dirs.push(d.clone()),
+            Managed::File(_) => {}
             Managed::Prefixed { dir, prefix } => {
                 let Ok(list) = std::fs::read_dir(home.join(dir)) else {
                     continue;
@@ -183,6 +184,13 @@ fn survey(home: &Path, managed: &[Managed]) -> (Vec<String>, Vec<String>) {
     let mut files = Vec::new();
     for d in managed_dirs(home, managed) {
         walk(home, &d, &mut files);
+    }
+    for m in managed {
+        if let Managed::File(f) = m
+            && std::fs::symlink_metadata(home.join(f)).is_ok()
+        {
+            files.push(f.clone());
+        }
     }
     let (mut ours, mut foreign) = (Vec::new(), Vec::new());
     for rel in files {
@@ -426,8 +434,8 @@ pub fn uninstall_ops(r: &HostRemoval, epoch: u64) -> Vec<Op> {
 
 /// The host's own folder, the root every write of this host must stay under: created (under
 /// HOME) when missing; a link to a folder elsewhere is the person's choice and followed.
-fn host_root(home: &Path, host: &Host) -> Result<PathBuf, InstallError> {
-    let root = home.join(host.root);
+fn host_root(home: &Path, root_rel: &str) -> Result<PathBuf, InstallError> {
+    let root = home.join(root_rel);
     if root.is_dir() {
         return Ok(root);
     }
@@ -444,13 +452,13 @@ fn host_root(home: &Path, host: &Host) -> Result<PathBuf, InstallError> {
 /// Checks every path of `ops` against the host's folder before anything is written: a link on
 /// the way that leads out of it refuses the whole host.
 pub fn check_ops(home: &Path, host: &Host, ops: &[Op]) -> Result<(), InstallError> {
-    let root = home.join(host.root);
-    if !root.exists() {
-        // Nothing exists under it yet, so no link can lead anywhere.
-        return Ok(());
-    }
     for op in ops {
         for rel in op.paths() {
+            let root = home.join(host.root_of(rel));
+            if !root.exists() {
+                // Nothing exists under it yet, so no link can lead anywhere.
+                continue;
+            }
             let path = home.join(rel);
             if let Err(e) = write_target(&root, &path) {
                 return Err(InstallError::Unsafe {
@@ -490,12 +498,18 @@ pub fn apply(
         return Ok(());
     }
     check_ops(home, host, ops)?;
-    let root = host_root(home, host)?;
-    let mut journal: Vec<Undo> = Vec::new();
+    let root = host_root(home, host.root)?;
+    let mut journal: Vec<(PathBuf, Undo)> = Vec::new();
     let mut emptied: Vec<PathBuf> = Vec::new();
     for op in ops {
-        if let Err(e) = step(&root, home, op, &mut journal, &mut emptied) {
-            for undo in journal.into_iter().rev() {
+        let done = host_root(home, host.root_of(op.paths()[0])).and_then(|op_root| {
+            let mut undo = Vec::new();
+            let r = step(&op_root, home, op, &mut undo, &mut emptied);
+            journal.extend(undo.into_iter().map(|u| (op_root.clone(), u)));
+            r
+        });
+        if let Err(e) = done {
+            for (root, undo) in journal.into_iter().rev() {
                 let _ = match undo {
                     Undo::Restore(p, bytes) => atomic::write(&root, &p, &bytes),
                     Undo::Delete(p) => atomic::remove_file(&root, &p).map(|_| ()),
@@ -602,6 +616,7 @@ fn prune(root: &Path, home: &Path, managed: &[Managed], mut dirs: Vec<PathBuf>) 
     let removable = |dir: &Path| {
         managed.iter().any(|m| match m {
             Managed::Tree(d) => dir.starts_with(home.join(d)),
+            Managed::File(_) => false,
             Managed::Prefixed {
                 dir: parent,
                 prefix,

@@ -243,6 +243,38 @@ fn opencode_and_agents_get_their_folders() {
             "frontmatter reduced to description: {text}"
         );
     }
+    let module = read(home, ".config/opencode/plugins/aw-hooks.js");
+    assert!(module.starts_with("// aw:installed version="), "{module}");
+    assert!(
+        module.contains(r#"new Set(["edit", "write", "patch", "multiedit"])"#),
+        "OpenCode's own tool names"
+    );
+    // The module is valid JavaScript where node is at hand (OpenCode loads it as a module).
+    if std::process::Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok()
+    {
+        let copy = ws.root().join("aw-hooks.mjs");
+        std::fs::write(&copy, &module).unwrap();
+        let check = std::process::Command::new("node")
+            .arg("--check")
+            .arg(&copy)
+            .output()
+            .unwrap();
+        assert!(
+            check.status.success(),
+            "{}",
+            String::from_utf8_lossy(&check.stderr)
+        );
+    }
+    let u = ws.ok(&["self", "uninstall", "--target", "opencode"]);
+    assert_eq!(target(&u, "opencode")["hooks"]["status"], "removed");
+    assert!(!home.join(".config/opencode/plugins/aw-hooks.js").exists());
+    assert!(
+        home.join(".config/opencode/plugins").is_dir(),
+        "the host's own folder stays"
+    );
     install(&ws, "agents");
     assert!(home.join(".agents/skills/w/SKILL.md").is_file());
     assert!(home.join(".agents/skills/design/SKILL.md").is_file());

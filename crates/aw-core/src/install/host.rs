@@ -45,8 +45,39 @@ pub enum HookArtifact {
     /// A generated plugin folder (relative to HOME): `.codex-plugin/plugin.json` and
     /// `hooks/hooks.json`, which the person enables in the host itself.
     Plugin(&'static str),
+    /// A generated plugin module the host loads by itself from a folder of its own outside its
+    /// root (OpenCode's global `plugins/` folder, under `.config/opencode`).
+    Module {
+        /// The module file, relative to HOME.
+        path: &'static str,
+        /// The folder it must stay under, relative to HOME.
+        root: &'static str,
+    },
     /// Not written; the reason.
     Unsupported(&'static str),
+}
+
+impl Host {
+    /// The folders (relative to HOME) aw may write under on this host: its root, and the
+    /// hook module's own root when it has one.
+    pub fn roots(&self) -> Vec<&'static str> {
+        let mut roots = vec![self.root];
+        if let HookArtifact::Module { root, .. } = self.hooks {
+            roots.push(root);
+        }
+        roots
+    }
+
+    /// The root a path relative to HOME lies under (the host's own root when none does).
+    pub fn root_of(&self, rel: &str) -> &'static str {
+        self.roots()
+            .into_iter()
+            .find(|r| {
+                rel.strip_prefix(r)
+                    .is_some_and(|rest| rest.starts_with('/'))
+            })
+            .unwrap_or(self.root)
+    }
 }
 
 /// One row of the host table.
@@ -133,11 +164,25 @@ pub const HOSTS: &[Host] = &[
             invoked_as: "/w/<n>",
         }),
         command_skills: false,
-        hooks: HookArtifact::Unsupported(
-            "OpenCode hooks are JavaScript plugins; this version of aw does not generate one yet",
-        ),
-        edit_matcher: None,
-        missing_events: &[],
+        hooks: HookArtifact::Module {
+            path: ".config/opencode/plugins/aw-hooks.js",
+            root: ".config/opencode",
+        },
+        edit_matcher: Some("edit|write|patch|multiedit"),
+        missing_events: &[
+            (
+                "PreCompact",
+                "not bridged to OpenCode's plugin events in this version",
+            ),
+            (
+                "PostCompact",
+                "not bridged to OpenCode's plugin events in this version",
+            ),
+            (
+                "SessionEnd",
+                "not bridged to OpenCode's plugin events in this version",
+            ),
+        ],
     },
     Host {
         id: "agents",
@@ -202,6 +247,11 @@ mod tests {
                 HookArtifact::Settings(p) | HookArtifact::Plugin(p) => {
                     assert!(p.starts_with(&format!("{}/", h.root)), "{}", h.id);
                     assert!(h.edit_matcher.is_some(), "{}", h.id);
+                }
+                HookArtifact::Module { path, root } => {
+                    assert!(path.starts_with(&format!("{root}/")), "{}", h.id);
+                    assert_eq!(h.root_of(path), root);
+                    assert_eq!(h.root_of(h.skills_dir), h.root);
                 }
                 HookArtifact::Unsupported(why) => assert!(!why.is_empty()),
             }

@@ -68,6 +68,8 @@ pub struct PlannedFile {
 pub enum Managed {
     /// Every file under this folder.
     Tree(String),
+    /// This one file (in a folder shared with the person's own files).
+    File(String),
     /// Every folder under `dir` whose name starts with `prefix` (the `w-<n>` skills).
     Prefixed {
         /// The parent folder.
@@ -95,6 +97,11 @@ pub enum HookPlan {
     Plugin {
         /// The plugin folder, relative to HOME.
         dir: String,
+    },
+    /// Written as a plugin module the host loads by itself (its file is in the plan).
+    Module {
+        /// The module, relative to HOME.
+        path: String,
     },
 }
 
@@ -235,6 +242,17 @@ pub fn plan(
             files.extend(plugin_files(host, dir, version));
             HookPlan::Plugin {
                 dir: dir.to_owned(),
+            }
+        }
+        HookArtifact::Module { path, .. } => {
+            managed.push(Managed::File(path.to_owned()));
+            files.push(PlannedFile {
+                rel: path.to_owned(),
+                text: render::opencode_plugin(host.edit_matcher.unwrap_or_default(), version),
+                owner: Owner::Marked,
+            });
+            HookPlan::Module {
+                path: path.to_owned(),
             }
         }
     };
@@ -444,6 +462,26 @@ mod tests {
         let v: Value = serde_json::from_str(&hooks.text).unwrap();
         let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
         assert_eq!(keys, ["description", "hooks"]);
+    }
+
+    #[test]
+    fn opencode_gets_a_marked_plugin_module_in_its_global_plugins_folder() {
+        let p = plan(
+            host("opencode").unwrap(),
+            Parts::default(),
+            BUNDLE,
+            "0.1.0",
+            "/h",
+        );
+        let m = p
+            .files
+            .iter()
+            .find(|f| f.rel == ".config/opencode/plugins/aw-hooks.js")
+            .unwrap();
+        assert!(is_marked(&m.text));
+        assert!(m.text.contains("\"branch-check\""));
+        assert!(m.text.contains("\"edit\", \"write\""));
+        assert!(p.managed.contains(&Managed::File(m.rel.clone())));
     }
 
     #[test]

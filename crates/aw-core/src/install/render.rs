@@ -143,6 +143,46 @@ This route never creates or closes a spec, plan or quick session, never initiali
     )
 }
 
+/// OpenCode's hook module: before one of the host's edit tools (`tools`, `|`-separated) runs,
+/// it runs `aw hook branch-check` with a Claude-shaped payload on stdin (`tool_name`,
+/// `tool_input.file_path`, `cwd`) and turns exit 2 into a thrown error, which blocks the edit.
+/// Any other outcome (aw missing included) lets the edit go on.
+pub fn opencode_plugin(tools: &str, version: &str) -> String {
+    let list: Vec<String> = tools.split('|').map(|t| format!("\"{t}\"")).collect();
+    OPENCODE_PLUGIN
+        .replace("{MARKER}", &super::marker::marker_text(version))
+        .replace("{TOOLS}", &list.join(", "))
+}
+
+const OPENCODE_PLUGIN: &str = r#"// {MARKER}
+import { spawnSync } from "node:child_process";
+
+const EDIT_TOOLS = new Set([{TOOLS}]);
+
+export const AwHooks = async ({ directory }) => ({
+  "tool.execute.before": async (input, output) => {
+    if (!EDIT_TOOLS.has(input.tool)) return;
+    const args = (output && output.args) || {};
+    const payload = {
+      hook_event_name: "PreToolUse",
+      tool_name: input.tool,
+      tool_input: { file_path: args.filePath ?? args.file_path ?? args.path },
+      session_id: input.sessionID,
+      cwd: directory,
+    };
+    const run = spawnSync("aw", ["hook", "branch-check"], {
+      input: JSON.stringify(payload),
+      cwd: directory,
+      encoding: "utf8",
+      timeout: 15000,
+    });
+    if (run.status === 2) {
+      throw new Error((run.stderr || "aw hook branch-check blocked this edit").trim());
+    }
+  },
+});
+"#;
+
 /// A YAML double-quoted scalar.
 pub fn yaml_string(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);

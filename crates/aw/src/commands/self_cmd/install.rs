@@ -23,7 +23,8 @@ claude: ~/.claude/skills/{w,design}, ~/.claude/commands/w/<n>.md (/w:<n>), hooks
 ~/.claude/settings.json (backup first). codex: ~/.codex/skills/{w,design,w-<n>}, hooks as a plugin \
 in ~/.codex/aw-hooks-plugin that you enable in Codex. gemini: ~/.gemini/skills/{w,design,w-<n>}, \
 ~/.gemini/commands/w/<n>.toml. opencode: ~/.opencode/skills/{w,design}, \
-~/.opencode/command/w/<n>.md. agents: ~/.agents/skills/{w,design}. `all` is every host (not \
+~/.opencode/command/w/<n>.md, the branch check as a plugin module in \
+~/.config/opencode/plugins/aw-hooks.js. agents: ~/.agents/skills/{w,design}. `all` is every host (not \
 agents).\n\n\
 Every file aw writes carries a marker (`aw:installed version=…`); aw replaces and removes only \
 marked files. A file of yours where aw would write refuses the install \
@@ -130,6 +131,18 @@ fn report(home: &Path, hi: &HostInstall, ops: &[Op], dry_run: bool) -> Value {
     let hooks = match &hi.plan.hooks {
         HookPlan::Skipped => json!({ "status": "skipped" }),
         HookPlan::Unsupported(why) => json!({ "status": "unsupported", "reason": why }),
+        HookPlan::Module { path } => {
+            let changed = hi
+                .steps
+                .iter()
+                .any(|s| s.rel == *path && s.action != Action::Noop);
+            json!({
+                "status": if changed { "installed" } else { "noop" },
+                "module": shown(home, path),
+                "note": "OpenCode loads the modules of its global plugins folder by itself at start.",
+                "missing_events": missing(hi),
+            })
+        }
         HookPlan::Plugin { dir } => {
             let changed = hi
                 .steps
@@ -215,7 +228,7 @@ fn human(model: &Value, detail: bool) -> String {
         ));
         let h = &t["hooks"];
         let mut line = format!("            hooks: {}", h["status"].as_str().unwrap_or(""));
-        for key in ["file", "plugin", "backup", "reason", "note"] {
+        for key in ["file", "plugin", "module", "backup", "reason", "note"] {
             if let Some(v) = h[key].as_str() {
                 line.push_str(&format!(" · {key}: {v}"));
             }

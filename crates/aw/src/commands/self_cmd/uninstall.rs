@@ -76,6 +76,7 @@ pub fn run(args: &UninstallArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
                 None => {
                     let plugin = match r.host.hooks {
                         HookArtifact::Plugin(dir) => r.remove.iter().any(|x| x.starts_with(dir)),
+                        HookArtifact::Module { path, .. } => r.remove.iter().any(|x| x == path),
                         _ => false,
                     };
                     let status = match (with_hooks, plugin, args.flags.dry_run) {
