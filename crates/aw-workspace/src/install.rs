@@ -649,9 +649,9 @@ pub fn installed_version(home: &Path, host: &Host) -> Option<String> {
     }
 }
 
-/// Whether the host's own folder is under HOME (the host is installed there).
+/// Whether one of the host's own folders is under HOME (the host is installed there).
 pub fn host_present(home: &Path, host: &Host) -> bool {
-    home.join(host.root).is_dir()
+    host.roots().iter().any(|r| home.join(r).is_dir())
 }
 
 /// The first executable file named `name` in the folders of `PATH`.

@@ -558,3 +558,33 @@ fn force_installs_into_a_claimed_skill_folder_keeping_its_files() {
     );
     assert!(home.join(".gemini/skills/design/SKILL.md").is_file());
 }
+
+#[test]
+fn without_home_there_is_no_host_folder_to_write() {
+    let ws = Ws::bare();
+    for verb in [
+        &["install", "--target", "claude"][..],
+        &["doctor"][..],
+        &["detect-hosts"][..],
+    ] {
+        let mut args = vec!["self"];
+        args.extend_from_slice(verb);
+        let out = ws.process(&args).env_remove("HOME").output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["error"]["code"], "HOME_UNSET", "{v:#}");
+    }
+}
+
+#[test]
+fn an_unknown_target_is_refused_naming_the_valid_ones() {
+    let ws = Ws::bare();
+    let v = ws.fails(&["self", "install", "--target", "kimi"], "ARGS_INVALID");
+    assert_eq!(v["error"]["details"]["argument"], "--target");
+    assert!(
+        v["data"]["action"]
+            .as_str()
+            .unwrap()
+            .contains("claude, codex, gemini, opencode, agents, all")
+    );
+}
