@@ -358,6 +358,18 @@ error_codes! {
     ContextRootNotABundle = "CONTEXT_ROOT_NOT_A_BUNDLE",
     /// `aw context-budget --baseline` names a file that cannot be read or is not a budget report.
     ContextBaselineInvalid = "CONTEXT_BASELINE_INVALID",
+    // Host installation (`aw self`).
+    /// `aw self install`: a file or folder aw did not install stands where aw would write (a
+    /// person's own skill or command of the same name); nothing was written.
+    InstallConflictForeign = "INSTALL_CONFLICT_FOREIGN",
+    /// `aw self install | uninstall`: a path would be written through a symbolic link that leads
+    /// out of the host's folder, or the host's folder is not a folder; nothing was written.
+    InstallPathUnsafe = "INSTALL_PATH_UNSAFE",
+    /// `aw self install | uninstall`: a host settings file aw merges hooks into is not a JSON
+    /// object of the expected shape; nothing was written.
+    SettingsInvalidJson = "SETTINGS_INVALID_JSON",
+    /// `aw self install | uninstall | doctor`: HOME is not set, so no host folder can be found.
+    HomeUnset = "HOME_UNSET",
     // The directive's own checks (a failed check is a bug in aw, reported as such).
     /// A directive without a next action.
     FlowDirectiveNoNextAction = "FLOW_DIRECTIVE_NO_NEXT_ACTION",

@@ -18,6 +18,7 @@ pub mod design;
 pub mod docs;
 pub mod error_code;
 pub mod flow;
+pub mod install;
 pub mod markdown;
 pub mod names;
 pub mod persist;

@@ -27,6 +27,7 @@ pub mod git;
 pub mod history;
 pub mod hooks;
 pub mod init;
+pub mod install;
 pub mod inventory;
 pub mod launch;
 pub mod locate;

@@ -28,6 +28,7 @@ mod persist;
 mod project_block;
 mod protocol_differences;
 mod remove_source;
+mod self_install;
 mod sessions;
 mod skills;
 mod stack;

@@ -209,14 +209,14 @@ pub fn readiness(
                 state: CapabilityState::Misconfigured,
                 reason: Some(reason),
                 action: Some(
-                    "rename or remove that skill, then reinstall with 'aw self install-skill'"
+                    "rename or remove that skill, then reinstall with 'aw self install --target <host>'"
                         .to_owned(),
                 ),
             },
             WrapperState::Absent { root } => Verdict {
                 state: CapabilityState::Unavailable,
                 reason: Some(format!("no '{name}' wrapper is installed in {root}")),
-                action: Some("install it with 'aw self install-skill'".to_owned()),
+                action: Some("install it with 'aw self install --target <host>'".to_owned()),
             },
         }
     };

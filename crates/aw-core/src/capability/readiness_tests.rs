@@ -78,7 +78,7 @@ fn a_missing_wrapper_closes_only_the_direct_route() {
             .action
             .as_deref()
             .unwrap()
-            .contains("aw self install-skill")
+            .contains("aw self install --target")
     );
     assert_eq!(r.exposures.compose.state, CapabilityState::Ready);
     assert!(r.floor.running);

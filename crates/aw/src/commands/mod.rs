@@ -18,6 +18,7 @@ mod next_number;
 pub mod persist;
 mod project;
 mod resume;
+mod self_cmd;
 mod session;
 mod skill_index;
 mod skills;
@@ -92,6 +93,17 @@ result classes and exit codes, so the scripts that call it keep working."
         about = "Where this conversation's session stands after a compaction (PostCompact hook)."
     )]
     ResumeSummary(checkpoint::resume_summary::ResumeSummaryArgs),
+    #[command(
+        name = "self",
+        about = "Install aw into agent hosts, remove it, find hosts, check the installation.",
+        long_about = "aw's own installation into agent hosts (Claude Code, Codex, Gemini CLI, \
+OpenCode, and the shared ~/.agents/skills folder).\n\n`aw self install --target <host>` writes the \
+`w` skill, the design wrapper, the commands and the hooks; `aw self uninstall` removes what aw \
+wrote and nothing else; `aw self detect-hosts` lists the hosts under HOME; `aw self doctor` checks \
+PATH, versions and stale files."
+    )]
+    #[command(subcommand)]
+    SelfCmd(self_cmd::SelfCommand),
     #[command(about = "Summarise a session's artifacts, or dump their contents.")]
     SessionArtifacts(session::artifacts::SessionArtifactsArgs),
     #[command(about = "Close a session: bindings, checkpoint stub, `.closed`, HISTORY row.")]
@@ -165,6 +177,7 @@ pub fn dispatch(command: &Command, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         Command::RemoveSource(args) => project::remove_source::run(args, cx),
         Command::Resume(args) => resume::run(args, cx),
         Command::ResumeSummary(args) => checkpoint::resume_summary::run(args, cx),
+        Command::SelfCmd(cmd) => self_cmd::dispatch(cmd, cx),
         Command::SessionArtifacts(args) => session::artifacts::run(args, cx),
         Command::SessionClose(args) => session::close::run(args, cx),
         Command::SessionCreate(args) => session::create::run(args, cx),

@@ -1,0 +1,678 @@
+//! `aw self install | uninstall | doctor`'s disk: what is at each path a host plan names (read
+//! without following a final link, never waiting on a FIFO), the files of ours and of others
+//! under the folders aw manages, a settings file's hooks merged by aw-core, and the steps carried
+//! out as one transaction per host: every path checked first (nothing outside the host's own
+//! folder under HOME, never through a link that leads out of it), each file replaced atomically,
+//! and everything done so far undone when a step fails.
+
+use crate::atomic;
+use crate::containment::{entry_target, write_target};
+use crate::error::WorkspaceError;
+use aw_core::install::hooks::{HookMerge, merge, remove};
+use aw_core::install::host::Host;
+use aw_core::install::plan::{
+    Action, Found, HookPlan, HostPlan, Managed, Owner, decide, folder_claimed, stray_is_ours,
+};
+use aw_core::project::settings::SettingsError;
+use std::path::{Path, PathBuf};
+
+/// Why an install or uninstall cannot go on.
+#[derive(Debug, thiserror::Error)]
+pub enum InstallError {
+    /// A settings file aw merges into is not JSON of the expected shape.
+    #[error("{} cannot be merged: {error}", path.display())]
+    Settings {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        error: SettingsError,
+    },
+    /// A path would be written through a symbolic link that leads out of the host's folder (or
+    /// the host's folder is not a folder).
+    #[error("{} was left unchanged: {why}", path.display())]
+    Unsafe {
+        /// The path.
+        path: PathBuf,
+        /// Why.
+        why: String,
+    },
+    /// The filesystem failed.
+    #[error(transparent)]
+    Workspace(#[from] WorkspaceError),
+}
+
+/// What happens to one planned file.
+#[derive(Debug, Clone)]
+pub struct FileStep {
+    /// Its path, relative to HOME.
+    pub rel: String,
+    /// Created, updated, unchanged or in conflict.
+    pub action: Action,
+    /// The text to write.
+    pub text: String,
+    /// Whether something is at the path now.
+    pub present: bool,
+}
+
+/// A settings file's hooks, merged or removed.
+#[derive(Debug, Clone)]
+pub struct SettingsStep {
+    /// The file, relative to HOME.
+    pub rel: String,
+    /// Whether it existed (a backup is written before it changes).
+    pub existed: bool,
+    /// What the merge does.
+    pub merge: HookMerge,
+}
+
+/// What installing one host's plan does, from what is on disk.
+#[derive(Debug, Clone)]
+pub struct HostInstall {
+    /// The plan.
+    pub plan: HostPlan,
+    /// Each planned file.
+    pub steps: Vec<FileStep>,
+    /// Files of ours under the managed folders that the plan no longer has (an older install's).
+    pub stale: Vec<String>,
+    /// Files under the managed folders that are not ours: never touched.
+    pub foreign: Vec<String>,
+    /// The settings file's hooks, when the host's hooks are merged into one.
+    pub settings: Option<SettingsStep>,
+}
+
+impl HostInstall {
+    /// The paths where something that is not ours stands in the way.
+    pub fn conflicts(&self) -> Vec<&str> {
+        self.steps
+            .iter()
+            .filter(|s| s.action == Action::Conflict)
+            .map(|s| s.rel.as_str())
+            .collect()
+    }
+
+    /// Whether the install would change nothing.
+    pub fn is_noop(&self) -> bool {
+        self.steps.iter().all(|s| s.action == Action::Noop)
+            && self.stale.is_empty()
+            && self
+                .settings
+                .as_ref()
+                .is_none_or(|s| s.merge.text.is_none())
+    }
+}
+
+/// What uninstalling one host does.
+#[derive(Debug, Clone)]
+pub struct HostRemoval {
+    /// The host's row.
+    pub host: &'static Host,
+    /// Files of ours to remove.
+    pub remove: Vec<String>,
+    /// Files under the managed folders that are not ours: kept.
+    pub foreign: Vec<String>,
+    /// The settings file's hooks, when ours are to be taken out.
+    pub settings: Option<SettingsStep>,
+    /// The managed folders (emptied ones are removed).
+    pub managed: Vec<Managed>,
+}
+
+fn found(path: &Path) -> Found {
+    match std::fs::symlink_metadata(path) {
+        Err(_) => Found::Absent,
+        Ok(m) if m.is_file() => match std::fs::read(path) {
+            Ok(bytes) => Found::File(String::from_utf8_lossy(&bytes).into_owned()),
+            Err(_) => Found::Other,
+        },
+        Ok(_) => Found::Other,
+    }
+}
+
+/// Every regular file under `dir` (relative to HOME), folders walked without following a link;
+/// a link or other entry is listed too (it is never ours).
+fn walk(home: &Path, rel: &str, out: &mut Vec<String>) {
+    let Ok(list) = std::fs::read_dir(home.join(rel)) else {
+        return;
+    };
+    let mut names: Vec<String> = list
+        .filter_map(|e| e.ok())
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|n| !n.starts_with(atomic::TEMP_PREFIX))
+        .collect();
+    names.sort();
+    for name in names {
+        let child = format!("{rel}/{name}");
+        match std::fs::symlink_metadata(home.join(&child)) {
+            Ok(m) if m.is_dir() => walk(home, &child, out),
+            Ok(_) => out.push(child),
+            Err(_) => {}
+        }
+    }
+}
+
+/// The real folders a managed entry names (a linked folder is not walked).
+fn managed_dirs(home: &Path, managed: &[Managed]) -> Vec<String> {
+    let mut dirs = Vec::new();
+    for m in managed {
+        match m {
+            Managed::Tree(d) => dirs.push(d.clone()),
+            Managed::File(_) => {}
+            Managed::Prefixed { dir, prefix } => {
+                let Ok(list) = std::fs::read_dir(home.join(dir)) else {
+                    continue;
+                };
+                let mut names: Vec<String> = list
+                    .filter_map(|e| e.ok())
+                    .filter_map(|e| e.file_name().into_string().ok())
+                    .filter(|n| n.starts_with(prefix))
+                    .collect();
+                names.sort();
+                dirs.extend(names.into_iter().map(|n| format!("{dir}/{n}")));
+            }
+        }
+    }
+    dirs.retain(|d| std::fs::symlink_metadata(home.join(d)).is_ok_and(|m| m.is_dir()));
+    dirs
+}
+
+fn sibling_skill(home: &Path, rel: &str) -> Found {
+    let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
+    found(&home.join(format!("{dir}/SKILL.md")))
+}
+
+/// The files under the managed folders, split into ours and others'.
+fn survey(home: &Path, managed: &[Managed]) -> (Vec<String>, Vec<String>) {
+    let mut files = Vec::new();
+    for d in managed_dirs(home, managed) {
+        walk(home, &d, &mut files);
+    }
+    for m in managed {
+        if let Managed::File(f) = m
+            && std::fs::symlink_metadata(home.join(f)).is_ok()
+        {
+            files.push(f.clone());
+        }
+    }
+    let (mut ours, mut foreign) = (Vec::new(), Vec::new());
+    for rel in files {
+        let is_ours = match found(&home.join(&rel)) {
+            Found::File(text) => stray_is_ours(&rel, &text, Some(&sibling_skill(home, &rel))),
+            _ => false,
+        };
+        if is_ours {
+            ours.push(rel)
+        } else {
+            foreign.push(rel)
+        }
+    }
+    (ours, foreign)
+}
+
+fn settings_step(
+    home: &Path,
+    rel: &str,
+    f: impl Fn(Option<&str>) -> Result<HookMerge, SettingsError>,
+) -> Result<SettingsStep, InstallError> {
+    let path = home.join(rel);
+    let text = match found(&path) {
+        Found::Absent => None,
+        Found::File(t) => Some(t),
+        Found::Other => {
+            return Err(InstallError::Settings {
+                path,
+                error: SettingsError::Shape("(the file)"),
+            });
+        }
+    };
+    let merge = f(text.as_deref()).map_err(|error| InstallError::Settings {
+        path: path.clone(),
+        error,
+    })?;
+    Ok(SettingsStep {
+        rel: rel.to_owned(),
+        existed: text.is_some(),
+        merge,
+    })
+}
+
+/// Reads what installing `plan` under `home` would find and change.
+pub fn inspect_install(home: &Path, plan: HostPlan) -> Result<HostInstall, InstallError> {
+    let mut steps = Vec::new();
+    for f in &plan.files {
+        let at = found(&home.join(&f.rel));
+        let folder = match &f.owner {
+            Owner::Folder(skill) => {
+                // The SKILL.md may be planned too: what counts is what is on disk now.
+                Some(found(&home.join(skill)))
+            }
+            Owner::Marked => None,
+        };
+        steps.push(FileStep {
+            rel: f.rel.clone(),
+            action: decide(f, &at, folder.as_ref()),
+            text: f.text.clone(),
+            present: at != Found::Absent,
+        });
+    }
+    // A skill folder holding someone's files but no SKILL.md is theirs (capability spec §11):
+    // aw's SKILL.md is not written into it.
+    for s in steps.iter_mut() {
+        let Some(dir) = s.rel.strip_suffix("/SKILL.md") else {
+            continue;
+        };
+        if dir.rsplit_once('/').map(|(p, _)| p) != Some(plan.host.skills_dir) {
+            continue;
+        }
+        let mut inside = Vec::new();
+        walk(home, dir, &mut inside);
+        let others = inside
+            .iter()
+            .filter(|rel| {
+                let same = plan.files.iter().any(|f| {
+                    &f.rel == *rel
+                        && matches!(found(&home.join(rel)), Found::File(ref t) if *t == f.text)
+                });
+                !same
+            })
+            .count();
+        if s.action == Action::Create && folder_claimed(&Found::Absent, others) {
+            s.action = Action::Conflict;
+        }
+    }
+    let (ours, foreign) = survey(home, &plan.managed);
+    let planned: Vec<&str> = plan.files.iter().map(|f| f.rel.as_str()).collect();
+    let stale = ours
+        .into_iter()
+        .filter(|r| !planned.contains(&r.as_str()))
+        .collect();
+    let foreign = foreign
+        .into_iter()
+        .filter(|r| !planned.contains(&r.as_str()))
+        .collect();
+    let settings = match &plan.hooks {
+        HookPlan::Settings { rel, groups } => Some(settings_step(home, rel, |t| merge(t, groups))?),
+        _ => None,
+    };
+    Ok(HostInstall {
+        plan,
+        steps,
+        stale,
+        foreign,
+        settings,
+    })
+}
+
+/// Reads what uninstalling `plan`'s host would remove: every file of ours under the folders the
+/// plan manages, and (when the plan has them) our hooks in its settings file.
+pub fn inspect_uninstall(
+    home: &Path,
+    plan: &HostPlan,
+    with_hooks: bool,
+) -> Result<HostRemoval, InstallError> {
+    let (remove_files, foreign) = survey(home, &plan.managed);
+    let settings = match (&plan.host.hooks, with_hooks) {
+        (aw_core::install::host::HookArtifact::Settings(rel), true) => {
+            Some(settings_step(home, rel, remove)?).filter(|s| s.merge.text.is_some())
+        }
+        _ => None,
+    };
+    Ok(HostRemoval {
+        host: plan.host,
+        remove: remove_files,
+        foreign,
+        settings,
+        managed: plan.managed.clone(),
+    })
+}
+
+/// One step of a transaction, paths relative to HOME.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Op {
+    /// Write the file (replacing ours).
+    Write {
+        /// The file.
+        rel: String,
+        /// Its text.
+        text: String,
+    },
+    /// Remove a file of ours.
+    Remove {
+        /// The file.
+        rel: String,
+    },
+    /// Move an entry that is not ours out of the way, to `to` beside it (`--force`).
+    MoveAside {
+        /// The entry.
+        rel: String,
+        /// Where it goes.
+        to: String,
+    },
+    /// Copy a file to a new backup file.
+    Backup {
+        /// The file.
+        rel: String,
+        /// The backup.
+        to: String,
+    },
+}
+
+impl Op {
+    /// The paths the step touches.
+    fn paths(&self) -> Vec<&str> {
+        match self {
+            Op::Write { rel, .. } | Op::Remove { rel } => vec![rel],
+            Op::MoveAside { rel, to } | Op::Backup { rel, to } => vec![rel, to],
+        }
+    }
+}
+
+/// The steps of an install: conflicts moved aside (only with `force`), files written, stale
+/// files removed, the settings file backed up and then written. `epoch` names the backups.
+pub fn install_ops(hi: &HostInstall, force: bool, epoch: u64) -> Vec<Op> {
+    let mut ops = Vec::new();
+    for s in &hi.steps {
+        match s.action {
+            Action::Noop => {}
+            Action::Conflict if !force => {}
+            Action::Conflict => {
+                // A claimed folder has nothing at the path itself: aw's file joins the
+                // person's files there, which stay.
+                if s.present {
+                    ops.push(Op::MoveAside {
+                        rel: s.rel.clone(),
+                        to: format!("{}.aw-backup-{epoch}", s.rel),
+                    });
+                }
+                ops.push(Op::Write {
+                    rel: s.rel.clone(),
+                    text: s.text.clone(),
+                });
+            }
+            Action::Create | Action::Update => ops.push(Op::Write {
+                rel: s.rel.clone(),
+                text: s.text.clone(),
+            }),
+        }
+    }
+    ops.extend(hi.stale.iter().map(|rel| Op::Remove { rel: rel.clone() }));
+    if let Some(st) = &hi.settings {
+        ops.extend(settings_ops(st, epoch));
+    }
+    ops
+}
+
+fn settings_ops(st: &SettingsStep, epoch: u64) -> Vec<Op> {
+    let Some(text) = &st.merge.text else {
+        return Vec::new();
+    };
+    let mut ops = Vec::new();
+    if st.existed {
+        ops.push(Op::Backup {
+            rel: st.rel.clone(),
+            to: format!("{}.bak.{epoch}", st.rel),
+        });
+    }
+    ops.push(Op::Write {
+        rel: st.rel.clone(),
+        text: text.clone(),
+    });
+    ops
+}
+
+/// The steps of an uninstall: files of ours removed, then the settings file backed up and
+/// rewritten without our hooks.
+pub fn uninstall_ops(r: &HostRemoval, epoch: u64) -> Vec<Op> {
+    let mut ops: Vec<Op> = r
+        .remove
+        .iter()
+        .map(|rel| Op::Remove { rel: rel.clone() })
+        .collect();
+    if let Some(st) = &r.settings {
+        ops.extend(settings_ops(st, epoch));
+    }
+    ops
+}
+
+/// The host's own folder, the root every write of this host must stay under: created (under
+/// HOME) when missing; a link to a folder elsewhere is the person's choice and followed.
+fn host_root(home: &Path, root_rel: &str) -> Result<PathBuf, InstallError> {
+    let root = home.join(root_rel);
+    if root.is_dir() {
+        return Ok(root);
+    }
+    if std::fs::symlink_metadata(&root).is_ok() {
+        return Err(InstallError::Unsafe {
+            path: root,
+            why: "it is not a folder".to_owned(),
+        });
+    }
+    atomic::create_dir_all(home, &root)?;
+    Ok(root)
+}
+
+/// Checks every path of `ops` against the host's folder before anything is written: a link on
+/// the way that leads out of it refuses the whole host.
+pub fn check_ops(home: &Path, host: &Host, ops: &[Op]) -> Result<(), InstallError> {
+    for op in ops {
+        for rel in op.paths() {
+            let root = home.join(host.root_of(rel));
+            if !root.exists() {
+                // Nothing exists under it yet, so no link can lead anywhere.
+                continue;
+            }
+            let path = home.join(rel);
+            if let Err(e) = write_target(&root, &path) {
+                return Err(InstallError::Unsafe {
+                    path,
+                    why: match e {
+                        WorkspaceError::Refused { .. } => {
+                            format!("a symbolic link on the way leads out of {}", root.display())
+                        }
+                        other => other.to_string(),
+                    },
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// How to undo one step that was carried out.
+enum Undo {
+    Restore(PathBuf, Vec<u8>),
+    Delete(PathBuf),
+    MoveBack(PathBuf, PathBuf),
+    /// Folders the step created, deepest first.
+    RemoveDirs(Vec<PathBuf>),
+}
+
+/// Carries out `ops` on `host`, in order; when one fails, every step already done is undone (in
+/// reverse) and the failure returned. Folders emptied by a removal are removed, as long as they
+/// lie in a `managed` folder (the managed folder included, never its parent).
+pub fn apply(
+    home: &Path,
+    host: &Host,
+    ops: &[Op],
+    managed: &[Managed],
+) -> Result<(), InstallError> {
+    if ops.is_empty() {
+        return Ok(());
+    }
+    check_ops(home, host, ops)?;
+    let root = host_root(home, host.root)?;
+    let mut journal: Vec<(PathBuf, Undo)> = Vec::new();
+    let mut emptied: Vec<PathBuf> = Vec::new();
+    for op in ops {
+        let done = host_root(home, host.root_of(op.paths()[0])).and_then(|op_root| {
+            let mut undo = Vec::new();
+            let r = step(&op_root, home, op, &mut undo, &mut emptied);
+            journal.extend(undo.into_iter().map(|u| (op_root.clone(), u)));
+            r
+        });
+        if let Err(e) = done {
+            for (root, undo) in journal.into_iter().rev() {
+                let _ = match undo {
+                    Undo::Restore(p, bytes) => atomic::write(&root, &p, &bytes),
+                    Undo::Delete(p) => atomic::remove_file(&root, &p).map(|_| ()),
+                    Undo::MoveBack(from, to) => std::fs::rename(&from, &to)
+                        .map_err(|e| WorkspaceError::io("could not move back", &from, e)),
+                    Undo::RemoveDirs(dirs) => {
+                        for d in dirs {
+                            let _ = atomic::remove_empty_dir(&root, &d);
+                        }
+                        Ok(())
+                    }
+                };
+            }
+            return Err(e);
+        }
+    }
+    prune(&root, home, managed, emptied);
+    Ok(())
+}
+
+fn step(
+    root: &Path,
+    home: &Path,
+    op: &Op,
+    journal: &mut Vec<Undo>,
+    emptied: &mut Vec<PathBuf>,
+) -> Result<(), InstallError> {
+    match op {
+        Op::Write { rel, text } => {
+            let path = home.join(rel);
+            let before = match found(&path) {
+                Found::File(_) => std::fs::read(&path).ok(),
+                _ => None,
+            };
+            if let Some(parent) = path.parent() {
+                let missing: Vec<PathBuf> = parent
+                    .ancestors()
+                    .take_while(|a| a.starts_with(home) && std::fs::symlink_metadata(a).is_err())
+                    .map(Path::to_path_buf)
+                    .collect();
+                atomic::create_dir_all(root, parent)?;
+                if !missing.is_empty() {
+                    journal.push(Undo::RemoveDirs(missing));
+                }
+            }
+            atomic::write(root, &path, text.as_bytes())?;
+            journal.push(match before {
+                Some(bytes) => Undo::Restore(path, bytes),
+                None => Undo::Delete(path),
+            });
+        }
+        Op::Remove { rel } => {
+            let path = home.join(rel);
+            let before =
+                std::fs::read(&path).map_err(|e| WorkspaceError::io("could not read", &path, e))?;
+            atomic::remove_file(root, &path)?;
+            journal.push(Undo::Restore(path.clone(), before));
+            if let Some(parent) = path.parent() {
+                emptied.push(parent.to_path_buf());
+            }
+        }
+        Op::MoveAside { rel, to } => {
+            let (from, to) = (
+                entry_target(root, &home.join(rel))?,
+                entry_target(root, &home.join(to))?,
+            );
+            let mut to = to;
+            let base = to.clone();
+            let mut n = 0;
+            while std::fs::symlink_metadata(&to).is_ok() {
+                n += 1;
+                to = PathBuf::from(format!("{}.{n}", base.display()));
+            }
+            std::fs::rename(&from, &to)
+                .map_err(|e| WorkspaceError::io("could not move aside", &from, e))?;
+            journal.push(Undo::MoveBack(to, from));
+        }
+        Op::Backup { rel, to } => {
+            let from = home.join(rel);
+            let bytes =
+                std::fs::read(&from).map_err(|e| WorkspaceError::io("could not read", &from, e))?;
+            // Two runs within one second name the same backup: the later one takes a suffix,
+            // and no backup is ever overwritten.
+            for n in 0.. {
+                let name = if n == 0 {
+                    to.clone()
+                } else {
+                    format!("{to}.{n}")
+                };
+                let path = home.join(name);
+                if atomic::create_new(root, &path, &bytes)? {
+                    journal.push(Undo::Delete(path));
+                    break;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Removes the folders left empty by removals, walking up while they are empty and inside a
+/// managed folder: the host's own `skills/` or `commands/` folder always stays.
+fn prune(root: &Path, home: &Path, managed: &[Managed], mut dirs: Vec<PathBuf>) {
+    let removable = |dir: &Path| {
+        managed.iter().any(|m| match m {
+            Managed::Tree(d) => dir.starts_with(home.join(d)),
+            Managed::File(_) => false,
+            Managed::Prefixed {
+                dir: parent,
+                prefix,
+            } => dir
+                .strip_prefix(home.join(parent))
+                .ok()
+                .and_then(|rest| rest.components().next())
+                .is_some_and(|first| first.as_os_str().to_string_lossy().starts_with(prefix)),
+        })
+    };
+    dirs.sort();
+    dirs.dedup();
+    for mut dir in dirs.into_iter().rev() {
+        while removable(&dir) {
+            let empty = std::fs::read_dir(&dir).is_ok_and(|mut e| e.next().is_none());
+            if !empty || atomic::remove_empty_dir(root, &dir).is_err() {
+                break;
+            }
+            let Some(parent) = dir.parent() else { break };
+            dir = parent.to_path_buf();
+        }
+    }
+}
+
+/// The marker version of the `w` skill installed on `host`, when one of ours is there.
+pub fn installed_version(home: &Path, host: &Host) -> Option<String> {
+    match found(&home.join(format!("{}/w/SKILL.md", host.skills_dir))) {
+        Found::File(t) => aw_core::install::marker::marker_version(&t).map(str::to_owned),
+        _ => None,
+    }
+}
+
+/// Whether one of the host's own folders is under HOME (the host is installed there).
+pub fn host_present(home: &Path, host: &Host) -> bool {
+    host.roots().iter().any(|r| home.join(r).is_dir())
+}
+
+/// The first executable file named `name` in the folders of `PATH`.
+pub fn on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(name))
+        .find(|p| is_executable(p))
+}
+
+fn is_executable(p: &Path) -> bool {
+    let Ok(m) = std::fs::metadata(p) else {
+        return false;
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        m.is_file() && m.permissions().mode() & 0o111 != 0
+    }
+    #[cfg(not(unix))]
+    {
+        m.is_file()
+    }
+}

@@ -1,0 +1,139 @@
+//! `aw self`: aw's own installation into agent hosts. `install` and `uninstall` (the bundle,
+//! the design wrapper, commands and hooks, per the host table of `aw_core::install::host`),
+//! `detect-hosts` (which hosts are under HOME) and `doctor` (aw on PATH, what is installed where
+//! and at which version, stale files); and what they share: the target flags, the bundle as
+//! sources, HOME, and the failures of the shell turned into codes.
+
+pub mod detect_hosts;
+pub mod doctor;
+pub mod install;
+pub mod uninstall;
+
+use crate::context::Ctx;
+use crate::failure::Failure;
+use crate::output::Outcome;
+use aw_core::error_code::ErrorCode;
+use aw_core::install::host::{Host, target_ids, targets};
+use aw_core::install::plan::{HostPlan, Parts, Source, plan};
+use aw_workspace::install::InstallError;
+use clap::{Args, Subcommand};
+use serde_json::json;
+use std::path::{Path, PathBuf};
+
+/// The aw version every marker names.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The flags install and uninstall share.
+#[derive(Debug, Args)]
+pub struct TargetFlags {
+    /// Where: claude, codex, gemini, opencode, agents (the shared ~/.agents/skills), or all
+    /// (every host; agents only when named).
+    #[arg(long, value_name = "TARGET")]
+    pub target: String,
+    /// List every file that would be written or removed, and write nothing.
+    #[arg(long = "dry-run")]
+    pub dry_run: bool,
+    /// Only the `w` skill and the design wrapper: no commands, no hooks.
+    #[arg(long = "skill-only")]
+    pub skill_only: bool,
+    /// No command files and no `w-<command>` skills.
+    #[arg(long = "no-commands")]
+    pub no_commands: bool,
+    /// No hooks.
+    #[arg(long = "no-hooks")]
+    pub no_hooks: bool,
+}
+
+impl TargetFlags {
+    /// The host rows `--target` names.
+    pub fn hosts(&self) -> Result<Vec<&'static Host>, Failure> {
+        targets(self.target.trim()).ok_or_else(|| {
+            Failure::new(
+                ErrorCode::ArgsInvalid,
+                format!("`--target {}` names no host aw installs into.", self.target),
+                format!("Name one of: {}.", target_ids().join(", ")),
+            )
+            .with_details(json!({ "argument": "--target" }))
+        })
+    }
+
+    /// The parts asked for.
+    pub fn parts(&self) -> Parts {
+        Parts {
+            skill_only: self.skill_only,
+            no_commands: self.no_commands,
+            no_hooks: self.no_hooks,
+        }
+    }
+}
+
+/// HOME, required: every host folder is under it.
+pub fn home() -> Result<PathBuf, Failure> {
+    aw_workspace::locate::home_dir().ok_or_else(|| {
+        Failure::new(
+            ErrorCode::HomeUnset,
+            "HOME is not set, so aw cannot find the hosts' folders.",
+            "Set HOME to your home folder and run the command again.",
+        )
+    })
+}
+
+/// The plan of `host` for the embedded bundle.
+pub fn host_plan(host: &'static Host, parts: Parts, home: &Path) -> HostPlan {
+    let sources: Vec<Source<'_>> = aw_bundle::FILES
+        .iter()
+        .map(|f| Source {
+            path: f.path,
+            text: f.text,
+        })
+        .collect();
+    plan(host, parts, &sources, VERSION, &home.to_string_lossy())
+}
+
+/// A path relative to HOME, as the output shows it (absolute).
+pub fn shown(home: &Path, rel: &str) -> String {
+    home.join(rel).to_string_lossy().into_owned()
+}
+
+/// The shell's refusal as a failure.
+pub fn refused(e: InstallError) -> Failure {
+    match e {
+        InstallError::Settings { path, error } => Failure::new(
+            ErrorCode::SettingsInvalidJson,
+            format!("Nothing was written: {} cannot be merged ({error}).", path.display()),
+            "Fix that file so it is a JSON object (aw adds its own hook entries and keeps everything else), or run with --no-hooks.",
+        )
+        .with_details(json!({ "file": path.to_string_lossy() })),
+        InstallError::Unsafe { path, why } => Failure::new(
+            ErrorCode::InstallPathUnsafe,
+            format!("Nothing was written: {} ({why}).", path.display()),
+            "Replace the symbolic link with a real folder inside the host's folder (or remove it), then run the command again.",
+        )
+        .with_details(json!({ "path": path.to_string_lossy() })),
+        InstallError::Workspace(e) => e.into(),
+    }
+}
+
+/// The `self` verbs.
+#[derive(Debug, Subcommand)]
+pub enum SelfCommand {
+    // `about` rather than a doc comment, which would reset the verb's long help.
+    #[command(about = "List the agent hosts whose folders are under HOME.")]
+    DetectHosts(detect_hosts::DetectHostsArgs),
+    #[command(about = "Report which agent hosts and aw installs are present, and what is stale.")]
+    Doctor(doctor::DoctorArgs),
+    #[command(about = "Install the w skill, the design wrapper, commands and hooks into a host.")]
+    Install(install::InstallArgs),
+    #[command(about = "Remove what aw installed from a host, and only that.")]
+    Uninstall(uninstall::UninstallArgs),
+}
+
+/// Runs a `self` verb.
+pub fn dispatch(cmd: &SelfCommand, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
+    match cmd {
+        SelfCommand::Doctor(args) => doctor::run(args, cx),
+        SelfCommand::DetectHosts(args) => detect_hosts::run(args, cx),
+        SelfCommand::Install(args) => install::run(args, cx),
+        SelfCommand::Uninstall(args) => uninstall::run(args, cx),
+    }
+}

@@ -1,0 +1,152 @@
+//! `aw self uninstall --target <t> [--dry-run] [--skill-only] [--no-commands] [--no-hooks]`.
+
+use super::{TargetFlags, home, host_plan, refused, shown};
+use crate::context::Ctx;
+use crate::failure::Failure;
+use crate::output::{Format, Outcome};
+use crate::style::clean_lines;
+use aw_core::install::host::HookArtifact;
+use aw_workspace::install::{Op, apply, check_ops, inspect_uninstall, uninstall_ops};
+use clap::Args;
+use serde_json::{Value, json};
+
+/// Arguments of `aw self uninstall`.
+#[derive(Debug, Args)]
+#[command(
+    long_about = "Remove what `aw self install` put on a host, and only that: every file under \
+the `w`, `design` and `w-<n>` skill folders, the command folder and the hook plugin that carries \
+aw's marker (a file of yours there is kept and listed), folders left empty, and aw's hook entries \
+in the host's settings (your own entries and keys kept; the file is backed up first as \
+<file>.bak.<epoch>).\n\n\
+`--target all` is every host, the same set install uses; the shared `agents` folder only when \
+named. --skill-only removes the skills and keeps commands and hooks; --no-commands keeps the \
+commands; --no-hooks keeps the hooks. --dry-run lists what would go and removes nothing."
+)]
+pub struct UninstallArgs {
+    #[command(flatten)]
+    pub flags: TargetFlags,
+}
+
+/// Runs `aw self uninstall`.
+pub fn run(args: &UninstallArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
+    let style = cx.default_style()?;
+    let hosts = args.flags.hosts()?;
+    let home = home()?;
+    let epoch = cx
+        .now
+        .system
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let parts = args.flags.parts();
+    let with_hooks = !parts.skill_only && !parts.no_hooks;
+    let mut removals = Vec::new();
+    for host in hosts {
+        let plan = host_plan(host, parts, &home);
+        let r = inspect_uninstall(&home, &plan, with_hooks).map_err(refused)?;
+        let ops = uninstall_ops(&r, epoch);
+        check_ops(&home, host, &ops).map_err(refused)?;
+        removals.push((r, ops));
+    }
+    if !args.flags.dry_run {
+        for (r, ops) in &removals {
+            apply(&home, r.host, ops, &r.managed).map_err(refused)?;
+        }
+    }
+    let targets: Vec<Value> = removals
+        .iter()
+        .map(|(r, ops)| {
+            let status = if args.flags.dry_run {
+                "dry-run"
+            } else if ops.is_empty() {
+                "noop"
+            } else {
+                "removed"
+            };
+            let backup = ops.iter().find_map(|op| match op {
+                Op::Backup { to, .. } => Some(shown(&home, to)),
+                _ => None,
+            });
+            let hooks = match &r.settings {
+                Some(s) => json!({
+                    "status": if args.flags.dry_run { "dry-run" } else { "removed" },
+                    "file": shown(&home, &s.rel),
+                    "backup": backup,
+                    "events": s.merge.removed,
+                }),
+                None => {
+                    let plugin = match r.host.hooks {
+                        HookArtifact::Plugin(dir) => r.remove.iter().any(|x| x.starts_with(dir)),
+                        HookArtifact::Module { path, .. } => r.remove.iter().any(|x| x == path),
+                        _ => false,
+                    };
+                    let status = match (with_hooks, plugin, args.flags.dry_run) {
+                        (false, _, _) => "skipped",
+                        (true, true, true) => "dry-run",
+                        (true, true, false) => "removed",
+                        (true, false, _) => "noop",
+                    };
+                    json!({ "status": status })
+                }
+            };
+            json!({
+                "target": r.host.id,
+                "status": status,
+                "removed": r.remove.iter().map(|x| shown(&home, x)).collect::<Vec<_>>(),
+                "kept_foreign": r.foreign.iter().map(|x| shown(&home, x)).collect::<Vec<_>>(),
+                "hooks": hooks,
+            })
+        })
+        .collect();
+    let mut model = json!({
+        "ok": true,
+        "dry_run": args.flags.dry_run,
+        "home": home.to_string_lossy(),
+        "targets": targets,
+    });
+    if args.flags.target.trim() == "all" {
+        model["note"] = json!(
+            "`all` is every host; the shared agents folder is removed only with --target agents."
+        );
+    }
+    Ok(match style.format {
+        Format::Json => Outcome::json(model),
+        Format::Human => Outcome::text(human(&model, style.detail)),
+    })
+}
+
+fn human(model: &Value, detail: bool) -> String {
+    let dry = if model["dry_run"] == true {
+        " · dry run, nothing removed"
+    } else {
+        ""
+    };
+    let mut out = format!("aw self uninstall{dry}\n");
+    for t in model["targets"].as_array().into_iter().flatten() {
+        out.push_str(&format!(
+            "  {:<9} {:<8} {} file(s) removed, {} kept (not aw's) · hooks: {}\n",
+            t["target"].as_str().unwrap_or(""),
+            t["status"].as_str().unwrap_or(""),
+            t["removed"].as_array().map_or(0, Vec::len),
+            t["kept_foreign"].as_array().map_or(0, Vec::len),
+            t["hooks"]["status"].as_str().unwrap_or(""),
+        ));
+        if detail {
+            for f in t["removed"].as_array().into_iter().flatten() {
+                out.push_str(&format!(
+                    "            remove {}\n",
+                    f.as_str().unwrap_or("")
+                ));
+            }
+            for f in t["kept_foreign"].as_array().into_iter().flatten() {
+                out.push_str(&format!(
+                    "            keep   {}\n",
+                    f.as_str().unwrap_or("")
+                ));
+            }
+        }
+    }
+    if let Some(n) = model["note"].as_str() {
+        out.push_str(&format!("{n}\n"));
+    }
+    clean_lines(&out).into_owned()
+}

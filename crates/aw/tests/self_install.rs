@@ -1,0 +1,590 @@
+//! `aw self install | uninstall | detect-hosts | doctor` in a temporary HOME: per target the
+//! files and their markers, idempotence, ownership (a person's own files are never touched),
+//! the entry-by-entry hook merge into Claude Code's settings, backups, dry runs, and the design
+//! wrapper validating with aw's own capability tooling.
+
+use crate::support::{Ws, tree};
+use serde_json::Value;
+use std::path::Path;
+
+const MARKER: &str = "aw:installed version=";
+
+fn install(ws: &Ws, target: &str) -> Value {
+    ws.ok(&["self", "install", "--target", target])
+}
+
+fn target<'a>(v: &'a Value, id: &str) -> &'a Value {
+    v["targets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["target"] == id)
+        .unwrap_or_else(|| panic!("no target {id}: {v:#}"))
+}
+
+fn read(home: &Path, rel: &str) -> String {
+    std::fs::read_to_string(home.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+/// Every file under `home/rel`, relative to HOME.
+fn files_under(home: &Path, rel: &str) -> Vec<String> {
+    let base = home.join(rel);
+    if !base.exists() {
+        return Vec::new();
+    }
+    tree(&base)
+        .into_iter()
+        .filter(|(_, v)| v.is_some())
+        .map(|(k, _)| format!("{rel}/{k}"))
+        .collect()
+}
+
+fn commands() -> Vec<&'static str> {
+    aw_bundle_commands()
+}
+
+/// The command names of the embedded bundle, read from the bundle's folder (the test does not
+/// share the code under test).
+fn aw_bundle_commands() -> Vec<&'static str> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../aw-bundle/bundle/commands");
+    let mut names: Vec<&'static str> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter_map(|n| n.strip_suffix(".md").map(str::to_owned))
+        .filter(|n| n != "README")
+        .map(|n| &*Box::leak(n.into_boxed_str()))
+        .collect();
+    names.sort();
+    names
+}
+
+/// Every text file aw wrote carries the marker (the descriptor, whose bytes are sealed, is
+/// owned through its folder's SKILL.md).
+fn assert_marked(home: &Path, rels: &[String]) {
+    for rel in rels {
+        if rel.ends_with("workline-capability.json") {
+            continue;
+        }
+        assert!(read(home, rel).contains(MARKER), "{rel} has no marker");
+    }
+}
+
+#[test]
+fn claude_gets_skill_design_commands_and_hooks_with_markers() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    let v = install(&ws, "claude");
+    let t = target(&v, "claude");
+    assert_eq!(t["status"], "installed");
+    assert_eq!(t["hooks"]["status"], "installed");
+    let skill = read(home, ".claude/skills/w/SKILL.md");
+    assert!(skill.starts_with("---\nname: w\n"), "{skill}");
+    for c in commands() {
+        let text = read(home, &format!(".claude/commands/w/{c}.md"));
+        assert!(text.starts_with("---\ndescription:"), "{c}: {text}");
+        assert!(
+            text.contains("allowed-tools:"),
+            "{c}: frontmatter kept whole"
+        );
+        assert!(text.contains("$ARGUMENTS"), "{c}");
+    }
+    let design = read(home, ".claude/skills/design/SKILL.md");
+    assert!(design.contains("workline-capability-descriptor: \"workline-capability.json#sha256="));
+    let mut all = files_under(home, ".claude/skills");
+    all.extend(files_under(home, ".claude/commands"));
+    assert_marked(home, &all);
+    let settings: Value = serde_json::from_str(&read(home, ".claude/settings.json")).unwrap();
+    for (event, command) in [
+        ("PreCompact", "aw checkpoint-write --can-pause"),
+        ("SessionEnd", "aw auto-compact-on-close"),
+        ("PostCompact", "aw resume-summary"),
+        ("PreToolUse", "aw hook branch-check"),
+    ] {
+        assert_eq!(
+            settings["hooks"][event][0]["hooks"][0]["command"], command,
+            "{event}"
+        );
+    }
+    assert!(!read(home, ".claude/settings.json").contains("agent-workflow"));
+}
+
+#[test]
+fn a_second_install_changes_nothing_and_says_noop() {
+    let ws = Ws::bare();
+    install(&ws, "all");
+    let before = tree(ws.home());
+    let v = install(&ws, "all");
+    for t in v["targets"].as_array().unwrap() {
+        assert_eq!(t["status"], "noop", "{t:#}");
+        assert!(
+            t["files"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|f| f["action"] == "noop")
+        );
+    }
+    assert_eq!(tree(ws.home()), before);
+}
+
+#[test]
+fn the_claude_settings_merge_keeps_the_users_keys_and_hooks_and_backs_up_first() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    std::fs::create_dir_all(home.join(".claude")).unwrap();
+    let user = r#"{"model":"opus","hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"my-guard"}]}]},"theme":"dark"}"#;
+    std::fs::write(home.join(".claude/settings.json"), user).unwrap();
+    let v = install(&ws, "claude");
+    let backup = target(&v, "claude")["hooks"]["backup"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(backup.contains("settings.json.bak."), "{backup}");
+    assert_eq!(std::fs::read_to_string(&backup).unwrap(), user);
+    let s: Value = serde_json::from_str(&read(home, ".claude/settings.json")).unwrap();
+    assert_eq!(s["model"], "opus");
+    assert_eq!(s["theme"], "dark");
+    let pre = s["hooks"]["PreToolUse"].as_array().unwrap();
+    assert_eq!(pre[0]["hooks"][0]["command"], "my-guard");
+    assert_eq!(pre[1]["matcher"], "Edit|Write|MultiEdit|NotebookEdit");
+    // Uninstall takes out only ours: the user's file comes back to what they wrote.
+    let u = ws.ok(&["self", "uninstall", "--target", "claude"]);
+    assert_eq!(target(&u, "claude")["hooks"]["status"], "removed");
+    let after: Value = serde_json::from_str(&read(home, ".claude/settings.json")).unwrap();
+    assert_eq!(after, serde_json::from_str::<Value>(user).unwrap());
+}
+
+#[test]
+fn invalid_settings_json_refuses_and_writes_nothing() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    std::fs::create_dir_all(home.join(".claude")).unwrap();
+    std::fs::write(home.join(".claude/settings.json"), "{ not json").unwrap();
+    let before = tree(home);
+    ws.fails(
+        &["self", "install", "--target", "claude"],
+        "SETTINGS_INVALID_JSON",
+    );
+    assert_eq!(tree(home), before);
+    // Without hooks the settings file is not read at all.
+    ws.ok(&["self", "install", "--target", "claude", "--no-hooks"]);
+}
+
+#[test]
+fn gemini_gets_toml_commands_and_one_w_skill_per_command() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    let v = install(&ws, "gemini");
+    assert_eq!(target(&v, "gemini")["hooks"]["status"], "unsupported");
+    assert!(read(home, ".gemini/skills/w/SKILL.md").starts_with("---\nname: w\n"));
+    for c in commands() {
+        let toml = read(home, &format!(".gemini/commands/w/{c}.toml"));
+        assert!(toml.starts_with("# aw:installed version="), "{toml}");
+        assert!(toml.contains("\ndescription = \"") && toml.contains("\nprompt = \"\"\"\n"));
+        assert!(
+            !toml.contains("$ARGUMENTS"),
+            "{c}: $ARGUMENTS becomes {{{{args}}}}"
+        );
+        let skill = read(home, &format!(".gemini/skills/w-{c}/SKILL.md"));
+        assert!(
+            skill.starts_with(&format!("---\nname: w-{c}\ndescription: \"")),
+            "{skill}"
+        );
+    }
+    assert!(home.join(".gemini/skills/design/SKILL.md").is_file());
+    let mut all = files_under(home, ".gemini/skills");
+    all.extend(files_under(home, ".gemini/commands"));
+    assert_marked(home, &all);
+}
+
+#[test]
+fn codex_gets_w_skills_and_a_hook_plugin_to_enable() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    let v = install(&ws, "codex");
+    let hooks = &target(&v, "codex")["hooks"];
+    assert_eq!(hooks["status"], "generated");
+    assert!(
+        hooks["note"]
+            .as_str()
+            .unwrap()
+            .contains("install this plugin")
+    );
+    let manifest: Value = serde_json::from_str(&read(
+        home,
+        ".codex/aw-hooks-plugin/.codex-plugin/plugin.json",
+    ))
+    .unwrap();
+    assert_eq!(manifest["hooks"], "./hooks/hooks.json");
+    let h: Value =
+        serde_json::from_str(&read(home, ".codex/aw-hooks-plugin/hooks/hooks.json")).unwrap();
+    assert_eq!(
+        h["hooks"]["PreToolUse"][0]["matcher"], "^apply_patch$",
+        "Codex's own tool name"
+    );
+    assert!(h["hooks"].get("SessionEnd").is_none());
+    for c in commands() {
+        assert!(home.join(format!(".codex/skills/w-{c}/SKILL.md")).is_file());
+    }
+    assert!(!home.join(".codex/commands").exists());
+}
+
+#[test]
+fn opencode_and_agents_get_their_folders() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    install(&ws, "opencode");
+    for c in commands() {
+        let text = read(home, &format!(".opencode/command/w/{c}.md"));
+        let head = text.split("\n---\n").next().unwrap();
+        assert_eq!(
+            head.lines().count(),
+            2,
+            "frontmatter reduced to description: {text}"
+        );
+    }
+    let module = read(home, ".config/opencode/plugins/aw-hooks.js");
+    assert!(module.starts_with("// aw:installed version="), "{module}");
+    assert!(
+        module.contains(r#"new Set(["edit", "write", "patch", "multiedit"])"#),
+        "OpenCode's own tool names"
+    );
+    // The module is valid JavaScript where node is at hand (OpenCode loads it as a module).
+    if std::process::Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok()
+    {
+        let copy = ws.root().join("aw-hooks.mjs");
+        std::fs::write(&copy, &module).unwrap();
+        let check = std::process::Command::new("node")
+            .arg("--check")
+            .arg(&copy)
+            .output()
+            .unwrap();
+        assert!(
+            check.status.success(),
+            "{}",
+            String::from_utf8_lossy(&check.stderr)
+        );
+    }
+    let u = ws.ok(&["self", "uninstall", "--target", "opencode"]);
+    assert_eq!(target(&u, "opencode")["hooks"]["status"], "removed");
+    assert!(!home.join(".config/opencode/plugins/aw-hooks.js").exists());
+    assert!(
+        home.join(".config/opencode/plugins").is_dir(),
+        "the host's own folder stays"
+    );
+    install(&ws, "agents");
+    assert!(home.join(".agents/skills/w/SKILL.md").is_file());
+    assert!(home.join(".agents/skills/design/SKILL.md").is_file());
+    assert!(!home.join(".agents/commands").exists());
+}
+
+#[test]
+fn all_is_every_host_but_not_the_shared_agents_folder() {
+    let ws = Ws::bare();
+    let v = install(&ws, "all");
+    let ids: Vec<&str> = v["targets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["target"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["claude", "codex", "gemini", "opencode"]);
+    assert!(!ws.home().join(".agents").exists());
+    let u = ws.ok(&["self", "uninstall", "--target", "all"]);
+    assert_eq!(u["targets"].as_array().unwrap().len(), 4);
+}
+
+#[test]
+fn a_foreign_skill_of_the_same_name_is_refused_and_force_moves_it_aside() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    let mine = home.join(".claude/skills/w/SKILL.md");
+    std::fs::create_dir_all(mine.parent().unwrap()).unwrap();
+    std::fs::write(
+        &mine,
+        "---\nname: w\ndescription: mine\n---\nMy own skill.\n",
+    )
+    .unwrap();
+    let before = tree(home);
+    let f = ws.fails(
+        &["self", "install", "--target", "claude"],
+        "INSTALL_CONFLICT_FOREIGN",
+    );
+    assert!(
+        f["error"]["details"]["conflicts"][0]
+            .as_str()
+            .unwrap()
+            .ends_with("skills/w/SKILL.md")
+    );
+    assert_eq!(tree(home), before, "a refusal writes nothing");
+    let dry = ws.fails(
+        &["self", "install", "--target", "claude", "--dry-run"],
+        "INSTALL_CONFLICT_FOREIGN",
+    );
+    assert!(dry["data"]["action"].as_str().unwrap().contains("--force"));
+    let v = ws.ok(&["self", "install", "--target", "claude", "--force"]);
+    let moved = &target(&v, "claude")["moved_aside"][0];
+    let to = moved["to"].as_str().unwrap();
+    assert!(to.contains("SKILL.md.aw-backup-"), "{to}");
+    assert!(
+        std::fs::read_to_string(to)
+            .unwrap()
+            .contains("My own skill.")
+    );
+    assert!(std::fs::read_to_string(&mine).unwrap().contains(MARKER));
+}
+
+#[test]
+fn uninstall_removes_only_marked_files_and_keeps_the_users() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    install(&ws, "all");
+    let own_cmd = home.join(".claude/commands/w/mine.md");
+    std::fs::write(&own_cmd, "my command\n").unwrap();
+    let own_skill = home.join(".gemini/skills/w-mine/SKILL.md");
+    std::fs::create_dir_all(own_skill.parent().unwrap()).unwrap();
+    std::fs::write(&own_skill, "---\nname: w-mine\n---\n").unwrap();
+    let dry = ws.ok(&["self", "uninstall", "--target", "all", "--dry-run"]);
+    let before = tree(home);
+    assert!(
+        !target(&dry, "claude")["removed"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(tree(home), before, "a dry run removes nothing");
+    let v = ws.ok(&["self", "uninstall", "--target", "all"]);
+    let kept = target(&v, "claude")["kept_foreign"].as_array().unwrap();
+    assert!(
+        kept.iter()
+            .any(|k| k.as_str().unwrap().ends_with("commands/w/mine.md"))
+    );
+    assert_eq!(std::fs::read_to_string(&own_cmd).unwrap(), "my command\n");
+    assert!(own_skill.is_file());
+    for rel in [
+        ".claude/skills",
+        ".codex/skills",
+        ".gemini/skills",
+        ".opencode/skills",
+    ] {
+        let left = files_under(home, rel);
+        assert!(left.iter().all(|f| f.contains("w-mine")), "{left:?}");
+    }
+    assert!(
+        !home.join(".claude/skills/w").exists(),
+        "emptied folders go"
+    );
+    assert!(!home.join(".codex/aw-hooks-plugin").exists());
+    let again = ws.ok(&["self", "uninstall", "--target", "all"]);
+    assert!(
+        again["targets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|t| t["status"] == "noop")
+    );
+}
+
+#[test]
+fn a_dry_run_lists_every_file_and_writes_nothing() {
+    let ws = Ws::bare();
+    let before = tree(ws.home());
+    let v = ws.ok(&["self", "install", "--target", "all", "--dry-run"]);
+    assert_eq!(tree(ws.home()), before);
+    let claude = target(&v, "claude");
+    assert_eq!(claude["status"], "dry-run");
+    let files = claude["files"].as_array().unwrap();
+    assert!(files.iter().all(|f| f["action"] == "create"));
+    // Exactly what the real run then writes.
+    let real = install(&ws, "claude");
+    assert_eq!(&target(&real, "claude")["files"], &claude["files"]);
+}
+
+#[test]
+fn skill_only_writes_the_skills_and_nothing_else() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    ws.ok(&["self", "install", "--target", "claude", "--skill-only"]);
+    assert!(home.join(".claude/skills/w/SKILL.md").is_file());
+    assert!(home.join(".claude/skills/design/SKILL.md").is_file());
+    assert!(!home.join(".claude/commands").exists());
+    assert!(!home.join(".claude/settings.json").exists());
+}
+
+#[test]
+fn a_stale_file_of_an_older_install_is_removed_and_the_doctor_sees_it_first() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    install(&ws, "claude");
+    let stale = home.join(".claude/commands/w/retired.md");
+    std::fs::write(&stale, "<!-- aw:installed version=0.0.1 · old -->\nold\n").unwrap();
+    let d = ws.ok(&["self", "doctor"]);
+    let claude = d["hosts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["id"] == "claude")
+        .unwrap();
+    assert_eq!(claude["verdict"], "outdated");
+    assert!(claude["stale"][0].as_str().unwrap().ends_with("retired.md"));
+    let v = install(&ws, "claude");
+    assert!(
+        target(&v, "claude")["removed_stale"][0]
+            .as_str()
+            .unwrap()
+            .ends_with("retired.md")
+    );
+    assert!(!stale.exists());
+    let d = ws.ok(&["self", "doctor"]);
+    let claude = d["hosts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["id"] == "claude")
+        .unwrap();
+    assert_eq!(claude["verdict"], "ok");
+    assert_eq!(claude["installed_version"], env!("CARGO_PKG_VERSION"));
+}
+
+#[test]
+fn detect_hosts_lists_the_host_folders_under_home() {
+    let ws = Ws::bare();
+    std::fs::create_dir_all(ws.home().join(".gemini")).unwrap();
+    let v = ws.ok(&["self", "detect-hosts"]);
+    assert_eq!(v["present"], serde_json::json!(["gemini"]));
+    let d = ws.ok(&["self", "doctor"]);
+    let gemini = d["hosts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["id"] == "gemini")
+        .unwrap();
+    assert_eq!(gemini["verdict"], "not-installed");
+}
+
+#[test]
+fn a_linked_skill_folder_leading_out_of_the_host_is_never_written_through() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    let outside = ws.root().join("elsewhere");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::create_dir_all(home.join(".claude/skills")).unwrap();
+    std::os::unix::fs::symlink(&outside, home.join(".claude/skills/w")).unwrap();
+    ws.fails(
+        &["self", "install", "--target", "claude", "--no-hooks"],
+        "INSTALL_PATH_UNSAFE",
+    );
+    assert_eq!(std::fs::read_dir(&outside).unwrap().count(), 0);
+}
+
+#[test]
+fn the_installed_design_wrapper_is_ready_for_aws_own_capability_tooling() {
+    let ws = Ws::new();
+    install(&ws, "claude");
+    install(&ws, "gemini");
+    let dir = ws.home().join(".claude/skills/design");
+    let v = ws.ok(&[
+        "capability",
+        "descriptor",
+        "validate",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(v["descriptor"]["name"], "design");
+    // Copies under several hosts' skill roots are byte-identical: one ready instance, and the
+    // direct route finds its wrapper ours.
+    let s = ws.ok(&["skills", "--host", "claude-code"]);
+    let design = &s["capabilities"][0];
+    assert_eq!(design["state"], "ready", "{design:#}");
+    assert_eq!(
+        design["exposures"]["direct"]["state"], "ready",
+        "{design:#}"
+    );
+    let g = ws.ok(&["skills", "--host", "gemini"]);
+    assert_eq!(
+        g["capabilities"][0]["exposures"]["direct"]["state"],
+        "ready"
+    );
+}
+
+#[test]
+fn a_step_that_fails_undoes_the_whole_host() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    std::fs::create_dir_all(home.join(".claude")).unwrap();
+    // A file where the command folder should be: the skills are written first, then the
+    // commands fail, and everything already written is undone.
+    std::fs::write(home.join(".claude/commands"), "not a folder").unwrap();
+    let before = tree(home);
+    let (code, v) = ws.run(&["self", "install", "--target", "claude", "--no-hooks"]);
+    assert_eq!(code, 1, "{v:#}");
+    assert_eq!(tree(home), before);
+}
+
+#[test]
+fn a_skill_folder_of_someone_elses_without_skill_md_is_not_written_into() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    let notes = home.join(".gemini/skills/design/notes.md");
+    std::fs::create_dir_all(notes.parent().unwrap()).unwrap();
+    std::fs::write(&notes, "my design notes\n").unwrap();
+    let f = ws.fails(
+        &["self", "install", "--target", "gemini"],
+        "INSTALL_CONFLICT_FOREIGN",
+    );
+    assert!(
+        f["error"]["details"]["conflicts"][0]
+            .as_str()
+            .unwrap()
+            .ends_with("design/SKILL.md")
+    );
+    assert!(!home.join(".gemini/skills/w").exists());
+}
+
+#[test]
+fn force_installs_into_a_claimed_skill_folder_keeping_its_files() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    let notes = home.join(".gemini/skills/design/notes.md");
+    std::fs::create_dir_all(notes.parent().unwrap()).unwrap();
+    std::fs::write(&notes, "my design notes\n").unwrap();
+    let v = ws.ok(&["self", "install", "--target", "gemini", "--force"]);
+    assert_eq!(target(&v, "gemini")["moved_aside"], serde_json::json!([]));
+    assert_eq!(
+        std::fs::read_to_string(&notes).unwrap(),
+        "my design notes\n"
+    );
+    assert!(home.join(".gemini/skills/design/SKILL.md").is_file());
+}
+
+#[test]
+fn without_home_there_is_no_host_folder_to_write() {
+    let ws = Ws::bare();
+    for verb in [
+        &["install", "--target", "claude"][..],
+        &["doctor"][..],
+        &["detect-hosts"][..],
+    ] {
+        let mut args = vec!["self"];
+        args.extend_from_slice(verb);
+        let out = ws.process(&args).env_remove("HOME").output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["error"]["code"], "HOME_UNSET", "{v:#}");
+    }
+}
+
+#[test]
+fn an_unknown_target_is_refused_naming_the_valid_ones() {
+    let ws = Ws::bare();
+    let v = ws.fails(&["self", "install", "--target", "kimi"], "ARGS_INVALID");
+    assert_eq!(v["error"]["details"]["argument"], "--target");
+    assert!(
+        v["data"]["action"]
+            .as_str()
+            .unwrap()
+            .contains("claude, codex, gemini, opencode, agents, all")
+    );
+}
