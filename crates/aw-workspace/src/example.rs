@@ -22,6 +22,14 @@ impl ExampleDir {
         self.0.path()
     }
 
+    /// The sub-folder `name` of the example, created when missing (the demo's home folder).
+    pub fn subfolder(&self, name: &str) -> Result<PathBuf> {
+        let path = self.0.path().join(name);
+        std::fs::create_dir_all(&path)
+            .map_err(|e| WorkspaceError::io("could not create", &path, e))?;
+        Ok(path)
+    }
+
     /// Keeps the folder on disk and returns its path.
     pub fn keep(self) -> PathBuf {
         self.0.keep()

@@ -111,6 +111,7 @@ pub fn run(argv: Vec<OsString>) -> u8 {
             &Ctx {
                 global: &cli.global,
                 now,
+                home: None,
             },
         )
     }));

@@ -4,7 +4,8 @@ use crate::cli::Global;
 use crate::failure::Failure;
 use crate::output::{Format, Style};
 use aw_workspace::clock::Now;
-use aw_workspace::locate::{LocateInput, Workspace, locate, locate_exact};
+use aw_workspace::locate::{LocateInput, Workspace, home_dir, locate, locate_exact};
+use std::path::{Path, PathBuf};
 
 /// A command's context.
 #[derive(Debug, Clone, Copy)]
@@ -13,6 +14,9 @@ pub struct Ctx<'a> {
     pub global: &'a Global,
     /// "Now", read once before the command started.
     pub now: Now,
+    /// A home folder the caller chose (the demo's temporary one); `None` is the process's
+    /// `HOME`. Read it through [`Ctx::home`].
+    pub home: Option<&'a Path>,
 }
 
 impl Ctx<'_> {
@@ -26,11 +30,18 @@ impl Ctx<'_> {
         self.style(crate::output::tty_default())
     }
 
+    /// The home folder: the one the caller chose, else `HOME`.
+    pub fn home(&self) -> Option<PathBuf> {
+        self.home.map(Path::to_path_buf).or_else(home_dir)
+    }
+
     fn locate_input(&self) -> Result<LocateInput, Failure> {
-        Ok(LocateInput::from_process(
+        let mut input = LocateInput::from_process(
             self.global.workspace.clone(),
             self.global.namespace.clone(),
-        )?)
+        )?;
+        input.home = self.home();
+        Ok(input)
     }
 
     /// The workspace: `--workspace`, else the nearest folder above the current one holding

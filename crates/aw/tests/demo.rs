@@ -83,6 +83,31 @@ fn demo_json_reports_every_step_and_keep_keeps_the_folder() {
         exec.iter()
             .any(|b| b["transition"] == "plan-exec.final-validation")
     );
+    // aw installed into the example's own home (never the user's), and the installed copy is
+    // what an agent reads.
+    let host = v["host"].as_array().unwrap();
+    assert!(host.iter().all(|s| s["exit"] == 0), "{host:?}");
+    let home = host[0]["output"]["home"].as_str().unwrap();
+    assert!(
+        home.ends_with("/home") && home.contains("aw-demo-"),
+        "{home}"
+    );
+    assert_ne!(Some(home), ws.home().to_str());
+    assert_eq!(host[0]["output"]["targets"][0]["status"], "installed");
+    assert_eq!(
+        host[1]["output"]["read_set"][0]["path"],
+        "commands/quick.md"
+    );
+    assert!(
+        host[1]["output"]["read_set"][0]["absolute"]
+            .as_str()
+            .unwrap()
+            .starts_with(home)
+    );
+    assert!(
+        !ws.home().join(".claude").exists(),
+        "the demo never installs into the user's home"
+    );
     let design = v["design"]["steps"].as_array().unwrap();
     assert!(design.iter().all(|s| s["exit"] == 0), "{design:?}");
     let outcomes: Vec<&str> = design

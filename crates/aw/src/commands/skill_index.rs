@@ -8,7 +8,7 @@ use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean;
 use aw_core::capability::inventory::skill_roots;
-use aw_workspace::locate::{current_dir, home_dir};
+use aw_workspace::locate::current_dir;
 use aw_workspace::skill_index::{IndexedSkill, index};
 use clap::Args;
 use serde_json::{Value, json};
@@ -35,7 +35,7 @@ pub struct SkillIndexArgs {
 pub fn run(args: &SkillIndexArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
     let cwd = current_dir()?;
-    let mut roots = skill_roots(&cwd, home_dir().as_deref());
+    let mut roots = skill_roots(&cwd, cx.home().as_deref());
     for r in &args.roots {
         let r = if r.is_absolute() {
             r.clone()

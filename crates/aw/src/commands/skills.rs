@@ -15,7 +15,6 @@ use aw_core::capability::resolution::resolve;
 use aw_core::error_code::ErrorCode;
 use aw_workspace::capability::{detected_host, wrapper_state};
 use aw_workspace::inventory::survey;
-use aw_workspace::locate::home_dir;
 use aw_workspace::skill_bindings;
 use clap::Args;
 use serde_json::{Map, Value, json};
@@ -54,7 +53,7 @@ pub fn run(args: &SkillsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         None => detected_host().to_owned(),
     };
     let ws = cx.workspace()?;
-    let home = home_dir();
+    let home = cx.home();
     let cascade = skill_bindings::read(&ws, home.as_deref());
     let found = survey(&ws.root, home.as_deref());
     let (checks, check_warnings) = check_installed(&cascade, &found.names, &found.roots);

@@ -22,7 +22,7 @@ use aw_core::design::output_root::OutputRoot;
 use aw_core::error_code::ErrorCode;
 use aw_core::flow::Flow;
 use aw_workspace::capability::detected_host;
-use aw_workspace::locate::{home_dir, slashed, workspace_holding};
+use aw_workspace::locate::{slashed, workspace_holding};
 use aw_workspace::publish::PublishTarget;
 use aw_workspace::stdin::{AnswerLimits, read_answer};
 use aw_workspace::{designs, inventory, lock, publish, random, skill_bindings};
@@ -167,7 +167,7 @@ pub fn run(verb: Verb, args: &ProtocolArgs, cx: &Ctx<'_>) -> Result<Outcome, Fai
     }
     let descriptor = registered(name)?;
     let ws = cx.workspace()?;
-    let home = home_dir();
+    let home = cx.home();
     let workspace = ws.initialized.then(|| slashed(&ws.root));
     let state_folder = format!(".{}", ws.ns);
     let binding = classify_in(

@@ -5,9 +5,11 @@
 //! commands an agent would run: init, a session, its tasks, a checkpoint, the session list, then
 //! a spec and its plan, what to resume; then a `quick` flow journey and a `plan-exec` journey
 //! driven to their end; then a design published through the `design` capability's handshake;
-//! and last the status board.
+//! then aw installed into a Claude Code home of the example's own and what an agent reads from
+//! it; and last the status board. Every step runs with the example's home, never the user's.
 
 mod design;
+mod host;
 mod journey;
 mod journey_driver;
 mod skills;
@@ -29,7 +31,9 @@ use serde_json::json;
 family checked by `aw manifest validate`, then a workspace where the real commands run (a \
 session, its tasks, a checkpoint, a spec and its plan), a `quick` journey and a `plan-exec` \
 journey driven to their end, \
-a design created, validated and rendered through the `design` capability, and the status board.\n\nText by default, even when piped; `--format json` gives every step's \
+a design created, validated and rendered through the `design` capability, aw installed into a \
+Claude Code home of the example's own (never yours) with what an agent reads from it, and the \
+status board.\n\nText by default, even when piped; `--format json` gives every step's \
 output."
 )]
 pub struct DemoArgs {
@@ -43,12 +47,20 @@ pub fn run(args: &DemoArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     // A demo is for reading: text unless JSON is asked for.
     let style = cx.style(Format::Human)?;
     let dir = ExampleDir::create().map_err(skills::io_failure)?;
+    // The example has a home of its own: nothing the user installed changes what the demo
+    // shows, and the demo installs nothing into the user's hosts.
+    let home = dir.subfolder("home").map_err(skills::io_failure)?;
+    let cx = &Ctx {
+        home: Some(&home),
+        ..*cx
+    };
     let family = skills::run(dir.path())?;
     let steps = workspace::run(dir.path(), style.format, cx)?;
     let project = dir.path().join("project");
     let (journey_session, journey) = journey::run(&project, &journey::QUICK, style.format, cx)?;
     let (exec_session, exec) = journey::run(&project, &journey::PLAN_EXEC, style.format, cx)?;
     let (design_steps, designs) = design::run(&project, style.format, cx)?;
+    let host_steps = host::run(&project, &home, style.format, cx)?;
     // The board comes last, so it shows everything the demo did.
     let board = step::run(&project, &["status"], style.format, cx)?;
     let kept = if args.keep {
@@ -67,6 +79,7 @@ pub fn run(args: &DemoArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
                 "steps": design_steps.iter().map(|s| s.step.json()).collect::<Vec<_>>(),
                 "packages": designs.json(),
             },
+            "host": host_steps.iter().map(|s| s.json()).collect::<Vec<_>>(),
             "board": board.json(),
         })),
         Format::Human => {
@@ -105,7 +118,15 @@ pub fn run(args: &DemoArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
                 text.push('\n');
             }
             text.push_str(&designs.human());
-            text.push_str("\n6. The board: specs, plans, sessions and what is left, on three progress axes:\n\n");
+            text.push_str(
+                "\n6. The agent's side: aw installed into a Claude Code home (the example's own), \
+                 then what\n   an agent reads for /w:quick, from that installed copy.\n\n",
+            );
+            for s in &host_steps {
+                text.push_str(&s.human());
+                text.push('\n');
+            }
+            text.push_str("7. The board: specs, plans, sessions and what is left, on three progress axes:\n\n");
             text.push_str(&board.human());
             text.push('\n');
             match &kept {
@@ -124,6 +145,7 @@ pub fn run(args: &DemoArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         || exec_session.exit != 0
         || design_steps.iter().any(|s| s.step.exit != 0)
         || designs.exit != 0
+        || host_steps.iter().any(|s| s.exit != 0)
         || board.exit != 0;
     Ok(outcome.with_exit(if failed { 1 } else { 0 }))
 }

@@ -106,6 +106,7 @@ pub(super) fn run(
     let inner = Ctx {
         global: &cli.global,
         now: cx.now,
+        home: cx.home,
     };
     let (exit, body) = match dispatch(&cli.command, &inner) {
         // Held in memory: the demo quotes what the command printed.

@@ -23,7 +23,7 @@ pub struct DetectHostsArgs {}
 /// Runs `aw self detect-hosts`.
 pub fn run(_args: &DetectHostsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
-    let home = home()?;
+    let home = home(cx)?;
     let hosts: Vec<Value> = HOSTS
         .iter()
         .map(|h| {

@@ -28,7 +28,7 @@ pub struct DoctorArgs {}
 /// Runs `aw self doctor`.
 pub fn run(_args: &DoctorArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
-    let home = home()?;
+    let home = home(cx)?;
     let aw = on_path("aw");
     let mut hosts = Vec::new();
     for h in HOSTS {

@@ -52,7 +52,7 @@ fn epoch(cx: &Ctx<'_>) -> u64 {
 pub fn run(args: &InstallArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
     let hosts = args.flags.hosts()?;
-    let home = home()?;
+    let home = home(cx)?;
     let epoch = epoch(cx);
     let mut inspected = Vec::new();
     for host in hosts {

@@ -68,8 +68,8 @@ impl TargetFlags {
 }
 
 /// HOME, required: every host folder is under it.
-pub fn home() -> Result<PathBuf, Failure> {
-    aw_workspace::locate::home_dir().ok_or_else(|| {
+pub fn home(cx: &Ctx<'_>) -> Result<PathBuf, Failure> {
+    cx.home().ok_or_else(|| {
         Failure::new(
             ErrorCode::HomeUnset,
             "HOME is not set, so aw cannot find the hosts' folders.",

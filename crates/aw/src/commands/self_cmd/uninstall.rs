@@ -31,7 +31,7 @@ pub struct UninstallArgs {
 pub fn run(args: &UninstallArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
     let hosts = args.flags.hosts()?;
-    let home = home()?;
+    let home = home(cx)?;
     let epoch = cx
         .now
         .system
