@@ -28,12 +28,7 @@ command -v npm >/dev/null || fail "npm is not on PATH"
 command -v node >/dev/null || fail "node is not on PATH"
 if [ "$fake" != 1 ]; then
   [ -x "$aw" ] || fail "no aw binary at $aw (run: cargo build --release)"
-  # TEMPORARY: remove this guard once `aw self install` has landed; from then on a missing
-  # command must fail the check.
-  if ! "$aw" self install --help >/dev/null 2>&1; then
-    echo "SKIPPED: real hosts check: aw self install is not available in $aw"
-    exit 0
-  fi
+  "$aw" self install --help >/dev/null 2>&1 || fail "$aw has no working 'aw self install'"
 fi
 
 commands=()
