@@ -24,6 +24,11 @@ fail() { echo "real-hosts: FAIL: $*" >&2; exit 1; }
 
 [ $# -eq 1 ] || { echo "usage: $0 AW_BIN" >&2; exit 2; }
 aw=$1
+# The script works from other folders: an aw given by a relative path is made absolute first.
+case $aw in
+  /*) ;;
+  *) aw=$PWD/$aw ;;
+esac
 command -v npm >/dev/null || fail "npm is not on PATH"
 command -v node >/dev/null || fail "node is not on PATH"
 if [ "$fake" != 1 ]; then
