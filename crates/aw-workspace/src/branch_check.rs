@@ -25,6 +25,11 @@ pub fn check(ws: &Workspace, edited: &EditedFile) -> Verdict {
         .or_else(|| std::env::current_dir().ok())
         .unwrap_or_else(|| ws.root.clone());
     let file = resolved_file(&base, &edited.path);
+    // The workspace's own state (sessions, checkpoints) is written on any branch.
+    let state = resolved_file(&ws.root, &format!(".{}", ws.ns));
+    if file.starts_with(&state) {
+        return Verdict::Allow(Allowed::WorkspaceState);
+    }
     let folders: Vec<SourceFolder> = block
         .sources
         .iter()
@@ -42,6 +47,13 @@ pub fn check(ws: &Workspace, edited: &EditedFile) -> Verdict {
         return Verdict::Allow(Allowed::NoWorkingBranch);
     };
     let git = crate::git::probe(&source.folder);
+    // A rebase (or `git am`) of the working branch detaches HEAD while it runs: resolving its
+    // conflicts is work on that branch.
+    if matches!(&git, aw_core::project::sources::GitState::Repo { branch, .. } if branch == "HEAD")
+        && crate::git::rebasing_branch(&source.folder).as_deref() == Some(expected)
+    {
+        return Verdict::Allow(Allowed::OnBranch);
+    }
     decide(&source.alias, &source.folder, Some(expected), &git)
 }
 

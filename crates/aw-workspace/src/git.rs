@@ -35,32 +35,46 @@ fn first_error_line(out: &Output) -> String {
         .to_owned()
 }
 
-/// Asks git about `dir`.
+/// Asks git about `dir`. The branch is the checked-out branch's own name (`branch
+/// --show-current`: a tag of the same name does not turn it into `heads/<name>`), or `HEAD` when
+/// the HEAD is detached.
 pub fn probe(dir: &Path) -> GitState {
     if !dir.is_dir() {
         return GitState::MissingFolder;
     }
-    let head = match git(dir, &["rev-parse", "--abbrev-ref", "HEAD"]) {
+    let current = match git(dir, &["branch", "--show-current"]) {
         Ok(o) => o,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return GitState::GitNotFound,
         Err(e) => return GitState::Failed(e.to_string()),
     };
-    if !head.status.success() {
-        let msg = first_error_line(&head);
+    if !current.status.success() {
+        let msg = first_error_line(&current);
         if msg.contains("not a git repository") {
             return GitState::NotARepository;
         }
-        // A repository without commits has no HEAD to abbreviate; its branch is still named.
-        if let Ok(o) = git(dir, &["symbolic-ref", "--short", "HEAD"])
-            && o.status.success()
-        {
-            let branch = String::from_utf8_lossy(&o.stdout).trim().to_owned();
-            return with_changes(dir, branch);
-        }
         return GitState::Failed(msg);
     }
-    let branch = String::from_utf8_lossy(&head.stdout).trim().to_owned();
+    let name = String::from_utf8_lossy(&current.stdout).trim().to_owned();
+    let branch = if name.is_empty() {
+        "HEAD".to_owned()
+    } else {
+        name
+    };
     with_changes(dir, branch)
+}
+
+/// The branch a rebase or `git am` in progress in `dir` is rewriting (its HEAD is detached
+/// meanwhile), if one is.
+pub fn rebasing_branch(dir: &Path) -> Option<String> {
+    let out = git(dir, &["rev-parse", "--absolute-git-dir"]).ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    let git_dir = std::path::PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+    ["rebase-merge/head-name", "rebase-apply/head-name"]
+        .iter()
+        .find_map(|f| std::fs::read_to_string(git_dir.join(f)).ok())
+        .and_then(|name| name.trim().strip_prefix("refs/heads/").map(str::to_owned))
 }
 
 fn with_changes(dir: &Path, branch: String) -> GitState {

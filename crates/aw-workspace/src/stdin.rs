@@ -15,8 +15,10 @@ use std::time::{Duration, Instant};
 pub const FIRST_BYTE_WAIT: Duration = Duration::from_millis(150);
 /// How long the rest may take once the first byte came (a host writes its JSON at once).
 const REST_WAIT: Duration = Duration::from_secs(2);
-/// The most we read: a hook payload is a few hundred bytes.
-const MAX_BYTES: usize = 1 << 20;
+/// The most we read. Most hook payloads are a few hundred bytes, but a `Write` carries the
+/// whole file it writes: a payload cut short would no longer parse, and a hook that fails open
+/// would then allow what it should judge.
+const MAX_BYTES: usize = 64 << 20;
 
 /// The hook JSON on stdin, as text, when stdin is not a terminal and its first byte arrives
 /// within `first_byte_wait`. `None` for a terminal, an empty or silent stdin, or bytes that are

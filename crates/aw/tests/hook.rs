@@ -143,3 +143,106 @@ fn hook_help_lists_branch_check() {
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains("branch-check"));
 }
+
+#[test]
+fn a_codex_patch_is_judged_by_every_file_it_names() {
+    let ws = workspace();
+    let patch = |files: &[&str]| {
+        let mut text = String::from("*** Begin Patch\n");
+        for f in files {
+            text.push_str(&format!(
+                "*** Update File: {f}\n@@\n-fn a() {{}}\n+fn b() {{}}\n"
+            ));
+        }
+        text.push_str("*** End Patch\n");
+        json!({"tool_name": "apply_patch", "cwd": ws.root(),
+            "tool_input": {"command": ["apply_patch", text]}})
+        .to_string()
+    };
+    let (code, _, err) = hook(
+        &ws,
+        ws.root(),
+        Some(&patch(&["lib/src/a.rs", "app/src/a.rs"])),
+    );
+    assert_eq!(
+        code, 2,
+        "a patch touching the off-branch source is blocked: {err}"
+    );
+    assert!(err.contains("`app`"), "{err}");
+    let (code, _, _) = hook(&ws, ws.root(), Some(&patch(&["lib/src/a.rs"])));
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn a_write_payload_larger_than_a_mebibyte_is_still_judged() {
+    let ws = workspace();
+    let big = json!({"tool_name": "Write",
+        "tool_input": {"file_path": file(&ws, "app/src/big.rs"), "content": "x".repeat(3 << 20)}})
+    .to_string();
+    let (code, _, _) = hook(&ws, ws.root(), Some(&big));
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn the_branch_is_the_checked_out_one_even_when_a_tag_shares_its_name() {
+    let ws = workspace();
+    let app = ws.root().join("app");
+    git(&app, ws.home(), &["checkout", "-q", "-b", "feat/x"]);
+    git(&app, ws.home(), &["tag", "feat/x"]);
+    let (code, _, err) = hook(&ws, ws.root(), Some(&payload(&file(&ws, "app/src/a.rs"))));
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn a_rebase_of_the_working_branch_is_work_on_it_and_a_plain_detached_head_is_not() {
+    let ws = workspace();
+    let app = ws.root().join("app");
+    let home = ws.home();
+    git(&app, home, &["checkout", "-q", "-b", "other"]);
+    std::fs::write(app.join("src/a.rs"), "fn other() {}\n").unwrap();
+    git(&app, home, &["commit", "-q", "-am", "other"]);
+    git(&app, home, &["checkout", "-q", "-b", "feat/x", "main"]);
+    std::fs::write(app.join("src/a.rs"), "fn feat() {}\n").unwrap();
+    git(&app, home, &["commit", "-q", "-am", "feat"]);
+    // The rebase stops on the conflict, HEAD detached (support's `git` insists on success).
+    let out = std::process::Command::new("git")
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@example.com",
+            "rebase",
+            "other",
+        ])
+        .current_dir(&app)
+        .env("HOME", home)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .unwrap();
+    assert!(
+        !out.status.success(),
+        "the rebase should stop on its conflict"
+    );
+    let (code, _, err) = hook(&ws, ws.root(), Some(&payload(&file(&ws, "app/src/a.rs"))));
+    assert_eq!(code, 0, "resolving the conflict is work on feat/x: {err}");
+    git(&app, home, &["rebase", "--abort"]);
+    git(&app, home, &["checkout", "-q", "--detach"]);
+    let (code, _, err) = hook(&ws, ws.root(), Some(&payload(&file(&ws, "app/src/a.rs"))));
+    assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn the_workspace_state_is_written_on_any_branch() {
+    let ws = Ws::bare();
+    std::fs::write(ws.root().join("a.rs"), "fn a() {}\n").unwrap();
+    git(ws.root(), ws.home(), &["init", "-q"]);
+    git(ws.root(), ws.home(), &["add", "."]);
+    git(ws.root(), ws.home(), &["commit", "-q", "-m", "init"]);
+    ws.ok(&["workspace-init", "--source", "me:.:main"]);
+    ws.ok(&["set-working-branch", "me", "feat/y"]);
+    let checkpoint = file(&ws, ".workflow/sessions/001-x-quick/CHECKPOINT.md");
+    let (code, _, err) = hook(&ws, ws.root(), Some(&payload(&checkpoint)));
+    assert_eq!(code, 0, "{err}");
+    let (code, _, _) = hook(&ws, ws.root(), Some(&payload(&file(&ws, "a.rs"))));
+    assert_eq!(code, 2);
+}

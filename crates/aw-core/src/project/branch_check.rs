@@ -29,17 +29,69 @@ pub struct EditedFile {
 
 /// The edit a hook payload names; `None` for text that is not a JSON object or names no file.
 pub fn edited_file(payload: &str) -> Option<EditedFile> {
-    let v: Value = serde_json::from_str(payload.trim_start_matches('\u{feff}')).ok()?;
-    let input = v.get("tool_input")?;
-    let path = ["file_path", "path", "notebook_path"]
-        .iter()
-        .find_map(|k| input.get(*k)?.as_str().filter(|s| !s.trim().is_empty()))?;
+    edited_files(payload).into_iter().next()
+}
+
+/// Every file a hook payload edits: the one a file tool names (`tool_input.file_path`, `path`
+/// or `notebook_path`), else each file a patch names (Codex's `apply_patch` carries the patch
+/// text, not a path: its `*** Add File:`, `*** Update File:`, `*** Delete File:` and
+/// `*** Move to:` lines). Empty for text that is not a JSON object or names no file.
+pub fn edited_files(payload: &str) -> Vec<EditedFile> {
+    let Ok(v) = serde_json::from_str::<Value>(payload.trim_start_matches('\u{feff}')) else {
+        return Vec::new();
+    };
+    let Some(input) = v.get("tool_input") else {
+        return Vec::new();
+    };
     let text = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
-    Some(EditedFile {
+    let edit = |path: &str| EditedFile {
         tool: text("tool_name"),
         path: path.to_owned(),
         cwd: text("cwd"),
-    })
+    };
+    let named = ["file_path", "path", "notebook_path"]
+        .iter()
+        .find_map(|k| input.get(*k)?.as_str().filter(|s| !s.trim().is_empty()));
+    if let Some(path) = named {
+        return vec![edit(path)];
+    }
+    // A patch given as text: under `command` (a string, or the argv whose last item is the
+    // patch), `patch` or `input`.
+    let patch_texts: Vec<&str> = ["command", "patch", "input"]
+        .iter()
+        .filter_map(|k| input.get(*k))
+        .flat_map(|v| match v {
+            Value::String(s) => vec![s.as_str()],
+            Value::Array(items) => items.iter().filter_map(Value::as_str).collect(),
+            _ => Vec::new(),
+        })
+        .collect();
+    patch_texts
+        .iter()
+        .flat_map(|t| patch_files(t))
+        .map(edit)
+        .collect()
+}
+
+/// The files a patch in the `apply_patch` format names, in order.
+fn patch_files(patch: &str) -> Vec<&str> {
+    const HEADS: [&str; 4] = [
+        "*** Add File:",
+        "*** Update File:",
+        "*** Delete File:",
+        "*** Move to:",
+    ];
+    patch
+        .lines()
+        .filter_map(|line| {
+            let line = line.trim_start();
+            HEADS
+                .iter()
+                .find_map(|h| line.strip_prefix(h))
+                .map(str::trim)
+                .filter(|p| !p.is_empty())
+        })
+        .collect()
 }
 
 /// A declared source and the folder it resolves to.
@@ -88,6 +140,9 @@ pub enum Allowed {
     BranchUnknown,
     /// The source is on its working branch.
     OnBranch,
+    /// The file is the workspace's own state (`.<ns>/`: sessions, checkpoints), written on any
+    /// branch.
+    WorkspaceState,
 }
 
 /// The hook's verdict.
@@ -227,6 +282,21 @@ mod tests {
             "root"
         );
         assert_eq!(owner(Path::new("/elsewhere/x"), &sources), None);
+    }
+
+    #[test]
+    fn a_patch_names_every_file_it_adds_updates_deletes_or_moves_to() {
+        let patch = "*** Begin Patch\n*** Add File: a.rs\n+x\n*** Update File: b.rs\n\
+                     *** Move to: c.rs\n@@\n*** Delete File: d.rs\n*** End Patch";
+        let payload = serde_json::json!({"tool_name": "apply_patch",
+            "tool_input": {"command": ["apply_patch", patch]}})
+        .to_string();
+        let paths: Vec<String> = edited_files(&payload).into_iter().map(|e| e.path).collect();
+        assert_eq!(paths, ["a.rs", "b.rs", "c.rs", "d.rs"]);
+        // A file tool's own path wins; a payload naming nothing names nothing.
+        let named = r#"{"tool_input": {"file_path": "x.rs", "command": "*** Add File: y.rs"}}"#;
+        assert_eq!(edited_files(named).len(), 1);
+        assert!(edited_files(r#"{"tool_input": {"command": "ls"}}"#).is_empty());
     }
 
     #[test]

@@ -6,7 +6,7 @@
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Outcome, emit_err};
-use aw_core::project::branch_check::{Verdict, edited_file};
+use aw_core::project::branch_check::{Verdict, edited_files};
 use aw_workspace::locate::{LocateInput, locate};
 use aw_workspace::stdin::read_hook_stdin;
 use clap::Args;
@@ -24,7 +24,10 @@ pub struct BranchCheckArgs {}
 /// Runs the hook: exit 0 (allow) or 2 (block, with the advice on stderr); never stdout.
 pub fn run(_args: &BranchCheckArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let allow = || Ok(Outcome::text(String::new()));
-    let Some(edited) = read_hook_stdin(PAYLOAD_WAIT).and_then(|t| edited_file(&t)) else {
+    let edits = read_hook_stdin(PAYLOAD_WAIT)
+        .map(|t| edited_files(&t))
+        .unwrap_or_default();
+    let Some(first) = edits.first() else {
         return allow();
     };
     let Ok(mut input) =
@@ -33,7 +36,7 @@ pub fn run(_args: &BranchCheckArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         return allow();
     };
     // The conversation's folder, when the host gives it, is where the workspace is looked for.
-    if let Some(cwd) = edited.cwd.as_deref().map(PathBuf::from)
+    if let Some(cwd) = first.cwd.as_deref().map(PathBuf::from)
         && cwd.is_absolute()
     {
         input.cwd = cwd;
@@ -41,11 +44,12 @@ pub fn run(_args: &BranchCheckArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let Ok(ws) = locate(&input) else {
         return allow();
     };
-    match aw_workspace::branch_check::check(&ws, &edited) {
-        Verdict::Allow(_) => allow(),
-        Verdict::Block(b) => {
+    // A patch may touch several files: the first one in a source off its branch blocks it.
+    for edited in &edits {
+        if let Verdict::Block(b) = aw_workspace::branch_check::check(&ws, edited) {
             emit_err(&b.advice(&edited.path));
-            Ok(Outcome::text(String::new()).with_exit(2))
+            return Ok(Outcome::text(String::new()).with_exit(2));
         }
     }
+    allow()
 }
