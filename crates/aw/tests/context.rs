@@ -384,7 +384,12 @@ fn a_baseline_that_is_not_a_budget_report_is_refused() {
     let ws = Ws::bare();
     ws.write("not-json.json", "{");
     ws.write("other.json", "{\"discovery\": {}}");
-    for f in ["not-json.json", "other.json", "absent.json"] {
+    // A real report with its per-command rows emptied would judge nothing: refused too.
+    let mut hollow = ws.ok(&["context-budget"]);
+    hollow["activation"]["rows"] = Value::Array(Vec::new());
+    hollow["guaranteed"]["rows"] = Value::Array(Vec::new());
+    ws.write("hollow.json", &hollow.to_string());
+    for f in ["not-json.json", "other.json", "absent.json", "hollow.json"] {
         ws.fails(
             &[
                 "context-budget",

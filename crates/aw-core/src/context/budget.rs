@@ -275,7 +275,13 @@ pub fn figures(v: &Value) -> Option<Vec<Figure>> {
         ("activation", activation),
         ("guaranteed", v.get("guaranteed")?),
     ] {
-        for row in section.get("rows")?.as_array()? {
+        let rows = section.get("rows")?.as_array()?;
+        // A baseline without per-command rows would judge no command at all: every one would
+        // read as new. That is a hollowed baseline, not a frozen bundle.
+        if rows.is_empty() {
+            return None;
+        }
+        for row in rows {
             out.push(Figure {
                 measure,
                 key: row.get("command")?.as_str()?.to_owned(),
