@@ -375,6 +375,25 @@ fn parse_failure(argv: &[OsString], err: clap::Error) -> u8 {
                 .with_details(json!({ "argument": flag, "value": value }))
             }
         }
+        ErrorKind::MissingRequiredArgument => {
+            // clap lists the missing arguments on the lines after its first.
+            let missing: Vec<String> = match err.get(ContextKind::InvalidArg) {
+                Some(ContextValue::Strings(v)) => v.clone(),
+                Some(ContextValue::String(v)) => vec![v.clone()],
+                _ => Vec::new(),
+            };
+            let named = missing
+                .iter()
+                .map(|m| format!("`{m}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            Failure::new(
+                ErrorCode::ArgsInvalid,
+                format!("`{path}` needs {named}."),
+                format!("Run `{path} --help` for what each one takes."),
+            )
+            .with_details(json!({ "missing": missing }))
+        }
         _ => {
             let rendered = err.render().to_string();
             let first = rendered

@@ -2,7 +2,7 @@
 //! whole output through pipes.
 
 use crate::support::{Ws, json_of};
-use serde_json::Value;
+use serde_json::{Value, json};
 use std::io::{BufRead, BufReader};
 use std::process::Stdio;
 
@@ -210,5 +210,19 @@ fn an_early_closing_reader_ends_the_process_quietly() {
         out.status.code().is_some(),
         "killed by a signal: {:?}",
         out.status
+    );
+}
+
+#[test]
+fn a_missing_required_argument_is_named() {
+    let v = failure(&["self", "install"]);
+    assert_eq!(v["error"]["code"], "ARGS_INVALID");
+    assert_eq!(
+        v["error"]["message"],
+        "`aw self install` needs `--target <TARGET>`."
+    );
+    assert_eq!(
+        v["error"]["details"]["missing"],
+        json!(["--target <TARGET>"])
     );
 }
