@@ -588,3 +588,44 @@ fn an_unknown_target_is_refused_naming_the_valid_ones() {
             .contains("claude, codex, gemini, opencode, agents, all")
     );
 }
+
+/// The host table drives the docs too: PROTOCOL.md's table of `aw self` has one row per host,
+/// in the table's order, naming its skill folder, its command folder and its hook artifact.
+#[test]
+fn the_protocol_host_table_is_the_code_host_table() {
+    use aw_core::install::host::{HOSTS, HookArtifact};
+    let protocol = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/PROTOCOL.md"),
+    )
+    .unwrap();
+    let section = &protocol[protocol.find("## Host installation").unwrap()..];
+    let rows: Vec<&str> = section
+        .lines()
+        .skip_while(|l| !l.starts_with("| target |"))
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .collect();
+    let ids: Vec<&str> = HOSTS.iter().map(|h| h.id).collect();
+    let documented: Vec<&str> = rows
+        .iter()
+        .map(|r| r.split('|').nth(1).unwrap().trim().trim_matches('`'))
+        .collect();
+    assert_eq!(documented, ids);
+    for (host, row) in HOSTS.iter().zip(&rows) {
+        let home = |rel: &str| format!("~/{rel}");
+        assert!(row.contains(&home(host.skills_dir)), "{}: {row}", host.id);
+        if let Some(c) = host.commands {
+            assert!(row.contains(&home(c.dir)), "{}: {row}", host.id);
+            assert!(row.contains(c.invoked_as), "{}: {row}", host.id);
+        }
+        match host.hooks {
+            HookArtifact::Settings(p) | HookArtifact::Plugin(p) => {
+                assert!(row.contains(&home(p)), "{}: {row}", host.id)
+            }
+            HookArtifact::Module { path, .. } => {
+                assert!(row.contains(&home(path)), "{}: {row}", host.id)
+            }
+            HookArtifact::Unsupported(_) => {}
+        }
+    }
+}
