@@ -591,6 +591,11 @@ fn step(
             let from = home.join(rel);
             let bytes =
                 std::fs::read(&from).map_err(|e| WorkspaceError::io("could not read", &from, e))?;
+            // The backup holds what the source holds (a settings file may hold tokens): it gets
+            // the source's permission bits from its creation on, never the umask's wider ones.
+            let mode = std::fs::metadata(&from)
+                .map_err(|e| WorkspaceError::io("could not read", &from, e))?
+                .permissions();
             // Two runs within one second name the same backup: the later one takes a suffix,
             // and no backup is ever overwritten.
             for n in 0.. {
@@ -600,7 +605,7 @@ fn step(
                     format!("{to}.{n}")
                 };
                 let path = home.join(name);
-                if atomic::create_new(root, &path, &bytes)? {
+                if atomic::create_new_as(root, &path, &bytes, mode.clone())? {
                     journal.push(Undo::Delete(path));
                     break;
                 }

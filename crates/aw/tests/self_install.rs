@@ -588,3 +588,25 @@ fn an_unknown_target_is_refused_naming_the_valid_ones() {
             .contains("claude, codex, gemini, opencode, agents, all")
     );
 }
+
+#[test]
+fn the_settings_backup_is_never_more_open_than_the_settings_file() {
+    use std::os::unix::fs::PermissionsExt;
+    let ws = Ws::bare();
+    let home = ws.home();
+    std::fs::create_dir_all(home.join(".claude")).unwrap();
+    let settings = home.join(".claude/settings.json");
+    std::fs::write(&settings, r#"{"env":{"API_TOKEN":"secret"}}"#).unwrap();
+    std::fs::set_permissions(&settings, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let v = install(&ws, "claude");
+    let backup = target(&v, "claude")["hooks"]["backup"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(Path::new(&backup)), 0o600, "{backup}");
+    assert_eq!(mode(&settings), 0o600, "the rewritten file stays private");
+    let u = ws.ok(&["self", "uninstall", "--target", "claude"]);
+    let backup = target(&u, "claude")["hooks"]["backup"].as_str().unwrap();
+    assert_eq!(mode(Path::new(backup)), 0o600, "{backup}");
+}
