@@ -649,7 +649,7 @@ fn prune(root: &Path, home: &Path, managed: &[Managed], mut dirs: Vec<PathBuf>) 
 /// The marker version of the `w` skill installed on `host`, when one of ours is there.
 pub fn installed_version(home: &Path, host: &Host) -> Option<String> {
     match found(&home.join(format!("{}/w/SKILL.md", host.skills_dir))) {
-        Found::File(t) => aw_core::install::marker::marker_version(&t).map(str::to_owned),
+        Found::File(t) => aw_core::install::marker::marker_version(&t),
         _ => None,
     }
 }

@@ -610,3 +610,36 @@ fn the_settings_backup_is_never_more_open_than_the_settings_file() {
     let backup = target(&u, "claude")["hooks"]["backup"].as_str().unwrap();
     assert_eq!(mode(Path::new(backup)), 0o600, "{backup}");
 }
+
+#[test]
+fn a_persons_skill_that_quotes_the_marker_is_theirs_and_kept() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    let notes = home.join(".gemini/skills/w-notes/SKILL.md");
+    std::fs::create_dir_all(notes.parent().unwrap()).unwrap();
+    let text = "---\nname: w-notes\ndescription: my notes on aw\n---\n# Notes\n\naw marks its files with `<!-- aw:installed version=0.1.0 · ... -->`.\n<!-- aw:installed version=0.1.0 -->\n";
+    std::fs::write(&notes, text).unwrap();
+    let v = install(&ws, "gemini");
+    let t = target(&v, "gemini");
+    assert_eq!(t["removed_stale"], serde_json::json!([]), "{t:#}");
+    assert!(
+        t["kept_foreign"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|k| k.as_str().unwrap().ends_with("w-notes/SKILL.md")),
+        "{t:#}"
+    );
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), text);
+    let u = ws.ok(&["self", "uninstall", "--target", "gemini"]);
+    let t = target(&u, "gemini");
+    assert!(
+        t["kept_foreign"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|k| k.as_str().unwrap().ends_with("w-notes/SKILL.md")),
+        "{t:#}"
+    );
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), text);
+}
