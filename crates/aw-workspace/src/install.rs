@@ -8,7 +8,7 @@
 use crate::atomic;
 use crate::containment::{entry_target, write_target};
 use crate::error::WorkspaceError;
-use aw_core::install::hooks::{HookMerge, merge, remove};
+use aw_core::install::hooks::{HookMerge, groups_for, merge, remove};
 use aw_core::install::host::Host;
 use aw_core::install::plan::{
     Action, Found, HookPlan, HostPlan, Managed, Owner, decide, folder_claimed, stray_is_ours,
@@ -311,7 +311,9 @@ pub fn inspect_uninstall(
     let (remove_files, foreign) = survey(home, &plan.managed);
     let settings = match (&plan.host.hooks, with_hooks) {
         (aw_core::install::host::HookArtifact::Settings(rel), true) => {
-            Some(settings_step(home, rel, remove)?).filter(|s| s.merge.text.is_some())
+            let groups = groups_for(plan.host);
+            Some(settings_step(home, rel, |t| remove(t, &groups))?)
+                .filter(|s| s.merge.text.is_some())
         }
         _ => None,
     };

@@ -643,3 +643,25 @@ fn a_persons_skill_that_quotes_the_marker_is_theirs_and_kept() {
     );
     assert_eq!(std::fs::read_to_string(&notes).unwrap(), text);
 }
+
+#[test]
+fn a_persons_own_hooks_running_aws_commands_elsewhere_are_theirs() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    std::fs::create_dir_all(home.join(".claude")).unwrap();
+    let user = r#"{"hooks":{"SessionStart":[{"matcher":"","hooks":[{"type":"command","command":"aw resume-summary"}]}],"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"aw hook branch-check"}]}]}}"#;
+    std::fs::write(home.join(".claude/settings.json"), user).unwrap();
+    install(&ws, "claude");
+    let s: Value = serde_json::from_str(&read(home, ".claude/settings.json")).unwrap();
+    assert_eq!(
+        s["hooks"]["SessionStart"][0]["hooks"][0]["command"],
+        "aw resume-summary"
+    );
+    let pre = s["hooks"]["PreToolUse"].as_array().unwrap();
+    assert_eq!(pre.len(), 2, "{pre:?}");
+    assert_eq!(pre[0]["matcher"], "Bash");
+    assert_eq!(pre[1]["matcher"], "Edit|Write|MultiEdit|NotebookEdit");
+    ws.ok(&["self", "uninstall", "--target", "claude"]);
+    let after: Value = serde_json::from_str(&read(home, ".claude/settings.json")).unwrap();
+    assert_eq!(after, serde_json::from_str::<Value>(user).unwrap());
+}
