@@ -35,10 +35,22 @@ pub enum InstallError {
         path: PathBuf,
         /// Why.
         why: String,
+        /// What the person can do.
+        action: String,
     },
     /// The filesystem failed.
     #[error(transparent)]
     Workspace(#[from] WorkspaceError),
+}
+
+const REPLACE_LINK: &str = "Replace the symbolic link with a real folder inside the host's folder (or remove it), then run the command again.";
+
+fn not_a_folder(path: PathBuf) -> InstallError {
+    InstallError::Unsafe {
+        path,
+        why: "it is not a folder, and aw installs into it".to_owned(),
+        action: "Move it away (or make it a folder; a link to a folder is fine), then run the command again.".to_owned(),
+    }
 }
 
 /// What happens to one planned file.
@@ -72,6 +84,9 @@ pub struct HostInstall {
     pub plan: HostPlan,
     /// Each planned file.
     pub steps: Vec<FileStep>,
+    /// Entries that are not folders (a file, a FIFO, a link to nothing) where aw needs a folder
+    /// on the way to a planned file: in aw's way like a conflict.
+    pub blocked: Vec<String>,
     /// Files of ours under the managed folders that the plan no longer has (an older install's).
     pub stale: Vec<String>,
     /// Files under the managed folders that are not ours: never touched.
@@ -83,16 +98,22 @@ pub struct HostInstall {
 impl HostInstall {
     /// The paths where something that is not ours stands in the way.
     pub fn conflicts(&self) -> Vec<&str> {
-        self.steps
+        self.blocked
             .iter()
-            .filter(|s| s.action == Action::Conflict)
-            .map(|s| s.rel.as_str())
+            .map(String::as_str)
+            .chain(
+                self.steps
+                    .iter()
+                    .filter(|s| s.action == Action::Conflict)
+                    .map(|s| s.rel.as_str()),
+            )
             .collect()
     }
 
     /// Whether the install would change nothing.
     pub fn is_noop(&self) -> bool {
         self.steps.iter().all(|s| s.action == Action::Noop)
+            && self.blocked.is_empty()
             && self.stale.is_empty()
             && self
                 .settings
@@ -234,8 +255,89 @@ fn settings_step(
     })
 }
 
+/// The first entry on the way from the host's folder down to `rel`'s folder that is not a
+/// folder (a file, a FIFO, a link to nothing): aw would need a folder there.
+fn blocking_entry(home: &Path, host: &Host, rel: &str) -> Option<String> {
+    let root = host.root_of(rel);
+    let rest = rel.strip_prefix(root)?.trim_start_matches('/');
+    let (dirs, _) = rest.rsplit_once('/')?;
+    let mut cur = root.to_owned();
+    for part in dirs.split('/') {
+        cur = format!("{cur}/{part}");
+        let path = home.join(&cur);
+        match std::fs::symlink_metadata(&path) {
+            Err(_) => return None,
+            Ok(_) if path.is_dir() => {}
+            Ok(_) => return Some(cur),
+        }
+    }
+    None
+}
+
+/// Checks, before anything is written, that a host folder (relative to HOME) the plan writes
+/// under is a folder, or can be created: missing, with only real folders (or links that stay
+/// under HOME) on the way. The same answer for a dry run and a real one.
+fn check_root(home: &Path, rel: &str) -> Result<(), InstallError> {
+    let path = home.join(rel);
+    if path.is_dir() {
+        return Ok(());
+    }
+    if std::fs::symlink_metadata(&path).is_ok() {
+        return Err(not_a_folder(path));
+    }
+    let canon_home = home.canonicalize().unwrap_or_else(|_| home.to_path_buf());
+    let mut cur = home.to_path_buf();
+    for part in rel.split('/').filter(|p| !p.is_empty()) {
+        cur.push(part);
+        let Ok(meta) = std::fs::symlink_metadata(&cur) else {
+            break;
+        };
+        if meta.file_type().is_symlink()
+            && !cur
+                .canonicalize()
+                .is_ok_and(|real| real.starts_with(&canon_home))
+        {
+            return Err(InstallError::Unsafe {
+                why: format!(
+                    "it is a symbolic link that leads out of HOME, and aw creates no folder through one ({} is missing)",
+                    path.display()
+                ),
+                action: format!(
+                    "Create {} yourself (aw writes into an existing host folder, wherever it is), or install this host with --no-hooks.",
+                    path.display()
+                ),
+                path: cur,
+            });
+        }
+        if !cur.is_dir() {
+            return Err(not_a_folder(cur));
+        }
+    }
+    Ok(())
+}
+
 /// Reads what installing `plan` under `home` would find and change.
 pub fn inspect_install(home: &Path, plan: HostPlan) -> Result<HostInstall, InstallError> {
+    let mut roots: Vec<&str> = plan
+        .files
+        .iter()
+        .map(|f| plan.host.root_of(&f.rel))
+        .collect();
+    if let HookPlan::Settings { rel, .. } = &plan.hooks {
+        roots.push(plan.host.root_of(rel));
+    }
+    roots.dedup();
+    for root in roots {
+        check_root(home, root)?;
+    }
+    let mut blocked: Vec<String> = Vec::new();
+    for f in &plan.files {
+        if let Some(b) = blocking_entry(home, plan.host, &f.rel)
+            && !blocked.contains(&b)
+        {
+            blocked.push(b);
+        }
+    }
     let mut steps = Vec::new();
     for f in &plan.files {
         let at = found(&home.join(&f.rel));
@@ -295,6 +397,7 @@ pub fn inspect_install(home: &Path, plan: HostPlan) -> Result<HostInstall, Insta
     Ok(HostInstall {
         plan,
         steps,
+        blocked,
         stale,
         foreign,
         settings,
@@ -371,6 +474,13 @@ impl Op {
 /// files removed, the settings file backed up and then written. `epoch` names the backups.
 pub fn install_ops(hi: &HostInstall, force: bool, epoch: u64) -> Vec<Op> {
     let mut ops = Vec::new();
+    if force {
+        // A file where aw needs a folder goes first: the files under it are written after.
+        ops.extend(hi.blocked.iter().map(|rel| Op::MoveAside {
+            rel: rel.clone(),
+            to: format!("{rel}.aw-backup-{epoch}"),
+        }));
+    }
     for s in &hi.steps {
         match s.action {
             Action::Noop => {}
@@ -434,20 +544,29 @@ pub fn uninstall_ops(r: &HostRemoval, epoch: u64) -> Vec<Op> {
     ops
 }
 
-/// The host's own folder, the root every write of this host must stay under: created (under
-/// HOME) when missing; a link to a folder elsewhere is the person's choice and followed.
-fn host_root(home: &Path, root_rel: &str) -> Result<PathBuf, InstallError> {
-    let root = home.join(root_rel);
+/// The host folder `rel` (relative to HOME), the root a step's writes must stay under: created
+/// when missing, and the folders created then are journaled, so a failure removes them again
+/// (an uninstall, which only removes, never gets here for a missing folder). A link to a folder
+/// elsewhere is the person's choice and followed.
+fn ensure_root(
+    home: &Path,
+    rel: &str,
+    journal: &mut Vec<(PathBuf, Undo)>,
+) -> Result<PathBuf, InstallError> {
+    let root = home.join(rel);
     if root.is_dir() {
         return Ok(root);
     }
-    if std::fs::symlink_metadata(&root).is_ok() {
-        return Err(InstallError::Unsafe {
-            path: root,
-            why: "it is not a folder".to_owned(),
-        });
-    }
+    check_root(home, rel)?;
+    let missing: Vec<PathBuf> = root
+        .ancestors()
+        .take_while(|a| {
+            a.starts_with(home) && *a != home && std::fs::symlink_metadata(a).is_err()
+        })
+        .map(Path::to_path_buf)
+        .collect();
     atomic::create_dir_all(home, &root)?;
+    journal.push((home.to_path_buf(), Undo::RemoveDirs(missing)));
     Ok(root)
 }
 
@@ -471,6 +590,7 @@ pub fn check_ops(home: &Path, host: &Host, ops: &[Op]) -> Result<(), InstallErro
                         }
                         other => other.to_string(),
                     },
+                    action: REPLACE_LINK.to_owned(),
                 });
             }
         }
@@ -487,48 +607,68 @@ enum Undo {
     RemoveDirs(Vec<PathBuf>),
 }
 
-/// Carries out `ops` on `host`, in order; when one fails, every step already done is undone (in
-/// reverse) and the failure returned. Folders emptied by a removal are removed, as long as they
-/// lie in a `managed` folder (the managed folder included, never its parent).
-pub fn apply(
-    home: &Path,
-    host: &Host,
-    ops: &[Op],
-    managed: &[Managed],
-) -> Result<(), InstallError> {
-    if ops.is_empty() {
-        return Ok(());
+/// One host's part of a transaction.
+#[derive(Debug, Clone, Copy)]
+pub struct HostOps<'a> {
+    /// The host's row.
+    pub host: &'static Host,
+    /// Its steps, in order.
+    pub ops: &'a [Op],
+    /// Its managed folders (emptied ones are removed).
+    pub managed: &'a [Managed],
+}
+
+/// Carries out the steps of every host, in order, as one transaction: every path is checked
+/// first; when a step fails, every step already done, on every host, is undone (in reverse,
+/// the folders it created included) and the failure returned, so `--target all` never leaves
+/// some hosts installed and others not. Folders emptied by a removal are removed, as long as
+/// they lie in a managed folder (the managed folder included, never its parent).
+pub fn apply(home: &Path, hosts: &[HostOps<'_>]) -> Result<(), InstallError> {
+    for h in hosts {
+        check_ops(home, h.host, h.ops)?;
     }
-    check_ops(home, host, ops)?;
-    let root = host_root(home, host.root)?;
     let mut journal: Vec<(PathBuf, Undo)> = Vec::new();
-    let mut emptied: Vec<PathBuf> = Vec::new();
-    for op in ops {
-        let done = host_root(home, host.root_of(op.paths()[0])).and_then(|op_root| {
-            let mut undo = Vec::new();
-            let r = step(&op_root, home, op, &mut undo, &mut emptied);
-            journal.extend(undo.into_iter().map(|u| (op_root.clone(), u)));
-            r
-        });
-        if let Err(e) = done {
-            for (root, undo) in journal.into_iter().rev() {
-                let _ = match undo {
-                    Undo::Restore(p, bytes) => atomic::write(&root, &p, &bytes),
-                    Undo::Delete(p) => atomic::remove_file(&root, &p).map(|_| ()),
-                    Undo::MoveBack(from, to) => std::fs::rename(&from, &to)
-                        .map_err(|e| WorkspaceError::io("could not move back", &from, e)),
-                    Undo::RemoveDirs(dirs) => {
-                        for d in dirs {
-                            let _ = atomic::remove_empty_dir(&root, &d);
-                        }
-                        Ok(())
+    let mut emptied: Vec<Vec<PathBuf>> = Vec::new();
+    if let Err(e) = run_all(home, hosts, &mut journal, &mut emptied) {
+        for (root, undo) in journal.into_iter().rev() {
+            let _ = match undo {
+                Undo::Restore(p, bytes) => atomic::write(&root, &p, &bytes),
+                Undo::Delete(p) => atomic::remove_file(&root, &p).map(|_| ()),
+                Undo::MoveBack(from, to) => std::fs::rename(&from, &to)
+                    .map_err(|e| WorkspaceError::io("could not move back", &from, e)),
+                Undo::RemoveDirs(dirs) => {
+                    for d in dirs {
+                        let _ = atomic::remove_empty_dir(&root, &d);
                     }
-                };
-            }
-            return Err(e);
+                    Ok(())
+                }
+            };
         }
+        return Err(e);
     }
-    prune(&root, home, managed, emptied);
+    for (h, dirs) in hosts.iter().zip(emptied) {
+        prune(home, h.host, h.managed, dirs);
+    }
+    Ok(())
+}
+
+fn run_all(
+    home: &Path,
+    hosts: &[HostOps<'_>],
+    journal: &mut Vec<(PathBuf, Undo)>,
+    emptied: &mut Vec<Vec<PathBuf>>,
+) -> Result<(), InstallError> {
+    for h in hosts {
+        let mut dirs = Vec::new();
+        for op in h.ops {
+            let root = ensure_root(home, h.host.root_of(op.paths()[0]), journal)?;
+            let mut undo = Vec::new();
+            let r = step(&root, home, op, &mut undo, &mut dirs);
+            journal.extend(undo.into_iter().map(|u| (root.clone(), u)));
+            r?;
+        }
+        emptied.push(dirs);
+    }
     Ok(())
 }
 
@@ -619,7 +759,7 @@ fn step(
 
 /// Removes the folders left empty by removals, walking up while they are empty and inside a
 /// managed folder: the host's own `skills/` or `commands/` folder always stays.
-fn prune(root: &Path, home: &Path, managed: &[Managed], mut dirs: Vec<PathBuf>) {
+fn prune(home: &Path, host: &Host, managed: &[Managed], mut dirs: Vec<PathBuf>) {
     let removable = |dir: &Path| {
         managed.iter().any(|m| match m {
             Managed::Tree(d) => dir.starts_with(home.join(d)),
@@ -637,9 +777,14 @@ fn prune(root: &Path, home: &Path, managed: &[Managed], mut dirs: Vec<PathBuf>) 
     dirs.sort();
     dirs.dedup();
     for mut dir in dirs.into_iter().rev() {
+        let rel = dir
+            .strip_prefix(home)
+            .map(|r| r.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let root = home.join(host.root_of(&rel));
         while removable(&dir) {
             let empty = std::fs::read_dir(&dir).is_ok_and(|mut e| e.next().is_none());
-            if !empty || atomic::remove_empty_dir(root, &dir).is_err() {
+            if !empty || atomic::remove_empty_dir(&root, &dir).is_err() {
                 break;
             }
             let Some(parent) = dir.parent() else { break };
@@ -681,5 +826,41 @@ fn is_executable(p: &Path) -> bool {
     #[cfg(not(unix))]
     {
         m.is_file()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use aw_core::install::host::host;
+
+    #[test]
+    fn a_failure_on_a_later_host_undoes_the_earlier_ones_and_the_folders_they_created() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path();
+        std::fs::create_dir_all(home.join(".codex")).unwrap();
+        let claude = [Op::Write {
+            rel: ".claude/skills/w/SKILL.md".to_owned(),
+            text: "x".to_owned(),
+        }];
+        // Removing a file that is not there fails once the first host is written.
+        let codex = [Op::Remove {
+            rel: ".codex/skills/w/gone.md".to_owned(),
+        }];
+        let hosts = [
+            HostOps {
+                host: host("claude").unwrap(),
+                ops: &claude,
+                managed: &[],
+            },
+            HostOps {
+                host: host("codex").unwrap(),
+                ops: &codex,
+                managed: &[],
+            },
+        ];
+        assert!(apply(home, &hosts).is_err());
+        assert!(!home.join(".claude").exists(), "the created host folder went");
+        assert!(home.join(".codex").is_dir(), "the person's folder stays");
     }
 }

@@ -510,17 +510,46 @@ fn the_installed_design_wrapper_is_ready_for_aws_own_capability_tooling() {
 }
 
 #[test]
-fn a_step_that_fails_undoes_the_whole_host() {
+fn a_file_where_aw_needs_a_folder_is_a_conflict_found_before_any_write() {
     let ws = Ws::bare();
     let home = ws.home();
-    std::fs::create_dir_all(home.join(".claude")).unwrap();
-    // A file where the command folder should be: the skills are written first, then the
-    // commands fail, and everything already written is undone.
-    std::fs::write(home.join(".claude/commands"), "not a folder").unwrap();
+    std::fs::create_dir_all(home.join(".claude/commands")).unwrap();
+    std::fs::create_dir_all(home.join(".codex")).unwrap();
+    // A file where the command folder should be, and one where the skills folder should be.
+    std::fs::write(home.join(".claude/commands/w"), "not a folder").unwrap();
+    std::fs::write(home.join(".codex/skills"), "not a folder either").unwrap();
     let before = tree(home);
-    let (code, v) = ws.run(&["self", "install", "--target", "claude", "--no-hooks"]);
-    assert_eq!(code, 1, "{v:#}");
-    assert_eq!(tree(home), before);
+    for dry in [true, false] {
+        let mut args = vec!["self", "install", "--target", "all"];
+        if dry {
+            args.push("--dry-run");
+        }
+        let f = ws.fails(&args, "INSTALL_CONFLICT_FOREIGN");
+        let conflicts: Vec<&str> = f["error"]["details"]["conflicts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_str().unwrap())
+            .collect();
+        assert!(
+            conflicts.iter().any(|c| c.ends_with(".claude/commands/w")),
+            "{conflicts:?}"
+        );
+        assert!(
+            conflicts.iter().any(|c| c.ends_with(".codex/skills")),
+            "{conflicts:?}"
+        );
+        assert_eq!(tree(home), before, "no host was written (dry run: {dry})");
+    }
+    let v = ws.ok(&["self", "install", "--target", "all", "--force"]);
+    let moved = target(&v, "codex")["moved_aside"][0]["to"].as_str().unwrap();
+    assert!(moved.contains(".codex/skills.aw-backup-"), "{moved}");
+    assert_eq!(
+        std::fs::read_to_string(moved).unwrap(),
+        "not a folder either"
+    );
+    assert!(home.join(".codex/skills/w/SKILL.md").is_file());
+    assert!(home.join(".claude/commands/w").is_dir());
 }
 
 #[test]
@@ -664,4 +693,17 @@ fn a_persons_own_hooks_running_aws_commands_elsewhere_are_theirs() {
     ws.ok(&["self", "uninstall", "--target", "claude"]);
     let after: Value = serde_json::from_str(&read(home, ".claude/settings.json")).unwrap();
     assert_eq!(after, serde_json::from_str::<Value>(user).unwrap());
+}
+
+#[test]
+fn uninstall_creates_no_host_folder() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    install(&ws, "opencode");
+    std::fs::remove_dir_all(home.join(".opencode")).unwrap();
+    let v = ws.ok(&["self", "uninstall", "--target", "all"]);
+    assert_eq!(target(&v, "opencode")["hooks"]["status"], "removed");
+    for root in [".opencode", ".claude", ".codex", ".gemini", ".agents"] {
+        assert!(!home.join(root).exists(), "{root} was created");
+    }
 }

@@ -8,7 +8,9 @@ use crate::output::{Format, Outcome};
 use crate::style::clean_lines;
 use aw_core::error_code::ErrorCode;
 use aw_core::install::plan::{Action, HookPlan};
-use aw_workspace::install::{HostInstall, Op, apply, check_ops, inspect_install, install_ops};
+use aw_workspace::install::{
+    HostInstall, HostOps, Op, apply, check_ops, inspect_install, install_ops,
+};
 use clap::Args;
 use serde_json::{Value, json};
 use std::path::Path;
@@ -84,9 +86,17 @@ pub fn run(args: &InstallArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         check_ops(&home, hi.plan.host, ops).map_err(refused)?;
     }
     if !args.flags.dry_run {
-        for (hi, ops) in inspected.iter().zip(&all_ops) {
-            apply(&home, hi.plan.host, ops, &hi.plan.managed).map_err(refused)?;
-        }
+        // One transaction over every host: a failure on the last undoes the first.
+        let hosts: Vec<HostOps<'_>> = inspected
+            .iter()
+            .zip(&all_ops)
+            .map(|(hi, ops)| HostOps {
+                host: hi.plan.host,
+                ops,
+                managed: &hi.plan.managed,
+            })
+            .collect();
+        apply(&home, &hosts).map_err(refused)?;
     }
     let reports: Vec<Value> = inspected
         .iter()

@@ -104,10 +104,10 @@ pub fn refused(e: InstallError) -> Failure {
             "Fix that file so it is a JSON object (aw adds its own hook entries and keeps everything else), or run with --no-hooks.",
         )
         .with_details(json!({ "file": path.to_string_lossy() })),
-        InstallError::Unsafe { path, why } => Failure::new(
+        InstallError::Unsafe { path, why, action } => Failure::new(
             ErrorCode::InstallPathUnsafe,
             format!("Nothing was written: {} ({why}).", path.display()),
-            "Replace the symbolic link with a real folder inside the host's folder (or remove it), then run the command again.",
+            action,
         )
         .with_details(json!({ "path": path.to_string_lossy() })),
         InstallError::Workspace(e) => e.into(),
