@@ -228,22 +228,81 @@ fn survey(home: &Path, managed: &[Managed]) -> (Vec<String>, Vec<String>) {
     (ours, foreign)
 }
 
+/// What kind of entry `meta` is, for a message.
+fn kind(meta: &std::fs::Metadata) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let t = meta.file_type();
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_block_device() || t.is_char_device() {
+            return "a device";
+        }
+    }
+    if meta.is_dir() { "a folder" } else { "not a regular file" }
+}
+
+/// The text of the settings file `rel`, read without ever opening anything but a regular file
+/// (a FIFO would block): absent → `None`; a symbolic link whose target is a regular file inside
+/// the host's folder (a dotfiles layout) is followed, and the target is what gets rewritten;
+/// a link that leads out of the host's folder, or anything that is not a file, is refused.
+fn settings_text(home: &Path, host: &Host, rel: &str) -> Result<Option<String>, InstallError> {
+    let path = home.join(rel);
+    let Ok(meta) = std::fs::symlink_metadata(&path) else {
+        return Ok(None);
+    };
+    let root = home.join(host.root_of(rel));
+    let not_a_file = |why: String| InstallError::Unsafe {
+        path: path.clone(),
+        why,
+        action: "Move it away (aw then creates the file), or install with --no-hooks.".to_owned(),
+    };
+    if meta.file_type().is_symlink() {
+        let canon_root = root.canonicalize().unwrap_or_else(|_| root.clone());
+        let Ok(real) = path.canonicalize() else {
+            return Err(not_a_file(
+                "it is a symbolic link that leads nowhere".to_owned(),
+            ));
+        };
+        if !real.starts_with(&canon_root) {
+            return Err(InstallError::Unsafe {
+                why: format!(
+                    "it is a symbolic link to {}, outside {}, and aw writes no file through a link that leads out of the host's folder",
+                    real.display(),
+                    root.display()
+                ),
+                action: "Replace the link with the file itself (or link the whole host folder instead), or install with --no-hooks.".to_owned(),
+                path,
+            });
+        }
+        let target = std::fs::metadata(&real).map_err(|e| WorkspaceError::io("could not read", &real, e))?;
+        if !target.is_file() {
+            return Err(not_a_file(format!(
+                "it is a symbolic link to {}, which is {}",
+                real.display(),
+                kind(&target)
+            )));
+        }
+    } else if !meta.is_file() {
+        return Err(not_a_file(format!("it is {}, not a settings file", kind(&meta))));
+    }
+    let bytes = std::fs::read(&path).map_err(|e| WorkspaceError::io("could not read", &path, e))?;
+    Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
+}
+
 fn settings_step(
     home: &Path,
+    host: &Host,
     rel: &str,
     f: impl Fn(Option<&str>) -> Result<HookMerge, SettingsError>,
 ) -> Result<SettingsStep, InstallError> {
     let path = home.join(rel);
-    let text = match found(&path) {
-        Found::Absent => None,
-        Found::File(t) => Some(t),
-        Found::Other => {
-            return Err(InstallError::Settings {
-                path,
-                error: SettingsError::Shape("(the file)"),
-            });
-        }
-    };
+    let text = settings_text(home, host, rel)?;
     let merge = f(text.as_deref()).map_err(|error| InstallError::Settings {
         path: path.clone(),
         error,
@@ -391,7 +450,7 @@ pub fn inspect_install(home: &Path, plan: HostPlan) -> Result<HostInstall, Insta
         .filter(|r| !planned.contains(&r.as_str()))
         .collect();
     let settings = match &plan.hooks {
-        HookPlan::Settings { rel, groups } => Some(settings_step(home, rel, |t| merge(t, groups))?),
+        HookPlan::Settings { rel, groups } => Some(settings_step(home, plan.host, rel, |t| merge(t, groups))?),
         _ => None,
     };
     Ok(HostInstall {
@@ -415,7 +474,7 @@ pub fn inspect_uninstall(
     let settings = match (&plan.host.hooks, with_hooks) {
         (aw_core::install::host::HookArtifact::Settings(rel), true) => {
             let groups = groups_for(plan.host);
-            Some(settings_step(home, rel, |t| remove(t, &groups))?)
+            Some(settings_step(home, plan.host, rel, |t| remove(t, &groups))?)
                 .filter(|s| s.merge.text.is_some())
         }
         _ => None,
@@ -682,8 +741,10 @@ fn step(
     match op {
         Op::Write { rel, text } => {
             let path = home.join(rel);
-            let before = match found(&path) {
-                Found::File(_) => std::fs::read(&path).ok(),
+            // A settings file linked inside the host's folder is written through, so what is
+            // restored on failure is its target's bytes, never the link removed.
+            let before = match std::fs::metadata(&path) {
+                Ok(m) if m.is_file() => std::fs::read(&path).ok(),
                 _ => None,
             };
             if let Some(parent) = path.parent() {

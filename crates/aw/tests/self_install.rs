@@ -707,3 +707,98 @@ fn uninstall_creates_no_host_folder() {
         assert!(!home.join(root).exists(), "{root} was created");
     }
 }
+
+#[test]
+fn a_linked_settings_file_inside_the_host_is_followed_and_one_leading_out_refused() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    std::fs::create_dir_all(home.join(".claude/dotfiles")).unwrap();
+    let real = home.join(".claude/dotfiles/settings.json");
+    let user = r#"{"model":"opus"}"#;
+    std::fs::write(&real, user).unwrap();
+    let link = home.join(".claude/settings.json");
+    std::os::unix::fs::symlink("dotfiles/settings.json", &link).unwrap();
+    let v = install(&ws, "claude");
+    assert_eq!(target(&v, "claude")["hooks"]["status"], "installed");
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink(),
+        "the link stays a link"
+    );
+    let s: Value = serde_json::from_str(&std::fs::read_to_string(&real).unwrap()).unwrap();
+    assert_eq!(s["model"], "opus");
+    assert!(s["hooks"]["PreCompact"].is_array(), "the target got the hooks");
+    ws.ok(&["self", "uninstall", "--target", "claude"]);
+    let back: Value = serde_json::from_str(&std::fs::read_to_string(&real).unwrap()).unwrap();
+    assert_eq!(back, serde_json::from_str::<Value>(user).unwrap());
+
+    // A link out of the host's folder: refused with a true message, nothing written.
+    let ws = Ws::bare();
+    let home = ws.home();
+    std::fs::create_dir_all(home.join(".claude")).unwrap();
+    let outside = ws.root().join("dotfiles-settings.json");
+    std::fs::write(&outside, user).unwrap();
+    std::os::unix::fs::symlink(&outside, home.join(".claude/settings.json")).unwrap();
+    let before = tree(home);
+    for args in [
+        &["self", "install", "--target", "claude", "--dry-run"][..],
+        &["self", "install", "--target", "claude"][..],
+    ] {
+        let f = ws.fails(args, "INSTALL_PATH_UNSAFE");
+        let msg = f["error"]["message"].as_str().unwrap();
+        assert!(msg.contains("symbolic link") && msg.contains("outside"), "{msg}");
+    }
+    assert_eq!(tree(home), before);
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), user);
+}
+
+#[test]
+fn a_fifo_in_place_of_the_settings_file_is_refused_as_unsafe_not_as_json() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    std::fs::create_dir_all(home.join(".claude")).unwrap();
+    let fifo = home.join(".claude/settings.json");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let f = ws.fails(
+        &["self", "install", "--target", "claude"],
+        "INSTALL_PATH_UNSAFE",
+    );
+    let msg = f["error"]["message"].as_str().unwrap();
+    assert!(msg.contains("FIFO"), "{msg}");
+    assert!(!home.join(".claude/skills").exists());
+}
+
+#[test]
+fn a_linked_config_folder_leading_out_of_home_refuses_dry_run_and_run_alike() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    let dotfiles = ws.root().join("dotfiles-config");
+    std::fs::create_dir_all(&dotfiles).unwrap();
+    std::os::unix::fs::symlink(&dotfiles, home.join(".config")).unwrap();
+    let before = tree(home);
+    for args in [
+        &["self", "install", "--target", "opencode", "--dry-run"][..],
+        &["self", "install", "--target", "opencode"][..],
+    ] {
+        let f = ws.fails(args, "INSTALL_PATH_UNSAFE");
+        assert!(
+            f["data"]["action"]
+                .as_str()
+                .unwrap()
+                .contains(".config/opencode"),
+            "{f:#}"
+        );
+    }
+    assert_eq!(tree(home), before);
+    assert_eq!(std::fs::read_dir(&dotfiles).unwrap().count(), 0);
+    // Once the folder exists (the person's choice, through their link), aw writes into it.
+    std::fs::create_dir_all(dotfiles.join("opencode")).unwrap();
+    install(&ws, "opencode");
+    assert!(dotfiles.join("opencode/plugins/aw-hooks.js").is_file());
+}
