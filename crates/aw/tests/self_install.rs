@@ -606,6 +606,29 @@ fn without_home_there_is_no_host_folder_to_write() {
 }
 
 #[test]
+fn a_relative_home_is_refused_like_an_unset_one() {
+    let ws = Ws::bare();
+    for verb in [
+        &["install", "--target", "claude"][..],
+        &["uninstall", "--target", "claude"][..],
+        &["doctor"][..],
+        &["detect-hosts"][..],
+    ] {
+        let mut args = vec!["self"];
+        args.extend_from_slice(verb);
+        let out = ws.process(&args).env("HOME", "rel").output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["error"]["code"], "HOME_UNSET", "{v:#}");
+        assert!(
+            v["error"]["message"].as_str().unwrap().contains("absolute"),
+            "{v:#}"
+        );
+    }
+    assert!(!ws.root().join("rel").exists());
+}
+
+#[test]
 fn an_unknown_target_is_refused_naming_the_valid_ones() {
     let ws = Ws::bare();
     let v = ws.fails(&["self", "install", "--target", "kimi"], "ARGS_INVALID");
