@@ -825,3 +825,38 @@ fn a_linked_config_folder_leading_out_of_home_refuses_dry_run_and_run_alike() {
     install(&ws, "opencode");
     assert!(dotfiles.join("opencode/plugins/aw-hooks.js").is_file());
 }
+
+#[test]
+fn the_doctor_names_the_next_command_and_skill_only_shows_no_commands_line() {
+    let ws = Ws::bare();
+    std::fs::create_dir_all(ws.home().join(".gemini")).unwrap();
+    let (code, text) = ws.text(&["self", "doctor", "--format", "human"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("aw self install --target gemini"),
+        "not-installed names the next command: {text}"
+    );
+    let (code, text) = ws.text(&[
+        "self",
+        "install",
+        "--target",
+        "claude",
+        "--skill-only",
+        "--format",
+        "human",
+    ]);
+    assert_eq!(code, 0, "{text}");
+    assert!(!text.contains("commands:"), "{text}");
+    let v = ws.ok(&["self", "install", "--target", "claude", "--skill-only"]);
+    assert_eq!(target(&v, "claude")["commands"], Value::Null);
+    // An outdated host names it too.
+    std::fs::write(
+        ws.home().join(".claude/skills/w/retired.md"),
+        "<!-- aw:installed version=0.0.1 · old -->\n",
+    )
+    .unwrap();
+    let (_, text) = ws.text(&["self", "doctor", "--format", "human"]);
+    assert!(text.contains("aw self install --target claude"), "{text}");
+    let (_, text) = ws.text(&["self", "install", "--target", "claude", "--format", "human"]);
+    assert!(text.contains("commands: /w:<n>"), "{text}");
+}

@@ -181,10 +181,17 @@ fn report(home: &Path, hi: &HostInstall, ops: &[Op], dry_run: bool) -> Value {
             })
         }
     };
+    // Only when command files are part of this install (not with --skill-only or --no-commands).
     let commands = hi
         .plan
         .host
         .commands
+        .filter(|c| {
+            hi.plan
+                .files
+                .iter()
+                .any(|f| f.rel.starts_with(&format!("{}/", c.dir)))
+        })
         .map(|c| json!({ "dir": shown(home, c.dir), "invoked_as": c.invoked_as }));
     json!({
         "target": hi.plan.host.id,
