@@ -110,6 +110,18 @@ impl HostInstall {
             .collect()
     }
 
+    /// The skill folders (`<skills>/<name>`) that are someone else's skill: their `SKILL.md` is
+    /// there and not aw's. `--force` moves each whole, so the person's skill stays whole
+    /// (its references and scripts with it) instead of losing only its `SKILL.md`.
+    pub fn foreign_skill_folders(&self) -> Vec<&str> {
+        self.steps
+            .iter()
+            .filter(|s| s.action == Action::Conflict && s.present)
+            .filter_map(|s| s.rel.strip_suffix("/SKILL.md"))
+            .filter(|dir| dir.rsplit_once('/').map(|(p, _)| p) == Some(self.plan.host.skills_dir))
+            .collect()
+    }
+
     /// Whether the install would change nothing.
     pub fn is_noop(&self) -> bool {
         self.steps.iter().all(|s| s.action == Action::Noop)
@@ -540,7 +552,29 @@ pub fn install_ops(hi: &HostInstall, force: bool, epoch: u64) -> Vec<Op> {
             to: format!("{rel}.aw-backup-{epoch}"),
         }));
     }
+    let folders: Vec<&str> = if force {
+        hi.foreign_skill_folders()
+    } else {
+        Vec::new()
+    };
+    let in_moved = |rel: &str| {
+        folders
+            .iter()
+            .any(|f| rel.strip_prefix(f).is_some_and(|r| r.starts_with('/')))
+    };
+    ops.extend(folders.iter().map(|f| Op::MoveAside {
+        rel: (*f).to_owned(),
+        to: format!("{f}.aw-backup-{epoch}"),
+    }));
     for s in &hi.steps {
+        if in_moved(&s.rel) {
+            // The folder went aside whole: every file of aw's is written into a new one.
+            ops.push(Op::Write {
+                rel: s.rel.clone(),
+                text: s.text.clone(),
+            });
+            continue;
+        }
         match s.action {
             Action::Noop => {}
             Action::Conflict if !force => {}
@@ -564,7 +598,12 @@ pub fn install_ops(hi: &HostInstall, force: bool, epoch: u64) -> Vec<Op> {
             }),
         }
     }
-    ops.extend(hi.stale.iter().map(|rel| Op::Remove { rel: rel.clone() }));
+    ops.extend(
+        hi.stale
+            .iter()
+            .filter(|rel| !in_moved(rel))
+            .map(|rel| Op::Remove { rel: rel.clone() }),
+    );
     if let Some(st) = &hi.settings {
         ops.extend(settings_ops(st, epoch));
     }

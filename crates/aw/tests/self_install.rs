@@ -328,9 +328,10 @@ fn a_foreign_skill_of_the_same_name_is_refused_and_force_moves_it_aside() {
     let v = ws.ok(&["self", "install", "--target", "claude", "--force"]);
     let moved = &target(&v, "claude")["moved_aside"][0];
     let to = moved["to"].as_str().unwrap();
-    assert!(to.contains("SKILL.md.aw-backup-"), "{to}");
+    assert!(to.contains("skills/w.aw-backup-"), "{to}");
+    assert_eq!(moved["kind"], "skill-folder");
     assert!(
-        std::fs::read_to_string(to)
+        std::fs::read_to_string(Path::new(to).join("SKILL.md"))
             .unwrap()
             .contains("My own skill.")
     );
@@ -859,4 +860,50 @@ fn the_doctor_names_the_next_command_and_skill_only_shows_no_commands_line() {
     assert!(text.contains("aw self install --target claude"), "{text}");
     let (_, text) = ws.text(&["self", "install", "--target", "claude", "--format", "human"]);
     assert!(text.contains("commands: /w:<n>"), "{text}");
+}
+
+#[test]
+fn force_moves_a_persons_whole_skill_folder_aside_so_it_stays_whole() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    let mine = home.join(".claude/skills/design");
+    std::fs::create_dir_all(mine.join("references")).unwrap();
+    std::fs::write(
+        mine.join("SKILL.md"),
+        "---\nname: design\ndescription: my design skill\n---\nSee references/guide.md.\n",
+    )
+    .unwrap();
+    std::fs::write(mine.join("references/guide.md"), "my guide\n").unwrap();
+    let (_, text) = ws.text(&[
+        "self", "install", "--target", "claude", "--force", "--dry-run", "--format", "human",
+    ]);
+    assert!(text.contains("your skill folder, whole, moved aside"), "{text}");
+    let v = ws.ok(&["self", "install", "--target", "claude", "--force"]);
+    let t = target(&v, "claude");
+    let moved = t["moved_aside"].as_array().unwrap();
+    assert_eq!(moved.len(), 1, "{t:#}");
+    assert_eq!(moved[0]["kind"], "skill-folder");
+    let to = Path::new(moved[0]["to"].as_str().unwrap()).to_path_buf();
+    assert!(
+        to.to_string_lossy().contains("skills/design.aw-backup-"),
+        "{}",
+        to.display()
+    );
+    assert_eq!(t["kept_foreign"], serde_json::json!([]), "{t:#}");
+    let (_, text) = ws.text(&["self", "install", "--target", "claude", "--format", "human"]);
+    assert!(!text.contains("moved aside"), "a second run moves nothing: {text}");
+    assert!(std::fs::read_to_string(mine.join("SKILL.md")).unwrap().contains(MARKER));
+    assert!(!mine.join("references").exists(), "aw's folder holds only aw's files");
+    ws.ok(&["self", "uninstall", "--target", "claude"]);
+    // The person's skill is whole where it was moved: SKILL.md and references together.
+    assert!(
+        std::fs::read_to_string(to.join("SKILL.md"))
+            .unwrap()
+            .contains("my design skill")
+    );
+    assert_eq!(
+        std::fs::read_to_string(to.join("references/guide.md")).unwrap(),
+        "my guide\n"
+    );
+    assert!(!mine.exists());
 }

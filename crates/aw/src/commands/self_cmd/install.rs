@@ -31,8 +31,9 @@ agents).\n\n\
 Every file aw writes carries a marker (`aw:installed version=…`); aw replaces and removes only \
 marked files. A file of yours where aw would write refuses the install \
 (INSTALL_CONFLICT_FOREIGN) unless --force, which moves it aside as <file>.aw-backup-<epoch> \
-(never deleted). Your own hooks and settings keys are kept; aw's hook entries are recognised by \
-their command. A second install changes nothing (noop)."
+(never deleted; a skill folder of yours with the same name as aw's is moved whole, as \
+<folder>.aw-backup-<epoch>). Your own hooks and settings keys are kept; aw's hook entries are recognised by \
+their command, event and matcher together. A second install changes nothing (noop)."
 )]
 pub struct InstallArgs {
     #[command(flatten)]
@@ -129,15 +130,33 @@ fn report(home: &Path, hi: &HostInstall, ops: &[Op], dry_run: bool) -> Value {
         .iter()
         .map(|s| json!({ "path": shown(home, &s.rel), "action": s.action.as_str() }))
         .collect();
+    let folders = hi.foreign_skill_folders();
     let moved: Vec<Value> = ops
         .iter()
         .filter_map(|op| match op {
             Op::MoveAside { rel, to } => {
-                Some(json!({ "path": shown(home, rel), "to": shown(home, to) }))
+                let kind = if folders.contains(&rel.as_str()) {
+                    "skill-folder"
+                } else {
+                    "entry"
+                };
+                Some(json!({ "path": shown(home, rel), "to": shown(home, to), "kind": kind }))
             }
             _ => None,
         })
         .collect();
+    let moved_folders: Vec<&str> = ops
+        .iter()
+        .filter_map(|op| match op {
+            Op::MoveAside { rel, .. } if folders.contains(&rel.as_str()) => Some(rel.as_str()),
+            _ => None,
+        })
+        .collect();
+    let under_moved = |rel: &str| {
+        moved_folders
+            .iter()
+            .any(|f| rel.strip_prefix(f).is_some_and(|r| r.starts_with('/')))
+    };
     let hooks = match &hi.plan.hooks {
         HookPlan::Skipped => json!({ "status": "skipped" }),
         HookPlan::Unsupported(why) => json!({ "status": "unsupported", "reason": why }),
@@ -199,9 +218,9 @@ fn report(home: &Path, hi: &HostInstall, ops: &[Op], dry_run: bool) -> Value {
         "skill": shown(home, &format!("{}/w", hi.plan.host.skills_dir)),
         "commands": commands,
         "files": files,
-        "removed_stale": hi.stale.iter().map(|r| shown(home, r)).collect::<Vec<_>>(),
+        "removed_stale": hi.stale.iter().filter(|r| !under_moved(r)).map(|r| shown(home, r)).collect::<Vec<_>>(),
         "moved_aside": moved,
-        "kept_foreign": hi.foreign.iter().map(|r| shown(home, r)).collect::<Vec<_>>(),
+        "kept_foreign": hi.foreign.iter().filter(|r| !under_moved(r)).map(|r| shown(home, r)).collect::<Vec<_>>(),
         "hooks": hooks,
     })
 }
@@ -259,8 +278,13 @@ fn human(model: &Value, detail: bool) -> String {
             ));
         }
         for m in t["moved_aside"].as_array().into_iter().flatten() {
+            let what = if m["kind"] == "skill-folder" {
+                "your skill folder, whole, moved aside"
+            } else {
+                "moved aside"
+            };
             out.push_str(&format!(
-                "            moved aside: {} → {}\n",
+                "            {what}: {} → {}\n",
                 m["path"].as_str().unwrap_or(""),
                 m["to"].as_str().unwrap_or("")
             ));
