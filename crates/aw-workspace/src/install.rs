@@ -1,9 +1,9 @@
 //! `aw self install | uninstall | doctor`'s disk: what is at each path a host plan names (read
 //! without following a final link, never waiting on a FIFO), the files of ours and of others
 //! under the folders aw manages, a settings file's hooks merged by aw-core, and the steps carried
-//! out as one transaction per host: every path checked first (nothing outside the host's own
-//! folder under HOME, never through a link that leads out of it), each file replaced atomically,
-//! and everything done so far undone when a step fails.
+//! out as one transaction over every host: every path checked first (nothing outside the host's
+//! own folder under HOME, never through a link that leads out of it), each file replaced
+//! atomically, and everything done so far (folders created included) undone when a step fails.
 
 use crate::atomic;
 use crate::containment::{entry_target, write_target};
@@ -256,7 +256,11 @@ fn kind(meta: &std::fs::Metadata) -> &'static str {
             return "a device";
         }
     }
-    if meta.is_dir() { "a folder" } else { "not a regular file" }
+    if meta.is_dir() {
+        "a folder"
+    } else {
+        "not a regular file"
+    }
 }
 
 /// The text of the settings file `rel`, read without ever opening anything but a regular file
@@ -292,7 +296,8 @@ fn settings_text(home: &Path, host: &Host, rel: &str) -> Result<Option<String>, 
                 path,
             });
         }
-        let target = std::fs::metadata(&real).map_err(|e| WorkspaceError::io("could not read", &real, e))?;
+        let target =
+            std::fs::metadata(&real).map_err(|e| WorkspaceError::io("could not read", &real, e))?;
         if !target.is_file() {
             return Err(not_a_file(format!(
                 "it is a symbolic link to {}, which is {}",
@@ -301,7 +306,10 @@ fn settings_text(home: &Path, host: &Host, rel: &str) -> Result<Option<String>, 
             )));
         }
     } else if !meta.is_file() {
-        return Err(not_a_file(format!("it is {}, not a settings file", kind(&meta))));
+        return Err(not_a_file(format!(
+            "it is {}, not a settings file",
+            kind(&meta)
+        )));
     }
     let bytes = std::fs::read(&path).map_err(|e| WorkspaceError::io("could not read", &path, e))?;
     Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
@@ -462,7 +470,9 @@ pub fn inspect_install(home: &Path, plan: HostPlan) -> Result<HostInstall, Insta
         .filter(|r| !planned.contains(&r.as_str()))
         .collect();
     let settings = match &plan.hooks {
-        HookPlan::Settings { rel, groups } => Some(settings_step(home, plan.host, rel, |t| merge(t, groups))?),
+        HookPlan::Settings { rel, groups } => {
+            Some(settings_step(home, plan.host, rel, |t| merge(t, groups))?)
+        }
         _ => None,
     };
     Ok(HostInstall {
@@ -658,9 +668,7 @@ fn ensure_root(
     check_root(home, rel)?;
     let missing: Vec<PathBuf> = root
         .ancestors()
-        .take_while(|a| {
-            a.starts_with(home) && *a != home && std::fs::symlink_metadata(a).is_err()
-        })
+        .take_while(|a| a.starts_with(home) && *a != home && std::fs::symlink_metadata(a).is_err())
         .map(Path::to_path_buf)
         .collect();
     atomic::create_dir_all(home, &root)?;
@@ -960,7 +968,10 @@ mod tests {
             },
         ];
         assert!(apply(home, &hosts).is_err());
-        assert!(!home.join(".claude").exists(), "the created host folder went");
+        assert!(
+            !home.join(".claude").exists(),
+            "the created host folder went"
+        );
         assert!(home.join(".codex").is_dir(), "the person's folder stays");
     }
 }

@@ -543,7 +543,9 @@ fn a_file_where_aw_needs_a_folder_is_a_conflict_found_before_any_write() {
         assert_eq!(tree(home), before, "no host was written (dry run: {dry})");
     }
     let v = ws.ok(&["self", "install", "--target", "all", "--force"]);
-    let moved = target(&v, "codex")["moved_aside"][0]["to"].as_str().unwrap();
+    let moved = target(&v, "codex")["moved_aside"][0]["to"]
+        .as_str()
+        .unwrap();
     assert!(moved.contains(".codex/skills.aw-backup-"), "{moved}");
     assert_eq!(
         std::fs::read_to_string(moved).unwrap(),
@@ -753,7 +755,10 @@ fn a_linked_settings_file_inside_the_host_is_followed_and_one_leading_out_refuse
     );
     let s: Value = serde_json::from_str(&std::fs::read_to_string(&real).unwrap()).unwrap();
     assert_eq!(s["model"], "opus");
-    assert!(s["hooks"]["PreCompact"].is_array(), "the target got the hooks");
+    assert!(
+        s["hooks"]["PreCompact"].is_array(),
+        "the target got the hooks"
+    );
     ws.ok(&["self", "uninstall", "--target", "claude"]);
     let back: Value = serde_json::from_str(&std::fs::read_to_string(&real).unwrap()).unwrap();
     assert_eq!(back, serde_json::from_str::<Value>(user).unwrap());
@@ -772,7 +777,10 @@ fn a_linked_settings_file_inside_the_host_is_followed_and_one_leading_out_refuse
     ] {
         let f = ws.fails(args, "INSTALL_PATH_UNSAFE");
         let msg = f["error"]["message"].as_str().unwrap();
-        assert!(msg.contains("symbolic link") && msg.contains("outside"), "{msg}");
+        assert!(
+            msg.contains("symbolic link") && msg.contains("outside"),
+            "{msg}"
+        );
     }
     assert_eq!(tree(home), before);
     assert_eq!(std::fs::read_to_string(&outside).unwrap(), user);
@@ -875,9 +883,19 @@ fn force_moves_a_persons_whole_skill_folder_aside_so_it_stays_whole() {
     .unwrap();
     std::fs::write(mine.join("references/guide.md"), "my guide\n").unwrap();
     let (_, text) = ws.text(&[
-        "self", "install", "--target", "claude", "--force", "--dry-run", "--format", "human",
+        "self",
+        "install",
+        "--target",
+        "claude",
+        "--force",
+        "--dry-run",
+        "--format",
+        "human",
     ]);
-    assert!(text.contains("your skill folder, whole, moved aside"), "{text}");
+    assert!(
+        text.contains("your skill folder, whole, moved aside"),
+        "{text}"
+    );
     let v = ws.ok(&["self", "install", "--target", "claude", "--force"]);
     let t = target(&v, "claude");
     let moved = t["moved_aside"].as_array().unwrap();
@@ -891,9 +909,19 @@ fn force_moves_a_persons_whole_skill_folder_aside_so_it_stays_whole() {
     );
     assert_eq!(t["kept_foreign"], serde_json::json!([]), "{t:#}");
     let (_, text) = ws.text(&["self", "install", "--target", "claude", "--format", "human"]);
-    assert!(!text.contains("moved aside"), "a second run moves nothing: {text}");
-    assert!(std::fs::read_to_string(mine.join("SKILL.md")).unwrap().contains(MARKER));
-    assert!(!mine.join("references").exists(), "aw's folder holds only aw's files");
+    assert!(
+        !text.contains("moved aside"),
+        "a second run moves nothing: {text}"
+    );
+    assert!(
+        std::fs::read_to_string(mine.join("SKILL.md"))
+            .unwrap()
+            .contains(MARKER)
+    );
+    assert!(
+        !mine.join("references").exists(),
+        "aw's folder holds only aw's files"
+    );
     ws.ok(&["self", "uninstall", "--target", "claude"]);
     // The person's skill is whole where it was moved: SKILL.md and references together.
     assert!(

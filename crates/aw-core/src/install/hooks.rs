@@ -210,10 +210,7 @@ pub fn merge(text: Option<&str>, groups: &[(&str, Value)]) -> Result<HookMerge, 
             .and_then(Value::as_array)
             .cloned()
             .unwrap_or_default();
-        let found: Vec<&Value> = current
-            .iter()
-            .filter(|g| ours.in_group(event, g))
-            .collect();
+        let found: Vec<&Value> = current.iter().filter(|g| ours.in_group(event, g)).collect();
         if found.len() == 1 && found[0] == group {
             out.present.push((*event).to_owned());
             continue;
@@ -311,7 +308,8 @@ mod tests {
         let mixed = r#"{"hooks":{"PreCompact":[{"matcher":"","hooks":[
             {"type":"command","command":"aw checkpoint-write --can-pause"},
             {"type":"command","command":"notify-me"}]}]}}"#;
-        let v: Value = serde_json::from_str(&remove(Some(mixed), &claude()).unwrap().text.unwrap()).unwrap();
+        let v: Value =
+            serde_json::from_str(&remove(Some(mixed), &claude()).unwrap().text.unwrap()).unwrap();
         assert_eq!(
             v["hooks"]["PreCompact"][0]["hooks"][0]["command"],
             "notify-me"

@@ -96,7 +96,10 @@ mod tests {
         assert_eq!(marker_version(&md).as_deref(), Some("1.2.3"));
         let js = format!("// {}\nimport x;\n", marker_text("1.2.3"));
         assert_eq!(marker_version(&js).as_deref(), Some("1.2.3"));
-        let json = format!("{{\"description\": \"aw's hooks. {}\"}}", marker_text("0.1.0"));
+        let json = format!(
+            "{{\"description\": \"aw's hooks. {}\"}}",
+            marker_text("0.1.0")
+        );
         assert_eq!(marker_version(&json).as_deref(), Some("0.1.0"));
         assert!(!is_marked("---\nname: w\n---\nmine\n"));
     }
@@ -109,8 +112,14 @@ mod tests {
             "---\nname: w-notes\n---\n# Notes\naw writes `{line}`\n{line}\n"
         )));
         // A Markdown comment inside the frontmatter, or a `#` line after it.
-        assert!(!is_marked(&format!("---\nname: x\n# {}\n---\nbody\n", marker_text("1"))));
-        assert!(!is_marked(&format!("---\nname: x\n---\n{}\n", hash_marker("1"))));
+        assert!(!is_marked(&format!(
+            "---\nname: x\n# {}\n---\nbody\n",
+            marker_text("1")
+        )));
+        assert!(!is_marked(&format!(
+            "---\nname: x\n---\n{}\n",
+            hash_marker("1")
+        )));
         // Not on the first line of a file without frontmatter.
         assert!(!is_marked(&format!("a\n{}\n", hash_marker("1"))));
         // A marker line with more after its comment.
