@@ -69,14 +69,29 @@ fn is_our_temp_name(name: &str) -> bool {
 /// with the permissions a plain create would give (0666 less the umask), not the temporary
 /// file's private 0600. Stale temporary files of ours in the folder are removed first.
 fn staged(path: &Path, bytes: &[u8]) -> Result<(tempfile::NamedTempFile, PathBuf)> {
+    #[cfg(unix)]
+    let mode = {
+        use std::os::unix::fs::PermissionsExt;
+        Some(std::fs::Permissions::from_mode(0o666))
+    };
+    #[cfg(not(unix))]
+    let mode = None;
+    staged_as(path, bytes, mode)
+}
+
+/// [`staged`] with the file created under `mode` (less the umask) before any byte is written,
+/// so a copy of a private file is never readable by others, not even for a moment.
+fn staged_as(
+    path: &Path,
+    bytes: &[u8],
+    mode: Option<std::fs::Permissions>,
+) -> Result<(tempfile::NamedTempFile, PathBuf)> {
     let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
     remove_stale_temps(&dir, SystemTime::now());
     let mut builder = tempfile::Builder::new();
     builder.prefix(TEMP_PREFIX);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    if let Some(mode) = mode {
+        builder.permissions(mode);
     }
     let mut tmp = builder
         .tempfile_in(&dir)
@@ -136,6 +151,26 @@ pub fn copy_file(root: &Path, from: &Path, to: &Path) -> Result<()> {
     tmp.persist(&path)
         .map_err(|e| WorkspaceError::io("could not replace", &path, e.error))?;
     sync_dir(&dir)
+}
+
+/// [`create_new`] for a copy of a file: created with `mode` (the source's permission bits, less
+/// the umask) before its bytes are written, so a backup is never more open than its source.
+pub fn create_new_as(
+    root: &Path,
+    path: &Path,
+    bytes: &[u8],
+    mode: std::fs::Permissions,
+) -> Result<bool> {
+    let path = write_target(root, path)?;
+    let (tmp, dir) = staged_as(&path, bytes, Some(mode))?;
+    match tmp.persist_noclobber(&path) {
+        Ok(_) => {
+            sync_dir(&dir)?;
+            Ok(true)
+        }
+        Err(e) if e.error.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
+        Err(e) => Err(WorkspaceError::io("could not create", &path, e.error)),
+    }
 }
 
 /// Creates `path` (inside `root`) with `bytes` only if nothing exists there (O_EXCL). Returns
@@ -267,6 +302,20 @@ mod tests {
         let mode = std::fs::metadata(&replaced).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o600);
         assert_eq!(std::fs::read(&replaced).unwrap(), b"y");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_copy_created_as_a_private_file_is_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("secret.bak");
+        let mode = std::fs::Permissions::from_mode(0o600);
+        assert!(create_new_as(dir.path(), &p, b"token", mode.clone()).unwrap());
+        assert!(!create_new_as(dir.path(), &p, b"other", mode).unwrap());
+        let got = std::fs::metadata(&p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(got, 0o600);
+        assert_eq!(std::fs::read(&p).unwrap(), b"token");
     }
 
     #[test]

@@ -328,9 +328,10 @@ fn a_foreign_skill_of_the_same_name_is_refused_and_force_moves_it_aside() {
     let v = ws.ok(&["self", "install", "--target", "claude", "--force"]);
     let moved = &target(&v, "claude")["moved_aside"][0];
     let to = moved["to"].as_str().unwrap();
-    assert!(to.contains("SKILL.md.aw-backup-"), "{to}");
+    assert!(to.contains("skills/w.aw-backup-"), "{to}");
+    assert_eq!(moved["kind"], "skill-folder");
     assert!(
-        std::fs::read_to_string(to)
+        std::fs::read_to_string(Path::new(to).join("SKILL.md"))
             .unwrap()
             .contains("My own skill.")
     );
@@ -510,17 +511,48 @@ fn the_installed_design_wrapper_is_ready_for_aws_own_capability_tooling() {
 }
 
 #[test]
-fn a_step_that_fails_undoes_the_whole_host() {
+fn a_file_where_aw_needs_a_folder_is_a_conflict_found_before_any_write() {
     let ws = Ws::bare();
     let home = ws.home();
-    std::fs::create_dir_all(home.join(".claude")).unwrap();
-    // A file where the command folder should be: the skills are written first, then the
-    // commands fail, and everything already written is undone.
-    std::fs::write(home.join(".claude/commands"), "not a folder").unwrap();
+    std::fs::create_dir_all(home.join(".claude/commands")).unwrap();
+    std::fs::create_dir_all(home.join(".codex")).unwrap();
+    // A file where the command folder should be, and one where the skills folder should be.
+    std::fs::write(home.join(".claude/commands/w"), "not a folder").unwrap();
+    std::fs::write(home.join(".codex/skills"), "not a folder either").unwrap();
     let before = tree(home);
-    let (code, v) = ws.run(&["self", "install", "--target", "claude", "--no-hooks"]);
-    assert_eq!(code, 1, "{v:#}");
-    assert_eq!(tree(home), before);
+    for dry in [true, false] {
+        let mut args = vec!["self", "install", "--target", "all"];
+        if dry {
+            args.push("--dry-run");
+        }
+        let f = ws.fails(&args, "INSTALL_CONFLICT_FOREIGN");
+        let conflicts: Vec<&str> = f["error"]["details"]["conflicts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_str().unwrap())
+            .collect();
+        assert!(
+            conflicts.iter().any(|c| c.ends_with(".claude/commands/w")),
+            "{conflicts:?}"
+        );
+        assert!(
+            conflicts.iter().any(|c| c.ends_with(".codex/skills")),
+            "{conflicts:?}"
+        );
+        assert_eq!(tree(home), before, "no host was written (dry run: {dry})");
+    }
+    let v = ws.ok(&["self", "install", "--target", "all", "--force"]);
+    let moved = target(&v, "codex")["moved_aside"][0]["to"]
+        .as_str()
+        .unwrap();
+    assert!(moved.contains(".codex/skills.aw-backup-"), "{moved}");
+    assert_eq!(
+        std::fs::read_to_string(moved).unwrap(),
+        "not a folder either"
+    );
+    assert!(home.join(".codex/skills/w/SKILL.md").is_file());
+    assert!(home.join(".claude/commands/w").is_dir());
 }
 
 #[test]
@@ -577,6 +609,29 @@ fn without_home_there_is_no_host_folder_to_write() {
 }
 
 #[test]
+fn a_relative_home_is_refused_like_an_unset_one() {
+    let ws = Ws::bare();
+    for verb in [
+        &["install", "--target", "claude"][..],
+        &["uninstall", "--target", "claude"][..],
+        &["doctor"][..],
+        &["detect-hosts"][..],
+    ] {
+        let mut args = vec!["self"];
+        args.extend_from_slice(verb);
+        let out = ws.process(&args).env("HOME", "rel").output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["error"]["code"], "HOME_UNSET", "{v:#}");
+        assert!(
+            v["error"]["message"].as_str().unwrap().contains("absolute"),
+            "{v:#}"
+        );
+    }
+    assert!(!ws.root().join("rel").exists());
+}
+
+#[test]
 fn an_unknown_target_is_refused_naming_the_valid_ones() {
     let ws = Ws::bare();
     let v = ws.fails(&["self", "install", "--target", "kimi"], "ARGS_INVALID");
@@ -628,4 +683,296 @@ fn the_protocol_host_table_is_the_code_host_table() {
             HookArtifact::Unsupported(_) => {}
         }
     }
+}
+
+#[test]
+fn the_settings_backup_is_never_more_open_than_the_settings_file() {
+    use std::os::unix::fs::PermissionsExt;
+    let ws = Ws::bare();
+    let home = ws.home();
+    std::fs::create_dir_all(home.join(".claude")).unwrap();
+    let settings = home.join(".claude/settings.json");
+    std::fs::write(&settings, r#"{"env":{"API_TOKEN":"secret"}}"#).unwrap();
+    std::fs::set_permissions(&settings, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let v = install(&ws, "claude");
+    let backup = target(&v, "claude")["hooks"]["backup"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(Path::new(&backup)), 0o600, "{backup}");
+    assert_eq!(mode(&settings), 0o600, "the rewritten file stays private");
+    let u = ws.ok(&["self", "uninstall", "--target", "claude"]);
+    let backup = target(&u, "claude")["hooks"]["backup"].as_str().unwrap();
+    assert_eq!(mode(Path::new(backup)), 0o600, "{backup}");
+}
+
+#[test]
+fn a_persons_skill_that_quotes_the_marker_is_theirs_and_kept() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    let notes = home.join(".gemini/skills/w-notes/SKILL.md");
+    std::fs::create_dir_all(notes.parent().unwrap()).unwrap();
+    let text = "---\nname: w-notes\ndescription: my notes on aw\n---\n# Notes\n\naw marks its files with `<!-- aw:installed version=0.1.0 · ... -->`.\n<!-- aw:installed version=0.1.0 -->\n";
+    std::fs::write(&notes, text).unwrap();
+    let v = install(&ws, "gemini");
+    let t = target(&v, "gemini");
+    assert_eq!(t["removed_stale"], serde_json::json!([]), "{t:#}");
+    assert!(
+        t["kept_foreign"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|k| k.as_str().unwrap().ends_with("w-notes/SKILL.md")),
+        "{t:#}"
+    );
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), text);
+    let u = ws.ok(&["self", "uninstall", "--target", "gemini"]);
+    let t = target(&u, "gemini");
+    assert!(
+        t["kept_foreign"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|k| k.as_str().unwrap().ends_with("w-notes/SKILL.md")),
+        "{t:#}"
+    );
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), text);
+}
+
+#[test]
+fn a_persons_own_hooks_running_aws_commands_elsewhere_are_theirs() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    std::fs::create_dir_all(home.join(".claude")).unwrap();
+    let user = r#"{"hooks":{"SessionStart":[{"matcher":"","hooks":[{"type":"command","command":"aw resume-summary"}]}],"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"aw hook branch-check"}]}]}}"#;
+    std::fs::write(home.join(".claude/settings.json"), user).unwrap();
+    install(&ws, "claude");
+    let s: Value = serde_json::from_str(&read(home, ".claude/settings.json")).unwrap();
+    assert_eq!(
+        s["hooks"]["SessionStart"][0]["hooks"][0]["command"],
+        "aw resume-summary"
+    );
+    let pre = s["hooks"]["PreToolUse"].as_array().unwrap();
+    assert_eq!(pre.len(), 2, "{pre:?}");
+    assert_eq!(pre[0]["matcher"], "Bash");
+    assert_eq!(pre[1]["matcher"], "Edit|Write|MultiEdit|NotebookEdit");
+    ws.ok(&["self", "uninstall", "--target", "claude"]);
+    let after: Value = serde_json::from_str(&read(home, ".claude/settings.json")).unwrap();
+    assert_eq!(after, serde_json::from_str::<Value>(user).unwrap());
+}
+
+#[test]
+fn uninstall_creates_no_host_folder() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    install(&ws, "opencode");
+    std::fs::remove_dir_all(home.join(".opencode")).unwrap();
+    let v = ws.ok(&["self", "uninstall", "--target", "all"]);
+    assert_eq!(target(&v, "opencode")["hooks"]["status"], "removed");
+    for root in [".opencode", ".claude", ".codex", ".gemini", ".agents"] {
+        assert!(!home.join(root).exists(), "{root} was created");
+    }
+}
+
+#[test]
+fn a_linked_settings_file_inside_the_host_is_followed_and_one_leading_out_refused() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    std::fs::create_dir_all(home.join(".claude/dotfiles")).unwrap();
+    let real = home.join(".claude/dotfiles/settings.json");
+    let user = r#"{"model":"opus"}"#;
+    std::fs::write(&real, user).unwrap();
+    let link = home.join(".claude/settings.json");
+    std::os::unix::fs::symlink("dotfiles/settings.json", &link).unwrap();
+    let v = install(&ws, "claude");
+    assert_eq!(target(&v, "claude")["hooks"]["status"], "installed");
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink(),
+        "the link stays a link"
+    );
+    let s: Value = serde_json::from_str(&std::fs::read_to_string(&real).unwrap()).unwrap();
+    assert_eq!(s["model"], "opus");
+    assert!(
+        s["hooks"]["PreCompact"].is_array(),
+        "the target got the hooks"
+    );
+    ws.ok(&["self", "uninstall", "--target", "claude"]);
+    let back: Value = serde_json::from_str(&std::fs::read_to_string(&real).unwrap()).unwrap();
+    assert_eq!(back, serde_json::from_str::<Value>(user).unwrap());
+
+    // A link out of the host's folder: refused with a true message, nothing written.
+    let ws = Ws::bare();
+    let home = ws.home();
+    std::fs::create_dir_all(home.join(".claude")).unwrap();
+    let outside = ws.root().join("dotfiles-settings.json");
+    std::fs::write(&outside, user).unwrap();
+    std::os::unix::fs::symlink(&outside, home.join(".claude/settings.json")).unwrap();
+    let before = tree(home);
+    for args in [
+        &["self", "install", "--target", "claude", "--dry-run"][..],
+        &["self", "install", "--target", "claude"][..],
+    ] {
+        let f = ws.fails(args, "INSTALL_PATH_UNSAFE");
+        let msg = f["error"]["message"].as_str().unwrap();
+        assert!(
+            msg.contains("symbolic link") && msg.contains("outside"),
+            "{msg}"
+        );
+    }
+    assert_eq!(tree(home), before);
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), user);
+}
+
+#[test]
+fn a_fifo_in_place_of_the_settings_file_is_refused_as_unsafe_not_as_json() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    std::fs::create_dir_all(home.join(".claude")).unwrap();
+    let fifo = home.join(".claude/settings.json");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let f = ws.fails(
+        &["self", "install", "--target", "claude"],
+        "INSTALL_PATH_UNSAFE",
+    );
+    let msg = f["error"]["message"].as_str().unwrap();
+    assert!(msg.contains("FIFO"), "{msg}");
+    assert!(!home.join(".claude/skills").exists());
+}
+
+#[test]
+fn a_linked_config_folder_leading_out_of_home_refuses_dry_run_and_run_alike() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    let dotfiles = ws.root().join("dotfiles-config");
+    std::fs::create_dir_all(&dotfiles).unwrap();
+    std::os::unix::fs::symlink(&dotfiles, home.join(".config")).unwrap();
+    let before = tree(home);
+    for args in [
+        &["self", "install", "--target", "opencode", "--dry-run"][..],
+        &["self", "install", "--target", "opencode"][..],
+    ] {
+        let f = ws.fails(args, "INSTALL_PATH_UNSAFE");
+        assert!(
+            f["data"]["action"]
+                .as_str()
+                .unwrap()
+                .contains(".config/opencode"),
+            "{f:#}"
+        );
+    }
+    assert_eq!(tree(home), before);
+    assert_eq!(std::fs::read_dir(&dotfiles).unwrap().count(), 0);
+    // Once the folder exists (the person's choice, through their link), aw writes into it.
+    std::fs::create_dir_all(dotfiles.join("opencode")).unwrap();
+    install(&ws, "opencode");
+    assert!(dotfiles.join("opencode/plugins/aw-hooks.js").is_file());
+}
+
+#[test]
+fn the_doctor_names_the_next_command_and_skill_only_shows_no_commands_line() {
+    let ws = Ws::bare();
+    std::fs::create_dir_all(ws.home().join(".gemini")).unwrap();
+    let (code, text) = ws.text(&["self", "doctor", "--format", "human"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("aw self install --target gemini"),
+        "not-installed names the next command: {text}"
+    );
+    let (code, text) = ws.text(&[
+        "self",
+        "install",
+        "--target",
+        "claude",
+        "--skill-only",
+        "--format",
+        "human",
+    ]);
+    assert_eq!(code, 0, "{text}");
+    assert!(!text.contains("commands:"), "{text}");
+    let v = ws.ok(&["self", "install", "--target", "claude", "--skill-only"]);
+    assert_eq!(target(&v, "claude")["commands"], Value::Null);
+    // An outdated host names it too.
+    std::fs::write(
+        ws.home().join(".claude/skills/w/retired.md"),
+        "<!-- aw:installed version=0.0.1 · old -->\n",
+    )
+    .unwrap();
+    let (_, text) = ws.text(&["self", "doctor", "--format", "human"]);
+    assert!(text.contains("aw self install --target claude"), "{text}");
+    let (_, text) = ws.text(&["self", "install", "--target", "claude", "--format", "human"]);
+    assert!(text.contains("commands: /w:<n>"), "{text}");
+}
+
+#[test]
+fn force_moves_a_persons_whole_skill_folder_aside_so_it_stays_whole() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    let mine = home.join(".claude/skills/design");
+    std::fs::create_dir_all(mine.join("references")).unwrap();
+    std::fs::write(
+        mine.join("SKILL.md"),
+        "---\nname: design\ndescription: my design skill\n---\nSee references/guide.md.\n",
+    )
+    .unwrap();
+    std::fs::write(mine.join("references/guide.md"), "my guide\n").unwrap();
+    let (_, text) = ws.text(&[
+        "self",
+        "install",
+        "--target",
+        "claude",
+        "--force",
+        "--dry-run",
+        "--format",
+        "human",
+    ]);
+    assert!(
+        text.contains("your skill folder, whole, moved aside"),
+        "{text}"
+    );
+    let v = ws.ok(&["self", "install", "--target", "claude", "--force"]);
+    let t = target(&v, "claude");
+    let moved = t["moved_aside"].as_array().unwrap();
+    assert_eq!(moved.len(), 1, "{t:#}");
+    assert_eq!(moved[0]["kind"], "skill-folder");
+    let to = Path::new(moved[0]["to"].as_str().unwrap()).to_path_buf();
+    assert!(
+        to.to_string_lossy().contains("skills/design.aw-backup-"),
+        "{}",
+        to.display()
+    );
+    assert_eq!(t["kept_foreign"], serde_json::json!([]), "{t:#}");
+    let (_, text) = ws.text(&["self", "install", "--target", "claude", "--format", "human"]);
+    assert!(
+        !text.contains("moved aside"),
+        "a second run moves nothing: {text}"
+    );
+    assert!(
+        std::fs::read_to_string(mine.join("SKILL.md"))
+            .unwrap()
+            .contains(MARKER)
+    );
+    assert!(
+        !mine.join("references").exists(),
+        "aw's folder holds only aw's files"
+    );
+    ws.ok(&["self", "uninstall", "--target", "claude"]);
+    // The person's skill is whole where it was moved: SKILL.md and references together.
+    assert!(
+        std::fs::read_to_string(to.join("SKILL.md"))
+            .unwrap()
+            .contains("my design skill")
+    );
+    assert_eq!(
+        std::fs::read_to_string(to.join("references/guide.md")).unwrap(),
+        "my guide\n"
+    );
+    assert!(!mine.exists());
 }

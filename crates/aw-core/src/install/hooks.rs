@@ -2,8 +2,11 @@
 //! merge into a Claude-shaped `hooks` object (`{event: [{matcher, hooks: [{type, command,
 //! timeout}]}]}`), used for Claude Code's `settings.json` and Codex's plugin `hooks.json`.
 //!
-//! A handler is ours when its `command` is exactly one of [`OUR_COMMANDS`]: the user's own hooks,
-//! even under the same event and in the same group, are never replaced or removed.
+//! A handler is ours when it is exactly what aw writes: one of aw's commands, under the event aw
+//! installs that command for, in a group with the matcher aw gives it on that host. The same
+//! command under another event or another matcher (a person's own `SessionStart` hook running
+//! `aw resume-summary`, their `Bash` group running `aw hook branch-check`) is theirs: never
+//! replaced or removed.
 
 use super::host::Host;
 use crate::project::settings::SettingsError;
@@ -52,20 +55,6 @@ pub const OUR_HOOKS: &[OurHook] = &[
     },
 ];
 
-/// Every command a handler of ours runs (this version's; an older version's would be listed
-/// here too, so a reinstall replaces them).
-pub const OUR_COMMANDS: &[&str] = &[
-    "aw hook branch-check",
-    "aw checkpoint-write --can-pause",
-    "aw resume-summary",
-    "aw auto-compact-on-close",
-];
-
-/// Whether a handler's command is one of ours.
-pub fn is_ours(command: &str) -> bool {
-    OUR_COMMANDS.contains(&command.trim())
-}
-
 /// The hooks `host` carries, as `(event, group)` in order: events the host lacks are left out,
 /// and a tool hook is left out when the host has no edit matcher.
 pub fn groups_for(host: &Host) -> Vec<(&'static str, Value)> {
@@ -109,39 +98,68 @@ fn parse(text: Option<&str>) -> Result<Map<String, Value>, SettingsError> {
     }
 }
 
-fn handler_is_ours(h: &Value) -> bool {
-    h.get("command")
-        .and_then(Value::as_str)
-        .is_some_and(is_ours)
-}
+/// What makes a handler aw's: `(event, matcher, command)`, read from the groups aw installs.
+struct Ours(Vec<(String, String, String)>);
 
-fn group_has_ours(g: &Value) -> bool {
-    g.get("hooks")
-        .and_then(Value::as_array)
-        .is_some_and(|hs| hs.iter().any(handler_is_ours))
-}
+impl Ours {
+    fn of(groups: &[(&str, Value)]) -> Self {
+        let mut ids = Vec::new();
+        for (event, group) in groups {
+            let matcher = group["matcher"].as_str().unwrap_or_default();
+            for h in group["hooks"].as_array().into_iter().flatten() {
+                if let Some(command) = h["command"].as_str() {
+                    ids.push(((*event).to_owned(), matcher.to_owned(), command.to_owned()));
+                }
+            }
+        }
+        Ours(ids)
+    }
 
-/// The groups of an event array without our handlers; a group left with no handler goes too.
-fn without_ours(groups: &[Value]) -> Vec<Value> {
-    groups
-        .iter()
-        .filter_map(|g| {
-            if !group_has_ours(g) {
-                return Some(g.clone());
-            }
-            let mut g = g.clone();
-            let kept: Vec<Value> = g
-                .get("hooks")
-                .and_then(Value::as_array)
-                .map(|hs| hs.iter().filter(|h| !handler_is_ours(h)).cloned().collect())
-                .unwrap_or_default();
-            if kept.is_empty() {
-                return None;
-            }
-            g["hooks"] = Value::Array(kept);
-            Some(g)
-        })
-        .collect()
+    /// Whether `handler`, in a group whose matcher is `matcher` under `event`, is aw's.
+    fn handler(&self, event: &str, matcher: Option<&str>, handler: &Value) -> bool {
+        let (Some(matcher), Some(command)) = (matcher, handler["command"].as_str()) else {
+            return false;
+        };
+        self.0
+            .iter()
+            .any(|(e, m, c)| e == event && m == matcher && c == command)
+    }
+
+    fn in_group(&self, event: &str, g: &Value) -> bool {
+        let matcher = g.get("matcher").and_then(Value::as_str);
+        g.get("hooks")
+            .and_then(Value::as_array)
+            .is_some_and(|hs| hs.iter().any(|h| self.handler(event, matcher, h)))
+    }
+
+    /// The groups of an event array without our handlers; a group left with no handler goes.
+    fn without(&self, event: &str, groups: &[Value]) -> Vec<Value> {
+        groups
+            .iter()
+            .filter_map(|g| {
+                if !self.in_group(event, g) {
+                    return Some(g.clone());
+                }
+                let matcher = g.get("matcher").and_then(Value::as_str);
+                let kept: Vec<Value> = g
+                    .get("hooks")
+                    .and_then(Value::as_array)
+                    .map(|hs| {
+                        hs.iter()
+                            .filter(|h| !self.handler(event, matcher, h))
+                            .cloned()
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                if kept.is_empty() {
+                    return None;
+                }
+                let mut g = g.clone();
+                g["hooks"] = Value::Array(kept);
+                Some(g)
+            })
+            .collect()
+    }
 }
 
 fn hooks_object(root: &Map<String, Value>) -> Result<Map<String, Value>, SettingsError> {
@@ -179,31 +197,25 @@ fn finish(
 
 /// Puts `groups` into the settings `text` (absent or blank: an empty object), entry by entry:
 /// an event already holding exactly our entry is left alone; otherwise our handlers are taken
-/// out of it and our entry appended after the user's. Our handlers under events we no longer
-/// install are taken out. Every other key, and every handler of the user's, stays in its place.
+/// out of it and our entry appended after the user's. Every other key, and every handler of the
+/// user's (aw's commands under another event or matcher included), stays in its place.
 pub fn merge(text: Option<&str>, groups: &[(&str, Value)]) -> Result<HookMerge, SettingsError> {
     let original = parse(text)?;
     let mut hooks = hooks_object(&original)?;
     let mut out = HookMerge::default();
-    let events: Vec<String> = hooks.keys().cloned().collect();
-    for event in events {
-        if groups.iter().any(|(e, _)| *e == event) {
-            continue;
-        }
-        strip(&mut hooks, &event, &mut out);
-    }
+    let ours = Ours::of(groups);
     for (event, group) in groups {
         let current: Vec<Value> = hooks
             .get(*event)
             .and_then(Value::as_array)
             .cloned()
             .unwrap_or_default();
-        let ours: Vec<&Value> = current.iter().filter(|g| group_has_ours(g)).collect();
-        if ours.len() == 1 && ours[0] == group {
+        let found: Vec<&Value> = current.iter().filter(|g| ours.in_group(event, g)).collect();
+        if found.len() == 1 && found[0] == group {
             out.present.push((*event).to_owned());
             continue;
         }
-        let mut next = without_ours(&current);
+        let mut next = ours.without(event, &current);
         next.push(group.clone());
         hooks.insert((*event).to_owned(), Value::Array(next));
         out.added.push((*event).to_owned());
@@ -211,14 +223,14 @@ pub fn merge(text: Option<&str>, groups: &[(&str, Value)]) -> Result<HookMerge, 
     Ok(finish(original.clone(), original, hooks, out))
 }
 
-fn strip(hooks: &mut Map<String, Value>, event: &str, out: &mut HookMerge) {
+fn strip(ours: &Ours, hooks: &mut Map<String, Value>, event: &str, out: &mut HookMerge) {
     let Some(current) = hooks.get(event).and_then(Value::as_array).cloned() else {
         return;
     };
-    if !current.iter().any(group_has_ours) {
+    if !current.iter().any(|g| ours.in_group(event, g)) {
         return;
     }
-    let next = without_ours(&current);
+    let next = ours.without(event, &current);
     if next.is_empty() {
         hooks.remove(event);
     } else {
@@ -227,15 +239,16 @@ fn strip(hooks: &mut Map<String, Value>, event: &str, out: &mut HookMerge) {
     out.removed.push(event.to_owned());
 }
 
-/// Takes every handler of ours out of the settings `text`, keeping the user's; an event left
-/// empty goes, and so does an empty `hooks`.
-pub fn remove(text: Option<&str>) -> Result<HookMerge, SettingsError> {
+/// Takes every handler of ours (as `groups`, the host's, say them) out of the settings `text`,
+/// keeping the user's; an event left empty goes, and so does an empty `hooks`.
+pub fn remove(text: Option<&str>, groups: &[(&str, Value)]) -> Result<HookMerge, SettingsError> {
     let original = parse(text)?;
     let mut hooks = hooks_object(&original)?;
     let mut out = HookMerge::default();
+    let ours = Ours::of(groups);
     let events: Vec<String> = hooks.keys().cloned().collect();
     for event in events {
-        strip(&mut hooks, &event, &mut out);
+        strip(&ours, &mut hooks, &event, &mut out);
     }
     Ok(finish(original.clone(), original, hooks, out))
 }
@@ -283,11 +296,11 @@ mod tests {
     #[test]
     fn removal_takes_out_only_ours() {
         let installed = merge(Some(USER), &claude()).unwrap().text.unwrap();
-        let r = remove(Some(&installed)).unwrap();
+        let r = remove(Some(&installed), &claude()).unwrap();
         let v: Value = serde_json::from_str(&r.text.unwrap()).unwrap();
         let orig: Value = serde_json::from_str(USER).unwrap();
         assert_eq!(v, orig);
-        assert_eq!(remove(Some(USER)).unwrap().text, None);
+        assert_eq!(remove(Some(USER), &claude()).unwrap().text, None);
     }
 
     #[test]
@@ -295,7 +308,8 @@ mod tests {
         let mixed = r#"{"hooks":{"PreCompact":[{"matcher":"","hooks":[
             {"type":"command","command":"aw checkpoint-write --can-pause"},
             {"type":"command","command":"notify-me"}]}]}}"#;
-        let v: Value = serde_json::from_str(&remove(Some(mixed)).unwrap().text.unwrap()).unwrap();
+        let v: Value =
+            serde_json::from_str(&remove(Some(mixed), &claude()).unwrap().text.unwrap()).unwrap();
         assert_eq!(
             v["hooks"]["PreCompact"][0]["hooks"][0]["command"],
             "notify-me"
@@ -306,6 +320,27 @@ mod tests {
         let pc = v["hooks"]["PreCompact"].as_array().unwrap();
         assert_eq!(pc.len(), 2);
         assert_eq!(pc[0]["hooks"].as_array().unwrap().len(), 1);
+    }
+
+    #[test]
+    fn our_commands_under_another_event_or_matcher_are_the_persons() {
+        let theirs = r#"{"hooks":{
+            "SessionStart":[{"matcher":"","hooks":[{"type":"command","command":"aw resume-summary"}]}],
+            "PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"aw hook branch-check"}]}]}}"#;
+        let m = merge(Some(theirs), &claude()).unwrap();
+        let v: Value = serde_json::from_str(m.text.as_deref().unwrap()).unwrap();
+        assert_eq!(
+            v["hooks"]["SessionStart"][0]["hooks"][0]["command"],
+            "aw resume-summary"
+        );
+        let pre = v["hooks"]["PreToolUse"].as_array().unwrap();
+        assert_eq!(pre.len(), 2, "ours added beside theirs: {pre:?}");
+        assert_eq!(pre[0]["matcher"], "Bash");
+        assert_eq!(pre[1]["matcher"], "Edit|Write|MultiEdit|NotebookEdit");
+        let r = remove(m.text.as_deref(), &claude()).unwrap();
+        let back: Value = serde_json::from_str(&r.text.unwrap()).unwrap();
+        assert_eq!(back, serde_json::from_str::<Value>(theirs).unwrap());
+        assert_eq!(remove(Some(theirs), &claude()).unwrap().text, None);
     }
 
     #[test]

@@ -545,6 +545,22 @@ mod tests {
     }
 
     #[test]
+    fn every_file_a_writer_marks_reads_back_as_ours_on_every_host() {
+        for h in crate::install::host::HOSTS {
+            let p = plan(h, Parts::default(), BUNDLE, "0.1.0", "/h");
+            for f in p.files.iter().filter(|f| f.owner == Owner::Marked) {
+                assert_eq!(
+                    crate::install::marker::marker_version(&f.text).as_deref(),
+                    Some("0.1.0"),
+                    "{}: {}",
+                    f.rel,
+                    f.text
+                );
+            }
+        }
+    }
+
+    #[test]
     fn only_our_files_are_replaced() {
         let p = plan(
             host("claude").unwrap(),

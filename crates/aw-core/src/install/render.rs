@@ -252,7 +252,7 @@ mod tests {
         assert!(out.contains("allowed-tools: [Bash, Read]\n---\n<!-- aw:installed version=0.1.0"));
         assert!(out.contains("](../../skills/w/SKILL.md)"));
         assert!(out.contains("$ARGUMENTS"));
-        assert_eq!(marker_version(&out), Some("0.1.0"));
+        assert_eq!(marker_version(&out).as_deref(), Some("0.1.0"));
     }
 
     #[test]
@@ -268,7 +268,7 @@ mod tests {
         assert!(prompt.contains("{{args}}") && !prompt.contains("$ARGUMENTS"));
         assert!(prompt.contains("A \\ backslash and three quotes \"\"\" end\""));
         assert!(prompt.contains("](/h/.gemini/skills/w/SKILL.md)"));
-        assert_eq!(marker_version(&out), Some("0.1.0"));
+        assert_eq!(marker_version(&out).as_deref(), Some("0.1.0"));
     }
 
     #[test]

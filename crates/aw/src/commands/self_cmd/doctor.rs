@@ -119,6 +119,12 @@ fn human(model: &Value) -> String {
         if h["hooks_in_place"] == false {
             out.push_str("            hooks: not in place\n");
         }
+        if matches!(h["verdict"].as_str(), Some("outdated" | "not-installed")) {
+            out.push_str(&format!(
+                "            next: aw self install --target {}\n",
+                h["id"].as_str().unwrap_or("")
+            ));
+        }
     }
     clean_lines(&out).into_owned()
 }

@@ -8,7 +8,9 @@ use crate::output::{Format, Outcome};
 use crate::style::clean_lines;
 use aw_core::error_code::ErrorCode;
 use aw_core::install::plan::{Action, HookPlan};
-use aw_workspace::install::{HostInstall, Op, apply, check_ops, inspect_install, install_ops};
+use aw_workspace::install::{
+    HostInstall, HostOps, Op, apply, check_ops, inspect_install, install_ops,
+};
 use clap::Args;
 use serde_json::{Value, json};
 use std::path::Path;
@@ -29,8 +31,9 @@ agents).\n\n\
 Every file aw writes carries a marker (`aw:installed version=…`); aw replaces and removes only \
 marked files. A file of yours where aw would write refuses the install \
 (INSTALL_CONFLICT_FOREIGN) unless --force, which moves it aside as <file>.aw-backup-<epoch> \
-(never deleted). Your own hooks and settings keys are kept; aw's hook entries are recognised by \
-their command. A second install changes nothing (noop)."
+(never deleted; a skill folder of yours with the same name as aw's is moved whole, as \
+<folder>.aw-backup-<epoch>). Your own hooks and settings keys are kept; aw's hook entries are recognised by \
+their command, event and matcher together. A second install changes nothing (noop)."
 )]
 pub struct InstallArgs {
     #[command(flatten)]
@@ -84,9 +87,17 @@ pub fn run(args: &InstallArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         check_ops(&home, hi.plan.host, ops).map_err(refused)?;
     }
     if !args.flags.dry_run {
-        for (hi, ops) in inspected.iter().zip(&all_ops) {
-            apply(&home, hi.plan.host, ops, &hi.plan.managed).map_err(refused)?;
-        }
+        // One transaction over every host: a failure on the last undoes the first.
+        let hosts: Vec<HostOps<'_>> = inspected
+            .iter()
+            .zip(&all_ops)
+            .map(|(hi, ops)| HostOps {
+                host: hi.plan.host,
+                ops,
+                managed: &hi.plan.managed,
+            })
+            .collect();
+        apply(&home, &hosts).map_err(refused)?;
     }
     let reports: Vec<Value> = inspected
         .iter()
@@ -119,15 +130,33 @@ fn report(home: &Path, hi: &HostInstall, ops: &[Op], dry_run: bool) -> Value {
         .iter()
         .map(|s| json!({ "path": shown(home, &s.rel), "action": s.action.as_str() }))
         .collect();
+    let folders = hi.foreign_skill_folders();
     let moved: Vec<Value> = ops
         .iter()
         .filter_map(|op| match op {
             Op::MoveAside { rel, to } => {
-                Some(json!({ "path": shown(home, rel), "to": shown(home, to) }))
+                let kind = if folders.contains(&rel.as_str()) {
+                    "skill-folder"
+                } else {
+                    "entry"
+                };
+                Some(json!({ "path": shown(home, rel), "to": shown(home, to), "kind": kind }))
             }
             _ => None,
         })
         .collect();
+    let moved_folders: Vec<&str> = ops
+        .iter()
+        .filter_map(|op| match op {
+            Op::MoveAside { rel, .. } if folders.contains(&rel.as_str()) => Some(rel.as_str()),
+            _ => None,
+        })
+        .collect();
+    let under_moved = |rel: &str| {
+        moved_folders
+            .iter()
+            .any(|f| rel.strip_prefix(f).is_some_and(|r| r.starts_with('/')))
+    };
     let hooks = match &hi.plan.hooks {
         HookPlan::Skipped => json!({ "status": "skipped" }),
         HookPlan::Unsupported(why) => json!({ "status": "unsupported", "reason": why }),
@@ -171,10 +200,17 @@ fn report(home: &Path, hi: &HostInstall, ops: &[Op], dry_run: bool) -> Value {
             })
         }
     };
+    // Only when command files are part of this install (not with --skill-only or --no-commands).
     let commands = hi
         .plan
         .host
         .commands
+        .filter(|c| {
+            hi.plan
+                .files
+                .iter()
+                .any(|f| f.rel.starts_with(&format!("{}/", c.dir)))
+        })
         .map(|c| json!({ "dir": shown(home, c.dir), "invoked_as": c.invoked_as }));
     json!({
         "target": hi.plan.host.id,
@@ -182,9 +218,9 @@ fn report(home: &Path, hi: &HostInstall, ops: &[Op], dry_run: bool) -> Value {
         "skill": shown(home, &format!("{}/w", hi.plan.host.skills_dir)),
         "commands": commands,
         "files": files,
-        "removed_stale": hi.stale.iter().map(|r| shown(home, r)).collect::<Vec<_>>(),
+        "removed_stale": hi.stale.iter().filter(|r| !under_moved(r)).map(|r| shown(home, r)).collect::<Vec<_>>(),
         "moved_aside": moved,
-        "kept_foreign": hi.foreign.iter().map(|r| shown(home, r)).collect::<Vec<_>>(),
+        "kept_foreign": hi.foreign.iter().filter(|r| !under_moved(r)).map(|r| shown(home, r)).collect::<Vec<_>>(),
         "hooks": hooks,
     })
 }
@@ -242,8 +278,13 @@ fn human(model: &Value, detail: bool) -> String {
             ));
         }
         for m in t["moved_aside"].as_array().into_iter().flatten() {
+            let what = if m["kind"] == "skill-folder" {
+                "your skill folder, whole, moved aside"
+            } else {
+                "moved aside"
+            };
             out.push_str(&format!(
-                "            moved aside: {} → {}\n",
+                "            {what}: {} → {}\n",
                 m["path"].as_str().unwrap_or(""),
                 m["to"].as_str().unwrap_or("")
             ));

@@ -67,15 +67,27 @@ impl TargetFlags {
     }
 }
 
-/// HOME, required: every host folder is under it.
+/// HOME, required and absolute: every host folder is under it (a relative HOME would put them
+/// under whatever folder the command runs in).
 pub fn home(cx: &Ctx<'_>) -> Result<PathBuf, Failure> {
-    cx.home().ok_or_else(|| {
+    let home = cx.home().ok_or_else(|| {
         Failure::new(
             ErrorCode::HomeUnset,
             "HOME is not set, so aw cannot find the hosts' folders.",
-            "Set HOME to your home folder and run the command again.",
+            "Set HOME to your home folder (an absolute path) and run the command again.",
         )
-    })
+    })?;
+    if !home.is_absolute() {
+        return Err(Failure::new(
+            ErrorCode::HomeUnset,
+            format!(
+                "HOME is `{}`, a relative path; it must be absolute, so aw does not look for the hosts' folders under the current folder.",
+                home.display()
+            ),
+            "Set HOME to your home folder as an absolute path and run the command again.",
+        ));
+    }
+    Ok(home)
 }
 
 /// The plan of `host` for the embedded bundle.
@@ -104,10 +116,10 @@ pub fn refused(e: InstallError) -> Failure {
             "Fix that file so it is a JSON object (aw adds its own hook entries and keeps everything else), or run with --no-hooks.",
         )
         .with_details(json!({ "file": path.to_string_lossy() })),
-        InstallError::Unsafe { path, why } => Failure::new(
+        InstallError::Unsafe { path, why, action } => Failure::new(
             ErrorCode::InstallPathUnsafe,
             format!("Nothing was written: {} ({why}).", path.display()),
-            "Replace the symbolic link with a real folder inside the host's folder (or remove it), then run the command again.",
+            action,
         )
         .with_details(json!({ "path": path.to_string_lossy() })),
         InstallError::Workspace(e) => e.into(),

@@ -6,7 +6,7 @@ use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean_lines;
 use aw_core::install::host::HookArtifact;
-use aw_workspace::install::{Op, apply, check_ops, inspect_uninstall, uninstall_ops};
+use aw_workspace::install::{HostOps, Op, apply, check_ops, inspect_uninstall, uninstall_ops};
 use clap::Args;
 use serde_json::{Value, json};
 
@@ -48,9 +48,15 @@ pub fn run(args: &UninstallArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         removals.push((r, ops));
     }
     if !args.flags.dry_run {
-        for (r, ops) in &removals {
-            apply(&home, r.host, ops, &r.managed).map_err(refused)?;
-        }
+        let hosts: Vec<HostOps<'_>> = removals
+            .iter()
+            .map(|(r, ops)| HostOps {
+                host: r.host,
+                ops,
+                managed: &r.managed,
+            })
+            .collect();
+        apply(&home, &hosts).map_err(refused)?;
     }
     let targets: Vec<Value> = removals
         .iter()
