@@ -3,7 +3,10 @@
 //!
 //! On disk, every regular file under the root counts, found without following links to
 //! folders (a loop cannot be walked forever) and at most [`MAX_DEPTH`] folders deep; names
-//! starting with `.` (an installer's marker, a `.git`) are not part of the bundle.
+//! starting with `.` (an installer's marker, a `.git`) are not part of the bundle. A file that
+//! cannot be read, or is larger than [`MAX_FILE_BYTES`], and a sub-folder that cannot be listed
+//! are left out: a document a read-set names is then reported missing, never a failure of the
+//! whole command.
 
 use crate::error::{Result, WorkspaceError};
 use crate::folder::read_regular_path;
@@ -14,6 +17,10 @@ use std::path::{Path, PathBuf};
 
 /// How deep the walk goes below the root.
 pub const MAX_DEPTH: usize = 16;
+
+/// The largest file measured. A bundle document is a few kilobytes; a file past this is not
+/// one (a log, an image left there) and is left out rather than read whole into memory.
+pub const MAX_FILE_BYTES: u64 = 8 << 20;
 
 /// One file's measures, from its text.
 pub fn doc_of(bytes: &[u8]) -> Doc {
@@ -65,10 +72,16 @@ pub fn read_root(root: &Path) -> Result<(PathBuf, Tree)> {
 }
 
 fn walk(dir: &Path, prefix: &str, depth: usize, tree: &mut Tree) -> Result<()> {
-    let entries =
-        std::fs::read_dir(dir).map_err(|e| WorkspaceError::io("could not list", dir, e))?;
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        // The root itself must be listable; a sub-folder that is not is left out.
+        Err(e) if depth == 0 => return Err(WorkspaceError::io("could not list", dir, e)),
+        Err(_) => return Ok(()),
+    };
     for entry in entries {
-        let entry = entry.map_err(|e| WorkspaceError::io("could not list", dir, e))?;
+        let Ok(entry) = entry else {
+            continue;
+        };
         let Ok(name) = entry.file_name().into_string() else {
             continue;
         };
@@ -81,16 +94,16 @@ fn walk(dir: &Path, prefix: &str, depth: usize, tree: &mut Tree) -> Result<()> {
         } else {
             format!("{prefix}/{name}")
         };
-        let kind = entry
-            .file_type()
-            .map_err(|e| WorkspaceError::io("could not read", &path, e))?;
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
         if kind.is_dir() {
             if depth < MAX_DEPTH {
                 walk(&path, &rel, depth + 1, tree)?;
             }
-        } else if path.is_file() {
-            let bytes = read_regular_path(&path)
-                .map_err(|e| WorkspaceError::io("could not read", &path, e))?;
+        } else if std::fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() <= MAX_FILE_BYTES)
+            && let Ok(bytes) = read_regular_path(&path)
+        {
             tree.insert(rel, doc_of(&bytes));
         }
     }
@@ -132,5 +145,20 @@ mod tests {
         let paths: Vec<&str> = tree.keys().map(String::as_str).collect();
         assert_eq!(paths, ["SKILL.md", "commands/a.md", "commands/deep/b.md"]);
         assert_eq!(tree["commands/a.md"].lines, 2);
+    }
+
+    #[test]
+    fn a_file_too_large_to_be_a_document_is_left_out_unread() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        std::fs::create_dir_all(root.join("guides")).unwrap();
+        std::fs::write(root.join("SKILL.md"), "x\n").unwrap();
+        std::fs::create_dir_all(root.join("commands")).unwrap();
+        // Sparse: past the cap without writing it.
+        let big = std::fs::File::create(root.join("guides/big.md")).unwrap();
+        big.set_len(MAX_FILE_BYTES + 1).unwrap();
+        let (_, tree) = read_root(root).unwrap();
+        let paths: Vec<&str> = tree.keys().map(String::as_str).collect();
+        assert_eq!(paths, ["SKILL.md"]);
     }
 }
