@@ -416,3 +416,49 @@ fn family_settings_a_new_file_follows_the_umask_and_an_existing_one_keeps_its_mo
     let mode = std::fs::metadata(conf(&ws)).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o600);
 }
+
+#[test]
+fn family_settings_concurrent_sets_all_land() {
+    let ws = family();
+    write_conf(&ws, "# shared\n");
+    let keys = [
+        ("CODEX_HARD_TIMEOUT", "10"),
+        ("CODEX_SERVICE_TIER", "priority"),
+        ("CODEX_REVIEW_MAX_TOTAL_BYTES", "20"),
+        ("AGY_HARD_TIMEOUT", "3m"),
+        ("AGY_REVIEW_MAX_TOTAL_BYTES", "30"),
+    ];
+    let children: Vec<_> = keys
+        .iter()
+        .map(|(k, v)| {
+            ws.process(&["family", "settings", "set", k, v])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut c in children {
+        assert!(c.wait().unwrap().success());
+    }
+    let text = read_conf(&ws);
+    assert!(text.starts_with("# shared\n"), "{text}");
+    for (k, v) in keys {
+        assert!(text.contains(&format!("{k}={v}\n")), "{k} lost: {text}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn family_settings_never_write_through_a_link_out_of_the_config_folder() {
+    let ws = family();
+    let outside = ws.root().join("outside.conf");
+    std::fs::write(&outside, "KEEP=1\n").unwrap();
+    let p = conf(&ws);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(&outside, &p).unwrap();
+    let (code, v) = ws.run(&["family", "settings", "set", "CODEX_HARD_TIMEOUT", "5"]);
+    assert_ne!(code, 0, "{v:#}");
+    assert_eq!(v["ok"], false);
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), "KEEP=1\n");
+}
