@@ -94,6 +94,14 @@ fn family_settings_list_shows_every_key_of_the_installed_members_with_defaults()
     );
     assert_eq!(tier["allowed"], "\"priority\"");
     assert!(setting(&v, "AGY_REVIEW_ALLOW_ADDDIR")["retired"].is_string());
+    let members: Vec<(&str, &str)> = v["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["name"].as_str().unwrap(), m["class"].as_str().unwrap()))
+        .collect();
+    assert_eq!(members.len(), 5, "{members:?}");
+    assert!(members.iter().all(|(_, c)| *c == "valid"), "{members:?}");
     // No verb is `list`; nothing was written.
     assert_eq!(ws.ok(&["family", "settings"])["settings"], v["settings"]);
     assert!(!conf(&ws).exists());
@@ -370,6 +378,14 @@ fn family_settings_from_reads_only_the_named_members_and_refuses_an_invalid_one(
     let (code, v) = ws.run(&["family", "settings", "--from", "bad", "list"]);
     assert_eq!(code, 1);
     assert_eq!(v["error"]["code"], "FAMILY_SETTINGS_MANIFEST_INVALID");
+    // Installed, the same folder adds no keys and is listed as skipped.
+    let skills = ws.home().join(".claude/skills/zz-bad");
+    copy_tree(&bad, &skills);
+    let v = ws.ok(&["family", "settings", "list"]);
+    assert_eq!(v["settings"].as_array().unwrap().len(), 6);
+    let last = v["members"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(last["class"], "invalid");
+    assert!(last["dir"].as_str().unwrap().ends_with("zz-bad"));
 }
 
 #[test]

@@ -127,6 +127,7 @@ pub fn run(args: &SettingsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let path = file_path(&config);
     let view = View {
         known: &known,
+        members: &members,
         path: &path,
     };
     let verb = args.verb.as_ref().unwrap_or(&Verb::List);
@@ -145,6 +146,7 @@ pub fn run(args: &SettingsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
 
 struct View<'a, 'm> {
     known: &'a [Known1<'m>],
+    members: &'a [Member],
     path: &'a Path,
 }
 
@@ -218,6 +220,20 @@ impl View<'_, '_> {
     fn list(&self) -> Result<Value, Failure> {
         let file = self.file()?;
         let mut v = self.head(file.as_ref());
+        // Which manifests were read, so a member whose manifest is not VALID (and so adds no
+        // keys) is visible rather than silently missing.
+        v["members"] = self
+            .members
+            .iter()
+            .map(|m| {
+                json!({
+                    "name": m.name(),
+                    "dir": m.dir.to_string_lossy(),
+                    "class": m.report.class,
+                    "keys": m.settings.iter().map(|e| e.key.as_str()).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
         v["settings"] = self
             .known
             .iter()
@@ -366,6 +382,16 @@ fn human(verb: &Verb, v: &Value) -> String {
         Verb::List => {
             let items = v["settings"].as_array().cloned().unwrap_or_default();
             let mut out = file;
+            for m in v["members"].as_array().into_iter().flatten() {
+                if m["class"] != "valid" {
+                    out.push_str(&format!(
+                        "skipped {} ({}): its manifest is {}; `aw manifest validate` says why\n",
+                        s(&m["name"]),
+                        s(&m["dir"]),
+                        s(&m["class"])
+                    ));
+                }
+            }
             if items.is_empty() {
                 out.push_str("no member declares settings\n");
             }
