@@ -478,3 +478,20 @@ fn family_settings_never_write_through_a_link_out_of_the_config_folder() {
     assert_eq!(v["ok"], false);
     assert_eq!(std::fs::read_to_string(&outside).unwrap(), "KEEP=1\n");
 }
+
+#[test]
+fn family_settings_a_file_that_is_not_utf8_is_refused_and_left_alone() {
+    let ws = family();
+    let p = conf(&ws);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(&p, b"CODEX_HARD_TIMEOUT=1\n\xff\n").unwrap();
+    for args in [
+        &["family", "settings", "list"][..],
+        &["family", "settings", "set", "CODEX_HARD_TIMEOUT", "2"],
+    ] {
+        let (code, v) = ws.run(args);
+        assert_eq!(code, 1, "{v:#}");
+        assert_eq!(v["error"]["code"], "FAMILY_SETTINGS_FILE_UNREADABLE");
+    }
+    assert_eq!(std::fs::read(&p).unwrap(), b"CODEX_HARD_TIMEOUT=1\n\xff\n");
+}
