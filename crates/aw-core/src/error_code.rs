@@ -415,6 +415,19 @@ error_codes! {
     FlowDirectiveStepReasonMismatch = "FLOW_DIRECTIVE_STEP_REASON_MISMATCH",
     /// A boundary stands on a transition the CLI does not own.
     FlowDirectiveOwnershipContradicted = "FLOW_DIRECTIVE_OWNERSHIP_CONTRADICTED",
+    // aw family settings
+    /// A settings key no member's manifest declares.
+    FamilySettingsUnknownKey = "FAMILY_SETTINGS_UNKNOWN_KEY",
+    /// `set` of a key its manifest marks retired.
+    FamilySettingsRetired = "FAMILY_SETTINGS_RETIRED",
+    /// A value the setting's kind refuses.
+    FamilySettingsInvalidValue = "FAMILY_SETTINGS_INVALID_VALUE",
+    /// A `--from` folder whose manifest is missing or not VALID.
+    FamilySettingsManifestInvalid = "FAMILY_SETTINGS_MANIFEST_INVALID",
+    /// Neither XDG_CONFIG_HOME nor HOME says where the settings file lives.
+    FamilySettingsNoConfigDir = "FAMILY_SETTINGS_NO_CONFIG_DIR",
+    /// The settings file exists but is not a readable UTF-8 regular file.
+    FamilySettingsFileUnreadable = "FAMILY_SETTINGS_FILE_UNREADABLE",
 }
 
 impl fmt::Display for ErrorCode {
@@ -476,6 +489,7 @@ mod tests {
         "OZ_RUN_ID",
         "TERM_PROGRAM",
         "WARP_IS_LOCAL_SHELL_SESSION",
+        "XDG_CONFIG_HOME",
     ];
 
     /// The codes docs/PROTOCOL.md lists in its "Error codes" table: the first cell of each row,

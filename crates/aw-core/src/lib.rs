@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 
 pub mod artifacts;
+pub mod bridge_settings;
 pub mod calendar;
 pub mod canonical;
 pub mod capability;

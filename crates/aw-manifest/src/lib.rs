@@ -19,6 +19,7 @@ mod paths;
 mod posture;
 mod roles;
 mod set;
+mod setting_entry;
 mod settings;
 mod skill_md;
 mod top;
@@ -27,6 +28,7 @@ mod version;
 mod writable;
 
 pub use report::{Class, Finding, Report};
+pub use setting_entry::{SettingEntry, SettingKind, setting_entries};
 pub use settings::{SETTING_KINDS, setting_value_valid};
 pub use skill_md::{skill_md_field, skill_md_frontmatter, skill_md_metadata};
 pub use version::{

@@ -11,6 +11,7 @@ pub mod atomic;
 pub mod bindings;
 pub mod board;
 pub mod branch_check;
+pub mod bridge_settings;
 pub mod bundle_tree;
 pub mod capability;
 pub mod checkpoint;

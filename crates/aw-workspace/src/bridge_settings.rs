@@ -1,0 +1,142 @@
+//! The bridge settings file on disk and the manifests that declare its keys: where the file
+//! lives, reading it, editing it under a lock with an atomic replace, the environment overrides,
+//! and the family members found under the skill roots. The rules are
+//! `aw_core::bridge_settings`'s; the typed `settings` block is `aw_manifest`'s.
+
+use crate::error::WorkspaceError;
+use crate::lock::{WorkspaceLock, default_wait};
+use crate::skill::SkillDir;
+use aw_core::bridge_settings::SettingsFile;
+use aw_core::error_code::ErrorCode;
+use aw_manifest::{Report, SettingEntry, setting_entries};
+use std::io::ErrorKind;
+use std::path::{Path, PathBuf};
+
+/// The folder under the config home that holds the family's settings.
+pub const CONFIG_DIR: &str = "agent-workflow";
+/// The settings file's name.
+pub const FILE_NAME: &str = "bridge-settings.conf";
+/// The lock that serializes writers, beside the file.
+const LOCK_NAME: &str = ".bridge-settings.lock";
+
+/// The config home: `XDG_CONFIG_HOME` when it is set to an absolute path, else `<home>/.config`.
+/// A relative or empty value is ignored, as the XDG base-directory spec asks.
+pub fn config_home(home: Option<&Path>) -> Option<PathBuf> {
+    std::env::var_os("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| home.map(|h| h.join(".config")))
+}
+
+/// The settings file's path under a config home.
+pub fn file_path(config_home: &Path) -> PathBuf {
+    config_home.join(CONFIG_DIR).join(FILE_NAME)
+}
+
+/// The environment's value for a setting key (the wrappers read the same variable).
+pub fn env_value(key: &str) -> Option<String> {
+    std::env::var(key).ok()
+}
+
+/// Reads the settings file; `None` when it does not exist.
+pub fn read(path: &Path) -> crate::Result<Option<SettingsFile>> {
+    match crate::folder::read_regular_path(path) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(text) => Ok(Some(SettingsFile::parse(&text))),
+            Err(_) => Err(unreadable(path, "it is not UTF-8 text")),
+        },
+        Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(unreadable(path, &e.to_string())),
+    }
+}
+
+fn unreadable(path: &Path, why: &str) -> WorkspaceError {
+    WorkspaceError::Refused {
+        code: ErrorCode::FamilySettingsFileUnreadable,
+        message: format!("cannot read the settings file {}: {why}", path.display()),
+        action: "fix or move the file aside, then run the command again".to_owned(),
+    }
+}
+
+/// Edits the settings file under `config_home`: takes the writers' lock, reads the file (absent
+/// is empty), applies `edit`, and when the text changed replaces the file atomically (a new
+/// file gets the umask's permissions, an existing one keeps its own). Returns `edit`'s answer.
+/// Nothing is written outside `<config_home>/agent-workflow/`, even through a symbolic link.
+pub fn edit<R>(config_home: &Path, edit: impl FnOnce(&mut SettingsFile) -> R) -> crate::Result<R> {
+    std::fs::create_dir_all(config_home)
+        .map_err(|e| WorkspaceError::io("could not create the folder", config_home, e))?;
+    let root = config_home.join(CONFIG_DIR);
+    crate::atomic::create_dir_all(config_home, &root)?;
+    let _lock = WorkspaceLock::acquire(&root, &root.join(LOCK_NAME), default_wait())?;
+    let path = root.join(FILE_NAME);
+    let mut file = read(&path)?.unwrap_or_default();
+    let before = file.render();
+    let answer = edit(&mut file);
+    let after = file.render();
+    if after != before {
+        crate::atomic::write(&root, &path, after.as_bytes())?;
+    }
+    Ok(answer)
+}
+
+/// A member whose manifest was read.
+#[derive(Debug, Clone)]
+pub struct Member {
+    /// Its folder.
+    pub dir: PathBuf,
+    /// The validator's report on it.
+    pub report: Report,
+    /// Its `settings` entries (empty unless the report is VALID).
+    pub settings: Vec<SettingEntry>,
+}
+
+impl Member {
+    /// The manifest's `name`, when it is a string.
+    pub fn name(&self) -> Option<&str> {
+        self.report.name.as_ref().and_then(|n| n.as_str())
+    }
+}
+
+/// Reads and validates the member at `dir`; its settings are kept only when it is VALID.
+pub fn member_at(dir: &Path) -> Member {
+    let skill = SkillDir::new(dir);
+    let manifest = crate::folder::read_regular_path(&dir.join("capability.json")).ok();
+    let report = aw_manifest::validate(manifest.as_deref(), &dir.to_string_lossy(), &skill);
+    let settings = match (&manifest, report.class) {
+        (Some(bytes), aw_manifest::Class::Valid) => setting_entries(bytes),
+        _ => Vec::new(),
+    };
+    Member {
+        dir: dir.to_path_buf(),
+        report,
+        settings,
+    }
+}
+
+/// The members installed under `roots`: every folder directly inside a root that holds a
+/// `capability.json`, roots in order and folders by name; a name already found under an earlier
+/// root is skipped (the first copy is the one a host loads).
+pub fn installed_members(roots: &[PathBuf]) -> Vec<Member> {
+    let mut out: Vec<Member> = Vec::new();
+    for root in roots {
+        let Ok(read) = std::fs::read_dir(root) else {
+            continue;
+        };
+        let mut dirs: Vec<PathBuf> = read
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.join("capability.json").is_file())
+            .collect();
+        dirs.sort();
+        for dir in dirs {
+            let member = member_at(&dir);
+            let dup = member
+                .name()
+                .is_some_and(|n| out.iter().any(|m| m.name() == Some(n)));
+            if !dup {
+                out.push(member);
+            }
+        }
+    }
+    out
+}

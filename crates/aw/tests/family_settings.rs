@@ -1,0 +1,497 @@
+//! `aw family settings`: the bridges' host settings file, typed by the real members' `settings`
+//! blocks (tests/fixtures/family/members), under a temporary HOME and XDG_CONFIG_HOME.
+
+use crate::support::{Ws, copy_tree, fixture_path};
+use serde_json::Value;
+use std::path::PathBuf;
+
+const KEYS: [&str; 6] = [
+    "AGY_HARD_TIMEOUT",
+    "AGY_REVIEW_ALLOW_ADDDIR",
+    "AGY_REVIEW_MAX_TOTAL_BYTES",
+    "CODEX_SERVICE_TIER",
+    "CODEX_HARD_TIMEOUT",
+    "CODEX_REVIEW_MAX_TOTAL_BYTES",
+];
+
+/// A bare folder whose HOME has the five real members installed under `.claude/skills`, and an
+/// XDG_CONFIG_HOME of its own; no setting variable leaks in from the caller.
+fn family() -> Ws {
+    let ws = Ws::bare();
+    copy_tree(
+        &fixture_path("family/members"),
+        &ws.home().join(".claude/skills"),
+    );
+    let xdg = ws.home().join("xdg");
+    let mut ws = ws.with_env("XDG_CONFIG_HOME", xdg.to_str().unwrap());
+    for k in KEYS {
+        ws = ws.with_env(k, "");
+    }
+    ws
+}
+
+fn conf(ws: &Ws) -> PathBuf {
+    ws.home().join("xdg/agent-workflow/bridge-settings.conf")
+}
+
+fn write_conf(ws: &Ws, text: &str) {
+    let p = conf(ws);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+fn read_conf(ws: &Ws) -> String {
+    std::fs::read_to_string(conf(ws)).unwrap()
+}
+
+fn setting<'v>(list: &'v Value, key: &str) -> &'v Value {
+    list["settings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["key"] == key)
+        .unwrap_or_else(|| panic!("{key} missing: {list:#}"))
+}
+
+/// A refusal: exit 2 (the kit's), the code, and the JSON error.
+fn refused(ws: &Ws, args: &[&str], code: &str) -> Value {
+    let (exit, v) = ws.run(args);
+    assert_eq!(exit, 2, "{args:?}: {v:#}");
+    assert_eq!(v["ok"], false);
+    assert_eq!(v["error"]["code"], code, "{v:#}");
+    assert!(v["data"]["action"].as_str().is_some_and(|a| !a.is_empty()));
+    v
+}
+
+#[test]
+fn family_settings_list_shows_every_key_of_the_installed_members_with_defaults() {
+    let ws = family();
+    let v = ws.ok(&["family", "settings", "list"]);
+    let keys: Vec<&str> = v["settings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["key"].as_str().unwrap())
+        .collect();
+    assert_eq!(keys, KEYS);
+    assert_eq!(v["exists"], false);
+    assert!(
+        v["file"]
+            .as_str()
+            .unwrap()
+            .ends_with("xdg/agent-workflow/bridge-settings.conf")
+    );
+    let max = setting(&v, "CODEX_REVIEW_MAX_TOTAL_BYTES");
+    assert_eq!(max["value"], "1500000");
+    assert_eq!(max["source"], "default");
+    assert_eq!(max["allowed"], "integer 1..100000000");
+    assert_eq!(max["member"], "codex-cli-bridge");
+    let tier = setting(&v, "CODEX_SERVICE_TIER");
+    assert_eq!(
+        tier["value"],
+        Value::Null,
+        "a null default: the wrapper's built-in applies"
+    );
+    assert_eq!(tier["allowed"], "\"priority\"");
+    assert!(setting(&v, "AGY_REVIEW_ALLOW_ADDDIR")["retired"].is_string());
+    let members: Vec<(&str, &str)> = v["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["name"].as_str().unwrap(), m["class"].as_str().unwrap()))
+        .collect();
+    assert_eq!(members.len(), 5, "{members:?}");
+    assert!(members.iter().all(|(_, c)| *c == "valid"), "{members:?}");
+    // No verb is `list`; nothing was written.
+    assert_eq!(ws.ok(&["family", "settings"])["settings"], v["settings"]);
+    assert!(!conf(&ws).exists());
+}
+
+#[test]
+fn family_settings_get_resolves_env_over_file_over_default_with_the_source() {
+    let ws = family();
+    let get = |env: &[(&str, &str)]| {
+        let (code, v) = ws.run_env(&["family", "settings", "get", "AGY_HARD_TIMEOUT"], env);
+        assert_eq!(code, 0, "{v:#}");
+        v["setting"].clone()
+    };
+    let s = get(&[]);
+    assert_eq!(
+        (s["value"].clone(), s["source"].clone()),
+        (Value::Null, "default".into())
+    );
+    write_conf(&ws, "AGY_HARD_TIMEOUT=5m\n");
+    let s = get(&[]);
+    assert_eq!(
+        (s["value"].as_str(), s["source"].as_str()),
+        (Some("5m"), Some("file"))
+    );
+    let s = get(&[("AGY_HARD_TIMEOUT", "90s")]);
+    assert_eq!(
+        (s["value"].as_str(), s["source"].as_str()),
+        (Some("90s"), Some("env"))
+    );
+    assert_eq!(s["file"], "5m");
+    // An env value the kind refuses is skipped and reported; the file applies.
+    let s = get(&[("AGY_HARD_TIMEOUT", "0s")]);
+    assert_eq!(
+        (s["value"].as_str(), s["source"].as_str()),
+        (Some("5m"), Some("file"))
+    );
+    assert_eq!(s["ignored"][0]["source"], "env");
+    assert_eq!(s["ignored"][0]["value"], "0s");
+    // A file value the kind refuses falls back to the default.
+    write_conf(&ws, "CODEX_REVIEW_MAX_TOTAL_BYTES=-5\n");
+    let (_, v) = ws.run(&["family", "settings", "get", "CODEX_REVIEW_MAX_TOTAL_BYTES"]);
+    assert_eq!(v["setting"]["value"], "1500000");
+    assert_eq!(v["setting"]["source"], "default");
+    assert_eq!(v["setting"]["ignored"][0]["source"], "file");
+}
+
+#[test]
+fn family_settings_set_accepts_each_kind_in_its_form() {
+    let ws = family();
+    for (k, val) in [
+        ("CODEX_SERVICE_TIER", "priority"),
+        ("CODEX_HARD_TIMEOUT", "86400"),
+        ("AGY_HARD_TIMEOUT", "0.5m"),
+        ("AGY_REVIEW_MAX_TOTAL_BYTES", "1"),
+    ] {
+        let v = ws.ok(&["family", "settings", "set", k, val]);
+        assert_eq!(v["changed"], true);
+        assert_eq!(v["setting"]["value"], val);
+        assert_eq!(v["setting"]["source"], "file");
+    }
+    assert_eq!(
+        read_conf(&ws),
+        "CODEX_SERVICE_TIER=priority\nCODEX_HARD_TIMEOUT=86400\nAGY_HARD_TIMEOUT=0.5m\nAGY_REVIEW_MAX_TOTAL_BYTES=1\n"
+    );
+    let again = ws.ok(&["family", "settings", "set", "CODEX_HARD_TIMEOUT", "86400"]);
+    assert_eq!(again["changed"], false);
+    assert_eq!(again["previous"], "86400");
+}
+
+#[test]
+fn family_settings_set_refuses_a_value_its_kind_refuses_and_shows_the_allowed_form() {
+    let ws = family();
+    for (k, val, allowed) in [
+        ("AGY_HARD_TIMEOUT", "0s", "duration"),
+        ("AGY_HARD_TIMEOUT", "00.0m", "duration"),
+        ("AGY_HARD_TIMEOUT", "5", "duration"),
+        ("AGY_HARD_TIMEOUT", "5ms", "duration"),
+        ("CODEX_HARD_TIMEOUT", "0", "integer 1..86400"),
+        ("CODEX_HARD_TIMEOUT", "86401", "integer 1..86400"),
+        ("CODEX_HARD_TIMEOUT", "-1", "integer 1..86400"),
+        ("CODEX_SERVICE_TIER", "Priority", "\"priority\""),
+        ("CODEX_SERVICE_TIER", "", "\"priority\""),
+    ] {
+        let v = refused(
+            &ws,
+            &["family", "settings", "set", k, val],
+            "FAMILY_SETTINGS_INVALID_VALUE",
+        );
+        assert!(
+            v["error"]["details"]["allowed"]
+                .as_str()
+                .unwrap()
+                .starts_with(allowed),
+            "{k}={val}: {v:#}"
+        );
+        assert!(
+            v["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("allowed: ")
+        );
+    }
+    // The only boolean is retired, so a boolean is checked through --from on a member that
+    // declares a live one.
+    let dir = ws.root().join("bool-bridge");
+    copy_tree(&fixture_path("family/members/antigravity-cli-bridge"), &dir);
+    let m = dir.join("capability.json");
+    let text = std::fs::read_to_string(&m).unwrap();
+    let mut json: Value = serde_json::from_str(&text).unwrap();
+    for s in json["settings"].as_array_mut().unwrap() {
+        if let Some(o) = s.as_object_mut() {
+            o.remove("retired");
+        }
+    }
+    std::fs::write(&m, serde_json::to_string_pretty(&json).unwrap()).unwrap();
+    let from = dir.to_str().unwrap();
+    for bad in ["true", "2", "01", " 1"] {
+        let v = refused(
+            &ws,
+            &[
+                "family",
+                "settings",
+                "--from",
+                from,
+                "set",
+                "AGY_REVIEW_ALLOW_ADDDIR",
+                bad,
+            ],
+            "FAMILY_SETTINGS_INVALID_VALUE",
+        );
+        assert_eq!(v["error"]["details"]["allowed"], "\"0\" | \"1\"");
+    }
+    ws.ok(&[
+        "family",
+        "settings",
+        "--from",
+        from,
+        "set",
+        "AGY_REVIEW_ALLOW_ADDDIR",
+        "1",
+    ]);
+    assert_eq!(
+        read_conf(&ws),
+        "AGY_REVIEW_ALLOW_ADDDIR=1\n",
+        "nothing refused was written"
+    );
+}
+
+#[test]
+fn family_settings_retired_key_is_refused_on_set_and_allowed_on_unset() {
+    let ws = family();
+    let v = refused(
+        &ws,
+        &["family", "settings", "set", "AGY_REVIEW_ALLOW_ADDDIR", "1"],
+        "FAMILY_SETTINGS_RETIRED",
+    );
+    let why = v["error"]["details"]["retired"].as_str().unwrap();
+    assert!(why.contains("--add-dir offload is retired"));
+    assert!(v["error"]["message"].as_str().unwrap().contains(why));
+    assert!(!conf(&ws).exists());
+    write_conf(&ws, "# keep\nAGY_REVIEW_ALLOW_ADDDIR=1\n");
+    let v = ws.ok(&["family", "settings", "unset", "AGY_REVIEW_ALLOW_ADDDIR"]);
+    assert_eq!(v["removed"], 1);
+    assert_eq!(read_conf(&ws), "# keep\n");
+}
+
+#[test]
+fn family_settings_unknown_key_is_refused_with_the_known_list() {
+    let ws = family();
+    for args in [
+        &["family", "settings", "set", "CODEX_TIMEOUT", "5"][..],
+        &["family", "settings", "get", "CODEX_TIMEOUT"],
+        &["family", "settings", "unset", "CODEX_TIMEOUT"],
+    ] {
+        let v = refused(&ws, args, "FAMILY_SETTINGS_UNKNOWN_KEY");
+        assert_eq!(v["error"]["details"]["known"], serde_json::json!(KEYS));
+        assert!(
+            v["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("CODEX_HARD_TIMEOUT")
+        );
+    }
+    assert!(!conf(&ws).exists());
+    // A key no member declares can still be removed once it is in the file.
+    write_conf(&ws, "CODEX_TIMEOUT=5\nCODEX_HARD_TIMEOUT=9\n");
+    ws.ok(&["family", "settings", "unset", "CODEX_TIMEOUT"]);
+    assert_eq!(read_conf(&ws), "CODEX_HARD_TIMEOUT=9\n");
+}
+
+#[test]
+fn family_settings_set_and_unset_keep_the_users_comments_and_order() {
+    let ws = family();
+    let text = "# my host knobs\n\nCODEX_HARD_TIMEOUT=60   \n  # tier below\nCODEX_SERVICE_TIER=priority\n# trailing note\n";
+    write_conf(&ws, text);
+    ws.ok(&["family", "settings", "set", "CODEX_HARD_TIMEOUT", "120"]);
+    assert_eq!(
+        read_conf(&ws),
+        text.replace("CODEX_HARD_TIMEOUT=60   ", "CODEX_HARD_TIMEOUT=120")
+    );
+    ws.ok(&["family", "settings", "set", "AGY_HARD_TIMEOUT", "30m"]);
+    ws.ok(&["family", "settings", "unset", "CODEX_SERVICE_TIER"]);
+    assert_eq!(
+        read_conf(&ws),
+        "# my host knobs\n\nCODEX_HARD_TIMEOUT=120\n  # tier below\n# trailing note\nAGY_HARD_TIMEOUT=30m\n"
+    );
+    // A duplicate is folded into the first line when the key is set.
+    write_conf(
+        &ws,
+        "A_NOTE=x\nCODEX_HARD_TIMEOUT=1\n# mid\nCODEX_HARD_TIMEOUT=2\n",
+    );
+    ws.ok(&["family", "settings", "set", "CODEX_HARD_TIMEOUT", "3"]);
+    assert_eq!(read_conf(&ws), "A_NOTE=x\nCODEX_HARD_TIMEOUT=3\n# mid\n");
+}
+
+#[test]
+fn family_settings_reconcile_classifies_unknown_retired_duplicate_and_current() {
+    let ws = family();
+    let v = ws.ok(&["family", "settings", "reconcile"]);
+    assert_eq!(v["allCurrent"], true, "no file: nothing to flag");
+    write_conf(
+        &ws,
+        "# c\nCODEX_HARD_TIMEOUT=60\nAGY_REVIEW_ALLOW_ADDDIR=1\nCODEX_HARD_TIMEOUT=70\nOLD_KNOB=1\nAGY_HARD_TIMEOUT=5\n",
+    );
+    let v = ws.ok(&["family", "settings", "reconcile"]);
+    let classes: Vec<(&str, &str, u64)> = v["keys"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| {
+            (
+                k["key"].as_str().unwrap(),
+                k["class"].as_str().unwrap(),
+                k["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        classes,
+        [
+            ("CODEX_HARD_TIMEOUT", "current", 2),
+            ("AGY_REVIEW_ALLOW_ADDDIR", "retired", 3),
+            ("CODEX_HARD_TIMEOUT", "duplicate", 4),
+            ("OLD_KNOB", "unknown", 5),
+            ("AGY_HARD_TIMEOUT", "current", 6),
+        ]
+    );
+    assert_eq!(
+        v["keys"][4]["valid"], false,
+        "a current key whose value is refused says so"
+    );
+    assert_eq!(v["allCurrent"], false);
+    assert_eq!(v["counts"]["duplicate"], 1);
+    let before = read_conf(&ws);
+    let (code, text) = ws.stdout(
+        &["family", "settings", "reconcile", "--format", "human"],
+        None,
+        &[],
+    );
+    assert_eq!(code, 0);
+    assert!(text.contains("line 5: OLD_KNOB unknown"), "{text}");
+    assert_eq!(read_conf(&ws), before, "reconcile only reads");
+}
+
+#[test]
+fn family_settings_from_reads_only_the_named_members_and_refuses_an_invalid_one() {
+    let ws = family();
+    let codex = fixture_path("family/members/codex-cli-bridge");
+    let v = ws.ok(&["family", "settings", "--from", codex.to_str().unwrap()]);
+    assert_eq!(v["settings"].as_array().unwrap().len(), 3);
+    let bad = ws.root().join("bad");
+    std::fs::create_dir_all(&bad).unwrap();
+    std::fs::write(bad.join("capability.json"), "{").unwrap();
+    let (code, v) = ws.run(&["family", "settings", "--from", "bad", "list"]);
+    assert_eq!(code, 1);
+    assert_eq!(v["error"]["code"], "FAMILY_SETTINGS_MANIFEST_INVALID");
+    // Installed, the same folder adds no keys and is listed as skipped.
+    let skills = ws.home().join(".claude/skills/zz-bad");
+    copy_tree(&bad, &skills);
+    let v = ws.ok(&["family", "settings", "list"]);
+    assert_eq!(v["settings"].as_array().unwrap().len(), 6);
+    let last = v["members"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(last["class"], "invalid");
+    assert!(last["dir"].as_str().unwrap().ends_with("zz-bad"));
+}
+
+#[test]
+fn family_settings_file_falls_back_to_home_config_and_the_human_view_names_sources() {
+    let ws = family();
+    let (code, v) = ws.run_env(
+        &["family", "settings", "set", "CODEX_HARD_TIMEOUT", "30"],
+        &[("XDG_CONFIG_HOME", "")],
+    );
+    assert_eq!(code, 0, "{v:#}");
+    let home_conf = ws
+        .home()
+        .join(".config/agent-workflow/bridge-settings.conf");
+    assert_eq!(
+        std::fs::read_to_string(&home_conf).unwrap(),
+        "CODEX_HARD_TIMEOUT=30\n"
+    );
+    let (code, text) = ws.stdout(
+        &["family", "settings", "list", "--format", "human"],
+        None,
+        &[("XDG_CONFIG_HOME", ""), ("CODEX_SERVICE_TIER", "priority")],
+    );
+    assert_eq!(code, 0);
+    assert!(text.contains("CODEX_HARD_TIMEOUT = 30 [file]"), "{text}");
+    assert!(
+        text.contains("CODEX_SERVICE_TIER = priority [env]"),
+        "{text}"
+    );
+    assert!(
+        text.contains("CODEX_REVIEW_MAX_TOTAL_BYTES = 1500000 [default]"),
+        "{text}"
+    );
+    assert!(text.contains("RETIRED"), "{text}");
+}
+
+#[cfg(unix)]
+#[test]
+fn family_settings_a_new_file_follows_the_umask_and_an_existing_one_keeps_its_mode() {
+    use std::os::unix::fs::PermissionsExt;
+    let ws = family();
+    write_conf(&ws, "CODEX_HARD_TIMEOUT=1\n");
+    std::fs::set_permissions(conf(&ws), std::fs::Permissions::from_mode(0o600)).unwrap();
+    ws.ok(&["family", "settings", "set", "CODEX_HARD_TIMEOUT", "2"]);
+    let mode = std::fs::metadata(conf(&ws)).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+}
+
+#[test]
+fn family_settings_concurrent_sets_all_land() {
+    let ws = family();
+    write_conf(&ws, "# shared\n");
+    let keys = [
+        ("CODEX_HARD_TIMEOUT", "10"),
+        ("CODEX_SERVICE_TIER", "priority"),
+        ("CODEX_REVIEW_MAX_TOTAL_BYTES", "20"),
+        ("AGY_HARD_TIMEOUT", "3m"),
+        ("AGY_REVIEW_MAX_TOTAL_BYTES", "30"),
+    ];
+    let children: Vec<_> = keys
+        .iter()
+        .map(|(k, v)| {
+            ws.process(&["family", "settings", "set", k, v])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut c in children {
+        assert!(c.wait().unwrap().success());
+    }
+    let text = read_conf(&ws);
+    assert!(text.starts_with("# shared\n"), "{text}");
+    for (k, v) in keys {
+        assert!(text.contains(&format!("{k}={v}\n")), "{k} lost: {text}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn family_settings_never_write_through_a_link_out_of_the_config_folder() {
+    let ws = family();
+    let outside = ws.root().join("outside.conf");
+    std::fs::write(&outside, "KEEP=1\n").unwrap();
+    let p = conf(&ws);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(&outside, &p).unwrap();
+    let (code, v) = ws.run(&["family", "settings", "set", "CODEX_HARD_TIMEOUT", "5"]);
+    assert_ne!(code, 0, "{v:#}");
+    assert_eq!(v["ok"], false);
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), "KEEP=1\n");
+}
+
+#[test]
+fn family_settings_a_file_that_is_not_utf8_is_refused_and_left_alone() {
+    let ws = family();
+    let p = conf(&ws);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(&p, b"CODEX_HARD_TIMEOUT=1\n\xff\n").unwrap();
+    for args in [
+        &["family", "settings", "list"][..],
+        &["family", "settings", "set", "CODEX_HARD_TIMEOUT", "2"],
+    ] {
+        let (code, v) = ws.run(args);
+        assert_eq!(code, 1, "{v:#}");
+        assert_eq!(v["error"]["code"], "FAMILY_SETTINGS_FILE_UNREADABLE");
+    }
+    assert_eq!(std::fs::read(&p).unwrap(), b"CODEX_HARD_TIMEOUT=1\n\xff\n");
+}
