@@ -21,6 +21,7 @@ mod roles;
 mod set;
 mod settings;
 mod skill_md;
+mod summary;
 mod top;
 pub mod value;
 mod version;
@@ -29,6 +30,7 @@ mod writable;
 pub use report::{Class, Finding, Report};
 pub use settings::{SETTING_KINDS, setting_value_valid};
 pub use skill_md::{skill_md_field, skill_md_frontmatter, skill_md_metadata};
+pub use summary::{Posture, PostureBlock, Summary, summary};
 pub use version::{
     AuthoritativeVersion, VersionSource, read_authoritative_version, skill_md_version,
 };

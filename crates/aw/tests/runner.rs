@@ -15,6 +15,8 @@ mod crash;
 mod demo;
 mod design_capability;
 mod designs;
+mod family_posture;
+mod family_status;
 mod flow_cli;
 mod flow_journeys;
 mod flow_status;

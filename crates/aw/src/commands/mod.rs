@@ -11,6 +11,7 @@ mod checkpoint;
 mod context;
 mod demo;
 mod designs;
+pub mod family;
 pub mod flow;
 mod hook;
 pub mod manifest;
@@ -58,6 +59,14 @@ pub enum Command {
     Designs(designs::DesignsArgs),
     #[command(about = "Withdraw folders from Claude Code's and Codex's multi-root settings.")]
     DetachMultiroot(visibility::detach::DetachArgs),
+    #[command(
+        about = "The agent-workflow family's members: detection status, posture.",
+        long_about = "The agent-workflow family's members, read through the validator's typed \
+manifest model.\n\n`aw family status` places each member on the detection ladder with its version \
+and freshness; `aw family posture` prints the configured dispatch posture line."
+    )]
+    #[command(subcommand)]
+    Family(family::FamilyCommand),
     Flow(flow::FlowArgs),
     #[command(about = "Add or update a session's row in HISTORY.md.")]
     HistoryUpdate(session::history_update::HistoryUpdateArgs),
@@ -167,6 +176,7 @@ pub fn dispatch(command: &Command, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         Command::ContextPlan(args) => context::plan::run(args, cx),
         Command::Demo(args) => demo::run(args, cx),
         Command::DetachMultiroot(args) => visibility::detach::run(args, cx),
+        Command::Family(cmd) => family::dispatch(cmd, cx),
         Command::Flow(args) => flow::dispatch(args, cx),
         Command::HistoryUpdate(args) => session::history_update::run(args, cx),
         Command::Hook(cmd) => hook::dispatch(cmd, cx),
