@@ -23,7 +23,7 @@ installed copies (found as `aw family status` finds them; a backend that is not 
 `<dir>/<name>/capability.json` with --bundled <dir>. An unset tier reads `standard` for a backend \
 that pins an effort. As the family's tools do, one malformed posture (or an unreadable bundled \
 manifest) makes the whole line null; the backends list says why.\n\n\
-JSON (when piped): {ok, line, backends: [{name, label, dir, state, posture, errors}]}. Read-only."
+JSON (when piped): {line, backends: [{name, label, dir, state, posture, errors}]}. Read-only."
 )]
 pub struct PostureArgs {
     /// Another skill root to search (repeatable).
@@ -91,7 +91,6 @@ pub fn run(args: &PostureArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let pins: Vec<Pins> = backends.iter().filter_map(|b| b.pins.clone()).collect();
     let line = if silenced { None } else { posture_line(&pins) };
     let model = json!({
-        "ok": true,
         "line": line,
         "backends": backends.iter().map(|b| json!({
             "name": b.name,

@@ -24,7 +24,7 @@ Each copy is placed on the ladder not-installed → unsupported → invalid → 
 version and where it came from (package.json, else SKILL.md metadata.version). --bundled <dir> \
 compares with `<dir>/<name>/capability.json` (freshness behind, current, ahead or unknown); \
 --project <dir> checks each member's `detect.deployed` marker there.\n\n\
-JSON (when piped): {ok, roots, members: [{name, kind, state, reason, dir, version, version_from, \
+JSON (when piped): {roots, members: [{name, kind, state, reason, dir, version, version_from, \
 installed: {env, env_value, default, via, path, note}, bundled: {dir, present, version, \
 freshness}, deployed: {file, path, present}, copies: [{dir, found, state, reason, version, \
 version_from}]}]}. Read-only."
@@ -56,7 +56,6 @@ pub fn run(args: &StatusArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         })
         .collect();
     let model = json!({
-        "ok": true,
         "roots": roots.iter().map(|r| r.display().to_string()).collect::<Vec<_>>(),
         "members": members,
     });
