@@ -189,6 +189,9 @@ fn each_rung_of_the_ladder_with_the_first_error_as_reason() {
             .contains("\"codex-cli-bridge\"")
     );
     assert_eq!(agy["version"], Value::Null);
+    let (_, text) = ws.text(&["family", "status", "--format", "human"]);
+    assert!(text.contains("agent-workflow-engine    stub"), "{text}");
+    assert!(text.contains("    reason: "), "{text}");
 }
 
 #[test]
