@@ -22,6 +22,7 @@ mod set;
 mod setting_entry;
 mod settings;
 mod skill_md;
+mod summary;
 mod top;
 pub mod value;
 mod version;
@@ -31,6 +32,7 @@ pub use report::{Class, Finding, Report};
 pub use setting_entry::{SettingEntry, SettingKind, setting_entries};
 pub use settings::{SETTING_KINDS, setting_value_valid};
 pub use skill_md::{skill_md_field, skill_md_frontmatter, skill_md_metadata};
+pub use summary::{Posture, PostureBlock, Summary, summary};
 pub use version::{
     AuthoritativeVersion, VersionSource, read_authoritative_version, skill_md_version,
 };

@@ -22,6 +22,7 @@ pub mod designs;
 pub mod doc_language;
 pub mod error;
 pub mod example;
+pub mod family;
 pub mod flow_store;
 pub mod folder;
 pub mod git;

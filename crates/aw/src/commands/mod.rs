@@ -60,10 +60,12 @@ pub enum Command {
     #[command(about = "Withdraw folders from Claude Code's and Codex's multi-root settings.")]
     DetachMultiroot(visibility::detach::DetachArgs),
     #[command(
-        about = "The agent-workflow family's manifests in use (`family settings`).",
+        about = "The agent-workflow family's manifests in use: status, posture, settings.",
         long_about = "The agent-workflow family's manifests in use, each read once through the \
-validator's typed model.\n\n`aw family settings` lists, reads, sets, unsets or reconciles the \
-bridges' host settings file (bridge-settings.conf)."
+validator's typed model.\n\n`aw family status` places each member on the detection ladder with \
+its version and freshness; `aw family posture` prints the configured dispatch posture line; `aw \
+family settings` lists, reads, sets, unsets or reconciles the bridges' host settings file \
+(bridge-settings.conf)."
     )]
     #[command(subcommand)]
     Family(family::FamilyCommand),

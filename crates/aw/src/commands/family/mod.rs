@@ -1,7 +1,11 @@
-//! `aw family …`: the agent-workflow family's manifests in use (detection, settings, mode
-//! catalogs, sandbox advice, wrapper links), each read once through the validator's typed model.
+//! `aw family …`: the agent-workflow family's manifests in use (detection, posture, settings,
+//! mode catalogs, sandbox advice, wrapper links), each read once through the validator's typed
+//! model.
 
+pub mod posture;
 pub mod settings;
+pub mod status;
+mod survey;
 
 use crate::context::Ctx;
 use crate::failure::Failure;
@@ -12,13 +16,21 @@ use clap::Subcommand;
 #[derive(Debug, Subcommand)]
 pub enum FamilyCommand {
     // `about` rather than a doc comment, which would reset the verb's long help.
+    #[command(about = "The configured dispatch posture line, from the backends' `posture` blocks.")]
+    Posture(posture::PostureArgs),
     #[command(about = "List, read, set, unset or reconcile the bridges' host settings file.")]
     Settings(settings::SettingsArgs),
+    #[command(
+        about = "Detect each family member: ladder state, version and its source, freshness, deployment."
+    )]
+    Status(status::StatusArgs),
 }
 
 /// Runs a `family` verb.
 pub fn dispatch(cmd: &FamilyCommand, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     match cmd {
+        FamilyCommand::Posture(args) => posture::run(args, cx),
         FamilyCommand::Settings(args) => settings::run(args, cx),
+        FamilyCommand::Status(args) => status::run(args, cx),
     }
 }

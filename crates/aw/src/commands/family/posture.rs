@@ -1,0 +1,167 @@
+//! `aw family posture [--root <dir>]… [--bundled <dir>]`
+
+use super::survey::{roots, survey};
+use crate::context::Ctx;
+use crate::failure::Failure;
+use crate::output::{Format, Outcome};
+use crate::style::clean_lines;
+use aw_core::family::State;
+use aw_core::family::posture::{BACKENDS, Pins, posture_line};
+use aw_manifest::{PostureBlock, Summary};
+use aw_workspace::family::manifest_summary;
+use clap::Args;
+use serde_json::{Value, json};
+use std::path::PathBuf;
+
+/// Arguments of `aw family posture`.
+#[derive(Debug, Args)]
+#[command(
+    long_about = "The configured dispatch posture: `codex model=… effort=… tier=… · agy model=…`, \
+from the `posture` blocks of the execution backends (codex-cli-bridge first, then \
+antigravity-cli-bridge), each checked with the validator's own rule. The manifests are the \
+installed copies (found as `aw family status` finds them; a backend that is not ok is skipped), or \
+`<dir>/<name>/capability.json` with --bundled <dir>. An unset tier reads `standard` for a backend \
+that pins an effort. As the family's tools do, one malformed posture (or an unreadable bundled \
+manifest) makes the whole line null; the backends list says why.\n\n\
+JSON (when piped): {line, backends: [{name, label, dir, state, posture, errors}]}. Read-only."
+)]
+pub struct PostureArgs {
+    /// Another skill root to search (repeatable).
+    #[arg(long = "root", value_name = "DIR")]
+    pub roots: Vec<PathBuf>,
+    /// Read the bundled copies `<dir>/<name>/capability.json` instead of the installed ones.
+    #[arg(long, value_name = "DIR")]
+    pub bundled: Option<PathBuf>,
+}
+
+/// What one backend contributes.
+struct Backend {
+    name: &'static str,
+    label: &'static str,
+    dir: Option<PathBuf>,
+    /// `pinned`, `absent`, `invalid`, `unreadable` or `not-installed`.
+    state: &'static str,
+    pins: Option<Pins>,
+    errors: Vec<String>,
+}
+
+/// Runs `aw family posture`.
+pub fn run(args: &PostureArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
+    let style = cx.default_style()?;
+    let (cwd, roots) = roots(&args.roots, cx)?;
+    let sources: Vec<(&'static str, &'static str, Option<PathBuf>, Option<Summary>)> =
+        match &args.bundled {
+            Some(b) => BACKENDS
+                .iter()
+                .map(|(name, label)| {
+                    let dir = cwd.join(b).join(name);
+                    let summary = manifest_summary(&dir);
+                    (*name, *label, Some(dir), summary)
+                })
+                .collect(),
+            None => {
+                let surveyed = survey(&cwd, &roots, cx);
+                BACKENDS
+                    .iter()
+                    .map(|(name, label)| {
+                        let ok = surveyed
+                            .iter()
+                            .find(|s| s.member.name == *name)
+                            .and_then(|s| s.primary())
+                            .filter(|p| p.class.state == State::Ok);
+                        (
+                            *name,
+                            *label,
+                            ok.map(|p| p.dir.clone()),
+                            ok.and_then(|p| p.copy.summary.clone()),
+                        )
+                    })
+                    .collect()
+            }
+        };
+    let bundled = args.bundled.is_some();
+    let backends: Vec<Backend> = sources
+        .into_iter()
+        .map(|(name, label, dir, summary)| backend(name, label, dir, summary, bundled))
+        .collect();
+    // The family's rule: any malformed or unreadable source silences the whole line.
+    let silenced = backends
+        .iter()
+        .any(|b| b.state == "invalid" || b.state == "unreadable");
+    let pins: Vec<Pins> = backends.iter().filter_map(|b| b.pins.clone()).collect();
+    let line = if silenced { None } else { posture_line(&pins) };
+    let model = json!({
+        "line": line,
+        "backends": backends.iter().map(|b| json!({
+            "name": b.name,
+            "label": b.label,
+            "dir": b.dir.as_ref().map(|d| d.display().to_string()),
+            "state": b.state,
+            "posture": b.pins.as_ref().map(|p| json!({"model": p.model, "effort": p.effort, "tier": p.tier})),
+            "errors": b.errors,
+        })).collect::<Vec<_>>(),
+    });
+    Ok(match style.format {
+        Format::Json => Outcome::json(model),
+        Format::Human => Outcome::text(clean_lines(&human(&model)).into_owned()),
+    })
+}
+
+fn backend(
+    name: &'static str,
+    label: &'static str,
+    dir: Option<PathBuf>,
+    summary: Option<Summary>,
+    bundled: bool,
+) -> Backend {
+    let mut b = Backend {
+        name,
+        label,
+        dir,
+        state: "not-installed",
+        pins: None,
+        errors: Vec::new(),
+    };
+    match summary {
+        None if bundled || b.dir.is_some() => b.state = "unreadable",
+        None => {}
+        Some(s) => match s.posture {
+            PostureBlock::Absent => b.state = "absent",
+            PostureBlock::Invalid(findings) => {
+                b.state = "invalid";
+                b.errors = findings.into_iter().map(|f| f.message).collect();
+            }
+            PostureBlock::Pins(p) => {
+                b.state = "pinned";
+                b.pins = Some(Pins {
+                    label,
+                    model: p.model,
+                    effort: p.effort,
+                    tier: p.tier,
+                });
+            }
+        },
+    }
+    b
+}
+
+fn human(model: &Value) -> String {
+    let mut out = match model["line"].as_str() {
+        Some(line) => format!("{line}\n"),
+        None => "no configured posture\n".to_owned(),
+    };
+    for b in model["backends"].as_array().into_iter().flatten() {
+        if b["state"] == "pinned" {
+            continue;
+        }
+        out.push_str(&format!(
+            "    {}: {}\n",
+            b["name"].as_str().unwrap_or(""),
+            b["state"].as_str().unwrap_or("")
+        ));
+        for e in b["errors"].as_array().into_iter().flatten() {
+            out.push_str(&format!("        {}\n", e.as_str().unwrap_or("")));
+        }
+    }
+    out
+}

@@ -1,0 +1,189 @@
+//! `aw family status [--root <dir>]… [--bundled <dir>] [--project <dir>]`
+
+use super::survey::{Seen, Surveyed, roots, survey};
+use crate::context::Ctx;
+use crate::failure::Failure;
+use crate::output::{Format, Outcome};
+use crate::style::clean_lines;
+use aw_core::family::{Freshness, State, freshness};
+use aw_workspace::family::{deployed, manifest_summary};
+use clap::Args;
+use serde_json::{Value, json};
+use std::path::PathBuf;
+
+/// Arguments of `aw family status`.
+#[derive(Debug, Args)]
+#[command(
+    long_about = "Detect each agent-workflow family member (kit, memory, engine, the codex and \
+antigravity bridges). A member's folder is where `detect.installed` points (its environment \
+variable when set and non-empty, else the default with `~` and `~/` meaning HOME; `~user/…` is not \
+expanded and reads relative to the current folder), then `<root>/<name>` under the hosts' skill \
+roots and every --root. A folder counts when it holds the member's marker file (SKILL.md).\n\n\
+Each copy is placed on the ladder not-installed → unsupported → invalid → stub → foreign → ok \
+(the first that applies; the reason quotes the validator's first error), with the authoritative \
+version and where it came from (package.json, else SKILL.md metadata.version). --bundled <dir> \
+compares with `<dir>/<name>/capability.json` (freshness behind, current, ahead or unknown); \
+--project <dir> checks each member's `detect.deployed` marker there.\n\n\
+JSON (when piped): {roots, members: [{name, kind, state, reason, dir, version, version_from, \
+installed: {env, env_value, default, via, path, note}, bundled: {dir, present, version, \
+freshness}, deployed: {file, path, present}, copies: [{dir, found, state, reason, version, \
+version_from}]}]}. Read-only."
+)]
+pub struct StatusArgs {
+    /// Another skill root to search (repeatable).
+    #[arg(long = "root", value_name = "DIR")]
+    pub roots: Vec<PathBuf>,
+    /// A folder of bundled member copies (`<dir>/<name>/capability.json`), e.g. a kit's `bridges/`.
+    #[arg(long, value_name = "DIR")]
+    pub bundled: Option<PathBuf>,
+    /// A project to check the members' deployment markers in.
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
+}
+
+/// Runs `aw family status`.
+pub fn run(args: &StatusArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
+    let style = cx.default_style()?;
+    let (cwd, roots) = roots(&args.roots, cx)?;
+    let members: Vec<Value> = survey(&cwd, &roots, cx)
+        .iter()
+        .map(|s| {
+            member_json(
+                s,
+                args.bundled.as_ref().map(|b| cwd.join(b)),
+                args.project.as_ref().map(|p| cwd.join(p)),
+            )
+        })
+        .collect();
+    let model = json!({
+        "roots": roots.iter().map(|r| r.display().to_string()).collect::<Vec<_>>(),
+        "members": members,
+    });
+    Ok(match style.format {
+        Format::Json => Outcome::json(model),
+        Format::Human => Outcome::text(clean_lines(&human(&model)).into_owned()),
+    })
+}
+
+fn copy_json(seen: &Seen) -> Value {
+    let ok = seen.class.state == State::Ok;
+    json!({
+        "dir": seen.dir.display().to_string(),
+        "found": seen.found,
+        "state": seen.class.state,
+        "reason": seen.class.reason,
+        // The version is only authoritative for a member that is what it claims to be.
+        "version": if ok { seen.copy.version.version.clone() } else { None },
+        "version_from": ok.then(|| seen.copy.version.from.label()),
+    })
+}
+
+fn member_json(s: &Surveyed, bundled: Option<PathBuf>, project: Option<PathBuf>) -> Value {
+    let m = s.member;
+    let primary = s.primary();
+    let primary_json = primary.map(copy_json).unwrap_or(Value::Null);
+    let version = primary_json.get("version").cloned().unwrap_or(Value::Null);
+    let bundled = bundled.map(|dir| {
+        let dir = dir.join(m.name);
+        let summary = manifest_summary(&dir);
+        let present = summary.is_some();
+        let bundled_version = summary.and_then(|sum| sum.version);
+        let fresh = match bundled_version {
+            None => Freshness::Unknown,
+            Some(_) => freshness(version.as_str(), bundled_version.as_deref()),
+        };
+        json!({
+            "dir": dir.display().to_string(),
+            "present": present,
+            "version": bundled_version,
+            "freshness": fresh,
+        })
+    });
+    let deployed = project.and_then(|p| {
+        let file = m.deployed?;
+        Some(json!({
+            "file": file,
+            "path": p.join(file).display().to_string(),
+            "present": deployed(&p, file),
+        }))
+    });
+    json!({
+        "name": m.name,
+        "kind": m.kind,
+        "state": s.state(),
+        "reason": match primary {
+            Some(p) => p.class.reason.clone(),
+            None => Some(format!("no {} where detect.installed points or under any skill root", m.file)),
+        },
+        "dir": primary.map(|p| p.dir.display().to_string()),
+        "version": version,
+        "version_from": primary_json.get("version_from").cloned().unwrap_or(Value::Null),
+        "installed": {
+            "env": m.env,
+            "env_value": s.env,
+            "default": m.default,
+            "via": s.resolved.via,
+            "path": s.resolved.path.as_ref().map(|p| p.display().to_string()),
+            "note": s.resolved.note,
+        },
+        "bundled": bundled,
+        "deployed": deployed,
+        "copies": s.copies.iter().map(copy_json).collect::<Vec<_>>(),
+    })
+}
+
+/// One block per member: the state line, then what else is known.
+fn human(model: &Value) -> String {
+    let mut out = String::new();
+    let text = |v: &Value| v.as_str().unwrap_or("").to_owned();
+    for m in model["members"].as_array().into_iter().flatten() {
+        let mut line = format!("{:<24} {:<13}", text(&m["name"]), text(&m["state"]));
+        if let Some(v) = m["version"].as_str() {
+            line.push_str(&format!(" {v} (from {})", text(&m["version_from"])));
+        }
+        if let Some(d) = m["dir"].as_str() {
+            line.push_str(&format!(" {d}"));
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+        if let Some(r) = m["reason"].as_str() {
+            out.push_str(&format!("    reason: {r}\n"));
+        }
+        if let Some(n) = m["installed"]["note"].as_str() {
+            out.push_str(&format!("    detect.installed: {n}\n"));
+        }
+        if m["installed"]["via"] == "env" {
+            out.push_str(&format!(
+                "    detect.installed: {}={}\n",
+                text(&m["installed"]["env"]),
+                text(&m["installed"]["env_value"])
+            ));
+        }
+        if m["bundled"].is_object() {
+            let b = &m["bundled"];
+            if b["present"] == true {
+                let v = b["version"].as_str().unwrap_or("no version");
+                out.push_str(&format!("    bundled: {v} ({})\n", text(&b["freshness"])));
+            } else {
+                out.push_str(&format!("    bundled: no copy at {}\n", text(&b["dir"])));
+            }
+        }
+        if m["deployed"].is_object() {
+            let d = &m["deployed"];
+            let state = if d["present"] == true {
+                "present"
+            } else {
+                "absent"
+            };
+            out.push_str(&format!("    deployed: {} {state}\n", text(&d["file"])));
+        }
+        for c in m["copies"].as_array().into_iter().flatten().skip(1) {
+            out.push_str(&format!(
+                "    also: {} {}\n",
+                text(&c["dir"]),
+                text(&c["state"])
+            ));
+        }
+    }
+    out
+}

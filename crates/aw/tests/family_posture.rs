@@ -1,0 +1,75 @@
+//! `aw family posture`: the configured posture line from the backends' `posture` blocks.
+
+use crate::family_status::{family_ws, install_all, skills};
+use crate::support::{copy_tree, fixture_path};
+use serde_json::Value;
+
+const LINE: &str =
+    "codex model=gpt-5.6-sol effort=xhigh tier=standard · agy model=Gemini 3.7 Flash (High)";
+
+#[test]
+fn the_real_bridges_give_the_line() {
+    let ws = family_ws();
+    install_all(&skills(&ws));
+    let v = ws.ok(&["family", "posture", "--json"]);
+    assert_eq!(v["line"], LINE);
+    assert_eq!(v["backends"][0]["name"], "codex-cli-bridge");
+    assert_eq!(v["backends"][0]["posture"]["effort"], "xhigh");
+    assert_eq!(v["backends"][0]["posture"]["tier"], Value::Null);
+    assert_eq!(v["backends"][1]["state"], "pinned");
+    let (code, text) = ws.text(&["family", "posture", "--format", "human"]);
+    assert_eq!(code, 0);
+    assert_eq!(text, format!("{LINE}\n"));
+}
+
+#[test]
+fn a_missing_backend_is_skipped_and_none_gives_no_line() {
+    let ws = family_ws();
+    let root = skills(&ws);
+    copy_tree(
+        &fixture_path("family/members/antigravity-cli-bridge"),
+        &root.join("antigravity-cli-bridge"),
+    );
+    let v = ws.ok(&["family", "posture", "--json"]);
+    assert_eq!(v["line"], "agy model=Gemini 3.7 Flash (High)");
+    assert_eq!(v["backends"][0]["state"], "not-installed");
+    let empty = family_ws();
+    let v = empty.ok(&["family", "posture", "--json"]);
+    assert_eq!(v["line"], Value::Null);
+    let (_, text) = empty.text(&["family", "posture", "--format", "human"]);
+    assert!(text.starts_with("no configured posture"), "{text}");
+}
+
+#[test]
+fn a_malformed_bundled_posture_silences_the_line_and_says_why() {
+    let ws = family_ws();
+    let bundle = ws.root().join("bridges");
+    for name in ["codex-cli-bridge", "antigravity-cli-bridge"] {
+        copy_tree(
+            &fixture_path("family/members").join(name),
+            &bundle.join(name),
+        );
+    }
+    let v = ws.ok(&["family", "posture", "--bundled", "bridges", "--json"]);
+    assert_eq!(v["line"], LINE);
+    // A posture key outside the closed vocabulary: the validator's rule, not a weaker one.
+    let path = bundle.join("antigravity-cli-bridge/capability.json");
+    let mut m: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    m["posture"]["temperature"] = 0.into();
+    std::fs::write(&path, serde_json::to_vec(&m).unwrap()).unwrap();
+    let v = ws.ok(&["family", "posture", "--bundled", "bridges", "--json"]);
+    assert_eq!(v["line"], Value::Null);
+    assert_eq!(v["backends"][1]["state"], "invalid");
+    assert!(
+        v["backends"][1]["errors"][0]
+            .as_str()
+            .unwrap()
+            .contains("temperature"),
+        "{v:#}"
+    );
+    // An unreadable bundled manifest silences it too.
+    std::fs::remove_dir_all(bundle.join("antigravity-cli-bridge")).unwrap();
+    let v = ws.ok(&["family", "posture", "--bundled", "bridges", "--json"]);
+    assert_eq!(v["line"], Value::Null);
+    assert_eq!(v["backends"][1]["state"], "unreadable");
+}
