@@ -11,7 +11,7 @@ pub mod js;
 pub mod memory;
 mod report;
 
-mod catalog;
+pub mod catalog;
 mod detect;
 mod gate;
 mod network;

@@ -48,6 +48,11 @@ impl SkillDir {
         out
     }
 
+    /// The bytes of the folder's `capability.json` (a regular file; anything else is an error).
+    pub fn manifest_bytes(&self) -> std::io::Result<Vec<u8>> {
+        crate::folder::read_regular_path(&self.root.join("capability.json"))
+    }
+
     /// Reads `capability.json` and validates the folder.
     pub fn validate(&self) -> Report {
         // Any read failure (missing, a folder, a FIFO, no permission) is the validator's "not

@@ -15,6 +15,7 @@ mod crash;
 mod demo;
 mod design_capability;
 mod designs;
+mod family_modes;
 mod flow_cli;
 mod flow_journeys;
 mod flow_status;

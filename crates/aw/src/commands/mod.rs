@@ -11,6 +11,7 @@ mod checkpoint;
 mod context;
 mod demo;
 mod designs;
+pub mod family;
 pub mod flow;
 mod hook;
 pub mod manifest;
@@ -58,6 +59,13 @@ pub enum Command {
     Designs(designs::DesignsArgs),
     #[command(about = "Withdraw folders from Claude Code's and Codex's multi-root settings.")]
     DetachMultiroot(visibility::detach::DetachArgs),
+    #[command(
+        about = "Read agent-workflow family members' manifests: mode catalogs, sandbox advice, wrapper links.",
+        long_about = "Read agent-workflow family members through their `capability.json`, once, with \
+the validator's typed model.\n\n`aw family modes <skill-dir>` renders a member's mode catalog."
+    )]
+    #[command(subcommand)]
+    Family(family::FamilyCommand),
     Flow(flow::FlowArgs),
     #[command(about = "Add or update a session's row in HISTORY.md.")]
     HistoryUpdate(session::history_update::HistoryUpdateArgs),
@@ -167,6 +175,7 @@ pub fn dispatch(command: &Command, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         Command::ContextPlan(args) => context::plan::run(args, cx),
         Command::Demo(args) => demo::run(args, cx),
         Command::DetachMultiroot(args) => visibility::detach::run(args, cx),
+        Command::Family(cmd) => family::dispatch(cmd, cx),
         Command::Flow(args) => flow::dispatch(args, cx),
         Command::HistoryUpdate(args) => session::history_update::run(args, cx),
         Command::Hook(cmd) => hook::dispatch(cmd, cx),

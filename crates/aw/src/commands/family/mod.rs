@@ -1,0 +1,23 @@
+//! `aw family …`: the agent-workflow family members, read through their `capability.json`.
+
+pub mod modes;
+mod read;
+
+use crate::context::Ctx;
+use crate::failure::Failure;
+use crate::output::Outcome;
+use clap::Subcommand;
+
+/// The `family` verbs.
+#[derive(Debug, Subcommand)]
+pub enum FamilyCommand {
+    #[command(about = "Render a member's mode catalog (`modeCatalog`): modes, forms, guardrails.")]
+    Modes(modes::ModesArgs),
+}
+
+/// Runs a `family` verb.
+pub fn dispatch(cmd: &FamilyCommand, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
+    match cmd {
+        FamilyCommand::Modes(args) => modes::run(args, cx),
+    }
+}
