@@ -17,6 +17,7 @@ pub mod decimal;
 pub mod design;
 pub mod docs;
 pub mod error_code;
+pub mod family;
 pub mod flow;
 pub mod install;
 pub mod markdown;

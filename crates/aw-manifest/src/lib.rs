@@ -18,6 +18,7 @@ mod network;
 mod paths;
 mod posture;
 mod roles;
+mod sandbox_view;
 mod set;
 mod settings;
 mod skill_md;
@@ -27,6 +28,7 @@ mod version;
 mod writable;
 
 pub use report::{Class, Finding, Report};
+pub use sandbox_view::{SandboxView, WritableDirView, sandbox_view, sandbox_view_of};
 pub use settings::{SETTING_KINDS, setting_value_valid};
 pub use skill_md::{skill_md_field, skill_md_frontmatter, skill_md_metadata};
 pub use version::{

@@ -16,6 +16,7 @@ mod demo;
 mod design_capability;
 mod designs;
 mod family_modes;
+mod family_sandbox;
 mod flow_cli;
 mod flow_journeys;
 mod flow_status;

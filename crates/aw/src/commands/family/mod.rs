@@ -2,6 +2,7 @@
 
 pub mod modes;
 mod read;
+pub mod sandbox;
 
 use crate::context::Ctx;
 use crate::failure::Failure;
@@ -13,11 +14,14 @@ use clap::Subcommand;
 pub enum FamilyCommand {
     #[command(about = "Render a member's mode catalog (`modeCatalog`): modes, forms, guardrails.")]
     Modes(modes::ModesArgs),
+    #[command(about = "Advise the sandbox lane: egress hosts, writable dirs, recipe fingerprint.")]
+    Sandbox(sandbox::SandboxArgs),
 }
 
 /// Runs a `family` verb.
 pub fn dispatch(cmd: &FamilyCommand, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     match cmd {
         FamilyCommand::Modes(args) => modes::run(args, cx),
+        FamilyCommand::Sandbox(args) => sandbox::run(args, cx),
     }
 }

@@ -1,0 +1,3 @@
+//! Rules over the agent-workflow family members' manifests (pure: values in, decisions out).
+
+pub mod sandbox;
