@@ -14,6 +14,7 @@ mod report;
 pub mod catalog;
 mod detect;
 mod gate;
+mod links_view;
 mod network;
 mod paths;
 mod posture;
@@ -27,6 +28,7 @@ pub mod value;
 mod version;
 mod writable;
 
+pub use links_view::{RoleWrapper, role_wrappers, role_wrappers_of};
 pub use report::{Class, Finding, Report};
 pub use sandbox_view::{SandboxView, WritableDirView, sandbox_view, sandbox_view_of};
 pub use settings::{SETTING_KINDS, setting_value_valid};

@@ -15,6 +15,7 @@ mod crash;
 mod demo;
 mod design_capability;
 mod designs;
+mod family_links;
 mod family_modes;
 mod family_sandbox;
 mod flow_cli;

@@ -63,7 +63,8 @@ pub enum Command {
         about = "Read agent-workflow family members' manifests: mode catalogs, sandbox advice, wrapper links.",
         long_about = "Read agent-workflow family members through their `capability.json`, once, with \
 the validator's typed model.\n\n`aw family modes <skill-dir>` renders a member's mode catalog; \
-`aw family sandbox` advises the sandbox lane (egress hosts, writable dirs, recipe fingerprint)."
+`aw family sandbox` advises the sandbox lane (egress hosts, writable dirs, recipe fingerprint); \
+`aw family links <skill-dir>` shows, creates or removes its wrapper links."
     )]
     #[command(subcommand)]
     Family(family::FamilyCommand),

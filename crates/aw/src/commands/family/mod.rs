@@ -1,5 +1,6 @@
 //! `aw family …`: the agent-workflow family members, read through their `capability.json`.
 
+pub mod links;
 pub mod modes;
 mod read;
 pub mod sandbox;
@@ -12,6 +13,8 @@ use clap::Subcommand;
 /// The `family` verbs.
 #[derive(Debug, Subcommand)]
 pub enum FamilyCommand {
+    #[command(about = "Show, create or remove a member's wrapper links (`roles.*.cmd`).")]
+    Links(links::LinksArgs),
     #[command(about = "Render a member's mode catalog (`modeCatalog`): modes, forms, guardrails.")]
     Modes(modes::ModesArgs),
     #[command(about = "Advise the sandbox lane: egress hosts, writable dirs, recipe fingerprint.")]
@@ -21,6 +24,7 @@ pub enum FamilyCommand {
 /// Runs a `family` verb.
 pub fn dispatch(cmd: &FamilyCommand, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     match cmd {
+        FamilyCommand::Links(args) => links::run(args, cx),
         FamilyCommand::Modes(args) => modes::run(args, cx),
         FamilyCommand::Sandbox(args) => sandbox::run(args, cx),
     }
