@@ -370,6 +370,18 @@ error_codes! {
     SettingsInvalidJson = "SETTINGS_INVALID_JSON",
     /// `aw self install | uninstall | doctor`: HOME is not set, so no host folder can be found.
     HomeUnset = "HOME_UNSET",
+    // aw family modes
+    /// A skill folder whose `capability.json` is missing or not a readable regular file.
+    FamilyManifestUnreadable = "FAMILY_MANIFEST_UNREADABLE",
+    /// A `capability.json` that is not a JSON object.
+    FamilyManifestMalformed = "FAMILY_MANIFEST_MALFORMED",
+    // aw family links
+    /// A member whose `roles.*.cmd` / `source` give no valid link set.
+    FamilyLinksInvalid = "FAMILY_LINKS_INVALID",
+    /// Something that is not aw's link is where a wrapper link goes.
+    FamilyLinkConflict = "FAMILY_LINK_CONFLICT",
+    /// A bin folder aw will not write into (a symbolic link, not a folder, unreadable).
+    FamilyBinDirUnsafe = "FAMILY_BIN_DIR_UNSAFE",
     // The directive's own checks (a failed check is a bug in aw, reported as such).
     /// A directive without a next action.
     FlowDirectiveNoNextAction = "FLOW_DIRECTIVE_NO_NEXT_ACTION",

@@ -11,13 +11,15 @@ pub mod js;
 pub mod memory;
 mod report;
 
-mod catalog;
+pub mod catalog;
 mod detect;
 mod gate;
+mod links_view;
 mod network;
 mod paths;
 mod posture;
 mod roles;
+mod sandbox_view;
 mod set;
 mod setting_entry;
 mod settings;
@@ -28,7 +30,9 @@ pub mod value;
 mod version;
 mod writable;
 
+pub use links_view::{RoleWrapper, role_wrappers, role_wrappers_of};
 pub use report::{Class, Finding, Report};
+pub use sandbox_view::{SandboxView, WritableDirView, sandbox_view, sandbox_view_of};
 pub use setting_entry::{SettingEntry, SettingKind, setting_entries};
 pub use settings::{SETTING_KINDS, setting_value_valid};
 pub use skill_md::{skill_md_field, skill_md_frontmatter, skill_md_metadata};

@@ -48,5 +48,6 @@ pub mod source_removal;
 pub mod stdin;
 pub mod test_hook;
 pub mod visibility;
+pub mod wrapper_links;
 
 pub use error::{Result, WorkspaceError};

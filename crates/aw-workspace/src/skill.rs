@@ -48,6 +48,11 @@ impl SkillDir {
         out
     }
 
+    /// The bytes of the folder's `capability.json` (a regular file; anything else is an error).
+    pub fn manifest_bytes(&self) -> std::io::Result<Vec<u8>> {
+        crate::folder::read_regular_path(&self.root.join("capability.json"))
+    }
+
     /// Reads `capability.json` and validates the folder.
     pub fn validate(&self) -> Report {
         // Any read failure (missing, a folder, a FIFO, no permission) is the validator's "not
@@ -92,6 +97,36 @@ pub fn resolve_arg(cwd: &Path, arg: &str) -> PathBuf {
         }
     }
     out
+}
+
+/// The skill folders under `roots` that hold a `capability.json`, each folder name once (the
+/// first root that has it wins), in root order and then by name.
+pub fn member_dirs(roots: &[PathBuf]) -> Vec<PathBuf> {
+    let mut names: Vec<std::ffi::OsString> = Vec::new();
+    let mut out = Vec::new();
+    for root in roots {
+        let Ok(entries) = std::fs::read_dir(root) else {
+            continue;
+        };
+        let mut children: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+        children.sort();
+        for dir in children {
+            let Some(name) = dir.file_name().map(|n| n.to_os_string()) else {
+                continue;
+            };
+            if names.contains(&name) || !dir.join("capability.json").is_file() {
+                continue;
+            }
+            names.push(name);
+            out.push(dir);
+        }
+    }
+    out
+}
+
+/// The value of an environment variable, when it is set and valid Unicode.
+pub fn env_value(name: &str) -> Option<String> {
+    std::env::var(name).ok()
 }
 
 #[cfg(test)]

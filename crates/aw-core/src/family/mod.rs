@@ -1,12 +1,14 @@
-//! The agent-workflow family's members as aw detects them (`aw family status`, `aw family
-//! posture`): the static roster (detection has to work before a member is installed, so it
-//! cannot come from a manifest on disk), the detection ladder, where `detect.installed` points,
-//! freshness against a bundled copy and the configured posture line. Values in, no I/O.
+//! The agent-workflow family's members as aw reads them (`aw family …`), values in, no I/O: the
+//! static roster (detection has to work before a member is installed, so it cannot come from a
+//! manifest on disk), the detection ladder, where `detect.installed` points, freshness against a
+//! bundled copy, the configured posture line, the sandbox-lane recipe and the wrapper links.
 
 pub mod ladder;
+pub mod links;
 pub mod posture;
 pub mod resolve;
 pub mod roster;
+pub mod sandbox;
 
 pub use ladder::{Classified, ManifestFacts, State, classify};
 pub use resolve::{Found, Freshness, Resolved, Via, candidates, freshness, resolve_installed};

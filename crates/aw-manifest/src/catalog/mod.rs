@@ -14,6 +14,11 @@ mod line;
 mod linkage;
 mod operands;
 mod submode;
+mod view;
+
+pub use view::{
+    CatalogView, FormView, GuardrailView, ModeView, OperandView, catalog_view, catalog_view_of,
+};
 
 use super::set::{FirstMap, Seen};
 use super::value::{Map, Value};

@@ -60,12 +60,14 @@ pub enum Command {
     #[command(about = "Withdraw folders from Claude Code's and Codex's multi-root settings.")]
     DetachMultiroot(visibility::detach::DetachArgs),
     #[command(
-        about = "The agent-workflow family's manifests in use: status, posture, settings.",
+        about = "The agent-workflow family's manifests in use: status, posture, settings, modes, sandbox, links.",
         long_about = "The agent-workflow family's manifests in use, each read once through the \
 validator's typed model.\n\n`aw family status` places each member on the detection ladder with \
 its version and freshness; `aw family posture` prints the configured dispatch posture line; `aw \
 family settings` lists, reads, sets, unsets or reconciles the bridges' host settings file \
-(bridge-settings.conf)."
+(bridge-settings.conf); `aw family modes <skill-dir>` renders a member's mode catalog; `aw family \
+sandbox` advises the sandbox lane (egress hosts, writable dirs, recipe fingerprint); `aw family \
+links <skill-dir>` shows, creates or removes its wrapper links."
     )]
     #[command(subcommand)]
     Family(family::FamilyCommand),

@@ -2,7 +2,11 @@
 //! mode catalogs, sandbox advice, wrapper links), each read once through the validator's typed
 //! model.
 
+pub mod links;
+pub mod modes;
 pub mod posture;
+mod read;
+pub mod sandbox;
 pub mod settings;
 pub mod status;
 mod survey;
@@ -16,8 +20,14 @@ use clap::Subcommand;
 #[derive(Debug, Subcommand)]
 pub enum FamilyCommand {
     // `about` rather than a doc comment, which would reset the verb's long help.
+    #[command(about = "Show, create or remove a member's wrapper links (`roles.*.cmd`).")]
+    Links(links::LinksArgs),
+    #[command(about = "Render a member's mode catalog (`modeCatalog`): modes, forms, guardrails.")]
+    Modes(modes::ModesArgs),
     #[command(about = "The configured dispatch posture line, from the backends' `posture` blocks.")]
     Posture(posture::PostureArgs),
+    #[command(about = "Advise the sandbox lane: egress hosts, writable dirs, recipe fingerprint.")]
+    Sandbox(sandbox::SandboxArgs),
     #[command(about = "List, read, set, unset or reconcile the bridges' host settings file.")]
     Settings(settings::SettingsArgs),
     #[command(
@@ -29,7 +39,10 @@ pub enum FamilyCommand {
 /// Runs a `family` verb.
 pub fn dispatch(cmd: &FamilyCommand, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     match cmd {
+        FamilyCommand::Links(args) => links::run(args, cx),
+        FamilyCommand::Modes(args) => modes::run(args, cx),
         FamilyCommand::Posture(args) => posture::run(args, cx),
+        FamilyCommand::Sandbox(args) => sandbox::run(args, cx),
         FamilyCommand::Settings(args) => settings::run(args, cx),
         FamilyCommand::Status(args) => status::run(args, cx),
     }

@@ -1,0 +1,163 @@
+//! The sandbox-lane advice: the egress hosts and writable state dirs the family members need,
+//! and the recipe fingerprint an acknowledgement is keyed by.
+//!
+//! The fingerprint must equal the family kit's byte for byte, or an acknowledgement made with
+//! one tool would not be recognised by the other: SHA-256 of the compact JSON
+//! `{"hosts":[sorted],"dirs":[sorted, unique, home-symbolic]}`, first 16 hex digits. Sorting is by
+//! UTF-16 code unit, as JavaScript's default sort compares.
+
+use crate::canonical::sha256_hex;
+use serde::Serialize;
+
+/// The sandbox-lane recipe: what to allow, and its fingerprint.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Recipe {
+    /// The egress hosts, deduplicated in first-seen order.
+    pub hosts: Vec<String>,
+    /// The writable state dirs as resolved, in member order.
+    pub dirs: Vec<String>,
+    /// The 16-hex recipe fingerprint.
+    pub fingerprint: String,
+}
+
+/// Merges host lists into one, keeping the first occurrence of each (exact, case-sensitive).
+pub fn merge_hosts<'a>(hosts: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for h in hosts {
+        if !out.iter().any(|o| o == h) {
+            out.push(h.to_owned());
+        }
+    }
+    out
+}
+
+/// Resolves one writable dir as the wrappers' shell does: a non-empty `env_value` wins, used as
+/// given when it is `~`, `~/…` or absolute and otherwise taken relative to `project_root` (so
+/// `~user/…` is relative: the wrappers never expand it); without one, the default as written.
+pub fn resolve_writable_dir(env_value: Option<&str>, default: &str, project_root: &str) -> String {
+    match env_value.filter(|v| !v.is_empty()) {
+        Some(v) if v == "~" || v.starts_with("~/") || v.starts_with('/') => v.to_owned(),
+        Some(v) => resolve_against(project_root, v),
+        None => default.to_owned(),
+    }
+}
+
+/// `path.resolve(root, rel)` for a relative `rel`: joined, then `.` and empty segments dropped
+/// and `..` popped (never above `/`).
+fn resolve_against(root: &str, rel: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for seg in root.split('/').chain(rel.split('/')) {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            s => parts.push(s),
+        }
+    }
+    format!("/{}", parts.join("/"))
+}
+
+/// Writes an absolute path under `home` back as `~/…` (and `home` itself as `~`).
+pub fn home_symbolic(dir: &str, home: Option<&str>) -> String {
+    let Some(home) = home
+        .map(|h| h.trim_end_matches('/'))
+        .filter(|h| !h.is_empty())
+    else {
+        return dir.to_owned();
+    };
+    if dir == home {
+        return "~".to_owned();
+    }
+    match dir.strip_prefix(home).and_then(|r| r.strip_prefix('/')) {
+        Some(rest) => format!("~/{rest}"),
+        None => dir.to_owned(),
+    }
+}
+
+/// The kit's recipe fingerprint of a host list and resolved dirs.
+pub fn recipe_fingerprint(hosts: &[String], dirs: &[String], home: Option<&str>) -> String {
+    let mut hosts: Vec<&str> = hosts.iter().map(String::as_str).collect();
+    hosts.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
+    let mut dirs: Vec<String> = dirs.iter().map(|d| home_symbolic(d, home)).collect();
+    dirs.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
+    dirs.dedup();
+    // Key order matters: the kit stringifies `{hosts, dirs}` in that order.
+    let text = format!(
+        "{{\"hosts\":{},\"dirs\":{}}}",
+        serde_json::Value::from(hosts),
+        serde_json::Value::from(dirs)
+    );
+    sha256_hex(text.as_bytes())[..16].to_owned()
+}
+
+/// Builds the recipe from the members' hosts and resolved dirs.
+pub fn recipe(hosts: Vec<String>, dirs: Vec<String>, home: Option<&str>) -> Recipe {
+    let fingerprint = recipe_fingerprint(&hosts, &dirs, home);
+    Recipe {
+        hosts,
+        dirs,
+        fingerprint,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(items: &[&str]) -> Vec<String> {
+        items.iter().map(|s| s.to_string()).collect()
+    }
+
+    // Expected values computed with Node's crypto over JSON.stringify, per the kit's recipe.
+    #[test]
+    fn fingerprint_matches_the_kit() {
+        let hosts = merge_hosts([
+            "chatgpt.com",
+            "*.chatgpt.com",
+            "*.googleapis.com",
+            "accounts.google.com",
+            "antigravity-unleash.goog",
+            "lh3.googleusercontent.com",
+        ]);
+        let dirs = v(&["~/.codex", "~/.gemini/antigravity-cli"]);
+        assert_eq!(recipe_fingerprint(&hosts, &dirs, None), "72a12b72349012b9");
+        let hosts = v(&["chatgpt.com", "*.chatgpt.com"]);
+        assert_eq!(
+            recipe_fingerprint(&hosts, &v(&["~/.codex"]), None),
+            "83eebbfc74e6ca63"
+        );
+        // An absolute dir under HOME is keyed as its `~/` form; a repeated dir once.
+        assert_eq!(
+            recipe_fingerprint(&hosts, &v(&["/h/u/.codex", "~/.codex"]), Some("/h/u")),
+            "83eebbfc74e6ca63"
+        );
+        assert_eq!(
+            recipe_fingerprint(&hosts, &v(&["~/.codex-alt"]), None),
+            "ef8c5391ac68fb31"
+        );
+    }
+
+    #[test]
+    fn hosts_merge_first_seen_and_case_sensitive() {
+        assert_eq!(
+            merge_hosts(["a.com", "b.com", "a.com", "A.com"]),
+            v(&["a.com", "b.com", "A.com"])
+        );
+    }
+
+    #[test]
+    fn writable_dirs_resolve_as_the_wrappers_do() {
+        let r = |e: Option<&str>| resolve_writable_dir(e, "~/.d", "/proj/x");
+        assert_eq!(r(None), "~/.d");
+        assert_eq!(r(Some("")), "~/.d");
+        assert_eq!(r(Some("~")), "~");
+        assert_eq!(r(Some("~/alt")), "~/alt");
+        assert_eq!(r(Some("/abs/d")), "/abs/d");
+        assert_eq!(r(Some("~user/d")), "/proj/x/~user/d");
+        assert_eq!(r(Some("../up/./d")), "/proj/up/d");
+        assert_eq!(home_symbolic("/h/u", Some("/h/u/")), "~");
+        assert_eq!(home_symbolic("/h/user2/x", Some("/h/u")), "/h/user2/x");
+    }
+}

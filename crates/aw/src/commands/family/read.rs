@@ -1,0 +1,46 @@
+//! Reading one member's manifest for the `family` verbs: the folder argument, its bytes, the
+//! failures they share.
+
+use crate::failure::Failure;
+use aw_core::error_code::ErrorCode;
+use aw_workspace::locate::current_dir;
+use aw_workspace::skill::{SkillDir, resolve_arg};
+
+/// A member folder and its manifest text.
+pub struct Member {
+    /// The folder, resolved against the current directory.
+    pub dir: SkillDir,
+    /// The text of its `capability.json` (invalid UTF-8 replaced, as the validator reads it).
+    pub text: String,
+}
+
+/// Reads the manifest of the skill folder named by `arg`.
+pub fn member(arg: &str) -> Result<Member, Failure> {
+    let dir = SkillDir::new(resolve_arg(&current_dir()?, arg));
+    let bytes = dir.manifest_bytes().map_err(|e| {
+        Failure::new(
+            ErrorCode::FamilyManifestUnreadable,
+            format!("cannot read {}/capability.json: {e}", dir.root().display()),
+            "name a family member's skill folder (the folder that holds capability.json)",
+        )
+    })?;
+    Ok(Member {
+        text: String::from_utf8_lossy(&bytes).into_owned(),
+        dir,
+    })
+}
+
+/// The failure for a manifest that does not parse as a JSON object.
+pub fn malformed(member: &Member, why: &str) -> Failure {
+    Failure::new(
+        ErrorCode::FamilyManifestMalformed,
+        format!(
+            "{}/capability.json is not a JSON object: {why}",
+            member.dir.root().display()
+        ),
+        format!(
+            "run `aw manifest validate {}` for the full report",
+            member.dir.root().display()
+        ),
+    )
+}
