@@ -33,11 +33,6 @@ pub fn file_path(config_home: &Path) -> PathBuf {
     config_home.join(CONFIG_DIR).join(FILE_NAME)
 }
 
-/// The environment's value for a setting key (the wrappers read the same variable).
-pub fn env_value(key: &str) -> Option<String> {
-    std::env::var(key).ok()
-}
-
 /// Reads the settings file; `None` when it does not exist.
 pub fn read(path: &Path) -> crate::Result<Option<SettingsFile>> {
     match crate::folder::read_regular_path(path) {
@@ -118,24 +113,13 @@ pub fn member_at(dir: &Path) -> Member {
 /// root is skipped (the first copy is the one a host loads).
 pub fn installed_members(roots: &[PathBuf]) -> Vec<Member> {
     let mut out: Vec<Member> = Vec::new();
-    for root in roots {
-        let Ok(read) = std::fs::read_dir(root) else {
-            continue;
-        };
-        let mut dirs: Vec<PathBuf> = read
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .filter(|p| p.join("capability.json").is_file())
-            .collect();
-        dirs.sort();
-        for dir in dirs {
-            let member = member_at(&dir);
-            let dup = member
-                .name()
-                .is_some_and(|n| out.iter().any(|m| m.name() == Some(n)));
-            if !dup {
-                out.push(member);
-            }
+    for dir in crate::skill::member_dirs(roots) {
+        let member = member_at(&dir);
+        let dup = member
+            .name()
+            .is_some_and(|n| out.iter().any(|m| m.name() == Some(n)));
+        if !dup {
+            out.push(member);
         }
     }
     out

@@ -43,8 +43,3 @@ pub fn manifest_summary(dir: &Path) -> Option<Summary> {
 pub fn deployed(project: &Path, file: &str) -> bool {
     SkillDir::new(project).exists(file)
 }
-
-/// The value of an environment variable, when set (possibly empty).
-pub fn env_value(name: &str) -> Option<String> {
-    std::env::var_os(name).map(|v| v.to_string_lossy().into_owned())
-}

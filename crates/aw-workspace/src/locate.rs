@@ -112,6 +112,14 @@ pub fn home_dir() -> Option<PathBuf> {
         .map(PathBuf::from)
 }
 
+/// The value of the environment variable `name`, when it is set (possibly empty) and valid
+/// Unicode: the one reader of the variables the family's manifests name (`detect.installed`,
+/// writable dirs, settings keys). A value that is not Unicode reads as unset, never as a
+/// mangled path.
+pub fn env_value(name: &str) -> Option<String> {
+    std::env::var(name).ok()
+}
+
 /// A located workspace.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Workspace {

@@ -124,11 +124,6 @@ pub fn member_dirs(roots: &[PathBuf]) -> Vec<PathBuf> {
     out
 }
 
-/// The value of an environment variable, when it is set and valid Unicode.
-pub fn env_value(name: &str) -> Option<String> {
-    std::env::var(name).ok()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

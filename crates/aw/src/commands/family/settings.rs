@@ -14,9 +14,10 @@ use aw_core::capability::inventory::skill_roots;
 use aw_core::error_code::ErrorCode;
 use aw_manifest::{Class, SettingEntry};
 use aw_workspace::bridge_settings::{
-    Member, config_home, edit, env_value, file_path, installed_members, member_at,
+    Member, config_home, edit, file_path, installed_members, member_at,
 };
 use aw_workspace::locate::current_dir;
+use aw_workspace::locate::env_value;
 use aw_workspace::skill::resolve_arg;
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};

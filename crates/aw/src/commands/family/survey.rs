@@ -10,8 +10,9 @@ use aw_core::family::{
     resolve_installed,
 };
 use aw_manifest::{Class, Report};
-use aw_workspace::family::{InstalledCopy, env_value, inspect};
+use aw_workspace::family::{InstalledCopy, inspect};
 use aw_workspace::locate::current_dir;
+use aw_workspace::locate::env_value;
 use std::path::{Path, PathBuf};
 
 /// One folder looked at for a member, with what was found there.
