@@ -244,6 +244,13 @@ pub fn resolve(
     }
 }
 
+/// The value of a setting that is active: set in the environment or the file to something other
+/// than its default (the family's "active knob"); `None` when the default applies.
+pub fn active<'e>(eff: &'e Effective, default: Option<&str>) -> Option<&'e str> {
+    let value = eff.value.as_deref()?;
+    (eff.source != Source::Default && Some(value) != default).then_some(value)
+}
+
 /// What `reconcile` makes of one line of the file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]

@@ -73,3 +73,31 @@ fn a_malformed_bundled_posture_silences_the_line_and_says_why() {
     assert_eq!(v["line"], Value::Null);
     assert_eq!(v["backends"][1]["state"], "unreadable");
 }
+
+#[test]
+fn an_active_tier_setting_is_the_codex_tier_and_says_so() {
+    let ws = family_ws()
+        .with_env("XDG_CONFIG_HOME", "")
+        .with_env("CODEX_SERVICE_TIER", "");
+    install_all(&skills(&ws));
+    // From the settings file (under HOME/.config without XDG_CONFIG_HOME).
+    ws.ok(&[
+        "family",
+        "settings",
+        "set",
+        "CODEX_SERVICE_TIER",
+        "priority",
+    ]);
+    let v = ws.ok(&["family", "posture", "--json"]);
+    assert_eq!(
+        v["line"],
+        "codex model=gpt-5.6-sol effort=xhigh tier=priority (bridge-settings) · agy model=Gemini 3.7 Flash (High)"
+    );
+    // Unset again: the manifest's tier (standard) is back.
+    ws.ok(&["family", "settings", "unset", "CODEX_SERVICE_TIER"]);
+    assert_eq!(ws.ok(&["family", "posture", "--json"])["line"], LINE);
+    // A value the kind refuses is not a tier.
+    let bad = family_ws().with_env("CODEX_SERVICE_TIER", "turbo");
+    install_all(&skills(&bad));
+    assert_eq!(bad.ok(&["family", "posture", "--json"])["line"], LINE);
+}

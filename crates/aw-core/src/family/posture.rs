@@ -11,7 +11,13 @@ pub struct Pins {
     pub effort: Option<String>,
     /// `posture.tier`; `None` renders as `standard` for a backend that pins effort.
     pub tier: Option<String>,
+    /// The service tier an active host setting sets (`CODEX_SERVICE_TIER`, codex only): it wins
+    /// over the manifest's and is marked `(bridge-settings)`.
+    pub settings_tier: Option<String>,
 }
+
+/// The host setting that overrides the codex backend's tier.
+pub const TIER_SETTING: &str = "CODEX_SERVICE_TIER";
 
 /// The backends in priority order: manifest name and label.
 pub const BACKENDS: [(&str, &str); 2] = [
@@ -27,12 +33,12 @@ pub fn posture_line(pins: &[Pins]) -> Option<String> {
             let mut s = format!("{} model={}", p.label, p.model);
             if let Some(e) = &p.effort {
                 s.push_str(&format!(" effort={e}"));
-                s.push_str(&format!(
-                    " tier={}",
-                    p.tier.as_deref().unwrap_or("standard")
-                ));
-            } else if let Some(t) = &p.tier {
-                s.push_str(&format!(" tier={t}"));
+            }
+            match (&p.settings_tier, &p.tier, &p.effort) {
+                (Some(t), _, _) => s.push_str(&format!(" tier={t} (bridge-settings)")),
+                (None, Some(t), _) => s.push_str(&format!(" tier={t}")),
+                (None, None, Some(_)) => s.push_str(" tier=standard"),
+                (None, None, None) => {}
             }
             s
         })
@@ -51,17 +57,31 @@ mod tests {
             model: "m1".into(),
             effort: Some("xhigh".into()),
             tier: None,
+            settings_tier: None,
         };
         let agy = Pins {
             label: "agy",
             model: "Gem (High)".into(),
             effort: None,
             tier: None,
+            settings_tier: None,
         };
         assert_eq!(
             posture_line(&[codex, agy]).unwrap(),
             "codex model=m1 effort=xhigh tier=standard · agy model=Gem (High)"
         );
         assert_eq!(posture_line(&[]), None);
+        // An active tier setting wins over the manifest's tier, and says where it came from.
+        let fast = Pins {
+            label: "codex",
+            model: "m1".into(),
+            effort: Some("xhigh".into()),
+            tier: Some("flex".into()),
+            settings_tier: Some("priority".into()),
+        };
+        assert_eq!(
+            posture_line(&[fast]).unwrap(),
+            "codex model=m1 effort=xhigh tier=priority (bridge-settings)"
+        );
     }
 }

@@ -5,13 +5,16 @@ use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean_lines;
+use aw_core::bridge_settings::{active, resolve};
 use aw_core::family::State;
-use aw_core::family::posture::{BACKENDS, Pins, posture_line};
+use aw_core::family::posture::{BACKENDS, Pins, TIER_SETTING, posture_line};
 use aw_manifest::{PostureBlock, Summary};
+use aw_workspace::bridge_settings::{config_home, file_path, member_at, read as read_settings};
 use aw_workspace::family::manifest_summary;
+use aw_workspace::locate::env_value;
 use clap::Args;
 use serde_json::{Value, json};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Arguments of `aw family posture`.
 #[derive(Debug, Args)]
@@ -80,10 +83,18 @@ pub fn run(args: &PostureArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             }
         };
     let bundled = args.bundled.is_some();
-    let backends: Vec<Backend> = sources
+    let mut backends: Vec<Backend> = sources
         .into_iter()
         .map(|(name, label, dir, summary)| backend(name, label, dir, summary, bundled))
         .collect();
+    // An active `CODEX_SERVICE_TIER` host setting is the codex tier that dispatch really uses.
+    for b in &mut backends {
+        if b.label == "codex"
+            && let (Some(pins), Some(dir)) = (&mut b.pins, &b.dir)
+        {
+            pins.settings_tier = settings_tier(dir, cx);
+        }
+    }
     // The family's rule: any malformed or unreadable source silences the whole line.
     let silenced = backends
         .iter()
@@ -105,6 +116,23 @@ pub fn run(args: &PostureArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         Format::Json => Outcome::json(model),
         Format::Human => Outcome::text(clean_lines(&human(&model)).into_owned()),
     })
+}
+
+/// The active value of the tier setting the member at `dir` declares (env > file > default,
+/// the value checked by its kind), when one is set other than its default.
+fn settings_tier(dir: &Path, cx: &Ctx<'_>) -> Option<String> {
+    let member = member_at(dir);
+    let entry = member.settings.iter().find(|e| e.key == TIER_SETTING)?;
+    let file = config_home(cx.home().as_deref())
+        .and_then(|c| read_settings(&file_path(&c)).ok().flatten());
+    let env = env_value(TIER_SETTING);
+    let eff = resolve(
+        env.as_deref(),
+        file.as_ref().and_then(|f| f.value(TIER_SETTING)),
+        entry.default.as_deref(),
+        &|v| entry.accepts(v),
+    );
+    active(&eff, entry.default.as_deref()).map(str::to_owned)
 }
 
 fn backend(
@@ -138,6 +166,7 @@ fn backend(
                     model: p.model,
                     effort: p.effort,
                     tier: p.tier,
+                    settings_tier: None,
                 });
             }
         },
