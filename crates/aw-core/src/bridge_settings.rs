@@ -43,7 +43,16 @@ pub struct FileEntry {
 
 /// Splits a line into its key and value; `None` for a comment, a blank or a line without `=`
 /// before which there is a key.
+/// Whether `value` can be written as one line and read back as itself: no line break or other
+/// control character (which would end the line and start another key), and no blank at either
+/// end (which the reader trims). Checked before the kind's own rule, whatever a manifest allows.
+pub fn writable_value(value: &str) -> bool {
+    !value.chars().any(char::is_control) && value.trim_matches([' ', '\t']) == value
+}
+
 fn parse_entry(text: &str) -> Option<(String, String)> {
+    // A byte-order mark at the start of the file is not part of the first key.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let trimmed = text.trim_start_matches([' ', '\t']);
     if trimmed.is_empty() || trimmed.starts_with('#') {
         return None;

@@ -495,3 +495,47 @@ fn family_settings_a_file_that_is_not_utf8_is_refused_and_left_alone() {
     }
     assert_eq!(std::fs::read(&p).unwrap(), b"CODEX_HARD_TIMEOUT=1\n\xff\n");
 }
+
+#[test]
+fn a_value_that_would_not_read_back_as_one_line_is_never_written() {
+    let ws = family();
+    // A manifest may allow such a value (its validator accepts any non-empty enum string).
+    let dir = ws.root().join("odd-bridge");
+    copy_tree(&fixture_path("family/members/codex-cli-bridge"), &dir);
+    let m = dir.join("capability.json");
+    let mut json: Value = serde_json::from_str(&std::fs::read_to_string(&m).unwrap()).unwrap();
+    for s in json["settings"].as_array_mut().unwrap() {
+        if s["key"] == "CODEX_SERVICE_TIER" {
+            s["values"] = serde_json::json!(["priority\nCODEX_HARD_TIMEOUT=1", " spaced "]);
+        }
+    }
+    std::fs::write(&m, serde_json::to_string_pretty(&json).unwrap()).unwrap();
+    let from = dir.to_str().unwrap();
+    write_conf(&ws, "# mine\n");
+    for bad in ["priority\nCODEX_HARD_TIMEOUT=1", " spaced "] {
+        refused(
+            &ws,
+            &[
+                "family",
+                "settings",
+                "--from",
+                from,
+                "set",
+                "CODEX_SERVICE_TIER",
+                bad,
+            ],
+            "FAMILY_SETTINGS_INVALID_VALUE",
+        );
+    }
+    assert_eq!(read_conf(&ws), "# mine\n", "nothing written");
+}
+
+#[test]
+fn a_byte_order_mark_is_not_part_of_the_first_key() {
+    let ws = family();
+    write_conf(&ws, "\u{feff}CODEX_HARD_TIMEOUT=600\n");
+    let v = ws.ok(&["family", "settings", "get", "CODEX_HARD_TIMEOUT"]);
+    let s = &v["setting"];
+    assert_eq!(s["value"], "600", "{v:#}");
+    assert_eq!(s["source"], "file", "{v:#}");
+}

@@ -60,9 +60,16 @@ impl LinkError {
     }
 }
 
+/// The longest command name (a file name: most filesystems stop at 255 bytes).
+pub const MAX_CMD_BYTES: usize = 255;
+
+/// The longest source path inside a skill (the system's path limit, with room for the folder).
+pub const MAX_SOURCE_BYTES: usize = 1024;
+
 /// Whether `cmd` is a bare command name.
 pub fn cmd_ok(cmd: &str) -> bool {
     !cmd.is_empty()
+        && cmd.len() <= MAX_CMD_BYTES
         && cmd != "."
         && cmd != ".."
         && cmd
@@ -72,7 +79,8 @@ pub fn cmd_ok(cmd: &str) -> bool {
 
 /// `source` normalised inside the skill folder, or `None` when it leaves it (or is the folder).
 pub fn inside(source: &str) -> Option<String> {
-    if source.starts_with('/') {
+    // A path no filesystem call can take (a NUL, past the path limit) is not a file of the skill.
+    if source.starts_with('/') || source.contains('\0') || source.len() > MAX_SOURCE_BYTES {
         return None;
     }
     let mut parts: Vec<&str> = Vec::new();
@@ -190,6 +198,15 @@ mod tests {
         assert_eq!(inside("bin/../x.sh").as_deref(), Some("x.sh"));
         assert_eq!(inside("../x.sh"), None);
         assert_eq!(inside("/abs"), None);
+        // What no filesystem call can take is refused here, before any link is made.
+        assert!(cmd_ok(&"c".repeat(MAX_CMD_BYTES)) && !cmd_ok(&"c".repeat(MAX_CMD_BYTES + 1)));
+        assert_eq!(inside("bin/x.sh\0"), None);
+        assert_eq!(inside(&"d/".repeat(MAX_SOURCE_BYTES)), None);
+        let long = r("b", Some("bb"), Some(&"x".repeat(5000)));
+        assert!(matches!(
+            derive(&[r("a", Some("aa"), Some("bin/x.sh")), long]),
+            Err(LinkError::SourceOutside { .. })
+        ));
         assert_eq!(inside("."), None);
     }
 

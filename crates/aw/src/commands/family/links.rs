@@ -117,10 +117,18 @@ pub fn run(args: &LinksArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         ));
     }
     let mut done = Vec::new();
+    let mut created: Vec<(&String, &PathBuf)> = Vec::new();
     for (cmd, _, _, target, _, act) in &rows {
         let did = match (act, args.apply, args.remove) {
             (Action::Create, true, _) => {
-                create(&bin, cmd, target).map_err(|e| link_failed(&bin, cmd, &e))?;
+                if let Err(e) = create(&bin, cmd, target) {
+                    // All or nothing: the links this run made go again before the refusal.
+                    for (made, to) in &created {
+                        let _ = remove(&bin, made, to);
+                    }
+                    return Err(link_failed(&bin, cmd, &e));
+                }
+                created.push((cmd, target));
                 true
             }
             (Action::Remove, _, true) => {

@@ -9,7 +9,9 @@ use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean;
-use aw_core::bridge_settings::{Effective, KeyClass, Known, SettingsFile, reconcile, resolve};
+use aw_core::bridge_settings::{
+    Effective, KeyClass, Known, SettingsFile, reconcile, resolve, writable_value,
+};
 use aw_core::capability::inventory::skill_roots;
 use aw_core::error_code::ErrorCode;
 use aw_manifest::{Class, SettingEntry};
@@ -263,7 +265,7 @@ impl View<'_, '_> {
             f.exit = 2;
             return Err(f);
         }
-        if !k.entry.accepts(value) {
+        if !writable_value(value) || !k.entry.accepts(value) {
             let allowed = k.entry.allowed_label();
             let mut f = Failure::new(
                 ErrorCode::FamilySettingsInvalidValue,
