@@ -288,14 +288,12 @@ pub enum Known {
 /// Classifies each `KEY=value` line: unknown first, then retired, then a repeat of an earlier
 /// line, else current.
 pub fn reconcile(file: &SettingsFile, known: &dyn Fn(&str) -> Known) -> Vec<(FileEntry, KeyClass)> {
-    let mut seen: Vec<String> = Vec::new();
+    // A set, so a file of many keys costs one lookup per line.
+    let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
     file.entries()
         .into_iter()
         .map(|e| {
-            let repeat = seen.contains(&e.key);
-            if !repeat {
-                seen.push(e.key.clone());
-            }
+            let repeat = !seen.insert(e.key.clone());
             let class = match known(&e.key) {
                 Known::No => KeyClass::Unknown,
                 Known::Retired => KeyClass::Retired,

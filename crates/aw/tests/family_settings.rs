@@ -539,3 +539,14 @@ fn a_byte_order_mark_is_not_part_of_the_first_key() {
     assert_eq!(s["value"], "600", "{v:#}");
     assert_eq!(s["source"], "file", "{v:#}");
 }
+
+#[test]
+fn unset_without_a_settings_file_creates_nothing() {
+    let ws = family();
+    let v = ws.ok(&["family", "settings", "unset", "CODEX_HARD_TIMEOUT"]);
+    assert_eq!(v["removed"], 0, "{v:#}");
+    assert!(
+        !ws.home().join("xdg/agent-workflow").exists(),
+        "no folder, lock or file made just to remove nothing"
+    );
+}

@@ -296,7 +296,12 @@ impl View<'_, '_> {
         if known.is_none() && self.file()?.is_none_or(|f| f.value(key).is_none()) {
             return Err(self.unknown(key));
         }
-        let removed = edit(config, |f| f.unset(key))?;
+        // Nothing to remove without a file: no folder, lock or file is made just to say so.
+        let removed = if self.file()?.is_some() {
+            edit(config, |f| f.unset(key))?
+        } else {
+            0
+        };
         let file = self.file()?;
         let mut v = self.head(file.as_ref());
         v["key"] = json!(key);
