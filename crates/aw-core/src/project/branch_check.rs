@@ -27,11 +27,6 @@ pub struct EditedFile {
     pub cwd: Option<String>,
 }
 
-/// The edit a hook payload names; `None` for text that is not a JSON object or names no file.
-pub fn edited_file(payload: &str) -> Option<EditedFile> {
-    edited_files(payload).into_iter().next()
-}
-
 /// Every file a hook payload edits: the one a file tool names (`tool_input.file_path`, `path`
 /// or `notebook_path`), else each file a patch names (Codex's `apply_patch` carries the patch
 /// text, not a path: its `*** Add File:`, `*** Update File:`, `*** Delete File:` and
@@ -282,6 +277,11 @@ mod tests {
             "root"
         );
         assert_eq!(owner(Path::new("/elsewhere/x"), &sources), None);
+    }
+
+    /// The first edit a payload names, as the hook judges a file tool's payload.
+    fn edited_file(payload: &str) -> Option<EditedFile> {
+        edited_files(payload).into_iter().next()
     }
 
     #[test]
