@@ -3,9 +3,10 @@
 //! classifies the keys a file holds. Text in, text out: reading and writing the file is
 //! aw-workspace's.
 //!
-//! The format is one `KEY=value` per line. Blank lines and lines whose first non-blank character
-//! is `#` are comments; spaces and tabs around the key and the value are not part of them. A
-//! key written twice takes its last value, as a shell reading the file in order would. Every
+//! The format is one `KEY=value` per line, optionally preceded by `export ` as a shell file
+//! would write it. Blank lines and lines whose first non-blank character is `#` are comments;
+//! spaces and tabs around the key and the value are not part of them. A key written twice takes
+//! its last value, as a shell reading the file in order would. Every
 //! line the user wrote keeps its bytes and its place across an edit, except the lines of the key
 //! being set or unset.
 
@@ -20,6 +21,8 @@ struct Line {
     crlf: bool,
     /// The setting it holds, when it is one.
     entry: Option<(String, String)>,
+    /// Whether the setting was written `export KEY=value` (a rewrite keeps the word).
+    exported: bool,
 }
 
 /// A parsed settings file.
@@ -41,8 +44,6 @@ pub struct FileEntry {
     pub line: usize,
 }
 
-/// Splits a line into its key and value; `None` for a comment, a blank or a line without `=`
-/// before which there is a key.
 /// Whether `value` can be written as one line and read back as itself: no line break or other
 /// control character (which would end the line and start another key), and no blank at either
 /// end (which the reader trims). Checked before the kind's own rule, whatever a manifest allows.
@@ -50,7 +51,9 @@ pub fn writable_value(value: &str) -> bool {
     !value.chars().any(char::is_control) && value.trim_matches([' ', '\t']) == value
 }
 
-fn parse_entry(text: &str) -> Option<(String, String)> {
+/// Splits a line into its key and value, and says whether it began with `export`; `None` for a
+/// comment, a blank or a line without `=` before which there is a key.
+fn parse_entry(text: &str) -> Option<(String, String, bool)> {
     // A byte-order mark at the start of the file is not part of the first key.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let trimmed = text.trim_start_matches([' ', '\t']);
@@ -59,10 +62,22 @@ fn parse_entry(text: &str) -> Option<(String, String)> {
     }
     let (key, value) = trimmed.split_once('=')?;
     let key = key.trim_matches([' ', '\t']);
+    // `export KEY=value` sets KEY for a shell that sources the file; the word is not the key.
+    let (key, exported) = match key
+        .strip_prefix("export")
+        .filter(|rest| rest.starts_with([' ', '\t']))
+    {
+        Some(rest) => (rest.trim_start_matches([' ', '\t']), true),
+        None => (key, false),
+    };
     if key.is_empty() {
         return None;
     }
-    Some((key.to_owned(), value.trim_matches([' ', '\t']).to_owned()))
+    Some((
+        key.to_owned(),
+        value.trim_matches([' ', '\t']).to_owned(),
+        exported,
+    ))
 }
 
 impl SettingsFile {
@@ -79,10 +94,12 @@ impl SettingsFile {
                         Some(t) => (t, true),
                         None => (raw, false),
                     };
+                    let parsed = parse_entry(text);
                     Line {
                         text: text.to_owned(),
                         crlf,
-                        entry: parse_entry(text),
+                        exported: parsed.as_ref().is_some_and(|p| p.2),
+                        entry: parsed.map(|(k, v, _)| (k, v)),
                     }
                 })
                 .collect()
@@ -135,7 +152,6 @@ impl SettingsFile {
     pub fn set(&mut self, key: &str, value: &str) -> bool {
         let before = self.render();
         let is_key = |l: &Line| l.entry.as_ref().is_some_and(|(k, _)| k == key);
-        let text = format!("{key}={value}");
         match self.lines.iter().position(is_key) {
             Some(first) => {
                 let mut i = 0;
@@ -147,22 +163,40 @@ impl SettingsFile {
                 let line = &mut self.lines[first];
                 // An identical value keeps the user's spacing.
                 if line.entry.as_ref().map(|(_, v)| v.as_str()) != Some(value) {
-                    line.text = text;
+                    let export = if line.exported { "export " } else { "" };
+                    line.text = format!("{export}{key}={value}");
                     line.entry = Some((key.to_owned(), value.to_owned()));
                 }
             }
             None => {
-                // Follow the file's own line ending.
-                let crlf = self.lines.last().is_some_and(|l| l.crlf);
+                // Follow the file's own line ending: the first terminated line's. An unterminated
+                // last line gets that ending too, now that a line follows it.
+                let crlf = self.crlf_style();
+                if let Some(last) = self.lines.last_mut()
+                    && !self.final_newline
+                {
+                    last.crlf = crlf;
+                }
                 self.lines.push(Line {
-                    text,
+                    text: format!("{key}={value}"),
                     crlf,
                     entry: Some((key.to_owned(), value.to_owned())),
+                    exported: false,
                 });
                 self.final_newline = true;
             }
         }
         self.render() != before
+    }
+
+    /// Whether the file ends its lines with `\r\n`: its first terminated line decides.
+    fn crlf_style(&self) -> bool {
+        let terminated = if self.final_newline {
+            self.lines.len()
+        } else {
+            self.lines.len().saturating_sub(1)
+        };
+        self.lines[..terminated].first().is_some_and(|l| l.crlf)
     }
 
     /// Removes every line of `key`; returns how many there were.
@@ -351,6 +385,37 @@ mod tests {
         let mut h = SettingsFile::parse("X=1\r\n");
         h.set("Y", "2");
         assert_eq!(h.render(), "X=1\r\nY=2\r\n");
+    }
+
+    #[test]
+    fn an_export_line_is_the_key_and_a_rewrite_keeps_the_word() {
+        let mut f = SettingsFile::parse("export A=1\nexport\tB = 2\nexportC=3\nexport =4\n");
+        let keys: Vec<_> = f.entries().into_iter().map(|e| (e.key, e.value)).collect();
+        assert_eq!(
+            keys,
+            [
+                ("A".into(), "1".into()),
+                ("B".into(), "2".into()),
+                ("exportC".into(), "3".into()),
+                ("export".into(), "4".into())
+            ]
+        );
+        assert!(f.set("A", "9"));
+        assert!(f.render().starts_with("export A=9\n"));
+        assert_eq!(f.unset("B"), 1);
+    }
+
+    #[test]
+    fn an_unterminated_last_line_takes_the_files_ending_when_a_line_follows() {
+        let mut f = SettingsFile::parse("A=1\r\nB=2");
+        f.set("C", "3");
+        assert_eq!(f.render(), "A=1\r\nB=2\r\nC=3\r\n");
+        let mut g = SettingsFile::parse("A=1\nB=2");
+        g.set("C", "3");
+        assert_eq!(g.render(), "A=1\nB=2\nC=3\n");
+        let mut h = SettingsFile::parse("A=1");
+        h.set("C", "3");
+        assert_eq!(h.render(), "A=1\nC=3\n");
     }
 
     #[test]

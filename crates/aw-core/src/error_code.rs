@@ -440,6 +440,8 @@ error_codes! {
     FamilySettingsNoConfigDir = "FAMILY_SETTINGS_NO_CONFIG_DIR",
     /// The settings file exists but is not a readable UTF-8 regular file.
     FamilySettingsFileUnreadable = "FAMILY_SETTINGS_FILE_UNREADABLE",
+    /// The settings file has no write permission; it is left as it is.
+    FamilySettingsReadOnly = "FAMILY_SETTINGS_READ_ONLY",
 }
 
 impl fmt::Display for ErrorCode {

@@ -56,22 +56,63 @@ fn unreadable(path: &Path, why: &str) -> WorkspaceError {
 /// Edits the settings file under `config_home`: takes the writers' lock, reads the file (absent
 /// is empty), applies `edit`, and when the text changed replaces the file atomically (a new
 /// file gets the umask's permissions, an existing one keeps its own). Returns `edit`'s answer.
-/// Nothing is written outside `<config_home>/agent-workflow/`, even through a symbolic link.
+///
+/// The folder and the file are the user's own configuration, often linked from a dotfiles
+/// checkout: a link the user made is followed, and the file is replaced where it really lives
+/// (the link itself stays). A file without write permission is refused rather than replaced:
+/// `chmod a-w` is how a user pins a configuration.
 pub fn edit<R>(config_home: &Path, edit: impl FnOnce(&mut SettingsFile) -> R) -> crate::Result<R> {
-    std::fs::create_dir_all(config_home)
-        .map_err(|e| WorkspaceError::io("could not create the folder", config_home, e))?;
     let root = config_home.join(CONFIG_DIR);
-    crate::atomic::create_dir_all(config_home, &root)?;
+    std::fs::create_dir_all(&root)
+        .map_err(|e| WorkspaceError::io("could not create the folder", &root, e))?;
+    let root = std::fs::canonicalize(&root)
+        .map_err(|e| WorkspaceError::io("could not resolve the folder", &root, e))?;
     let _lock = WorkspaceLock::acquire(&root, &root.join(LOCK_NAME), default_wait())?;
-    let path = root.join(FILE_NAME);
+    let path = target(&root.join(FILE_NAME))?;
     let mut file = read(&path)?.unwrap_or_default();
     let before = file.render();
     let answer = edit(&mut file);
     let after = file.render();
     if after != before {
-        crate::atomic::write(&root, &path, after.as_bytes())?;
+        if std::fs::metadata(&path).is_ok_and(|m| m.permissions().readonly()) {
+            return Err(WorkspaceError::Refused {
+                code: ErrorCode::FamilySettingsReadOnly,
+                message: format!(
+                    "the settings file {} is read-only, so it was left as it is",
+                    path.display()
+                ),
+                action: format!(
+                    "make it writable (chmod u+w {}) and run the command again, or set the \
+                     variable in the environment, which wins over the file",
+                    path.display()
+                ),
+            });
+        }
+        let dir = path.parent().unwrap_or(&root);
+        crate::atomic::write(dir, &path, after.as_bytes())?;
     }
     Ok(answer)
+}
+
+/// Where the settings file at `path` really lives: `path` itself unless it is a symbolic link,
+/// else the link's resolved target. A link to nothing is refused, since replacing it would
+/// lose the place the user meant.
+fn target(path: &Path) -> crate::Result<PathBuf> {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            std::fs::canonicalize(path).map_err(|e| WorkspaceError::Refused {
+                code: ErrorCode::FamilySettingsFileUnreadable,
+                message: format!(
+                    "the settings file {} is a link that cannot be followed: {e}",
+                    path.display()
+                ),
+                action: "point the link at an existing file, or remove it, then run the command \
+                         again"
+                    .to_owned(),
+            })
+        }
+        _ => Ok(path.to_path_buf()),
+    }
 }
 
 /// A member whose manifest was read.

@@ -466,17 +466,110 @@ fn family_settings_concurrent_sets_all_land() {
 
 #[cfg(unix)]
 #[test]
-fn family_settings_never_write_through_a_link_out_of_the_config_folder() {
+fn a_settings_file_linked_from_dotfiles_is_written_where_it_lives_and_stays_a_link() {
     let ws = family();
-    let outside = ws.root().join("outside.conf");
-    std::fs::write(&outside, "KEEP=1\n").unwrap();
+    let dotfiles = ws.root().join("dotfiles");
+    std::fs::create_dir_all(&dotfiles).unwrap();
+    let real = dotfiles.join("bridge.conf");
+    std::fs::write(&real, "# pinned\nKEEP=1\n").unwrap();
     let p = conf(&ws);
     std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-    std::os::unix::fs::symlink(&outside, &p).unwrap();
+    std::os::unix::fs::symlink(&real, &p).unwrap();
+    ws.ok(&["family", "settings", "set", "CODEX_HARD_TIMEOUT", "5"]);
+    assert!(p.symlink_metadata().unwrap().file_type().is_symlink());
+    assert_eq!(
+        std::fs::read_to_string(&real).unwrap(),
+        "# pinned\nKEEP=1\nCODEX_HARD_TIMEOUT=5\n"
+    );
+    let names: Vec<_> = std::fs::read_dir(&dotfiles)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(
+        names.len(),
+        1,
+        "no temporary file left beside the target: {names:?}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_linked_config_folder_is_followed_for_writes_as_for_reads() {
+    let ws = family();
+    let real = ws.root().join("dotfiles/agent-workflow");
+    std::fs::create_dir_all(&real).unwrap();
+    std::fs::create_dir_all(ws.home().join("xdg")).unwrap();
+    std::os::unix::fs::symlink(&real, ws.home().join("xdg/agent-workflow")).unwrap();
+    ws.ok(&["family", "settings", "set", "CODEX_HARD_TIMEOUT", "7"]);
+    assert_eq!(
+        std::fs::read_to_string(real.join("bridge-settings.conf")).unwrap(),
+        "CODEX_HARD_TIMEOUT=7\n"
+    );
+    let v = ws.ok(&["family", "settings", "get", "CODEX_HARD_TIMEOUT"]);
+    assert_eq!(v["setting"]["value"], "7", "{v:#}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_settings_link_to_nothing_is_refused_and_left_as_it_is() {
+    let ws = family();
+    let p = conf(&ws);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    let gone = ws.root().join("gone.conf");
+    std::os::unix::fs::symlink(&gone, &p).unwrap();
     let (code, v) = ws.run(&["family", "settings", "set", "CODEX_HARD_TIMEOUT", "5"]);
-    assert_ne!(code, 0, "{v:#}");
-    assert_eq!(v["ok"], false);
-    assert_eq!(std::fs::read_to_string(&outside).unwrap(), "KEEP=1\n");
+    assert_eq!(code, 1, "{v:#}");
+    assert_eq!(v["error"]["code"], "FAMILY_SETTINGS_FILE_UNREADABLE");
+    assert!(p.symlink_metadata().unwrap().file_type().is_symlink());
+    assert!(!gone.exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_read_only_settings_file_is_refused_not_replaced() {
+    use std::os::unix::fs::PermissionsExt;
+    let ws = family();
+    write_conf(&ws, "CODEX_HARD_TIMEOUT=1\n");
+    std::fs::set_permissions(conf(&ws), std::fs::Permissions::from_mode(0o444)).unwrap();
+    for args in [
+        &["family", "settings", "set", "CODEX_HARD_TIMEOUT", "2"][..],
+        &["family", "settings", "unset", "CODEX_HARD_TIMEOUT"],
+    ] {
+        let (code, v) = ws.run(args);
+        assert_eq!(code, 1, "{v:#}");
+        assert_eq!(v["error"]["code"], "FAMILY_SETTINGS_READ_ONLY", "{v:#}");
+        assert!(v["data"]["action"].as_str().unwrap().contains("chmod"));
+    }
+    assert_eq!(read_conf(&ws), "CODEX_HARD_TIMEOUT=1\n");
+    // Nothing to change is not a write, so it is not refused.
+    ws.ok(&["family", "settings", "set", "CODEX_HARD_TIMEOUT", "1"]);
+}
+
+#[test]
+fn export_lines_are_read_as_their_key_and_edited_in_place() {
+    let ws = family();
+    write_conf(
+        &ws,
+        "export CODEX_HARD_TIMEOUT=600\r\nexport AGY_HARD_TIMEOUT=5m",
+    );
+    let v = ws.ok(&["family", "settings", "get", "CODEX_HARD_TIMEOUT"]);
+    assert_eq!(v["setting"]["source"], "file", "{v:#}");
+    ws.ok(&["family", "settings", "set", "CODEX_HARD_TIMEOUT", "700"]);
+    ws.ok(&[
+        "family",
+        "settings",
+        "set",
+        "CODEX_SERVICE_TIER",
+        "priority",
+    ]);
+    assert_eq!(
+        read_conf(&ws),
+        "export CODEX_HARD_TIMEOUT=700\r\nexport AGY_HARD_TIMEOUT=5m\r\nCODEX_SERVICE_TIER=priority\r\n"
+    );
+    let v = ws.ok(&["family", "settings", "unset", "AGY_HARD_TIMEOUT"]);
+    assert_eq!(v["removed"], 1, "{v:#}");
+    let v = ws.ok(&["family", "settings", "reconcile"]);
+    assert_eq!(v["allCurrent"], true, "{v:#}");
 }
 
 #[test]
