@@ -27,6 +27,9 @@ pub struct SandboxView {
     pub hosts: Vec<String>,
     /// The writable state dirs, in manifest order.
     pub dirs: Vec<WritableDirView>,
+    /// `roles.review.cmd`: the review wrapper whose wiring decides whether the kit advises
+    /// this member's sandbox lane.
+    pub review_cmd: Option<String>,
 }
 
 /// Reads the sandbox blocks of a parsed manifest root.
@@ -61,10 +64,19 @@ pub fn sandbox_view(root: &Map) -> SandboxView {
                 .collect()
         })
         .unwrap_or_default();
+    let review_cmd = root
+        .get("roles")
+        .and_then(Value::as_object)
+        .and_then(|r| r.get("review"))
+        .and_then(Value::as_object)
+        .and_then(|r| r.get("cmd"))
+        .and_then(Value::as_str)
+        .map(str::to_owned);
     SandboxView {
         name: root.get("name").and_then(Value::as_str).map(str::to_owned),
         hosts,
         dirs,
+        review_cmd,
     }
 }
 
@@ -91,6 +103,10 @@ mod tests {
         assert_eq!(v.dirs.len(), 2);
         assert_eq!(v.dirs[0].env.as_deref(), Some("X_HOME"));
         assert_eq!(v.dirs[1].default, "/abs");
+        assert_eq!(v.review_cmd, None);
         assert_eq!(sandbox_view_of("{}").unwrap(), SandboxView::default());
+        let v = sandbox_view_of(r#"{"roles":{"review":{"cmd":"x-review"},"probe":{"cmd":"x"}}}"#)
+            .unwrap();
+        assert_eq!(v.review_cmd.as_deref(), Some("x-review"));
     }
 }
