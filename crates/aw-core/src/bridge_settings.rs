@@ -3,12 +3,13 @@
 //! classifies the keys a file holds. Text in, text out: reading and writing the file is
 //! aw-workspace's.
 //!
-//! The format is one `KEY=value` per line, optionally preceded by `export ` as a shell file
-//! would write it. Blank lines and lines whose first non-blank character is `#` are comments;
-//! spaces and tabs around the key and the value are not part of them. A key written twice takes
-//! its last value, as a shell reading the file in order would. Every
-//! line the user wrote keeps its bytes and its place across an edit, except the lines of the key
-//! being set or unset.
+//! The format is the one the family's wrappers parse (they never source the file): a setting is
+//! a line that starts, at its first byte, with a key (`[A-Za-z_][A-Za-z0-9_]*`) and `=`;
+//! everything after the first `=` is the value, byte for byte (a blank or a carriage return
+//! included, as the wrappers see it). A line that is blank, or whose first non-blank character is
+//! `#`, is a comment; any other line is malformed and means nothing. A key written twice takes
+//! its last value. Every line the user wrote keeps its bytes and its place across an edit, except
+//! the lines of the key being set or unset; a line aw writes ends with `\n`.
 
 use serde::Serialize;
 
@@ -19,10 +20,19 @@ struct Line {
     text: String,
     /// Whether it ended with `\r\n` rather than `\n` (or the end of the file).
     crlf: bool,
-    /// The setting it holds, when it is one.
-    entry: Option<(String, String)>,
-    /// Whether the setting was written `export KEY=value` (a rewrite keeps the word).
-    exported: bool,
+    /// What the line is.
+    kind: LineKind,
+}
+
+/// What a line of the file is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum LineKind {
+    /// Blank or a comment.
+    Comment,
+    /// A setting: its key and value.
+    Setting(String, String),
+    /// Neither: the wrappers skip it.
+    Malformed,
 }
 
 /// A parsed settings file.
@@ -45,39 +55,39 @@ pub struct FileEntry {
 }
 
 /// Whether `value` can be written as one line and read back as itself: no line break or other
-/// control character (which would end the line and start another key), and no blank at either
-/// end (which the reader trims). Checked before the kind's own rule, whatever a manifest allows.
+/// control character (which would end the line and start another key, or reach the wrapper as
+/// a byte it refuses), and no blank at either end (which a reader trimming the value would
+/// lose). Checked before the kind's own rule, whatever a manifest allows.
 pub fn writable_value(value: &str) -> bool {
     !value.chars().any(char::is_control) && value.trim_matches([' ', '\t']) == value
 }
 
-/// Splits a line into its key and value, and says whether it began with `export`; `None` for a
-/// comment, a blank or a line without `=` before which there is a key.
-fn parse_entry(text: &str) -> Option<(String, String, bool)> {
-    // A byte-order mark at the start of the file is not part of the first key.
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let trimmed = text.trim_start_matches([' ', '\t']);
-    if trimmed.is_empty() || trimmed.starts_with('#') {
-        return None;
+/// Reads one line (with its carriage return, if any: it is part of the value the wrappers see).
+fn classify(raw: &str) -> LineKind {
+    // Blank and comment lines may be indented by any white space, a byte-order mark included.
+    let lead = raw.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+    if lead.is_empty() || lead.starts_with('#') {
+        return LineKind::Comment;
     }
-    let (key, value) = trimmed.split_once('=')?;
-    let key = key.trim_matches([' ', '\t']);
-    // `export KEY=value` sets KEY for a shell that sources the file; the word is not the key.
-    let (key, exported) = match key
-        .strip_prefix("export")
-        .filter(|rest| rest.starts_with([' ', '\t']))
-    {
-        Some(rest) => (rest.trim_start_matches([' ', '\t']), true),
-        None => (key, false),
-    };
-    if key.is_empty() {
-        return None;
+    let key_len = raw
+        .bytes()
+        .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        .count();
+    let starts_well = raw
+        .bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_');
+    match raw[key_len..].strip_prefix('=') {
+        Some(value) if starts_well => {
+            LineKind::Setting(raw[..key_len].to_owned(), value.to_owned())
+        }
+        _ => LineKind::Malformed,
     }
-    Some((
-        key.to_owned(),
-        value.trim_matches([' ', '\t']).to_owned(),
-        exported,
-    ))
+}
+
+/// The key of a setting line `key=…`, checked as the wrappers check it.
+pub fn valid_key(key: &str) -> bool {
+    matches!(classify(&format!("{key}=")), LineKind::Setting(k, _) if k == key)
 }
 
 impl SettingsFile {
@@ -88,18 +98,21 @@ impl SettingsFile {
         let lines = if text.is_empty() {
             Vec::new()
         } else {
+            let count = body.split('\n').count();
             body.split('\n')
-                .map(|raw| {
-                    let (text, crlf) = match raw.strip_suffix('\r') {
+                .enumerate()
+                .map(|(i, raw)| {
+                    // Only a line ended by `\n` can end with `\r\n`; a last line without a
+                    // terminator keeps its carriage return as text.
+                    let terminated = i + 1 < count || final_newline;
+                    let (text, crlf) = match raw.strip_suffix('\r').filter(|_| terminated) {
                         Some(t) => (t, true),
                         None => (raw, false),
                     };
-                    let parsed = parse_entry(text);
                     Line {
                         text: text.to_owned(),
                         crlf,
-                        exported: parsed.as_ref().is_some_and(|p| p.2),
-                        entry: parsed.map(|(k, v, _)| (k, v)),
+                        kind: classify(raw),
                     }
                 })
                 .collect()
@@ -123,27 +136,45 @@ impl SettingsFile {
         out
     }
 
+    fn setting(l: &Line) -> Option<(&str, &str)> {
+        match &l.kind {
+            LineKind::Setting(k, v) => Some((k, v)),
+            _ => None,
+        }
+    }
+
     /// Every `KEY=value` line, in file order.
     pub fn entries(&self) -> Vec<FileEntry> {
         self.lines
             .iter()
             .enumerate()
             .filter_map(|(i, l)| {
-                l.entry.as_ref().map(|(k, v)| FileEntry {
-                    key: k.clone(),
-                    value: v.clone(),
+                Self::setting(l).map(|(k, v)| FileEntry {
+                    key: k.to_owned(),
+                    value: v.to_owned(),
                     line: i + 1,
                 })
             })
             .collect()
     }
 
+    /// The 1-based numbers of the lines that are neither a setting nor a comment.
+    pub fn malformed(&self) -> Vec<usize> {
+        self.lines
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.kind == LineKind::Malformed)
+            .map(|(i, _)| i + 1)
+            .collect()
+    }
+
     /// The value the file gives `key`: its last line's.
     pub fn value(&self, key: &str) -> Option<&str> {
-        self.lines.iter().rev().find_map(|l| match &l.entry {
-            Some((k, v)) if k == key => Some(v.as_str()),
-            _ => None,
-        })
+        self.lines
+            .iter()
+            .rev()
+            .filter_map(Self::setting)
+            .find_map(|(k, v)| (k == key).then_some(v))
     }
 
     /// Sets `key` to `value`: its first line is rewritten in place and any later line of the
@@ -151,7 +182,13 @@ impl SettingsFile {
     /// Returns whether the text changed.
     pub fn set(&mut self, key: &str, value: &str) -> bool {
         let before = self.render();
-        let is_key = |l: &Line| l.entry.as_ref().is_some_and(|(k, _)| k == key);
+        let is_key = |l: &Line| Self::setting(l).is_some_and(|(k, _)| k == key);
+        let line = Line {
+            text: format!("{key}={value}"),
+            // A carriage return would become part of the value.
+            crlf: false,
+            kind: LineKind::Setting(key.to_owned(), value.to_owned()),
+        };
         match self.lines.iter().position(is_key) {
             Some(first) => {
                 let mut i = 0;
@@ -160,50 +197,23 @@ impl SettingsFile {
                     i += 1;
                     keep
                 });
-                let line = &mut self.lines[first];
-                // An identical value keeps the user's spacing.
-                if line.entry.as_ref().map(|(_, v)| v.as_str()) != Some(value) {
-                    let export = if line.exported { "export " } else { "" };
-                    line.text = format!("{export}{key}={value}");
-                    line.entry = Some((key.to_owned(), value.to_owned()));
+                if self.lines[first].kind != line.kind {
+                    self.lines[first] = line;
                 }
             }
             None => {
-                // Follow the file's own line ending: the first terminated line's. An unterminated
-                // last line gets that ending too, now that a line follows it.
-                let crlf = self.crlf_style();
-                if let Some(last) = self.lines.last_mut()
-                    && !self.final_newline
-                {
-                    last.crlf = crlf;
-                }
-                self.lines.push(Line {
-                    text: format!("{key}={value}"),
-                    crlf,
-                    entry: Some((key.to_owned(), value.to_owned())),
-                    exported: false,
-                });
+                self.lines.push(line);
                 self.final_newline = true;
             }
         }
         self.render() != before
     }
 
-    /// Whether the file ends its lines with `\r\n`: its first terminated line decides.
-    fn crlf_style(&self) -> bool {
-        let terminated = if self.final_newline {
-            self.lines.len()
-        } else {
-            self.lines.len().saturating_sub(1)
-        };
-        self.lines[..terminated].first().is_some_and(|l| l.crlf)
-    }
-
     /// Removes every line of `key`; returns how many there were.
     pub fn unset(&mut self, key: &str) -> usize {
         let before = self.lines.len();
         self.lines
-            .retain(|l| l.entry.as_ref().is_none_or(|(k, _)| k != key));
+            .retain(|l| Self::setting(l).is_none_or(|(k, _)| k != key));
         if self.lines.is_empty() {
             self.final_newline = false;
         }
@@ -234,13 +244,29 @@ impl Source {
     }
 }
 
-/// A value that was set but not used because its kind refuses it.
+/// Why a value that was set is not the one in effect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum IgnoredWhy {
+    /// Its kind refuses it; the next source applies.
+    Refused,
+    /// The environment variable is set but empty: the wrappers then skip the file's line, so the
+    /// built-in value applies.
+    Empty,
+    /// The wrapper refuses to run at all with this value (a control character, or a refused
+    /// value of a key whose wrapper stops on one).
+    RefusesRun,
+}
+
+/// A value that was set but is not the one in effect.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Ignored {
     /// Where it was set.
     pub source: Source,
-    /// The refused value.
+    /// The value.
     pub value: String,
+    /// Why it is not in effect.
+    pub reason: IgnoredWhy,
 }
 
 /// A setting's effective value.
@@ -250,40 +276,109 @@ pub struct Effective {
     pub value: Option<String>,
     /// Where it came from.
     pub source: Source,
-    /// Values set above it that the kind refused.
+    /// Values set above it that are not in effect, and why.
     pub ignored: Vec<Ignored>,
 }
 
-/// Resolves env > file > default. An empty environment variable counts as unset; a value the
-/// kind refuses (`accepts`) is skipped, and recorded, so the next source applies.
+/// How the wrappers treat a key's environment variable, which the family kit's reader mirrors:
+/// most values are passed on unjudged; an enum value, and a value of the timeout keys whose
+/// wrappers resolve them, is judged by its kind; one byte cap is judged after its leading zeros
+/// are dropped and stops the run when refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EnvRule {
+    /// Used as given.
+    Raw,
+    /// Judged by the kind; a refused value leaves the built-in value in effect.
+    Judged,
+    /// Judged after its leading zeros are dropped; a refused value stops the run.
+    StopsRun,
+}
+
+/// The keys whose wrappers judge an environment value (their timeout resolvers).
+const JUDGED_ENV_KEYS: [&str; 2] = ["CODEX_HARD_TIMEOUT", "AGY_HARD_TIMEOUT"];
+/// The keys whose wrappers refuse to run on a refused environment value.
+const STOPPING_ENV_KEYS: [&str; 1] = ["AGY_REVIEW_MAX_TOTAL_BYTES"];
+
+/// The rule for `key`'s environment variable; `is_enum` when its kind is enum.
+pub fn env_rule(key: &str, is_enum: bool) -> EnvRule {
+    if STOPPING_ENV_KEYS.contains(&key) {
+        EnvRule::StopsRun
+    } else if is_enum || JUDGED_ENV_KEYS.contains(&key) {
+        EnvRule::Judged
+    } else {
+        EnvRule::Raw
+    }
+}
+
+/// Drops the leading zeros of an all-digit value, keeping one digit.
+fn without_leading_zeros(v: &str) -> &str {
+    if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
+        return v;
+    }
+    let trimmed = v.trim_start_matches('0');
+    if trimmed.is_empty() {
+        &v[v.len() - 1..]
+    } else {
+        trimmed
+    }
+}
+
+/// Resolves env > file > default as the wrappers do. An environment variable that is set, even
+/// empty, decides alone: the file is not read for that key. Empty means the built-in value; a
+/// value is then used as `rule` says. Without one, the file's value applies when its kind
+/// (`accepts`) takes it, else the default.
 pub fn resolve(
     env: Option<&str>,
+    rule: EnvRule,
     file: Option<&str>,
     default: Option<&str>,
     accepts: &dyn Fn(&str) -> bool,
 ) -> Effective {
-    let mut ignored = Vec::new();
-    for (source, value) in [
-        (Source::Env, env.filter(|v| !v.is_empty())),
-        (Source::File, file),
-    ] {
-        let Some(value) = value else { continue };
-        if accepts(value) {
-            return Effective {
-                value: Some(value.to_owned()),
-                source,
-                ignored,
-            };
-        }
-        ignored.push(Ignored {
-            source,
-            value: value.to_owned(),
-        });
-    }
-    Effective {
+    let fallback = |ignored: Vec<Ignored>| Effective {
         value: default.map(str::to_owned),
         source: Source::Default,
         ignored,
+    };
+    let ignored = |source, value: &str, reason| {
+        vec![Ignored {
+            source,
+            value: value.to_owned(),
+            reason,
+        }]
+    };
+    if let Some(v) = env {
+        let found = |value: &str| Effective {
+            value: Some(value.to_owned()),
+            source: Source::Env,
+            ignored: Vec::new(),
+        };
+        if v.is_empty() {
+            return fallback(ignored(Source::Env, v, IgnoredWhy::Empty));
+        }
+        let control = v.chars().any(char::is_control);
+        return match rule {
+            EnvRule::Raw => found(v),
+            _ if control => fallback(ignored(Source::Env, v, IgnoredWhy::RefusesRun)),
+            EnvRule::Judged if accepts(v) => found(v),
+            EnvRule::Judged => fallback(ignored(Source::Env, v, IgnoredWhy::Refused)),
+            EnvRule::StopsRun => {
+                let canonical = without_leading_zeros(v);
+                if accepts(canonical) {
+                    found(canonical)
+                } else {
+                    fallback(ignored(Source::Env, v, IgnoredWhy::RefusesRun))
+                }
+            }
+        };
+    }
+    match file {
+        Some(v) if accepts(v) => Effective {
+            value: Some(v.to_owned()),
+            source: Source::File,
+            ignored: Vec::new(),
+        },
+        Some(v) => fallback(ignored(Source::File, v, IgnoredWhy::Refused)),
+        None => fallback(Vec::new()),
     }
 }
 
@@ -339,14 +434,42 @@ pub fn reconcile(file: &SettingsFile, known: &dyn Fn(&str) -> Known) -> Vec<(Fil
         .collect()
 }
 
+/// What `reconcile` says of a file as a whole (the kit's outcomes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// No file.
+    Absent,
+    /// A file the wrappers cannot use (not a regular file, unreadable).
+    Unusable,
+    /// It holds unknown or retired keys.
+    Flagged,
+    /// It sets a key twice.
+    Duplicates,
+    /// Every key is current.
+    Ok,
+}
+
+/// The outcome of a file whose lines were classified.
+pub fn outcome(classes: &[(FileEntry, KeyClass)]) -> Outcome {
+    let has = |c: KeyClass| classes.iter().any(|(_, x)| *x == c);
+    if has(KeyClass::Unknown) || has(KeyClass::Retired) {
+        Outcome::Flagged
+    } else if has(KeyClass::Duplicate) {
+        Outcome::Duplicates
+    } else {
+        Outcome::Ok
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    const TEXT: &str = "# my knobs\nA=1\n\n  # keep this\nB = 5m \nnot a setting\nA=2\n";
+    const TEXT: &str = "# my knobs\nA=1\n\n  # keep this\nB = 5m\nnot a setting\nA=2\n";
 
     #[test]
-    fn parse_reads_entries_and_render_gives_the_bytes_back() {
+    fn parse_reads_settings_as_the_wrappers_do_and_render_gives_the_bytes_back() {
         let f = SettingsFile::parse(TEXT);
         assert_eq!(f.render(), TEXT);
         let keys: Vec<_> = f
@@ -356,16 +479,47 @@ mod tests {
             .collect();
         assert_eq!(
             keys,
-            [
-                ("A".into(), "1".into(), 2),
-                ("B".into(), "5m".into(), 5),
-                ("A".into(), "2".into(), 7)
-            ]
+            [("A".into(), "1".into(), 2), ("A".into(), "2".into(), 7)]
         );
+        assert_eq!(f.malformed(), [5, 6], "spaces around `=` make no setting");
         assert_eq!(f.value("A"), Some("2"), "the last line wins");
-        for t in ["", "no newline", "A=1\r\nB=2\r\n", "\n\n"] {
+        for t in ["", "no newline", "A=1\r\nB=2\r\n", "\n\n", "A=1\r\nB=2\r"] {
             assert_eq!(SettingsFile::parse(t).render(), t);
         }
+    }
+
+    #[test]
+    fn the_value_is_every_byte_after_the_first_equals_sign() {
+        let f = SettingsFile::parse("A= 5m \nB=x=y\r\nC=\n_d1=ok\n");
+        assert_eq!(f.value("A"), Some(" 5m "));
+        assert_eq!(
+            f.value("B"),
+            Some("x=y\r"),
+            "a carriage return is part of it"
+        );
+        assert_eq!(f.value("C"), Some(""));
+        assert_eq!(f.value("_d1"), Some("ok"));
+        for bad in [
+            " A=1",
+            "export A=1",
+            "1A=1",
+            "A-B=1",
+            "\u{feff}A=1",
+            "=1",
+            "A",
+        ] {
+            let f = SettingsFile::parse(bad);
+            assert!(f.entries().is_empty(), "{bad:?}");
+            assert_eq!(f.malformed(), [1], "{bad:?}");
+        }
+        for comment in ["  # x", "\t", "\u{feff}# x", "#A=1"] {
+            let f = SettingsFile::parse(comment);
+            assert!(
+                f.entries().is_empty() && f.malformed().is_empty(),
+                "{comment:?}"
+            );
+        }
+        assert!(valid_key("CODEX_X") && valid_key("_a") && !valid_key("A B") && !valid_key(""));
     }
 
     #[test]
@@ -374,45 +528,27 @@ mod tests {
         assert!(f.set("A", "3"));
         assert_eq!(
             f.render(),
-            "# my knobs\nA=3\n\n  # keep this\nB = 5m \nnot a setting\n"
+            "# my knobs\nA=3\n\n  # keep this\nB = 5m\nnot a setting\n"
         );
         assert!(f.set("C", "x"));
         assert!(f.render().ends_with("not a setting\nC=x\n"));
-        assert!(!f.set("B", "5m"), "the same value keeps the user's spacing");
+        assert!(!f.set("C", "x"), "the same value writes nothing");
         let mut g = SettingsFile::parse("# only a comment");
         g.set("A", "1");
         assert_eq!(g.render(), "# only a comment\nA=1\n");
-        let mut h = SettingsFile::parse("X=1\r\n");
-        h.set("Y", "2");
-        assert_eq!(h.render(), "X=1\r\nY=2\r\n");
     }
 
     #[test]
-    fn an_export_line_is_the_key_and_a_rewrite_keeps_the_word() {
-        let mut f = SettingsFile::parse("export A=1\nexport\tB = 2\nexportC=3\nexport =4\n");
-        let keys: Vec<_> = f.entries().into_iter().map(|e| (e.key, e.value)).collect();
-        assert_eq!(
-            keys,
-            [
-                ("A".into(), "1".into()),
-                ("B".into(), "2".into()),
-                ("exportC".into(), "3".into()),
-                ("export".into(), "4".into())
-            ]
-        );
-        assert!(f.set("A", "9"));
-        assert!(f.render().starts_with("export A=9\n"));
-        assert_eq!(f.unset("B"), 1);
-    }
-
-    #[test]
-    fn an_unterminated_last_line_takes_the_files_ending_when_a_line_follows() {
-        let mut f = SettingsFile::parse("A=1\r\nB=2");
-        f.set("C", "3");
-        assert_eq!(f.render(), "A=1\r\nB=2\r\nC=3\r\n");
-        let mut g = SettingsFile::parse("A=1\nB=2");
+    fn a_line_aw_writes_ends_with_a_bare_newline() {
+        // In a CRLF file the carriage return would be part of the value the wrappers read.
+        let mut f = SettingsFile::parse("X=1\r\nY=2\r\n");
+        assert_eq!(f.value("Y"), Some("2\r"));
+        f.set("Y", "2");
+        f.set("Z", "3");
+        assert_eq!(f.render(), "X=1\r\nY=2\nZ=3\n");
+        let mut g = SettingsFile::parse("A=1\r\nB=2");
         g.set("C", "3");
-        assert_eq!(g.render(), "A=1\nB=2\nC=3\n");
+        assert_eq!(g.render(), "A=1\r\nB=2\nC=3\n");
         let mut h = SettingsFile::parse("A=1");
         h.set("C", "3");
         assert_eq!(h.render(), "A=1\nC=3\n");
@@ -424,33 +560,75 @@ mod tests {
         assert_eq!(f.unset("A"), 2);
         assert_eq!(
             f.render(),
-            "# my knobs\n\n  # keep this\nB = 5m \nnot a setting\n"
+            "# my knobs\n\n  # keep this\nB = 5m\nnot a setting\n"
         );
         assert_eq!(f.unset("Z"), 0);
+        assert_eq!(f.unset("B"), 0, "a malformed line is no key");
+    }
+
+    fn digits(v: &str) -> bool {
+        !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) && v != "0"
+    }
+
+    fn at(e: &Effective) -> (Option<&str>, Source) {
+        (e.value.as_deref(), e.source)
     }
 
     #[test]
-    fn resolve_is_env_then_file_then_default_skipping_refused_values() {
-        let digits = |v: &str| v.bytes().all(|b| b.is_ascii_digit());
-        let r = resolve(Some("7"), Some("8"), Some("9"), &digits);
-        assert_eq!((r.value.as_deref(), r.source), (Some("7"), Source::Env));
-        let r = resolve(Some(""), Some("8"), Some("9"), &digits);
-        assert_eq!((r.value.as_deref(), r.source), (Some("8"), Source::File));
-        assert!(r.ignored.is_empty(), "an empty env var is unset");
-        let r = resolve(Some("x"), Some("y"), None, &digits);
-        assert_eq!((r.value, r.source), (None, Source::Default));
-        assert_eq!(r.ignored.len(), 2);
+    fn env_set_decides_alone_and_empty_means_the_built_in_value() {
+        let r = resolve(Some("7"), EnvRule::Judged, Some("8"), Some("9"), &digits);
+        assert_eq!(at(&r), (Some("7"), Source::Env));
+        let r = resolve(Some(""), EnvRule::Judged, Some("8"), Some("9"), &digits);
+        assert_eq!(at(&r), (Some("9"), Source::Default), "the file is skipped");
+        assert_eq!(r.ignored[0].reason, IgnoredWhy::Empty);
+        let r = resolve(Some("x"), EnvRule::Judged, Some("8"), Some("9"), &digits);
+        assert_eq!(at(&r), (Some("9"), Source::Default), "not the file's 8");
+        assert_eq!(r.ignored[0].reason, IgnoredWhy::Refused);
+        let r = resolve(None, EnvRule::Judged, Some("8"), None, &digits);
+        assert_eq!(at(&r), (Some("8"), Source::File));
+        let r = resolve(None, EnvRule::Judged, Some("y"), None, &digits);
+        assert_eq!(at(&r), (None, Source::Default));
+        assert_eq!(r.ignored[0].source, Source::File);
     }
 
     #[test]
-    fn reconcile_classes() {
+    fn env_rules_raw_judged_and_stops_run() {
+        let r = resolve(Some("weird"), EnvRule::Raw, None, Some("9"), &digits);
+        assert_eq!(at(&r), (Some("weird"), Source::Env), "passed on unjudged");
+        let r = resolve(Some("5\u{1}"), EnvRule::Judged, None, Some("9"), &digits);
+        assert_eq!(r.ignored[0].reason, IgnoredWhy::RefusesRun);
+        let r = resolve(Some("008000"), EnvRule::StopsRun, None, Some("9"), &digits);
+        assert_eq!(at(&r), (Some("8000"), Source::Env));
+        let r = resolve(Some("lots"), EnvRule::StopsRun, None, Some("9"), &digits);
+        assert_eq!(at(&r), (Some("9"), Source::Default));
+        assert_eq!(r.ignored[0].reason, IgnoredWhy::RefusesRun);
+        let r = resolve(Some("000"), EnvRule::StopsRun, None, Some("9"), &digits);
+        assert_eq!(
+            r.ignored[0].reason,
+            IgnoredWhy::RefusesRun,
+            "0 stays refused"
+        );
+        assert_eq!(env_rule("CODEX_HARD_TIMEOUT", false), EnvRule::Judged);
+        assert_eq!(env_rule("CODEX_SERVICE_TIER", true), EnvRule::Judged);
+        assert_eq!(
+            env_rule("CODEX_REVIEW_MAX_TOTAL_BYTES", false),
+            EnvRule::Raw
+        );
+        assert_eq!(
+            env_rule("AGY_REVIEW_MAX_TOTAL_BYTES", false),
+            EnvRule::StopsRun
+        );
+    }
+
+    #[test]
+    fn reconcile_classes_and_outcome() {
         let f = SettingsFile::parse("A=1\nOLD=1\nA=2\nWHO=1\n");
         let known = |k: &str| match k {
             "A" => Known::Current,
             "OLD" => Known::Retired,
             _ => Known::No,
         };
-        let classes: Vec<_> = reconcile(&f, &known).into_iter().map(|(_, c)| c).collect();
+        let classes: Vec<KeyClass> = reconcile(&f, &known).into_iter().map(|(_, c)| c).collect();
         assert_eq!(
             classes,
             [
@@ -460,5 +638,10 @@ mod tests {
                 KeyClass::Unknown
             ]
         );
+        assert_eq!(outcome(&reconcile(&f, &known)), Outcome::Flagged);
+        let dup = SettingsFile::parse("A=1\nA=2\n");
+        assert_eq!(outcome(&reconcile(&dup, &known)), Outcome::Duplicates);
+        let ok = SettingsFile::parse("A=1\n# x\n");
+        assert_eq!(outcome(&reconcile(&ok, &known)), Outcome::Ok);
     }
 }

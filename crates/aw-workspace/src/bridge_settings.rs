@@ -33,23 +33,66 @@ pub fn file_path(config_home: &Path) -> PathBuf {
     config_home.join(CONFIG_DIR).join(FILE_NAME)
 }
 
-/// Reads the settings file; `None` when it does not exist.
-pub fn read(path: &Path) -> crate::Result<Option<SettingsFile>> {
+/// What is at the settings file's place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileState {
+    /// Nothing (a link to nothing included, as the wrappers' `-e` test sees it).
+    Absent,
+    /// A regular file (or a link to one) and its parsed text. Bytes that are not UTF-8 read as
+    /// U+FFFD, so the lines around them still count; `utf8` says whether that happened.
+    Present {
+        /// The parsed file.
+        file: SettingsFile,
+        /// Whether the bytes were UTF-8 throughout.
+        utf8: bool,
+    },
+    /// Something the wrappers cannot read (a folder, a FIFO, no permission): they ignore it and
+    /// their built-in values apply.
+    Unusable(String),
+}
+
+impl FileState {
+    /// The parsed file, when there is one.
+    pub fn file(&self) -> Option<&SettingsFile> {
+        match self {
+            FileState::Present { file, .. } => Some(file),
+            _ => None,
+        }
+    }
+
+    /// The wire name: `absent`, `present` or `unusable`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            FileState::Absent => "absent",
+            FileState::Present { .. } => "present",
+            FileState::Unusable(_) => "unusable",
+        }
+    }
+}
+
+/// Reads the settings file as the wrappers find it (following links).
+pub fn read(path: &Path) -> FileState {
     match crate::folder::read_regular_path(path) {
         Ok(bytes) => match String::from_utf8(bytes) {
-            Ok(text) => Ok(Some(SettingsFile::parse(&text))),
-            Err(_) => Err(unreadable(path, "it is not UTF-8 text")),
+            Ok(text) => FileState::Present {
+                file: SettingsFile::parse(&text),
+                utf8: true,
+            },
+            Err(e) => FileState::Present {
+                file: SettingsFile::parse(&String::from_utf8_lossy(e.as_bytes())),
+                utf8: false,
+            },
         },
-        Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(unreadable(path, &e.to_string())),
+        Err(e) if e.kind() == ErrorKind::NotFound => FileState::Absent,
+        Err(e) => FileState::Unusable(e.to_string()),
     }
 }
 
 fn unreadable(path: &Path, why: &str) -> WorkspaceError {
     WorkspaceError::Refused {
         code: ErrorCode::FamilySettingsFileUnreadable,
-        message: format!("cannot read the settings file {}: {why}", path.display()),
-        action: "fix or move the file aside, then run the command again".to_owned(),
+        message: format!("cannot edit the settings file {}: {why}", path.display()),
+        action: "fix the file by hand or move it aside, then run the command again".to_owned(),
     }
 }
 
@@ -69,7 +112,17 @@ pub fn edit<R>(config_home: &Path, edit: impl FnOnce(&mut SettingsFile) -> R) ->
         .map_err(|e| WorkspaceError::io("could not resolve the folder", &root, e))?;
     let _lock = WorkspaceLock::acquire(&root, &root.join(LOCK_NAME), default_wait())?;
     let path = target(&root.join(FILE_NAME))?;
-    let mut file = read(&path)?.unwrap_or_default();
+    let mut file = match read(&path) {
+        FileState::Absent => SettingsFile::default(),
+        FileState::Present { file, utf8: true } => file,
+        FileState::Present { utf8: false, .. } => {
+            return Err(unreadable(
+                &path,
+                "it is not UTF-8 text, so a rewrite would alter it",
+            ));
+        }
+        FileState::Unusable(why) => return Err(unreadable(&path, &why)),
+    };
     let before = file.render();
     let answer = edit(&mut file);
     let after = file.render();

@@ -255,9 +255,19 @@ fn open_regular(path: &std::path::Path) -> std::io::Result<(File, u64)> {
 }
 
 /// The bytes of the regular file at `path` (see [`open_regular`]), read through the handle's
-/// announced size.
+/// announced size; a file over [`MAX_DOCUMENT_BYTES`] is refused unread.
 pub fn read_regular_path(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
     let (file, size) = open_regular(path)?;
+    // A file this big is no document aw reads whole; reserving its size would abort the process.
+    if size > MAX_DOCUMENT_BYTES as u64 {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "larger than {} MiB, more than any file aw reads whole",
+                MAX_DOCUMENT_BYTES / (1024 * 1024)
+            ),
+        ));
+    }
     let mut bytes = Vec::new();
     crate::artifacts::read_announced(file, size, &mut bytes)?;
     Ok(bytes)

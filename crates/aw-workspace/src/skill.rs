@@ -71,7 +71,15 @@ impl SkillFiles for SkillDir {
 
     fn read(&self, rel: &str) -> FileRead {
         let path = self.join(rel);
-        match std::fs::read(&path) {
+        // A FIFO, a device or a huge file in a skill folder (a cloned project's own skills
+        // included) must not block or exhaust the read: only a regular file of a document's
+        // size is read. A folder keeps the plain read's error, which the validator reports.
+        let read = if std::fs::metadata(&path).is_ok_and(|m| m.is_dir()) {
+            std::fs::read(&path)
+        } else {
+            crate::folder::read_regular_path(&path)
+        };
+        match read {
             Ok(bytes) => FileRead::Bytes(bytes),
             Err(e) if e.kind() == ErrorKind::NotFound => FileRead::Absent,
             Err(e) => FileRead::Unreadable(e.to_string()),

@@ -77,8 +77,8 @@ fn a_malformed_bundled_posture_silences_the_line_and_says_why() {
 #[test]
 fn an_active_tier_setting_is_the_codex_tier_and_says_so() {
     let ws = family_ws()
-        .with_env("XDG_CONFIG_HOME", "")
-        .with_env("CODEX_SERVICE_TIER", "");
+        .without_env("XDG_CONFIG_HOME")
+        .without_env("CODEX_SERVICE_TIER");
     install_all(&skills(&ws));
     // From the settings file (under HOME/.config without XDG_CONFIG_HOME).
     ws.ok(&[
@@ -93,6 +93,12 @@ fn an_active_tier_setting_is_the_codex_tier_and_says_so() {
         v["line"],
         "codex model=gpt-5.6-sol effort=xhigh tier=priority (bridge-settings) · agy model=Gemini 3.7 Flash (High)"
     );
+    // A variable set but empty makes the wrappers skip the file's line: no active tier.
+    let (_, v) = ws.run_env(
+        &["family", "posture", "--json"],
+        &[("CODEX_SERVICE_TIER", "")],
+    );
+    assert_eq!(v["line"], LINE);
     // Unset again: the manifest's tier (standard) is back.
     ws.ok(&["family", "settings", "unset", "CODEX_SERVICE_TIER"]);
     assert_eq!(ws.ok(&["family", "posture", "--json"])["line"], LINE);

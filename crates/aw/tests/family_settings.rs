@@ -25,7 +25,7 @@ fn family() -> Ws {
     let xdg = ws.home().join("xdg");
     let mut ws = ws.with_env("XDG_CONFIG_HOME", xdg.to_str().unwrap());
     for k in KEYS {
-        ws = ws.with_env(k, "");
+        ws = ws.without_env(k);
     }
     ws
 }
@@ -132,11 +132,12 @@ fn family_settings_get_resolves_env_over_file_over_default_with_the_source() {
         (Some("90s"), Some("env"))
     );
     assert_eq!(s["file"], "5m");
-    // An env value the kind refuses is skipped and reported; the file applies.
+    // An env value the kind refuses is reported, and the built-in value applies: with the
+    // variable set, the wrappers never read the file's line.
     let s = get(&[("AGY_HARD_TIMEOUT", "0s")]);
     assert_eq!(
-        (s["value"].as_str(), s["source"].as_str()),
-        (Some("5m"), Some("file"))
+        (s["value"].clone(), s["source"].as_str()),
+        (Value::Null, Some("default"))
     );
     assert_eq!(s["ignored"][0]["source"], "env");
     assert_eq!(s["ignored"][0]["value"], "0s");
@@ -546,15 +547,32 @@ fn a_read_only_settings_file_is_refused_not_replaced() {
 }
 
 #[test]
-fn export_lines_are_read_as_their_key_and_edited_in_place() {
+fn lines_the_wrappers_do_not_parse_are_malformed_and_left_as_written() {
+    let ws = family();
+    let text =
+        "export CODEX_HARD_TIMEOUT=600\n  AGY_HARD_TIMEOUT=5m\nCODEX_SERVICE_TIER = priority\n";
+    write_conf(&ws, text);
+    let v = ws.ok(&["family", "settings", "get", "CODEX_HARD_TIMEOUT"]);
+    assert_eq!(v["setting"]["source"], "default", "{v:#}");
+    assert_eq!(v["malformed"], serde_json::json!([1, 2, 3]));
+    let (_, human) = ws.text(&["family", "settings", "--format", "human"]);
+    assert!(human.contains("malformed lines"), "{human}");
+    ws.ok(&["family", "settings", "set", "CODEX_HARD_TIMEOUT", "700"]);
+    assert_eq!(read_conf(&ws), format!("{text}CODEX_HARD_TIMEOUT=700\n"));
+}
+
+#[test]
+fn a_crlf_line_carries_its_carriage_return_and_set_rewrites_it_clean() {
     let ws = family();
     write_conf(
         &ws,
-        "export CODEX_HARD_TIMEOUT=600\r\nexport AGY_HARD_TIMEOUT=5m",
+        "# mine\r\nCODEX_HARD_TIMEOUT=600\r\nAGY_HARD_TIMEOUT=5m",
     );
     let v = ws.ok(&["family", "settings", "get", "CODEX_HARD_TIMEOUT"]);
-    assert_eq!(v["setting"]["source"], "file", "{v:#}");
-    ws.ok(&["family", "settings", "set", "CODEX_HARD_TIMEOUT", "700"]);
+    let s = &v["setting"];
+    assert_eq!(s["source"], "default", "the wrappers read 600\\r: {v:#}");
+    assert_eq!(s["ignored"][0]["value"], "600\r");
+    ws.ok(&["family", "settings", "set", "CODEX_HARD_TIMEOUT", "600"]);
     ws.ok(&[
         "family",
         "settings",
@@ -564,29 +582,94 @@ fn export_lines_are_read_as_their_key_and_edited_in_place() {
     ]);
     assert_eq!(
         read_conf(&ws),
-        "export CODEX_HARD_TIMEOUT=700\r\nexport AGY_HARD_TIMEOUT=5m\r\nCODEX_SERVICE_TIER=priority\r\n"
+        "# mine\r\nCODEX_HARD_TIMEOUT=600\nAGY_HARD_TIMEOUT=5m\nCODEX_SERVICE_TIER=priority\n"
     );
-    let v = ws.ok(&["family", "settings", "unset", "AGY_HARD_TIMEOUT"]);
-    assert_eq!(v["removed"], 1, "{v:#}");
-    let v = ws.ok(&["family", "settings", "reconcile"]);
-    assert_eq!(v["allCurrent"], true, "{v:#}");
+    let v = ws.ok(&["family", "settings", "get", "CODEX_HARD_TIMEOUT"]);
+    assert_eq!(v["setting"]["source"], "file", "{v:#}");
 }
 
 #[test]
-fn family_settings_a_file_that_is_not_utf8_is_refused_and_left_alone() {
+fn an_environment_variable_set_decides_alone_as_in_the_wrappers() {
+    let ws = family();
+    write_conf(
+        &ws,
+        "CODEX_HARD_TIMEOUT=600\nCODEX_REVIEW_MAX_TOTAL_BYTES=20\n",
+    );
+    let get = |key: &str, value: &str| {
+        let (code, v) = ws.run_env(&["family", "settings", "get", key], &[(key, value)]);
+        assert_eq!(code, 0, "{v:#}");
+        v["setting"].clone()
+    };
+    // Empty: the file's line is skipped; the built-in value applies.
+    let s = get("CODEX_HARD_TIMEOUT", "");
+    assert_eq!(
+        (s["source"].as_str(), &s["value"]),
+        (Some("default"), &Value::Null)
+    );
+    assert_eq!(s["ignored"][0]["reason"], "empty");
+    // A timeout the kind refuses: the built-in value, not the file's.
+    let s = get("CODEX_HARD_TIMEOUT", "2h");
+    assert_eq!(s["source"], "default", "{s:#}");
+    assert_eq!(s["ignored"][0]["reason"], "refused");
+    // A byte cap the wrappers pass on unjudged is shown as it is.
+    let s = get("CODEX_REVIEW_MAX_TOTAL_BYTES", "weird");
+    assert_eq!(
+        (s["source"].as_str(), s["value"].as_str()),
+        (Some("env"), Some("weird"))
+    );
+    // The agy byte cap: leading zeros dropped, and a refused value stops the run.
+    let s = get("AGY_REVIEW_MAX_TOTAL_BYTES", "008000");
+    assert_eq!(
+        (s["source"].as_str(), s["value"].as_str()),
+        (Some("env"), Some("8000"))
+    );
+    let s = get("AGY_REVIEW_MAX_TOTAL_BYTES", "lots");
+    assert_eq!(s["ignored"][0]["reason"], "refusesRun");
+    let (_, human) = ws.stdout(
+        &[
+            "family",
+            "settings",
+            "get",
+            "AGY_REVIEW_MAX_TOTAL_BYTES",
+            "--format",
+            "human",
+        ],
+        None,
+        &[("AGY_REVIEW_MAX_TOTAL_BYTES", "lots")],
+    );
+    assert!(human.contains("refuse to run"), "{human}");
+}
+
+#[test]
+fn a_file_that_is_not_utf8_is_read_but_never_rewritten() {
     let ws = family();
     let p = conf(&ws);
     std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-    std::fs::write(&p, b"CODEX_HARD_TIMEOUT=1\n\xff\n").unwrap();
-    for args in [
-        &["family", "settings", "list"][..],
-        &["family", "settings", "set", "CODEX_HARD_TIMEOUT", "2"],
-    ] {
-        let (code, v) = ws.run(args);
-        assert_eq!(code, 1, "{v:#}");
-        assert_eq!(v["error"]["code"], "FAMILY_SETTINGS_FILE_UNREADABLE");
-    }
-    assert_eq!(std::fs::read(&p).unwrap(), b"CODEX_HARD_TIMEOUT=1\n\xff\n");
+    std::fs::write(&p, b"CODEX_HARD_TIMEOUT=1\n# caf\xe9\n").unwrap();
+    let v = ws.ok(&["family", "settings", "get", "CODEX_HARD_TIMEOUT"]);
+    assert_eq!(v["setting"]["source"], "file", "{v:#}");
+    assert!(v["warning"].is_string());
+    let (code, v) = ws.run(&["family", "settings", "set", "CODEX_HARD_TIMEOUT", "2"]);
+    assert_eq!(code, 1, "{v:#}");
+    assert_eq!(v["error"]["code"], "FAMILY_SETTINGS_FILE_UNREADABLE");
+    assert_eq!(
+        std::fs::read(&p).unwrap(),
+        b"CODEX_HARD_TIMEOUT=1\n# caf\xe9\n"
+    );
+}
+
+#[test]
+fn a_settings_path_that_is_a_folder_is_ignored_for_reads_and_refused_for_writes() {
+    let ws = family();
+    std::fs::create_dir_all(conf(&ws)).unwrap();
+    let v = ws.ok(&["family", "settings", "list"]);
+    assert_eq!(v["fileState"], "unusable", "{v:#}");
+    assert_eq!(setting(&v, "CODEX_HARD_TIMEOUT")["source"], "default");
+    let v = ws.ok(&["family", "settings", "reconcile"]);
+    assert_eq!(v["outcome"], "unusable");
+    let (code, v) = ws.run(&["family", "settings", "set", "CODEX_HARD_TIMEOUT", "2"]);
+    assert_eq!(code, 1, "{v:#}");
+    assert_eq!(v["error"]["code"], "FAMILY_SETTINGS_FILE_UNREADABLE");
 }
 
 #[test]
@@ -624,13 +707,12 @@ fn a_value_that_would_not_read_back_as_one_line_is_never_written() {
 }
 
 #[test]
-fn a_byte_order_mark_is_not_part_of_the_first_key() {
+fn a_byte_order_mark_makes_the_first_line_malformed_as_for_the_wrappers() {
     let ws = family();
     write_conf(&ws, "\u{feff}CODEX_HARD_TIMEOUT=600\n");
     let v = ws.ok(&["family", "settings", "get", "CODEX_HARD_TIMEOUT"]);
-    let s = &v["setting"];
-    assert_eq!(s["value"], "600", "{v:#}");
-    assert_eq!(s["source"], "file", "{v:#}");
+    assert_eq!(v["setting"]["source"], "default", "{v:#}");
+    assert_eq!(v["malformed"], serde_json::json!([1]));
 }
 
 #[test]

@@ -159,6 +159,8 @@ pub struct Ws {
     home: PathBuf,
     /// Variables every run of this workspace gets (before the run's own).
     env: Vec<(String, String)>,
+    /// Variables of the caller no run of this workspace sees.
+    unset: Vec<String>,
 }
 
 impl Ws {
@@ -174,6 +176,7 @@ impl Ws {
             root,
             home,
             env: Vec::new(),
+            unset: Vec::new(),
         }
     }
 
@@ -229,6 +232,12 @@ impl Ws {
     /// Every run of this workspace gets `name=value`.
     pub fn with_env(mut self, name: &str, value: &str) -> Self {
         self.env.push((name.to_owned(), value.to_owned()));
+        self
+    }
+
+    /// No run of this workspace sees the caller's `name` (set, even empty, it would count).
+    pub fn without_env(mut self, name: &str) -> Self {
+        self.unset.push(name.to_owned());
         self
     }
 
@@ -288,6 +297,9 @@ impl Ws {
     /// its stdio and spawns it (for runs that are concurrent or killed).
     pub fn process_in(&self, dir: &Path, args: &[&str]) -> StdCommand {
         let mut c = process(dir, &self.home);
+        for name in &self.unset {
+            c.env_remove(name);
+        }
         c.envs(self.env.iter().map(|(k, v)| (k, v))).args(args);
         c
     }

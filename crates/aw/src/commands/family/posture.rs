@@ -5,10 +5,10 @@ use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean_lines;
-use aw_core::bridge_settings::{active, resolve};
+use aw_core::bridge_settings::{active, env_rule, resolve};
 use aw_core::family::State;
 use aw_core::family::posture::{BACKENDS, Pins, TIER_SETTING, posture_line};
-use aw_manifest::{PostureBlock, Summary};
+use aw_manifest::{PostureBlock, SettingKind, Summary};
 use aw_workspace::bridge_settings::{config_home, file_path, member_at, read as read_settings};
 use aw_workspace::family::manifest_summary;
 use aw_workspace::locate::env_value;
@@ -123,12 +123,13 @@ pub fn run(args: &PostureArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
 fn settings_tier(dir: &Path, cx: &Ctx<'_>) -> Option<String> {
     let member = member_at(dir);
     let entry = member.settings.iter().find(|e| e.key == TIER_SETTING)?;
-    let file = config_home(cx.home().as_deref())
-        .and_then(|c| read_settings(&file_path(&c)).ok().flatten());
+    let state = config_home(cx.home().as_deref()).map(|c| read_settings(&file_path(&c)));
+    let file = state.as_ref().and_then(|s| s.file());
     let env = env_value(TIER_SETTING);
     let eff = resolve(
         env.as_deref(),
-        file.as_ref().and_then(|f| f.value(TIER_SETTING)),
+        env_rule(TIER_SETTING, entry.kind == SettingKind::Enum),
+        file.and_then(|f| f.value(TIER_SETTING)),
         entry.default.as_deref(),
         &|v| entry.accepts(v),
     );

@@ -10,13 +10,14 @@ use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean;
 use aw_core::bridge_settings::{
-    Effective, KeyClass, Known, SettingsFile, reconcile, resolve, writable_value,
+    Effective, KeyClass, Known, Outcome as FileOutcome, SettingsFile, env_rule, outcome, reconcile,
+    resolve, writable_value,
 };
 use aw_core::capability::inventory::skill_roots;
 use aw_core::error_code::ErrorCode;
-use aw_manifest::{Class, SettingEntry};
+use aw_manifest::{Class, SettingEntry, SettingKind};
 use aw_workspace::bridge_settings::{
-    Member, config_home, edit, file_path, installed_members, member_at,
+    FileState, Member, config_home, edit, file_path, installed_members, member_at,
 };
 use aw_workspace::locate::current_dir;
 use aw_workspace::locate::env_value;
@@ -29,12 +30,14 @@ use std::path::Path;
 #[derive(Debug, Args)]
 #[command(
     long_about = "The bridges' host settings file, ${XDG_CONFIG_HOME:-~/.config}/agent-workflow/\
-bridge-settings.conf: one KEY=value per line, '#' comments kept.\n\nThe known keys come from the \
+bridge-settings.conf: one KEY=value per line from the first column (the value is every byte \
+after the '='), '#' comments kept.\n\nThe known keys come from the \
 `settings` blocks of the family members installed under the standard skill roots, or of the \
 --from folders. `set` refuses an unknown key (listing the known ones), a retired key (quoting why) \
 and a value its kind refuses (showing the allowed form); `unset` removes a key, retired or not. \
-The effective value is the environment variable's, else the file's, else the manifest default, \
-each used only when its kind accepts it. `reconcile` classifies the file's keys: unknown, retired, \
+The effective value is the environment variable's when it is set (an empty one means the \
+built-in value; enum and timeout keys are judged by their kind, as the wrappers judge them), \
+else the file's when its kind accepts it, else the manifest default. `reconcile` classifies the file's keys: unknown, retired, \
 duplicate or current.\n\nWrites are atomic, under a lock, and keep every other line as written."
 )]
 pub struct SettingsArgs {
@@ -154,8 +157,8 @@ struct View<'a, 'm> {
 }
 
 impl View<'_, '_> {
-    fn file(&self) -> Result<Option<SettingsFile>, Failure> {
-        Ok(aw_workspace::bridge_settings::read(self.path)?)
+    fn state(&self) -> FileState {
+        aw_workspace::bridge_settings::read(self.path)
     }
 
     fn find(&self, key: &str) -> Result<&Known1<'_>, Failure> {
@@ -187,7 +190,8 @@ impl View<'_, '_> {
         let e = k.entry;
         let env = env_value(&e.key);
         let in_file = file.and_then(|f| f.value(&e.key));
-        let eff: Effective = resolve(env.as_deref(), in_file, e.default.as_deref(), &|v| {
+        let rule = env_rule(&e.key, e.kind == SettingKind::Enum);
+        let eff: Effective = resolve(env.as_deref(), rule, in_file, e.default.as_deref(), &|v| {
             e.accepts(v)
         });
         let mut v = json!({
@@ -200,7 +204,7 @@ impl View<'_, '_> {
             "retired": e.retired,
             "effect": e.effect,
             "appliesTo": e.applies_to,
-            "env": env.filter(|v| !v.is_empty()),
+            "env": env,
             "file": in_file,
             "value": eff.value,
             "source": eff.source,
@@ -216,13 +220,34 @@ impl View<'_, '_> {
         v
     }
 
-    fn head(&self, file: Option<&SettingsFile>) -> Value {
-        json!({ "file": self.path.to_string_lossy(), "exists": file.is_some() })
+    fn head(&self, state: &FileState) -> Value {
+        let mut v = json!({
+            "file": self.path.to_string_lossy(),
+            "exists": !matches!(state, FileState::Absent),
+            "fileState": state.name(),
+            "malformed": state.file().map(SettingsFile::malformed).unwrap_or_default(),
+        });
+        match state {
+            FileState::Unusable(why) => {
+                v["warning"] = json!(format!(
+                    "the settings file cannot be read ({why}); the wrappers ignore it and their \
+                 built-in values apply"
+                ))
+            }
+            FileState::Present { utf8: false, .. } => {
+                v["warning"] = json!(
+                    "the settings file is not UTF-8 throughout; its other lines still count, but aw \
+                 will not rewrite it"
+                )
+            }
+            _ => {}
+        }
+        v
     }
 
     fn list(&self) -> Result<Value, Failure> {
-        let file = self.file()?;
-        let mut v = self.head(file.as_ref());
+        let state = self.state();
+        let mut v = self.head(&state);
         // Which manifests were read, so a member whose manifest is not VALID (and so adds no
         // keys) is visible rather than silently missing.
         v["members"] = self
@@ -240,16 +265,16 @@ impl View<'_, '_> {
         v["settings"] = self
             .known
             .iter()
-            .map(|k| self.setting(k, file.as_ref()))
+            .map(|k| self.setting(k, state.file()))
             .collect();
         Ok(v)
     }
 
     fn get(&self, key: &str) -> Result<Value, Failure> {
         let k = self.find(key)?;
-        let file = self.file()?;
-        let mut v = self.head(file.as_ref());
-        v["setting"] = self.setting(k, file.as_ref());
+        let state = self.state();
+        let mut v = self.head(&state);
+        v["setting"] = self.setting(k, state.file());
         Ok(v)
     }
 
@@ -280,12 +305,12 @@ impl View<'_, '_> {
             let previous = f.value(key).map(str::to_owned);
             (previous, f.set(key, value))
         })?;
-        let file = self.file()?;
-        let mut v = self.head(file.as_ref());
+        let state = self.state();
+        let mut v = self.head(&state);
         v["key"] = json!(key);
         v["previous"] = json!(previous);
         v["changed"] = json!(changed);
-        v["setting"] = self.setting(k, file.as_ref());
+        v["setting"] = self.setting(k, state.file());
         Ok(v)
     }
 
@@ -293,27 +318,27 @@ impl View<'_, '_> {
         // A key no member declares may still be removed when the file holds it: that is how a
         // line `reconcile` calls unknown is cleaned up.
         let known = self.known.iter().find(|k| k.entry.key == key);
-        if known.is_none() && self.file()?.is_none_or(|f| f.value(key).is_none()) {
+        let before = self.state();
+        if known.is_none() && before.file().is_none_or(|f| f.value(key).is_none()) {
             return Err(self.unknown(key));
         }
         // Nothing to remove without a file: no folder, lock or file is made just to say so.
-        let removed = if self.file()?.is_some() {
-            edit(config, |f| f.unset(key))?
-        } else {
-            0
+        let removed = match before {
+            FileState::Absent => 0,
+            _ => edit(config, |f| f.unset(key))?,
         };
-        let file = self.file()?;
-        let mut v = self.head(file.as_ref());
+        let state = self.state();
+        let mut v = self.head(&state);
         v["key"] = json!(key);
         v["removed"] = json!(removed);
-        v["setting"] = known.map_or(Value::Null, |k| self.setting(k, file.as_ref()));
+        v["setting"] = known.map_or(Value::Null, |k| self.setting(k, state.file()));
         Ok(v)
     }
 
     fn reconcile(&self) -> Result<Value, Failure> {
-        let file = self.file()?;
-        let mut v = self.head(file.as_ref());
-        let classes = file.as_ref().map_or_else(Vec::new, |f| {
+        let state = self.state();
+        let mut v = self.head(&state);
+        let classes = state.file().map_or_else(Vec::new, |f| {
             reconcile(
                 f,
                 &|key| match self.known.iter().find(|k| k.entry.key == key) {
@@ -324,6 +349,11 @@ impl View<'_, '_> {
             )
         });
         let count = |c: KeyClass| classes.iter().filter(|(_, x)| *x == c).count();
+        v["outcome"] = json!(match state {
+            FileState::Absent => FileOutcome::Absent,
+            FileState::Unusable(_) => FileOutcome::Unusable,
+            FileState::Present { .. } => outcome(&classes),
+        });
         v["counts"] = json!({
             "current": count(KeyClass::Current),
             "unknown": count(KeyClass::Unknown),
@@ -364,12 +394,21 @@ fn setting_lines(v: &Value) -> String {
         out.push_str(&format!("  RETIRED, arms nothing: {}\n", s(&v["retired"])));
     }
     for i in v["ignored"].as_array().into_iter().flatten() {
-        out.push_str(&format!(
-            "  ignored {} value '{}' (not {})\n",
-            s(&i["source"]),
-            s(&i["value"]),
-            s(&v["allowed"])
-        ));
+        let (source, value) = (s(&i["source"]), s(&i["value"]));
+        out.push_str(&match i["reason"].as_str() {
+            Some("empty") => format!(
+                "  {source} variable set but empty: the file's line is skipped and the built-in \
+                 value applies\n"
+            ),
+            Some("refusesRun") => format!(
+                "  {source} value '{value}' makes the wrapper refuse to run (allowed: {})\n",
+                s(&v["allowed"])
+            ),
+            _ => format!(
+                "  ignored {source} value '{value}' (not {})\n",
+                s(&v["allowed"])
+            ),
+        });
     }
     out.push_str(&format!(
         "  {} · {} · {}\n",
@@ -381,11 +420,27 @@ fn setting_lines(v: &Value) -> String {
 }
 
 fn human(verb: &Verb, v: &Value) -> String {
-    let file = format!(
+    let mut file = format!(
         "settings file: {}{}\n",
         s(&v["file"]),
         if v["exists"] == true { "" } else { " (absent)" }
     );
+    if v["warning"].is_string() {
+        file.push_str(&format!("warning: {}\n", s(&v["warning"])));
+    }
+    let malformed: Vec<String> = v["malformed"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|n| n.to_string())
+        .collect();
+    if !malformed.is_empty() {
+        file.push_str(&format!(
+            "malformed lines, which the wrappers skip (a setting is KEY=value from the first \
+             column): {}\n",
+            malformed.join(", ")
+        ));
+    }
     match verb {
         Verb::List => {
             let items = v["settings"].as_array().cloned().unwrap_or_default();
@@ -438,10 +493,15 @@ fn human(verb: &Verb, v: &Value) -> String {
                     s(&k["class"])
                 ));
             }
-            out.push_str(if v["allCurrent"] == true {
-                "all current\n"
-            } else {
-                "some keys need attention: unset them (`aw family settings unset KEY`)\n"
+            out.push_str(match v["outcome"].as_str() {
+                Some("absent") => "no settings file: every key has its built-in value\n",
+                Some("unusable") => "the settings file cannot be used; nothing to classify\n",
+                Some("ok") => "all current\n",
+                Some("duplicates") => {
+                    "a key is set twice and the last line wins: `aw family settings set KEY \
+                     VALUE` folds the lines into one\n"
+                }
+                _ => "some keys need attention: unset them (`aw family settings unset KEY`)\n",
             });
             out
         }
