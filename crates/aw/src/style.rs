@@ -122,9 +122,15 @@ fn fg(color: AnsiColor) -> Style {
 }
 
 /// User-supplied text made safe to show on one line: every control character (escape, carriage
-/// return, bell, newline, tab, the C1 set, …) is removed.
+/// return, bell, newline, tab, the C1 set, …) and every bidirectional-text control (which can make
+/// a terminal show text in another order than it is) is removed.
 pub fn clean(s: &str) -> Cow<'_, str> {
-    strip(s, char::is_control)
+    strip(s, |c| c.is_control() || is_bidi_control(c))
+}
+
+/// The bidirectional formatting characters: marks, embeddings, overrides and isolates.
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
 /// User-supplied text made safe to show as lines: like [`clean`], but line breaks and tabs stay
@@ -142,7 +148,7 @@ fn strip(s: &str, drop: impl Fn(char) -> bool) -> Cow<'_, str> {
 }
 
 fn unsafe_in_text(c: char) -> bool {
-    c.is_control() && c != '\n' && c != '\t'
+    (c.is_control() && c != '\n' && c != '\t') || is_bidi_control(c)
 }
 
 /// The escape sequences [`Paint`] writes: reset, bold, dim, and the three colours. A test keeps

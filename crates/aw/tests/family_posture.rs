@@ -107,3 +107,62 @@ fn an_active_tier_setting_is_the_codex_tier_and_says_so() {
     install_all(&skills(&bad));
     assert_eq!(bad.ok(&["family", "posture", "--json"])["line"], LINE);
 }
+
+#[test]
+fn a_malformed_installed_posture_silences_the_line_too() {
+    let ws = family_ws();
+    let root = skills(&ws);
+    install_all(&root);
+    // The copy is invalid because of its posture: it still speaks, and silences the line.
+    let path = root.join("codex-cli-bridge/capability.json");
+    let mut m: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    m["posture"]["colour"] = "red".into();
+    std::fs::write(&path, serde_json::to_vec(&m).unwrap()).unwrap();
+    let v = ws.ok(&["family", "posture", "--json"]);
+    assert_eq!(v["line"], Value::Null, "{v:#}");
+    assert_eq!(v["backends"][0]["state"], "invalid");
+    assert_eq!(v["backends"][0]["ladder"], "invalid");
+}
+
+#[test]
+fn an_installed_copy_invalid_for_another_reason_keeps_its_posture_and_says_so() {
+    let ws = family_ws();
+    let root = skills(&ws);
+    install_all(&root);
+    let skill = root.join("codex-cli-bridge/SKILL.md");
+    let crlf = std::fs::read_to_string(&skill)
+        .unwrap()
+        .replace('\n', "\r\n");
+    std::fs::write(&skill, crlf).unwrap();
+    let v = ws.ok(&["family", "posture", "--json"]);
+    assert_eq!(v["line"], LINE, "{v:#}");
+    assert_eq!(v["backends"][0]["ladder"], "invalid");
+    let (_, text) = ws.text(&["family", "posture", "--format", "human"]);
+    assert!(text.contains("installed copy is invalid"), "{text}");
+}
+
+#[test]
+fn a_posture_value_cannot_forge_a_line_in_the_human_view() {
+    let ws = family_ws();
+    let bundle = ws.root().join("bridges");
+    for name in ["codex-cli-bridge", "antigravity-cli-bridge"] {
+        copy_tree(
+            &fixture_path("family/members").join(name),
+            &bundle.join(name),
+        );
+    }
+    let path = bundle.join("codex-cli-bridge/capability.json");
+    let mut m: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    m["posture"]["model"] = "gpt\n    forged: line \u{202e}x".into();
+    std::fs::write(&path, serde_json::to_vec(&m).unwrap()).unwrap();
+    let (_, text) = ws.text(&[
+        "family",
+        "posture",
+        "--bundled",
+        "bridges",
+        "--format",
+        "human",
+    ]);
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(!text.contains('\u{202e}'));
+}

@@ -4,7 +4,7 @@ use super::survey::{roots, survey};
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
-use crate::style::clean_lines;
+use crate::style::clean;
 use aw_core::bridge_settings::{active, env_rule, resolve};
 use aw_core::family::State;
 use aw_core::family::posture::{BACKENDS, Pins, TIER_SETTING, posture_line};
@@ -22,7 +22,8 @@ use std::path::{Path, PathBuf};
     long_about = "The configured dispatch posture: `codex model=… effort=… tier=… · agy model=…`, \
 from the `posture` blocks of the execution backends (codex-cli-bridge first, then \
 antigravity-cli-bridge), each checked with the validator's own rule. The manifests are the \
-installed copies (found as `aw family status` finds them; a backend that is not ok is skipped), or \
+installed copies (the copy `aw family status` reports for each backend, whatever its rung, \
+except a foreign one; its rung is shown), or \
 `<dir>/<name>/capability.json` with --bundled <dir>. An unset tier reads `standard` for a backend \
 that pins an effort. As the family's tools do, one malformed posture (or an unreadable bundled \
 manifest) makes the whole line null; the backends list says why.\n\n\
@@ -44,6 +45,8 @@ struct Backend {
     dir: Option<PathBuf>,
     /// `pinned`, `absent`, `invalid`, `unreadable` or `not-installed`.
     state: &'static str,
+    /// The installed copy's rung, when an installed copy was read.
+    ladder: Option<State>,
     pins: Option<Pins>,
     errors: Vec<String>,
 }
@@ -52,40 +55,51 @@ struct Backend {
 pub fn run(args: &PostureArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
     let (cwd, roots) = roots(&args.roots, cx)?;
-    let sources: Vec<(&'static str, &'static str, Option<PathBuf>, Option<Summary>)> =
-        match &args.bundled {
-            Some(b) => BACKENDS
+    let sources: Vec<Source> = match &args.bundled {
+        Some(b) => BACKENDS
+            .iter()
+            .map(|(name, label)| {
+                let dir = cwd.join(b).join(name);
+                let summary = manifest_summary(&dir);
+                Source {
+                    name,
+                    label,
+                    dir: Some(dir),
+                    summary,
+                    ladder: None,
+                }
+            })
+            .collect(),
+        None => {
+            let surveyed = survey(&cwd, &roots, cx);
+            BACKENDS
                 .iter()
                 .map(|(name, label)| {
-                    let dir = cwd.join(b).join(name);
-                    let summary = manifest_summary(&dir);
-                    (*name, *label, Some(dir), summary)
+                    // The copy that speaks for the member, whatever its rung: like the kit's
+                    // posture reader, which parses the manifest without validating the folder,
+                    // the posture block is judged on its own (a malformed one then silences the
+                    // line instead of hiding as "not installed").
+                    // A foreign copy is another member's manifest: never this one's posture.
+                    let primary = surveyed
+                        .iter()
+                        .find(|s| s.member.name == *name)
+                        .and_then(|s| s.primary());
+                    let own = primary.filter(|p| p.class.state != State::Foreign);
+                    Source {
+                        name,
+                        label,
+                        dir: primary.map(|p| p.dir.clone()),
+                        summary: own.and_then(|p| p.copy.summary.clone()),
+                        ladder: primary.map(|p| p.class.state),
+                    }
                 })
-                .collect(),
-            None => {
-                let surveyed = survey(&cwd, &roots, cx);
-                BACKENDS
-                    .iter()
-                    .map(|(name, label)| {
-                        let ok = surveyed
-                            .iter()
-                            .find(|s| s.member.name == *name)
-                            .and_then(|s| s.primary())
-                            .filter(|p| p.class.state == State::Ok);
-                        (
-                            *name,
-                            *label,
-                            ok.map(|p| p.dir.clone()),
-                            ok.and_then(|p| p.copy.summary.clone()),
-                        )
-                    })
-                    .collect()
-            }
-        };
+                .collect()
+        }
+    };
     let bundled = args.bundled.is_some();
     let mut backends: Vec<Backend> = sources
         .into_iter()
-        .map(|(name, label, dir, summary)| backend(name, label, dir, summary, bundled))
+        .map(|src| backend(src, bundled))
         .collect();
     // An active `CODEX_SERVICE_TIER` host setting is the codex tier that dispatch really uses.
     for b in &mut backends {
@@ -108,13 +122,14 @@ pub fn run(args: &PostureArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             "label": b.label,
             "dir": b.dir.as_ref().map(|d| d.display().to_string()),
             "state": b.state,
+            "ladder": b.ladder.map(State::label),
             "posture": b.pins.as_ref().map(|p| json!({"model": p.model, "effort": p.effort, "tier": p.tier})),
             "errors": b.errors,
         })).collect::<Vec<_>>(),
     });
     Ok(match style.format {
         Format::Json => Outcome::json(model),
-        Format::Human => Outcome::text(clean_lines(&human(&model)).into_owned()),
+        Format::Human => Outcome::text(human(&model)),
     })
 }
 
@@ -136,22 +151,28 @@ fn settings_tier(dir: &Path, cx: &Ctx<'_>) -> Option<String> {
     active(&eff, entry.default.as_deref()).map(str::to_owned)
 }
 
-fn backend(
+/// Where one backend's posture is read from.
+struct Source {
     name: &'static str,
     label: &'static str,
     dir: Option<PathBuf>,
     summary: Option<Summary>,
-    bundled: bool,
-) -> Backend {
+    /// The installed copy's rung on the detection ladder (none for a bundled copy).
+    ladder: Option<State>,
+}
+
+fn backend(src: Source, bundled: bool) -> Backend {
     let mut b = Backend {
-        name,
-        label,
-        dir,
+        name: src.name,
+        label: src.label,
+        dir: src.dir,
         state: "not-installed",
+        ladder: src.ladder,
         pins: None,
         errors: Vec::new(),
     };
-    match summary {
+    let label = src.label;
+    match src.summary {
         None if bundled || b.dir.is_some() => b.state = "unreadable",
         None => {}
         Some(s) => match s.posture {
@@ -176,21 +197,26 @@ fn backend(
 }
 
 fn human(model: &Value) -> String {
+    // Each piece is cleaned on its own, so a manifest value cannot start a line of its own.
     let mut out = match model["line"].as_str() {
-        Some(line) => format!("{line}\n"),
+        Some(line) => format!("{}\n", clean(line)),
         None => "no configured posture\n".to_owned(),
     };
     for b in model["backends"].as_array().into_iter().flatten() {
-        if b["state"] == "pinned" {
+        let ladder = b["ladder"].as_str().filter(|l| *l != "ok");
+        if b["state"] == "pinned" && ladder.is_none() {
             continue;
         }
+        let copy = ladder.map_or(String::new(), |l| {
+            format!(" (its installed copy is {l}: `aw family status` says why)")
+        });
         out.push_str(&format!(
-            "    {}: {}\n",
-            b["name"].as_str().unwrap_or(""),
-            b["state"].as_str().unwrap_or("")
+            "    {}: {}{copy}\n",
+            clean(b["name"].as_str().unwrap_or("")),
+            clean(b["state"].as_str().unwrap_or(""))
         ));
         for e in b["errors"].as_array().into_iter().flatten() {
-            out.push_str(&format!("        {}\n", e.as_str().unwrap_or("")));
+            out.push_str(&format!("        {}\n", clean(e.as_str().unwrap_or(""))));
         }
     }
     out
