@@ -45,33 +45,44 @@ pub fn deployed(project: &Path, file: &str) -> bool {
     SkillDir::new(project).exists(file)
 }
 
-/// The project's Claude Code settings files (`.claude/settings*.json`), by name, with their text
-/// or why they could not be read. A project without them has none.
-pub fn claude_settings_files(project: &Path) -> Vec<(std::path::PathBuf, Result<String, String>)> {
-    let dir = project.join(".claude");
-    let Ok(list) = std::fs::read_dir(&dir) else {
-        return Vec::new();
-    };
-    let mut names: Vec<String> = list
-        .filter_map(|e| e.ok())
-        .filter_map(|e| e.file_name().into_string().ok())
-        .filter(|n| n.starts_with("settings") && n.ends_with(".json"))
-        .collect();
-    names.sort();
+/// The project's Claude Code settings files the kit reads (`names`, under `.claude/`), with their
+/// text or why they could not be read; a file that does not exist is left out.
+pub fn claude_settings_files(
+    project: &Path,
+    names: &[&str],
+) -> Vec<(String, std::path::PathBuf, Result<String, String>)> {
     names
-        .into_iter()
-        .map(|n| {
-            let path = dir.join(&n);
-            let text = crate::folder::read_regular_path(&path)
-                .map_err(|e| e.to_string())
-                .and_then(|b| String::from_utf8(b).map_err(|_| "it is not UTF-8 text".to_owned()));
-            (path, text)
+        .iter()
+        .filter_map(|name| {
+            let path = project.join(".claude").join(name);
+            let text = match crate::folder::read_regular_path(&path) {
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
+                Err(e) => Err(e.to_string()),
+                Ok(b) => String::from_utf8(b).map_err(|_| "it is not UTF-8 text".to_owned()),
+            };
+            Some(((*name).to_owned(), path, text))
         })
         .collect()
 }
 
-/// The text of the project's acknowledgements file (`docs/ai/acks.json`), when it can be read.
-pub fn acks_text(project: &Path) -> Option<String> {
-    let bytes = crate::folder::read_regular_path(&project.join("docs/ai/acks.json")).ok()?;
-    String::from_utf8(bytes).ok()
+/// The project's acknowledgements file, `docs/ai/acks.json`: `Ok(None)` when it does not exist,
+/// its text when it is a regular file reached without a symbolic link, else why not (the kit
+/// refuses a linked file or folder there, so a link cannot borrow another project's answer).
+pub fn acks_text(project: &Path) -> Result<Option<String>, String> {
+    let mut path = project.to_path_buf();
+    for part in ["docs", "ai", "acks.json"] {
+        path.push(part);
+        match std::fs::symlink_metadata(&path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(e.to_string()),
+            Ok(m) if m.file_type().is_symlink() => {
+                return Err(format!("{} is a symbolic link", path.display()));
+            }
+            Ok(_) => {}
+        }
+    }
+    let bytes = crate::folder::read_regular_path(&path).map_err(|e| e.to_string())?;
+    String::from_utf8(bytes)
+        .map(Some)
+        .map_err(|_| "it is not UTF-8 text".to_owned())
 }

@@ -19,6 +19,10 @@ pub struct Member {
     pub deployed: Option<&'static str>,
 }
 
+/// The `kind` of the family's bridges (execution backends), whose manifests declare settings,
+/// sandbox needs and wrappers.
+pub const BRIDGE_KIND: &str = "execution-backend";
+
 /// The roster, in the family's order.
 pub const MEMBERS: [Member; 5] = [
     Member {

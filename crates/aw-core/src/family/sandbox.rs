@@ -59,6 +59,16 @@ fn resolve_against(root: &str, rel: &str) -> String {
     format!("/{}", parts.join("/"))
 }
 
+/// An absolute path with its `.`, `..`, repeated and trailing slashes resolved; any other path as
+/// it is.
+pub fn normalise_absolute(dir: &str) -> String {
+    if dir.starts_with('/') {
+        resolve_against("/", dir)
+    } else {
+        dir.to_owned()
+    }
+}
+
 /// Writes an absolute path under `home` back as `~/…` (and `home` itself as `~`).
 pub fn home_symbolic(dir: &str, home: Option<&str>) -> String {
     let Some(home) = home
@@ -80,7 +90,12 @@ pub fn home_symbolic(dir: &str, home: Option<&str>) -> String {
 pub fn recipe_fingerprint(hosts: &[String], dirs: &[String], home: Option<&str>) -> String {
     let mut hosts: Vec<&str> = hosts.iter().map(String::as_str).collect();
     hosts.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
-    let mut dirs: Vec<String> = dirs.iter().map(|d| home_symbolic(d, home)).collect();
+    // An absolute dir is keyed in its resolved form (`/a/b/`, `/a/x/../b` are `/a/b`), as the
+    // kit's `path.resolve` keys it; a `~` form is keyed as written.
+    let mut dirs: Vec<String> = dirs
+        .iter()
+        .map(|d| home_symbolic(&normalise_absolute(d), home))
+        .collect();
     dirs.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
     dirs.dedup();
     // Key order matters: the kit stringifies `{hosts, dirs}` in that order.
@@ -137,6 +152,27 @@ mod tests {
             recipe_fingerprint(&hosts, &v(&["~/.codex-alt"]), None),
             "ef8c5391ac68fb31"
         );
+        // An absolute dir is keyed resolved: a trailing slash or a `..` changes nothing (the
+        // kit's value for CODEX_HOME=$HOME/.codex/ is the plain one).
+        let both = merge_hosts([
+            "chatgpt.com",
+            "*.chatgpt.com",
+            "*.googleapis.com",
+            "accounts.google.com",
+            "antigravity-unleash.goog",
+            "lh3.googleusercontent.com",
+        ]);
+        assert_eq!(
+            recipe_fingerprint(
+                &both,
+                &v(&["/h/u/x/../.codex/", "~/.gemini/antigravity-cli"]),
+                Some("/h/u")
+            ),
+            "72a12b72349012b9"
+        );
+        assert_eq!(normalise_absolute("/tmp/x/../y"), "/tmp/y");
+        assert_eq!(normalise_absolute("~/a/../b"), "~/a/../b");
+        assert_eq!(normalise_absolute("/"), "/");
     }
 
     #[test]

@@ -3,47 +3,82 @@
 //! covers and whether it has converged.
 //!
 //! The kit advises a member's hosts and dirs only when its review wrapper is wired: listed in
-//! Claude Code's `sandbox.excludedCommands`, on PATH, and allowed by a `Bash(<cmd> code:*)`
-//! permission rule in the project's `.claude/settings*.json`. Counting every installed member
+//! Claude Code's `sandbox.excludedCommands` (the project's `.claude/settings.json`), on PATH,
+//! and allowed by a `Bash(<cmd> code:*)` permission rule (that file or `settings.local.json`). Counting every installed member
 //! instead would give another fingerprint than the kit's, and an acknowledgement made with one
 //! tool would not be recognised by the other.
 
 use serde::Serialize;
 use serde_json::Value;
 
+/// The Claude Code settings files the kit reads, and what it reads from each: the sandbox
+/// exclusions from the shared `settings.json` only, the permission rules and the legacy
+/// acknowledgement from it and from `settings.local.json`.
+pub const SETTINGS_FILES: [&str; 2] = ["settings.json", "settings.local.json"];
+
 /// The wiring entries of the project's Claude Code settings files, merged in file order.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ClaudeWiring {
-    /// Every string of `sandbox.excludedCommands`.
+    /// Every string of `sandbox.excludedCommands` in `settings.json`.
     pub excluded: Vec<String>,
     /// Every string of `permissions.allow`.
     pub allow: Vec<String>,
+    /// Every string `agentWorkflow.sandboxLaneAck` (the kit's older place for the
+    /// acknowledgement).
+    pub legacy_acks: Vec<String>,
 }
 
 impl ClaudeWiring {
-    /// Adds the entries of one settings file's text; `Err` when it is not a JSON object.
-    pub fn add(&mut self, text: &str) -> Result<(), String> {
+    /// Adds the entries of one settings file (`name` is one of [`SETTINGS_FILES`]). `Err` when
+    /// the text is not a JSON object; otherwise the list of entries of the wrong shape, which
+    /// give nothing.
+    pub fn add(&mut self, name: &str, text: &str) -> Result<Vec<String>, String> {
         let root: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
         let Some(root) = root.as_object() else {
             return Err("it is not a JSON object".to_owned());
         };
-        let strings = |v: Option<&Value>| -> Vec<String> {
-            v.and_then(Value::as_array)
-                .map(|a| {
-                    a.iter()
-                        .filter_map(Value::as_str)
-                        .map(str::to_owned)
-                        .collect()
-                })
-                .unwrap_or_default()
-        };
-        self.excluded.extend(strings(
-            root.get("sandbox").and_then(|s| s.get("excludedCommands")),
-        ));
-        self.allow.extend(strings(
-            root.get("permissions").and_then(|p| p.get("allow")),
-        ));
-        Ok(())
+        let mut problems = Vec::new();
+        fn strings(v: Option<&Value>, what: &str, problems: &mut Vec<String>) -> Vec<String> {
+            match v {
+                None => Vec::new(),
+                Some(Value::Array(a)) => a
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect(),
+                Some(_) => {
+                    problems.push(format!("{what} is not a list"));
+                    Vec::new()
+                }
+            }
+        }
+        fn object(v: Option<&Value>) -> Option<&serde_json::Map<String, Value>> {
+            v.and_then(Value::as_object)
+        }
+        if name == SETTINGS_FILES[0] {
+            let excluded = strings(
+                object(root.get("sandbox")).and_then(|s| s.get("excludedCommands")),
+                "sandbox.excludedCommands",
+                &mut problems,
+            );
+            self.excluded.extend(excluded);
+        }
+        if root.get("permissions").is_some_and(|p| !p.is_object()) {
+            problems.push("permissions is not an object".to_owned());
+        }
+        let allow = strings(
+            object(root.get("permissions")).and_then(|p| p.get("allow")),
+            "permissions.allow",
+            &mut problems,
+        );
+        self.allow.extend(allow);
+        if let Some(ack) = object(root.get("agentWorkflow"))
+            .and_then(|a| a.get("sandboxLaneAck"))
+            .and_then(Value::as_str)
+        {
+            self.legacy_acks.push(ack.to_owned());
+        }
+        Ok(problems)
     }
 }
 
@@ -51,11 +86,11 @@ impl ClaudeWiring {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Wiring {
-    /// Listed in `sandbox.excludedCommands`.
+    /// Listed, by its bare name, in `sandbox.excludedCommands`.
     pub excluded: bool,
     /// An executable of that name is on PATH.
     pub on_path: bool,
-    /// A `permissions.allow` rule covers `<cmd> code …`.
+    /// The permission rule `Bash(<cmd> code:*)` is there.
     pub allowed: bool,
 }
 
@@ -66,57 +101,26 @@ impl Wiring {
     }
 }
 
-/// Judges the wiring of the review wrapper `cmd`.
+/// Judges the wiring of the review wrapper `cmd`. The matches are exact, as the kit's: another
+/// spelling of the rule may allow the call in Claude Code, but the kit does not count it, and a
+/// recipe the kit does not give would carry a fingerprint it never acknowledges.
 pub fn wiring(cmd: &str, settings: &ClaudeWiring, on_path: bool) -> Wiring {
+    let rule = format!("Bash({cmd} code:*)");
     Wiring {
-        excluded: settings.excluded.iter().any(|e| excludes(e, cmd)),
+        excluded: settings.excluded.iter().any(|e| e == cmd),
         on_path,
-        allowed: settings.allow.iter().any(|r| allows_review(r, cmd)),
+        allowed: settings.allow.contains(&rule),
     }
 }
 
-/// Whether an `excludedCommands` entry names `cmd`: the command itself, or a pattern whose
-/// command word is `cmd` (`cmd *`, `cmd:*`).
-fn excludes(entry: &str, cmd: &str) -> bool {
-    let entry = entry.trim();
-    entry == cmd
-        || entry
-            .strip_prefix(cmd)
-            .is_some_and(|rest| rest.starts_with([' ', ':']))
-}
-
-/// Whether a permission rule allows `<cmd> code …`: `Bash(<cmd> code:*)` as the kit writes it,
-/// or a wider rule over every use of the command (`Bash(<cmd>:*)`, `Bash(<cmd> *)`,
-/// `Bash(<cmd> code *)`).
-fn allows_review(rule: &str, cmd: &str) -> bool {
-    let Some(inner) = rule
-        .trim()
-        .strip_prefix("Bash(")
-        .and_then(|r| r.strip_suffix(')'))
-    else {
-        return false;
+/// What `docs/ai/acks.json` says of `fingerprint`: `Ok(true)` when its `sandboxLaneAck` is that
+/// string; `Err` when the file is not a JSON object (the kit then gives no advice at all).
+pub fn acknowledged(acks: &str, fingerprint: &str) -> Result<bool, String> {
+    let root: Value = serde_json::from_str(acks).map_err(|e| e.to_string())?;
+    let Some(root) = root.as_object() else {
+        return Err("it is not a JSON object".to_owned());
     };
-    let Some(rest) = inner.strip_prefix(cmd) else {
-        return false;
-    };
-    matches!(rest, ":*" | " *" | " code:*" | " code *")
-}
-
-/// Whether `docs/ai/acks.json`'s text acknowledges `fingerprint` under `sandboxLaneAck`: the
-/// fingerprint itself, an object whose `fingerprint` is it, or a list holding either.
-pub fn acknowledged(acks: &str, fingerprint: &str) -> bool {
-    fn holds(v: &Value, fp: &str) -> bool {
-        match v {
-            Value::String(s) => s == fp,
-            Value::Object(o) => o.get("fingerprint").and_then(Value::as_str) == Some(fp),
-            Value::Array(a) => a.iter().any(|x| holds(x, fp)),
-            _ => false,
-        }
-    }
-    serde_json::from_str::<Value>(acks)
-        .ok()
-        .and_then(|v| v.get("sandboxLaneAck").map(|a| holds(a, fingerprint)))
-        .unwrap_or(false)
+    Ok(root.get("sandboxLaneAck").and_then(Value::as_str) == Some(fingerprint))
 }
 
 #[cfg(test)]
@@ -125,7 +129,7 @@ mod tests {
 
     fn settings(text: &str) -> ClaudeWiring {
         let mut w = ClaudeWiring::default();
-        w.add(text).unwrap();
+        assert!(w.add("settings.json", text).unwrap().is_empty());
         w
     }
 
@@ -145,47 +149,53 @@ mod tests {
     }
 
     #[test]
-    fn the_rules_that_cover_a_review_call() {
-        for rule in ["Bash(x code:*)", "Bash(x:*)", "Bash(x *)", "Bash(x code *)"] {
-            assert!(allows_review(rule, "x"), "{rule}");
-        }
-        for rule in [
-            "Bash(x)",
-            "Bash(x exec:*)",
-            "Bash(xy code:*)",
-            "Read(x code:*)",
-            "Bash(x code:*",
-        ] {
-            assert!(!allows_review(rule, "x"), "{rule}");
-        }
-        assert!(excludes("x", "x") && excludes("x *", "x") && excludes("x:*", "x"));
-        assert!(!excludes("xy", "x") && !excludes("y x", "x"));
+    fn only_the_kits_exact_spellings_count() {
+        let s = settings(
+            r#"{"sandbox":{"excludedCommands":["x *","x:*"," x "]},
+                "permissions":{"allow":["Bash(x:*)","Bash(x *)","Bash(x code *)"]}}"#,
+        );
+        let w = wiring("x", &s, true);
+        assert!(!w.excluded && !w.allowed);
     }
 
     #[test]
-    fn settings_files_merge_and_a_broken_one_says_why() {
-        let mut w = settings(r#"{"sandbox":{"excludedCommands":["a",3]}}"#);
-        w.add(r#"{"sandbox":{"excludedCommands":["b"]},"permissions":{"allow":"no"}}"#)
+    fn exclusions_count_only_from_the_shared_settings_file() {
+        let mut w = ClaudeWiring::default();
+        let local = r#"{"sandbox":{"excludedCommands":["x"]},
+                        "permissions":{"allow":["Bash(x code:*)"]},
+                        "agentWorkflow":{"sandboxLaneAck":"abc"}}"#;
+        assert!(w.add("settings.local.json", local).unwrap().is_empty());
+        assert!(w.excluded.is_empty());
+        assert_eq!(w.allow, ["Bash(x code:*)"]);
+        assert_eq!(w.legacy_acks, ["abc"]);
+    }
+
+    #[test]
+    fn a_broken_file_or_entry_says_why() {
+        let mut w = ClaudeWiring::default();
+        assert!(w.add("settings.json", "[1]").is_err());
+        assert!(w.add("settings.json", "{").is_err());
+        let problems = w
+            .add("settings.json", r#"{"permissions":{"allow":"no"}}"#)
             .unwrap();
-        assert_eq!(w.excluded, ["a", "b"]);
-        assert!(w.allow.is_empty());
-        assert!(w.add("[1]").is_err());
-        assert!(w.add("{").is_err());
+        assert_eq!(problems, ["permissions.allow is not a list"]);
+        let problems = w.add("settings.json", r#"{"permissions":3}"#).unwrap();
+        assert_eq!(problems, ["permissions is not an object"]);
     }
 
     #[test]
-    fn acknowledgement_forms() {
-        assert!(acknowledged(r#"{"sandboxLaneAck":"abc"}"#, "abc"));
-        assert!(acknowledged(
-            r#"{"sandboxLaneAck":{"fingerprint":"abc","at":"2026-01-01"}}"#,
-            "abc"
-        ));
-        assert!(acknowledged(
-            r#"{"sandboxLaneAck":[{"fingerprint":"old"},"abc"]}"#,
-            "abc"
-        ));
-        assert!(!acknowledged(r#"{"sandboxLaneAck":"old"}"#, "abc"));
-        assert!(!acknowledged(r#"{"other":"abc"}"#, "abc"));
-        assert!(!acknowledged("not json", "abc"));
+    fn acknowledgement_is_the_fingerprint_string() {
+        assert_eq!(acknowledged(r#"{"sandboxLaneAck":"abc"}"#, "abc"), Ok(true));
+        assert_eq!(
+            acknowledged(r#"{"sandboxLaneAck":{"fingerprint":"abc"}}"#, "abc"),
+            Ok(false)
+        );
+        assert_eq!(
+            acknowledged(r#"{"sandboxLaneAck":"ABC"}"#, "abc"),
+            Ok(false)
+        );
+        assert_eq!(acknowledged(r#"{"other":"abc"}"#, "abc"), Ok(false));
+        assert!(acknowledged("not json", "abc").is_err());
+        assert!(acknowledged("[]", "abc").is_err());
     }
 }

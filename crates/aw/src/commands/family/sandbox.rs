@@ -3,51 +3,107 @@
 //! recipe fingerprint the kit keys its acknowledgement by.
 
 use super::read::{malformed, member};
+use super::survey::{roots, survey};
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean_lines;
-use aw_core::capability::inventory::skill_roots;
+use aw_core::family::State;
+use aw_core::family::roster::BRIDGE_KIND;
 use aw_core::family::sandbox::{Recipe, merge_hosts, recipe, resolve_writable_dir};
-use aw_core::family::wiring::{ClaudeWiring, wiring};
+use aw_core::family::wiring::{ClaudeWiring, SETTINGS_FILES, acknowledged, wiring};
+use aw_manifest::Class;
 use aw_manifest::sandbox_view_of;
 use aw_workspace::family::{acks_text, claude_settings_files};
 use aw_workspace::install::on_path;
 use aw_workspace::locate::current_dir;
 use aw_workspace::locate::env_value;
-use aw_workspace::skill::{member_dirs, resolve_arg};
+use aw_workspace::skill::{SkillDir, resolve_arg};
 use clap::Args;
 use serde_json::{Value, json};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Arguments of `aw family sandbox`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "Advise the sandbox lane: the egress hosts (`networkHosts`) and writable state \
-dirs (`writableDirs`) the family members declare, and the 16-hex recipe fingerprint the family \
-kit keys its acknowledgement by (the same value, byte for byte).\n\nMembers are the skill folders \
-holding a capability.json under the hosts' standard skill roots (the project's, then the home's), \
-or the folders given with --member. As in the kit, a member counts only when its review wrapper \
-(`roles.review.cmd`) is wired into the project: listed in `sandbox.excludedCommands` of \
-.claude/settings*.json, on PATH, and allowed by a `Bash(<cmd> code:*)` rule there. --all counts \
-every member instead (that fingerprint is not the kit's unless every wrapper is wired).\n\nA \
-writable dir resolves as the wrappers do: its env var when set and non-empty (`~`, `~/…` and \
-absolute values as given, anything else relative to the project), else the default as written. \
-The recipe is acknowledged when docs/ai/acks.json holds its fingerprint under `sandboxLaneAck`.\n\n\
+dirs (`writableDirs`) the family's bridges declare, and the 16-hex recipe fingerprint the family \
+kit keys its acknowledgement by (the same value, byte for byte, for the same bridges).\n\nThe \
+bridges are the family's execution backends as `aw family status` finds them (a copy that is not \
+ok is skipped, with why), or the folders given with --member (each must validate). As in the kit, \
+a bridge counts only when its review wrapper (`roles.review.cmd`) is wired into the project: \
+listed by name in `sandbox.excludedCommands` of .claude/settings.json, allowed by the rule \
+`Bash(<cmd> code:*)` there or in .claude/settings.local.json, and on PATH. --all counts every \
+bridge instead (that fingerprint is the kit's only when every wrapper is wired).\n\nA writable \
+dir resolves as the wrappers do: its env var when set and non-empty (`~`, `~/…` and absolute \
+values as given, anything else relative to the project), else the default as written. The recipe \
+is acknowledged when docs/ai/acks.json's `sandboxLaneAck` (or the older \
+`agentWorkflow.sandboxLaneAck` of those settings files) is its fingerprint.\n\n\
 JSON (when piped): {projectRoot, scope, members[{dir, name, reviewCmd, wiring{excluded, onPath, \
 allowed} | null, counted, hosts, dirs[{env, default, resolved, from}]}], skipped[{dir, reason}], \
-settingsSkipped[{path, reason}], hosts, dirs, fingerprint, acknowledged}."
+settingsSkipped[{path, reason}], hosts, dirs, fingerprint, acknowledged, ackSource, ackError}."
 )]
 pub struct SandboxArgs {
     /// The project root relative writable dirs resolve against (default: the current folder).
     #[arg(long, value_name = "DIR")]
     pub project: Option<String>,
-    /// A member's skill folder to read instead of scanning the skill roots (repeatable).
+    /// A bridge's skill folder to read instead of the installed bridges (repeatable).
     #[arg(long = "member", value_name = "SKILL_DIR")]
     pub members: Vec<String>,
-    /// Count every member, wired or not.
+    /// Count every bridge, wired or not.
     #[arg(long)]
     pub all: bool,
+}
+
+/// The folders to read, and the installed copies passed over with why.
+fn bridge_dirs(
+    args: &SandboxArgs,
+    cwd: &Path,
+    cx: &Ctx<'_>,
+) -> Result<(Vec<PathBuf>, Vec<Value>), Failure> {
+    let mut skipped = Vec::new();
+    if !args.members.is_empty() {
+        let mut dirs = Vec::new();
+        for m in &args.members {
+            let dir = resolve_arg(cwd, m);
+            let report = SkillDir::new(&dir).validate();
+            if report.class == Class::Valid {
+                dirs.push(dir);
+            } else {
+                let first = report.errors.first().map_or("", |e| e.message.as_str());
+                skipped.push(json!({
+                    "dir": dir.to_string_lossy(),
+                    "reason": format!("its manifest does not validate: {first}"),
+                }));
+            }
+        }
+        return Ok((dirs, skipped));
+    }
+    let (cwd, roots) = roots(&[], cx)?;
+    let mut bridges: Vec<_> = survey(&cwd, &roots, cx)
+        .into_iter()
+        .filter(|s| s.member.kind == BRIDGE_KIND)
+        .collect();
+    // The kit walks its bundle folder, so the bridges come in name order.
+    bridges.sort_by_key(|s| s.member.name);
+    let mut dirs = Vec::new();
+    for s in &bridges {
+        let Some(copy) = s.primary() else { continue };
+        if copy.class.state == State::Ok {
+            dirs.push(copy.dir.clone());
+        } else {
+            skipped.push(json!({
+                "dir": copy.dir.to_string_lossy(),
+                "reason": format!(
+                    "{} is {}{}",
+                    s.member.name,
+                    copy.class.state.label(),
+                    copy.class.reason.as_ref().map_or(String::new(), |r| format!(": {r}"))
+                ),
+            }));
+        }
+    }
+    Ok((dirs, skipped))
 }
 
 /// Runs `aw family sandbox`.
@@ -59,21 +115,20 @@ pub fn run(args: &SandboxArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         None => cwd.clone(),
     };
     let home = cx.home();
-    let dirs: Vec<PathBuf> = if args.members.is_empty() {
-        member_dirs(&skill_roots(&project, home.as_deref()))
-    } else {
-        args.members.iter().map(|m| resolve_arg(&cwd, m)).collect()
-    };
+    let (dirs, mut skipped) = bridge_dirs(args, &cwd, cx)?;
     let root = project.to_string_lossy().into_owned();
     let mut claude = ClaudeWiring::default();
     let mut settings_skipped = Vec::new();
-    for (path, text) in claude_settings_files(&project) {
-        if let Err(why) = text.and_then(|t| claude.add(&t)) {
+    for (name, path, text) in claude_settings_files(&project, &SETTINGS_FILES) {
+        let problems = match text.and_then(|t| claude.add(&name, &t)) {
+            Ok(problems) => problems,
+            Err(why) => vec![why],
+        };
+        for why in problems {
             settings_skipped.push(json!({"path": path.to_string_lossy(), "reason": why}));
         }
     }
     let mut members = Vec::new();
-    let mut skipped = Vec::new();
     let mut all_hosts: Vec<String> = Vec::new();
     let mut all_dirs: Vec<String> = Vec::new();
     for dir in &dirs {
@@ -87,9 +142,6 @@ pub fn run(args: &SandboxArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
                 continue;
             }
         };
-        if view.hosts.is_empty() && view.dirs.is_empty() {
-            continue;
-        }
         let wired = view
             .review_cmd
             .as_deref()
@@ -126,49 +178,70 @@ pub fn run(args: &SandboxArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         }));
     }
     let hosts = merge_hosts(all_hosts.iter().map(String::as_str));
+    let unique_dirs = merge_hosts(all_dirs.iter().map(String::as_str));
     let home_text = home.as_ref().map(|h| h.to_string_lossy().into_owned());
     let any_counted = members.iter().any(|m| m["counted"] == true);
-    let recipe = any_counted.then(|| recipe(hosts, all_dirs, home_text.as_deref()));
-    let acknowledged = recipe.as_ref().map(|r| {
-        acks_text(&project)
-            .is_some_and(|t| aw_core::family::wiring::acknowledged(&t, &r.fingerprint))
-    });
+    let recipe = any_counted.then(|| recipe(hosts, unique_dirs, home_text.as_deref()));
+    let ack = recipe
+        .as_ref()
+        .map(|r| ack(&project, &claude, &r.fingerprint));
     let scope = if args.all { "all" } else { "wired" };
+    let model = json!({
+        "projectRoot": root,
+        "scope": scope,
+        "members": members,
+        "skipped": skipped,
+        "settingsSkipped": settings_skipped,
+        "hosts": recipe.as_ref().map(|r| r.hosts.clone()).unwrap_or_default(),
+        "dirs": recipe.as_ref().map(|r| r.dirs.clone()).unwrap_or_default(),
+        "fingerprint": recipe.as_ref().map(|r| r.fingerprint.clone()),
+        "acknowledged": ack.as_ref().and_then(|a| a.acknowledged),
+        "ackSource": ack.as_ref().and_then(|a| a.source),
+        "ackError": ack.as_ref().and_then(|a| a.error.clone()),
+    });
     Ok(match style.format {
-        Format::Json => Outcome::json(json!({
-            "projectRoot": root,
-            "scope": scope,
-            "members": members,
-            "skipped": skipped,
-            "settingsSkipped": settings_skipped,
-            "hosts": recipe.as_ref().map(|r| r.hosts.clone()).unwrap_or_default(),
-            "dirs": recipe.as_ref().map(|r| r.dirs.clone()).unwrap_or_default(),
-            "fingerprint": recipe.as_ref().map(|r| r.fingerprint.clone()),
-            "acknowledged": acknowledged,
-        })),
-        Format::Human => {
-            let view = HumanView {
-                recipe: recipe.as_ref(),
-                acknowledged: acknowledged.unwrap_or(false),
-                members: &members,
-                skipped: &skipped,
-                settings_skipped: &settings_skipped,
-            };
-            Outcome::text(clean_lines(&human(&view)).into_owned())
-        }
+        Format::Json => Outcome::json(model),
+        Format::Human => Outcome::text(clean_lines(&human(recipe.as_ref(), &model)).into_owned()),
     })
 }
 
-struct HumanView<'a> {
-    recipe: Option<&'a Recipe>,
-    acknowledged: bool,
-    members: &'a [Value],
-    skipped: &'a [Value],
-    settings_skipped: &'a [Value],
+/// Whether the project acknowledges a fingerprint, and where.
+struct Ack {
+    acknowledged: Option<bool>,
+    source: Option<&'static str>,
+    error: Option<String>,
 }
 
-fn human(v: &HumanView<'_>) -> String {
+/// Reads the acknowledgement as the kit does: `docs/ai/acks.json` (never through a link), then
+/// the older key of the Claude settings files. An acks file that cannot be trusted leaves the
+/// answer unknown, with why.
+fn ack(project: &Path, claude: &ClaudeWiring, fingerprint: &str) -> Ack {
+    const ACKS: &str = "docs/ai/acks.json";
+    match acks_text(project).and_then(|t| t.map(|t| acknowledged(&t, fingerprint)).transpose()) {
+        Err(why) => Ack {
+            acknowledged: None,
+            source: None,
+            error: Some(format!("{ACKS} is not usable: {why}")),
+        },
+        Ok(Some(true)) => Ack {
+            acknowledged: Some(true),
+            source: Some(ACKS),
+            error: None,
+        },
+        Ok(_) => {
+            let legacy = claude.legacy_acks.iter().any(|a| a == fingerprint);
+            Ack {
+                acknowledged: Some(legacy),
+                source: legacy.then_some(".claude/settings"),
+                error: None,
+            }
+        }
+    }
+}
+
+fn human(recipe: Option<&Recipe>, v: &Value) -> String {
     let mut out = String::new();
+    let members = v["members"].as_array().cloned().unwrap_or_default();
     let name = |m: &Value| -> String {
         m["name"]
             .as_str()
@@ -176,20 +249,18 @@ fn human(v: &HumanView<'_>) -> String {
             .unwrap_or("?")
             .to_owned()
     };
-    match v.recipe {
-        None if v.members.is_empty() => {
-            out.push_str("no family member declares egress hosts or writable dirs\n")
-        }
+    match recipe {
+        None if members.is_empty() => out.push_str("no family bridge is installed and ok\n"),
         None => {
             out.push_str(
                 "no review wrapper is wired into this project, so there is no sandbox-lane \
-                 advice (wired: in sandbox.excludedCommands, on PATH, allowed by \
-                 Bash(<cmd> code:*))\n",
+                 advice (wired: named in sandbox.excludedCommands, allowed by Bash(<cmd> \
+                 code:*), on PATH)\n",
             );
-            for m in v.members {
+            for m in &members {
                 out.push_str(&format!("  {}: {}\n", name(m), wiring_line(m)));
             }
-            out.push_str("--all shows the recipe for every member, wired or not\n");
+            out.push_str("--all shows the recipe for every bridge, wired or not\n");
         }
         Some(r) => {
             out.push_str(&format!(
@@ -197,34 +268,36 @@ fn human(v: &HumanView<'_>) -> String {
                 r.hosts.join(", "),
                 r.dirs.join(", ")
             ));
-            let ack = if v.acknowledged {
-                "acknowledged in docs/ai/acks.json"
-            } else {
-                "not acknowledged in docs/ai/acks.json"
+            let ack = match (&v["acknowledged"], v["ackSource"].as_str()) {
+                (Value::Bool(true), Some(source)) => format!("acknowledged in {source}"),
+                (Value::Bool(false), _) => "not acknowledged yet".to_owned(),
+                _ => format!(
+                    "acknowledgement unknown: {}",
+                    v["ackError"].as_str().unwrap_or("?")
+                ),
             };
             out.push_str(&format!("recipe fingerprint: {} ({ack})\n", r.fingerprint));
-            let counted: Vec<String> = v
-                .members
+            let counted: Vec<String> = members
                 .iter()
                 .filter(|m| m["counted"] == true)
                 .map(name)
                 .collect();
             out.push_str(&format!("from: {}\n", counted.join(", ")));
-            for m in v.members.iter().filter(|m| m["counted"] != true) {
+            for m in members.iter().filter(|m| m["counted"] != true) {
                 out.push_str(&format!("not counted {}: {}\n", name(m), wiring_line(m)));
             }
         }
     }
-    for s in v.skipped {
+    for s in v["skipped"].as_array().into_iter().flatten() {
         out.push_str(&format!(
             "skipped {}: {}\n",
             s["dir"].as_str().unwrap_or("?"),
             s["reason"].as_str().unwrap_or("?")
         ));
     }
-    for s in v.settings_skipped {
+    for s in v["settingsSkipped"].as_array().into_iter().flatten() {
         out.push_str(&format!(
-            "unreadable Claude Code settings {}: {}\n",
+            "Claude Code settings {}: {}\n",
             s["path"].as_str().unwrap_or("?"),
             s["reason"].as_str().unwrap_or("?")
         ));
