@@ -3,7 +3,7 @@
 //! project files the sandbox-lane advice reads (Claude Code's settings, the acknowledgements).
 
 use crate::skill::SkillDir;
-use aw_manifest::{AuthoritativeVersion, Report, SkillFiles, Summary};
+use aw_manifest::{AuthoritativeVersion, Report, Summary};
 use std::path::Path;
 
 /// One folder that holds a member's marker file, validated once.
@@ -21,8 +21,13 @@ pub struct InstalledCopy {
 /// family's tools do; `None` means "not installed here".
 pub fn inspect(dir: &Path, marker: &str) -> Option<InstalledCopy> {
     let skill = SkillDir::new(dir);
-    if !skill.exists(marker) {
-        return None;
+    // The marker must be a regular file (a link to one counts), as the kit's check wants: a
+    // folder named SKILL.md is no install. A marker that cannot be looked at (no permission) is
+    // let through, and the validator then says it cannot read it.
+    match std::fs::metadata(dir.join(marker)) {
+        Ok(m) if !m.is_file() => return None,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
+        _ => {}
     }
     let report = skill.validate();
     let version = aw_manifest::read_authoritative_version(&skill);
@@ -40,9 +45,25 @@ pub fn manifest_summary(dir: &Path) -> Option<Summary> {
     aw_manifest::summary(&bytes)
 }
 
-/// Whether the project-relative deployment marker exists (following symlinks).
-pub fn deployed(project: &Path, file: &str) -> bool {
-    SkillDir::new(project).exists(file)
+/// A bundled copy's manifest: `Ok(None)` when there is none, its consumer view, or why it cannot
+/// be read (a bundle that is there but broken is a corrupt install, not a missing copy).
+pub fn bundled_manifest(dir: &Path) -> Result<Option<Summary>, String> {
+    match crate::folder::read_regular_path(&dir.join("capability.json")) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e.to_string()),
+        Ok(bytes) => aw_manifest::summary(&bytes)
+            .map(Some)
+            .ok_or_else(|| "it is not a JSON object".to_owned()),
+    }
+}
+
+/// The project's deployment stamp (`detect.deployed.file`): its text, trimmed, when it is a
+/// regular file with something in it, as the kit reads it; `None` otherwise (missing, a folder,
+/// empty).
+pub fn deployed_stamp(project: &Path, file: &str) -> Option<String> {
+    let bytes = crate::folder::read_regular_path(&project.join(file)).ok()?;
+    let text = String::from_utf8_lossy(&bytes).trim().to_owned();
+    (!text.is_empty()).then_some(text)
 }
 
 /// The project's Claude Code settings files the kit reads (`names`, under `.claude/`), with their

@@ -80,7 +80,7 @@ fn the_five_real_members_are_ok_with_their_authoritative_versions() {
         assert_eq!(m["state"], "ok", "{m:#}");
         assert_eq!(m["reason"], Value::Null);
         assert_eq!(m["version"], version);
-        assert_eq!(m["version_from"], from);
+        assert_eq!(m["versionFrom"], from);
         assert_eq!(m["installed"]["via"], "default");
         // `~/` is HOME: the default names the copy we installed.
         assert_eq!(
@@ -246,7 +246,7 @@ fn the_env_variable_overrides_the_default_and_an_empty_one_does_not() {
     assert_eq!(code, 0);
     let m = member(&v, "agent-workflow-engine");
     assert_eq!(m["installed"]["via"], "env");
-    assert_eq!(m["installed"]["env_value"], env.as_str());
+    assert_eq!(m["installed"]["envValue"], env.as_str());
     assert_eq!(m["state"], "ok");
     assert_eq!(m["dir"], env.as_str());
     // A relative value reads against the current folder.
@@ -279,11 +279,19 @@ fn a_copy_under_another_root_is_found_after_the_detect_installed_one() {
     assert_eq!(copies.len(), 2);
     assert_eq!(copies[1]["found"], "root");
     assert_eq!(copies[1]["state"], "invalid");
-    // Alone, the extra root's copy speaks for the member.
+    // Alone, the extra root's copy is listed but never speaks for the member: the kit looks
+    // only where detect.installed points.
     let ws2 = family_ws();
     copy_tree(&extra, &ws2.root().join("extra"));
     let v = ws2.ok(&["family", "status", "--root", "extra", "--json"]);
-    assert_eq!(member(&v, "codex-cli-bridge")["state"], "invalid");
+    let m = member(&v, "codex-cli-bridge");
+    assert_eq!(m["state"], "not-installed");
+    assert_eq!(m["copies"][0]["state"], "invalid");
+    let (_, text) = ws2.text(&["family", "status", "--root", "extra", "--format", "human"]);
+    assert!(
+        text.contains("also: <WS>/extra/codex-cli-bridge invalid"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -306,13 +314,11 @@ fn freshness_against_a_bundled_copy() {
     let v = ws.ok(&["family", "status", "--bundled", "bridges", "--json"]);
     let fresh = |n: &str| member(&v, n)["bundled"]["freshness"].clone();
     assert_eq!(fresh("codex-cli-bridge"), "behind");
-    assert_eq!(fresh("antigravity-cli-bridge"), "ahead");
-    assert_eq!(fresh("agent-workflow-engine"), "current");
-    assert_eq!(fresh("agent-workflow-kit"), "unknown");
-    assert_eq!(
-        member(&v, "agent-workflow-kit")["bundled"]["present"],
-        false
-    );
+    // Newer than the bundle is current, as in the kit.
+    assert_eq!(fresh("antigravity-cli-bridge"), "current");
+    // The kit bundles only bridges: no bundled answer for the others.
+    assert_eq!(member(&v, "agent-workflow-engine")["bundled"], Value::Null);
+    assert_eq!(member(&v, "agent-workflow-kit")["bundled"], Value::Null);
     assert_eq!(
         member(&v, "codex-cli-bridge")["bundled"]["version"],
         "3.10.0"
@@ -326,6 +332,7 @@ fn freshness_against_a_bundled_copy() {
         "human",
     ]);
     assert!(text.contains("bundled: 3.10.0 (behind)"), "{text}");
+    assert!(text.contains("next: refresh the installed copy"), "{text}");
     // Without --bundled there is no freshness.
     let v = ws.ok(&["family", "status", "--json"]);
     assert_eq!(member(&v, "codex-cli-bridge")["bundled"], Value::Null);
@@ -367,4 +374,112 @@ fn the_roster_mirrors_the_real_manifests_detect_blocks() {
         assert_eq!(i["file"], m.file);
         assert_eq!(v["detect"]["deployed"]["file"].as_str(), m.deployed);
     }
+}
+
+#[test]
+fn a_variable_naming_an_empty_place_is_not_installed_even_with_a_copy_elsewhere() {
+    let ws = family_ws();
+    install_all(&skills(&ws));
+    let (_, v) = ws.run_env(
+        &["family", "status", "--json"],
+        &[("CODEX_CLI_BRIDGE_DIR", "~/nowhere")],
+    );
+    let m = member(&v, "codex-cli-bridge");
+    assert_eq!(m["state"], "not-installed", "{m:#}");
+    assert_eq!(
+        m["reason"],
+        "no SKILL.md at CODEX_CLI_BRIDGE_DIR=~/nowhere (taken as written)"
+    );
+    assert_eq!(
+        m["copies"][0]["found"], "root",
+        "the default copy is still listed"
+    );
+}
+
+#[test]
+fn a_bundled_copy_that_cannot_be_read_is_a_corrupt_bundle_not_a_missing_one() {
+    let ws = family_ws();
+    install_all(&skills(&ws));
+    ws.write("b/antigravity-cli-bridge/capability.json", "{ not json");
+    let v = ws.ok(&["family", "status", "--bundled", "b", "--json"]);
+    let b = &member(&v, "antigravity-cli-bridge")["bundled"];
+    assert_eq!(b["present"], true, "{b:#}");
+    assert!(b["error"].is_string());
+    assert_eq!(b["freshness"], "unknown");
+    let (_, text) = ws.text(&["family", "status", "--bundled", "b", "--format", "human"]);
+    assert!(text.contains("corrupt bundle"), "{text}");
+}
+
+#[test]
+fn a_bridge_that_is_not_ok_is_not_compared_with_its_bundle() {
+    let ws = family_ws();
+    install_all(&skills(&ws));
+    std::fs::write(skills(&ws).join("codex-cli-bridge/capability.json"), "[]").unwrap();
+    ws.write(
+        "b/codex-cli-bridge/capability.json",
+        r#"{"version":"9.0.0"}"#,
+    );
+    let v = ws.ok(&["family", "status", "--bundled", "b", "--json"]);
+    let m = member(&v, "codex-cli-bridge");
+    assert_eq!(m["bundled"]["freshness"], "not-checked", "{m:#}");
+    let (_, text) = ws.text(&["family", "status", "--format", "human"]);
+    assert!(text.contains("next: `aw manifest validate"), "{text}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_marker_that_is_not_a_regular_file_never_blocks_or_counts() {
+    let ws = family_ws();
+    install_all(&skills(&ws));
+    // A folder named SKILL.md is no install.
+    let engine = skills(&ws).join("agent-workflow-engine/SKILL.md");
+    std::fs::remove_file(&engine).unwrap();
+    std::fs::create_dir(&engine).unwrap();
+    // A SKILL.md linked to a FIFO, and a package.json that is a FIFO: read, they would block.
+    let codex = skills(&ws).join("codex-cli-bridge/SKILL.md");
+    let fifo = ws.root().join("fifo");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    std::fs::remove_file(&codex).unwrap();
+    std::os::unix::fs::symlink(&fifo, &codex).unwrap();
+    let memory = skills(&ws).join("agent-workflow-memory/package.json");
+    std::fs::remove_file(&memory).unwrap();
+    std::os::unix::fs::symlink(&fifo, &memory).unwrap();
+    // A huge sparse manifest is refused unread, never allocated.
+    let kit = skills(&ws).join("agent-workflow-kit/capability.json");
+    std::fs::File::create(&kit)
+        .unwrap()
+        .set_len(1 << 40)
+        .unwrap();
+    let v = ws.ok(&["family", "status", "--json"]);
+    assert_eq!(
+        member(&v, "agent-workflow-engine")["state"],
+        "not-installed"
+    );
+    assert_eq!(member(&v, "codex-cli-bridge")["state"], "not-installed");
+    assert_eq!(member(&v, "agent-workflow-memory")["state"], "invalid");
+    assert_eq!(member(&v, "agent-workflow-kit")["state"], "invalid");
+}
+
+#[test]
+fn a_deployment_stamp_counts_only_with_something_in_it() {
+    let ws = family_ws();
+    install_all(&skills(&ws));
+    ws.write("p/docs/ai/.workflow-version", "  7.1.0\n");
+    ws.write("p/docs/ai/.memory-version", " \n");
+    let v = ws.ok(&["family", "status", "--project", "p", "--json"]);
+    let kit = &member(&v, "agent-workflow-kit")["deployed"];
+    assert_eq!(
+        (kit["present"].clone(), kit["stamp"].clone()),
+        (true.into(), "7.1.0".into())
+    );
+    assert_eq!(
+        member(&v, "agent-workflow-memory")["deployed"]["present"],
+        false
+    );
 }

@@ -13,5 +13,7 @@ pub mod sandbox;
 pub mod wiring;
 
 pub use ladder::{Classified, ManifestFacts, State, classify};
-pub use resolve::{Found, Freshness, Resolved, Via, candidates, freshness, resolve_installed};
+pub use resolve::{
+    Found, Freshness, Resolved, Via, candidates, compares_with_bundle, freshness, resolve_installed,
+};
 pub use roster::{MEMBERS, Member};

@@ -1,7 +1,6 @@
 //! Where `detect.installed` points, and how an installed copy compares with a bundled one.
 
 use serde::Serialize;
-use std::cmp::Ordering;
 use std::path::{Path, PathBuf};
 
 /// Which part of `detect.installed` chose the folder.
@@ -101,38 +100,53 @@ pub fn candidates(
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Freshness {
-    /// The bundled copy is newer.
+    /// The bundled copy is newer: a refresh would bring it.
     Behind,
-    /// Same version.
+    /// The installed copy is the bundled version or newer.
     Current,
-    /// The installed copy is newer than the bundled one.
-    Ahead,
-    /// One side has no version, or a version that is not dotted numbers.
+    /// One side has no version, or one that does not start with `x.y.z`.
     Unknown,
+    /// Not compared: only a bridge whose copy is `ok` has a bundled copy to compare with.
+    NotChecked,
 }
 
-/// Compares an installed version with a bundled one (dotted numbers, a `-…`/`+…` suffix
-/// ignored; equal strings are current whatever their form).
+/// Compares an installed version with a bundled one as the kit does: each is read as the
+/// `x.y.z` it starts with (blanks around it, and anything after it, ignored: `3.5.0-rc.1` is
+/// 3.5.0); an installed version at or above the bundled one is current.
 pub fn freshness(installed: Option<&str>, bundled: Option<&str>) -> Freshness {
-    let (Some(i), Some(b)) = (installed, bundled) else {
-        return Freshness::Unknown;
-    };
-    if i == b {
-        return Freshness::Current;
-    }
-    match (numbers(i), numbers(b)) {
-        (Some(i), Some(b)) => match i.cmp(&b) {
-            Ordering::Less => Freshness::Behind,
-            Ordering::Equal => Freshness::Current,
-            Ordering::Greater => Freshness::Ahead,
-        },
+    match (
+        installed.and_then(leading_triple),
+        bundled.and_then(leading_triple),
+    ) {
+        (Some(i), Some(b)) if i < b => Freshness::Behind,
+        (Some(_), Some(_)) => Freshness::Current,
         _ => Freshness::Unknown,
     }
 }
 
-fn numbers(v: &str) -> Option<Vec<u64>> {
-    let core = v.split(['-', '+']).next()?;
-    core.split('.').map(|p| p.parse().ok()).collect()
+/// Whether a member's copy is compared with a bundled one at all: a bridge (the kit bundles
+/// only those) whose copy is `ok`.
+pub fn compares_with_bundle(kind: &str, state: super::State) -> bool {
+    kind == super::roster::BRIDGE_KIND && state == super::State::Ok
+}
+
+/// The `x.y.z` a version starts with.
+fn leading_triple(v: &str) -> Option<(u64, u64, u64)> {
+    let v = v.trim();
+    let mut parts = [0u64; 3];
+    let mut rest = v;
+    for (i, part) in parts.iter_mut().enumerate() {
+        if i > 0 {
+            rest = rest.strip_prefix('.')?;
+        }
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 {
+            return None;
+        }
+        *part = rest[..digits].parse().ok()?;
+        rest = &rest[digits..];
+    }
+    Some((parts[0], parts[1], parts[2]))
 }
 
 #[cfg(test)]
@@ -181,11 +195,29 @@ mod tests {
     }
 
     #[test]
-    fn freshness_orders_numerically() {
-        assert_eq!(freshness(Some("3.5.0"), Some("3.10.0")), Freshness::Behind);
-        assert_eq!(freshness(Some("3.5.0"), Some("3.5.0")), Freshness::Current);
-        assert_eq!(freshness(Some("4.0.0"), Some("3.9.9")), Freshness::Ahead);
+    fn freshness_reads_the_leading_triple_as_the_kit_does() {
+        let f = |i: &str, b: &str| freshness(Some(i), Some(b));
+        assert_eq!(f("3.5.0", "3.10.0"), Freshness::Behind);
+        assert_eq!(f("3.5.0", "3.5.0"), Freshness::Current);
+        assert_eq!(f("4.0.0", "3.9.9"), Freshness::Current, "newer is current");
+        assert_eq!(f("3.5.0", "3.5.0.1"), Freshness::Current);
+        assert_eq!(f("3.5.0", "3.5.0foo"), Freshness::Current);
+        assert_eq!(f("3.5.0", " 3.5.0 "), Freshness::Current);
+        assert_eq!(f("7.1.0", "7.1.0-rc.1"), Freshness::Current);
+        assert_eq!(f("3.5.0", "3.5"), Freshness::Unknown);
+        assert_eq!(f("x", "1.0.0"), Freshness::Unknown);
         assert_eq!(freshness(None, Some("1.0.0")), Freshness::Unknown);
-        assert_eq!(freshness(Some("x"), Some("1.0.0")), Freshness::Unknown);
+        assert!(compares_with_bundle(
+            "execution-backend",
+            super::super::State::Ok
+        ));
+        assert!(!compares_with_bundle(
+            "composition-root",
+            super::super::State::Ok
+        ));
+        assert!(!compares_with_bundle(
+            "execution-backend",
+            super::super::State::Invalid
+        ));
     }
 }

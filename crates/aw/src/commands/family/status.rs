@@ -5,8 +5,9 @@ use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean_lines;
-use aw_core::family::{Freshness, State, freshness};
-use aw_workspace::family::{deployed, manifest_summary};
+use aw_core::family::roster::BRIDGE_KIND;
+use aw_core::family::{Freshness, State, compares_with_bundle, freshness};
+use aw_workspace::family::{bundled_manifest, deployed_stamp};
 use clap::Args;
 use serde_json::{Value, json};
 use std::path::PathBuf;
@@ -17,17 +18,18 @@ use std::path::PathBuf;
     long_about = "Detect each agent-workflow family member (kit, memory, engine, the codex and \
 antigravity bridges). A member's folder is where `detect.installed` points (its environment \
 variable when set and non-empty, else the default with `~` and `~/` meaning HOME; `~user/…` is not \
-expanded and reads relative to the current folder), then `<root>/<name>` under the hosts' skill \
-roots and every --root. A folder counts when it holds the member's marker file (SKILL.md).\n\n\
-Each copy is placed on the ladder not-installed → unsupported → invalid → stub → foreign → ok \
+expanded and reads relative to the current folder); that folder alone decides, as in the family's \
+tools. Copies at `<root>/<name>` under the hosts' skill roots and every --root are listed too. A \
+folder counts when its marker file (SKILL.md) is a regular file.\n\n\
+The member is placed on the ladder not-installed → unsupported → invalid → stub → foreign → ok \
 (the first that applies; the reason quotes the validator's first error), with the authoritative \
 version and where it came from (package.json, else SKILL.md metadata.version). --bundled <dir> \
-compares with `<dir>/<name>/capability.json` (freshness behind, current, ahead or unknown); \
---project <dir> checks each member's `detect.deployed` marker there.\n\n\
-JSON (when piped): {roots, members: [{name, kind, state, reason, dir, version, version_from, \
-installed: {env, env_value, default, via, path, note}, bundled: {dir, present, version, \
-freshness}, deployed: {file, path, present}, copies: [{dir, found, state, reason, version, \
-version_from}]}]}. Read-only."
+compares each ok bridge with `<dir>/<name>/capability.json` (freshness behind, current, unknown or \
+not-checked); --project <dir> reads each member's `detect.deployed` stamp there.\n\n\
+JSON (when piped): {roots, members: [{name, kind, state, reason, dir, version, versionFrom, \
+installed: {env, envValue, default, via, path, note}, bundled: {dir, present, error, version, \
+freshness}, deployed: {file, path, present, stamp}, copies: [{dir, found, state, reason, version, \
+versionFrom}]}]}. Read-only."
 )]
 pub struct StatusArgs {
     /// Another skill root to search (repeatable).
@@ -74,7 +76,7 @@ fn copy_json(seen: &Seen) -> Value {
         "reason": seen.class.reason,
         // The version is only authoritative for a member that is what it claims to be.
         "version": if ok { seen.copy.version.version.clone() } else { None },
-        "version_from": ok.then(|| seen.copy.version.from.label()),
+        "versionFrom": ok.then(|| seen.copy.version.from.label()),
     })
 }
 
@@ -83,44 +85,57 @@ fn member_json(s: &Surveyed, bundled: Option<PathBuf>, project: Option<PathBuf>)
     let primary = s.primary();
     let primary_json = primary.map(copy_json).unwrap_or(Value::Null);
     let version = primary_json.get("version").cloned().unwrap_or(Value::Null);
-    let bundled = bundled.map(|dir| {
+    // The kit bundles only its bridges: another member has no bundled copy to compare with.
+    let bundled = bundled.filter(|_| m.kind == BRIDGE_KIND).map(|dir| {
         let dir = dir.join(m.name);
-        let summary = manifest_summary(&dir);
-        let present = summary.is_some();
-        let bundled_version = summary.and_then(|sum| sum.version);
-        let fresh = match bundled_version {
-            None => Freshness::Unknown,
-            Some(_) => freshness(version.as_str(), bundled_version.as_deref()),
+        let read = bundled_manifest(&dir);
+        let bundled_version = read
+            .as_ref()
+            .ok()
+            .and_then(Option::as_ref)
+            .and_then(|sum| sum.version.clone());
+        let fresh = match &read {
+            _ if !compares_with_bundle(m.kind, s.state()) => Freshness::NotChecked,
+            Ok(Some(_)) => freshness(version.as_str(), bundled_version.as_deref()),
+            _ => Freshness::Unknown,
         };
         json!({
             "dir": dir.display().to_string(),
-            "present": present,
+            "present": !matches!(read, Ok(None)),
+            "error": read.as_ref().err(),
             "version": bundled_version,
             "freshness": fresh,
         })
     });
     let deployed = project.and_then(|p| {
         let file = m.deployed?;
+        let stamp = deployed_stamp(&p, file);
         Some(json!({
             "file": file,
             "path": p.join(file).display().to_string(),
-            "present": deployed(&p, file),
+            "present": stamp.is_some(),
+            "stamp": stamp,
         }))
     });
+    let env_hint = s.env.as_deref().filter(|v| !v.is_empty());
     json!({
         "name": m.name,
         "kind": m.kind,
         "state": s.state(),
         "reason": match primary {
             Some(p) => p.class.reason.clone(),
-            None => Some(format!("no {} where detect.installed points or under any skill root", m.file)),
+            None => Some(match (env_hint, s.resolved.path.as_ref()) {
+                (Some(v), _) => format!("no {} at {}={v} (taken as written)", m.file, m.env),
+                (None, Some(path)) => format!("no {} in {}", m.file, path.display()),
+                (None, None) => format!("no {} where detect.installed points", m.file),
+            }),
         },
         "dir": primary.map(|p| p.dir.display().to_string()),
         "version": version,
-        "version_from": primary_json.get("version_from").cloned().unwrap_or(Value::Null),
+        "versionFrom": primary_json.get("versionFrom").cloned().unwrap_or(Value::Null),
         "installed": {
             "env": m.env,
-            "env_value": s.env,
+            "envValue": s.env,
             "default": m.default,
             "via": s.resolved.via,
             "path": s.resolved.path.as_ref().map(|p| p.display().to_string()),
@@ -139,7 +154,7 @@ fn human(model: &Value) -> String {
     for m in model["members"].as_array().into_iter().flatten() {
         let mut line = format!("{:<24} {:<13}", text(&m["name"]), text(&m["state"]));
         if let Some(v) = m["version"].as_str() {
-            line.push_str(&format!(" {v} (from {})", text(&m["version_from"])));
+            line.push_str(&format!(" {v} (from {})", text(&m["versionFrom"])));
         }
         if let Some(d) = m["dir"].as_str() {
             line.push_str(&format!(" {d}"));
@@ -149,6 +164,13 @@ fn human(model: &Value) -> String {
         if let Some(r) = m["reason"].as_str() {
             out.push_str(&format!("    reason: {r}\n"));
         }
+        let state = m["state"].as_str().unwrap_or("");
+        if !matches!(state, "ok" | "not-installed") {
+            out.push_str(&format!(
+                "    next: `aw manifest validate {}` lists every problem\n",
+                text(&m["dir"])
+            ));
+        }
         if let Some(n) = m["installed"]["note"].as_str() {
             out.push_str(&format!("    detect.installed: {n}\n"));
         }
@@ -156,33 +178,45 @@ fn human(model: &Value) -> String {
             out.push_str(&format!(
                 "    detect.installed: {}={}\n",
                 text(&m["installed"]["env"]),
-                text(&m["installed"]["env_value"])
+                text(&m["installed"]["envValue"])
             ));
         }
         if m["bundled"].is_object() {
             let b = &m["bundled"];
-            if b["present"] == true {
+            if let Some(e) = b["error"].as_str() {
+                out.push_str(&format!(
+                    "    bundled: {} cannot be read ({e}): a corrupt bundle?\n",
+                    text(&b["dir"])
+                ));
+            } else if b["present"] == true {
                 let v = b["version"].as_str().unwrap_or("no version");
                 out.push_str(&format!("    bundled: {v} ({})\n", text(&b["freshness"])));
+                if b["freshness"] == "behind" {
+                    out.push_str(&format!(
+                        "    next: refresh the installed copy from {}\n",
+                        text(&b["dir"])
+                    ));
+                }
             } else {
                 out.push_str(&format!("    bundled: no copy at {}\n", text(&b["dir"])));
             }
         }
         if m["deployed"].is_object() {
             let d = &m["deployed"];
-            let state = if d["present"] == true {
-                "present"
-            } else {
-                "absent"
+            let state = match d["stamp"].as_str() {
+                Some(stamp) => format!("present ({stamp})"),
+                None => "absent".to_owned(),
             };
             out.push_str(&format!("    deployed: {} {state}\n", text(&d["file"])));
         }
-        for c in m["copies"].as_array().into_iter().flatten().skip(1) {
-            out.push_str(&format!(
-                "    also: {} {}\n",
-                text(&c["dir"]),
-                text(&c["state"])
-            ));
+        for c in m["copies"].as_array().into_iter().flatten() {
+            if c["found"] != "detect-installed" {
+                out.push_str(&format!(
+                    "    also: {} {}\n",
+                    text(&c["dir"]),
+                    text(&c["state"])
+                ));
+            }
         }
     }
     out

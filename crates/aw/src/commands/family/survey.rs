@@ -1,4 +1,4 @@
-//! The member survey shared by `family status` and `family posture`: for each roster member,
+//! The member survey shared by `family status`, `posture` and `sandbox`: for each roster member,
 //! where `detect.installed` points and every copy found there or under a skill root, each
 //! placed on the detection ladder.
 
@@ -40,10 +40,12 @@ pub struct Surveyed {
 }
 
 impl Surveyed {
-    /// The copy that speaks for the member: the first found (the `detect.installed` folder
-    /// when it holds one).
+    /// The copy that speaks for the member: the one where `detect.installed` points, as in the
+    /// kit (a copy elsewhere is listed, never taken for the member).
     pub fn primary(&self) -> Option<&Seen> {
-        self.copies.first()
+        self.copies
+            .iter()
+            .find(|c| c.found == Found::DetectInstalled)
     }
 
     /// The member's rung: its primary copy's, else not-installed.
