@@ -26,6 +26,9 @@ pub struct Posture {
     pub effort: Option<String>,
     /// `posture.tier`, when declared and not `null`.
     pub tier: Option<String>,
+    /// Whether the block has a `tier` key at all (`null` included): the family shows a tier
+    /// only for a backend that declares one.
+    pub tier_declared: bool,
 }
 
 /// What a consumer may read from one manifest.
@@ -59,6 +62,7 @@ pub fn summary(manifest: &[u8]) -> Option<Summary> {
                     model: text("model").unwrap_or_default(),
                     effort: text("effort"),
                     tier: text("tier"),
+                    tier_declared: block.get("tier").is_some(),
                 })
             } else {
                 PostureBlock::Invalid(cx.errors)
@@ -81,7 +85,8 @@ mod tests {
             PostureBlock::Pins(Posture {
                 model: "m".into(),
                 effort: None,
-                tier: None
+                tier: None,
+                tier_declared: true,
             })
         );
         let bad = summary(br#"{"posture":{"model":"m","colour":"red"}}"#).unwrap();

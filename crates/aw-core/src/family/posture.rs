@@ -9,8 +9,10 @@ pub struct Pins {
     pub model: String,
     /// `posture.effort`.
     pub effort: Option<String>,
-    /// `posture.tier`; `None` renders as `standard` for a backend that pins effort.
+    /// `posture.tier`; `None` renders as `standard` when the key is declared.
     pub tier: Option<String>,
+    /// Whether the posture has a `tier` key (`null` included): without one no tier is shown.
+    pub tier_declared: bool,
     /// The service tier an active host setting sets (`CODEX_SERVICE_TIER`, codex only): it wins
     /// over the manifest's and is marked `(bridge-settings)`.
     pub settings_tier: Option<String>,
@@ -26,6 +28,8 @@ pub const BACKENDS: [(&str, &str); 2] = [
 ];
 
 /// `codex model=… effort=… tier=… · agy model=…`; `None` when no backend declares a posture.
+/// A tier shows only for a backend whose posture has a `tier` key: its value, `standard` for
+/// `null`, or an active host setting's value marked `(bridge-settings)`.
 pub fn posture_line(pins: &[Pins]) -> Option<String> {
     let parts: Vec<String> = pins
         .iter()
@@ -34,11 +38,13 @@ pub fn posture_line(pins: &[Pins]) -> Option<String> {
             if let Some(e) = &p.effort {
                 s.push_str(&format!(" effort={e}"));
             }
-            match (&p.settings_tier, &p.tier, &p.effort) {
-                (Some(t), _, _) => s.push_str(&format!(" tier={t} (bridge-settings)")),
-                (None, Some(t), _) => s.push_str(&format!(" tier={t}")),
-                (None, None, Some(_)) => s.push_str(" tier=standard"),
-                (None, None, None) => {}
+            // As the kit renders it: a tier only for a backend whose posture has the key.
+            if p.tier_declared {
+                match (&p.settings_tier, &p.tier) {
+                    (Some(t), _) => s.push_str(&format!(" tier={t} (bridge-settings)")),
+                    (None, Some(t)) => s.push_str(&format!(" tier={t}")),
+                    (None, None) => s.push_str(" tier=standard"),
+                }
             }
             s
         })
@@ -57,6 +63,7 @@ mod tests {
             model: "m1".into(),
             effort: Some("xhigh".into()),
             tier: None,
+            tier_declared: true,
             settings_tier: None,
         };
         let agy = Pins {
@@ -64,6 +71,7 @@ mod tests {
             model: "Gem (High)".into(),
             effort: None,
             tier: None,
+            tier_declared: false,
             settings_tier: None,
         };
         assert_eq!(
@@ -77,11 +85,22 @@ mod tests {
             model: "m1".into(),
             effort: Some("xhigh".into()),
             tier: Some("flex".into()),
+            tier_declared: true,
             settings_tier: Some("priority".into()),
         };
         assert_eq!(
-            posture_line(&[fast]).unwrap(),
+            posture_line(std::slice::from_ref(&fast)).unwrap(),
             "codex model=m1 effort=xhigh tier=priority (bridge-settings)"
+        );
+        // No tier key: no tier, even with an effort or an active setting (the kit's rendering).
+        let keyless = Pins {
+            tier: None,
+            tier_declared: false,
+            ..fast
+        };
+        assert_eq!(
+            posture_line(&[keyless]).unwrap(),
+            "codex model=m1 effort=xhigh"
         );
     }
 }

@@ -24,8 +24,8 @@ from the `posture` blocks of the execution backends (codex-cli-bridge first, the
 antigravity-cli-bridge), each checked with the validator's own rule. The manifests are the \
 installed copies (the copy `aw family status` reports for each backend, whatever its rung, \
 except a foreign one; its rung is shown), or \
-`<dir>/<name>/capability.json` with --bundled <dir>. An unset tier reads `standard` for a backend \
-that pins an effort. As the family's tools do, one malformed posture (or an unreadable bundled \
+`<dir>/<name>/capability.json` with --bundled <dir>. A tier shows only for a backend whose posture \
+has the `tier` key (`null` reads `standard`). As the family's tools do, one malformed posture (or an unreadable bundled \
 manifest) makes the whole line null; the backends list says why.\n\n\
 JSON (when piped): {line, backends: [{name, label, dir, state, posture, errors}]}. Read-only."
 )]
@@ -188,6 +188,7 @@ fn backend(src: Source, bundled: bool) -> Backend {
                     model: p.model,
                     effort: p.effort,
                     tier: p.tier,
+                    tier_declared: p.tier_declared,
                     settings_tier: None,
                 });
             }
