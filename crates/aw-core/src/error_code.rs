@@ -376,11 +376,12 @@ error_codes! {
     /// A `capability.json` that is not a JSON object.
     FamilyManifestMalformed = "FAMILY_MANIFEST_MALFORMED",
     // aw family links
-    /// A member whose `roles.*.cmd` / `source` give no valid link set.
+    /// A member whose `roles.*.cmd` / `source` give no valid link set, or a source that cannot
+    /// be linked (missing, a link, not a regular file).
     FamilyLinksInvalid = "FAMILY_LINKS_INVALID",
     /// Something that is not aw's link is where a wrapper link goes.
     FamilyLinkConflict = "FAMILY_LINK_CONFLICT",
-    /// A bin folder aw will not write into (a symbolic link, not a folder, unreadable).
+    /// A bin path aw cannot write into (not a folder, unreadable).
     FamilyBinDirUnsafe = "FAMILY_BIN_DIR_UNSAFE",
     // The directive's own checks (a failed check is a bug in aw, reported as such).
     /// A directive without a next action.

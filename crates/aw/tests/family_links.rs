@@ -71,23 +71,91 @@ fn a_foreign_file_or_link_is_never_replaced_nor_removed() {
     assert!(link_of(&bin.join("codex-review")).is_some());
 }
 
+#[cfg(unix)]
 #[test]
-fn a_symlinked_bin_folder_is_refused() {
+fn a_bin_folder_linked_from_dotfiles_is_followed() {
     let (ws, dir) = codex();
     let real = ws.root().join("real");
     std::fs::create_dir_all(&real).unwrap();
     let bin = ws.root().join("bin");
     std::os::unix::fs::symlink(&real, &bin).unwrap();
-    let f = ws.failure(&[
-        "family",
-        "links",
-        &dir,
-        "--bin-dir",
-        bin.to_str().unwrap(),
-        "--apply",
-    ]);
-    assert_eq!(f["error"]["code"], "FAMILY_BIN_DIR_UNSAFE");
-    assert!(std::fs::read_dir(&real).unwrap().next().is_none());
+    let b = bin.to_string_lossy().into_owned();
+    ws.ok(&["family", "links", &dir, "--bin-dir", &b, "--apply"]);
+    assert!(real.join("codex-review").symlink_metadata().is_ok());
+    assert!(bin.symlink_metadata().unwrap().file_type().is_symlink());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_source_that_is_missing_or_a_link_is_refused_before_any_link() {
+    let (ws, dir) = codex();
+    let bin = ws.root().join("bin");
+    let b = bin.to_string_lossy().into_owned();
+    std::fs::remove_file(Path::new(&dir).join("bin/codex-review.sh")).unwrap();
+    let f = ws.failure(&["family", "links", &dir, "--bin-dir", &b, "--apply"]);
+    assert_eq!(f["error"]["code"], "FAMILY_LINKS_INVALID");
+    assert!(
+        f["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("does not exist")
+    );
+    assert!(
+        std::fs::read_dir(&bin).unwrap().next().is_none(),
+        "no link made"
+    );
+    std::os::unix::fs::symlink("/bin/sh", Path::new(&dir).join("bin/codex-review.sh")).unwrap();
+    let f = ws.failure(&["family", "links", &dir, "--bin-dir", &b, "--apply"]);
+    assert!(
+        f["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("symbolic link")
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_linked_source_is_made_executable_as_its_read_bits_allow() {
+    use std::os::unix::fs::PermissionsExt;
+    let (ws, dir) = codex();
+    let src = Path::new(&dir).join("bin/codex-review.sh");
+    std::fs::set_permissions(&src, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let b = ws.root().join("bin").to_string_lossy().into_owned();
+    ws.ok(&["family", "links", &dir, "--bin-dir", &b, "--apply"]);
+    let mode = std::fs::metadata(&src).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o755);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_relative_link_to_the_source_is_aws() {
+    let (ws, dir) = codex();
+    let bin = ws.root().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(
+        "../codex-cli-bridge/bin/codex-review.sh",
+        bin.join("codex-review"),
+    )
+    .unwrap();
+    let b = bin.to_string_lossy().into_owned();
+    let v = ws.ok(&["family", "links", &dir, "--bin-dir", &b]);
+    let review = v["links"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["cmd"] == "codex-review")
+        .unwrap();
+    assert_eq!(review["found"], "ours", "{v:#}");
+    let v = ws.ok(&["family", "links", &dir, "--bin-dir", &b, "--remove"]);
+    assert!(
+        v["links"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l["done"] == true)
+    );
+    assert!(bin.join("codex-review").symlink_metadata().is_err());
 }
 
 #[test]

@@ -11,7 +11,9 @@ use aw_core::family::links::{Action, action, derive};
 use aw_manifest::role_wrappers_of;
 use aw_workspace::locate::current_dir;
 use aw_workspace::skill::resolve_arg;
-use aw_workspace::wrapper_links::{create, found, prepare_bin, remove};
+use aw_workspace::wrapper_links::{
+    create, found, make_executable, prepare_bin, remove, source_ready,
+};
 use clap::Args;
 use serde_json::{Value, json};
 use std::path::PathBuf;
@@ -25,7 +27,8 @@ cmd must be a bare name (letters, digits, '.', '_', '-'), have one source, and t
 stay inside the skill folder.\n\nWithout --apply or --remove nothing is written: the plan is \
 shown. --apply creates the missing links and refuses (writing nothing) when something that is \
 not aw's link is in the way; --remove removes only links that point exactly where aw points \
-them. Nothing is written outside the bin folder, and never when it is itself a symbolic link.\n\n\
+them. Each source must be a regular file (not a link) and is given the execute bits its read \
+bits allow. Nothing else is written outside the bin folder (which may be a link you made).\n\n\
 JSON (when piped): {skillDir, binDir, mode: plan|apply|remove, links[{cmd, roles, source, \
 target, found: absent|ours|foreign, action: create|remove|keep|conflict, done}]}."
 )]
@@ -115,6 +118,27 @@ pub fn run(args: &LinksArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             ),
             "move that file or link aside (it is yours: aw never replaces it), then run again",
         ));
+    }
+    if args.apply {
+        // Every source is checked before any link is made: a link to nothing, or to a link,
+        // would be a wrapper that does not run, or runs something else.
+        for (cmd, _, source, target, _, act) in &rows {
+            if *act != Action::Create {
+                continue;
+            }
+            source_ready(target).map_err(|why| {
+                Failure::new(
+                    ErrorCode::FamilyLinksInvalid,
+                    format!("the source of {cmd}, {source}, cannot be linked: {why}; nothing was written"),
+                    "reinstall the member so its wrapper scripts are regular files, then run again",
+                )
+            })?;
+        }
+        for (cmd, _, _, target, _, act) in &rows {
+            if *act == Action::Create {
+                make_executable(target).map_err(|e| link_failed(&bin, cmd, &e))?;
+            }
+        }
     }
     let mut done = Vec::new();
     let mut created: Vec<(&String, &PathBuf)> = Vec::new();
