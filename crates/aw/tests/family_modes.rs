@@ -1,6 +1,6 @@
 //! `aw family modes`: the mode catalog renderer over the real members and hand-written catalogs.
 
-use crate::support::{Ws, fixture_path};
+use crate::support::{Ws, copy_tree, fixture_path};
 
 fn member(name: &str) -> String {
     fixture_path("family/members")
@@ -155,4 +155,42 @@ fn an_invalid_manifest_is_flagged_and_a_missing_one_fails() {
     let dir = small(&ws, "[1]");
     let f = ws.failure(&["family", "modes", &dir]);
     assert_eq!(f["error"]["code"], "FAMILY_MANIFEST_MALFORMED");
+}
+
+#[test]
+fn a_reference_that_names_no_form_is_shown_unresolved_never_as_a_command() {
+    let ws = Ws::bare();
+    let dir = ws.root().join("codex");
+    copy_tree(&fixture_path("family/members/codex-cli-bridge"), &dir);
+    let path = dir.join("capability.json");
+    let mut m: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let first = &mut m["modeCatalog"][0]["invocationRefs"];
+    first[0]["index"] = 99.into();
+    first
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({"contractField": "notes", "index": 0}));
+    std::fs::write(&path, serde_json::to_vec(&m).unwrap()).unwrap();
+    let d = dir.to_string_lossy().into_owned();
+    let v = ws.ok(&["family", "modes", &d]);
+    let mode = &v["catalog"]["modes"][0];
+    let unresolved: Vec<&str> = mode["unresolved"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u.as_str().unwrap())
+        .collect();
+    assert_eq!(unresolved.len(), 2, "{mode:#}");
+    assert!(unresolved[0].ends_with(".contract.invocations[99]"));
+    assert!(unresolved[1].ends_with(".contract.notes[0]"));
+    assert!(
+        mode["forms"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|f| f["from"].as_str().unwrap().contains(".invocations[")),
+        "{mode:#}"
+    );
+    let (_, text) = ws.text(&["family", "modes", &d, "--format", "human"]);
+    assert!(text.contains("(unresolved: roles."), "{text}");
 }

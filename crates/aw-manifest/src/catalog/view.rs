@@ -52,6 +52,9 @@ pub struct ModeView {
     pub guardrails: Vec<GuardrailView>,
     /// The env-hooks (or, for a raw mode, the entry itself) that modify this mode.
     pub custom_hooks: Vec<String>,
+    /// The references that name no form: a field other than the one the entry's kind drives
+    /// (`invocations` for a primary, `continue` for a continuation), or an index past its end.
+    pub unresolved: Vec<String>,
 }
 
 /// One rendered invocation form.
@@ -157,7 +160,7 @@ fn mode(entry: &Map, roles: Option<&Map>) -> Option<ModeView> {
                 .collect()
         })
         .unwrap_or_default();
-    let raw = raw_forms(entry, kind.as_deref(), role.as_deref(), roles);
+    let (raw, unresolved) = raw_forms(entry, kind.as_deref(), role.as_deref(), roles);
     let forms = raw
         .into_iter()
         .map(|(text, from)| {
@@ -207,19 +210,21 @@ fn mode(entry: &Map, roles: Option<&Map>) -> Option<ModeView> {
         operands,
         guardrails,
         custom_hooks: texts(entry.get("customHooks")),
+        unresolved,
         kind,
         role,
     })
 }
 
 /// The entry's forms with where each comes from: by reference into the role's contract when the
-/// role has an object contract (the validator's "contract-backed"), else the literal descriptor.
+/// role has an object contract (the validator's "contract-backed"), else the literal descriptor;
+/// and the references that resolve to no form, as the validator's K5/K6 would flag them.
 fn raw_forms(
     entry: &Map,
     kind: Option<&str>,
     role: Option<&str>,
     roles: Option<&Map>,
-) -> Vec<(String, String)> {
+) -> (Vec<(String, String)>, Vec<String>) {
     let contract = match (kind, role) {
         (Some("env-hook"), _) | (_, None) => None,
         (_, Some(role)) => roles
@@ -229,36 +234,50 @@ fn raw_forms(
             .map(|c| (role, c)),
     };
     let Some((role, contract)) = contract else {
-        return text(entry.get("descriptor"))
+        let forms = text(entry.get("descriptor"))
             .map(|d| vec![(d, "descriptor".to_owned())])
             .unwrap_or_default();
+        return (forms, Vec::new());
+    };
+    // A primary drives a mode through an invocation, a continuation resumes one.
+    let wanted = match kind {
+        Some("continuation") => "continue",
+        _ => "invocations",
     };
     let refs = entry
         .get("invocationRefs")
         .and_then(Value::as_array)
         .map(Vec::as_slice)
         .unwrap_or_default();
-    refs.iter()
-        .filter_map(|r| {
-            let field = r.get("contractField").and_then(Value::as_str)?;
-            let index = r.get("index").and_then(Value::as_f64)?;
-            if !(index >= 0.0 && index.fract() == 0.0 && index < 9_007_199_254_740_992.0) {
-                return None;
-            }
+    let mut forms = Vec::new();
+    let mut unresolved = Vec::new();
+    for r in refs {
+        let field = r.get("contractField").and_then(Value::as_str);
+        let index = r
+            .get("index")
+            .and_then(Value::as_f64)
+            .filter(|i| *i >= 0.0 && i.fract() == 0.0 && *i < 9_007_199_254_740_992.0);
+        let shown = format!(
+            "roles.{role}.contract.{}[{}]",
+            field.unwrap_or("?"),
             // A safe non-negative integer, so the cast is exact.
-            let i = index as usize;
-            let form = contract
-                .get(field)
+            index.map_or("?".to_owned(), |i| (i as u64).to_string())
+        );
+        let form = match (field, index) {
+            (Some(f), Some(i)) if f == wanted => contract
+                .get(f)
                 .and_then(Value::as_array)
-                .and_then(|a| a.get(i))
+                .and_then(|a| a.get(i as usize))
                 .and_then(Value::as_str)
-                .filter(|s| !s.is_empty())?;
-            Some((
-                form.to_owned(),
-                format!("roles.{role}.contract.{field}[{i}]"),
-            ))
-        })
-        .collect()
+                .filter(|s| !s.is_empty()),
+            _ => None,
+        };
+        match form {
+            Some(f) => forms.push((f.to_owned(), shown)),
+            None => unresolved.push(shown),
+        }
+    }
+    (forms, unresolved)
 }
 
 #[cfg(test)]

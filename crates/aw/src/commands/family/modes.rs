@@ -91,8 +91,11 @@ fn render_mode(out: &mut String, m: &ModeView) {
     }
     list(out, "use when", &m.when_to_use);
     list(out, "not when", &m.when_not_to);
-    if !m.forms.is_empty() {
+    if !m.forms.is_empty() || !m.unresolved.is_empty() {
         out.push_str("  invocation:\n");
+        for u in &m.unresolved {
+            out.push_str(&format!("    (unresolved: {u})\n"));
+        }
         for f in &m.forms {
             let label = match (f.template, f.required.is_empty()) {
                 (false, _) => String::new(),
