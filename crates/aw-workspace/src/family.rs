@@ -107,3 +107,8 @@ pub fn acks_text(project: &Path) -> Result<Option<String>, String> {
         .map(Some)
         .map_err(|_| "it is not UTF-8 text".to_owned())
 }
+
+/// Whether `dir` is a folder (following links).
+pub fn folder_exists(dir: &Path) -> bool {
+    std::fs::metadata(dir).is_ok_and(|m| m.is_dir())
+}

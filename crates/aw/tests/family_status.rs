@@ -483,3 +483,41 @@ fn a_deployment_stamp_counts_only_with_something_in_it() {
         false
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn a_skill_folder_reached_through_two_roots_is_one_copy() {
+    let ws = family_ws();
+    install_all(&skills(&ws));
+    std::fs::create_dir_all(ws.home().join(".agents")).unwrap();
+    std::os::unix::fs::symlink(skills(&ws), ws.home().join(".agents/skills")).unwrap();
+    let v = ws.ok(&["family", "status", "--json"]);
+    let m = member(&v, "codex-cli-bridge");
+    assert_eq!(m["copies"].as_array().unwrap().len(), 1, "{m:#}");
+}
+
+#[test]
+fn a_named_folder_that_is_not_there_is_warned_about() {
+    let ws = family_ws();
+    let v = ws.ok(&[
+        "family",
+        "status",
+        "--bundled",
+        "nope",
+        "--project",
+        "gone",
+        "--json",
+    ]);
+    assert_eq!(
+        v["warnings"],
+        serde_json::json!([
+            "--bundled nope is not a folder",
+            "--project gone is not a folder"
+        ])
+    );
+    let (_, text) = ws.text(&["family", "status", "--root", "x", "--format", "human"]);
+    assert!(
+        text.starts_with("warning: --root x is not a folder\n"),
+        "{text}"
+    );
+}

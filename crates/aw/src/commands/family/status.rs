@@ -7,7 +7,7 @@ use crate::output::{Format, Outcome};
 use crate::style::clean_lines;
 use aw_core::family::roster::BRIDGE_KIND;
 use aw_core::family::{Freshness, State, compares_with_bundle, freshness};
-use aw_workspace::family::{bundled_manifest, deployed_stamp};
+use aw_workspace::family::{bundled_manifest, deployed_stamp, folder_exists};
 use clap::Args;
 use serde_json::{Value, json};
 use std::path::PathBuf;
@@ -26,7 +26,7 @@ The member is placed on the ladder not-installed → unsupported → invalid →
 version and where it came from (package.json, else SKILL.md metadata.version). --bundled <dir> \
 compares each ok bridge with `<dir>/<name>/capability.json` (freshness behind, current, unknown or \
 not-checked); --project <dir> reads each member's `detect.deployed` stamp there.\n\n\
-JSON (when piped): {roots, members: [{name, kind, state, reason, dir, version, versionFrom, \
+JSON (when piped): {roots, warnings, members: [{name, kind, state, reason, dir, version, versionFrom, \
 installed: {env, envValue, default, via, path, note}, bundled: {dir, present, error, version, \
 freshness}, deployed: {file, path, present, stamp}, copies: [{dir, found, state, reason, version, \
 versionFrom}]}]}. Read-only."
@@ -57,8 +57,21 @@ pub fn run(args: &StatusArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             )
         })
         .collect();
+    // A folder named on the command line that is not there is most likely a typo: say so
+    // rather than report every member absent from it.
+    let named = args
+        .roots
+        .iter()
+        .map(|r| ("--root", r))
+        .chain(args.bundled.iter().map(|b| ("--bundled", b)))
+        .chain(args.project.iter().map(|p| ("--project", p)));
+    let warnings: Vec<String> = named
+        .filter(|(_, dir)| !folder_exists(&cwd.join(dir)))
+        .map(|(flag, dir)| format!("{flag} {} is not a folder", dir.display()))
+        .collect();
     let model = json!({
         "roots": roots.iter().map(|r| r.display().to_string()).collect::<Vec<_>>(),
+        "warnings": warnings,
         "members": members,
     });
     Ok(match style.format {
@@ -151,6 +164,9 @@ fn member_json(s: &Surveyed, bundled: Option<PathBuf>, project: Option<PathBuf>)
 fn human(model: &Value) -> String {
     let mut out = String::new();
     let text = |v: &Value| v.as_str().unwrap_or("").to_owned();
+    for w in model["warnings"].as_array().into_iter().flatten() {
+        out.push_str(&format!("warning: {}\n", text(w)));
+    }
     for m in model["members"].as_array().into_iter().flatten() {
         let mut line = format!("{:<24} {:<13}", text(&m["name"]), text(&m["state"]));
         if let Some(v) = m["version"].as_str() {

@@ -76,8 +76,18 @@ pub fn survey(cwd: &Path, roots: &[PathBuf], cx: &Ctx<'_>) -> Vec<Surveyed> {
         .map(|member| {
             let env = env_value(member.env);
             let resolved = resolve_installed(env.as_deref(), member.default, home.as_deref(), cwd);
+            // One folder reached through two roots (a linked skill folder) is one copy.
+            let mut seen_real: Vec<PathBuf> = Vec::new();
             let copies = candidates(member.name, resolved.path.as_deref(), roots)
                 .into_iter()
+                .filter(|(dir, _)| match std::fs::canonicalize(dir) {
+                    Ok(real) if seen_real.contains(&real) => false,
+                    Ok(real) => {
+                        seen_real.push(real);
+                        true
+                    }
+                    Err(_) => true,
+                })
                 .filter_map(|(dir, found)| {
                     let copy = inspect(&dir, member.file)?;
                     let class = classify(member, Some(&facts(&copy.report)));
