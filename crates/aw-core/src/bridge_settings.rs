@@ -5,9 +5,10 @@
 //!
 //! The format is the one the family's wrappers parse (they never source the file): a setting is
 //! a line that starts, at its first byte, with a key (`[A-Za-z_][A-Za-z0-9_]*`) and `=`;
-//! everything after the first `=` is the value, byte for byte (a blank or a carriage return
-//! included, as the wrappers see it). A line that is blank, or whose first non-blank character is
-//! `#`, is a comment; any other line is malformed and means nothing. A key written twice takes
+//! everything after the first `=` is the value, byte for byte (blanks included), as long as it
+//! holds no line break: a line ending in `\r\n` is malformed, as the kit's reader reads it. A
+//! line that is blank, or whose first non-blank character is `#`, is a comment; any other line is
+//! malformed and means nothing. An edit of a key also takes a malformed line that starts `KEY=`. A key written twice takes
 //! its last value. Every line the user wrote keeps its bytes and its place across an edit, except
 //! the lines of the key being set or unset; a line aw writes ends with `\n`.
 
@@ -59,7 +60,10 @@ pub struct FileEntry {
 /// a byte it refuses), and no blank at either end (which a reader trimming the value would
 /// lose). Checked before the kind's own rule, whatever a manifest allows.
 pub fn writable_value(value: &str) -> bool {
-    !value.chars().any(char::is_control) && value.trim_matches([' ', '\t']) == value
+    !value
+        .chars()
+        .any(|c| c.is_control() || c == '\u{2028}' || c == '\u{2029}')
+        && value.trim_matches([' ', '\t']) == value
 }
 
 /// Reads one line (with its carriage return, if any: it is part of the value the wrappers see).
@@ -78,7 +82,9 @@ fn classify(raw: &str) -> LineKind {
         .next()
         .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_');
     match raw[key_len..].strip_prefix('=') {
-        Some(value) if starts_well => {
+        // A line break inside the value (a carriage return, U+2028, U+2029) ends the match the
+        // kit's reader makes, so such a line sets nothing: a CRLF line is malformed there.
+        Some(value) if starts_well && !value.contains(['\r', '\u{2028}', '\u{2029}']) => {
             LineKind::Setting(raw[..key_len].to_owned(), value.to_owned())
         }
         _ => LineKind::Malformed,
@@ -136,6 +142,19 @@ impl SettingsFile {
         out
     }
 
+    /// Whether an edit of `key` takes the line: a setting of the key, or a malformed line that
+    /// starts `key=` (a CRLF line of it, say), as the kit's writer matches lines.
+    fn edits(l: &Line, key: &str) -> bool {
+        match &l.kind {
+            LineKind::Setting(k, _) => k == key,
+            LineKind::Malformed => l
+                .text
+                .strip_prefix(key)
+                .is_some_and(|rest| rest.starts_with('=')),
+            LineKind::Comment => false,
+        }
+    }
+
     fn setting(l: &Line) -> Option<(&str, &str)> {
         match &l.kind {
             LineKind::Setting(k, v) => Some((k, v)),
@@ -182,7 +201,7 @@ impl SettingsFile {
     /// Returns whether the text changed.
     pub fn set(&mut self, key: &str, value: &str) -> bool {
         let before = self.render();
-        let is_key = |l: &Line| Self::setting(l).is_some_and(|(k, _)| k == key);
+        let is_key = |l: &Line| Self::edits(l, key);
         let line = Line {
             text: format!("{key}={value}"),
             // A carriage return would become part of the value.
@@ -197,7 +216,7 @@ impl SettingsFile {
                     i += 1;
                     keep
                 });
-                if self.lines[first].kind != line.kind {
+                if self.lines[first].kind != line.kind || self.lines[first].crlf {
                     self.lines[first] = line;
                 }
             }
@@ -212,8 +231,7 @@ impl SettingsFile {
     /// Removes every line of `key`; returns how many there were.
     pub fn unset(&mut self, key: &str) -> usize {
         let before = self.lines.len();
-        self.lines
-            .retain(|l| Self::setting(l).is_none_or(|(k, _)| k != key));
+        self.lines.retain(|l| !Self::edits(l, key));
         if self.lines.is_empty() {
             self.final_newline = false;
         }
@@ -490,13 +508,12 @@ mod tests {
 
     #[test]
     fn the_value_is_every_byte_after_the_first_equals_sign() {
-        let f = SettingsFile::parse("A= 5m \nB=x=y\r\nC=\n_d1=ok\n");
+        let f = SettingsFile::parse("A= 5m \nB=x=y\r\nC=\n_d1=ok\nD=a\u{2028}b\nE=9\r");
         assert_eq!(f.value("A"), Some(" 5m "));
-        assert_eq!(
-            f.value("B"),
-            Some("x=y\r"),
-            "a carriage return is part of it"
-        );
+        assert_eq!(f.value("B"), None, "a CRLF line sets nothing");
+        assert_eq!(f.value("D"), None);
+        assert_eq!(f.value("E"), None, "nor a last line ending in a bare CR");
+        assert_eq!(f.malformed(), [2, 5, 6]);
         assert_eq!(f.value("C"), Some(""));
         assert_eq!(f.value("_d1"), Some("ok"));
         for bad in [
@@ -540,9 +557,9 @@ mod tests {
 
     #[test]
     fn a_line_aw_writes_ends_with_a_bare_newline() {
-        // In a CRLF file the carriage return would be part of the value the wrappers read.
+        // In a CRLF file every line is malformed; an edit rewrites the key's line clean.
         let mut f = SettingsFile::parse("X=1\r\nY=2\r\n");
-        assert_eq!(f.value("Y"), Some("2\r"));
+        assert_eq!(f.value("Y"), None);
         f.set("Y", "2");
         f.set("Z", "3");
         assert_eq!(f.render(), "X=1\r\nY=2\nZ=3\n");
