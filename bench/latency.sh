@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Whole-process latency of aw commands.
 #
-# Usage: bench/latency.sh [manifest|sessions|flow|status|capability|all] [SKILL_DIR...]
+# Usage: bench/latency.sh [manifest|sessions|flow|status|capability|family|all] [SKILL_DIR...]
 #   manifest: `aw manifest validate --strict` over the given skill folders (default: the five
 #             family members of ../shared/data/manifest-fixtures when present, else the demo's
 #             example skills).
@@ -24,6 +24,10 @@
 #             index, digests) and of design.validate (the package read and its DESIGN.md digest
 #             checked), and `aw skills --detail --format human` when this aw has the command;
 #             beside the floor, /bin/true (process start-up alone). Target: median <= 5 ms.
+#   family:   with the five real family members installed under a throwaway HOME (the test
+#             fixtures) and both review wrappers wired into a project, `aw family status`,
+#             `family sandbox`, `family settings list` and `family posture`; beside the floor,
+#             /bin/true. Target: median <= 5 ms.
 # Uses hyperfine when installed (median of >= 100 runs), else a loop of N runs timed with `date`.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -109,8 +113,8 @@ case $what in
     measure "session-create (200+ sessions)" "$aw" session-create --type quick --name bench-quick --objective "Bench" --json
     cd "$root"
     ;;
-  manifest|flow|status|capability) ;;
-  *) echo "unknown benchmark: $what (manifest|sessions|flow|status|capability|all)" >&2; exit 2 ;;
+  manifest|flow|status|capability|family) ;;
+  *) echo "unknown benchmark: $what (manifest|sessions|flow|status|capability|family|all)" >&2; exit 2 ;;
 esac
 
 case $what in
@@ -218,5 +222,34 @@ case $what in
     fi
     cd "$root"
     rm -rf "$cws"
+    ;;
+esac
+
+case $what in
+  family|all)
+    fam=$(mktemp -d /tmp/aw-bench-family.XXXXXX)
+    trap 'rm -rf "${fam:-}" "${cws:-}" "${sws:-}" "${ws:-}"' EXIT
+    export HOME=$fam/home XDG_CONFIG_HOME=$fam/xdg
+    unset CODEX_CLI_BRIDGE_DIR ANTIGRAVITY_CLI_BRIDGE_DIR AGENT_WORKFLOW_KIT_DIR \
+      AGENT_WORKFLOW_MEMORY_DIR AGENT_WORKFLOW_ENGINE_DIR CODEX_SERVICE_TIER
+    mkdir -p "$HOME/.claude/skills" "$fam/proj/.claude" "$fam/bin" "$XDG_CONFIG_HOME/agent-workflow"
+    cp -r "$root"/crates/aw/tests/fixtures/family/members/* "$HOME/.claude/skills/"
+    for c in codex-review agy-review; do printf '#!/bin/sh\n' >"$fam/bin/$c"; chmod 755 "$fam/bin/$c"; done
+    export PATH=$fam/bin:$PATH
+    printf '{"sandbox":{"excludedCommands":["codex-review","agy-review"]},"permissions":{"allow":["Bash(codex-review code:*)","Bash(agy-review code:*)"]}}' \
+      >"$fam/proj/.claude/settings.json"
+    printf '# knobs\nCODEX_HARD_TIMEOUT=600\nAGY_HARD_TIMEOUT=5m\n' >"$XDG_CONFIG_HOME/agent-workflow/bridge-settings.conf"
+    cd "$fam/proj"
+    "$aw" family sandbox --json | grep -q '"fingerprint": "72a12b72349012b9"' \
+      || { echo "family sandbox did not give the kit's fingerprint" >&2; exit 1; }
+    measure "floor: /bin/true" /bin/true
+    floor_ms=$last_ms
+    for args in "status --json" "sandbox --json" "settings list --json" "posture --json"; do
+      # shellcheck disable=SC2086
+      measure "family $args" "$aw" family $args
+      ratio "family ${args%% *} / floor" "$last_ms" "$floor_ms" "(process start-up)"
+    done
+    cd "$root"
+    rm -rf "$fam"
     ;;
 esac
