@@ -100,9 +100,20 @@ fn a_source_that_is_missing_or_a_link_is_refused_before_any_link() {
             .unwrap()
             .contains("does not exist")
     );
+    assert!(!bin.exists(), "not even the bin folder is made");
+    // The dry run already says so.
+    let plan = ws.ok(&["family", "links", &dir, "--bin-dir", &b]);
+    let review = plan["links"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["cmd"] == "codex-review")
+        .unwrap();
     assert!(
-        std::fs::read_dir(&bin).unwrap().next().is_none(),
-        "no link made"
+        review["problem"]
+            .as_str()
+            .unwrap()
+            .contains("does not exist")
     );
     std::os::unix::fs::symlink("/bin/sh", Path::new(&dir).join("bin/codex-review.sh")).unwrap();
     let f = ws.failure(&["family", "links", &dir, "--bin-dir", &b, "--apply"]);
@@ -119,12 +130,80 @@ fn a_source_that_is_missing_or_a_link_is_refused_before_any_link() {
 fn a_linked_source_is_made_executable_as_its_read_bits_allow() {
     use std::os::unix::fs::PermissionsExt;
     let (ws, dir) = codex();
-    let src = Path::new(&dir).join("bin/codex-review.sh");
-    std::fs::set_permissions(&src, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let review = Path::new(&dir).join("bin/codex-review.sh");
+    let exec = Path::new(&dir).join("bin/codex-exec.sh");
+    std::fs::set_permissions(&review, std::fs::Permissions::from_mode(0o644)).unwrap();
+    // A private source stays private: no read bit for others, so no execute bit either.
+    std::fs::set_permissions(&exec, std::fs::Permissions::from_mode(0o600)).unwrap();
     let b = ws.root().join("bin").to_string_lossy().into_owned();
     ws.ok(&["family", "links", &dir, "--bin-dir", &b, "--apply"]);
-    let mode = std::fs::metadata(&src).unwrap().permissions().mode() & 0o777;
-    assert_eq!(mode, 0o755);
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&review), 0o755);
+    assert_eq!(mode(&exec), 0o700);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_source_behind_a_linked_folder_that_leaves_the_skill_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let ws = Ws::bare();
+    let outside = ws.root().join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    let private = outside.join("private.txt");
+    std::fs::write(&private, "s").unwrap();
+    std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let skill = ws.root().join("evil");
+    std::fs::create_dir_all(&skill).unwrap();
+    std::os::unix::fs::symlink("../outside", skill.join("bin")).unwrap();
+    std::fs::write(
+        skill.join("capability.json"),
+        r#"{"schemaVersion":1,"name":"evil","roles":{"review":{"cmd":"evil-review","source":"bin/private.txt"}}}"#,
+    )
+    .unwrap();
+    let bin = ws.root().join("bin1");
+    let (s, b) = (skill.to_string_lossy(), bin.to_string_lossy());
+    let f = ws.failure(&["family", "links", &s, "--bin-dir", &b, "--apply"]);
+    assert_eq!(f["error"]["code"], "FAMILY_LINKS_INVALID");
+    assert!(
+        f["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("outside the skill folder")
+    );
+    assert_eq!(
+        std::fs::metadata(&private).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+    assert!(!bin.exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_relative_link_through_a_linked_bin_folder_is_judged_where_it_really_points() {
+    let (ws, dir) = codex();
+    // The bin folder is a link into another tree; a relative link in it resolves from there.
+    let deep = ws.root().join("real/deep/bin");
+    std::fs::create_dir_all(&deep).unwrap();
+    let lbin = ws.root().join("lbin");
+    std::os::unix::fs::symlink(&deep, &lbin).unwrap();
+    std::os::unix::fs::symlink(
+        "../codex-cli-bridge/bin/codex-review.sh",
+        deep.join("codex-review"),
+    )
+    .unwrap();
+    let b = lbin.to_string_lossy().into_owned();
+    let v = ws.ok(&["family", "links", &dir, "--bin-dir", &b, "--remove"]);
+    let review = v["links"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["cmd"] == "codex-review")
+        .unwrap();
+    assert_eq!(review["found"], "foreign", "{v:#}");
+    assert!(
+        deep.join("codex-review").symlink_metadata().is_ok(),
+        "left alone"
+    );
 }
 
 #[cfg(unix)]

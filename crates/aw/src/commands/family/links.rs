@@ -12,11 +12,11 @@ use aw_manifest::role_wrappers_of;
 use aw_workspace::locate::current_dir;
 use aw_workspace::skill::resolve_arg;
 use aw_workspace::wrapper_links::{
-    create, found, make_executable, prepare_bin, remove, source_ready,
+    create, found, make_executable, prepare_bin, remove, restore_mode, source_ready,
 };
 use clap::Args;
 use serde_json::{Value, json};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Arguments of `aw family links`.
 #[derive(Debug, Args)]
@@ -27,10 +27,11 @@ cmd must be a bare name (letters, digits, '.', '_', '-'), have one source, and t
 stay inside the skill folder.\n\nWithout --apply or --remove nothing is written: the plan is \
 shown. --apply creates the missing links and refuses (writing nothing) when something that is \
 not aw's link is in the way; --remove removes only links that point exactly where aw points \
-them. Each source must be a regular file (not a link) and is given the execute bits its read \
-bits allow. Nothing else is written outside the bin folder (which may be a link you made).\n\n\
+them. Each source must be a regular file (not a link) whose real place is inside the skill \
+folder; --apply gives it the execute bits its read bits allow. Nothing else is written outside the \
+bin folder (which may be a link you made); a failed --apply puts back what it changed.\n\n\
 JSON (when piped): {skillDir, binDir, mode: plan|apply|remove, links[{cmd, roles, source, \
-target, found: absent|ours|foreign, action: create|remove|keep|conflict, done}]}."
+target, found: absent|ours|foreign, action: create|remove|keep|conflict, problem, done}]}."
 )]
 pub struct LinksArgs {
     /// The member's skill folder (the folder that holds capability.json).
@@ -84,29 +85,35 @@ pub fn run(args: &LinksArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             "name a real folder with --bin-dir",
         )
     };
-    match prepare_bin(&bin, args.apply) {
-        // A missing bin folder is fine for a plan or a removal: there is nothing there yet.
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound && !args.apply => {}
+    match prepare_bin(&bin, false) {
+        // A missing bin folder is fine until a link is made: there is nothing there yet.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
         r => r.map_err(unsafe_bin)?,
     }
     let root = m.dir.root().to_path_buf();
-    let mut rows: Vec<(
-        String,
-        Vec<String>,
-        String,
-        PathBuf,
-        aw_core::family::links::Found,
-        Action,
-    )> = Vec::new();
+    let mut rows: Vec<Row> = Vec::new();
     for l in links {
         let target = root.join(&l.source);
-        let f = found(&bin, &l.cmd, &target);
-        rows.push((l.cmd, l.roles, l.source, target, f, action(f, args.remove)));
+        let found = found(&bin, &l.cmd, &target);
+        let action = action(found, args.remove);
+        // Checked in a plan too, so a dry run shows what --apply would refuse.
+        let problem = (action == Action::Create)
+            .then(|| source_ready(&root, &target).err())
+            .flatten();
+        rows.push(Row {
+            cmd: l.cmd,
+            roles: l.roles,
+            source: l.source,
+            target,
+            found,
+            action,
+            problem,
+        });
     }
     let conflicts: Vec<&str> = rows
         .iter()
-        .filter(|r| r.5 == Action::Conflict)
-        .map(|r| r.0.as_str())
+        .filter(|r| r.action == Action::Conflict)
+        .map(|r| r.cmd.as_str())
         .collect();
     if args.apply && !conflicts.is_empty() {
         return Err(Failure::new(
@@ -119,49 +126,38 @@ pub fn run(args: &LinksArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             "move that file or link aside (it is yours: aw never replaces it), then run again",
         ));
     }
-    if args.apply {
-        // Every source is checked before any link is made: a link to nothing, or to a link,
-        // would be a wrapper that does not run, or runs something else.
-        for (cmd, _, source, target, _, act) in &rows {
-            if *act != Action::Create {
-                continue;
-            }
-            source_ready(target).map_err(|why| {
-                Failure::new(
-                    ErrorCode::FamilyLinksInvalid,
-                    format!("the source of {cmd}, {source}, cannot be linked: {why}; nothing was written"),
-                    "reinstall the member so its wrapper scripts are regular files, then run again",
-                )
-            })?;
-        }
-        for (cmd, _, _, target, _, act) in &rows {
-            if *act == Action::Create {
-                make_executable(target).map_err(|e| link_failed(&bin, cmd, &e))?;
-            }
-        }
+    if args.apply
+        && let Some(r) = rows.iter().find(|r| r.problem.is_some())
+    {
+        return Err(Failure::new(
+            ErrorCode::FamilyLinksInvalid,
+            format!(
+                "the source of {}, {}, cannot be linked: {}; nothing was written",
+                r.cmd,
+                r.source,
+                r.problem.as_deref().unwrap_or_default()
+            ),
+            "reinstall the member so its wrapper scripts are regular files inside its folder, \
+             then run again",
+        ));
     }
-    let mut done = Vec::new();
-    let mut created: Vec<(&String, &PathBuf)> = Vec::new();
-    for (cmd, _, _, target, _, act) in &rows {
-        let did = match (act, args.apply, args.remove) {
-            (Action::Create, true, _) => {
-                if let Err(e) = create(&bin, cmd, target) {
-                    // All or nothing: the links this run made go again before the refusal.
-                    for (made, to) in &created {
-                        let _ = remove(&bin, made, to);
-                    }
-                    return Err(link_failed(&bin, cmd, &e));
+    let done = if args.apply {
+        prepare_bin(&bin, true).map_err(unsafe_bin)?;
+        apply(&bin, &rows)?
+    } else if args.remove {
+        let mut done = Vec::new();
+        for r in &rows {
+            done.push(match r.action {
+                Action::Remove => {
+                    remove(&bin, &r.cmd, &r.target).map_err(|e| link_failed(&bin, &r.cmd, &e))?
                 }
-                created.push((cmd, target));
-                true
-            }
-            (Action::Remove, _, true) => {
-                remove(&bin, cmd, target).map_err(|e| link_failed(&bin, cmd, &e))?
-            }
-            _ => false,
-        };
-        done.push(did);
-    }
+                _ => false,
+            });
+        }
+        done
+    } else {
+        vec![false; rows.len()]
+    };
     let mode = if args.apply {
         "apply"
     } else if args.remove {
@@ -172,9 +168,10 @@ pub fn run(args: &LinksArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let items: Vec<Value> = rows
         .iter()
         .zip(&done)
-        .map(|((cmd, roles, source, target, f, act), did)| {
-            json!({"cmd": cmd, "roles": roles, "source": source,
-                   "target": target.to_string_lossy(), "found": f, "action": act, "done": did})
+        .map(|(r, did)| {
+            json!({"cmd": r.cmd, "roles": r.roles, "source": r.source,
+                   "target": r.target.to_string_lossy(), "found": r.found, "action": r.action,
+                   "problem": r.problem, "done": did})
         })
         .collect();
     let model = json!({
@@ -187,6 +184,62 @@ pub fn run(args: &LinksArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         Format::Json => Outcome::json(model),
         Format::Human => Outcome::text(clean_lines(&human(&model)).into_owned()),
     })
+}
+
+/// One link of the member, with what is found where it goes and what to do.
+struct Row {
+    cmd: String,
+    roles: Vec<String>,
+    source: String,
+    target: PathBuf,
+    found: aw_core::family::links::Found,
+    action: Action,
+    /// Why the source cannot be linked, for a link to create.
+    problem: Option<String>,
+}
+
+/// Makes every link to create, each source first given its execute bits; all or nothing: on a
+/// failure the links made and the modes changed are put back before the refusal.
+fn apply(bin: &Path, rows: &[Row]) -> Result<Vec<bool>, Failure> {
+    let mut changed: Vec<(&Path, u32)> = Vec::new();
+    let mut created: Vec<&Row> = Vec::new();
+    let undo = |changed: &[(&Path, u32)], created: &[&Row]| {
+        for r in created {
+            let _ = remove(bin, &r.cmd, &r.target);
+        }
+        for (path, mode) in changed {
+            restore_mode(path, *mode);
+        }
+    };
+    let mut done = Vec::new();
+    for r in rows {
+        if r.action != Action::Create {
+            done.push(false);
+            continue;
+        }
+        match make_executable(&r.target) {
+            Ok(Some(mode)) => changed.push((&r.target, mode)),
+            Ok(None) => {}
+            Err(e) => {
+                undo(&changed, &created);
+                return Err(Failure::new(
+                    ErrorCode::FamilyLinksInvalid,
+                    format!(
+                        "could not make {} executable: {e}; nothing was kept",
+                        r.target.display()
+                    ),
+                    "give it the execute bit yourself (chmod +x), then run again",
+                ));
+            }
+        }
+        if let Err(e) = create(bin, &r.cmd, &r.target) {
+            undo(&changed, &created);
+            return Err(link_failed(bin, &r.cmd, &e));
+        }
+        created.push(r);
+        done.push(true);
+    }
+    Ok(done)
 }
 
 fn link_failed(bin: &std::path::Path, cmd: &str, e: &std::io::Error) -> Failure {
@@ -205,6 +258,7 @@ fn human(model: &Value) -> String {
         let word = match (act, l["done"].as_bool() == Some(true), mode) {
             ("create", true, _) => "created",
             ("remove", true, _) => "removed",
+            ("create", false, _) if l["problem"].is_string() => "cannot be linked",
             ("create", false, _) => "would create",
             ("remove", false, _) => "would remove",
             ("conflict", _, _) => "not aw's, left alone",
@@ -217,6 +271,9 @@ fn human(model: &Value) -> String {
             l["cmd"].as_str().unwrap_or(""),
             l["target"].as_str().unwrap_or("")
         ));
+        if let Some(p) = l["problem"].as_str() {
+            out.push_str(&format!("    the source cannot be linked: {p}\n"));
+        }
     }
     if mode == "plan" {
         out.push_str("dry run: nothing written (--apply creates, --remove removes aw's links)\n");
