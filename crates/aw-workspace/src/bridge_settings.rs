@@ -201,20 +201,3 @@ pub fn member_at(dir: &Path) -> Member {
         settings,
     }
 }
-
-/// The members installed under `roots`: every folder directly inside a root that holds a
-/// `capability.json`, roots in order and folders by name; a name already found under an earlier
-/// root is skipped (the first copy is the one a host loads).
-pub fn installed_members(roots: &[PathBuf]) -> Vec<Member> {
-    let mut out: Vec<Member> = Vec::new();
-    for dir in crate::skill::member_dirs(roots) {
-        let member = member_at(&dir);
-        let dup = member
-            .name()
-            .is_some_and(|n| out.iter().any(|m| m.name() == Some(n)));
-        if !dup {
-            out.push(member);
-        }
-    }
-    out
-}

@@ -90,43 +90,24 @@ impl SkillFiles for SkillDir {
 /// Resolves a directory argument against `cwd` without touching the disk, like Node's
 /// `path.resolve`: `""` is `cwd` itself and a trailing `/` is dropped.
 pub fn resolve_arg(cwd: &Path, arg: &str) -> PathBuf {
-    let mut out = if Path::new(arg).is_absolute() {
+    resolve_path(cwd, Path::new(arg))
+}
+
+/// [`resolve_arg`] for a path: `p` read against `cwd` (unless absolute), its `.` and `..` parts
+/// resolved lexically (a `..` at the root stays there).
+pub fn resolve_path(cwd: &Path, p: &Path) -> PathBuf {
+    let mut out = if p.is_absolute() {
         PathBuf::from("/")
     } else {
         cwd.to_path_buf()
     };
-    for comp in Path::new(arg).components() {
+    for comp in p.components() {
         match comp {
             Component::RootDir | Component::Prefix(_) | Component::CurDir => {}
             Component::ParentDir => {
                 out.pop();
             }
             Component::Normal(s) => out.push(s),
-        }
-    }
-    out
-}
-
-/// The skill folders under `roots` that hold a `capability.json`, each folder name once (the
-/// first root that has it wins), in root order and then by name.
-pub fn member_dirs(roots: &[PathBuf]) -> Vec<PathBuf> {
-    let mut names: Vec<std::ffi::OsString> = Vec::new();
-    let mut out = Vec::new();
-    for root in roots {
-        let Ok(entries) = std::fs::read_dir(root) else {
-            continue;
-        };
-        let mut children: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
-        children.sort();
-        for dir in children {
-            let Some(name) = dir.file_name().map(|n| n.to_os_string()) else {
-                continue;
-            };
-            if names.contains(&name) || !dir.join("capability.json").is_file() {
-                continue;
-            }
-            names.push(name);
-            out.push(dir);
         }
     }
     out

@@ -6,9 +6,10 @@
 //! to a dotfiles checkout say, as the family's installer allows) and the execute bits of a
 //! wrapper source whose real place is inside its skill folder.
 
+use crate::skill::resolve_path;
 use aw_core::family::links::Found;
 use std::io::{Error, ErrorKind};
-use std::path::{Component, Path, PathBuf};
+use std::path::Path;
 
 /// What is at `<bin>/<cmd>`: aw's link only when it is a symlink to exactly `target`. A relative
 /// link is read from the bin folder's real place (where the system resolves it, even when the bin
@@ -20,7 +21,8 @@ pub fn found(bin: &Path, cmd: &str, target: &Path) -> Found {
         Ok(m) if m.file_type().is_symlink() => match std::fs::read_link(&place) {
             Ok(t) => {
                 let base = std::fs::canonicalize(bin).unwrap_or_else(|_| bin.to_path_buf());
-                if lexical(&base.join(&t)) == lexical(target) {
+                let root = Path::new("/");
+                if resolve_path(root, &base.join(&t)) == resolve_path(root, target) {
                     Found::Ours
                 } else {
                     Found::Foreign
@@ -30,21 +32,6 @@ pub fn found(bin: &Path, cmd: &str, target: &Path) -> Found {
         },
         _ => Found::Foreign,
     }
-}
-
-/// `p` with its `.` and `..` parts resolved without the disk (a `..` at the root stays there).
-fn lexical(p: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in p.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out
 }
 
 /// Makes sure `bin` is a folder, or a link to one (creating it when missing).

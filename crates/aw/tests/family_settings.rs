@@ -5,13 +5,14 @@ use crate::support::{Ws, copy_tree, fixture_path};
 use serde_json::Value;
 use std::path::PathBuf;
 
+/// The known keys in the kit's order: the roster's bridges, codex first.
 const KEYS: [&str; 6] = [
-    "AGY_HARD_TIMEOUT",
-    "AGY_REVIEW_ALLOW_ADDDIR",
-    "AGY_REVIEW_MAX_TOTAL_BYTES",
     "CODEX_SERVICE_TIER",
     "CODEX_HARD_TIMEOUT",
     "CODEX_REVIEW_MAX_TOTAL_BYTES",
+    "AGY_HARD_TIMEOUT",
+    "AGY_REVIEW_ALLOW_ADDDIR",
+    "AGY_REVIEW_MAX_TOTAL_BYTES",
 ];
 
 /// A bare folder whose HOME has the five real members installed under `.claude/skills`, and an
@@ -100,8 +101,14 @@ fn family_settings_list_shows_every_key_of_the_installed_members_with_defaults()
         .iter()
         .map(|m| (m["name"].as_str().unwrap(), m["class"].as_str().unwrap()))
         .collect();
-    assert_eq!(members.len(), 5, "{members:?}");
-    assert!(members.iter().all(|(_, c)| *c == "valid"), "{members:?}");
+    assert_eq!(
+        members,
+        [
+            ("codex-cli-bridge", "valid"),
+            ("antigravity-cli-bridge", "valid")
+        ],
+        "the bridges only, as the kit's registry reads them"
+    );
     // No verb is `list`; nothing was written.
     assert_eq!(ws.ok(&["family", "settings"])["settings"], v["settings"]);
     assert!(!conf(&ws).exists());
@@ -379,14 +386,43 @@ fn family_settings_from_reads_only_the_named_members_and_refuses_an_invalid_one(
     let (code, v) = ws.run(&["family", "settings", "--from", "bad", "list"]);
     assert_eq!(code, 1);
     assert_eq!(v["error"]["code"], "FAMILY_SETTINGS_MANIFEST_INVALID");
-    // Installed, the same folder adds no keys and is listed as skipped.
-    let skills = ws.home().join(".claude/skills/zz-bad");
-    copy_tree(&bad, &skills);
+    // An installed bridge whose manifest breaks adds no keys and is listed as skipped.
+    let agy = ws
+        .home()
+        .join(".claude/skills/antigravity-cli-bridge/capability.json");
+    std::fs::write(&agy, "{").unwrap();
     let v = ws.ok(&["family", "settings", "list"]);
-    assert_eq!(v["settings"].as_array().unwrap().len(), 6);
+    assert_eq!(v["settings"].as_array().unwrap().len(), 3);
     let last = v["members"].as_array().unwrap().last().unwrap().clone();
     assert_eq!(last["class"], "invalid");
-    assert!(last["dir"].as_str().unwrap().ends_with("zz-bad"));
+    assert!(
+        last["dir"]
+            .as_str()
+            .unwrap()
+            .ends_with("antigravity-cli-bridge")
+    );
+}
+
+#[test]
+fn a_projects_own_copy_of_a_bridge_never_defines_the_keys() {
+    let ws = family();
+    // A cloned project ships a bridge copy that would allow another tier.
+    let own = ws.root().join(".claude/skills/codex-cli-bridge");
+    copy_tree(&fixture_path("family/members/codex-cli-bridge"), &own);
+    let m = own.join("capability.json");
+    let mut json: Value = serde_json::from_str(&std::fs::read_to_string(&m).unwrap()).unwrap();
+    for s in json["settings"].as_array_mut().unwrap() {
+        if s["key"] == "CODEX_SERVICE_TIER" {
+            s["values"] = serde_json::json!(["priority", "flex"]);
+        }
+    }
+    std::fs::write(&m, serde_json::to_string_pretty(&json).unwrap()).unwrap();
+    refused(
+        &ws,
+        &["family", "settings", "set", "CODEX_SERVICE_TIER", "flex"],
+        "FAMILY_SETTINGS_INVALID_VALUE",
+    );
+    assert!(!conf(&ws).exists());
 }
 
 #[test]

@@ -5,6 +5,7 @@
 //! file format, the edits and the resolution are `aw_core::bridge_settings`'s; the file and the
 //! members on disk are `aw_workspace::bridge_settings`'s.
 
+use super::survey::{roots, survey};
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
@@ -13,12 +14,10 @@ use aw_core::bridge_settings::{
     Effective, KeyClass, Known, Outcome as FileOutcome, SettingsFile, env_rule, outcome, reconcile,
     resolve, writable_value,
 };
-use aw_core::capability::inventory::skill_roots;
 use aw_core::error_code::ErrorCode;
+use aw_core::family::roster::BRIDGE_KIND;
 use aw_manifest::{Class, SettingEntry, SettingKind};
-use aw_workspace::bridge_settings::{
-    FileState, Member, config_home, edit, file_path, installed_members, member_at,
-};
+use aw_workspace::bridge_settings::{FileState, Member, config_home, edit, file_path, member_at};
 use aw_workspace::locate::current_dir;
 use aw_workspace::locate::env_value;
 use aw_workspace::skill::resolve_arg;
@@ -32,8 +31,8 @@ use std::path::Path;
     long_about = "The bridges' host settings file, ${XDG_CONFIG_HOME:-~/.config}/agent-workflow/\
 bridge-settings.conf: one KEY=value per line from the first column (the value is every byte \
 after the '='), '#' comments kept.\n\nThe known keys come from the \
-`settings` blocks of the family members installed under the standard skill roots, or of the \
---from folders. `set` refuses an unknown key (listing the known ones), a retired key (quoting why) \
+`settings` blocks of the family's bridges as `aw family status` finds them (the copy \
+detect.installed names), or of the --from folders. `set` refuses an unknown key (listing the known ones), a retired key (quoting why) \
 and a value its kind refuses (showing the allowed form); `unset` removes a key, retired or not. \
 The effective value is the environment variable's when it is set (an empty one means the \
 built-in value; enum and timeout keys are judged by their kind, as the wrappers judge them), \
@@ -101,7 +100,14 @@ pub fn run(args: &SettingsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let cwd = current_dir()?;
     let home = cx.home();
     let members = if args.from.is_empty() {
-        installed_members(&skill_roots(&cwd, home.as_deref()))
+        // The bridges as `aw family status` finds them: the copy detect.installed names, never
+        // a project's own skill folder, so a cloned project cannot widen what `set` accepts.
+        let (cwd, roots) = roots(&[], cx)?;
+        survey(&cwd, &roots, cx)
+            .iter()
+            .filter(|s| s.member.kind == BRIDGE_KIND)
+            .filter_map(|s| s.primary().map(|p| member_at(&p.dir)))
+            .collect()
     } else {
         let mut out = Vec::new();
         for arg in &args.from {
