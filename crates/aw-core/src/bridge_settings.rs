@@ -91,11 +91,6 @@ fn classify(raw: &str) -> LineKind {
     }
 }
 
-/// The key of a setting line `key=…`, checked as the wrappers check it.
-pub fn valid_key(key: &str) -> bool {
-    matches!(classify(&format!("{key}=")), LineKind::Setting(k, _) if k == key)
-}
-
 impl SettingsFile {
     /// Parses the file's text (an absent file is the empty text).
     pub fn parse(text: &str) -> Self {
@@ -536,7 +531,6 @@ mod tests {
                 "{comment:?}"
             );
         }
-        assert!(valid_key("CODEX_X") && valid_key("_a") && !valid_key("A B") && !valid_key(""));
     }
 
     #[test]

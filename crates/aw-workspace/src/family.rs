@@ -90,6 +90,10 @@ pub fn claude_settings_files(
 /// its text when it is a regular file reached without a symbolic link, else why not (the kit
 /// refuses a linked file or folder there, so a link cannot borrow another project's answer).
 pub fn acks_text(project: &Path) -> Result<Option<String>, String> {
+    // The project folder itself must not be a link either, as the kit's containment check wants.
+    if std::fs::symlink_metadata(project).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(format!("{} is a symbolic link", project.display()));
+    }
     let mut path = project.to_path_buf();
     for part in ["docs", "ai", "acks.json"] {
         path.push(part);
@@ -111,4 +115,21 @@ pub fn acks_text(project: &Path) -> Result<Option<String>, String> {
 /// Whether `dir` is a folder (following links).
 pub fn folder_exists(dir: &Path) -> bool {
     std::fs::metadata(dir).is_ok_and(|m| m.is_dir())
+}
+
+/// `folders` without those that are the same folder on disk as an earlier one (reached through a
+/// link), first kept; a folder that cannot be resolved is kept as it is.
+pub fn distinct_folders<T>(folders: Vec<(std::path::PathBuf, T)>) -> Vec<(std::path::PathBuf, T)> {
+    let mut seen: Vec<std::path::PathBuf> = Vec::new();
+    folders
+        .into_iter()
+        .filter(|(dir, _)| match std::fs::canonicalize(dir) {
+            Ok(real) if seen.contains(&real) => false,
+            Ok(real) => {
+                seen.push(real);
+                true
+            }
+            Err(_) => true,
+        })
+        .collect()
 }

@@ -112,12 +112,13 @@ pub fn home_dir() -> Option<PathBuf> {
         .map(PathBuf::from)
 }
 
-/// The value of the environment variable `name`, when it is set (possibly empty) and valid
-/// Unicode: the one reader of the variables the family's manifests name (`detect.installed`,
-/// writable dirs, settings keys). A value that is not Unicode reads as unset, never as a
-/// mangled path.
+/// The value of the environment variable `name`, when it is set (possibly empty): the one reader
+/// of the variables the family's manifests name (`detect.installed`, writable dirs, settings
+/// keys). Bytes that are not UTF-8 read as U+FFFD, as Node (the family's tools) decodes them: the
+/// variable is set, which is what decides for a settings key (its file line is then skipped),
+/// and such a path names no folder.
 pub fn env_value(name: &str) -> Option<String> {
-    std::env::var(name).ok()
+    std::env::var_os(name).map(|v| v.to_string_lossy().into_owned())
 }
 
 /// A located workspace.

@@ -128,6 +128,27 @@ pub fn clean(s: &str) -> Cow<'_, str> {
     strip(s, |c| c.is_control() || is_bidi_control(c))
 }
 
+/// User-supplied text shown on one line with its control and bidirectional characters written
+/// as escapes (`\u{1}`, `\n`) rather than removed: for a value whose exact bytes matter (a
+/// refused setting), where dropping a byte would show another, valid-looking value.
+pub fn escaped(s: &str) -> Cow<'_, str> {
+    if s.chars().any(|c| c.is_control() || is_bidi_control(c)) {
+        Cow::Owned(
+            s.chars()
+                .map(|c| {
+                    if c.is_control() || is_bidi_control(c) {
+                        c.escape_default().to_string()
+                    } else {
+                        c.to_string()
+                    }
+                })
+                .collect(),
+        )
+    } else {
+        Cow::Borrowed(s)
+    }
+}
+
 /// The bidirectional formatting characters: marks, embeddings, overrides and isolates.
 fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')

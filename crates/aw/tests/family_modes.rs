@@ -194,3 +194,25 @@ fn a_reference_that_names_no_form_is_shown_unresolved_never_as_a_command() {
     let (_, text) = ws.text(&["family", "modes", &d, "--format", "human"]);
     assert!(text.contains("(unresolved: roles."), "{text}");
 }
+
+#[test]
+fn a_manifest_string_cannot_add_a_line_to_the_human_view() {
+    let ws = Ws::bare();
+    let dir = ws.root().join("codex");
+    copy_tree(&fixture_path("family/members/codex-cli-bridge"), &dir);
+    let path = dir.join("capability.json");
+    let mut m: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    m["modeCatalog"][0]["invocationRefs"][0]["contractField"] =
+        "invocations\n  use when: FAKE".into();
+    m["modeCatalog"][0]["purpose"] = "real\nnot when:\n    - FORGED".into();
+    std::fs::write(&path, serde_json::to_vec(&m).unwrap()).unwrap();
+    let d = dir.to_string_lossy().into_owned();
+    let (_, text) = ws.text(&["family", "modes", &d, "--format", "human"]);
+    assert!(
+        !text
+            .lines()
+            .any(|l| l.trim_start().starts_with("use when: FAKE")),
+        "{text}"
+    );
+    assert!(!text.lines().any(|l| l.trim() == "- FORGED"), "{text}");
+}

@@ -166,3 +166,17 @@ fn a_posture_value_cannot_forge_a_line_in_the_human_view() {
     assert_eq!(text.lines().count(), 1, "{text}");
     assert!(!text.contains('\u{202e}'));
 }
+
+#[test]
+fn a_foreign_copy_is_no_posture_and_silences_nothing() {
+    let ws = family_ws();
+    install_all(&skills(&ws));
+    let agy = skills(&ws).join("antigravity-cli-bridge");
+    let (_, v) = ws.run_env(
+        &["family", "posture", "--json"],
+        &[("CODEX_CLI_BRIDGE_DIR", agy.to_str().unwrap())],
+    );
+    assert_eq!(v["line"], "agy model=Gemini 3.7 Flash (High)", "{v:#}");
+    assert_eq!(v["backends"][0]["state"], "not-installed");
+    assert_eq!(v["backends"][0]["ladder"], "foreign");
+}

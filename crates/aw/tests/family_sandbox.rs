@@ -446,3 +446,18 @@ fn an_installed_bridge_that_is_not_ok_is_skipped_with_why() {
     );
     assert!(Path::new(v["skipped"][0]["dir"].as_str().unwrap()).ends_with("codex-cli-bridge"));
 }
+
+#[cfg(unix)]
+#[test]
+fn a_project_named_through_a_link_does_not_vouch_for_its_acknowledgement() {
+    let ws = codex_wired();
+    ws.write(
+        "docs/ai/acks.json",
+        &json!({"sandboxLaneAck": CODEX_ONLY}).to_string(),
+    );
+    let link = ws.home().join("projlink");
+    std::os::unix::fs::symlink(ws.root(), &link).unwrap();
+    let v = ws.ok(&["family", "sandbox", "--project", link.to_str().unwrap()]);
+    assert_eq!(v["acknowledged"], Value::Null, "{v:#}");
+    assert!(v["ackError"].as_str().unwrap().contains("symbolic link"));
+}

@@ -763,3 +763,39 @@ fn unset_without_a_settings_file_creates_nothing() {
         "no folder, lock or file made just to remove nothing"
     );
 }
+
+#[test]
+fn a_refused_value_is_shown_with_its_control_bytes_escaped() {
+    let ws = family();
+    let (_, text) = ws.stdout(
+        &[
+            "family",
+            "settings",
+            "get",
+            "CODEX_HARD_TIMEOUT",
+            "--format",
+            "human",
+        ],
+        None,
+        &[("CODEX_HARD_TIMEOUT", "5\u{1}")],
+    );
+    assert!(text.contains("'5\\u{1}'"), "{text}");
+}
+
+#[cfg(unix)]
+#[test]
+fn an_env_value_that_is_not_unicode_is_still_set() {
+    use std::os::unix::ffi::OsStrExt;
+    let ws = family();
+    write_conf(&ws, "CODEX_HARD_TIMEOUT=600\n");
+    let out = ws
+        .process(&["family", "settings", "get", "CODEX_HARD_TIMEOUT"])
+        .env("CODEX_HARD_TIMEOUT", std::ffi::OsStr::from_bytes(b"\xff"))
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        v["setting"]["source"], "default",
+        "the file is skipped: {v:#}"
+    );
+}

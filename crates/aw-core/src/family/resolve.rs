@@ -130,10 +130,11 @@ pub fn compares_with_bundle(kind: &str, state: super::State) -> bool {
     kind == super::roster::BRIDGE_KIND && state == super::State::Ok
 }
 
-/// The `x.y.z` a version starts with.
-fn leading_triple(v: &str) -> Option<(u64, u64, u64)> {
+/// The `x.y.z` a version starts with, each part a JavaScript number (so a part too long for an
+/// integer still compares, as the kit compares it).
+fn leading_triple(v: &str) -> Option<[f64; 3]> {
     let v = v.trim();
-    let mut parts = [0u64; 3];
+    let mut parts = [0f64; 3];
     let mut rest = v;
     for (i, part) in parts.iter_mut().enumerate() {
         if i > 0 {
@@ -146,7 +147,7 @@ fn leading_triple(v: &str) -> Option<(u64, u64, u64)> {
         *part = rest[..digits].parse().ok()?;
         rest = &rest[digits..];
     }
-    Some((parts[0], parts[1], parts[2]))
+    Some(parts)
 }
 
 #[cfg(test)]
@@ -205,6 +206,7 @@ mod tests {
         assert_eq!(f("3.5.0", " 3.5.0 "), Freshness::Current);
         assert_eq!(f("7.1.0", "7.1.0-rc.1"), Freshness::Current);
         assert_eq!(f("3.5.0", "3.5"), Freshness::Unknown);
+        assert_eq!(f("3.5.0", "3.5.99999999999999999999"), Freshness::Behind);
         assert_eq!(f("x", "1.0.0"), Freshness::Unknown);
         assert_eq!(freshness(None, Some("1.0.0")), Freshness::Unknown);
         assert!(compares_with_bundle(

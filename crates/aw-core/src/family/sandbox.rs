@@ -71,7 +71,10 @@ pub fn normalise_absolute(dir: &str) -> String {
 
 /// Writes an absolute path under `home` back as `~/…` (and `home` itself as `~`).
 pub fn home_symbolic(dir: &str, home: Option<&str>) -> String {
+    // HOME is resolved like any absolute path (`/h//u/.` is `/h/u`), as the kit resolves it.
+    let home = home.map(normalise_absolute);
     let Some(home) = home
+        .as_deref()
         .map(|h| h.trim_end_matches('/'))
         .filter(|h| !h.is_empty())
     else {
@@ -195,5 +198,6 @@ mod tests {
         assert_eq!(r(Some("../up/./d")), "/proj/up/d");
         assert_eq!(home_symbolic("/h/u", Some("/h/u/")), "~");
         assert_eq!(home_symbolic("/h/user2/x", Some("/h/u")), "/h/user2/x");
+        assert_eq!(home_symbolic("/h/u/.codex", Some("/h//u/.")), "~/.codex");
     }
 }

@@ -8,7 +8,7 @@ use super::read::{malformed, member};
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
-use crate::style::clean_lines;
+use crate::style::{clean, clean_lines};
 use aw_manifest::Class;
 use aw_manifest::catalog::{CatalogView, ModeView, catalog_view_of};
 use clap::Args;
@@ -74,60 +74,64 @@ fn human(dir: &str, valid: bool, view: &CatalogView) -> String {
     out
 }
 
+/// One mode's block. Every manifest string is shown on one line (control and bidirectional
+/// characters removed), so a value cannot add a line of its own.
 fn render_mode(out: &mut String, m: &ModeView) {
-    let mut head = vec![m.kind.clone().unwrap_or_else(|| "?".to_owned())];
+    let c = |s: &str| clean(s).into_owned();
+    let cs = |items: &[String]| items.iter().map(|i| c(i)).collect::<Vec<_>>();
+    let mut head = vec![c(m.kind.as_deref().unwrap_or("?"))];
     if let Some(role) = &m.role {
-        head.push(format!("role {role}"));
+        head.push(format!("role {}", c(role)));
     }
     if let Some(sub) = &m.submode {
-        head.push(format!("submode {sub}"));
+        head.push(format!("submode {}", c(sub)));
     }
     if !m.parents.is_empty() {
-        head.push(format!("modifies {}", m.parents.join(", ")));
+        head.push(format!("modifies {}", cs(&m.parents).join(", ")));
     }
-    out.push_str(&format!("{} ({})\n", m.key, head.join(", ")));
+    out.push_str(&format!("{} ({})\n", c(&m.key), head.join(", ")));
     if let Some(p) = &m.purpose {
-        out.push_str(&format!("  {p}\n"));
+        out.push_str(&format!("  {}\n", c(p)));
     }
     list(out, "use when", &m.when_to_use);
     list(out, "not when", &m.when_not_to);
     if !m.forms.is_empty() || !m.unresolved.is_empty() {
         out.push_str("  invocation:\n");
         for u in &m.unresolved {
-            out.push_str(&format!("    (unresolved: {u})\n"));
+            out.push_str(&format!("    (unresolved: {})\n", c(u)));
         }
         for f in &m.forms {
             let label = match (f.template, f.required.is_empty()) {
                 (false, _) => String::new(),
                 (true, true) => "  [template]".to_owned(),
-                (true, false) => format!("  [template; required: {}]", f.required.join(" ")),
+                (true, false) => format!("  [template; required: {}]", cs(&f.required).join(" ")),
             };
-            out.push_str(&format!("    {}{label}\n", f.text));
+            out.push_str(&format!("    {}{label}\n", c(&f.text)));
         }
     }
     if !m.operands.is_empty() {
         out.push_str("  operands:\n");
         for o in &m.operands {
             let need = if o.required { "required" } else { "optional" };
-            let what = o.description.as_deref().unwrap_or("");
-            out.push_str(&format!("    {} ({need}): {what}\n", o.slot));
+            let what = c(o.description.as_deref().unwrap_or(""));
+            out.push_str(&format!("    {} ({need}): {what}\n", c(&o.slot)));
         }
     }
     if !m.guardrails.is_empty() {
         out.push_str("  guardrails:\n");
         for g in &m.guardrails {
-            let how = g.enforcement.as_deref().unwrap_or("?");
-            out.push_str(&format!("    - [{how}] {}\n", g.value));
-            if let Some(c) = &g.condition {
-                out.push_str(&format!("      only when: {c}\n"));
+            let how = c(g.enforcement.as_deref().unwrap_or("?"));
+            out.push_str(&format!("    - [{how}] {}\n", c(&g.value)));
+            if let Some(cond) = &g.condition {
+                out.push_str(&format!("      only when: {}\n", c(cond)));
             }
-            if let Some(s) = &g.source {
-                out.push_str(&format!("      source: {s}\n"));
+            if let Some(src) = &g.source {
+                out.push_str(&format!("      source: {}\n", c(src)));
             }
         }
     }
     if !m.custom_hooks.is_empty() {
-        out.push_str(&format!("  hooks: {}\n", m.custom_hooks.join(", ")));
+        out.push_str(&format!("  hooks: {}\n", cs(&m.custom_hooks).join(", ")));
     }
 }
 
@@ -137,6 +141,6 @@ fn list(out: &mut String, label: &str, items: &[String]) {
     }
     out.push_str(&format!("  {label}:\n"));
     for it in items {
-        out.push_str(&format!("    - {it}\n"));
+        out.push_str(&format!("    - {}\n", clean(it)));
     }
 }

@@ -88,7 +88,7 @@ pub fn run(args: &PostureArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
                     Source {
                         name,
                         label,
-                        dir: primary.map(|p| p.dir.clone()),
+                        dir: own.map(|p| p.dir.clone()),
                         summary: own.and_then(|p| p.copy.summary.clone()),
                         ladder: primary.map(|p| p.class.state),
                     }

@@ -9,7 +9,7 @@ use super::survey::{roots, survey};
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
-use crate::style::clean;
+use crate::style::{clean, escaped};
 use aw_core::bridge_settings::{
     Effective, KeyClass, Known, Outcome as FileOutcome, SettingsFile, env_rule, outcome, reconcile,
     resolve, writable_value,
@@ -392,7 +392,7 @@ fn s(v: &Value) -> String {
 /// One setting as `KEY = value [source]`, then its member, allowed form and effect.
 fn setting_lines(v: &Value) -> String {
     let value = match v["value"].as_str() {
-        Some(x) => clean(x).into_owned(),
+        Some(x) => escaped(x).into_owned(),
         None => "(unset: the wrapper's built-in value applies)".to_owned(),
     };
     let mut out = format!("{} = {value} [{}]\n", s(&v["key"]), s(&v["source"]));
@@ -400,7 +400,8 @@ fn setting_lines(v: &Value) -> String {
         out.push_str(&format!("  RETIRED, arms nothing: {}\n", s(&v["retired"])));
     }
     for i in v["ignored"].as_array().into_iter().flatten() {
-        let (source, value) = (s(&i["source"]), s(&i["value"]));
+        let source = s(&i["source"]);
+        let value = escaped(i["value"].as_str().unwrap_or_default()).into_owned();
         out.push_str(&match i["reason"].as_str() {
             Some("empty") => format!(
                 "  {source} variable set but empty: the file's line is skipped and the built-in \

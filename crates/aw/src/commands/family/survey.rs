@@ -10,7 +10,7 @@ use aw_core::family::{
     resolve_installed,
 };
 use aw_manifest::{Class, Report};
-use aw_workspace::family::{InstalledCopy, inspect};
+use aw_workspace::family::{InstalledCopy, distinct_folders, inspect};
 use aw_workspace::locate::current_dir;
 use aw_workspace::locate::env_value;
 use std::path::{Path, PathBuf};
@@ -77,17 +77,8 @@ pub fn survey(cwd: &Path, roots: &[PathBuf], cx: &Ctx<'_>) -> Vec<Surveyed> {
             let env = env_value(member.env);
             let resolved = resolve_installed(env.as_deref(), member.default, home.as_deref(), cwd);
             // One folder reached through two roots (a linked skill folder) is one copy.
-            let mut seen_real: Vec<PathBuf> = Vec::new();
-            let copies = candidates(member.name, resolved.path.as_deref(), roots)
+            let copies = distinct_folders(candidates(member.name, resolved.path.as_deref(), roots))
                 .into_iter()
-                .filter(|(dir, _)| match std::fs::canonicalize(dir) {
-                    Ok(real) if seen_real.contains(&real) => false,
-                    Ok(real) => {
-                        seen_real.push(real);
-                        true
-                    }
-                    Err(_) => true,
-                })
                 .filter_map(|(dir, found)| {
                     let copy = inspect(&dir, member.file)?;
                     let class = classify(member, Some(&facts(&copy.report)));
