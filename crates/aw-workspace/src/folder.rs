@@ -254,6 +254,19 @@ fn open_regular(path: &std::path::Path) -> std::io::Result<(File, u64)> {
     }
 }
 
+/// The names of the entries of `dir` that are valid UTF-8, sorted (a listing's own order is the
+/// filesystem's); none when it cannot be listed.
+pub fn sorted_names(dir: &std::path::Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .collect();
+    names.sort();
+    names
+}
+
 /// The bytes of the regular file at `path` (see [`open_regular`]), read through the handle's
 /// announced size; a file over [`MAX_DOCUMENT_BYTES`] is refused unread.
 pub fn read_regular_path(path: &std::path::Path) -> std::io::Result<Vec<u8>> {

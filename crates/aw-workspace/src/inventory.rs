@@ -41,15 +41,8 @@ pub fn survey(cwd: &Path, home: Option<&Path>) -> Survey {
     let mut names_seen: Vec<String> = Vec::new();
     let roots = skill_roots(cwd, home);
     for root in &roots {
-        let Ok(entries) = std::fs::read_dir(root) else {
-            continue;
-        };
-        // A listing's order is the filesystem's: sorted, the order of copies is stable.
-        let mut names: Vec<String> = entries
-            .filter_map(|e| e.ok()?.file_name().into_string().ok())
-            .collect();
-        names.sort();
-        for name in names {
+        // Sorted, the order of copies is stable.
+        for name in crate::folder::sorted_names(root) {
             let dir = root.join(&name);
             // `is_dir` follows a link: a linked skill folder counts as the folder it leads to.
             if dir.is_dir() {

@@ -34,14 +34,7 @@ pub fn index(roots: &[PathBuf]) -> Vec<IndexedSkill> {
             out.push(skill);
             continue;
         }
-        let Ok(entries) = std::fs::read_dir(root) else {
-            continue;
-        };
-        let mut names: Vec<String> = entries
-            .filter_map(|e| e.ok()?.file_name().into_string().ok())
-            .collect();
-        names.sort();
-        for name in names {
+        for name in crate::folder::sorted_names(root) {
             let dir = root.join(&name);
             if dir.is_dir()
                 && let Some(skill) = skill_at(root, &dir)
