@@ -128,17 +128,20 @@ mod tests {
         items.iter().map(|s| s.to_string()).collect()
     }
 
+    /// The two real bridges' hosts, codex first.
+    const BOTH_BRIDGES_HOSTS: [&str; 6] = [
+        "chatgpt.com",
+        "*.chatgpt.com",
+        "*.googleapis.com",
+        "accounts.google.com",
+        "antigravity-unleash.goog",
+        "lh3.googleusercontent.com",
+    ];
+
     // Expected values computed with Node's crypto over JSON.stringify, per the kit's recipe.
     #[test]
     fn fingerprint_matches_the_kit() {
-        let hosts = merge_hosts([
-            "chatgpt.com",
-            "*.chatgpt.com",
-            "*.googleapis.com",
-            "accounts.google.com",
-            "antigravity-unleash.goog",
-            "lh3.googleusercontent.com",
-        ]);
+        let hosts = merge_hosts(BOTH_BRIDGES_HOSTS);
         let dirs = v(&["~/.codex", "~/.gemini/antigravity-cli"]);
         assert_eq!(recipe_fingerprint(&hosts, &dirs, None), "72a12b72349012b9");
         let hosts = v(&["chatgpt.com", "*.chatgpt.com"]);
@@ -157,14 +160,7 @@ mod tests {
         );
         // An absolute dir is keyed resolved: a trailing slash or a `..` changes nothing (the
         // kit's value for CODEX_HOME=$HOME/.codex/ is the plain one).
-        let both = merge_hosts([
-            "chatgpt.com",
-            "*.chatgpt.com",
-            "*.googleapis.com",
-            "accounts.google.com",
-            "antigravity-unleash.goog",
-            "lh3.googleusercontent.com",
-        ]);
+        let both = merge_hosts(BOTH_BRIDGES_HOSTS);
         assert_eq!(
             recipe_fingerprint(
                 &both,
