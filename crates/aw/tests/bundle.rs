@@ -5,6 +5,7 @@
 use crate::support::Ws;
 use aw_bundle::{FILES, commands};
 use aw_core::flow::choices::RESOLVE_LABEL;
+use aw_core::flow::gloss;
 use aw_core::flow::registry::Registry;
 use aw_core::flow::vocab::{PAUSE_LABEL, STOP_LABEL};
 use std::collections::{BTreeMap, BTreeSet};
@@ -18,9 +19,11 @@ const WORKSPACE_FILES: &[&str] = &[
     "BACKLOG.md",
     "CHECKPOINT.md",
     "CLAUDE.md",
+    "CONCLUSIONS.md",
     "DECISION.md",
     "DESIGN.md",
     "SESSION.md",
+    "TASKS.md",
 ];
 
 /// The five flow commands, the session type each one's session is created with.
@@ -255,6 +258,9 @@ fn the_glossary_explains_every_signal_of_the_registry_and_no_other() {
         .flat_map(|d| d.signals().iter().map(String::as_str))
         .collect();
     assert_eq!(signals.len(), 31);
+    let (glossary, _) = glossary
+        .split_once("\n## Evidence ids\n")
+        .expect("GLOSSARY.md has its evidence ids after the signals");
     let defined: BTreeSet<&str> = glossary
         .lines()
         .filter_map(|l| l.strip_prefix("- `")?.split_once("`: ").map(|(id, _)| id))
@@ -270,6 +276,50 @@ fn the_glossary_explains_every_signal_of_the_registry_and_no_other() {
         defined, signals,
         "the glossary defines ids the registry has not"
     );
+}
+
+/// The `- `id`: meaning` items of a GLOSSARY.md section, continuation lines joined.
+fn glossary_items(section: &str) -> Vec<(String, String)> {
+    let glossary = text("GLOSSARY.md");
+    let body = glossary
+        .split_once(&format!("\n## {section}\n"))
+        .unwrap_or_else(|| panic!("GLOSSARY.md has no {section} section"))
+        .1;
+    let body = body.split("\n## ").next().unwrap();
+    let mut items: Vec<(String, String)> = Vec::new();
+    for line in body.lines() {
+        if let Some((id, means)) = line.strip_prefix("- `").and_then(|l| l.split_once("`: ")) {
+            items.push((id.to_owned(), means.to_owned()));
+        } else if let (Some(cont), Some(last)) = (line.strip_prefix("  "), items.last_mut()) {
+            last.1.push(' ');
+            last.1.push_str(cont);
+        }
+    }
+    items
+}
+
+/// Issue 20 (point 14): the evidence ids and dump kinds are wire ids kept from the reference;
+/// GLOSSARY.md explains each one with the very words the directives use.
+#[test]
+fn the_glossary_explains_every_evidence_id_and_dump_kind_as_the_directives_do() {
+    let owned = |t: &[(&str, &str)]| -> Vec<(String, String)> {
+        t.iter()
+            .map(|(i, m)| ((*i).to_owned(), (*m).to_owned()))
+            .collect()
+    };
+    assert_eq!(glossary_items("Evidence ids"), owned(gloss::EVIDENCE));
+    assert_eq!(glossary_items("Dump kinds"), owned(gloss::DUMP_KINDS));
+    // Each kind explained is one the command takes.
+    let ws = Ws::initialised();
+    let folder = ws.create_session("quick", "x-quick", "x")["folder"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    for (kind, _) in gloss::DUMP_KINDS {
+        let (code, out) = ws.run(&["session-artifacts", "--code", &folder, "--dump", kind]);
+        assert_eq!(code, 0, "{kind}: {out:#}");
+        assert!(out.get(*kind).is_some(), "{kind}: {out:#}");
+    }
 }
 
 #[test]
