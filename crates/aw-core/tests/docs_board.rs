@@ -594,3 +594,73 @@ fn a_large_board_keeps_its_plans_in_order_and_plans_the_specs_they_name() {
             .all(|n| !n.parse::<u32>().unwrap().is_multiple_of(2))
     );
 }
+
+/// Issue 20 (point 13): a spec whose plan is done was delivered; refining it is not what is
+/// left, even when it never reached `ready-for-plan` (plan-new does not stop on a draft). The
+/// walk passes over it; a proposal for it, asked by name, says its plan is done.
+#[test]
+fn resume_never_proposes_refining_a_spec_its_done_plan_delivered() {
+    let done = "# Plan\n> Derived from docs/specs/001-spec-shipped.md\n> State: done\n\
+                ## Tasks\n### F1 — a\n> State: validated\n- [x] T1\n";
+    let m = board(
+        vec![
+            spec("001-spec-shipped.md", DRAFT),
+            spec("002-spec-next.md", DRAFT),
+        ],
+        vec![plan("001-plan-shipped.md", done)],
+        vec![],
+    );
+    // The board still lists it as the reference does; resume passes over it.
+    assert_eq!(
+        kinds(&m),
+        [("spec-unrefined", "001"), ("spec-unrefined", "002")]
+    );
+    match resume::from_pipeline(&m) {
+        Answer::Proposal { proposal, .. } => {
+            assert_eq!(proposal.file, "docs/specs/002-spec-next.md");
+            assert_eq!(
+                proposal.command,
+                "/w:spec-refine docs/specs/002-spec-next.md"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    match resume::for_target(&m, "docs/specs/001-spec-shipped.md").unwrap() {
+        Answer::Proposal { proposal, .. } => {
+            assert_eq!(proposal.kind, "spec-unrefined");
+            assert!(
+                proposal.next.starts_with(
+                    "nothing is left: its plan docs/plans/001-plan-shipped.md is done"
+                ),
+                "{}",
+                proposal.next
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    // Alone, it leaves nothing to resume.
+    let alone = board(
+        vec![spec("001-spec-shipped.md", DRAFT)],
+        vec![plan("001-plan-shipped.md", done)],
+        vec![],
+    );
+    assert!(matches!(resume::from_pipeline(&alone), Answer::Idle { .. }));
+    // An open plan delivers nothing yet: its draft spec is still proposed for refinement.
+    let open = board(
+        vec![spec("001-spec-shipped.md", DRAFT)],
+        vec![plan(
+            "001-plan-shipped.md",
+            &open_plan(Some("001-spec-shipped.md"), false),
+        )],
+        vec![],
+    );
+    match resume::from_pipeline(&open) {
+        Answer::Proposal { proposal, .. } => {
+            assert_eq!(
+                proposal.command,
+                "/w:spec-refine docs/specs/001-spec-shipped.md"
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+}

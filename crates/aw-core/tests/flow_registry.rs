@@ -1,10 +1,11 @@
 //! The registry as data: its shape, its invariants, and the composed journeys (flow-authority,
 //! flow-conditional-effects, flow-tramo-* registry checks, flow-cierre-legacy).
 
+use aw_core::flow::gloss;
 use aw_core::flow::registry::{Realization, Registry};
 use aw_core::flow::vocab::{Authority, CLI_OWNED, Placement};
 use aw_core::flow::{EffectClass, Flow, Journey};
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 
 fn reg() -> &'static Registry {
     Registry::get().expect("the embedded registry parses")
@@ -412,7 +413,9 @@ fn conditional_effects_are_pinned() {
         })
         .map(|d| d.id.as_str())
         .collect();
-    assert_eq!(others.len(), 12, "{others:?}");
+    // plan-new.adoption is one of them: its reading waits for the plan written at its claim.
+    assert!(others.contains(&"plan-new.adoption"));
+    assert_eq!(others.len(), 13, "{others:?}");
     let conditioned: Vec<_> = others
         .iter()
         .filter(|id| r.decision(id).unwrap().condition.is_some())
@@ -613,4 +616,40 @@ fn rows_by_document_and_scope() {
         .map(|d| d.id.as_str())
         .collect::<Vec<_>>();
     assert_eq!(design, ["capability.routing", "designs.reference-verdict"]);
+}
+
+/// The ids a directive names are the reference's wire ids (several Spanish words): each one has
+/// exactly one English meaning, and every dump kind an action prints has one too.
+#[test]
+fn every_evidence_id_and_dump_kind_has_one_english_gloss() {
+    let actions: Vec<_> = reg()
+        .decisions
+        .iter()
+        .filter_map(|d| d.action.as_ref())
+        .collect();
+    let ids: BTreeSet<&str> = actions
+        .iter()
+        .flat_map(|a| a.evidence.iter().map(String::as_str))
+        .collect();
+    let glossed: Vec<&str> = gloss::EVIDENCE.iter().map(|(id, _)| *id).collect();
+    let unique: BTreeSet<&str> = glossed.iter().copied().collect();
+    assert_eq!(unique.len(), glossed.len(), "an id glossed twice");
+    assert_eq!(unique, ids, "the glossed ids are the registry's, no more");
+    for (id, means) in gloss::EVIDENCE.iter().chain(gloss::DUMP_KINDS) {
+        assert!(
+            means.chars().count() > 20 && !means.contains('\n') && !means.ends_with('.'),
+            "{id}: {means}"
+        );
+    }
+    let dumped: BTreeSet<&str> = actions
+        .iter()
+        .flat_map(|a| gloss::dumped(&a.invocation.args))
+        .collect();
+    assert_eq!(
+        dumped,
+        BTreeSet::from(["checkpoint", "objetivo", "scripts"])
+    );
+    for kind in dumped {
+        assert!(gloss::dump_kind(kind).is_some(), "{kind}");
+    }
 }

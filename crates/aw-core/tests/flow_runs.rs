@@ -824,3 +824,103 @@ fn a_positioned_run_stops_at_normalization_consent() {
         "plan-exec.normalization-consent"
     );
 }
+
+/// Every execution directive of the five journeys, met declaring no signal and then every
+/// signal (so the conditional steps are met too).
+fn every_execution_directive() -> Vec<aw_core::flow::Directive> {
+    let mut out = Vec::new();
+    for flow in Flow::ALL {
+        for every_signal in [false, true] {
+            let mut run = Run::builtin(flow, &format!("041-x-{}", flow.as_str()));
+            for _ in 0..60 {
+                match run.at().0 {
+                    "final" => break,
+                    "execution" => out.push(run.last.clone()),
+                    _ => {}
+                }
+                let vocabulary = run
+                    .last
+                    .request
+                    .as_ref()
+                    .map(|r| r.inventory.signals.clone())
+                    .unwrap_or_default();
+                if every_signal && run.at().0 == "semantic" && !vocabulary.is_empty() {
+                    let all: Vec<&str> = vocabulary.iter().map(String::as_str).collect();
+                    run.signals(&all);
+                } else {
+                    run.generic();
+                }
+                assert_eq!(run.code(), None, "{flow:?} at {:?}", run.at());
+            }
+            assert_eq!(run.at().0, "final", "{flow:?}");
+        }
+    }
+    out
+}
+
+/// Issue 20 (points 11 and 14): an execution directive says in English what each evidence id
+/// means, and a reading that only dumps the session's files says which files, so the agent
+/// writes there (a check run and ticked `- [x]`) what the output must show.
+#[test]
+fn execution_directives_say_what_each_evidence_id_means_and_where_to_write_it() {
+    let directives = every_execution_directive();
+    let mut dumps = 0;
+    for d in &directives {
+        let action = d.action.as_ref().unwrap();
+        let t = d.boundary.transition.as_deref().unwrap();
+        for id in &action.evidence {
+            let means = aw_core::flow::gloss::evidence(id).unwrap();
+            let means = means.replace("<session>", &d.session);
+            assert!(
+                d.next_action.contains(&format!("`{id}` ({means})")),
+                "{t}: {}",
+                d.next_action
+            );
+        }
+        let kinds = aw_core::flow::gloss::dumped(&action.invocation.args);
+        for kind in &kinds {
+            let prints = aw_core::flow::gloss::dump_kind(kind).unwrap();
+            assert!(
+                d.next_action.contains(&format!("`{kind}` is {prints}"))
+                    && d.next_action.contains("write it there first"),
+                "{t}: {}",
+                d.next_action
+            );
+        }
+        if kinds == ["objetivo"] {
+            dumps += 1;
+            // What the dump cannot show unless it was written: a check's result, ticked.
+            assert!(
+                d.next_action.contains("`SESSION.md`") && d.next_action.contains("`- [x]`"),
+                "{t}: {}",
+                d.next_action
+            );
+        }
+    }
+    // quick's convergence, spec's readiness, plan-new's coherence, plan-refine's
+    // executability and plan-exec's validations, each met twice.
+    assert_eq!(dumps, 10);
+}
+
+/// Issue 20 (point 10): after the save choice, plan-new stops until the plan is on the board,
+/// and says how: claim the number for this session and write the plan at the claimed path.
+#[test]
+fn plan_new_waits_for_the_plan_written_at_its_claimed_number() {
+    let mut run = Run::builtin(Flow::PlanNew, "041-demo-plan-new");
+    run.walk_to("plan-new.save-confirmation");
+    run.choose("Save the plan");
+    assert_eq!(run.at(), ("execution", "plan-new.adoption"));
+    let action = run.last.action.as_ref().unwrap();
+    assert_eq!(action.invocation.args, ["status", "--json"]);
+    assert_eq!(action.evidence, ["plan.propuesta-publicada"]);
+    let next = &run.last.next_action;
+    assert!(
+        next.contains(
+            "`aw next-number docs/plans --claim plan-<slug>.md --code 041-demo-plan-new`"
+        ) && next.contains("the plan written at the `claimed_path`")
+            && next.contains("make that true first"),
+        "{next}"
+    );
+    // Nothing is credited without the reading: the session is not closed yet.
+    assert!(run.last.pending.contains(&"chassis.finalize".to_owned()));
+}

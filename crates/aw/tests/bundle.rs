@@ -5,6 +5,7 @@
 use crate::support::Ws;
 use aw_bundle::{FILES, commands};
 use aw_core::flow::choices::RESOLVE_LABEL;
+use aw_core::flow::gloss;
 use aw_core::flow::registry::Registry;
 use aw_core::flow::vocab::{PAUSE_LABEL, STOP_LABEL};
 use std::collections::{BTreeMap, BTreeSet};
@@ -18,9 +19,11 @@ const WORKSPACE_FILES: &[&str] = &[
     "BACKLOG.md",
     "CHECKPOINT.md",
     "CLAUDE.md",
+    "CONCLUSIONS.md",
     "DECISION.md",
     "DESIGN.md",
     "SESSION.md",
+    "TASKS.md",
 ];
 
 /// The five flow commands, the session type each one's session is created with.
@@ -255,6 +258,9 @@ fn the_glossary_explains_every_signal_of_the_registry_and_no_other() {
         .flat_map(|d| d.signals().iter().map(String::as_str))
         .collect();
     assert_eq!(signals.len(), 31);
+    let (glossary, _) = glossary
+        .split_once("\n## Evidence ids\n")
+        .expect("GLOSSARY.md has its evidence ids after the signals");
     let defined: BTreeSet<&str> = glossary
         .lines()
         .filter_map(|l| l.strip_prefix("- `")?.split_once("`: ").map(|(id, _)| id))
@@ -272,13 +278,231 @@ fn the_glossary_explains_every_signal_of_the_registry_and_no_other() {
     );
 }
 
+/// The `- `id`: meaning` items of a GLOSSARY.md section, continuation lines joined.
+fn glossary_items(section: &str) -> Vec<(String, String)> {
+    let glossary = text("GLOSSARY.md");
+    let body = glossary
+        .split_once(&format!("\n## {section}\n"))
+        .unwrap_or_else(|| panic!("GLOSSARY.md has no {section} section"))
+        .1;
+    let body = body.split("\n## ").next().unwrap();
+    let mut items: Vec<(String, String)> = Vec::new();
+    for line in body.lines() {
+        if let Some((id, means)) = line.strip_prefix("- `").and_then(|l| l.split_once("`: ")) {
+            items.push((id.to_owned(), means.to_owned()));
+        } else if let (Some(cont), Some(last)) = (line.strip_prefix("  "), items.last_mut()) {
+            last.1.push(' ');
+            last.1.push_str(cont);
+        }
+    }
+    items
+}
+
+/// Issue 20 (point 14): the evidence ids and dump kinds are wire ids kept from the reference;
+/// GLOSSARY.md explains each one with the very words the directives use.
+#[test]
+fn the_glossary_explains_every_evidence_id_and_dump_kind_as_the_directives_do() {
+    let owned = |t: &[(&str, &str)]| -> Vec<(String, String)> {
+        t.iter()
+            .map(|(i, m)| ((*i).to_owned(), (*m).to_owned()))
+            .collect()
+    };
+    assert_eq!(glossary_items("Evidence ids"), owned(gloss::EVIDENCE));
+    assert_eq!(glossary_items("Dump kinds"), owned(gloss::DUMP_KINDS));
+    // Each kind explained is one the command takes.
+    let ws = Ws::initialised();
+    let folder = ws.create_session("quick", "x-quick", "x")["folder"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    for (kind, _) in gloss::DUMP_KINDS {
+        let (code, out) = ws.run(&["session-artifacts", "--code", &folder, "--dump", kind]);
+        assert_eq!(code, 0, "{kind}: {out:#}");
+        assert!(out.get(*kind).is_some(), "{kind}: {out:#}");
+    }
+}
+
+/// Issue 20 (point 11): a gate whose reading only dumps `SESSION.md` can show a check only once
+/// it is written there, so the guide of each such step says to tick it under the success
+/// criteria first.
+#[test]
+fn every_reading_of_the_objective_is_prepared_by_its_guide() {
+    let mut readings = 0;
+    for d in &registry().decisions {
+        let Some(a) = &d.action else { continue };
+        if !gloss::dumped(&a.invocation.args).contains(&"objetivo")
+            || d.scope == "quick" && d.id.ends_with("seed-order")
+        {
+            continue;
+        }
+        readings += 1;
+        let guide = text(&d.document);
+        assert!(
+            guide.contains("`## Success criteria`") && guide.contains("`- [x]"),
+            "{} reads SESSION.md, but {} never says to tick the checks there",
+            d.id,
+            d.document
+        );
+    }
+    assert_eq!(readings, 5);
+    let presentation = text("PRESENTATION.md");
+    assert!(presentation.contains("the `objetivo` dump\nprints it"));
+}
+
+/// Issue 20 (point 13): the commit choice says when the commit is made, as the guide does.
+#[test]
+fn the_commit_choices_say_when_the_commit_is_made_as_the_guide_does() {
+    let consequence = |id: &str| {
+        registry()
+            .decision(id)
+            .unwrap()
+            .alternatives
+            .as_ref()
+            .unwrap()[0]
+            .consequence
+            .clone()
+    };
+    let code = text("guides/code.md")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(code.contains("In quick, commit right after the person approves"));
+    let quick = consequence("quick.commit-authorization");
+    assert!(
+        quick.contains("right after this approval") && !quick.contains("when the task closes"),
+        "{quick}"
+    );
+    assert!(
+        code.contains(
+            "in plan-exec, at the commit reading, once the plan's state lines are written"
+        )
+    );
+    let batch = consequence("plan-exec.commit-authorization");
+    assert!(
+        batch.contains("at the commit reading once the plan's state lines are written"),
+        "{batch}"
+    );
+}
+
+/// Issue 20 (point 13): plan-exec asks to approve running the phase proofs after the phase
+/// state reading, so that reading cannot need their result; and the proofs the validations
+/// reading shows are the session's success criteria.
+#[test]
+fn plan_exec_needs_no_result_before_the_step_that_produces_it() {
+    let journey = aw_core::flow::Journey::builtin(aw_core::flow::Flow::PlanExec).unwrap();
+    let at = |id: &str| journey.rows.iter().position(|d| d.id == id).unwrap();
+    assert!(at("plan-exec.phase-state-transition") < at("plan-exec.validation-execution"));
+    let guide = text("guides/plan-exec.md");
+    let bullet = |name: &str| -> String {
+        let start = guide
+            .find(&format!("\n- {name}"))
+            .unwrap_or_else(|| panic!("{name}"));
+        let rest = &guide[start + 1..];
+        let end = rest[1..].find("\n- ").map_or(rest.len(), |i| i + 1);
+        rest[..end].to_owned()
+    };
+    let phase = bullet("Phase state");
+    assert!(
+        !phase.contains("run it before this reading")
+            && phase.contains("`validated` waits for the validations reading"),
+        "{phase}"
+    );
+    let validations = bullet("Validations");
+    assert!(
+        validations.contains("after the person approves running them")
+            && validations.contains("write `validated` on each phase it proved"),
+        "{validations}"
+    );
+    assert!(
+        guide.contains(
+            "First write the batch's proofs into `SESSION.md` under `## Success criteria`"
+        )
+    );
+}
+
+/// Issue 20 (point 13): the board field the bundle names is defined, and means what the board
+/// computes.
+#[test]
+fn final_validation_pending_is_defined_as_the_board_computes_it() {
+    let formats = text("FORMATS.md");
+    assert!(
+        formats.contains("`final_validation_pending: true` for an open plan whose\n  phases are all validated and tasks all ticked"),
+        "FORMATS.md does not define final_validation_pending"
+    );
+    let ws = Ws::new();
+    ws.write(
+        "docs/plans/001-plan-demo.md",
+        "# Plan 001 — demo\n\n> Status: open\n\n## Tasks\n\n### F1 — a\n> Status: validated\n- [x] T1.1 — a\n",
+    );
+    assert_eq!(
+        ws.ok(&["status"])["plans"][0]["final_validation_pending"],
+        true
+    );
+    ws.write(
+        "docs/plans/001-plan-demo.md",
+        "# Plan 001 — demo\n\n> Status: open\n\n## Tasks\n\n### F1 — a\n> Status: validated\n- [ ] T1.1 — a\n",
+    );
+    assert_eq!(
+        ws.ok(&["status"])["plans"][0]["final_validation_pending"],
+        false
+    );
+}
+
+/// Issue 20 (point 15): SKILL.md says what to do without a workspace, and which files under
+/// `.workflow/` are shared: the ones the `.gitignore` aw writes does not keep out.
+#[test]
+fn the_skill_says_what_to_do_without_a_workspace_and_what_to_commit() {
+    let skill = text("SKILL.md");
+    let flat = skill.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("Without one (`aw status` says it is not initialised)")
+            && flat.contains("Offer `/w:workspace-init` at the repository root first"),
+        "{skill}"
+    );
+    let ws = Ws::initialised();
+    let folder = ws.create_session("quick", "x-quick", "x")["folder"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    ws.ok(&["session-close", "--code", &folder]);
+    let ignored: Vec<String> = std::fs::read_to_string(ws.root().join(".gitignore"))
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.strip_prefix(".workflow/"))
+        .map(|l| l.trim_end_matches('/').to_owned())
+        .collect();
+    assert!(ignored.len() >= 4, "{ignored:?}");
+    let machine = flat
+        .split_once("Commit `.workflow/skills.toml` and `.workflow/HISTORY.md` with `docs/`")
+        .expect("SKILL.md says what to commit")
+        .1
+        .split("this machine's")
+        .next()
+        .unwrap();
+    for name in &ignored {
+        assert!(
+            machine.contains(&format!("`{name}")),
+            "SKILL.md does not call {name} per-machine"
+        );
+    }
+    for shared in ["skills.toml", "HISTORY.md"] {
+        assert!(
+            ws.root().join(".workflow").join(shared).is_file(),
+            "{shared}"
+        );
+        assert!(!ignored.iter().any(|i| i == shared), "{shared} is ignored");
+    }
+}
+
 #[test]
 fn every_document_a_bundle_file_points_at_exists() {
     for f in FILES {
         for code in code_texts(f.text) {
             let code = code.trim();
-            let is_path =
-                code.ends_with(".md") && !code.contains([' ', '<']) && !code.starts_with("docs/");
+            let is_path = code.ends_with(".md")
+                && !code.contains([' ', '<'])
+                && !code.starts_with("docs/")
+                && !code.starts_with(".workflow/");
             if is_path && !WORKSPACE_FILES.contains(&code) {
                 assert!(
                     aw_bundle::file(code).is_some(),

@@ -143,6 +143,67 @@ fn arguments_are_checked_first() {
     assert!(help.1.contains("aw flow advance"));
 }
 
+/// Issue 20 (point 5): the reference's installed wrappers call `aw flow --host <id> …`. The
+/// host is checked against the catalog, in any position, and changes nothing else.
+#[test]
+fn the_host_the_wrappers_pass_is_checked_and_changes_nothing() {
+    let ws = FlowWs::new("host-quick");
+    let adopt = [
+        "advance",
+        "--session",
+        ws.folder.as_str(),
+        "--flow",
+        "quick",
+        "--adopt",
+    ];
+    let with_host: Vec<&str> = ["flow", "--host", "claude-code"]
+        .into_iter()
+        .chain(adopt)
+        .collect();
+    let (rc, hosted) = ws.run(&with_host, "");
+    assert_eq!(rc, 0, "{hosted}");
+    let (rc, plain) = ws.run(&["flow", "advance", "--session", &ws.folder], "");
+    assert_eq!(rc, 0, "{plain}");
+    assert_eq!(hosted["state_digest"], plain["state_digest"]);
+    assert_eq!(hosted["next_action"], plain["next_action"]);
+    let (rc, after) = ws.run(
+        &[
+            "flow",
+            "advance",
+            "--session",
+            &ws.folder,
+            "--host",
+            "codex",
+        ],
+        "",
+    );
+    assert_eq!(
+        (rc, &after),
+        (0, &plain),
+        "the host changes nothing in the directive"
+    );
+    let template = answer_template(plain["next_action"].as_str().unwrap());
+    let (rc, _) = ws.run(
+        &[
+            "flow",
+            "--host",
+            "gemini",
+            "submit",
+            "--session",
+            &ws.folder,
+        ],
+        &template.to_string(),
+    );
+    assert_eq!(rc, 0);
+    let (rc, v) = ws.run(&["flow", "--host", "vim", "advance"], "");
+    failure(rc, &v, "ARGS_INVALID");
+    let message = v["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("claude-code") && message.contains("kimi"),
+        "{message}"
+    );
+}
+
 #[test]
 fn business_rejections_exit_zero_and_invocation_failures_exit_one() {
     let ws = FlowWs::new("exits-quick");

@@ -44,6 +44,17 @@ enum Signals {
 
 /// Plays a journey; returns the (kind, transition) of every boundary met, in order.
 fn drive(flow: &str, signals: Signals) -> Vec<(String, String)> {
+    drive_with(flow, signals, |_, _, _| {}).0
+}
+
+/// [`drive`], with `prepare(ws, folder, directive)` called at each execution boundary before
+/// its command runs: what an agent writes first, as the directive says. The workspace is handed
+/// back with the boundaries met.
+fn drive_with(
+    flow: &str,
+    signals: Signals,
+    mut prepare: impl FnMut(&Ws, &str, &Value),
+) -> (Vec<(String, String)>, Ws) {
     let (ws, folder) = workspace(flow);
     let root = ws.root();
     let (rc, out) = aw(
@@ -90,7 +101,7 @@ fn drive(flow: &str, signals: Signals) -> Vec<(String, String)> {
                     state["applied"].as_array().unwrap().last().unwrap(),
                     "chassis.finalize"
                 );
-                return seen;
+                return (seen, ws);
             }
             "semantic" => {
                 let vocabulary = d["request"]["inventory"]["signals"].clone();
@@ -113,6 +124,7 @@ fn drive(flow: &str, signals: Signals) -> Vec<(String, String)> {
                 aw(&ws, &args, Some(&answer_template(&next).to_string()))
             }
             "execution" => {
+                prepare(&ws, &folder, &d);
                 let inv = &d["action"]["invocation"];
                 assert_eq!(inv["program"], "aw");
                 let args: Vec<String> = inv["args"]
@@ -255,6 +267,8 @@ fn plan_new_journeys() {
     let tail = [
         "execution plan-new.coherence-gate",
         "human plan-new.save-confirmation",
+        // The plan is written at its claimed number before the session may close.
+        "execution plan-new.adoption",
         "authorization chassis.finalize",
         "execution chassis.finalize",
         "final ",
@@ -367,4 +381,45 @@ fn plan_exec_journeys() {
             "final ",
         ],
     );
+}
+
+/// Issue 20 (point 10): after the save choice, plan-new's directive names the claim and the
+/// board reading; an agent doing just that leaves the plan at its claimed number, listed by
+/// the board, and the session closes with the plan kept.
+#[test]
+fn plan_new_leaves_the_plan_where_its_directive_says() {
+    let mut plan_file = None;
+    let (seen, _ws) = drive_with("plan-new", Signals::None, |ws, folder, d| {
+        if d["boundary"]["transition"] != "plan-new.adoption" {
+            return;
+        }
+        let next = d["next_action"].as_str().unwrap();
+        let claim = next
+            .split('`')
+            .find(|c| c.starts_with("aw next-number docs/plans --claim"))
+            .unwrap_or_else(|| panic!("no claim in: {next}"))
+            .replace("<slug>", "demo");
+        assert!(claim.ends_with(&format!("--code {folder}")), "{claim}");
+        let args: Vec<&str> = claim.split(' ').skip(1).collect();
+        let claimed = ws.ok(&args);
+        let path = claimed["claimed_path"].as_str().unwrap().to_owned();
+        std::fs::write(
+            &path,
+            "# Plan 001 — demo\n\n> Status: open\n\n## Tasks\n\n### F1 — it works\n\
+             > Status: pending\n- [ ] T1.1 — make it work\n",
+        )
+        .unwrap();
+        let board = ws.ok(&["status", "--json"]);
+        let listed = &board["plans"][0];
+        assert!(
+            path.ends_with(listed["file"].as_str().unwrap()),
+            "{board:#}"
+        );
+        assert_eq!(listed["phases_total"], 1);
+        plan_file = Some(path);
+    });
+    assert!(seen.contains(&("execution".to_owned(), "plan-new.adoption".to_owned())));
+    let path = plan_file.expect("the run stopped for the plan");
+    let kept = std::fs::read_to_string(&path).unwrap();
+    assert!(kept.starts_with("# Plan 001 — demo"), "{kept}");
 }

@@ -11,10 +11,13 @@
 //!   checkpoint, or linked to a document) is `session`. A session's `file` is its folder name
 //!   and its `number` its code, as in the reference.
 //! - No target walks the pipeline: its head is the proposal, unless other items tie with it on
-//!   priority and on being started, in which case they are all candidates.
+//!   priority and on being started, in which case they are all candidates. A spec a done plan
+//!   resolves to is delivered: the walk passes over it (the pipeline still lists a spec that
+//!   never reached `ready-for-plan`), and a proposal for it says its plan is done.
 
-use super::pipeline::{self, CHECKPOINT_ORPHAN, PLAN_OPEN, PipelineItem};
+use super::pipeline::{self, CHECKPOINT_ORPHAN, PLAN_OPEN, PipelineItem, SPEC_UNREFINED};
 use super::plan::{Declaration, PlanState};
+use super::relation::SpecRelation;
 use super::spec::Maturity;
 use super::status::{PlanEntry, SessionEntry, SpecEntry, StatusModel};
 use crate::error_code::ErrorCode;
@@ -128,25 +131,43 @@ fn titled(word: &str, number: &str, slug: &str) -> String {
     }
 }
 
-/// The proposal for a spec.
-pub fn spec_proposal(s: &SpecEntry) -> Proposal {
+/// The done plan that delivered each spec, by the spec's path: a spec with one has nothing left
+/// to refine, whatever its own status line says.
+fn delivered(model: &StatusModel) -> HashMap<&str, &str> {
+    model
+        .plans
+        .iter()
+        .filter(|p| p.plan_state == PlanState::Done)
+        .filter_map(|p| match &p.spec {
+            SpecRelation::Resolved { file, .. } => Some((file.as_str(), p.file.as_str())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The proposal for a spec; `done_plan` is the done plan that delivered it, if one did.
+pub fn spec_proposal(s: &SpecEntry, done_plan: Option<&str>) -> Proposal {
     let questions = match s.open_questions {
         0 => "no open questions".to_owned(),
         n => plural(n, "open question", "open questions"),
     };
-    let (next, command) = match (s.status, s.planned) {
-        (Maturity::ReadyForPlan, true) => (
+    let refine = format!("/w:spec-refine {}", s.file);
+    let (next, command) = match (s.status, s.planned, done_plan) {
+        (Maturity::ReadyForPlan, true, _) => (
             "it already has a plan derived from it".to_owned(),
             format!("/w:plan-new {}", s.file),
         ),
-        (Maturity::ReadyForPlan, false) => (
+        (Maturity::ReadyForPlan, false, _) => (
             "derive its plan".to_owned(),
             format!("/w:plan-new {}", s.file),
         ),
-        _ => (
-            "refine it until it is ready-for-plan".to_owned(),
-            format!("/w:spec-refine {}", s.file),
+        (_, _, Some(plan)) => (
+            format!(
+                "nothing is left: its plan {plan} is done (refine it only to change what was built)"
+            ),
+            refine,
         ),
+        _ => ("refine it until it is ready-for-plan".to_owned(), refine),
     };
     Proposal {
         kind: pipeline::spec_kind(s),
@@ -281,10 +302,11 @@ fn relative_target(target: &str, root: &str) -> String {
 pub fn for_target(model: &StatusModel, target: &str) -> Result<Answer, Refusal> {
     let rel = relative_target(target, &model.workspace.path);
     let number = Correlative::parse_input(target);
+    let delivered = delivered(model);
     let mut found: Vec<Proposal> = Vec::new();
     for s in &model.specs {
         if s.file == rel || number.as_ref() == Some(&s.correlative) {
-            found.push(spec_proposal(s));
+            found.push(spec_proposal(s, delivered.get(s.file.as_str()).copied()));
         }
     }
     for p in &model.plans {
@@ -317,6 +339,8 @@ struct Index<'a> {
     specs: HashMap<&'a str, &'a SpecEntry>,
     plans: HashMap<&'a str, &'a PlanEntry>,
     sessions: HashMap<&'a str, &'a SessionEntry>,
+    /// Specs a done plan delivered, with that plan.
+    delivered: HashMap<&'a str, &'a str>,
 }
 
 impl<'a> Index<'a> {
@@ -330,7 +354,13 @@ impl<'a> Index<'a> {
                 .iter()
                 .map(|s| (s.folder.as_str(), s))
                 .collect(),
+            delivered: delivered(model),
         }
+    }
+
+    /// Whether the walk passes over an item: a spec to refine whose plan is already done.
+    fn settled(&self, item: &PipelineItem) -> bool {
+        item.kind == SPEC_UNREFINED && self.delivered.contains_key(item.file.as_str())
     }
 
     /// The proposal for one pipeline item.
@@ -339,22 +369,25 @@ impl<'a> Index<'a> {
         match item.kind {
             PLAN_OPEN => self.plans.get(file).map(|p| plan_proposal(p)),
             CHECKPOINT_ORPHAN => self.sessions.get(file).map(|s| session_proposal(s)),
-            _ => self.specs.get(file).map(|s| spec_proposal(s)),
+            _ => self
+                .specs
+                .get(file)
+                .map(|s| spec_proposal(s, self.delivered.get(file).copied())),
         }
     }
 }
 
-/// Resuming with no target: the pipeline's head, or the items tied with it.
+/// Resuming with no target: the pipeline's head, or the items tied with it; a delivered spec
+/// is passed over.
 pub fn from_pipeline(model: &StatusModel) -> Answer {
-    let Some(head) = model.pipeline.first() else {
+    let index = Index::new(model);
+    let open = model.pipeline.iter().filter(|i| !index.settled(i));
+    let Some(head) = open.clone().next() else {
         return Answer::Idle {
             action: "Nothing is pending: every spec is planned and every plan is done.".to_owned(),
         };
     };
-    let index = Index::new(model);
-    let tied: Vec<Proposal> = model
-        .pipeline
-        .iter()
+    let tied: Vec<Proposal> = open
         .filter(|i| i.priority == head.priority && i.is_started() == head.is_started())
         .filter_map(|i| index.proposal(i))
         .collect();

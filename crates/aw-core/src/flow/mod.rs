@@ -18,6 +18,7 @@ pub mod choices;
 pub mod directive;
 pub mod effects;
 pub mod error;
+pub mod gloss;
 pub mod human;
 pub mod journey;
 pub mod next_action;

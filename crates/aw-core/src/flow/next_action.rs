@@ -4,7 +4,8 @@
 
 use super::boundary::Resolved;
 use super::effects::approval_digest;
-use super::registry::{Choice, Decision};
+use super::gloss;
+use super::registry::{Choice, Decision, Invocation};
 use super::vocab::{BoundaryKind, Flow, STOP_LABEL};
 use serde_json::{Value, json};
 
@@ -67,7 +68,7 @@ pub fn next_action(resolved: &Resolved<'_>, folder: &str, choices: &[Choice]) ->
                 compact(&json!({"input_digest": seal, "choice": STOP_LABEL})),
             )
         }
-        BoundaryKind::Execution => execution(resolved, row, seal, &submit),
+        BoundaryKind::Execution => execution(resolved, row, seal, &submit, folder),
         BoundaryKind::Blocked => {
             let action = resolved
                 .blocked
@@ -98,7 +99,13 @@ fn semantic(row: &Decision, seal: &str, submit: &str) -> String {
     )
 }
 
-fn execution(resolved: &Resolved<'_>, row: &Decision, seal: &str, submit: &str) -> String {
+fn execution(
+    resolved: &Resolved<'_>,
+    row: &Decision,
+    seal: &str,
+    submit: &str,
+    folder: &str,
+) -> String {
     let Some(action) = &resolved.emitted else {
         return format!("Run the action of '{}' and report its result.", row.title);
     };
@@ -127,13 +134,54 @@ fn execution(resolved: &Resolved<'_>, row: &Decision, seal: &str, submit: &str) 
         format!("(target: {})", inv.target)
     };
     format!(
-        "Run `{}` {place}{stdin}, then pipe its real result into `{submit}`: {example} — one \
-         validation per evidence id ({}), each with a detail taken from the real output; if the \
-         command did not succeed, report its real outcome (failed, blocked, needs_input or \
-         cancelled) instead. A confirmation without output does not apply the step.",
+        "Evidence to show: {}. {} `{}` {place}{stdin}, then pipe its real result into \
+         `{submit}`: {example} — one validation per evidence id, its detail quoting the output \
+         lines that show it. If the command did not succeed, report its real outcome (failed, \
+         blocked, needs_input or cancelled) instead. A confirmation without output does not \
+         apply the step.",
+        glossed(&action.evidence, folder),
+        before_reading(inv),
         inv.command_line(),
-        action.evidence.join(", ")
     )
+}
+
+/// How the instruction to run the command starts. A command that only reads can show only what
+/// is already written, so that comes first; a dump names the files it prints, where the evidence
+/// must be written to be seen.
+fn before_reading(inv: &Invocation) -> String {
+    if !inv
+        .args
+        .first()
+        .is_some_and(|a| gloss::READINGS.contains(&a.as_str()))
+    {
+        return "Run".to_owned();
+    }
+    let dumps: Vec<String> = gloss::dumped(&inv.args)
+        .into_iter()
+        .map(|k| match gloss::dump_kind(k) {
+            Some(means) => format!("`{k}` is {means}"),
+            None => format!("`{k}`"),
+        })
+        .collect();
+    if dumps.is_empty() {
+        return "This command only reads: make that true first, then run".to_owned();
+    }
+    format!(
+        "This command only prints the session's files ({}): write it there first, then run",
+        dumps.join("; ")
+    )
+}
+
+/// The evidence ids with their English meaning, the session folder filled in.
+fn glossed(evidence: &[String], folder: &str) -> String {
+    evidence
+        .iter()
+        .map(|id| match gloss::evidence(id) {
+            Some(means) => format!("`{id}` ({})", means.replace("<session>", folder)),
+            None => format!("`{id}`"),
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 fn labels(choices: &[Choice]) -> String {

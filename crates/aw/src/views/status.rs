@@ -3,7 +3,8 @@
 //! The pipeline comes first, grouped by kind with counts, each item with its command. Each open
 //! plan shows its three axes on one line (a bar of tasks done, phases validated, whether the plan
 //! is closed), its blocked phases with their reasons, and a red flag when it is inconsistent.
-//! `--detail` adds every spec, plan, session and discarded item. Colour only when the style
+//! `--detail` adds every spec, plan, session and item set aside (deferred or excluded; the
+//! model's `discarded`, named as the reference names it). Colour only when the style
 //! allows it (a terminal, and `NO_COLOR` unset).
 
 use crate::output::Style;
@@ -245,7 +246,7 @@ pub fn render(m: &StatusModel, style: Style) -> String {
             plural(c.plans, "plan", "plans"),
             plural(c.sessions_active, "active session", "active sessions"),
             c.sessions_closed,
-            plural(c.discarded, "discarded item", "discarded items"),
+            plural(c.discarded, "item set aside", "items set aside"),
         ))
     );
     if !m.workspace.initialized {
@@ -472,7 +473,7 @@ fn detail(m: &StatusModel, p: Paint, out: &mut String) {
     let _ = writeln!(
         out,
         "\n{}",
-        p.bold(&format!("Discarded ({})", m.discarded.len()))
+        p.bold(&format!("Set aside ({})", m.discarded.len()))
     );
     for d in &m.discarded {
         let when = when(d.relative.as_deref());

@@ -14,6 +14,7 @@ use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome, Style};
 use crate::style::clean_lines;
+use aw_core::capability::callers::{harness, harness_ids};
 use aw_core::error_code::ErrorCode;
 use aw_core::flow::error::FlowError;
 use aw_core::flow::human::render;
@@ -48,6 +49,11 @@ pub struct FlowArgs {
     /// Same as `--session`.
     #[arg(long, global = true, value_name = "SESSION")]
     pub code: Option<String>,
+    /// The agent host calling (claude-code, codex, oz, warp, gemini, opencode, crush, kimi), as
+    /// the installed wrappers pass it. Checked against the host catalog; it changes nothing
+    /// else.
+    #[arg(long, global = true, value_name = "HOST", value_parser = host_name)]
+    pub host: Option<String>,
 }
 
 /// The verbs of `aw flow`.
@@ -79,6 +85,15 @@ fn flow_name(raw: &str) -> Result<String, String> {
     match Flow::parse(raw) {
         Some(_) => Ok(raw.to_owned()),
         None => Err(format!("the flows are {}", Flow::list())),
+    }
+}
+
+/// A `--host` value: a host of the catalog. Like the reference, the flow engine only checks it:
+/// the directive is the same whoever calls.
+fn host_name(raw: &str) -> Result<String, String> {
+    match harness(raw) {
+        Some(_) => Ok(raw.to_owned()),
+        None => Err(format!("the hosts are {}", harness_ids().join(", "))),
     }
 }
 
