@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use std::collections::BTreeMap;
 
 /// A workspace with two specs (001, 003) and one plan (007).
-fn workspace() -> Ws {
+pub(crate) fn workspace() -> Ws {
     let ws = Ws::new();
     ws.write(
         "docs/specs/001-spec-login.md",
@@ -19,7 +19,7 @@ fn workspace() -> Ws {
     ws
 }
 
-fn prepare(ws: &Ws, kinds: &[&str]) -> Value {
+pub(crate) fn prepare(ws: &Ws, kinds: &[&str]) -> Value {
     let mut args = vec!["persist", "prepare", "--json"];
     for k in kinds {
         args.extend(["--kind", k]);
@@ -29,17 +29,17 @@ fn prepare(ws: &Ws, kinds: &[&str]) -> Value {
     v
 }
 
-fn item(kind: &str, slug: &str, title: &str) -> Value {
+pub(crate) fn item(kind: &str, slug: &str, title: &str) -> Value {
     json!({"kind": kind, "slug": slug, "title": title,
            "content": format!("# {title}\n\nDrafted from the conversation.\n")})
 }
 
-fn answer(digest: &Value, items: Value) -> Value {
+pub(crate) fn answer(digest: &Value, items: Value) -> Value {
     json!({"version": 1, "operation": "persist", "input_digest": digest, "state": "proposed",
            "items": items})
 }
 
-fn validate(ws: &Ws, kinds: &[&str], answer: &Value) -> (i32, Value) {
+pub(crate) fn validate(ws: &Ws, kinds: &[&str], answer: &Value) -> (i32, Value) {
     let mut args = vec!["persist", "validate", "--json"];
     for k in kinds {
         args.extend(["--kind", k]);
@@ -48,7 +48,7 @@ fn validate(ws: &Ws, kinds: &[&str], answer: &Value) -> (i32, Value) {
 }
 
 /// prepare → validate with `items`: the validate result, which must carry a plan.
-fn planned(ws: &Ws, items: Value) -> Value {
+pub(crate) fn planned(ws: &Ws, items: Value) -> Value {
     let p1 = prepare(ws, &[]);
     let (code, p2) = validate(ws, &[], &answer(&p1["semantic"]["input_digest"], items));
     assert_eq!(code, 0, "{p2:#}");
@@ -65,7 +65,7 @@ fn apply(ws: &Ws, plan: &Value, approval: &str) -> (i32, Value) {
     )
 }
 
-fn digest(result: &Value) -> String {
+pub(crate) fn digest(result: &Value) -> String {
     result["plan"]["approval_digest"]
         .as_str()
         .unwrap()
@@ -212,6 +212,42 @@ fn one_spec_and_one_plan_are_numbered_and_written() {
             "docs/research/002-research-costs.md"
         ])
     );
+}
+
+/// An agent that lost apply's answer applies the same plan again: complete, nothing written,
+/// never its own numbers reported taken.
+#[test]
+fn the_same_plan_applied_again_is_complete_and_writes_nothing() {
+    let ws = workspace();
+    let p2 = planned(
+        &ws,
+        json!([
+            item("spec", "otp-login", "OTP login"),
+            item("plan", "otp-login", "Plan: OTP login")
+        ]),
+    );
+    let d = digest(&p2);
+    let (_, first) = apply(&ws, &p2["plan"], &d);
+    assert_eq!(first["outcome"], "completed", "{first:#}");
+    let before = ws.tree();
+    let (code, again) = apply(&ws, &p2["plan"], &d);
+    assert_eq!(code, 0, "{again:#}");
+    assert_eq!(again["outcome"], "completed", "{again:#}");
+    assert_eq!(again["error"], Value::Null);
+    assert_eq!(again["written"], json!([]));
+    let next = again["next_action"].as_str().unwrap();
+    assert!(next.contains("already applied"), "{next}");
+    assert!(next.contains("docs/plans/008-plan-otp-login.md"), "{next}");
+    assert_eq!(ws.tree(), before, "nothing written");
+    // A plan only partly in place is not excused: its number is taken by its own spec, and the
+    // other document differs.
+    std::fs::write(
+        ws.root().join("docs/plans/008-plan-otp-login.md"),
+        "edited\n",
+    )
+    .unwrap();
+    let (_, partly) = apply(&ws, &p2["plan"], &d);
+    assert_blocked(&partly, "PERSIST_NUMBER_TAKEN");
 }
 
 #[test]

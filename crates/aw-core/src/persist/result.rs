@@ -164,6 +164,19 @@ pub fn applied(written: Vec<String>) -> PersistResult {
     }
 }
 
+/// `apply` of a plan already applied: every document it names holds exactly its text, so
+/// nothing was written (`written` is empty) and the stage is complete; the next action names
+/// the documents.
+pub fn already_applied(paths: &[String]) -> PersistResult {
+    PersistResult {
+        next_action: format!(
+            "nothing left to do: this plan was already applied (nothing was written); its documents are {}",
+            paths.join(", ")
+        ),
+        ..applied(Vec::new())
+    }
+}
+
 /// The stdin of `validate` and `apply`, read: blank text and anything but one JSON object are
 /// `ARGS_INVALID`, naming what the stage expects; `key` (`answer` or `plan`) is returned when
 /// present and not `null`.

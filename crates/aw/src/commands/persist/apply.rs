@@ -25,7 +25,8 @@ SEMANTIC_PATH_REJECTED). Then, under the workspace lock, the folders are read ag
 another writer took meanwhile (another persist, next-number --claim), or one below a folder's \
 highest number, is PERSIST_NUMBER_TAKEN, and a duplicate that appeared is PERSIST_DUPLICATE; \
 either way nothing is written. Otherwise every document is created, never replacing a file; any \
-failure rolls every file back.\n\nA refused plan is a blocked result (exit 0) whose next action \
+failure rolls every file back, and an apply killed half-way is finished (or undone) by the next \
+aw command in the workspace. The same plan applied again is complete and writes nothing.\n\nA refused plan is a blocked result (exit 0) whose next action \
 starts \"nothing was written\"; a missing plan or --approval is ARGS_INVALID (exit 1).";
 
 /// Arguments of `aw persist apply`.
@@ -68,6 +69,10 @@ pub fn run(args: &ApplyArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let result = match check_carried(&plan, approval) {
         Err(e) => result::blocked(Stage::Apply, None, e, None),
         Ok(planned) => match persist::apply(&ws, &planned, &plan.artifacts, lock::default_wait()) {
+            Ok(published) if published.already_published => {
+                let paths: Vec<String> = plan.artifacts.iter().map(|a| a.path.clone()).collect();
+                result::already_applied(&paths)
+            }
             Ok(published) => result::applied(published.written),
             Err(e) => {
                 let reconciliation = e.reconciliation();
