@@ -250,6 +250,80 @@ fn the_same_plan_applied_again_is_complete_and_writes_nothing() {
     assert_blocked(&partly, "PERSIST_NUMBER_TAKEN");
 }
 
+/// The reference's agents pipe their answer bare, in the reference's shape (`decisions` and one
+/// artifact), to validate and again to apply: aw reads both, numbers the document itself, and
+/// applies the plan the approved digest names.
+#[test]
+fn the_reference_answer_piped_bare_is_validated_and_applied() {
+    let ws = workspace();
+    let p1 = prepare(&ws, &[]);
+    let raw = json!({
+        "version": 1, "operation": "persist",
+        "input_digest": p1["semantic"]["input_digest"], "state": "proposed",
+        "decisions": {"category": "spec", "slug": "otp-login", "mode": "new"},
+        "artifacts": [{"path": "docs/specs/002-spec-otp-login.md",
+                       "content": "# OTP login\n\nDrafted from the conversation.\n"}]
+    })
+    .to_string();
+    let (code, p2) = ws.run_with(&["persist", "validate", "--json"], Some(&raw), &[]);
+    assert_eq!(code, 0, "{p2:#}");
+    assert_eq!(p2["outcome"], "needs_input", "{p2:#}");
+    assert_eq!(
+        p2["plan"]["preview"][0]["path"], "docs/specs/004-spec-otp-login.md",
+        "aw numbers it: the answer's 002 was a suggestion"
+    );
+    let d = digest(&p2);
+    let next = p2["next_action"].as_str().unwrap();
+    assert!(
+        next.contains(&format!(
+            "pipe the same answer to 'aw persist apply --approval {d}'"
+        )),
+        "{next}"
+    );
+    // The same answer wrapped is read the same way.
+    let wrapped = json!({"answer": serde_json::from_str::<Value>(&raw).unwrap()}).to_string();
+    let (_, w2) = ws.run_with(&["persist", "validate", "--json"], Some(&wrapped), &[]);
+    assert_eq!(digest(&w2), d);
+    // A wrong approval writes nothing.
+    let (_, wrong) = ws.run_with(
+        &["persist", "apply", "--json", "--approval", "0000"],
+        Some(&raw),
+        &[],
+    );
+    assert_blocked(&wrong, "CAPABILITY_APPROVAL_MISMATCH");
+    let (code, p3) = ws.run_with(
+        &["persist", "apply", "--json", "--approval", &d],
+        Some(&raw),
+        &[],
+    );
+    assert_eq!(code, 0, "{p3:#}");
+    assert_eq!(p3["outcome"], "completed", "{p3:#}");
+    assert_eq!(p3["written"], json!(["docs/specs/004-spec-otp-login.md"]));
+    assert_eq!(
+        ws.read("docs/specs/004-spec-otp-login.md"),
+        "# OTP login\n\nDrafted from the conversation.\n"
+    );
+    // The inventory moved: the same answer again is stale, as it is for the reference.
+    let (_, again) = ws.run_with(
+        &["persist", "apply", "--json", "--approval", &d],
+        Some(&raw),
+        &[],
+    );
+    assert_blocked(&again, "SEMANTIC_STALE");
+    // Replacing a document is not something aw's persist does.
+    let p1 = prepare(&ws, &[]);
+    let update = json!({
+        "version": 1, "operation": "persist",
+        "input_digest": p1["semantic"]["input_digest"], "state": "proposed",
+        "decisions": {"category": "spec", "slug": "cache", "mode": "update",
+                      "target": "docs/specs/003-spec-cache.md", "target_digest": "x"},
+        "artifacts": [{"path": "docs/specs/003-spec-cache.md", "content": "# Cache\n"}]
+    })
+    .to_string();
+    let (_, refused) = ws.run_with(&["persist", "validate", "--json"], Some(&update), &[]);
+    assert_blocked(&refused, "SEMANTIC_RESPONSE_INVALID");
+}
+
 #[test]
 fn a_duplicate_of_an_existing_document_is_refused_naming_it() {
     let ws = workspace();
