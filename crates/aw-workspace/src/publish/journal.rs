@@ -6,7 +6,7 @@
 //! (`capability::journal`).
 
 use super::write::{self, WritePlan};
-use super::{PublishError, Rollback, failed, from_workspace};
+use super::{PublishError, Rollback, from_workspace};
 use crate::atomic;
 use crate::containment::check_writes;
 use crate::error::WorkspaceError;
@@ -176,9 +176,12 @@ fn settled_back(
 ) -> Result<(), PublishError> {
     match roll_back(root, Some(path), journal) {
         Rollback::Incomplete(left) => Err(PublishError {
-            error: failed(
-                shown,
-                "an interrupted publish could not be undone; its journal is kept".to_owned(),
+            error: CapabilityError::new(
+                ErrorCode::PublishFailed,
+                format!(
+                    "an interrupted publish could not be undone; its journal '{shown}' is kept, and the next aw command tries again"
+                ),
+                "Fix what stops the undo (the paths named), then run the command again.",
             ),
             rollback: Rollback::Incomplete(left),
         }),

@@ -194,17 +194,18 @@ impl PublishError {
 /// lock (waiting up to `wait` for another holder; released on every path when the guard drops).
 ///
 /// Before the first write: every path is a safe relative path (`SEMANTIC_PATH_REJECTED`, checked
-/// before the lock is even taken), the lock is taken (busy → `CAPABILITY_EFFECT_LOCKED`), no
-/// path leads out of the workspace through a link (`PATH_OUTSIDE_WORKSPACE`) nor out of the
-/// `destinations` it is approved under (`SEMANTIC_PATH_REJECTED`), and `base`, when
-/// given, still holds the text the plan was prepared against (`CAPABILITY_BASE_GONE`,
-/// `CAPABILITY_BASE_STALE`). Then, for each artifact: its missing folders are created; a target
-/// that exists must be a readable regular file (else `PUBLISH_FAILED`) and may be replaced only
-/// when the artifact says `overwrite: true` (else `PUBLISH_TARGET_EXISTS`); a new file is
-/// created only if the name is still free (else `PUBLISH_TARGET_EXISTS`). Any failure rolls back
-/// everything this call wrote (see the module notes) and says how far the rollback got. When
-/// every target already holds exactly its artifact's bytes, nothing is written and the result
-/// says [`Published::already_published`].
+/// before the lock is even taken), the lock is taken (busy → `CAPABILITY_EFFECT_LOCKED`), an
+/// interrupted earlier publish is settled (`PUBLISH_FAILED` when it cannot be), no path leads
+/// out of the workspace through a link (`PATH_OUTSIDE_WORKSPACE`) nor out of the `destinations`
+/// it is approved under (`SEMANTIC_PATH_REJECTED`). When every target already holds exactly its
+/// artifact's bytes, nothing is written and the result says [`Published::already_published`].
+/// Otherwise `base`, when given, must still hold the text the plan was prepared against
+/// (`CAPABILITY_BASE_GONE`, `CAPABILITY_BASE_STALE`), and every artifact is checked on disk: its
+/// missing folders have nothing in the way, a target that exists is a readable regular file
+/// (else `PUBLISH_FAILED`) that may be replaced only when the artifact says `overwrite: true`
+/// (else `PUBLISH_TARGET_EXISTS`). Then the parts are written (see the module notes); a new file
+/// or folder is created only if the name is still free (else `PUBLISH_TARGET_EXISTS`). Any
+/// failure undoes everything this call wrote and says how far the undo got.
 pub fn publish(
     ws: &Workspace,
     artifacts: &[Artifact],
