@@ -198,6 +198,131 @@ pub fn link_new(root: &Path, path: &Path, bytes: &[u8]) -> Result<Option<PathBuf
     }
 }
 
+/// A folder being assembled whole under a temporary name beside its destination, then made to
+/// appear with one rename ([`StagedDir::persist_noclobber`]): a reader, or a kill at any instant,
+/// sees no folder or the whole folder, never some of its files. Dropped without being persisted,
+/// it is removed; a kill leaves it under [`TEMP_PREFIX`], where the next write into its parent
+/// folder removes it once stale, and where every reader of aw already looks past it.
+#[derive(Debug)]
+pub struct StagedDir {
+    /// The temporary folder (removed on drop until persisted).
+    tmp: Option<tempfile::TempDir>,
+    /// Where it is to appear (links inside the root already resolved).
+    dest: PathBuf,
+    /// The folders made inside it, parents first (each is synced before the rename).
+    made: Vec<PathBuf>,
+}
+
+/// Starts assembling the folder `dest` (inside `root`; its parent must exist) in a temporary
+/// folder beside it, made with the permissions a plain `mkdir` gives (the umask's). Stale
+/// temporary files of ours in the parent are removed first.
+pub fn stage_dir(root: &Path, dest: &Path) -> Result<StagedDir> {
+    let dest = write_target(root, dest)?;
+    let parent = dest.parent().unwrap_or(Path::new(".")).to_path_buf();
+    remove_stale_temps(&parent, SystemTime::now());
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(TEMP_PREFIX);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o777));
+    }
+    let tmp = builder
+        .tempdir_in(&parent)
+        .map_err(|e| WorkspaceError::io("could not create a temporary folder in", &parent, e))?;
+    Ok(StagedDir {
+        tmp: Some(tmp),
+        dest,
+        made: Vec::new(),
+    })
+}
+
+impl StagedDir {
+    fn tmp_path(&self) -> Result<&Path> {
+        self.tmp
+            .as_ref()
+            .map(tempfile::TempDir::path)
+            .ok_or_else(|| WorkspaceError::io("could not write", &self.dest, gone()))
+    }
+
+    /// Writes the new file `rel` (a safe relative path, `/`-separated) inside the staged folder,
+    /// making its folders, and syncs it. A name already written is an error: the caller plans
+    /// each file once.
+    pub fn write_file(&mut self, rel: &str, bytes: &[u8]) -> Result<()> {
+        let mut path = self.tmp_path()?.to_path_buf();
+        let segments: Vec<&str> = rel.split('/').collect();
+        for segment in &segments[..segments.len().saturating_sub(1)] {
+            path.push(segment);
+            match std::fs::create_dir(&path) {
+                Ok(()) => self.made.push(path.clone()),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && path.is_dir() => {}
+                Err(e) => return Err(WorkspaceError::io("could not create the folder", &path, e)),
+            }
+        }
+        path.push(segments[segments.len() - 1]);
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+            .map_err(|e| WorkspaceError::io("could not create", &path, e))?;
+        file.write_all(bytes)
+            .and_then(|()| file.sync_all())
+            .map_err(|e| WorkspaceError::io("could not write", &path, e))
+    }
+
+    /// Makes the folder appear at its destination with one rename, only if nothing is there
+    /// (`false`: something is, and the staged folder is removed), and syncs the parent.
+    pub fn persist_noclobber(mut self) -> Result<bool> {
+        for dir in self.made.iter().rev() {
+            sync_dir(dir)?;
+        }
+        sync_dir(self.tmp_path()?)?;
+        let Some(tmp) = self.tmp.take() else {
+            return Err(WorkspaceError::io("could not write", &self.dest, gone()));
+        };
+        let from = tmp.keep();
+        let parent = self.dest.parent().unwrap_or(Path::new("."));
+        match rename_noreplace(&from, &self.dest) {
+            Ok(true) => sync_dir(parent).map(|()| true),
+            Ok(false) => {
+                let _ = std::fs::remove_dir_all(&from);
+                Ok(false)
+            }
+            Err(e) => {
+                let _ = std::fs::remove_dir_all(&from);
+                Err(WorkspaceError::io("could not create", &self.dest, e))
+            }
+        }
+    }
+}
+
+fn gone() -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::NotFound, "the staged folder is gone")
+}
+
+/// Renames `from` to `to` only if nothing is at `to`: `false` when something is. Where the
+/// kernel can refuse atomically (renameat2's RENAME_NOREPLACE) it does; elsewhere the check
+/// and the rename are two steps, which the workspace lock makes safe against every other aw
+/// writer.
+fn rename_noreplace(from: &Path, to: &Path) -> std::io::Result<bool> {
+    #[cfg(any(target_os = "linux", target_os = "android", target_vendor = "apple"))]
+    {
+        use rustix::fs::{CWD, RenameFlags, renameat_with};
+        use rustix::io::Errno;
+        match renameat_with(CWD, from, CWD, to, RenameFlags::NOREPLACE) {
+            Ok(()) => return Ok(true),
+            Err(Errno::EXIST) => return Ok(false),
+            // A file system without the flag: the two-step way below.
+            Err(Errno::INVAL | Errno::NOSYS | Errno::NOTSUP) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    if std::fs::symlink_metadata(to).is_ok() {
+        return Ok(false);
+    }
+    std::fs::rename(from, to).map(|()| true)
+}
+
 /// Creates a folder (inside `root`) and its missing parents, syncing the parent of each folder
 /// created.
 pub fn create_dir_all(root: &Path, path: &Path) -> Result<()> {

@@ -11,6 +11,7 @@
 //! is reported unreadable. Files are opened without waiting (a FIFO named like a manifest is
 //! reported, never waited on) and read only up to a bound.
 
+use crate::atomic::TEMP_PREFIX;
 use crate::error::{Result, WorkspaceError};
 use crate::folder::{EntryKind, Folder};
 use aw_core::capability::paths::unsafe_relative;
@@ -76,7 +77,7 @@ pub fn list_root(ws_root: Option<&Path>, root: &OutputRoot) -> Result<RootListin
             for entry in entries {
                 let entry = entry.map_err(|e| WorkspaceError::io("could not list", &path, e))?;
                 let name = entry.file_name().to_string_lossy().into_owned();
-                if !name.starts_with(".aw-tmp-") {
+                if !name.starts_with(TEMP_PREFIX) {
                     names.push(name);
                 }
             }
@@ -123,7 +124,9 @@ fn sub_folders(
     let mut names: Vec<String> = folder
         .entries()
         .into_iter()
-        .filter(|(name, kind)| is_real_dir(dir, name, *kind))
+        // A package being published is assembled under a temporary name, then renamed into
+        // place whole: until then it is nobody's package.
+        .filter(|(name, kind)| !name.starts_with(TEMP_PREFIX) && is_real_dir(dir, name, *kind))
         .map(|(name, _)| name)
         .collect();
     names.sort();

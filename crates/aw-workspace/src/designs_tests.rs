@@ -80,6 +80,18 @@ fn nested_packages_are_found_without_descending_into_a_package() {
     );
 }
 
+/// A package being published is assembled under aw's temporary prefix and renamed into place
+/// whole: a killed publish may leave that folder (manifest and all), and it is nobody's package.
+#[test]
+fn a_package_still_being_assembled_is_not_a_package() {
+    let ws = tempfile::tempdir().unwrap();
+    write_package(ws.path(), ".aw-tmp-k1ll3d", "DES-001");
+    write_package(ws.path(), "team/003-design-a", "DES-003");
+    write_package(ws.path(), "team/.aw-tmp-x9y8z7", "DES-002");
+    let index = read_index(ws.path()).unwrap();
+    assert_eq!(paths(&index), ["docs/designs/team/003-design-a"]);
+}
+
 #[test]
 fn the_walk_stops_at_the_depth_cap_and_reports_where() {
     let ws = tempfile::tempdir().unwrap();

@@ -166,6 +166,11 @@ impl WorkspaceLock {
         &self.root
     }
 
+    /// Whether the workspace cannot be written (the lock is shared, or there is no lock file).
+    pub fn is_read_only(&self) -> bool {
+        self.read_only
+    }
+
     /// Writes our pid, time and mark into the (locked) file, in place: replacing the file would
     /// orphan the inode the OS lock is attached to.
     fn stamp(&mut self) -> Result<()> {

@@ -203,6 +203,15 @@ pub fn number(ws: &Workspace, req: &NumberRequest<'_>) -> Result<Numbered> {
     let (scan, claim) = match req.claim {
         Some(rest) => {
             let lock = WorkspaceLock::of(ws, claim_wait())?;
+            // A publish killed half-way is settled first: its numbers are then either all in
+            // place or all free, never half claimed by it and half by this claim.
+            crate::publish::recover(&ws.root, &crate::publish::workspace_journal(ws)).map_err(
+                |e| WorkspaceError::Refused {
+                    code: e.error.code,
+                    message: e.error.message.clone(),
+                    action: e.next_action(),
+                },
+            )?;
             if !existed {
                 atomic::create_dir_all(&ws.root, dir)?;
                 created = true;

@@ -9,7 +9,7 @@ use crate::error::{Result, WorkspaceError};
 use crate::folder::read_regular_path;
 use crate::locate::Workspace;
 use crate::numbering;
-use crate::publish::{PublishError, Published, lock_for_publish, publish_held};
+use crate::publish::{PublishError, Published, lock_for_publish, publish_held, published_already};
 use aw_core::capability::plan::Artifact;
 use aw_core::docs::names::{DocKind, parse_name};
 use aw_core::persist::inventory::{self, Entry, Inventory};
@@ -47,9 +47,12 @@ pub fn read_inventory(ws: &Workspace, kinds: &[DocKind]) -> Result<Inventory> {
 }
 
 /// Publishes a checked persist plan (`planned`, what `persist::plan::check_carried` made of
-/// `artifacts`): takes the workspace lock (waiting up to `wait`), reads every folder again under
-/// it, refuses when a number is no longer free or a duplicate appeared (`check_fresh`: nothing
-/// written), then publishes all or nothing into the three folders.
+/// `artifacts`): takes the workspace lock (waiting up to `wait`; an interrupted earlier publish
+/// is settled first), answers already published when every document is in place with exactly
+/// its bytes (the same plan applied again: nothing written, never its own numbers "taken"),
+/// else reads every folder again under the lock, refuses when a number is no longer free or a
+/// duplicate appeared (`check_fresh`: nothing written), then publishes all or nothing into the
+/// three folders.
 pub fn apply(
     ws: &Workspace,
     planned: &[Planned],
@@ -57,6 +60,13 @@ pub fn apply(
     wait: Duration,
 ) -> std::result::Result<Published, PublishError> {
     let lock = lock_for_publish(ws, wait)?;
+    if published_already(ws, &lock, artifacts, &allowed_destinations())? {
+        return Ok(Published {
+            written: Vec::new(),
+            created_dirs: Vec::new(),
+            already_published: true,
+        });
+    }
     // A concurrent `persist apply` or `next-number --claim` holds this lock while it writes, so
     // what is read here stays true until the publish below is done.
     let now = read_inventory(ws, &DocKind::ALL).map_err(|e: WorkspaceError| {

@@ -47,7 +47,10 @@ impl Ctx<'_> {
     /// The workspace: `--workspace`, else the nearest folder above the current one holding
     /// `.<ns>/`; the namespace from `--namespace`, `AW_NAMESPACE`, detection or the pin file.
     pub fn workspace(&self) -> Result<Workspace, Failure> {
-        Ok(locate(&self.locate_input()?)?)
+        let ws = locate(&self.locate_input()?)?;
+        // A publish killed half-way is finished or undone before anything reads the workspace.
+        aw_workspace::publish::settle(&ws);
+        Ok(ws)
     }
 
     /// The workspace exactly at `--workspace` or the current folder, never walking up (where

@@ -96,6 +96,56 @@ fn a_signal_pulls_its_modules_in_after_the_core_and_signals_are_sorted_once() {
     }
 }
 
+/// The receipt keeps the reference's shape and types: `loaded` is the list of the paths read
+/// (not a count), `fallback` is `{used, reasons}` (not a word), beside the command, profile,
+/// signals, capabilities and bytes it describes.
+#[test]
+fn the_receipt_has_the_reference_keys_and_types() {
+    let ws = Ws::bare();
+    let set = &aw_bundle::READ_SETS[0];
+    let v = ws.ok(&[
+        "context-plan",
+        "--command",
+        set.command,
+        "--capability",
+        "web",
+    ]);
+    let receipt = &v["receipt"];
+    let keys: Vec<&str> = receipt
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "command",
+            "profile",
+            "signals",
+            "capabilities",
+            "loaded",
+            "reference_hops",
+            "bytes",
+            "tokens",
+            "fallback",
+            "root",
+            "root_origin",
+            "telemetry"
+        ]
+    );
+    assert_eq!(receipt["command"], set.command);
+    assert_eq!(receipt["profile"], "compact");
+    assert_eq!(receipt["signals"], serde_json::json!([]));
+    assert_eq!(receipt["capabilities"], serde_json::json!(["web"]));
+    assert_eq!(receipt["loaded"], serde_json::json!(paths(&v)));
+    assert_eq!(receipt["bytes"], v["bytes"]);
+    assert_eq!(
+        receipt["fallback"],
+        serde_json::json!({"used": false, "reasons": []})
+    );
+}
+
 #[test]
 fn an_undeclared_signal_reads_the_core_and_every_module() {
     let ws = Ws::bare();
@@ -108,7 +158,11 @@ fn an_undeclared_signal_reads_the_core_and_every_module() {
         "no-such-signal",
     ]);
     assert_eq!(v["profile"], "safe");
-    assert_eq!(v["receipt"]["fallback"], "unknown_signal");
+    assert_eq!(
+        v["receipt"]["fallback"],
+        serde_json::json!({"used": true, "reasons": ["undeclared signals: no-such-signal"]})
+    );
+    assert_eq!(v["degraded"], true);
     assert_eq!(v["unknown_signals"], serde_json::json!(["no-such-signal"]));
     assert!(v["notice"].as_str().unwrap().contains("no-such-signal"));
     let mut want: Vec<&str> = set.core.to_vec();
@@ -188,7 +242,11 @@ fn a_missing_file_is_listed_missing_and_a_missing_module_turns_the_plan_safe() {
             r,
         ]);
         assert_eq!(v["profile"], "safe", "{}", set.command);
-        assert_eq!(v["receipt"]["fallback"], "missing_module");
+        assert_eq!(v["receipt"]["fallback"]["used"], true);
+        assert_eq!(
+            v["receipt"]["fallback"]["reasons"],
+            serde_json::json!([format!("the bundle lacks: {}", m.path)])
+        );
         assert_eq!(v["degraded"], true);
         write_bundle(&root);
     }

@@ -11,21 +11,21 @@ use aw_core::canonical::sha256_hex;
 use serde_json::{Value, json};
 use std::path::Path;
 
-const DOC: &str = "# Checkout\n\n## Objective\n\nPay in one step.\n\n## Proposed design\n\nOne page with the cart and the card form.\n\n## Validation\n\nA person pays in under a minute.\n";
-const DOC_2: &str = "# Checkout\n\n## Objective\n\nPay in one step.\n\n## Proposed design\n\nOne page; the card form remembers the last card.\n\n## Decisions\n\nNo account needed.\n\n## Validation\n\nA person pays in under a minute.\n";
-const PKG: &str = "docs/designs/001-design-checkout";
+pub(crate) const DOC: &str = "# Checkout\n\n## Objective\n\nPay in one step.\n\n## Proposed design\n\nOne page with the cart and the card form.\n\n## Validation\n\nA person pays in under a minute.\n";
+pub(crate) const DOC_2: &str = "# Checkout\n\n## Objective\n\nPay in one step.\n\n## Proposed design\n\nOne page; the card form remembers the last card.\n\n## Decisions\n\nNo account needed.\n\n## Validation\n\nA person pays in under a minute.\n";
+pub(crate) const PKG: &str = "docs/designs/001-design-checkout";
 
 fn digest(text: &str) -> String {
     format!("sha256:{}", sha256_hex(text.as_bytes()))
 }
 
-fn cap<'a>(verb: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+pub(crate) fn cap<'a>(verb: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
     let mut v = vec!["capability", verb, "--capability", "design", "--json"];
     v.extend_from_slice(extra);
     v
 }
 
-fn create_args<'a>(title: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+pub(crate) fn create_args<'a>(title: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
     let mut v = vec![
         "--operation",
         "create",
@@ -40,18 +40,18 @@ fn create_args<'a>(title: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
     v
 }
 
-fn prepare_in(ws: &Ws, dir: &Path, args: &[&str]) -> Value {
+pub(crate) fn prepare_in(ws: &Ws, dir: &Path, args: &[&str]) -> Value {
     let (code, v) = ws.run_in(dir, &cap("prepare", args), None, &[]);
     assert_eq!(code, 0, "{v:#}");
     v
 }
 
-fn prepare(ws: &Ws, args: &[&str]) -> Value {
+pub(crate) fn prepare(ws: &Ws, args: &[&str]) -> Value {
     prepare_in(ws, ws.root(), args)
 }
 
 /// The answer to an attempt's semantic request: `artifacts` as (path, content).
-fn answer(attempt: &Value, artifacts: &[(&str, &str)]) -> Value {
+pub(crate) fn answer(attempt: &Value, artifacts: &[(&str, &str)]) -> Value {
     let s = &attempt["semantic"];
     json!({
         "version": 1, "operation": s["operation"], "input_digest": s["input_digest"],
@@ -60,14 +60,14 @@ fn answer(attempt: &Value, artifacts: &[(&str, &str)]) -> Value {
     })
 }
 
-fn validate_in(ws: &Ws, dir: &Path, attempt: &Value, answer: &Value) -> Value {
+pub(crate) fn validate_in(ws: &Ws, dir: &Path, attempt: &Value, answer: &Value) -> Value {
     let stdin = json!({"request": attempt["request"], "answer": answer}).to_string();
     let (code, v) = ws.run_in(dir, &cap("validate", &[]), Some(&stdin), &[]);
     assert_eq!(code, 0, "{v:#}");
     v
 }
 
-fn validate(ws: &Ws, attempt: &Value, answer: &Value) -> Value {
+pub(crate) fn validate(ws: &Ws, attempt: &Value, answer: &Value) -> Value {
     validate_in(ws, ws.root(), attempt, answer)
 }
 
@@ -263,7 +263,7 @@ fn validate_of_a_created_package_passes_both_checks_with_its_maturity() {
     assert!(!v["output"]["value"]["gaps"].as_array().unwrap().is_empty());
 }
 
-fn update_attempt(ws: &Ws, base: &str) -> Value {
+pub(crate) fn update_attempt(ws: &Ws, base: &str) -> Value {
     let base = format!("base={base}");
     prepare(
         ws,
@@ -457,6 +457,51 @@ fn two_creates_prepared_at_once_publish_one_number_once() {
     );
 }
 
+/// An agent retrying after a lost answer applies the same plan again: the package is there,
+/// with the plan's bytes, so the apply is complete and writes nothing — never "number taken"
+/// (which would have it prepare a duplicate package) nor "stale" for an update.
+#[test]
+fn the_same_create_or_update_applied_again_is_already_published() {
+    let ws = Ws::new();
+    ws.write("docs/req.md", "# Requirements\n");
+    let a1 = prepare(&ws, &create_args("title=Checkout", &[]));
+    let dest = format!("{PKG}/DESIGN.md");
+    let a2 = validate(&ws, &a1, &answer(&a1, &[(&dest, DOC)]));
+    assert_eq!(apply(&ws, &a2)["receipt"]["outcome"], "completed");
+    let before = ws.tree();
+    let again = apply(&ws, &a2);
+    assert_eq!(again["receipt"]["outcome"], "completed", "{again:#}");
+    assert_eq!(code(&again), "");
+    assert_eq!(
+        again["output"]["value"]["already_published"],
+        json!([dest, format!("{PKG}/design-manifest.json")])
+    );
+    assert_eq!(again["output"]["value"]["written"], json!([]));
+    assert!(
+        again["receipt"]["next_action"]
+            .as_str()
+            .unwrap()
+            .contains("already published")
+    );
+    assert_eq!(ws.tree(), before, "nothing written");
+
+    let u1 = update_attempt(&ws, "DES-001@r1");
+    let u2 = validate(&ws, &u1, &answer(&u1, &[(&dest, DOC_2)]));
+    assert_eq!(apply(&ws, &u2)["receipt"]["outcome"], "completed");
+    let before = ws.tree();
+    let again = apply(&ws, &u2);
+    assert_eq!(again["receipt"]["outcome"], "completed", "{again:#}");
+    assert_eq!(again["output"]["value"]["written"], json!([]));
+    assert_eq!(ws.tree(), before, "nothing written");
+    let listed = ws.ok(&["designs", "--json"]);
+    assert_eq!(
+        listed["packages"].as_array().map(Vec::len),
+        Some(1),
+        "{listed:#}"
+    );
+    assert_eq!(listed["packages"][0]["ok"], true, "{listed:#}");
+}
+
 #[test]
 fn composed_calls_obey_the_caller_table() {
     let ws = Ws::new();
@@ -541,13 +586,16 @@ fn outside_a_workspace_an_explicit_root_is_authored_end_to_end() {
     assert_eq!(manifest["id"], "DES-001");
     assert_eq!(manifest["sources"][0]["kind"], "provider_locator");
     assert!(!ws.root().join("001-design-checkout").exists());
-    // The next create in that root takes the next number; the same plan again is refused.
+    // The next create in that root takes the next number; the same plan again is complete and
+    // writes nothing.
     let b1 = prepare(&ws, &args);
     assert_eq!(
         b1["semantic"]["allowed_destinations"],
         json!(["002-design-checkout/DESIGN.md"])
     );
-    assert_eq!(code(&apply(&ws, &a2)), "DESIGN_NUMBER_TAKEN");
+    let again = apply(&ws, &a2);
+    assert_eq!(again["receipt"]["outcome"], "completed", "{again:#}");
+    assert_eq!(again["output"]["value"]["written"], json!([]));
     // A relative root outside a workspace would mean another folder at each stage.
     let v = prepare(
         &ws,

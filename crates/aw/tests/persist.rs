@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use std::collections::BTreeMap;
 
 /// A workspace with two specs (001, 003) and one plan (007).
-fn workspace() -> Ws {
+pub(crate) fn workspace() -> Ws {
     let ws = Ws::new();
     ws.write(
         "docs/specs/001-spec-login.md",
@@ -19,7 +19,7 @@ fn workspace() -> Ws {
     ws
 }
 
-fn prepare(ws: &Ws, kinds: &[&str]) -> Value {
+pub(crate) fn prepare(ws: &Ws, kinds: &[&str]) -> Value {
     let mut args = vec!["persist", "prepare", "--json"];
     for k in kinds {
         args.extend(["--kind", k]);
@@ -29,17 +29,17 @@ fn prepare(ws: &Ws, kinds: &[&str]) -> Value {
     v
 }
 
-fn item(kind: &str, slug: &str, title: &str) -> Value {
+pub(crate) fn item(kind: &str, slug: &str, title: &str) -> Value {
     json!({"kind": kind, "slug": slug, "title": title,
            "content": format!("# {title}\n\nDrafted from the conversation.\n")})
 }
 
-fn answer(digest: &Value, items: Value) -> Value {
+pub(crate) fn answer(digest: &Value, items: Value) -> Value {
     json!({"version": 1, "operation": "persist", "input_digest": digest, "state": "proposed",
            "items": items})
 }
 
-fn validate(ws: &Ws, kinds: &[&str], answer: &Value) -> (i32, Value) {
+pub(crate) fn validate(ws: &Ws, kinds: &[&str], answer: &Value) -> (i32, Value) {
     let mut args = vec!["persist", "validate", "--json"];
     for k in kinds {
         args.extend(["--kind", k]);
@@ -48,7 +48,7 @@ fn validate(ws: &Ws, kinds: &[&str], answer: &Value) -> (i32, Value) {
 }
 
 /// prepare → validate with `items`: the validate result, which must carry a plan.
-fn planned(ws: &Ws, items: Value) -> Value {
+pub(crate) fn planned(ws: &Ws, items: Value) -> Value {
     let p1 = prepare(ws, &[]);
     let (code, p2) = validate(ws, &[], &answer(&p1["semantic"]["input_digest"], items));
     assert_eq!(code, 0, "{p2:#}");
@@ -65,7 +65,7 @@ fn apply(ws: &Ws, plan: &Value, approval: &str) -> (i32, Value) {
     )
 }
 
-fn digest(result: &Value) -> String {
+pub(crate) fn digest(result: &Value) -> String {
     result["plan"]["approval_digest"]
         .as_str()
         .unwrap()
@@ -212,6 +212,116 @@ fn one_spec_and_one_plan_are_numbered_and_written() {
             "docs/research/002-research-costs.md"
         ])
     );
+}
+
+/// An agent that lost apply's answer applies the same plan again: complete, nothing written,
+/// never its own numbers reported taken.
+#[test]
+fn the_same_plan_applied_again_is_complete_and_writes_nothing() {
+    let ws = workspace();
+    let p2 = planned(
+        &ws,
+        json!([
+            item("spec", "otp-login", "OTP login"),
+            item("plan", "otp-login", "Plan: OTP login")
+        ]),
+    );
+    let d = digest(&p2);
+    let (_, first) = apply(&ws, &p2["plan"], &d);
+    assert_eq!(first["outcome"], "completed", "{first:#}");
+    let before = ws.tree();
+    let (code, again) = apply(&ws, &p2["plan"], &d);
+    assert_eq!(code, 0, "{again:#}");
+    assert_eq!(again["outcome"], "completed", "{again:#}");
+    assert_eq!(again["error"], Value::Null);
+    assert_eq!(again["written"], json!([]));
+    let next = again["next_action"].as_str().unwrap();
+    assert!(next.contains("already applied"), "{next}");
+    assert!(next.contains("docs/plans/008-plan-otp-login.md"), "{next}");
+    assert_eq!(ws.tree(), before, "nothing written");
+    // A plan only partly in place is not excused: its number is taken by its own spec, and the
+    // other document differs.
+    std::fs::write(
+        ws.root().join("docs/plans/008-plan-otp-login.md"),
+        "edited\n",
+    )
+    .unwrap();
+    let (_, partly) = apply(&ws, &p2["plan"], &d);
+    assert_blocked(&partly, "PERSIST_NUMBER_TAKEN");
+}
+
+/// The reference's agents pipe their answer bare, in the reference's shape (`decisions` and one
+/// artifact), to validate and again to apply: aw reads both, numbers the document itself, and
+/// applies the plan the approved digest names.
+#[test]
+fn the_reference_answer_piped_bare_is_validated_and_applied() {
+    let ws = workspace();
+    let p1 = prepare(&ws, &[]);
+    let raw = json!({
+        "version": 1, "operation": "persist",
+        "input_digest": p1["semantic"]["input_digest"], "state": "proposed",
+        "decisions": {"category": "spec", "slug": "otp-login", "mode": "new"},
+        "artifacts": [{"path": "docs/specs/002-spec-otp-login.md",
+                       "content": "# OTP login\n\nDrafted from the conversation.\n"}]
+    })
+    .to_string();
+    let (code, p2) = ws.run_with(&["persist", "validate", "--json"], Some(&raw), &[]);
+    assert_eq!(code, 0, "{p2:#}");
+    assert_eq!(p2["outcome"], "needs_input", "{p2:#}");
+    assert_eq!(
+        p2["plan"]["preview"][0]["path"], "docs/specs/004-spec-otp-login.md",
+        "aw numbers it: the answer's 002 was a suggestion"
+    );
+    let d = digest(&p2);
+    let next = p2["next_action"].as_str().unwrap();
+    assert!(
+        next.contains(&format!(
+            "pipe the same answer to 'aw persist apply --approval {d}'"
+        )),
+        "{next}"
+    );
+    // The same answer wrapped is read the same way.
+    let wrapped = json!({"answer": serde_json::from_str::<Value>(&raw).unwrap()}).to_string();
+    let (_, w2) = ws.run_with(&["persist", "validate", "--json"], Some(&wrapped), &[]);
+    assert_eq!(digest(&w2), d);
+    // A wrong approval writes nothing.
+    let (_, wrong) = ws.run_with(
+        &["persist", "apply", "--json", "--approval", "0000"],
+        Some(&raw),
+        &[],
+    );
+    assert_blocked(&wrong, "CAPABILITY_APPROVAL_MISMATCH");
+    let (code, p3) = ws.run_with(
+        &["persist", "apply", "--json", "--approval", &d],
+        Some(&raw),
+        &[],
+    );
+    assert_eq!(code, 0, "{p3:#}");
+    assert_eq!(p3["outcome"], "completed", "{p3:#}");
+    assert_eq!(p3["written"], json!(["docs/specs/004-spec-otp-login.md"]));
+    assert_eq!(
+        ws.read("docs/specs/004-spec-otp-login.md"),
+        "# OTP login\n\nDrafted from the conversation.\n"
+    );
+    // The inventory moved: the same answer again is stale, as it is for the reference.
+    let (_, again) = ws.run_with(
+        &["persist", "apply", "--json", "--approval", &d],
+        Some(&raw),
+        &[],
+    );
+    assert_blocked(&again, "SEMANTIC_STALE");
+    // Replacing a document is not something aw's persist does.
+    let p1 = prepare(&ws, &[]);
+    let update = json!({
+        "version": 1, "operation": "persist",
+        "input_digest": p1["semantic"]["input_digest"], "state": "proposed",
+        "decisions": {"category": "spec", "slug": "cache", "mode": "update",
+                      "target": "docs/specs/003-spec-cache.md", "target_digest": "x"},
+        "artifacts": [{"path": "docs/specs/003-spec-cache.md", "content": "# Cache\n"}]
+    })
+    .to_string();
+    let (_, refused) = ws.run_with(&["persist", "validate", "--json"], Some(&update), &[]);
+    assert_blocked(&refused, "SEMANTIC_RESPONSE_INVALID");
 }
 
 #[test]

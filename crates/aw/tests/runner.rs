@@ -33,6 +33,7 @@ mod next_number;
 mod persist;
 mod project_block;
 mod protocol_differences;
+mod publish_crash;
 mod remove_source;
 mod self_install;
 mod sessions;

@@ -15,8 +15,8 @@ use super::handler::{Handler, HandlerCall, HandlerResult, NumberClaim, PublishRo
 use super::inventory::Instance;
 use super::paths::reserved_refusal;
 use super::plan::{
-    DurablePlan, applied_classes, check_approval, check_base, check_destinations, check_durable,
-    check_granted, check_overwrites, prepare_durable_effect,
+    DurablePlan, applied_classes, check_approval, check_destinations, check_durable, check_granted,
+    check_overwrites, prepare_durable_effect,
 };
 use super::receipt::{
     CapabilityReceipt, Effects, InputDisposition, OperationOutput, Outcome, Persistence,
@@ -716,11 +716,6 @@ pub fn apply_gate(call: &Call<'_>) -> CapabilityResult<ApplyGate> {
         Ok(()) => Ok(ApplyGate::Ready(Box::new(ready))),
         Err(e) => apply_finish(call, ready, Err(e)).map(|a| ApplyGate::Blocked(Box::new(a))),
     }
-}
-
-/// Checks the plan's base against the text the shell read now (`None`: the file is gone).
-pub fn apply_base(ready: &ApplyReady, current: Option<&str>) -> CapabilityResult<()> {
-    check_base(ready.plan.base.as_ref(), current)
 }
 
 /// `text` with its first letter lowercased when it opens a sentence (not an acronym or a code),

@@ -7,7 +7,9 @@
 //! - **Safe profile.** An undeclared signal, or a module a signal pulls in that the tree lacks,
 //!   means the plan cannot be trusted to be enough: the read-set becomes the core plus every
 //!   module of the command (profile `safe`), with a notice saying why.
-//! - **Degraded.** Any listed file the tree lacks: it is still listed (`missing`), and the notice
+//! - **Degraded.** Any listed file the tree lacks (it is still listed, `missing`), or a signal no
+//!   command declares: the plan says why in `reasons` (the receipt's `fallback.reasons`, as the
+//!   reference words them: the undeclared signals, the files the bundle lacks), and the notice
 //!   says so.
 
 use super::{Module, ReadSet, Tree};
@@ -86,8 +88,10 @@ pub struct Plan {
     pub read_set: Vec<Entry>,
     /// The sum of the entries' bytes.
     pub bytes: u64,
-    /// Some listed file is missing.
+    /// Some listed file is missing, or a signal is undeclared: `reasons` is not empty.
     pub degraded: bool,
+    /// Why the plan is degraded, one line per cause (empty when it is not).
+    pub reasons: Vec<String>,
     /// Why the profile is safe, when it is.
     pub fallback: Option<Fallback>,
     /// What to tell the person once, when anything is off.
@@ -182,6 +186,13 @@ pub fn plan(
         .map(|e| e.path.as_str())
         .collect();
     let notice = notice(fallback, &unknown, &missing);
+    let mut reasons = Vec::new();
+    if !unknown.is_empty() {
+        reasons.push(format!("undeclared signals: {}", unknown.join(", ")));
+    }
+    if !missing.is_empty() {
+        reasons.push(format!("the bundle lacks: {}", missing.join(", ")));
+    }
     Ok(Plan {
         command: set.command.clone(),
         profile: if fallback.is_some() {
@@ -201,7 +212,8 @@ pub fn plan(
             })
             .collect(),
         bytes: read_set.iter().map(|e| e.bytes).sum(),
-        degraded: !missing.is_empty(),
+        degraded: !reasons.is_empty(),
+        reasons,
         read_set,
         fallback,
         notice,
@@ -335,6 +347,9 @@ mod tests {
         assert_eq!(p.profile, Profile::Safe);
         assert_eq!(p.fallback, Some(Fallback::UnknownSignal));
         assert_eq!(p.unknown_signals, ["nonsense"]);
+        // Degraded as the reference says it: an undeclared signal is a reason, in its words.
+        assert!(p.degraded);
+        assert_eq!(p.reasons, ["undeclared signals: nonsense"]);
         assert_eq!(paths(&p).len(), 4);
         assert!(p.notice.unwrap().contains("nonsense"));
     }

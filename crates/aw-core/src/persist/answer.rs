@@ -6,11 +6,17 @@
 //! `artifacts`: the agent names each document's kind, slug and title and writes its text, and aw
 //! chooses the number and the file name. The envelope is the capability protocol's own check
 //! (`capability::answer::check_envelope`); only the items are read here.
+//!
+//! The reference's answer is read too (its agents answer it): `decisions {category, slug, mode}`
+//! and exactly one artifact `{path, content}` whose `NNN-<kind>-<slug>.md` number is only a
+//! suggestion. It becomes one item (the title is the content's first `# ` heading, else the
+//! slug); `mode: "update"`, which replaces an existing document, is refused: aw's persist only
+//! adds documents.
 
 use super::inventory::{Inventory, title_of};
 use crate::capability::answer::{ANSWER_VERSION, EnvelopeActions, SemanticRequest, check_envelope};
 use crate::capability::error::{CapabilityError, CapabilityResult};
-use crate::docs::names::DocKind;
+use crate::docs::names::{DocKind, parse_name};
 use crate::error_code::ErrorCode;
 use aw_json::js::js_trim;
 use serde_json::{Map, Value, json};
@@ -132,7 +138,102 @@ pub fn parse(
     kinds: &[DocKind],
 ) -> CapabilityResult<Vec<Item>> {
     let obj = check_envelope(answer, request, &PERSIST)?;
+    if !obj.contains_key("items") && obj.contains_key("decisions") {
+        return reference_item(obj, request, kinds).map(|item| vec![item]);
+    }
     items(obj, request, kinds)
+}
+
+/// The reference's answer (`decisions` and one artifact) as one item: the category a kind the
+/// request covers, the slug of the grammar, `mode` `new` (`update` is refused: aw never
+/// replaces a document), exactly one artifact whose path is `<folder>/NNN-<kind>-<slug>.md`
+/// (its number is the reference's "advisory" one: aw numbers the document), and a content
+/// within the limits.
+fn reference_item(
+    obj: &Map<String, Value>,
+    request: &SemanticRequest,
+    kinds: &[DocKind],
+) -> CapabilityResult<Item> {
+    let Some(Value::Object(decisions)) = obj.get("decisions") else {
+        return Err(invalid("the answer's \"decisions\" must be an object"));
+    };
+    let field = |k: &str| decisions.get(k).and_then(Value::as_str);
+    let words: Vec<&str> = kinds.iter().map(|k| k.word()).collect();
+    let category = field("category").unwrap_or("");
+    let Some(kind) = DocKind::from_word(category).filter(|k| kinds.contains(k)) else {
+        return Err(invalid(format!(
+            "decisions.category '{category}' is not one of {}",
+            words.join(", ")
+        )));
+    };
+    let slug = field("slug").unwrap_or("");
+    if !is_valid_slug(slug) {
+        return Err(invalid(format!(
+            "decisions.slug '{slug}' must be lower-case letters and digits joined by single hyphens, at most {MAX_SLUG} bytes"
+        )));
+    }
+    match field("mode") {
+        Some("new") => {}
+        Some("update") => {
+            return Err(invalid(
+                "decisions.mode 'update' replaces an existing document, which aw persist never does: answer mode 'new' for a new document, or edit the existing one by hand",
+            ));
+        }
+        other => {
+            return Err(invalid(format!(
+                "decisions.mode '{}' is not 'new'",
+                other.unwrap_or("")
+            )));
+        }
+    }
+    let artifact = match obj.get("artifacts") {
+        Some(Value::Array(list)) if list.len() == 1 => &list[0],
+        _ => {
+            return Err(invalid(
+                "the answer's \"artifacts\" must hold exactly one {\"path\", \"content\"}",
+            ));
+        }
+    };
+    let (Some(path), Some(content)) = (
+        artifact.get("path").and_then(Value::as_str),
+        artifact.get("content").and_then(Value::as_str),
+    ) else {
+        return Err(invalid(
+            "the artifact needs string \"path\" and \"content\"",
+        ));
+    };
+    let named = path
+        .strip_prefix(kind.folder())
+        .and_then(|rest| rest.strip_prefix('/'))
+        .and_then(|name| parse_name(kind, name))
+        .is_some_and(|name| name.slug == slug)
+        && path.ends_with(".md");
+    if !named {
+        return Err(invalid(format!(
+            "the artifact's path '{path}' is not {}/NNN-{}-{slug}.md",
+            kind.folder(),
+            kind.word()
+        )));
+    }
+    if js_trim(content).is_empty() {
+        return Err(invalid(format!("the artifact '{path}' has no content")));
+    }
+    if content.len() > request.limits.max_artifact_bytes {
+        return Err(invalid(format!(
+            "the artifact '{path}' holds {} bytes; at most {} are allowed",
+            content.len(),
+            request.limits.max_artifact_bytes
+        )));
+    }
+    let title = title_of(content)
+        .filter(|t| !t.is_empty())
+        .unwrap_or_else(|| slug.to_owned());
+    Ok(Item {
+        kind,
+        slug: slug.to_owned(),
+        title,
+        content: content.to_owned(),
+    })
 }
 
 fn items(

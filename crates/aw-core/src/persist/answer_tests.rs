@@ -195,3 +195,92 @@ fn slugs_read_back_through_the_docs_grammar() {
         );
     }
 }
+
+/// The reference's answer: `decisions` and one artifact.
+fn reference_answer(req: &SemanticRequest, decisions: Value, artifacts: Value) -> Value {
+    json!({"version": 1, "operation": "persist", "input_digest": req.input_digest,
+           "state": "proposed", "decisions": decisions, "artifacts": artifacts})
+}
+
+#[test]
+fn the_reference_answer_reads_into_one_item_numbered_by_aw() {
+    let kinds = DocKind::ALL;
+    let req = request(&inventory(&kinds));
+    let a = reference_answer(
+        &req,
+        json!({"category": "spec", "slug": "otp-login", "mode": "new"}),
+        json!([{"path": "docs/specs/007-spec-otp-login.md", "content": "# OTP login\n\nBody.\n"}]),
+    );
+    let items = parse(&a, &req, &kinds).unwrap();
+    assert_eq!(
+        items,
+        [Item {
+            kind: DocKind::Spec,
+            slug: "otp-login".into(),
+            title: "OTP login".into(),
+            content: "# OTP login\n\nBody.\n".into(),
+        }]
+    );
+    // Without a `# ` heading the slug stands for the title.
+    let a = reference_answer(
+        &req,
+        json!({"category": "research", "slug": "vendors", "mode": "new"}),
+        json!([{"path": "docs/research/001-research-vendors.md", "content": "Notes.\n"}]),
+    );
+    assert_eq!(parse(&a, &req, &kinds).unwrap()[0].title, "vendors");
+}
+
+#[test]
+fn the_reference_answer_is_held_to_its_own_rules() {
+    let kinds = DocKind::ALL;
+    let req = request(&inventory(&kinds));
+    let doc = json!([{"path": "docs/specs/002-spec-otp.md", "content": "# OTP\n"}]);
+    let spec = |mode: &str| json!({"category": "spec", "slug": "otp", "mode": mode});
+    for (decisions, artifacts, why) in [
+        (spec("update"), doc.clone(), "never does"),
+        (spec("merge"), doc.clone(), "is not 'new'"),
+        (
+            json!({"category": "memo", "slug": "otp", "mode": "new"}),
+            doc.clone(),
+            "'memo'",
+        ),
+        (
+            json!({"category": "spec", "slug": "OTP", "mode": "new"}),
+            doc.clone(),
+            "decisions.slug",
+        ),
+        (spec("new"), json!([]), "exactly one"),
+        (
+            spec("new"),
+            json!([{"path": "docs/specs/002-spec-otp.md", "content": "# OTP\n"}, {"path": "docs/specs/003-spec-otp.md", "content": "# OTP\n"}]),
+            "exactly one",
+        ),
+        (
+            spec("new"),
+            json!([{"path": "docs/plans/002-plan-otp.md", "content": "# OTP\n"}]),
+            "is not docs/specs/NNN-spec-otp.md",
+        ),
+        (
+            spec("new"),
+            json!([{"path": "docs/specs/002-spec-other.md", "content": "# OTP\n"}]),
+            "is not docs/specs/NNN-spec-otp.md",
+        ),
+        (
+            spec("new"),
+            json!([{"path": "docs/specs/002-spec-otp.md", "content": "  \n"}]),
+            "no content",
+        ),
+    ] {
+        let e = parse(&reference_answer(&req, decisions, artifacts), &req, &kinds).unwrap_err();
+        assert_eq!(e.code, ErrorCode::SemanticResponseInvalid, "{why}");
+        assert!(e.message.contains(why), "{why}: {}", e.message);
+    }
+    // Its kind must be one the request covers.
+    let only_plans = [DocKind::Plan];
+    let req = request(&inventory(&only_plans));
+    let a = reference_answer(&req, spec("new"), doc);
+    assert_eq!(
+        code(parse(&a, &req, &only_plans)),
+        ErrorCode::SemanticResponseInvalid
+    );
+}

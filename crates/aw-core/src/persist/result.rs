@@ -107,12 +107,20 @@ pub fn prepared(inventory: Inventory, request: SemanticRequest) -> PersistResult
     }
 }
 
-/// `validate`: the plan awaiting a person's approval.
-pub fn proposed(inventory: Inventory, plan: DurablePlan) -> PersistResult {
-    let next_action = format!(
-        "show the plan's preview to a person; once approved, pipe {{\"plan\": <this result's plan>}} to 'aw persist apply --approval {}'",
-        plan.approval_digest
-    );
+/// `validate`: the plan awaiting a person's approval. An answer piped bare (the reference's
+/// way) is applied the same way: the next action says to pipe it again.
+pub fn proposed(inventory: Inventory, plan: DurablePlan, bare: bool) -> PersistResult {
+    let next_action = if bare {
+        format!(
+            "show the plan's preview to a person; once approved, pipe the same answer to '{}' (aw reads the inventory again and numbers it as here)",
+            apply_command(&inventory.doc_kinds(), &plan.approval_digest)
+        )
+    } else {
+        format!(
+            "show the plan's preview to a person; once approved, pipe {{\"plan\": <this result's plan>}} to 'aw persist apply --approval {}'",
+            plan.approval_digest
+        )
+    };
     PersistResult {
         stage: Stage::Validate,
         outcome: Outcome::NeedsInput,
@@ -164,15 +172,45 @@ pub fn applied(written: Vec<String>) -> PersistResult {
     }
 }
 
+/// `apply` of a plan already applied: every document it names holds exactly its text, so
+/// nothing was written (`written` is empty) and the stage is complete; the next action names
+/// the documents.
+pub fn already_applied(paths: &[String]) -> PersistResult {
+    PersistResult {
+        next_action: format!(
+            "nothing left to do: this plan was already applied (nothing was written); its documents are {}",
+            paths.join(", ")
+        ),
+        ..applied(Vec::new())
+    }
+}
+
+/// What `validate` or `apply` found on stdin.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Carried {
+    /// An answer: `{"answer": <answer>}`, or the answer itself (the reference's stdin, for
+    /// `validate` and for `apply`).
+    Answer {
+        /// The answer.
+        answer: Value,
+        /// It came bare, as the reference's agents send it (not under `"answer"`).
+        bare: bool,
+    },
+    /// `{"plan": <plan>}` (`apply` only).
+    Plan(Value),
+}
+
 /// The stdin of `validate` and `apply`, read: blank text and anything but one JSON object are
-/// `ARGS_INVALID`, naming what the stage expects; `key` (`answer` or `plan`) is returned when
-/// present and not `null`.
-pub fn carried(text: &str, stage: Stage, key: &str) -> Result<Option<Value>, CapabilityError> {
+/// `ARGS_INVALID`, naming what the stage expects. `{"answer": …}` carries an answer; an object
+/// with the answer envelope's `operation` or `version` at the top is the answer itself (the
+/// reference's stdin); `apply` also takes `{"plan": …}`. `None` when it carries none of these
+/// (a key present with `null` counts as absent).
+pub fn carried(text: &str, stage: Stage) -> Result<Option<Carried>, CapabilityError> {
     let expects = match stage {
         Stage::Apply => {
-            "{\"plan\": <the validate result's plan>} with --approval <its approval_digest>"
+            "{\"plan\": <the validate result's plan>}, or the answer that validate checked, with --approval <its approval_digest>"
         }
-        _ => "{\"answer\": <the answer>}",
+        _ => "{\"answer\": <the answer>}, or the answer itself",
     };
     let refuse = |message: String| {
         CapabilityError::new(
@@ -184,11 +222,45 @@ pub fn carried(text: &str, stage: Stage, key: &str) -> Result<Option<Value>, Cap
     if aw_json::js::js_trim(text).is_empty() {
         return Err(refuse("stdin is empty".to_owned()));
     }
-    match aw_json::parse_bounded(text) {
-        Ok(Value::Object(mut map)) => Ok(map.remove(key).filter(|v| !v.is_null())),
-        Ok(_) => Err(refuse("stdin is not one JSON object".to_owned())),
-        Err(e) => Err(refuse(format!("stdin is not one JSON object: {e}"))),
+    let mut map = match aw_json::parse_bounded(text) {
+        Ok(Value::Object(map)) => map,
+        Ok(_) => return Err(refuse("stdin is not one JSON object".to_owned())),
+        Err(e) => return Err(refuse(format!("stdin is not one JSON object: {e}"))),
+    };
+    let mut take = |key: &str| map.remove(key).filter(|v| !v.is_null());
+    if stage == Stage::Apply
+        && let Some(plan) = take("plan")
+    {
+        return Ok(Some(Carried::Plan(plan)));
     }
+    if let Some(answer) = take("answer") {
+        return Ok(Some(Carried::Answer {
+            answer,
+            bare: false,
+        }));
+    }
+    if map.contains_key("operation") || map.contains_key("version") {
+        return Ok(Some(Carried::Answer {
+            answer: Value::Object(map),
+            bare: true,
+        }));
+    }
+    Ok(None)
+}
+
+/// The `apply` command line for an answer piped bare: `--kind` flags only when they are not all
+/// three (apply reads the inventory again, for the same kinds as validate).
+pub fn apply_command(kinds: &[DocKind], approval: &str) -> String {
+    let mut cmd = "aw persist apply".to_owned();
+    if kinds.len() < DocKind::ALL.len() {
+        for k in kinds {
+            cmd.push_str(" --kind ");
+            cmd.push_str(k.word());
+        }
+    }
+    cmd.push_str(" --approval ");
+    cmd.push_str(approval);
+    cmd
 }
 
 #[cfg(test)]

@@ -63,17 +63,49 @@ fn a_blocked_apply_says_nothing_was_written_unless_something_was() {
 fn stdin_must_be_one_object() {
     for bad in ["", "  \n", "[1]", "{", "3"] {
         assert_eq!(
-            carried(bad, Stage::Validate, "answer").unwrap_err().code,
+            carried(bad, Stage::Validate).unwrap_err().code,
             ErrorCode::ArgsInvalid,
             "{bad:?}"
         );
     }
     assert_eq!(
-        carried("{\"answer\": null}", Stage::Validate, "answer").unwrap(),
+        carried("{\"answer\": null}", Stage::Validate).unwrap(),
         None
     );
     assert_eq!(
-        carried("{\"plan\": {}}", Stage::Apply, "plan").unwrap(),
-        Some(json!({}))
+        carried("{\"plan\": {}}", Stage::Apply).unwrap(),
+        Some(Carried::Plan(json!({})))
+    );
+    // A plan is no answer for validate.
+    assert_eq!(carried("{\"plan\": {}}", Stage::Validate).unwrap(), None);
+}
+
+#[test]
+fn an_answer_is_carried_wrapped_or_bare_as_the_reference_sends_it() {
+    let wrapped = carried("{\"answer\": {\"version\": 1}}", Stage::Validate).unwrap();
+    assert_eq!(
+        wrapped,
+        Some(Carried::Answer {
+            answer: json!({"version": 1}),
+            bare: false
+        })
+    );
+    let raw = "{\"version\": 1, \"operation\": \"persist\", \"decisions\": {}}";
+    for stage in [Stage::Validate, Stage::Apply] {
+        assert_eq!(
+            carried(raw, stage).unwrap(),
+            Some(Carried::Answer {
+                answer: json!({"version": 1, "operation": "persist", "decisions": {}}),
+                bare: true
+            })
+        );
+    }
+    assert_eq!(
+        apply_command(&[DocKind::Spec], "abc"),
+        "aw persist apply --kind spec --approval abc"
+    );
+    assert_eq!(
+        apply_command(&DocKind::ALL, "abc"),
+        "aw persist apply --approval abc"
     );
 }

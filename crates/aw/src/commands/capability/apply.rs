@@ -16,9 +16,13 @@ plan's approval_digest>. Needs a workspace, unless the operation publishes into 
 root (design create with an absolute --target outside any workspace). Before anything is written aw checks that the request \
 is unedited, that the capability is not off, that the plan re-sealed from its own artifacts \
 gives the approved digest, that every path is inside the destinations the operation allows, and \
-that every effect class needing approval is granted. Then, under the lock, a claimed package \
-number is checked to be still free (DESIGN_NUMBER_TAKEN) and every file is created (or replaced, when the plan allows it); any failure rolls every file back. A plan whose every file \
-already holds exactly its bytes writes nothing and completes as already published.\n\nA \
+that every effect class needing approval is granted. Then, under the lock: a plan whose every \
+file already holds exactly its bytes writes nothing and completes as already published (the same \
+plan applied again, after a lost answer or a kill); otherwise a claimed package number is checked \
+to be still free (DESIGN_NUMBER_TAKEN) and every file is created (or replaced, when the plan \
+allows it); any failure rolls every file back. A new package appears whole, with one rename, and \
+an apply of several files killed half-way is finished (or undone) by the next aw command in the \
+workspace, before it reads anything.\n\nA \
 completed attempt lists the written paths in output.value.written (and, when nothing had to be \
 written, the paths in output.value.already_published). A refused plan gives a \
 blocked attempt (CAPABILITY_APPROVAL_MISMATCH, SEMANTIC_PATH_REJECTED, PUBLISH_TARGET_EXISTS, \

@@ -243,12 +243,11 @@ fn apply(call: &Call<'_>, ws: &aw_workspace::locate::Workspace) -> Result<Attemp
         None => PublishTarget::Workspace(ws),
         Some(root) => PublishTarget::Explicit(root),
     };
-    let base = match &ready.plan.base {
-        Some(b) => publish::read_base(target.root(), &b.path)?,
-        None => None,
-    };
-    if let Err(e) = dispatch::apply_base(&ready, base.as_deref()) {
-        return Ok(dispatch::apply_finish(call, ready, Err(e))?);
+    // A base aw cannot read (a path out of the workspace, a FIFO) fails the command here; it is
+    // compared with the sealed one under the lock, after the publish has looked whether this
+    // very plan is already in place (then a base it replaced is no refusal).
+    if let Some(b) = &ready.plan.base {
+        publish::read_base(target.root(), &b.path)?;
     }
     // What the gate checked the paths against as text; the publish checks it again on disk.
     let destinations = call.handler.allowed_destinations(&ready.request)?;

@@ -13,7 +13,7 @@ use crate::output::{Format, Outcome};
 use crate::style::clean_lines;
 use aw_core::docs::names::DocKind;
 use aw_core::error_code::ErrorCode;
-use aw_core::persist::result::{Outcome as Ended, PersistResult, Stage};
+use aw_core::persist::result::{Carried, Outcome as Ended, PersistResult, Stage};
 use aw_workspace::stdin::{AnswerLimits, read_answer};
 use clap::{Args, Subcommand};
 
@@ -39,12 +39,13 @@ inventory, semantic, plan, written, error, next_action. The exit status is 0 for
 blocked included, and 1 only when the command itself fails.\n\n\
 prepare   stdin: nothing. Prints the inventory and the semantic request: the contract, the \
 input_digest to quote (a digest of the inventory) and an answer skeleton.\n\
-validate  stdin: {\"answer\": <answer>}. Reads the inventory again (an answer quoting another \
+validate  stdin: {\"answer\": <answer>} (or the answer itself). Reads the inventory again (an answer quoting another \
 digest is SEMANTIC_STALE), checks the items, refuses duplicates (PERSIST_DUPLICATE), numbers the \
 documents and prints a durable plan with its approval_digest.\n\
-apply     stdin: {\"plan\": <plan>} with --approval <approval_digest>. Re-seals the plan, checks \
-every path, and, under the workspace lock, that every number is still free \
-(PERSIST_NUMBER_TAKEN) before writing all the documents or none.\n\n\
+apply     stdin: {\"plan\": <plan>} with --approval <approval_digest>, or the same answer that \
+validate checked (it is validated again). Re-seals the plan, checks every path, and, under the \
+workspace lock, that every number is still free (PERSIST_NUMBER_TAKEN) before writing all the \
+documents or none. The same plan applied again is complete and writes nothing.\n\n\
 Example (inside a workspace):\n  \
 aw persist prepare --kind spec --kind plan > p1.json\n  \
 # draft the documents; answer = p1.json's semantic.answer_skeleton, filled in:\n  \
@@ -109,11 +110,12 @@ pub fn dispatch(args: &PersistArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     }
 }
 
-/// Reads stdin whole (before any lock), with the bounds of a flow answer, and returns `key`.
-fn stdin_key(stage: Stage, key: &str, example: &str) -> Result<Option<serde_json::Value>, Failure> {
+/// Reads stdin whole (before any lock), with the bounds of a flow answer: the answer or the
+/// plan it carries.
+fn stdin_carried(stage: Stage, example: &str) -> Result<Option<Carried>, Failure> {
     let text = read_answer(AnswerLimits::from_env())
         .map_err(|e| Failure::from(e.into_error_for(example)))?;
-    Ok(aw_core::persist::result::carried(&text, stage, key)?)
+    Ok(aw_core::persist::result::carried(&text, stage)?)
 }
 
 /// The result as the chosen format shows it.

@@ -1,4 +1,5 @@
 use super::*;
+use crate::atomic;
 use aw_core::capability::plan::base_digest;
 use std::collections::BTreeMap;
 
@@ -148,7 +149,7 @@ fn every_file_is_written_and_the_missing_folders_are_created_and_reported() {
 }
 
 #[test]
-fn an_existing_target_without_overwrite_writes_nothing_and_removes_the_new_folders() {
+fn an_existing_target_without_overwrite_is_found_before_the_first_write() {
     let (dir, w) = workspace_with_lock();
     let root = dir.path();
     std::fs::write(root.join("existing.md"), "theirs").unwrap();
@@ -165,14 +166,14 @@ fn an_existing_target_without_overwrite_writes_nothing_and_removes_the_new_folde
         "{}",
         e.error.message
     );
-    assert_eq!(e.rollback, Rollback::Complete);
+    assert_eq!(e.rollback, Rollback::NothingWritten);
     assert_eq!(e.reconciliation(), None);
     assert_eq!(e.next_action(), e.error.action);
     assert_eq!(tree(root), before, "the new files and folders are gone");
 }
 
 #[test]
-fn a_later_failure_restores_the_bytes_and_permissions_an_overwrite_replaced() {
+fn a_folder_in_the_way_of_a_later_file_is_found_before_the_first_write() {
     let (dir, w) = workspace_with_lock();
     let root = dir.path();
     std::fs::write(root.join("keep.md"), "precious").unwrap();
@@ -196,7 +197,7 @@ fn a_later_failure_restores_the_bytes_and_permissions_an_overwrite_replaced() {
         "{}",
         e.error.message
     );
-    assert_eq!(e.rollback, Rollback::Complete);
+    assert_eq!(e.rollback, Rollback::NothingWritten);
     assert_eq!(tree(root), before);
 }
 
@@ -255,7 +256,7 @@ fn a_publish_failing_mid_way_leaves_the_workspace_exactly_as_it_was() {
         let before = tree(root);
         let (c, e) = code(publish(&w, &artifacts, None, &anywhere(), WAIT));
         assert_eq!(c, want, "{name}: {}", e.error.message);
-        assert_eq!(e.rollback, Rollback::Complete, "{name}");
+        assert_eq!(e.rollback, Rollback::NothingWritten, "{name}");
         assert_eq!(tree(root), before, "{name}");
         // The lock was released on the failing path too.
         WorkspaceLock::of(&w, Duration::ZERO).unwrap();
@@ -381,7 +382,11 @@ fn a_fifo_at_a_target_is_refused_without_waiting_on_it() {
         let (c, e) = code(r);
         assert_eq!(c, ErrorCode::PublishFailed, "{}", e.error.message);
         assert!(e.error.message.contains("'pipe.md'"), "{}", e.error.message);
-        assert_eq!(e.rollback, Rollback::Complete);
+        assert_eq!(
+            e.rollback,
+            Rollback::NothingWritten,
+            "found before the first write"
+        );
         assert_eq!(tree(&root), before);
     }
 }
@@ -519,42 +524,53 @@ fn new_files_and_folders_follow_the_umask_like_a_plain_create() {
 /// What a rollback cannot undo is named, path by path, in the next action.
 #[test]
 fn a_rollback_that_cannot_undo_everything_names_what_is_left() {
+    use aw_core::capability::journal::{Journal as Log, JournalFile, Previous};
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    // Someone replaced the new file with a folder, the replaced file's folder with a file, and
-    // the new folder with a file: none of the three can be undone.
-    std::fs::create_dir_all(root.join("was-file/inside")).unwrap();
-    std::fs::write(root.join("blocker"), "x").unwrap();
+    // Someone put a file where the publish made a folder: that folder cannot be removed. A file
+    // holding someone else's bytes is not ours to undo, and one as it was needs nothing.
     std::fs::write(root.join("was-dir"), "x").unwrap();
-    let journal = Journal {
-        steps: vec![
-            Step::Folder {
-                path: root.join("was-dir"),
-                rel: "was-dir".into(),
+    std::fs::write(root.join("theirs.md"), "theirs").unwrap();
+    std::fs::write(root.join("mine.md"), "mine").unwrap();
+    let journal = Log::forward(
+        vec![
+            JournalFile {
+                path: "theirs.md".into(),
+                content: "ours".into(),
+                previous: None,
             },
-            Step::Created {
-                path: root.join("was-file"),
-                rel: "was-file".into(),
-            },
-            Step::Replaced {
-                path: root.join("blocker/old.md"),
-                rel: "blocker/old.md".into(),
-                previous: b"old".to_vec(),
+            JournalFile {
+                path: "mine.md".into(),
+                content: "ours".into(),
+                previous: Some(Previous::of(b"mine")),
             },
         ],
-    };
-    let Rollback::Incomplete(left) = journal.undo(root) else {
-        panic!("the rollback cannot be complete");
-    };
-    let kinds: Vec<(&str, LeftoverKind)> = left.iter().map(|l| (l.path.as_str(), l.kind)).collect();
-    assert_eq!(
-        kinds,
-        [
-            ("blocker/old.md", LeftoverKind::PreviousContentLost),
-            ("was-file", LeftoverKind::NewFile),
-            ("was-dir", LeftoverKind::NewFolder),
-        ]
+        vec!["was-dir".into()],
     );
+    let undone = write::undo(root, &journal);
+    assert!(!undone.changed);
+    let kinds: Vec<(&str, LeftoverKind)> = undone
+        .left
+        .iter()
+        .map(|l| (l.path.as_str(), l.kind))
+        .collect();
+    assert_eq!(kinds, [("was-dir", LeftoverKind::NewFolder)]);
+    assert_eq!(std::fs::read(root.join("theirs.md")).unwrap(), b"theirs");
+    assert_eq!(std::fs::read(root.join("mine.md")).unwrap(), b"mine");
+
+    let left = vec![
+        Leftover {
+            path: "blocker/old.md".into(),
+            kind: LeftoverKind::PreviousContentLost,
+            why: "boom".into(),
+        },
+        Leftover {
+            path: "was-file".into(),
+            kind: LeftoverKind::NewFile,
+            why: "boom".into(),
+        },
+        undone.left[0].clone(),
+    ];
     let e = PublishError {
         error: failed("x", "boom".into()),
         rollback: Rollback::Incomplete(left),
@@ -563,7 +579,6 @@ fn a_rollback_that_cannot_undo_everything_names_what_is_left() {
     for p in ["'blocker/old.md'", "'was-file'", "'was-dir'"] {
         assert!(next.contains(p), "{next}");
     }
-    assert_eq!(Journal::default().undo(root), Rollback::NothingWritten);
 }
 
 fn claim(dir: &str, number: &str, folder: &str) -> NumberClaim {
@@ -752,14 +767,29 @@ fn a_plan_already_published_byte_for_byte_is_a_success_that_writes_nothing() {
     ));
     assert_eq!(c, ErrorCode::PublishFailed);
 
-    // Every check a write would pass still comes first: a stale base refuses the re-apply.
+    // The plan itself replaced its base, and took its numbers: applied again it is complete,
+    // neither stale nor "number taken".
     let base = Base {
         path: "docs/designs/a/reviews/r001.json".to_owned(),
         digest: base_digest("something else"),
     };
-    let (c, _) = code(publish(&w, &artifacts, Some(&base), &anywhere(), WAIT));
-    assert_eq!(c, ErrorCode::CapabilityBaseStale);
-    // And the destinations: a re-apply outside them is refused, not excused.
+    let again = publish(&w, &artifacts, Some(&base), &anywhere(), WAIT).unwrap();
+    assert!(again.already_published);
+    let claims = [claim("docs/designs", "001", "001-design-a")];
+    std::fs::create_dir_all(root.join("docs/designs/001-design-a")).unwrap();
+    let again = publish_in(
+        PublishTarget::Workspace(&w),
+        &artifacts,
+        None,
+        &anywhere(),
+        &claims,
+        WAIT,
+    )
+    .unwrap();
+    assert!(again.already_published);
+    std::fs::remove_dir(root.join("docs/designs/001-design-a")).unwrap();
+    // The checks of where it writes still come first: a re-apply outside its destinations is
+    // refused, not excused.
     let (c, _) = code(publish(
         &w,
         &artifacts,

@@ -2,7 +2,8 @@
 //! steps 5 to 7). The checks that need no disk (the seal, the destinations, the grants) are
 //! aw-core's (`capability::plan`); this module takes the workspace lock, re-checks the base under
 //! it, and writes the artifacts as one transaction: either every file lands, or the workspace is
-//! left as it was, or the failure names exactly what is left to reconcile by hand.
+//! left as it was — across a kill too — or the failure names exactly what is left to reconcile
+//! by hand.
 //!
 //! Choices, and why:
 //! - Every path is checked twice before the first write: as text (`paths::unsafe_relative`, in
@@ -14,24 +15,37 @@
 //!   (even one that stays inside), a folder, a FIFO or a device is `PUBLISH_FAILED`, never read
 //!   (a FIFO would block the read) and never written through. The preview a person approved
 //!   named that path; writing through a link would change another file than the one shown.
-//! - A new file is staged whole and synced in a temporary file beside it, then linked into place
-//!   only if the name is still free (`atomic::link_new`: rename-noreplace, or link + unlink). A
-//!   concurrent reader sees no file or the whole file, never a partial one; losing the race to
-//!   another writer is `PUBLISH_TARGET_EXISTS`, and the other writer's file is never touched,
-//!   not even by the rollback. A replaced file is written the same way and renamed over the old
-//!   one (keeping its permissions); new files and folders get the umask's permissions.
+//!   Every such refusal is found before the first write (`write::plan`).
+//! - All or nothing, even when the process is killed: the files are grouped into parts that
+//!   each appear with one rename (`write.rs`): the files under a folder that does not exist yet
+//!   (a new design package) are assembled whole in a temporary folder beside it and renamed into
+//!   place, so a reader or a kill sees no package or the whole package; a file whose folders
+//!   exist is written in a temporary file and renamed (a new one only if the name is still free,
+//!   `PUBLISH_TARGET_EXISTS` otherwise, and the other writer's file is never touched). A publish
+//!   of several parts (a design update, a persist of a spec and a plan) first writes a journal
+//!   (`journal.rs`) naming every file with its bytes before and after: a kill between two parts
+//!   is finished by the next command that locates the workspace (or undone, when someone else
+//!   changed one of the files since), before it reads anything. One rename cannot cover files
+//!   in several existing folders; a journal can, and it costs nothing to a publish of one part.
 //! - A plan whose every target already holds exactly its bytes (a regular file, no final link)
 //!   was published before: applying it again succeeds and writes nothing
-//!   ([`Published::already_published`]), after every check a write would pass (containment,
-//!   destinations, claims, base), so re-applying never needs `overwrite` and never races.
+//!   ([`Published::already_published`]), after the checks of where it writes (containment,
+//!   destinations) and before those of whether it may still be written (the claimed numbers,
+//!   the base): the same plan applied again after a lost answer, or after a kill that the
+//!   journal finished, is complete, never "number taken" or "stale".
 //! - The base, when the plan has one, is checked again under the lock, so no other aw writer can
 //!   change it between the check and the writes (the reference checked it before locking).
-//! - The rollback undoes the files newest first (previous bytes restored, new files removed),
-//!   then removes the folders this run created, deepest first, when they are empty: a folder
-//!   that something else filled meanwhile is not ours to empty. What could not be undone is
-//!   listed, for the receipt's next action.
+//! - The undo puts back, newest first, each file that holds this publish's bytes (previous bytes
+//!   restored, new files removed) and leaves any other alone, then removes the folders the
+//!   publish created, deepest first, when they are empty: a folder that something else filled
+//!   meanwhile is not ours to empty. What could not be undone is listed, for the receipt's next
+//!   action, and the journal stays for the next command to finish the undo.
 
-use crate::atomic;
+mod journal;
+mod write;
+
+pub use journal::{EXPLICIT_JOURNAL_FILE, JOURNAL_FILE, recover, settle, workspace_journal};
+
 use crate::containment::{check_writes, entry_target, write_target};
 use crate::error::{Result, WorkspaceError};
 use crate::folder::read_regular_path;
@@ -39,6 +53,7 @@ use crate::locate::Workspace;
 use crate::lock::WorkspaceLock;
 use aw_core::capability::error::CapabilityError;
 use aw_core::capability::handler::NumberClaim;
+use aw_core::capability::journal::recoverable_path;
 use aw_core::capability::paths::{is_within, unsafe_relative};
 use aw_core::capability::plan::{Artifact, Base, check_base};
 use aw_core::error_code::ErrorCode;
@@ -179,17 +194,18 @@ impl PublishError {
 /// lock (waiting up to `wait` for another holder; released on every path when the guard drops).
 ///
 /// Before the first write: every path is a safe relative path (`SEMANTIC_PATH_REJECTED`, checked
-/// before the lock is even taken), the lock is taken (busy → `CAPABILITY_EFFECT_LOCKED`), no
-/// path leads out of the workspace through a link (`PATH_OUTSIDE_WORKSPACE`) nor out of the
-/// `destinations` it is approved under (`SEMANTIC_PATH_REJECTED`), and `base`, when
-/// given, still holds the text the plan was prepared against (`CAPABILITY_BASE_GONE`,
-/// `CAPABILITY_BASE_STALE`). Then, for each artifact: its missing folders are created; a target
-/// that exists must be a readable regular file (else `PUBLISH_FAILED`) and may be replaced only
-/// when the artifact says `overwrite: true` (else `PUBLISH_TARGET_EXISTS`); a new file is
-/// created only if the name is still free (else `PUBLISH_TARGET_EXISTS`). Any failure rolls back
-/// everything this call wrote (see the module notes) and says how far the rollback got. When
-/// every target already holds exactly its artifact's bytes, nothing is written and the result
-/// says [`Published::already_published`].
+/// before the lock is even taken), the lock is taken (busy → `CAPABILITY_EFFECT_LOCKED`), an
+/// interrupted earlier publish is settled (`PUBLISH_FAILED` when it cannot be), no path leads
+/// out of the workspace through a link (`PATH_OUTSIDE_WORKSPACE`) nor out of the `destinations`
+/// it is approved under (`SEMANTIC_PATH_REJECTED`). When every target already holds exactly its
+/// artifact's bytes, nothing is written and the result says [`Published::already_published`].
+/// Otherwise `base`, when given, must still hold the text the plan was prepared against
+/// (`CAPABILITY_BASE_GONE`, `CAPABILITY_BASE_STALE`), and every artifact is checked on disk: its
+/// missing folders have nothing in the way, a target that exists is a readable regular file
+/// (else `PUBLISH_FAILED`) that may be replaced only when the artifact says `overwrite: true`
+/// (else `PUBLISH_TARGET_EXISTS`). Then the parts are written (see the module notes); a new file
+/// or folder is created only if the name is still free (else `PUBLISH_TARGET_EXISTS`). Any
+/// failure undoes everything this call wrote and says how far the undo got.
 pub fn publish(
     ws: &Workspace,
     artifacts: &[Artifact],
@@ -229,6 +245,14 @@ impl PublishTarget<'_> {
         }
     }
 
+    /// Where its publish journal is kept.
+    fn journal(&self) -> PathBuf {
+        match self {
+            PublishTarget::Workspace(ws) => workspace_journal(ws),
+            PublishTarget::Explicit(root) => root.join(EXPLICIT_JOURNAL_FILE),
+        }
+    }
+
     fn lock(&self, wait: Duration) -> Result<WorkspaceLock> {
         match self {
             PublishTarget::Workspace(ws) => WorkspaceLock::of(ws, wait),
@@ -245,7 +269,7 @@ impl PublishTarget<'_> {
 /// [`publish`] into `target`, with the number `claims` of the plan checked under the lock:
 /// an entry of a claim's folder (other than a temporary file) that already carries its number
 /// is `DESIGN_NUMBER_TAKEN`, before the first write (another plan prepared at the same time
-/// published it first).
+/// published it first) — unless the plan itself is already published there.
 pub fn publish_in(
     target: PublishTarget<'_>,
     artifacts: &[Artifact],
@@ -258,18 +282,23 @@ pub fn publish_in(
     let _lock = target
         .lock(wait)
         .map_err(|e| PublishError::before_any_write(lock_failure(e)))?;
+    recover(target.root(), &target.journal())?;
     publish_locked(target, artifacts, base, destinations, claims)
 }
 
-/// Takes the workspace lock as [`publish`] does (busy → `CAPABILITY_EFFECT_LOCKED`), for a
-/// caller that checks more under it before publishing with [`publish_held`].
+/// Takes the workspace lock as [`publish`] does (busy → `CAPABILITY_EFFECT_LOCKED`), and settles
+/// an interrupted publish its journal describes (an error when that fails), for a caller that
+/// checks more under it before publishing with [`publish_held`].
 pub fn lock_for_publish(
     ws: &Workspace,
     wait: Duration,
 ) -> std::result::Result<WorkspaceLock, PublishError> {
-    PublishTarget::Workspace(ws)
+    let target = PublishTarget::Workspace(ws);
+    let lock = target
         .lock(wait)
-        .map_err(|e| PublishError::before_any_write(lock_failure(e)))
+        .map_err(|e| PublishError::before_any_write(lock_failure(e)))?;
+    recover(target.root(), &target.journal())?;
+    Ok(lock)
 }
 
 /// [`publish`] with the workspace lock already held (`_held`, from [`lock_for_publish`]): for a
@@ -292,6 +321,23 @@ pub fn publish_held(
     )
 }
 
+/// Whether `artifacts` are already published in the workspace (every target a regular file
+/// holding exactly its bytes), with the lock held (`_held`, from [`lock_for_publish`]), after
+/// the checks of where they would be written (paths, containment, destinations): for a writer
+/// that checks more under the lock before publishing, and must not refuse its own plan applied
+/// again (`aw persist` would otherwise find its numbers taken, by itself).
+pub fn published_already(
+    ws: &Workspace,
+    _held: &WorkspaceLock,
+    artifacts: &[Artifact],
+    destinations: &[String],
+) -> std::result::Result<bool, PublishError> {
+    check_paths(artifacts)?;
+    let root = ws.root.as_path();
+    let targets = check_places(root, artifacts, destinations)?;
+    Ok(already_published(root, artifacts, &targets))
+}
+
 /// Every artifact path is a safe relative path, checked before the lock is even taken.
 fn check_paths(artifacts: &[Artifact]) -> std::result::Result<(), PublishError> {
     for a in artifacts {
@@ -306,7 +352,24 @@ fn check_paths(artifacts: &[Artifact]) -> std::result::Result<(), PublishError> 
     Ok(())
 }
 
-/// The checks and writes of a publish, under the held lock.
+/// Where each artifact lands: no link out of the root, none out of its destination. The targets.
+fn check_places(
+    root: &Path,
+    artifacts: &[Artifact],
+    destinations: &[String],
+) -> std::result::Result<Vec<PathBuf>, PublishError> {
+    let targets: Vec<PathBuf> = artifacts.iter().map(|a| root.join(&a.path)).collect();
+    check_writes(root, targets.iter().map(PathBuf::as_path))
+        .map_err(|e| PublishError::before_any_write(from_workspace(None, e)))?;
+    for (artifact, target) in artifacts.iter().zip(&targets) {
+        stays_in_destination(root, &artifact.path, target, destinations)
+            .map_err(PublishError::before_any_write)?;
+    }
+    Ok(targets)
+}
+
+/// The checks and writes of a publish, under the held lock (an interrupted earlier publish
+/// already settled).
 fn publish_locked(
     target: PublishTarget<'_>,
     artifacts: &[Artifact],
@@ -315,19 +378,7 @@ fn publish_locked(
     claims: &[NumberClaim],
 ) -> std::result::Result<Published, PublishError> {
     let root = target.root();
-    let targets: Vec<PathBuf> = artifacts.iter().map(|a| root.join(&a.path)).collect();
-    check_writes(root, targets.iter().map(PathBuf::as_path))
-        .map_err(|e| PublishError::before_any_write(from_workspace(None, e)))?;
-    for (artifact, target) in artifacts.iter().zip(&targets) {
-        stays_in_destination(root, &artifact.path, target, destinations)
-            .map_err(PublishError::before_any_write)?;
-    }
-    check_claims(root, claims).map_err(PublishError::before_any_write)?;
-    if let Some(base) = base {
-        let current = read_base(root, &base.path)
-            .map_err(|e| PublishError::before_any_write(from_workspace(None, e)))?;
-        check_base(Some(base), current.as_deref()).map_err(PublishError::before_any_write)?;
-    }
+    let targets = check_places(root, artifacts, destinations)?;
     if already_published(root, artifacts, &targets) {
         return Ok(Published {
             written: Vec::new(),
@@ -335,18 +386,70 @@ fn publish_locked(
             already_published: true,
         });
     }
-    let mut journal = Journal::default();
-    for (artifact, target) in artifacts.iter().zip(&targets) {
-        if let Err(error) = publish_one(root, artifact, target, &mut journal) {
-            let rollback = journal.undo(root);
+    check_claims(root, claims).map_err(PublishError::before_any_write)?;
+    if let Some(base) = base {
+        let current = read_base(root, &base.path)
+            .map_err(|e| PublishError::before_any_write(from_workspace(None, e)))?;
+        check_base(Some(base), current.as_deref()).map_err(PublishError::before_any_write)?;
+    }
+    let plan = write::plan(root, artifacts).map_err(PublishError::before_any_write)?;
+    write_all(root, &target.journal(), &plan)?;
+    Ok(Published {
+        written: artifacts.iter().map(|a| a.path.clone()).collect(),
+        created_dirs: plan.folders,
+        already_published: false,
+    })
+}
+
+/// Writes the plan's parts in order: one part as it is (its rename is the whole change);
+/// several behind a journal at `journal_path`, removed once they are all in place. Any failure
+/// undoes what was written (the journal marked `back` first, so a kill during the undo is
+/// finished as an undo).
+fn write_all(
+    root: &Path,
+    journal_path: &Path,
+    plan: &write::WritePlan,
+) -> std::result::Result<(), PublishError> {
+    let journalled = plan.parts.len() > 1;
+    if journalled
+        && let Some((rel, why)) = plan
+            .files
+            .iter()
+            .map(|f| f.rel.as_str())
+            .find_map(|rel| recoverable_path(rel).map(|why| (rel, why)))
+    {
+        // The recovery refuses such a journal (a committed one could write there), so a kill
+        // would leave this publish half-done for good: refuse it whole instead.
+        return Err(PublishError::before_any_write(failed(
+            rel,
+            format!(
+                "a publish of several files is journalled so that a kill cannot leave half of it, and the journal may not name a path that {why}"
+            ),
+        )));
+    }
+    let journal = if journalled {
+        journal::begin(root, journal_path, plan).map_err(|e| {
+            PublishError::before_any_write(failed("the publish journal", e.to_string()))
+        })?
+    } else {
+        plan.journal()
+    };
+    for (i, part) in plan.parts.iter().enumerate() {
+        if i > 0 {
+            crate::test_hook::stall_at("publish-unit");
+        }
+        if let Err(error) = write::write_part(root, plan, part) {
+            let path = journalled.then_some(journal_path);
+            let rollback = journal::roll_back(root, path, &journal);
             return Err(PublishError { error, rollback });
         }
     }
-    Ok(Published {
-        written: artifacts.iter().map(|a| a.path.clone()).collect(),
-        created_dirs: journal.created_dirs(),
-        already_published: false,
-    })
+    if journalled {
+        // Every part is in place: a journal that could not be removed is found complete by the
+        // next recovery, which removes it.
+        let _ = journal::end(root, journal_path);
+    }
+    Ok(())
 }
 
 /// Whether every target is already a regular file, reached as a write would reach it (no final
@@ -451,204 +554,6 @@ fn stays_in_destination(
     ))
 }
 
-/// Writes one artifact, recording each change in `journal` the moment it is made.
-fn publish_one(
-    root: &Path,
-    artifact: &Artifact,
-    target: &Path,
-    journal: &mut Journal,
-) -> std::result::Result<(), CapabilityError> {
-    let rel = artifact.path.as_str();
-    let segments: Vec<&str> = rel.split('/').collect();
-    let mut folder = root.to_path_buf();
-    for (i, segment) in segments.iter().enumerate().take(segments.len() - 1) {
-        folder.push(segment);
-        ensure_folder(root, &folder, &segments[..=i].join("/"), rel, journal)?;
-    }
-    let entry = entry_target(root, target).map_err(|e| from_workspace(Some(rel), e))?;
-    let meta = match std::fs::symlink_metadata(&entry) {
-        Ok(meta) => meta,
-        Err(e) if e.kind() == ErrorKind::NotFound => {
-            return create(root, rel, target, artifact.content.as_bytes(), journal);
-        }
-        Err(e) => return Err(failed(rel, format!("it could not be inspected: {e}"))),
-    };
-    if !meta.file_type().is_file() {
-        return Err(failed(
-            rel,
-            "something that is not a regular file is there (a symbolic link, a folder, a FIFO or a device); aw neither reads it nor writes through it".to_owned(),
-        ));
-    }
-    let previous = read_regular_path(&entry)
-        .map_err(|e| failed(rel, format!("the file there could not be read: {e}")))?;
-    if artifact.overwrite != Some(true) {
-        return Err(CapabilityError::new(
-            ErrorCode::PublishTargetExists,
-            format!("'{rel}' already exists, and the plan does not allow replacing it"),
-            "Move the existing file aside, or prepare the plan again allowing it to be overwritten, then apply.",
-        ));
-    }
-    journal.steps.push(Step::Replaced {
-        path: target.to_path_buf(),
-        rel: rel.to_owned(),
-        previous,
-    });
-    atomic::write(root, target, artifact.content.as_bytes())
-        .map_err(|e| from_workspace(Some(rel), e))
-}
-
-/// Creates the new file `target` whole, or answers `PUBLISH_TARGET_EXISTS` when the name was
-/// taken meanwhile (then nothing of ours is there, and the rollback leaves it alone).
-fn create(
-    root: &Path,
-    rel: &str,
-    target: &Path,
-    bytes: &[u8],
-    journal: &mut Journal,
-) -> std::result::Result<(), CapabilityError> {
-    match atomic::link_new(root, target, bytes) {
-        Ok(Some(dir)) => {
-            journal.steps.push(Step::Created {
-                path: target.to_path_buf(),
-                rel: rel.to_owned(),
-            });
-            atomic::sync_dir(&dir).map_err(|e| from_workspace(Some(rel), e))
-        }
-        Ok(None) => Err(CapabilityError::new(
-            ErrorCode::PublishTargetExists,
-            format!(
-                "'{rel}' appeared while the apply was creating it, and the plan does not allow replacing it"
-            ),
-            "Check what created the file, then apply again.",
-        )),
-        Err(e) => Err(from_workspace(Some(rel), e)),
-    }
-}
-
-/// Makes sure the folder `logical` (shown as `shown`, on the way to the artifact `rel`) exists,
-/// creating it, and recording that, when it does not.
-fn ensure_folder(
-    root: &Path,
-    logical: &Path,
-    shown: &str,
-    rel: &str,
-    journal: &mut Journal,
-) -> std::result::Result<(), CapabilityError> {
-    let real = write_target(root, logical).map_err(|e| from_workspace(Some(rel), e))?;
-    match std::fs::symlink_metadata(&real) {
-        Ok(meta) if meta.is_dir() => Ok(()),
-        Ok(_) => Err(failed(
-            rel,
-            format!("'{shown}' is in the way: the artifact needs a folder there, and it is a file"),
-        )),
-        Err(e) if e.kind() == ErrorKind::NotFound => match std::fs::create_dir(&real) {
-            Ok(()) => {
-                journal.steps.push(Step::Folder {
-                    path: logical.to_path_buf(),
-                    rel: shown.to_owned(),
-                });
-                atomic::sync_dir(real.parent().unwrap_or(root))
-                    .map_err(|e| from_workspace(Some(rel), e))
-            }
-            // Another process made it meanwhile: it is there, and it is not ours to remove.
-            Err(e) if e.kind() == ErrorKind::AlreadyExists && real.is_dir() => Ok(()),
-            Err(e) => Err(failed(
-                rel,
-                format!("the folder '{shown}' could not be created: {e}"),
-            )),
-        },
-        Err(e) => Err(failed(
-            rel,
-            format!("the folder '{shown}' could not be inspected: {e}"),
-        )),
-    }
-}
-
-/// One change a publish made, with what undoing it needs.
-#[derive(Debug)]
-enum Step {
-    /// A folder it created (the logical path, under the root as given).
-    Folder { path: PathBuf, rel: String },
-    /// A file it created.
-    Created { path: PathBuf, rel: String },
-    /// A file it replaced (or is about to: recorded before the write, so that a failure after
-    /// the rename is undone too), with the bytes it held.
-    Replaced {
-        path: PathBuf,
-        rel: String,
-        previous: Vec<u8>,
-    },
-}
-
-/// The changes a publish made, in order.
-#[derive(Debug, Default)]
-struct Journal {
-    steps: Vec<Step>,
-}
-
-impl Journal {
-    fn created_dirs(&self) -> Vec<String> {
-        self.steps
-            .iter()
-            .filter_map(|s| match s {
-                Step::Folder { rel, .. } => Some(rel.clone()),
-                _ => None,
-            })
-            .collect()
-    }
-
-    /// Undoes every change: the files newest first, then the folders newest (so deepest) first.
-    fn undo(self, root: &Path) -> Rollback {
-        if self.steps.is_empty() {
-            return Rollback::NothingWritten;
-        }
-        let mut left = Vec::new();
-        for step in self.steps.iter().rev() {
-            match step {
-                Step::Created { path, rel } => {
-                    if let Err(e) = atomic::remove_file(root, path) {
-                        left.push(leftover(rel, LeftoverKind::NewFile, e));
-                    }
-                }
-                Step::Replaced {
-                    path,
-                    rel,
-                    previous,
-                } => {
-                    // A write that failed before its rename left the file as it was: nothing to
-                    // restore, and a restore that failed too would report a loss that is not one.
-                    let unchanged = entry_target(root, path)
-                        .ok()
-                        .and_then(|p| read_regular_path(&p).ok())
-                        .is_some_and(|now| now == *previous);
-                    if !unchanged && let Err(e) = atomic::write(root, path, previous) {
-                        left.push(leftover(rel, LeftoverKind::PreviousContentLost, e));
-                    }
-                }
-                Step::Folder { .. } => {}
-            }
-        }
-        for step in self.steps.iter().rev() {
-            let Step::Folder { path, rel } = step else {
-                continue;
-            };
-            match atomic::remove_empty_dir(root, path) {
-                Ok(()) => {}
-                // Something else put a file there meanwhile: the folder is no longer only ours.
-                // (A file of ours that could not be removed is already listed.)
-                Err(WorkspaceError::Io { source, .. })
-                    if source.kind() == ErrorKind::DirectoryNotEmpty => {}
-                Err(e) => left.push(leftover(rel, LeftoverKind::NewFolder, e)),
-            }
-        }
-        if left.is_empty() {
-            Rollback::Complete
-        } else {
-            Rollback::Incomplete(left)
-        }
-    }
-}
-
 fn leftover(rel: &str, kind: LeftoverKind, e: WorkspaceError) -> Leftover {
     Leftover {
         path: rel.to_owned(),
@@ -691,5 +596,6 @@ fn lock_failure(e: WorkspaceError) -> CapabilityError {
 }
 
 #[cfg(test)]
-#[path = "publish_tests.rs"]
+mod recovery_tests;
+#[cfg(test)]
 mod tests;
