@@ -16,7 +16,7 @@ use aw_core::project::gitignore::{
     RUNTIME_HEADER, VISIBILITY_HEADER, merge, runtime_entries, visibility_entries,
 };
 use aw_core::project::model::{Block, Source};
-use aw_core::project::reconcile::{Changes, DroppedLine, SourceMode, reconcile};
+use aw_core::project::reconcile::{Changes, SourceMode, reconcile};
 use aw_core::project::settings::SettingsError;
 use aw_core::project::visibility::Skip;
 use aw_core::project::{InputError, skills_toml};
@@ -121,8 +121,10 @@ pub struct InitPlan {
     pub gitignore: FileChange,
     /// `CLAUDE.md` and `AGENTS.md`.
     pub files: Vec<PlannedFile>,
-    /// Branch lines pruned with their sources.
-    pub dropped_lines: Vec<DroppedLine>,
+    /// The lines the write leaves out, as the block carried them: the status records either
+    /// file carried for an alias or role the block does not declare, then the branch lines of
+    /// the sources the run removed.
+    pub dropped_lines: Vec<String>,
     /// Multi-root visibility.
     pub visibility: Visibility,
     /// Generated launch folders moved from `docs/tools/` to `.<ns>/launch/`.
@@ -267,6 +269,8 @@ pub fn plan(ws: &Workspace, req: InitRequest) -> std::result::Result<InitPlan, I
     };
 
     let planned = files.plan(&ws.ns, &block, &req.now, files.fallback_language(ws)?);
+    let mut dropped_lines = files.dropped(&ws.ns);
+    dropped_lines.extend(rec.dropped_lines.iter().map(|d| d.text()));
     Ok(InitPlan {
         root: root.clone(),
         block,
@@ -276,7 +280,7 @@ pub fn plan(ws: &Workspace, req: InitRequest) -> std::result::Result<InitPlan, I
         skills_toml,
         gitignore,
         files: planned,
-        dropped_lines: rec.dropped_lines,
+        dropped_lines,
         visibility,
         legacy_launch,
     })

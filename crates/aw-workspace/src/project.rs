@@ -4,10 +4,11 @@
 use crate::error::{Result, WorkspaceError};
 use crate::locate::Workspace;
 use crate::lock::{WorkspaceLock, default_wait};
+use aw_core::project::kept;
 use aw_core::project::language::Language;
 use aw_core::project::markers::{Action, find};
 use aw_core::project::model::{Block, Source, Stack};
-use aw_core::project::parse::{language, parse};
+use aw_core::project::parse::{Parsed, language, read};
 use aw_core::project::stack::{StackProbe, detect};
 use aw_core::project::upsert::plan_file;
 use std::path::{Component, Path, PathBuf};
@@ -62,12 +63,35 @@ impl ProjectFiles {
         })
     }
 
-    /// The block of the first file that has one (`CLAUDE.md` first).
-    pub fn block(&self, ns: &str) -> Option<Block> {
-        self.texts.iter().flatten().find_map(|text| {
+    /// Each file's block, as read (`CLAUDE.md` first; files without one left out).
+    fn parsed(&self, ns: &str) -> impl Iterator<Item = Parsed> {
+        self.texts.iter().flatten().filter_map(move |text| {
             let f = find(text, ns)?;
-            Some(parse(f.inner(text)))
+            Some(read(f.inner(text)))
         })
+    }
+
+    /// The block of the first file that has one (`CLAUDE.md` first), with the lines aw does not
+    /// own from both files: a note a person left in only one of them is written into both.
+    pub fn block(&self, ns: &str) -> Option<Block> {
+        let mut all = self.parsed(ns);
+        let mut block = all.next()?.block;
+        for other in all {
+            block.kept = kept::merge(&block.kept, &other.block.kept);
+        }
+        Some(block)
+    }
+
+    /// The status records either file carries for an alias or role the block no longer
+    /// declares (each once, `CLAUDE.md`'s first): the next write leaves them out, and says so.
+    pub fn dropped(&self, ns: &str) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for line in self.parsed(ns).flat_map(|p| p.dropped) {
+            if !out.contains(&line) {
+                out.push(line);
+            }
+        }
+        out
     }
 
     /// The language of the block [`Self::block`] reads, when it says.
@@ -188,27 +212,43 @@ pub fn plan_locked<T, E: From<WorkspaceError>>(
     }
 }
 
+/// What a write of the block did.
+#[derive(Debug, Clone)]
+pub struct Written {
+    /// The block written.
+    pub block: Block,
+    /// What happened to each file.
+    pub files: Vec<PlannedFile>,
+    /// The status records the write left out (see [`ProjectFiles::dropped`]).
+    pub dropped_lines: Vec<String>,
+}
+
 /// Reads the block, lets `change` produce the new one, and writes it into both files, all under
 /// the workspace lock; `now` (`YYYY-MM-DD HH:MM`) stamps a block that changes. `change` sees the
-/// current block (`None`: there is none). A refused change leaves no trace, not even the state
-/// folder taking the lock created.
+/// current block (`None`: there is none), with the lines aw does not own from both files, which
+/// the write puts back in place. A refused change leaves no trace, not even the state folder
+/// taking the lock created.
 pub fn update<E: From<WorkspaceError>>(
     ws: &Workspace,
     now: &str,
     change: impl FnOnce(Option<&Block>) -> std::result::Result<Block, E>,
-) -> std::result::Result<(Block, Vec<PlannedFile>), E> {
-    let (lock, (block, planned)) = plan_locked(ws, || {
+) -> std::result::Result<Written, E> {
+    let (lock, written) = plan_locked(ws, || {
         let files = ProjectFiles::read(&ws.root)?;
         let mut block = change(files.block(&ws.ns).as_ref())?;
         if block.stack.is_empty() {
             block.stack = detect_stack(&ws.root, &block.sources);
         }
         let planned = files.plan(&ws.ns, &block, now, files.fallback_language(ws)?);
-        Ok::<_, E>((block, planned))
+        Ok::<_, E>(Written {
+            block,
+            files: planned,
+            dropped_lines: files.dropped(&ws.ns),
+        })
     })?;
-    write_planned(&ws.root, &planned)?;
+    write_planned(&ws.root, &written.files)?;
     drop(lock);
-    Ok((block, planned))
+    Ok(written)
 }
 
 /// Whether a path is absolute in Windows terms (`C:\`, `C:/`, `\\server`, `\\?\`).

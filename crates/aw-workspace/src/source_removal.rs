@@ -40,6 +40,9 @@ pub struct RemovalPlan {
     pub root: PathBuf,
     /// The block without the source, the source, its branch lines.
     pub removal: Removal,
+    /// The lines the write leaves out, as the block carried them: the source's branch lines,
+    /// then the records either file carried for an alias or role the block no longer declares.
+    pub dropped_lines: Vec<String>,
     /// `CLAUDE.md` and `AGENTS.md`.
     pub files: Vec<PlannedFile>,
     /// The hosts' settings.
@@ -98,7 +101,10 @@ fn plan(ws: &Workspace, alias: &str, now: &str) -> Result<RemovalPlan, RemoveErr
         }
     };
     let planned = files.plan(&ws.ns, &removal.block, now, files.fallback_language(ws)?);
+    let mut dropped_lines: Vec<String> = removal.dropped_lines.iter().map(|d| d.text()).collect();
+    dropped_lines.extend(files.dropped(&ws.ns));
     Ok(RemovalPlan {
+        dropped_lines,
         launch: plan_remove(ws, alias)?,
         root,
         removal,

@@ -135,8 +135,12 @@ fn set_branch_commands_upsert_one_alias() {
     w.write("CLAUDE.md", GOLDEN_CLAUDE);
     let v = w.ok(&["set-working-branch", "sample", "feature/login", "--verbose"]);
     assert_eq!(v["working_branches"], json!({"sample": "feature/login"}));
+    // As in the reference, an alias that is no source may be set; the block then carries a
+    // record it cannot honour, which the next read leaves out and the next write reports.
     let v = w.ok(&["set-qa-branch", "other", "qa"]);
     assert_eq!(v, json!({"ok": true, "action": "init"}));
+    let text = w.read("CLAUDE.md");
+    assert!(text.contains("- Ramas de trabajo actuales:\n  - sample: feature/login\n- Ramas QA actuales:\n  - sample: desarrollo\n  - other: qa\n"), "{text}");
     let read = w.ok(&["project-md-upsert", "--read"]);
     assert_eq!(
         read["block"]["working_branches"],
@@ -144,10 +148,157 @@ fn set_branch_commands_upsert_one_alias() {
     );
     assert_eq!(
         read["block"]["qa_branches"],
-        json!({"sample": "desarrollo", "other": "qa"})
+        json!({"sample": "desarrollo"})
     );
+    assert_eq!(read["block"]["dropped_lines"], json!(["  - other: qa"]));
+    let v = w.ok(&["set-working-branch", "sample", "feature/next"]);
+    assert_eq!(
+        v,
+        json!({"ok": true, "action": "init", "dropped_lines": ["  - other: qa"]})
+    );
+    assert!(!w.read("CLAUDE.md").contains("other"));
+}
+
+/// A Spanish block with a person's lines in every place §5.8 of the v22 spec lists, and the
+/// places where the reference loses them.
+const NOTES_BLOCK: &str = "<!-- WORKFLOW-PROJECT-START -->\nintro line before the first heading\n## Proyecto\n\nBilling\nsecond paragraph line\n\n## Fuentes\n\n| Alias | Path | Rama principal |\n|---|---|---|\n| app | . | main |\n| broken |\nnote under the table\n\n## Stack\n\n- Lenguaje: Java\n- Editor: vim\n# Stack notes\nunder a level-1 heading\n\n## Status\n\nstatus note\n- Ramas por defecto:\n  - principal: main\n  - weird: x\n- Ramas de trabajo actuales:\n  - app: feature/a\n  - ghost: feature\n- ghost2: flush left\nnote after working\n- Ramas QA actuales:\n  - app: qa\n- Última actividad: 2026-01-01 10:00\nafter activity\n- Histórico: `.workflow/HISTORY.md`\nafter history\n\n## Notes\n\nmy note\n  indented\n\nsecond paragraph\n<!-- WORKFLOW-PROJECT-END -->\n";
+
+/// [`NOTES_BLOCK`] after a write that sets `app`'s working branch to `branch`: every person's
+/// line in place, the two records no longer declared left out.
+fn notes_after(branch: &str, qa: &str, project: &str) -> String {
+    format!(
+        "<!-- WORKFLOW-PROJECT-START -->\nintro line before the first heading\n\n## Proyecto\n\n{project}\nsecond paragraph line\n\n## Fuentes\n\n| Alias | Path | Rama principal |\n|---|---|---|\n| app | . | main |\n| broken |\nnote under the table\n\n## Stack\n\n- Lenguaje: Java\n- Editor: vim\n# Stack notes\nunder a level-1 heading\n\n## Status\n\nstatus note\n- Ramas por defecto:\n  - principal: main\n- Ramas de trabajo actuales:\n  - app: {branch}\n- ghost2: flush left\nnote after working\n- Ramas QA actuales:\n  - app: {qa}\n- Última actividad: 2026-05-04 12:34\nafter activity\n- Histórico: `.workflow/HISTORY.md`\nafter history\n\n## Notes\n\nmy note\n  indented\n\nsecond paragraph\n<!-- WORKFLOW-PROJECT-END -->\n"
+    )
+}
+
+/// The block text of a file, its last-activity stamp pinned (the clock is the run's).
+fn block_of(w: &Ws, file: &str) -> String {
+    let text = w.read(file);
+    let start = text.find("<!-- WORKFLOW-PROJECT-START").unwrap();
+    text[start..]
+        .lines()
+        .map(|l| {
+            if l.starts_with("- Última actividad:") || l.starts_with("- Last activity:") {
+                let (label, _) = l.split_once(':').unwrap();
+                format!("{label}: 2026-05-04 12:34")
+            } else {
+                l.to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n"
+}
+
+#[test]
+fn every_block_write_keeps_a_persons_lines_in_place() {
+    let dropped = json!(["  - weird: x", "  - ghost: feature"]);
+    let cases: [(&[&str], String); 4] = [
+        (
+            &["set-working-branch", "app", "feature/y"],
+            notes_after("feature/y", "qa", "Billing"),
+        ),
+        (
+            &["set-qa-branch", "app", "qa2"],
+            notes_after("feature/a", "qa2", "Billing"),
+        ),
+        (
+            &["project-md-upsert", "--init", "--proyecto", "Renamed"],
+            notes_after("feature/a", "qa", "Renamed"),
+        ),
+        (
+            &["workspace-init"],
+            notes_after("feature/a", "qa", "Billing"),
+        ),
+    ];
+    for (args, expect) in cases {
+        let w = Ws::bare();
+        w.write(
+            "CLAUDE.md",
+            &format!("# Mine\n\n{NOTES_BLOCK}after the block\n"),
+        );
+        w.write("AGENTS.md", NOTES_BLOCK);
+        let v = w.ok(args);
+        let reported = if args[0] == "workspace-init" {
+            &v["project_md"]["dropped_lines"]
+        } else {
+            &v["dropped_lines"]
+        };
+        assert_eq!(reported, &dropped, "{args:?}");
+        assert_eq!(
+            block_of(&w, "CLAUDE.md"),
+            format!("{expect}after the block\n"),
+            "{args:?}"
+        );
+        assert_eq!(block_of(&w, "AGENTS.md"), expect, "{args:?}");
+        assert!(w.read("CLAUDE.md").starts_with("# Mine\n\n<!--"));
+        // Nothing more is dropped, and a second write changes nothing but the stamp.
+        let again = w.ok(args);
+        let again = if args[0] == "workspace-init" {
+            &again["project_md"]
+        } else {
+            &again
+        };
+        assert!(again.get("dropped_lines").is_none(), "{args:?}: {again}");
+        assert_eq!(block_of(&w, "AGENTS.md"), expect, "{args:?}");
+    }
+}
+
+#[test]
+fn an_english_block_keeps_a_persons_section_and_notes() {
+    let w = Ws::initialised();
     let text = w.read("CLAUDE.md");
-    assert!(text.contains("- Ramas de trabajo actuales:\n  - sample: feature/login\n- Ramas QA actuales:\n  - sample: desarrollo\n  - other: qa\n"), "{text}");
+    let text = text
+        .replace(
+            "## Stack\n",
+            "## Decisions\n\nWe ship on Fridays.\n\n## Stack\n",
+        )
+        .replace("\n## Status\n\n", "\n## Status\n\nRemember the freeze.\n");
+    w.write("CLAUDE.md", &text);
+    w.ok(&["set-working-branch", "app", "feature/y"]);
+    for file in ["CLAUDE.md", "AGENTS.md"] {
+        let after = w.read(file);
+        assert!(
+            after.contains(
+                "## Status\n\nRemember the freeze.\n- Working branches:\n  - app: feature/y\n"
+            ),
+            "{file}: {after}"
+        );
+        assert!(after.contains("- History: `.workflow/HISTORY.md`\n\n## Decisions\n\nWe ship on Fridays.\n<!-- WORKFLOW-PROJECT-END -->"), "{file}: {after}");
+    }
+    let read = w.ok(&["project-md-upsert", "--read"]);
+    assert_eq!(
+        read["block"]["preserved_lines"],
+        json!([
+            {"slot": "status:start", "text": "Remember the freeze."},
+            {"slot": "trailing", "text": "## Decisions"},
+            {"slot": "trailing", "text": ""},
+            {"slot": "trailing", "text": "We ship on Fridays."},
+        ])
+    );
+}
+
+#[test]
+fn a_note_left_in_one_file_reaches_both() {
+    let w = Ws::initialised();
+    let agents = w.read("AGENTS.md").replace(
+        "<!-- WORKFLOW-PROJECT-END -->",
+        "\n## Codex notes\n\nonly here\n<!-- WORKFLOW-PROJECT-END -->",
+    );
+    w.write("AGENTS.md", &agents);
+    let claude = w.read("CLAUDE.md").replace(
+        "<!-- WORKFLOW-PROJECT-END -->",
+        "\n## Claude notes\n\n- same\n- same\n<!-- WORKFLOW-PROJECT-END -->",
+    );
+    w.write("CLAUDE.md", &claude);
+    w.ok(&["set-qa-branch", "app", "qa"]);
+    for file in ["CLAUDE.md", "AGENTS.md"] {
+        assert!(
+            w.read(file).contains("\n## Claude notes\n\n- same\n- same\n\n## Codex notes\n\nonly here\n<!-- WORKFLOW-PROJECT-END -->"),
+            "{file}: {}",
+            w.read(file)
+        );
+    }
 }
 
 #[test]

@@ -49,10 +49,7 @@ fn removes_the_row_branch_lines_multiroot_entries_and_launch_folder() {
                 {"file": "CLAUDE.md", "path": "CLAUDE.md", "action": "updated"},
                 {"file": "AGENTS.md", "path": "AGENTS.md", "action": "updated"},
             ]},
-            "dropped_lines": [
-                {"list": "working_branches", "alias": "ext", "branch": "feat/x"},
-                {"list": "qa_branches", "alias": "ext", "branch": "qa"},
-            ],
+            "dropped_lines": ["  - ext: feat/x", "  - ext: qa"],
             "detach_multiroot": {
                 "paths": ["<TMP>/ext"],
                 "claude": {"file": ".claude/settings.local.json", "action": "updated", "added": [], "removed": ["<TMP>/ext"]},

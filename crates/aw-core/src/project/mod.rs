@@ -10,6 +10,7 @@ pub mod branch_check;
 pub mod codex;
 pub mod error;
 pub mod gitignore;
+pub mod kept;
 pub mod language;
 pub mod launch;
 pub mod markers;

@@ -18,7 +18,7 @@ use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::{Paint, clean};
 use crate::views::multiroot::{host_json, hosts_human, multiroot_json};
-use crate::views::project_block::{results_human, results_json};
+use crate::views::project_block::{dropped_human, results_human, results_json};
 use aw_core::error_code::ErrorCode;
 use aw_workspace::WorkspaceError;
 use aw_workspace::init::{self, InitError, InitPlan, InitRequest, RunError, Step};
@@ -177,6 +177,17 @@ fn legacy_json(plan: &InitPlan) -> Value {
 
 fn to_json(plan: &InitPlan, dry_run: bool) -> Value {
     let b = &plan.block;
+    let mut project_md = json!({
+        "ok": true,
+        "action": "init",
+        "mode": "init",
+        "working_branches": b.working_branches.to_json(),
+        "qa_branches": b.qa_branches.to_json(),
+        "results": results_json(&plan.files),
+    });
+    if !plan.dropped_lines.is_empty() {
+        project_md["dropped_lines"] = json!(plan.dropped_lines);
+    }
     json!({
         "ok": true,
         "dry_run": dry_run,
@@ -190,17 +201,7 @@ fn to_json(plan: &InitPlan, dry_run: bool) -> Value {
         "skills_toml": if plan.skills_toml.text.is_some() { "created" } else { "exists" },
         "gitignore": plan.gitignore.action,
         "legacy_launch": legacy_json(plan),
-        "project_md": {
-            "ok": true,
-            "action": "init",
-            "mode": "init",
-            "working_branches": b.working_branches.to_json(),
-            "qa_branches": b.qa_branches.to_json(),
-            "results": results_json(&plan.files),
-            "dropped_lines": plan.dropped_lines.iter().map(|d| json!({
-                "list": d.list, "alias": d.alias, "branch": d.branch,
-            })).collect::<Vec<_>>(),
-        },
+        "project_md": project_md,
         "attach_multiroot": attach_json(plan),
     })
 }
@@ -272,13 +273,7 @@ fn human(plan: &InitPlan, dry_run: bool, detail: bool, p: Paint) -> String {
             plan.legacy_launch.len()
         ));
     }
-    if !plan.dropped_lines.is_empty() {
-        out.push_str(&format!(
-            "  {:<12} {} branch line(s) of removed sources\n",
-            "Dropped",
-            plan.dropped_lines.len()
-        ));
-    }
+    out.push_str(&dropped_human(&plan.dropped_lines));
     if detail {
         out.push_str("\nSources\n");
         for s in &b.sources {
@@ -299,21 +294,6 @@ fn human(plan: &InitPlan, dry_run: bool, detail: bool, p: Paint) -> String {
                 for path in list.iter() {
                     out.push_str(&format!("  {}\n", clean(&rel(&plan.root, path))));
                 }
-            }
-        }
-        if !plan.dropped_lines.is_empty() {
-            out.push_str("\nDropped branch lines\n");
-            for d in &plan.dropped_lines {
-                let list = if d.list == "qa_branches" {
-                    "QA"
-                } else {
-                    "working"
-                };
-                out.push_str(&format!(
-                    "  {list:<8} {}: {}\n",
-                    clean(&d.alias),
-                    clean(&d.branch)
-                ));
             }
         }
         let removed = v.hosts.removed();

@@ -1,8 +1,8 @@
 //! What a write of the project block reports (`workspace-init`, `project-md-upsert`,
 //! `set-working-branch`, `set-qa-branch`).
 
-use aw_core::project::model::Block;
-use aw_workspace::project::PlannedFile;
+use crate::style::clean;
+use aw_workspace::project::{PlannedFile, Written};
 use serde_json::{Value, json};
 
 /// The per-file results, as the reference lists them.
@@ -21,14 +21,34 @@ pub fn results_json(files: &[PlannedFile]) -> Value {
     )
 }
 
-/// The result of a block write, compact or verbose.
-pub fn write_json(block: &Block, files: &[PlannedFile], verbose: bool) -> Value {
+/// The result of a block write, compact or verbose. `dropped_lines` is there whenever the
+/// write left a line out, verbose or not: a loss nobody is told of is a loss in silence.
+pub fn write_json(w: &Written, verbose: bool) -> Value {
     let mut out = json!({ "ok": true, "action": "init" });
     if verbose {
         out["mode"] = json!("init");
-        out["working_branches"] = block.working_branches.to_json();
-        out["qa_branches"] = block.qa_branches.to_json();
-        out["results"] = results_json(files);
+        out["working_branches"] = w.block.working_branches.to_json();
+        out["qa_branches"] = w.block.qa_branches.to_json();
+        out["results"] = results_json(&w.files);
+    }
+    if !w.dropped_lines.is_empty() {
+        out["dropped_lines"] = json!(w.dropped_lines);
+    }
+    out
+}
+
+/// The lines a write left out, for the human views (nothing when there is none).
+pub fn dropped_human(lines: &[String]) -> String {
+    if lines.is_empty() {
+        return String::new();
+    }
+    let mut out = format!(
+        "  {:<12} {} line(s) the block no longer declares:\n",
+        "Dropped",
+        lines.len()
+    );
+    for l in lines {
+        out.push_str(&format!("    {}\n", clean(l.trim())));
     }
     out
 }
