@@ -9,7 +9,7 @@ use aw_core::project::language::Language;
 use aw_core::project::markers::{Action, find};
 use aw_core::project::model::{Block, Source, Stack};
 use aw_core::project::parse::{Parsed, language, read};
-use aw_core::project::stack::{StackProbe, detect};
+use aw_core::project::stack::{Detected, StackProbe, detect_full};
 use aw_core::project::upsert::plan_file;
 use std::path::{Component, Path, PathBuf};
 
@@ -322,21 +322,29 @@ fn probe(dir: &Path) -> StackProbe {
         gradle: dir.join("build.gradle").is_file() || dir.join("build.gradle.kts").is_file(),
         angular: dir.join("angular.json").is_file(),
         package_json: read_optional(&dir.join("package.json")).unwrap_or(None),
+        mvnw: dir.join("mvnw").is_file(),
+        mvnw_cmd: dir.join("mvnw.cmd").is_file(),
+        gradlew: dir.join("gradlew").is_file(),
+        gradlew_bat: dir.join("gradlew.bat").is_file(),
     }
 }
 
 /// The stack a folder's build files imply (empty when none is recognised, or the folder is
 /// missing).
 pub fn stack_of(dir: &Path) -> Stack {
+    folder_detected(dir).stack
+}
+
+fn folder_detected(dir: &Path) -> Detected {
     if dir.is_dir() {
-        detect(&probe(dir))
+        detect_full(&probe(dir))
     } else {
-        Stack::default()
+        Detected::default()
     }
 }
 
-/// The stack of the folder `dir`, which must exist (`stack --project-dir`).
-pub fn folder_stack(dir: &Path) -> Result<Stack> {
+/// The stack and build command of the folder `dir`, which must exist (`stack --project-dir`).
+pub fn folder_stack(dir: &Path) -> Result<Detected> {
     if !dir.is_dir() {
         return Err(WorkspaceError::Refused {
             code: aw_core::error_code::ErrorCode::InvalidInput,
@@ -344,7 +352,7 @@ pub fn folder_stack(dir: &Path) -> Result<Stack> {
             action: "Pass an existing folder with `--project-dir <dir>`.".to_owned(),
         });
     }
-    Ok(stack_of(dir))
+    Ok(folder_detected(dir))
 }
 
 /// The stack of the first source folder whose build files say something, else the workspace's.

@@ -467,11 +467,29 @@ fn sources_speaks_the_reference_model() {
     git(&ext, w.home(), &["checkout", "-q", "-b", "other"]);
     let v = w.ok(&["sources"]);
     assert_eq!(v["sources"][1]["match"], false);
+    // As in the reference, consistency is about repositories on different branches, not about
+    // expectations: one readable repository is always consistent.
+    assert_eq!(v["cross_source_consistent"], true);
+    assert_eq!(v["divergent_sources"], json!([]));
+    git(w.root(), w.home(), &["init", "-q", "-b", "main"]);
+    let v = w.ok(&["sources"]);
     assert_eq!(v["cross_source_consistent"], false);
     assert_eq!(
         v["divergent_sources"],
-        json!([{"alias": "ext", "current": "other", "expected": "feat/e"}])
+        json!([
+            {"alias": "app", "current": "main", "expected": null},
+            {"alias": "ext", "current": "other", "expected": "feat/e"},
+        ])
     );
+    git(&ext, w.home(), &["checkout", "-q", "-b", "main"]);
+    let v = w.ok(&["sources"]);
+    assert_eq!(v["sources"][1]["match"], false);
+    assert_eq!(
+        (&v["cross_source_consistent"], &v["divergent_sources"]),
+        (&json!(true), &json!([])),
+        "both on main: consistent, though ext is not where it is expected"
+    );
+    git(&ext, w.home(), &["checkout", "-q", "other"]);
 
     let out = w.output_in(w.root(), &["sources", "--format", "human"], None, &[]);
     let text = String::from_utf8(out.stdout).unwrap();
@@ -481,6 +499,10 @@ fn sources_speaks_the_reference_model() {
         "{text}"
     );
     assert!(text.contains("Not on their expected branch: ext"), "{text}");
+    assert!(
+        text.contains("The sources are on different branches: app on main, ext on other"),
+        "{text}"
+    );
     assert_eq!(
         w.failure(&["sources", "--scope", "nope"])["error"]["code"],
         "INVALID_INPUT"

@@ -24,8 +24,9 @@ use serde_json::{Map, Value, json};
 #[derive(Debug, Args)]
 #[command(
     long_about = "List the project block's sources: the branch each one is expected on, and \
-unless `--no-git` the branch it is on, its uncommitted files, and whether every source is on its \
-expected branch.\n\nThe expected branch is the block's working branch for the source; with \
+unless `--no-git` the branch it is on, its uncommitted files, whether it is on its expected \
+branch (`match`), and whether the repositories are all on one branch \
+(`cross_source_consistent`; when not, `divergent_sources` lists each with its branch).\n\nThe expected branch is the block's working branch for the source; with \
 `--session` (or `--code`) it is the branch the session's `Branch:` line declares for it \
 (`Branch: feat/x` for every source, or `Branch: api:feat/x, web:feat/y`), else the block's. A \
 folder that is missing or not a repository, or a machine without git, is reported per source; \
@@ -221,14 +222,25 @@ fn human(checked: &[(SourceCheck, SourceState)], divergent: &[Divergent]) -> Str
             clean(c.expected.as_deref().unwrap_or("—"))
         ));
     }
-    if !divergent.is_empty() {
-        let names: Vec<String> = divergent
-            .iter()
-            .map(|d| clean(&d.alias).into_owned())
-            .collect();
+    let off: Vec<String> = checked
+        .iter()
+        .filter(|(c, _)| c.matches() == Some(false))
+        .map(|(c, _)| clean(&c.source.alias).into_owned())
+        .collect();
+    if !off.is_empty() {
         out.push_str(&format!(
             "Not on their expected branch: {}\n",
-            names.join(", ")
+            off.join(", ")
+        ));
+    }
+    if !divergent.is_empty() {
+        let on: Vec<String> = divergent
+            .iter()
+            .map(|d| format!("{} on {}", clean(&d.alias), clean(&d.current)))
+            .collect();
+        out.push_str(&format!(
+            "The sources are on different branches: {}\n",
+            on.join(", ")
         ));
     }
     out
