@@ -569,20 +569,72 @@ fn sources_expects_what_a_session_declares() {
 }
 
 #[test]
-fn sources_without_a_block_says_no_sources_are_declared() {
+fn a_workspace_without_sources_reports_its_own_folder() {
+    // A workspace made without `--source` (here: by session-create) still has a repository
+    // whose branch a flow's branch step must be able to read.
     let w = ws();
+    git(w.root(), w.home(), &["init", "-q", "-b", "trunk"]);
+    let v = w.ok(&["sources", "--no-git"]);
     assert_eq!(
-        w.ok(&["sources"]),
+        v,
         json!({
-            "sources": [],
+            "sources": [{
+                "alias": "proj",
+                "path": ".",
+                "main_branch": null,
+                "expected_work_branch": null,
+                "expected_origin": "none",
+                "resolved_path": w.root().to_str().unwrap(),
+                "exists": true,
+                "qa_branch": null,
+                "implicit": true,
+            }],
             "working_branches_from_status": {},
             "cross_source_consistent": true,
             "divergent_sources": [],
-            "error": "no_sources_declared",
             "workspace": w.root().to_str().unwrap(),
             "block_found": false,
-            "count": 0
+            "count": 1
         })
+    );
+    let v = w.ok(&["sources", "--verbose"]);
+    assert!(v.get("error").is_none(), "{v}");
+    let s = &v["sources"][0];
+    assert_eq!(
+        (&s["current_branch"], &s["match"], &s["is_repo"]),
+        (&json!("trunk"), &Value::Null, &json!(true))
+    );
+    // A session's `Branch:` line is an expectation for it, as for any source.
+    let folder = w.create_session("quick", "fix", "Fix it")["folder"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let session_md = format!(".workflow/sessions/{folder}/SESSION.md");
+    let text = w.read(&session_md);
+    w.write(
+        &session_md,
+        &text.replacen("\n## Objective", "Branch: feat/x\n\n## Objective", 1),
+    );
+    let v = w.ok(&["sources", "--code", &folder]);
+    assert_eq!(
+        (
+            &v["sources"][0]["expected_work_branch"],
+            &v["sources"][0]["match"]
+        ),
+        (&json!("feat/x"), &json!(false))
+    );
+    // A block without sources is the same; its scope names the implicit alias.
+    w.write(
+        "CLAUDE.md",
+        "<!-- WORKFLOW-PROJECT-START -->\n## Project\n\nP\n<!-- WORKFLOW-PROJECT-END -->\n",
+    );
+    let v = w.ok(&["sources", "--scope", "proj", "--no-git"]);
+    assert_eq!((&v["block_found"], &v["count"]), (&json!(true), &json!(1)));
+    let (code, text) = w.text(&["sources", "--format", "human", "--no-git"]);
+    assert_eq!(code, 0);
+    assert!(
+        text.contains("the workspace's own folder stands for one"),
+        "{text}"
     );
 }
 

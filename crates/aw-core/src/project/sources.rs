@@ -16,6 +16,32 @@
 
 use super::model::{Block, BranchMap, Source};
 
+/// The source a workspace that declares none still has: its own folder (`.`), named after the
+/// folder (`workspace` when it has no name). Without it a workspace made without `--source`
+/// would have nothing whose branch could be checked, and a flow's branch step could never pass.
+pub fn implicit_source(folder_name: &str) -> Source {
+    let name = folder_name.trim();
+    Source {
+        alias: if name.is_empty() { "workspace" } else { name }.to_owned(),
+        path: ".".to_owned(),
+        main_branch: None,
+    }
+}
+
+/// The block `aw sources` reports on: `block` as it is when it declares a source; else the same
+/// block (or an empty one) with the workspace's own folder as its one, implicit, source. The
+/// flag says which.
+pub fn with_implicit_source(block: Option<Block>, folder_name: &str) -> (Block, bool) {
+    match block {
+        Some(b) if !b.sources.is_empty() => (b, false),
+        other => {
+            let mut b = other.unwrap_or_default();
+            b.sources.push(implicit_source(folder_name));
+            (b, true)
+        }
+    }
+}
+
 /// What git says about a source folder.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GitState {
@@ -261,6 +287,27 @@ mod tests {
         b.working_branches.set("api", "feat/a");
         b.working_branches.set("web", "feat/w");
         b
+    }
+
+    #[test]
+    fn a_workspace_without_sources_has_its_own_folder() {
+        let (b, implicit) = with_implicit_source(None, "shop");
+        assert!(implicit);
+        assert_eq!(
+            b.sources,
+            [Source {
+                alias: "shop".into(),
+                path: ".".into(),
+                main_branch: None
+            }]
+        );
+        assert_eq!(
+            with_implicit_source(Some(Block::default()), " ").0.sources[0].alias,
+            "workspace"
+        );
+        let declared = block();
+        let (b, implicit) = with_implicit_source(Some(declared.clone()), "shop");
+        assert_eq!((b, implicit), (declared, false));
     }
 
     #[test]

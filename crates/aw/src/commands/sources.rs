@@ -3,7 +3,8 @@
 //! on, its changed files, and whether the sources agree, in the reference's model.
 //!
 //! A folder that is missing or not a repository, or a machine without git, is reported per
-//! source; the command itself still succeeds. The rules (expectation, match, divergence) are
+//! source; the command itself still succeeds. A workspace that declares no source reports its
+//! own folder as its one source (`implicit: true`), so the branch it is on can still be read. The rules (expectation, match, divergence) are
 //! `aw_core::project::sources`; the git probe is `aw_workspace::git`.
 
 use crate::cli::session_or_code;
@@ -12,7 +13,9 @@ use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean;
 use aw_core::project::model::Block;
-use aw_core::project::sources::{Divergent, GitState, SessionBranches, SourceCheck, divergent};
+use aw_core::project::sources::{
+    Divergent, GitState, SessionBranches, SourceCheck, divergent, with_implicit_source,
+};
 use aw_workspace::locate::Workspace;
 use aw_workspace::project::{ProjectFiles, SourceState, source_state};
 use aw_workspace::resolver;
@@ -30,7 +33,8 @@ branch (`match`), and whether the repositories are all on one branch \
 `--session` (or `--code`) it is the branch the session's `Branch:` line declares for it \
 (`Branch: feat/x` for every source, or `Branch: api:feat/x, web:feat/y`), else the block's. A \
 folder that is missing or not a repository, or a machine without git, is reported per source; \
-the command still succeeds."
+the command still succeeds.\n\nA workspace that declares no source has one implicit source: its \
+own folder (path `.`, named after the folder, `implicit: true`)."
 )]
 pub struct SourcesArgs {
     /// Only these aliases (comma-separated).
@@ -61,23 +65,12 @@ pub fn run(args: &SourcesArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         "workspace": ws.root.to_string_lossy(),
         "block_found": block.is_some(),
     });
-    let Some(b) = block.filter(|b| !b.sources.is_empty()) else {
-        let model = json!({
-            "sources": [],
-            "working_branches_from_status": {},
-            "cross_source_consistent": true,
-            "divergent_sources": [],
-            "error": "no_sources_declared",
-        });
-        return Ok(match style.format {
-            Format::Json => Outcome::json(merged(model, extras, 0)),
-            Format::Human => Outcome::text(
-                "No sources declared in the project block (CLAUDE.md or AGENTS.md).\n  Next  \
-                 run `aw workspace-init --source alias:path`\n"
-                    .to_owned(),
-            ),
-        });
-    };
+    let folder = ws
+        .root
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let (b, implicit) = with_implicit_source(block, &folder);
     let selected = b
         .scoped(args.scope.as_deref())
         .map_err(super::project::invalid)?;
@@ -96,11 +89,25 @@ pub fn run(args: &SourcesArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let checks: Vec<SourceCheck> = checked.iter().map(|(c, _)| c.clone()).collect();
     let divergent = divergent(&checks);
     if style.format == Format::Human {
-        return Ok(Outcome::text(human(&checked, &divergent)));
+        let mut text = human(&checked, &divergent);
+        if implicit {
+            text.push_str(
+                "No source is declared: the workspace's own folder stands for one.\n  Next  \
+                 declare sources with `aw workspace-init --source alias:path` when the work spans \
+                 other repositories\n",
+            );
+        }
+        return Ok(Outcome::text(text));
     }
     let rows: Vec<Value> = checked
         .iter()
-        .map(|(c, st)| source_json(&b, c, st, args.no_git, args.verbose))
+        .map(|(c, st)| {
+            let mut row = source_json(&b, c, st, args.no_git, args.verbose);
+            if implicit {
+                row["implicit"] = json!(true);
+            }
+            row
+        })
         .collect();
     let mut model = json!({
         "sources": rows,
