@@ -11,7 +11,9 @@ pub use crate::project::FileChange;
 use crate::project::{
     PlannedFile, ProjectFiles, detect_stack, planned_targets, read_optional, write_planned,
 };
-use crate::visibility::{HostsPlan, VisibilityError, canonical_root, external_folders, plan_hosts};
+use crate::visibility::{
+    HostsPlan, VisibilityError, canonical_root, external_folders, external_targets, plan_hosts,
+};
 use aw_core::project::gitignore::{
     RUNTIME_HEADER, VISIBILITY_HEADER, merge, runtime_entries, visibility_entries,
 };
@@ -257,7 +259,7 @@ pub fn plan(ws: &Workspace, req: InitRequest) -> std::result::Result<InitPlan, I
         .collect();
     let hosts = plan_hosts(
         &host_root,
-        &external,
+        &external_targets(&host_root, &block.sources),
         &detached,
         !external.is_empty(),
         Skip::default(),

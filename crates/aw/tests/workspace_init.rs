@@ -503,12 +503,12 @@ fn external_sources_are_attached_and_detached() {
     let settings: Value = serde_json::from_str(&w.read(".claude/settings.local.json")).unwrap();
     assert_eq!(
         w.scrub(&settings),
-        json!({"model":"opus","permissions":{"allow":["Bash(ls)"],"additionalDirectories":["/kept/by/user","<TMP>/ext"]}})
+        json!({"model":"opus","permissions":{"allow":["Bash(ls)"],"additionalDirectories":["/kept/by/user","../ext"]}})
     );
     assert_eq!(
         w.read(".codex/config.toml"),
         format!(
-            "[sandbox_workspace_write]\nwritable_roots = [\"{}\"]\n\n[projects.\"{}\"]\ntrust_level = \"trusted\"\n",
+            "additional_writable_roots = [\"../ext\"]\n\n[sandbox_workspace_write]\nwritable_roots = [\"{}\"]\n\n[projects.\"{}\"]\ntrust_level = \"trusted\"\n",
             tmp.join("ext").display(),
             w.root().display()
         )
