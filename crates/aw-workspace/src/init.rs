@@ -17,6 +17,7 @@ use crate::visibility::{
 use aw_core::project::gitignore::{
     RUNTIME_HEADER, VISIBILITY_HEADER, merge, runtime_entries, visibility_entries,
 };
+use aw_core::project::language::Choice;
 use aw_core::project::model::{Block, Source};
 use aw_core::project::reconcile::{Changes, SourceMode, reconcile};
 use aw_core::project::settings::SettingsError;
@@ -44,6 +45,8 @@ pub struct InitRequest {
     pub project: Option<String>,
     /// Local `YYYY-MM-DD HH:MM`, stamped into the block if it changes.
     pub now: String,
+    /// The home folder, where the reference's traces on this machine are looked for.
+    pub home: Option<PathBuf>,
 }
 
 /// Why init cannot proceed (nothing has been written).
@@ -123,6 +126,8 @@ pub struct InitPlan {
     pub gitignore: FileChange,
     /// `CLAUDE.md` and `AGENTS.md`.
     pub files: Vec<PlannedFile>,
+    /// The language a file without a block gets, and why.
+    pub language: Choice,
     /// The lines the write leaves out, as the block carried them: the status records either
     /// file carried for an alias or role the block does not declare, then the branch lines of
     /// the sources the run removed.
@@ -270,7 +275,8 @@ pub fn plan(ws: &Workspace, req: InitRequest) -> std::result::Result<InitPlan, I
         detached,
     };
 
-    let planned = files.plan(&ws.ns, &block, &req.now, files.fallback_language(ws)?);
+    let language = files.fallback_language(ws, req.home.as_deref())?;
+    let planned = files.plan(&ws.ns, &block, &req.now, language.language);
     let mut dropped_lines = files.dropped(&ws.ns);
     dropped_lines.extend(rec.dropped_lines.iter().map(|d| d.text()));
     Ok(InitPlan {
@@ -283,6 +289,7 @@ pub fn plan(ws: &Workspace, req: InitRequest) -> std::result::Result<InitPlan, I
         gitignore,
         files: planned,
         dropped_lines,
+        language,
         visibility,
         legacy_launch,
     })

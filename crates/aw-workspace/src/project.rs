@@ -5,7 +5,7 @@ use crate::error::{Result, WorkspaceError};
 use crate::locate::Workspace;
 use crate::lock::{WorkspaceLock, default_wait};
 use aw_core::project::kept;
-use aw_core::project::language::Language;
+use aw_core::project::language::{Choice, Language, Reason};
 use aw_core::project::markers::{Action, find};
 use aw_core::project::model::{Block, Source, Stack};
 use aw_core::project::parse::{Parsed, language, read};
@@ -102,13 +102,17 @@ impl ProjectFiles {
         })?
     }
 
-    /// The language a file without a block of its own gets: the read block's, else the one
-    /// the workspace configures (read only when needed, so a broken setting troubles no one
-    /// whose block already has a language).
-    pub fn fallback_language(&self, ws: &Workspace) -> Result<Language> {
+    /// The language a file without a block of its own gets, and why: the read block's, else
+    /// the one the workspace configures or the reference's traces call for (looked at only when
+    /// needed, so a broken setting troubles no one whose block already has a language). `home`
+    /// is where the reference's traces on this machine are looked for.
+    pub fn fallback_language(&self, ws: &Workspace, home: Option<&Path>) -> Result<Choice> {
         match self.language(&ws.ns) {
-            Some(lang) => Ok(lang),
-            None => crate::doc_language::configured(ws),
+            Some(language) => Ok(Choice {
+                language,
+                reason: Reason::Block,
+            }),
+            None => crate::doc_language::choose(ws, home),
         }
     }
 
@@ -221,15 +225,34 @@ pub struct Written {
     pub files: Vec<PlannedFile>,
     /// The status records the write left out (see [`ProjectFiles::dropped`]).
     pub dropped_lines: Vec<String>,
+    /// The language a file without a block got, and why.
+    pub language: Choice,
+}
+
+/// The language a write gave a new block (a file that had none), when the reference's traces
+/// chose it: what a command says, so nobody is surprised by a Spanish block.
+pub fn chosen_for_the_reference<'c>(
+    language: &'c Choice,
+    files: &[PlannedFile],
+) -> Option<&'c [String]> {
+    let new_block = files
+        .iter()
+        .any(|f| matches!(f.action, Action::Created | Action::Appended));
+    match &language.reason {
+        Reason::Reference(traces) if new_block => Some(traces),
+        _ => None,
+    }
 }
 
 /// Reads the block, lets `change` produce the new one, and writes it into both files, all under
-/// the workspace lock; `now` (`YYYY-MM-DD HH:MM`) stamps a block that changes. `change` sees the
+/// the workspace lock; `now` (`YYYY-MM-DD HH:MM`) stamps a block that changes; `home` is where
+/// the reference's traces are looked for when a new block needs a language. `change` sees the
 /// current block (`None`: there is none), with the lines aw does not own from both files, which
 /// the write puts back in place. A refused change leaves no trace, not even the state folder
 /// taking the lock created.
 pub fn update<E: From<WorkspaceError>>(
     ws: &Workspace,
+    home: Option<&Path>,
     now: &str,
     change: impl FnOnce(Option<&Block>) -> std::result::Result<Block, E>,
 ) -> std::result::Result<Written, E> {
@@ -239,11 +262,13 @@ pub fn update<E: From<WorkspaceError>>(
         if block.stack.is_empty() {
             block.stack = detect_stack(&ws.root, &block.sources);
         }
-        let planned = files.plan(&ws.ns, &block, now, files.fallback_language(ws)?);
+        let language = files.fallback_language(ws, home)?;
+        let planned = files.plan(&ws.ns, &block, now, language.language);
         Ok::<_, E>(Written {
             block,
             files: planned,
             dropped_lines: files.dropped(&ws.ns),
+            language,
         })
     })?;
     write_planned(&ws.root, &written.files)?;

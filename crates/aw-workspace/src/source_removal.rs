@@ -100,7 +100,9 @@ fn plan(ws: &Workspace, alias: &str, now: &str) -> Result<RemovalPlan, RemoveErr
             hosts: Box::new(hosts),
         }
     };
-    let planned = files.plan(&ws.ns, &removal.block, now, files.fallback_language(ws)?);
+    // A block exists (its language is known), so no trace of the reference is looked for.
+    let language = files.fallback_language(ws, None)?.language;
+    let planned = files.plan(&ws.ns, &removal.block, now, language);
     let mut dropped_lines: Vec<String> = removal.dropped_lines.iter().map(|d| d.text()).collect();
     dropped_lines.extend(files.dropped(&ws.ns));
     Ok(RemovalPlan {

@@ -686,6 +686,107 @@ fn a_new_block_is_english_unless_spanish_is_configured() {
 }
 
 #[test]
+fn a_new_block_is_spanish_where_the_reference_is_used() {
+    // Each of the reference's own traces, alone, makes a new block Spanish and says why.
+    type Plant = fn(&Ws);
+    let cases: [(Plant, &str); 5] = [
+        (
+            |w| w.write(".workflow/processes.json", "{}"),
+            ".workflow/processes.json",
+        ),
+        (
+            |w| w.write(".workflow/sessions/001-fix/.custody.json", "{}"),
+            ".workflow/sessions/001-fix/.custody.json",
+        ),
+        (
+            |w| {
+                w.write(
+                    ".workflow/skills.toml",
+                    "# agent-workflow — capability skill bindings\n#\n[skills]\n",
+                )
+            },
+            ".workflow/skills.toml",
+        ),
+        (
+            |w| {
+                std::fs::write(
+                    std::fs::create_dir_all(w.home().join(".workflow/logs"))
+                        .map(|()| {
+                            w.home()
+                                .join(".workflow/logs/agent-workflow-2026-05-04.log")
+                        })
+                        .unwrap(),
+                    "x",
+                )
+                .unwrap()
+            },
+            "~/.workflow/logs/agent-workflow-2026-05-04.log",
+        ),
+        (
+            |w| {
+                std::fs::create_dir_all(w.home().join(".claude")).unwrap();
+                std::fs::write(
+                    w.home().join(".claude/settings.json"),
+                    r#"{"hooks":{"PreCompact":[{"hooks":[{"type":"command","command":"agent-workflow checkpoint-write --can-pause"}]}]}}"#,
+                )
+                .unwrap();
+            },
+            "~/.claude/settings.json",
+        ),
+    ];
+    for (plant, trace) in cases {
+        let w = Ws::bare();
+        plant(&w);
+        let v = w.ok(&["workspace-init", "--source", "app:."]);
+        assert_eq!(
+            v["project_md"]["block_language"],
+            json!({"language": "es", "reason": "reference_in_use", "traces": [trace]}),
+            "{trace}"
+        );
+        for file in ["CLAUDE.md", "AGENTS.md"] {
+            assert!(w.read(file).contains("## Fuentes\n"), "{trace}: {file}");
+        }
+        // Once the block exists it keeps its language, and nothing more is said.
+        let again = w.ok(&["set-working-branch", "app", "feature/x"]);
+        assert!(again.get("block_language").is_none(), "{again}");
+        // A language someone configured wins over the traces.
+        let en = Ws::bare().with_env("AW_DOC_LANGUAGE", "en");
+        plant(&en);
+        let v = en.ok(&["workspace-init", "--source", "app:."]);
+        assert!(v["project_md"].get("block_language").is_none(), "{trace}");
+        assert!(en.read("CLAUDE.md").contains("## Sources\n"), "{trace}");
+    }
+    // project-md-upsert --init writing the first block says it too, in both views.
+    let w = Ws::new();
+    w.write(".workflow/processes.json", "{}");
+    let v = w.ok(&["project-md-upsert", "--init", "--source", "app:."]);
+    assert_eq!(
+        v["block_language"]["traces"],
+        json!([".workflow/processes.json"])
+    );
+    let w = Ws::new();
+    w.write(".workflow/processes.json", "{}");
+    let (code, text) = w.text(&[
+        "project-md-upsert",
+        "--init",
+        "--source",
+        "app:.",
+        "--format",
+        "human",
+    ]);
+    assert_eq!(code, 0);
+    assert!(
+        text.contains("Language     es: the reference CLI is used here (.workflow/processes.json)"),
+        "{text}"
+    );
+    // No trace: English, and nothing said.
+    let w = Ws::bare();
+    let v = w.ok(&["workspace-init", "--source", "app:."]);
+    assert!(v["project_md"].get("block_language").is_none());
+    assert!(w.read("CLAUDE.md").contains("## Sources\n"));
+}
+
+#[test]
 fn an_edited_block_keeps_its_language() {
     // The reference's Spanish block stays Spanish, whatever is configured.
     let w = ws().with_env("AW_DOC_LANGUAGE", "en");

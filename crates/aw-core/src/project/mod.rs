@@ -17,6 +17,7 @@ pub mod markers;
 pub mod model;
 pub mod parse;
 pub mod reconcile;
+pub mod reference_trace;
 pub mod render;
 pub mod settings;
 pub mod skills_toml;

@@ -18,10 +18,13 @@ use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::{Paint, clean};
 use crate::views::multiroot::{host_json, hosts_human, multiroot_json};
-use crate::views::project_block::{dropped_human, results_human, results_json};
+use crate::views::project_block::{
+    block_language_human, block_language_json, dropped_human, results_human, results_json,
+};
 use aw_core::error_code::ErrorCode;
 use aw_workspace::WorkspaceError;
 use aw_workspace::init::{self, InitError, InitPlan, InitRequest, RunError, Step};
+use aw_workspace::project::chosen_for_the_reference;
 use clap::Args;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -121,6 +124,7 @@ pub fn run(args: &WorkspaceInitArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         main_branch: project::main_branch(&args.block.main_branch)?,
         project: project::project(&args.block.project)?,
         now: cx.now.minute_stamp(),
+        home: cx.home(),
     };
     let ws = cx.workspace_here()?;
     let plan = init::run(&ws, req, args.dry_run).map_err(|e| match e {
@@ -188,6 +192,9 @@ fn to_json(plan: &InitPlan, dry_run: bool) -> Value {
     if !plan.dropped_lines.is_empty() {
         project_md["dropped_lines"] = json!(plan.dropped_lines);
     }
+    if let Some(traces) = chosen_for_the_reference(&plan.language, &plan.files) {
+        project_md["block_language"] = block_language_json(traces);
+    }
     json!({
         "ok": true,
         "dry_run": dry_run,
@@ -253,6 +260,9 @@ fn human(plan: &InitPlan, dry_run: bool, detail: bool, p: Paint) -> String {
         ".gitignore", plan.gitignore.action
     ));
     out.push_str(&results_human(&plan.files));
+    if let Some(traces) = chosen_for_the_reference(&plan.language, &plan.files) {
+        out.push_str(&block_language_human(traces));
+    }
     let v = &plan.visibility;
     if v.external.is_empty() {
         out.push_str(&format!("  {:<12} no external sources\n", "Multi-root"));

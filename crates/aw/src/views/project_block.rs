@@ -2,7 +2,7 @@
 //! `set-working-branch`, `set-qa-branch`).
 
 use crate::style::clean;
-use aw_workspace::project::{PlannedFile, Written};
+use aw_workspace::project::{PlannedFile, Written, chosen_for_the_reference};
 use serde_json::{Value, json};
 
 /// The per-file results, as the reference lists them.
@@ -34,6 +34,40 @@ pub fn write_json(w: &Written, verbose: bool) -> Value {
     if !w.dropped_lines.is_empty() {
         out["dropped_lines"] = json!(w.dropped_lines);
     }
+    if let Some(traces) = chosen_for_the_reference(&w.language, &w.files) {
+        out["block_language"] = block_language_json(traces);
+    }
+    out
+}
+
+/// Why a new block was written in the reference's Spanish: the traces of the reference found.
+pub fn block_language_json(traces: &[String]) -> Value {
+    json!({ "language": "es", "reason": "reference_in_use", "traces": traces })
+}
+
+/// The language line of a block write's human view (nothing unless the reference's traces chose
+/// the language of a new block).
+pub fn language_human(w: &Written) -> String {
+    chosen_for_the_reference(&w.language, &w.files)
+        .map(block_language_human)
+        .unwrap_or_default()
+}
+
+/// [`block_language_json`], for the human views.
+pub fn block_language_human(traces: &[String]) -> String {
+    let mut out = format!(
+        "  {:<12} es: the reference CLI is used here ({}), and it reads only its Spanish block\n",
+        "Language",
+        traces
+            .iter()
+            .map(|t| clean(t).into_owned())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    out.push_str(&format!(
+        "  {:<12} AW_DOC_LANGUAGE=en (or doc_language = \"en\" in skills.toml) writes English\n",
+        ""
+    ));
     out
 }
 

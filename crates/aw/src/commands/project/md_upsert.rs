@@ -11,7 +11,7 @@ use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean;
-use crate::views::project_block::{dropped_human, results_human, write_json};
+use crate::views::project_block::{dropped_human, language_human, results_human, write_json};
 use aw_core::error_code::ErrorCode;
 use aw_core::project::reconcile::{Changes, SourceMode, reconcile};
 use aw_workspace::project::{self, BLOCK_FILES, ProjectFiles};
@@ -122,22 +122,29 @@ fn init(args: &ProjectMdUpsertArgs, cx: &Ctx<'_>, format: Format) -> Result<Outc
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let written = project::update(&ws, &cx.now.minute_stamp(), |existing| {
-        let changes = Changes {
-            fallback_project: fallback,
-            ..changes
-        };
-        reconcile(existing, changes)
-            .map(|r| r.block)
-            .map_err(super::invalid)
-    })?;
+    let written = project::update(
+        &ws,
+        cx.home().as_deref(),
+        &cx.now.minute_stamp(),
+        |existing| {
+            let changes = Changes {
+                fallback_project: fallback,
+                ..changes
+            };
+            reconcile(existing, changes)
+                .map(|r| r.block)
+                .map_err(super::invalid)
+        },
+    )?;
     Ok(match format {
         Format::Json => Outcome::json(write_json(&written, args.verbose)),
-        Format::Human => Outcome::text(format!(
-            "project-md-upsert · {}\n{}{}",
-            clean(&ws.root.to_string_lossy()),
-            results_human(&written.files),
-            dropped_human(&written.dropped_lines)
-        )),
+        Format::Human => Outcome::text(
+            format!(
+                "project-md-upsert · {}\n{}{}",
+                clean(&ws.root.to_string_lossy()),
+                results_human(&written.files),
+                dropped_human(&written.dropped_lines)
+            ) + &language_human(&written),
+        ),
     })
 }
