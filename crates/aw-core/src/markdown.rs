@@ -67,34 +67,43 @@ pub fn scan(text: &str) -> Vec<Line<'_>> {
             });
             continue;
         }
-        let trimmed = trim(line);
-        if let Some(open) = fence {
-            if closes_fence(trimmed, open) {
-                fence = None;
-            }
-            out.push(Line {
-                text: line,
-                fenced: true,
-                heading: None,
-            });
-            continue;
-        }
-        if let Some(open) = opens_fence(trimmed) {
-            fence = Some(open);
-            out.push(Line {
-                text: line,
-                fenced: true,
-                heading: None,
-            });
-            continue;
-        }
-        out.push(Line {
-            text: line,
-            fenced: false,
-            heading: heading(trimmed),
-        });
+        out.push(line_in(line, &mut fence, |_| true));
     }
     out
+}
+
+/// One line, given the fence open before it: a line of that fence (closing it when it should),
+/// the opening line of a fence (when `may_open` accepts it), or a heading or plain line.
+#[inline]
+fn line_in<'a>(
+    line: &'a str,
+    fence: &mut Option<(char, usize)>,
+    may_open: impl FnOnce((char, usize)) -> bool,
+) -> Line<'a> {
+    let trimmed = trim(line);
+    if let Some(open) = *fence {
+        if closes_fence(trimmed, open) {
+            *fence = None;
+        }
+        return Line {
+            text: line,
+            fenced: true,
+            heading: None,
+        };
+    }
+    if let Some(open) = opens_fence(trimmed).filter(|f| may_open(*f)) {
+        *fence = Some(open);
+        return Line {
+            text: line,
+            fenced: true,
+            heading: None,
+        };
+    }
+    Line {
+        text: line,
+        fenced: false,
+        heading: heading(trimmed),
+    }
 }
 
 /// The fence a trimmed line opens: its character and run length (three or more backticks or
@@ -139,40 +148,16 @@ pub fn scan_closed(text: &str) -> Vec<Line<'_>> {
         longest_after[i] = (ticks, tildes);
     }
     let mut fence: Option<(char, usize)> = None;
-    let mut out = Vec::with_capacity(raw.len());
-    for (i, line) in raw.iter().enumerate() {
-        let trimmed = trim(line);
-        if let Some(open) = fence {
-            if closes_fence(trimmed, open) {
-                fence = None;
-            }
-            out.push(Line {
-                text: line,
-                fenced: true,
-                heading: None,
-            });
-            continue;
-        }
-        let closable = |(ch, len): (char, usize)| {
-            let (ticks, tildes) = longest_after[i + 1];
-            (if ch == '`' { ticks } else { tildes }) >= len
-        };
-        if let Some(open) = opens_fence(trimmed).filter(|f| closable(*f)) {
-            fence = Some(open);
-            out.push(Line {
-                text: line,
-                fenced: true,
-                heading: None,
-            });
-            continue;
-        }
-        out.push(Line {
-            text: line,
-            fenced: false,
-            heading: heading(trimmed),
-        });
-    }
-    out
+    raw.iter()
+        .enumerate()
+        .map(|(i, line)| {
+            let closable = |(ch, len): (char, usize)| {
+                let (ticks, tildes) = longest_after[i + 1];
+                (if ch == '`' { ticks } else { tildes }) >= len
+            };
+            line_in(line, &mut fence, closable)
+        })
+        .collect()
 }
 
 /// Finds newlines, set up once per document: `memchr`'s one-shot search picks its
