@@ -1,11 +1,13 @@
 //! The lines of the block aw does not own: where each goes back, and how the two files' copies
 //! of them combine.
 
+use std::collections::{HashMap, HashSet};
+
 /// Where a line the block does not own goes back when the block is written again: after the
 /// entry it followed. The wire names are the reference's (`project-md-upsert --read` lists them
 /// as `preserved_lines`), plus `preamble`, ours: the text before the first `##` heading, which
 /// the reference drops.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Slot {
     /// Before the first `##` heading of the block.
     Preamble,
@@ -74,16 +76,13 @@ fn opens_section(text: &str) -> bool {
 
 /// Groups a slot's lines into the units that are compared whole: a preamble is one unit, the
 /// trailing text one per `##` section (a line before the first heading joins the first unit).
-fn units(lines: &[&KeptLine], slot: Slot) -> Vec<Vec<String>> {
-    let mut out: Vec<Vec<String>> = Vec::new();
+fn units(lines: &[KeptLine], slot: Slot) -> Vec<Vec<&str>> {
+    let mut out: Vec<Vec<&str>> = Vec::new();
     for l in lines.iter().filter(|l| l.slot == slot) {
-        let trimmed_blank = l.text.trim().is_empty();
         match out.last_mut() {
-            Some(unit) if !(slot == Slot::Trailing && opens_section(&l.text)) => {
-                unit.push(l.text.clone())
-            }
-            _ if trimmed_blank => {}
-            _ => out.push(vec![l.text.clone()]),
+            Some(unit) if !(slot == Slot::Trailing && opens_section(&l.text)) => unit.push(&l.text),
+            _ if l.text.trim().is_empty() => {}
+            _ => out.push(vec![&l.text]),
         }
     }
     // A unit's trailing blank line is the separator before the next one, not its content.
@@ -99,30 +98,35 @@ fn units(lines: &[&KeptLine], slot: Slot) -> Vec<Vec<String>> {
 /// reads, so a note left in only one of them must survive a rewrite of both. Everything of the
 /// first file is kept as it is; the second adds what the first lacks: per slot, a line as many
 /// times more as it appears there more often, and whole sections (or a preamble) that differ.
-/// Repeated and blank lines inside one file are never merged away.
+/// Repeated and blank lines inside one file are never merged away. Linear in the lines.
 pub fn merge(first: &[KeptLine], second: &[KeptLine]) -> Vec<KeptLine> {
     let mut out = first.to_vec();
-    let firsts: Vec<&KeptLine> = first.iter().collect();
-    let seconds: Vec<&KeptLine> = second.iter().collect();
     for slot in [Slot::Preamble, Slot::Trailing] {
-        let have = units(&firsts, slot);
-        for unit in units(&seconds, slot) {
+        let have: HashSet<Vec<&str>> = units(first, slot).into_iter().collect();
+        let mut any = first.iter().any(|k| k.slot == slot);
+        for unit in units(second, slot) {
             if have.contains(&unit) {
                 continue;
             }
-            if out.iter().any(|k| k.slot == slot) {
+            if any {
                 out.push(KeptLine::new(slot, ""));
             }
+            any = true;
             out.extend(unit.iter().map(|t| KeptLine::new(slot, t)));
         }
     }
-    let count = |lines: &[&KeptLine], k: &KeptLine| lines.iter().filter(|l| **l == k).count();
-    for (i, k) in second.iter().enumerate() {
+    // How many more times a line may still appear in the second file before it is new.
+    let mut budget: HashMap<(Slot, &str), usize> = HashMap::new();
+    for k in first {
+        *budget.entry((k.slot, k.text.as_str())).or_default() += 1;
+    }
+    for k in second {
         if matches!(k.slot, Slot::Preamble | Slot::Trailing) {
             continue;
         }
-        if count(&seconds[..=i], k) > count(&firsts, k) {
-            out.push(k.clone());
+        match budget.get_mut(&(k.slot, k.text.as_str())) {
+            Some(n) if *n > 0 => *n -= 1,
+            _ => out.push(k.clone()),
         }
     }
     out

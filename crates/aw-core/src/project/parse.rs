@@ -33,18 +33,23 @@ const LEGACY_NO_STACK: &str = "Edita manualmente si aplica.";
 
 /// The placeholders of both languages mean "nothing here".
 fn is_placeholder(text: &str) -> bool {
-    let f = fold(text);
-    [
-        PROJECT_PLACEHOLDER,
-        NO_SOURCES,
-        NO_STACK,
-        PROJECT_PLACEHOLDER_ES,
-        NO_SOURCES_ES,
-        NO_STACK_ES,
-        LEGACY_NO_STACK,
-    ]
-    .iter()
-    .any(|p| fold(p) == f)
+    // Folded once per process: this is asked of nearly every line of a block.
+    static FOLDED: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    let folded = FOLDED.get_or_init(|| {
+        [
+            PROJECT_PLACEHOLDER,
+            NO_SOURCES,
+            NO_STACK,
+            PROJECT_PLACEHOLDER_ES,
+            NO_SOURCES_ES,
+            NO_STACK_ES,
+            LEGACY_NO_STACK,
+        ]
+        .iter()
+        .map(|p| fold(p))
+        .collect()
+    });
+    folded.iter().any(|p| fold_eq(text, p))
 }
 
 /// The language a block is written in, from its headings (`## Proyecto` / `## Fuentes` are
@@ -385,7 +390,14 @@ enum Open {
 
 /// Whether a status line is the history line (`- History: …` / `- Histórico: …`).
 fn is_history(t: &str) -> bool {
-    let folded = fold(t.trim_start_matches(['-', '*']));
+    // The label is all that is compared: fold only its first characters.
+    let head: String = t
+        .trim_start_matches(['-', '*'])
+        .trim_start()
+        .chars()
+        .take(10)
+        .collect();
+    let folded = fold(&head);
     ["historico", "history"].iter().any(|h| {
         folded
             .strip_prefix(h)
