@@ -53,6 +53,9 @@ error_codes! {
     ContextIdConflict = "CONTEXT_ID_CONFLICT",
     /// `workspace-init` stopped at a step.
     WorkspaceInitFailed = "WORKSPACE_INIT_FAILED",
+    /// `visibility doctor`: a host's file does not list every external source, lists a folder
+    /// no source has, cannot be read, or `.gitignore` lacks the visibility section.
+    VisibilityDrift = "VISIBILITY_DRIFT",
     /// A session older than SESSION.md cannot be read that way.
     LegacyFormat = "LEGACY_FORMAT",
     /// `next-number --claim` found no free number.

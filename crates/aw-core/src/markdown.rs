@@ -67,39 +67,97 @@ pub fn scan(text: &str) -> Vec<Line<'_>> {
             });
             continue;
         }
-        let trimmed = trim(line);
-        if let Some((ch, len)) = fence {
-            let run = trimmed.chars().take_while(|c| *c == ch).count();
-            if run >= len && run == trimmed.chars().count() {
-                fence = None;
-            }
-            out.push(Line {
-                text: line,
-                fenced: true,
-                heading: None,
-            });
-            continue;
-        }
-        let first = trimmed.chars().next();
-        if let Some(ch @ ('`' | '~')) = first {
-            let run = trimmed.chars().take_while(|c| *c == ch).count();
-            if run >= 3 {
-                fence = Some((ch, run));
-                out.push(Line {
-                    text: line,
-                    fenced: true,
-                    heading: None,
-                });
-                continue;
-            }
-        }
-        out.push(Line {
-            text: line,
-            fenced: false,
-            heading: heading(trimmed),
-        });
+        out.push(line_in(line, &mut fence, |_| true));
     }
     out
+}
+
+/// One line, given the fence open before it: a line of that fence (closing it when it should),
+/// the opening line of a fence (when `may_open` accepts it), or a heading or plain line.
+#[inline]
+fn line_in<'a>(
+    line: &'a str,
+    fence: &mut Option<(char, usize)>,
+    may_open: impl FnOnce((char, usize)) -> bool,
+) -> Line<'a> {
+    let trimmed = trim(line);
+    if let Some(open) = *fence {
+        if closes_fence(trimmed, open) {
+            *fence = None;
+        }
+        return Line {
+            text: line,
+            fenced: true,
+            heading: None,
+        };
+    }
+    if let Some(open) = opens_fence(trimmed).filter(|f| may_open(*f)) {
+        *fence = Some(open);
+        return Line {
+            text: line,
+            fenced: true,
+            heading: None,
+        };
+    }
+    Line {
+        text: line,
+        fenced: false,
+        heading: heading(trimmed),
+    }
+}
+
+/// The fence a trimmed line opens: its character and run length (three or more backticks or
+/// tildes).
+#[inline]
+fn opens_fence(trimmed: &str) -> Option<(char, usize)> {
+    let ch @ ('`' | '~') = trimmed.chars().next()? else {
+        return None;
+    };
+    let run = trimmed.chars().take_while(|c| *c == ch).count();
+    (run >= 3).then_some((ch, run))
+}
+
+/// Whether a trimmed line closes the fence `open`: only its character, at least as long.
+#[inline]
+fn closes_fence(trimmed: &str, (ch, len): (char, usize)) -> bool {
+    let run = trimmed.chars().take_while(|c| *c == ch).count();
+    run >= len && run == trimmed.chars().count()
+}
+
+/// [`scan`] for a text whose own structure must survive being written back with more text
+/// after it (the project block): a fence that never closes is no fence. Its opening line is
+/// read as plain text and the lines after it as if it were not there, so an unclosed code fence
+/// in a person's note cannot swallow the headings that follow it. Linear: a fence opens only
+/// when a later line made only of its character is at least as long.
+pub fn scan_closed(text: &str) -> Vec<Line<'_>> {
+    let raw: Vec<&str> = text
+        .split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .collect();
+    // For each line, the longest run of backticks and of tildes that a line after it is made of.
+    let mut longest_after = vec![(0usize, 0usize); raw.len() + 1];
+    for (i, l) in raw.iter().enumerate().rev() {
+        let (mut ticks, mut tildes) = longest_after[i + 1];
+        let t = trim(l);
+        let n = t.chars().count();
+        if n > 0 && t.chars().all(|c| c == '`') {
+            ticks = ticks.max(n);
+        } else if n > 0 && t.chars().all(|c| c == '~') {
+            tildes = tildes.max(n);
+        }
+        longest_after[i] = (ticks, tildes);
+    }
+    let mut fence: Option<(char, usize)> = None;
+    raw.iter()
+        .enumerate()
+        .map(|(i, line)| {
+            let closable = |(ch, len): (char, usize)| {
+                let (ticks, tildes) = longest_after[i + 1];
+                (if ch == '`' { ticks } else { tildes }) >= len
+            };
+            line_in(line, &mut fence, closable)
+        })
+        .collect()
 }
 
 /// Finds newlines, set up once per document: `memchr`'s one-shot search picks its
@@ -128,6 +186,11 @@ impl Newline {
         }
         self.any.find(haystack)
     }
+}
+
+/// The ATX heading a line is on its own (no fence around it): `(level, title)`.
+pub fn heading_of(line: &str) -> Option<(usize, &str)> {
+    heading(trim(line))
 }
 
 /// `^(#{1,6})\s+(\S.*)$` on a trimmed line.
@@ -313,6 +376,22 @@ pub mod aliases {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_unclosed_fence_is_plain_text_and_a_closed_one_a_fence() {
+        let text = "a\n```\n## Inside\n```\n~~~~ unclosed\n## After\n~~~\n";
+        let lines = scan_closed(text);
+        let headings: Vec<&str> = lines
+            .iter()
+            .filter_map(|l| l.heading)
+            .map(|h| h.1)
+            .collect();
+        assert_eq!(headings, ["After"]);
+        assert!(lines[2].fenced && !lines[4].fenced && !lines[6].fenced);
+        // With every fence closed it reads exactly as `scan`.
+        let closed = "x\r\n```rust\r\n# no\r\n```\r\n## yes\r\n";
+        assert_eq!(scan_closed(closed), scan(closed));
+    }
 
     #[test]
     fn fences_hide_headings() {

@@ -1,26 +1,30 @@
-//! Reading the language a new project block is written in: `AW_DOC_LANGUAGE`, and
-//! `[workspace] doc_language` in `.<ns>/skills.toml` (parsed as TOML). Which one wins, and what
-//! a value means, is `aw_core::project::language`.
+//! Reading the language a new project block is written in: `AW_DOC_LANGUAGE`, `[workspace]
+//! doc_language` in `.<ns>/skills.toml` (parsed as TOML), and the reference's traces. Which one
+//! wins, and what a value means, is `aw_core::project::language`.
 
 use crate::error::{Result, WorkspaceError};
 use crate::locate::Workspace;
 use crate::project::read_optional;
 use aw_core::error_code::ErrorCode;
-use aw_core::project::language::{self, Language, SETTING};
+use aw_core::project::language::{self, Choice, SETTING};
 use std::path::Path;
 
-/// The configured language of a new block in `ws`.
-pub fn configured(ws: &Workspace) -> Result<Language> {
+/// The language of a new block in `ws`, and why; `home` is where the reference's traces on this
+/// machine are looked for (only when nothing configures the language).
+pub fn choose(ws: &Workspace, home: Option<&Path>) -> Result<Choice> {
     let env = std::env::var(language::ENV).ok();
     let path = ws.state_dir().join("skills.toml");
     let setting = match read_optional(&path)? {
         Some(text) => setting(&text, &path)?,
         None => None,
     };
-    language::configured(env.as_deref(), setting.as_deref()).map_err(|e| WorkspaceError::Refused {
-        code: ErrorCode::InvalidInput,
-        message: format!("{}.", e),
-        action: e.action(),
+    let traces = || crate::reference_trace::traces(ws, home);
+    language::choose(env.as_deref(), setting.as_deref(), traces).map_err(|e| {
+        WorkspaceError::Refused {
+            code: ErrorCode::InvalidInput,
+            message: format!("{}.", e),
+            action: e.action(),
+        }
     })
 }
 

@@ -11,12 +11,15 @@ pub use crate::project::FileChange;
 use crate::project::{
     PlannedFile, ProjectFiles, detect_stack, planned_targets, read_optional, write_planned,
 };
-use crate::visibility::{HostsPlan, VisibilityError, canonical_root, external_folders, plan_hosts};
+use crate::visibility::{
+    HostsPlan, VisibilityError, canonical_root, external_folders, external_targets, plan_hosts,
+};
 use aw_core::project::gitignore::{
     RUNTIME_HEADER, VISIBILITY_HEADER, merge, runtime_entries, visibility_entries,
 };
+use aw_core::project::language::Choice;
 use aw_core::project::model::{Block, Source};
-use aw_core::project::reconcile::{Changes, DroppedLine, SourceMode, reconcile};
+use aw_core::project::reconcile::{Changes, SourceMode, reconcile};
 use aw_core::project::settings::SettingsError;
 use aw_core::project::visibility::Skip;
 use aw_core::project::{InputError, skills_toml};
@@ -42,6 +45,8 @@ pub struct InitRequest {
     pub project: Option<String>,
     /// Local `YYYY-MM-DD HH:MM`, stamped into the block if it changes.
     pub now: String,
+    /// The home folder, where the reference's traces on this machine are looked for.
+    pub home: Option<PathBuf>,
 }
 
 /// Why init cannot proceed (nothing has been written).
@@ -121,8 +126,12 @@ pub struct InitPlan {
     pub gitignore: FileChange,
     /// `CLAUDE.md` and `AGENTS.md`.
     pub files: Vec<PlannedFile>,
-    /// Branch lines pruned with their sources.
-    pub dropped_lines: Vec<DroppedLine>,
+    /// The language a file without a block gets, and why.
+    pub language: Choice,
+    /// The lines the write leaves out, as the block carried them: the status records either
+    /// file carried for an alias or role the block does not declare, then the branch lines of
+    /// the sources the run removed.
+    pub dropped_lines: Vec<String>,
     /// Multi-root visibility.
     pub visibility: Visibility,
     /// Generated launch folders moved from `docs/tools/` to `.<ns>/launch/`.
@@ -255,7 +264,7 @@ pub fn plan(ws: &Workspace, req: InitRequest) -> std::result::Result<InitPlan, I
         .collect();
     let hosts = plan_hosts(
         &host_root,
-        &external,
+        &external_targets(&host_root, &block.sources),
         &detached,
         !external.is_empty(),
         Skip::default(),
@@ -266,7 +275,10 @@ pub fn plan(ws: &Workspace, req: InitRequest) -> std::result::Result<InitPlan, I
         detached,
     };
 
-    let planned = files.plan(&ws.ns, &block, &req.now, files.fallback_language(ws)?);
+    let language = files.fallback_language(ws, req.home.as_deref())?;
+    let planned = files.plan(&ws.ns, &block, &req.now, language.language);
+    let mut dropped_lines = files.dropped(&ws.ns);
+    dropped_lines.extend(rec.dropped_lines.iter().map(|d| d.text()));
     Ok(InitPlan {
         root: root.clone(),
         block,
@@ -276,7 +288,8 @@ pub fn plan(ws: &Workspace, req: InitRequest) -> std::result::Result<InitPlan, I
         skills_toml,
         gitignore,
         files: planned,
-        dropped_lines: rec.dropped_lines,
+        dropped_lines,
+        language,
         visibility,
         legacy_launch,
     })

@@ -39,6 +39,7 @@ pub mod persist;
 pub mod project;
 pub mod publish;
 pub mod random;
+pub mod reference_trace;
 pub mod resolver;
 pub mod sessions;
 pub mod skill;

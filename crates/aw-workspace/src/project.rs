@@ -4,11 +4,12 @@
 use crate::error::{Result, WorkspaceError};
 use crate::locate::Workspace;
 use crate::lock::{WorkspaceLock, default_wait};
-use aw_core::project::language::Language;
+use aw_core::project::kept;
+use aw_core::project::language::{Choice, Language, Reason};
 use aw_core::project::markers::{Action, find};
 use aw_core::project::model::{Block, Source, Stack};
-use aw_core::project::parse::{language, parse};
-use aw_core::project::stack::{StackProbe, detect};
+use aw_core::project::parse::{Parsed, language, read};
+use aw_core::project::stack::{Detected, StackProbe, detect_full};
 use aw_core::project::upsert::plan_file;
 use std::path::{Component, Path, PathBuf};
 
@@ -62,12 +63,35 @@ impl ProjectFiles {
         })
     }
 
-    /// The block of the first file that has one (`CLAUDE.md` first).
-    pub fn block(&self, ns: &str) -> Option<Block> {
-        self.texts.iter().flatten().find_map(|text| {
+    /// Each file's block, as read (`CLAUDE.md` first; files without one left out).
+    fn parsed(&self, ns: &str) -> impl Iterator<Item = Parsed> {
+        self.texts.iter().flatten().filter_map(move |text| {
             let f = find(text, ns)?;
-            Some(parse(f.inner(text)))
+            Some(read(f.inner(text)))
         })
+    }
+
+    /// The block of the first file that has one (`CLAUDE.md` first), with the lines aw does not
+    /// own from both files: a note a person left in only one of them is written into both.
+    pub fn block(&self, ns: &str) -> Option<Block> {
+        let mut all = self.parsed(ns);
+        let mut block = all.next()?.block;
+        for other in all {
+            block.kept = kept::merge(&block.kept, &other.block.kept);
+        }
+        Some(block)
+    }
+
+    /// The status records either file carries for an alias or role the block no longer
+    /// declares (each once, `CLAUDE.md`'s first): the next write leaves them out, and says so.
+    pub fn dropped(&self, ns: &str) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for line in self.parsed(ns).flat_map(|p| p.dropped) {
+            if !out.contains(&line) {
+                out.push(line);
+            }
+        }
+        out
     }
 
     /// The language of the block [`Self::block`] reads, when it says.
@@ -78,13 +102,17 @@ impl ProjectFiles {
         })?
     }
 
-    /// The language a file without a block of its own gets: the read block's, else the one
-    /// the workspace configures (read only when needed, so a broken setting troubles no one
-    /// whose block already has a language).
-    pub fn fallback_language(&self, ws: &Workspace) -> Result<Language> {
+    /// The language a file without a block of its own gets, and why: the read block's, else
+    /// the one the workspace configures or the reference's traces call for (looked at only when
+    /// needed, so a broken setting troubles no one whose block already has a language). `home`
+    /// is where the reference's traces on this machine are looked for.
+    pub fn fallback_language(&self, ws: &Workspace, home: Option<&Path>) -> Result<Choice> {
         match self.language(&ws.ns) {
-            Some(lang) => Ok(lang),
-            None => crate::doc_language::configured(ws),
+            Some(language) => Ok(Choice {
+                language,
+                reason: Reason::Block,
+            }),
+            None => crate::doc_language::choose(ws, home),
         }
     }
 
@@ -188,27 +216,64 @@ pub fn plan_locked<T, E: From<WorkspaceError>>(
     }
 }
 
+/// What a write of the block did.
+#[derive(Debug, Clone)]
+pub struct Written {
+    /// The block written.
+    pub block: Block,
+    /// What happened to each file.
+    pub files: Vec<PlannedFile>,
+    /// The status records the write left out (see [`ProjectFiles::dropped`]).
+    pub dropped_lines: Vec<String>,
+    /// The language a file without a block got, and why.
+    pub language: Choice,
+}
+
+/// The language a write gave a new block (a file that had none), when the reference's traces
+/// chose it: what a command says, so nobody is surprised by a Spanish block.
+pub fn chosen_for_the_reference<'c>(
+    language: &'c Choice,
+    files: &[PlannedFile],
+) -> Option<&'c [String]> {
+    let new_block = files
+        .iter()
+        .any(|f| matches!(f.action, Action::Created | Action::Appended));
+    match &language.reason {
+        Reason::Reference(traces) if new_block => Some(traces),
+        _ => None,
+    }
+}
+
 /// Reads the block, lets `change` produce the new one, and writes it into both files, all under
-/// the workspace lock; `now` (`YYYY-MM-DD HH:MM`) stamps a block that changes. `change` sees the
-/// current block (`None`: there is none). A refused change leaves no trace, not even the state
-/// folder taking the lock created.
+/// the workspace lock; `now` (`YYYY-MM-DD HH:MM`) stamps a block that changes; `home` is where
+/// the reference's traces are looked for when a new block needs a language. `change` sees the
+/// current block (`None`: there is none), with the lines aw does not own from both files, which
+/// the write puts back in place. A refused change leaves no trace, not even the state folder
+/// taking the lock created.
 pub fn update<E: From<WorkspaceError>>(
     ws: &Workspace,
+    home: Option<&Path>,
     now: &str,
     change: impl FnOnce(Option<&Block>) -> std::result::Result<Block, E>,
-) -> std::result::Result<(Block, Vec<PlannedFile>), E> {
-    let (lock, (block, planned)) = plan_locked(ws, || {
+) -> std::result::Result<Written, E> {
+    let (lock, written) = plan_locked(ws, || {
         let files = ProjectFiles::read(&ws.root)?;
         let mut block = change(files.block(&ws.ns).as_ref())?;
         if block.stack.is_empty() {
             block.stack = detect_stack(&ws.root, &block.sources);
         }
-        let planned = files.plan(&ws.ns, &block, now, files.fallback_language(ws)?);
-        Ok::<_, E>((block, planned))
+        let language = files.fallback_language(ws, home)?;
+        let planned = files.plan(&ws.ns, &block, now, language.language);
+        Ok::<_, E>(Written {
+            block,
+            files: planned,
+            dropped_lines: files.dropped(&ws.ns),
+            language,
+        })
     })?;
-    write_planned(&ws.root, &planned)?;
+    write_planned(&ws.root, &written.files)?;
     drop(lock);
-    Ok((block, planned))
+    Ok(written)
 }
 
 /// Whether a path is absolute in Windows terms (`C:\`, `C:/`, `\\server`, `\\?\`).
@@ -282,21 +347,29 @@ fn probe(dir: &Path) -> StackProbe {
         gradle: dir.join("build.gradle").is_file() || dir.join("build.gradle.kts").is_file(),
         angular: dir.join("angular.json").is_file(),
         package_json: read_optional(&dir.join("package.json")).unwrap_or(None),
+        mvnw: dir.join("mvnw").is_file(),
+        mvnw_cmd: dir.join("mvnw.cmd").is_file(),
+        gradlew: dir.join("gradlew").is_file(),
+        gradlew_bat: dir.join("gradlew.bat").is_file(),
     }
 }
 
 /// The stack a folder's build files imply (empty when none is recognised, or the folder is
 /// missing).
 pub fn stack_of(dir: &Path) -> Stack {
+    folder_detected(dir).stack
+}
+
+fn folder_detected(dir: &Path) -> Detected {
     if dir.is_dir() {
-        detect(&probe(dir))
+        detect_full(&probe(dir))
     } else {
-        Stack::default()
+        Detected::default()
     }
 }
 
-/// The stack of the folder `dir`, which must exist (`stack --project-dir`).
-pub fn folder_stack(dir: &Path) -> Result<Stack> {
+/// The stack and build command of the folder `dir`, which must exist (`stack --project-dir`).
+pub fn folder_stack(dir: &Path) -> Result<Detected> {
     if !dir.is_dir() {
         return Err(WorkspaceError::Refused {
             code: aw_core::error_code::ErrorCode::InvalidInput,
@@ -304,7 +377,7 @@ pub fn folder_stack(dir: &Path) -> Result<Stack> {
             action: "Pass an existing folder with `--project-dir <dir>`.".to_owned(),
         });
     }
-    Ok(stack_of(dir))
+    Ok(folder_detected(dir))
 }
 
 /// The stack of the first source folder whose build files say something, else the workspace's.

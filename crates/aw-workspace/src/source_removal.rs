@@ -40,6 +40,9 @@ pub struct RemovalPlan {
     pub root: PathBuf,
     /// The block without the source, the source, its branch lines.
     pub removal: Removal,
+    /// The lines the write leaves out, as the block carried them: the source's branch lines,
+    /// then the records either file carried for an alias or role the block no longer declares.
+    pub dropped_lines: Vec<String>,
     /// `CLAUDE.md` and `AGENTS.md`.
     pub files: Vec<PlannedFile>,
     /// The hosts' settings.
@@ -97,8 +100,13 @@ fn plan(ws: &Workspace, alias: &str, now: &str) -> Result<RemovalPlan, RemoveErr
             hosts: Box::new(hosts),
         }
     };
-    let planned = files.plan(&ws.ns, &removal.block, now, files.fallback_language(ws)?);
+    // A block exists (its language is known), so no trace of the reference is looked for.
+    let language = files.fallback_language(ws, None)?.language;
+    let planned = files.plan(&ws.ns, &removal.block, now, language);
+    let mut dropped_lines: Vec<String> = removal.dropped_lines.iter().map(|d| d.text()).collect();
+    dropped_lines.extend(files.dropped(&ws.ns));
     Ok(RemovalPlan {
+        dropped_lines,
         launch: plan_remove(ws, alias)?,
         root,
         removal,

@@ -10,11 +10,14 @@ use crate::locate::Workspace;
 use crate::lock::{WorkspaceLock, default_wait};
 use crate::project::{FileChange, ProjectFiles, is_external, read_optional, resolve_source};
 use aw_core::error_code::ErrorCode;
-use aw_core::project::codex::{merge_writable_roots, trust_level, writable_roots};
+use aw_core::project::codex::{
+    ReferenceEdit, merge_writable_roots, reference_roots, trust_level, writable_roots,
+};
 use aw_core::project::gitignore::{VISIBILITY_HEADER, merge, missing_entries, visibility_entries};
 use aw_core::project::model::Source;
 use aw_core::project::settings::{
-    SettingsError, SettingsMerge, additional_directories, merge_directories,
+    Entry, SettingsError, SettingsMerge, Target, additional_directories, merge_directories,
+    plan_key,
 };
 use aw_core::project::visibility::{CLAUDE_FILE, CODEX_FILE, Listing, Skip};
 use std::path::{Path, PathBuf};
@@ -38,6 +41,43 @@ pub fn external_folders(root: &Path, sources: &[Source]) -> Vec<String> {
     out
 }
 
+/// The sources outside the workspace as the hosts' files get them: the path the block gives
+/// (what the reference writes) and the folder it resolves to, once per folder, in order.
+pub fn external_targets(root: &Path, sources: &[Source]) -> Vec<Target> {
+    let mut out: Vec<Target> = Vec::new();
+    for s in sources {
+        let p = resolve_source(root, &s.path);
+        let folder = p.to_string_lossy().into_owned();
+        if is_external(root, &p) && !out.iter().any(|t| t.folder == folder) {
+            out.push(Target::new(&s.path, folder));
+        }
+    }
+    out
+}
+
+/// A host file's entries, each with the folder it names: an absolute entry as it resolves, a
+/// relative one (the reference writes the paths as typed) taken from the workspace root.
+fn entries(root: &Path, texts: Vec<String>) -> Vec<Entry> {
+    texts
+        .into_iter()
+        .map(|text| Entry {
+            folder: resolve_source(root, &text).to_string_lossy().into_owned(),
+            text,
+        })
+        .collect()
+}
+
+/// Folders in order, once each.
+fn union(lists: [&[String]; 2]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for f in lists.into_iter().flatten() {
+        if !out.contains(f) {
+            out.push(f.clone());
+        }
+    }
+    out
+}
+
 /// The planned change of one host's file.
 #[derive(Debug, Clone)]
 pub struct HostChange {
@@ -52,12 +92,23 @@ pub struct HostChange {
 }
 
 impl HostChange {
-    fn new(root: &Path, file: &'static str, existed: bool, m: SettingsMerge) -> Self {
+    fn new(
+        root: &Path,
+        file: &'static str,
+        existed: bool,
+        m: SettingsMerge,
+        (added, removed): (Vec<String>, Vec<String>),
+    ) -> Self {
+        // Nothing written, nothing gained or lost.
+        let (added, removed) = match m.text {
+            Some(_) => (added, removed),
+            None => (Vec::new(), Vec::new()),
+        };
         HostChange {
             file,
             change: FileChange::new(root.join(file), existed, m.text),
-            added: m.added,
-            removed: m.removed,
+            added,
+            removed,
         }
     }
 }
@@ -124,12 +175,15 @@ fn file_error(root: &Path, file: &str) -> impl FnOnce(SettingsError) -> Visibili
     move |error| VisibilityError::File { path, error }
 }
 
-/// Plans adding `add` to and withdrawing `remove` from every host file not skipped; with
-/// `trust`, Codex's file also marks the workspace trusted. Reads, never writes. `root` should be
-/// [`canonical_root`].
+/// Plans making the folders of `add` visible and withdrawing the folders `remove` from every
+/// host file not skipped; with `trust`, Codex's file also marks the workspace trusted. Each file
+/// gets the reference's spelling (the path as typed) in the list the reference reads, and Codex
+/// also the absolute folder in the list Codex itself reads; a folder a file already names, in
+/// any spelling, is not added again, and every spelling of a withdrawn folder goes. Reads, never
+/// writes. `root` should be [`canonical_root`].
 pub fn plan_hosts(
     root: &Path,
-    add: &[String],
+    add: &[Target],
     remove: &[String],
     trust: bool,
     skip: Skip,
@@ -150,21 +204,50 @@ pub fn plan_hosts(
     }
     if !skip.claude {
         let text = read_optional(&root.join(CLAUDE_FILE))?;
-        let m = merge_directories(text.as_deref(), add, remove)
+        let listed = match text.as_deref() {
+            Some(t) => additional_directories(t).map_err(file_error(root, CLAUDE_FILE))?,
+            None => Vec::new(),
+        };
+        let edit = plan_key(&entries(root, listed), add, remove, |t| t.typed.clone());
+        let m = merge_directories(text.as_deref(), &edit.add, &edit.remove)
             .map_err(file_error(root, CLAUDE_FILE))?;
-        plan.claude = Some(HostChange::new(root, CLAUDE_FILE, text.is_some(), m));
+        let change = (edit.added, edit.removed);
+        plan.claude = Some(HostChange::new(
+            root,
+            CLAUDE_FILE,
+            text.is_some(),
+            m,
+            change,
+        ));
     }
     if !skip.codex {
         let text = read_optional(&root.join(CODEX_FILE))?;
+        let (own, theirs) = match text.as_deref() {
+            Some(t) => (
+                writable_roots(t).map_err(file_error(root, CODEX_FILE))?,
+                reference_roots(t).map_err(file_error(root, CODEX_FILE))?,
+            ),
+            None => (Vec::new(), Vec::new()),
+        };
+        let own = plan_key(&entries(root, own), add, remove, |t| t.folder.clone());
+        let theirs = plan_key(&entries(root, theirs), add, remove, |t| t.typed.clone());
         let project = root.to_string_lossy();
         let m = merge_writable_roots(
             text.as_deref(),
-            add,
-            remove,
+            &own.add,
+            &own.remove,
             trust.then_some(project.as_ref()),
+            ReferenceEdit {
+                add: &theirs.add,
+                remove: &theirs.remove,
+            },
         )
         .map_err(file_error(root, CODEX_FILE))?;
-        plan.codex = Some(HostChange::new(root, CODEX_FILE, text.is_some(), m));
+        let change = (
+            union([&own.added, &theirs.added]),
+            union([&own.removed, &theirs.removed]),
+        );
+        plan.codex = Some(HostChange::new(root, CODEX_FILE, text.is_some(), m, change));
     }
     Ok(plan)
 }
@@ -245,25 +328,26 @@ fn plan_multiroot(
     req: &MultirootRequest,
 ) -> std::result::Result<MultirootPlan, VisibilityError> {
     let root = canonical_root(&ws.root);
-    let mut paths: Vec<String> = Vec::new();
     let named = req
         .paths
         .iter()
-        .map(|p| resolve_source(&root, p).to_string_lossy().into_owned());
+        .map(|p| Target::new(p, resolve_source(&root, p).to_string_lossy().into_owned()));
     let from_block = if req.from_sources {
         let block = ProjectFiles::read(&root)?.block(&ws.ns).unwrap_or_default();
-        external_folders(&root, &block.sources)
+        external_targets(&root, &block.sources)
     } else {
         Vec::new()
     };
-    for p in named.chain(from_block) {
-        if !paths.contains(&p) {
-            paths.push(p);
+    let mut targets: Vec<Target> = Vec::new();
+    for t in named.chain(from_block) {
+        if !targets.iter().any(|k| k.folder == t.folder) {
+            targets.push(t);
         }
     }
+    let paths: Vec<String> = targets.iter().map(|t| t.folder.clone()).collect();
     let (hosts, gitignore) = match req.direction {
         Direction::Attach => (
-            plan_hosts(&root, &paths, &[], !paths.is_empty(), req.skip)?,
+            plan_hosts(&root, &targets, &[], !paths.is_empty(), req.skip)?,
             if paths.is_empty() {
                 None
             } else {
@@ -341,16 +425,25 @@ pub struct Inspection {
 }
 
 fn listing(
+    root: &Path,
     text: Option<String>,
     list: impl Fn(&str) -> std::result::Result<Vec<String>, SettingsError>,
 ) -> Listing {
     match text {
         None => Listing::Absent,
         Some(t) => match list(&t) {
-            Ok(l) => Listing::Listed(l),
+            Ok(l) => Listing::Listed(entries(root, l)),
             Err(e) => Listing::Invalid(e.to_string()),
         },
     }
+}
+
+/// Both of Codex's lists: its own `writable_roots`, then the reference's
+/// `additional_writable_roots`.
+fn codex_entries(text: &str) -> std::result::Result<Vec<String>, SettingsError> {
+    let mut all = writable_roots(text)?;
+    all.extend(reference_roots(text)?);
+    Ok(all)
 }
 
 /// Reads what `visibility doctor` needs, without writing anything (not even the lock).
@@ -380,10 +473,11 @@ pub fn inspect(ws: &Workspace) -> Result<Inspection> {
     let gitignore = read_optional(&root.join(".gitignore"))?.unwrap_or_default();
     Ok(Inspection {
         claude: listing(
+            &root,
             read_optional(&root.join(CLAUDE_FILE))?,
             additional_directories,
         ),
-        codex: listing(codex_text, writable_roots),
+        codex: listing(&root, codex_text, codex_entries),
         codex_trust,
         gitignore_missing: missing_entries(&gitignore, &visibility_entries())
             .into_iter()

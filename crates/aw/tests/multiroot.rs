@@ -55,15 +55,17 @@ fn attach_writes_both_hosts_keeps_the_users_settings_and_a_rerun_changes_no_byte
     assert_eq!(
         w.read(".codex/config.toml"),
         format!(
-            "# my Codex settings\nmodel = \"o3\" # the model I like\n\n[sandbox_workspace_write]\nnetwork_access = true # keep\nwritable_roots = [\"/mine\", \"{t}/ext\", \"{t}/b\", \"{t}/c\"]\n\n[mcp_servers.docs]\ncommand = \"npx\"\n\n[projects.\"{}\"]\ntrust_level = \"trusted\"\n",
+            "# my Codex settings\nmodel = \"o3\" # the model I like\nadditional_writable_roots = [\"../ext\", \"../b\", \"../c\"]\n\n[sandbox_workspace_write]\nnetwork_access = true # keep\nwritable_roots = [\"/mine\", \"{t}/ext\", \"{t}/b\", \"{t}/c\"]\n\n[mcp_servers.docs]\ncommand = \"npx\"\n\n[projects.\"{}\"]\ntrust_level = \"trusted\"\n",
             w.root().display()
         )
     );
     let claude: Value = serde_json::from_str(&w.read(".claude/settings.local.json")).unwrap();
     assert_eq!(claude["model"], "opus");
+    // Claude's file gets the paths as typed, as the reference writes them; Codex's gets them
+    // in both its own list (absolute, what Codex reads) and the reference's.
     assert_eq!(
-        w.scrub(&claude["permissions"]["additionalDirectories"]),
-        json!(["/mine", "<TMP>/ext", "<TMP>/b", "<TMP>/c"])
+        claude["permissions"]["additionalDirectories"],
+        json!(["/mine", "../ext", "../b", "../c"])
     );
     assert!(
         w.read(".gitignore")
@@ -236,8 +238,14 @@ fn doctor_reports_missing_stale_and_ok_without_writing() {
     w.ok(&["detach-multiroot", "--path", "../gone", "--skip-claude"]);
     w.ok(&["attach-multiroot", "--path", "/stale/one", "--skip-codex"]);
     let before = w.tree();
-    let v = w.ok(&["visibility", "doctor"]);
+    // Drift is exit 1 with the reference's code; the report is the envelope's data.
+    let e = w.fails(&["visibility", "doctor"], "VISIBILITY_DRIFT");
     assert_eq!(w.tree(), before, "the doctor writes nothing");
+    assert_eq!(
+        e["error"]["message"],
+        "Multi-root visibility has drifted: Claude Code's file lists folders no source has, Codex's file does not list every external source."
+    );
+    let v = &e["data"];
     assert_eq!(v["ok"], false);
     let claude = &v["hosts"]["claude"];
     assert_eq!(claude["status"], "stale");
@@ -260,7 +268,8 @@ fn doctor_reports_missing_stale_and_ok_without_writing() {
     // The section of .gitignore and an unreadable file.
     w.write(".gitignore", "target/\n");
     w.write(".claude/settings.local.json", "{ not json");
-    let v = w.ok(&["visibility", "doctor"]);
+    let e = w.fails(&["visibility", "doctor"], "VISIBILITY_DRIFT");
+    let v = &e["data"];
     assert_eq!(v["hosts"]["claude"]["status"], "invalid");
     assert_eq!(v["sources"][1]["claude"], Value::Null);
     assert_eq!(v["gitignore"]["status"], "missing");
@@ -268,6 +277,93 @@ fn doctor_reports_missing_stale_and_ok_without_writing() {
         v["gitignore"]["missing"],
         json!([".claude/settings.local.json*", ".codex/config.toml*"])
     );
+}
+
+#[test]
+fn each_tools_files_satisfy_the_others_doctor() {
+    // What the reference writes (workspace-spec: typed paths, in Claude's list and in a
+    // top-level `additional_writable_roots`, a trust entry per path) is no drift to aw.
+    let (w, _) = ws();
+    w.ok(&["workspace-init", "--source", "ext:../ext"]);
+    w.write(
+        ".claude/settings.local.json",
+        "{\n  \"permissions\": {\n    \"additionalDirectories\": [\n      \"../ext\"\n    ]\n  }\n}\n",
+    );
+    w.write(
+        ".codex/config.toml",
+        "additional_writable_roots = [\n  '../ext'\n]\n\n\n[projects.'../ext']\ntrust_level = \"trusted\"\n",
+    );
+    let v = w.ok(&["visibility", "doctor"]);
+    assert_eq!(
+        (
+            &v["hosts"]["claude"]["status"],
+            &v["hosts"]["codex"]["status"]
+        ),
+        (&json!("ok"), &json!("ok")),
+        "{v:#}"
+    );
+    assert_eq!(v["hosts"]["codex"]["listed"], json!(["../ext"]));
+    assert_eq!(
+        v["hosts"]["codex"]["trusted"], false,
+        "reported, not judged"
+    );
+    assert_eq!(
+        (&v["sources"][0]["claude"], &v["sources"][0]["codex"]),
+        (&json!(true), &json!(true))
+    );
+    // Attaching adds Codex's own list and the workspace's trust, keeps the reference's entries
+    // and adds no second spelling of the folder.
+    let before = w.read(".claude/settings.local.json");
+    let a = w.ok(&["attach-multiroot", "--from-sources"]);
+    assert_eq!(a["claude"]["action"], "unchanged");
+    assert_eq!(w.read(".claude/settings.local.json"), before);
+    let codex = w.read(".codex/config.toml");
+    assert!(
+        codex.starts_with("additional_writable_roots = [\n  '../ext'\n]\n"),
+        "{codex}"
+    );
+    assert!(
+        codex.contains("[projects.'../ext']\ntrust_level = \"trusted\"\n"),
+        "{codex}"
+    );
+    assert!(
+        codex.contains(&format!(
+            "writable_roots = [\"{}\"]",
+            w.root().parent().unwrap().join("ext").display()
+        )),
+        "{codex}"
+    );
+    // And what aw writes is what the reference's doctor reads: the typed paths, in the two
+    // lists it reads.
+    let w2 = Ws::bare();
+    std::fs::create_dir_all(w2.root().parent().unwrap().join("ext")).unwrap();
+    w2.ok(&["workspace-init", "--source", "ext:../ext/"]);
+    let claude: Value = serde_json::from_str(&w2.read(".claude/settings.local.json")).unwrap();
+    assert_eq!(
+        claude["permissions"]["additionalDirectories"],
+        json!(["../ext"])
+    );
+    assert!(
+        w2.read(".codex/config.toml")
+            .starts_with("additional_writable_roots = [\"../ext\"]\n"),
+        "{}",
+        w2.read(".codex/config.toml")
+    );
+    // Withdrawing the source takes every spelling away, and the reference's emptied list.
+    w2.ok(&["detach-multiroot", "--from-sources"]);
+    let claude: Value = serde_json::from_str(&w2.read(".claude/settings.local.json")).unwrap();
+    assert_eq!(claude["permissions"]["additionalDirectories"], json!([]));
+    assert!(
+        !w2.read(".codex/config.toml")
+            .contains("additional_writable_roots")
+    );
+    assert_eq!(
+        w2.fails(&["visibility", "doctor"], "VISIBILITY_DRIFT")["data"]["hosts"]["claude"]["missing"],
+        json!([w2.root().parent().unwrap().join("ext").to_str().unwrap()])
+    );
+    let (code, text) = w2.text(&["visibility", "doctor", "--format", "human"]);
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("Claude Code  missing"), "{text}");
 }
 
 #[test]

@@ -135,8 +135,12 @@ fn set_branch_commands_upsert_one_alias() {
     w.write("CLAUDE.md", GOLDEN_CLAUDE);
     let v = w.ok(&["set-working-branch", "sample", "feature/login", "--verbose"]);
     assert_eq!(v["working_branches"], json!({"sample": "feature/login"}));
+    // As in the reference, an alias that is no source may be set; the block then carries a
+    // record it cannot honour, which the next read leaves out and the next write reports.
     let v = w.ok(&["set-qa-branch", "other", "qa"]);
     assert_eq!(v, json!({"ok": true, "action": "init"}));
+    let text = w.read("CLAUDE.md");
+    assert!(text.contains("- Ramas de trabajo actuales:\n  - sample: feature/login\n- Ramas QA actuales:\n  - sample: desarrollo\n  - other: qa\n"), "{text}");
     let read = w.ok(&["project-md-upsert", "--read"]);
     assert_eq!(
         read["block"]["working_branches"],
@@ -144,10 +148,157 @@ fn set_branch_commands_upsert_one_alias() {
     );
     assert_eq!(
         read["block"]["qa_branches"],
-        json!({"sample": "desarrollo", "other": "qa"})
+        json!({"sample": "desarrollo"})
     );
+    assert_eq!(read["block"]["dropped_lines"], json!(["  - other: qa"]));
+    let v = w.ok(&["set-working-branch", "sample", "feature/next"]);
+    assert_eq!(
+        v,
+        json!({"ok": true, "action": "init", "dropped_lines": ["  - other: qa"]})
+    );
+    assert!(!w.read("CLAUDE.md").contains("other"));
+}
+
+/// A Spanish block with a person's lines in every place §5.8 of the v22 spec lists, and the
+/// places where the reference loses them.
+const NOTES_BLOCK: &str = "<!-- WORKFLOW-PROJECT-START -->\nintro line before the first heading\n## Proyecto\n\nBilling\nsecond paragraph line\n\n## Fuentes\n\n| Alias | Path | Rama principal |\n|---|---|---|\n| app | . | main |\n| broken |\nnote under the table\n\n## Stack\n\n- Lenguaje: Java\n- Editor: vim\n# Stack notes\nunder a level-1 heading\n\n## Status\n\nstatus note\n- Ramas por defecto:\n  - principal: main\n  - weird: x\n- Ramas de trabajo actuales:\n  - app: feature/a\n  - ghost: feature\n- ghost2: flush left\nnote after working\n- Ramas QA actuales:\n  - app: qa\n- Última actividad: 2026-01-01 10:00\nafter activity\n- Histórico: `.workflow/HISTORY.md`\nafter history\n\n## Notes\n\nmy note\n  indented\n\nsecond paragraph\n<!-- WORKFLOW-PROJECT-END -->\n";
+
+/// [`NOTES_BLOCK`] after a write that sets `app`'s working branch to `branch`: every person's
+/// line in place, the two records no longer declared left out.
+fn notes_after(branch: &str, qa: &str, project: &str) -> String {
+    format!(
+        "<!-- WORKFLOW-PROJECT-START -->\nintro line before the first heading\n\n## Proyecto\n\n{project}\nsecond paragraph line\n\n## Fuentes\n\n| Alias | Path | Rama principal |\n|---|---|---|\n| app | . | main |\n| broken |\nnote under the table\n\n## Stack\n\n- Lenguaje: Java\n- Editor: vim\n# Stack notes\nunder a level-1 heading\n\n## Status\n\nstatus note\n- Ramas por defecto:\n  - principal: main\n- Ramas de trabajo actuales:\n  - app: {branch}\n- ghost2: flush left\nnote after working\n- Ramas QA actuales:\n  - app: {qa}\n- Última actividad: 2026-05-04 12:34\nafter activity\n- Histórico: `.workflow/HISTORY.md`\nafter history\n\n## Notes\n\nmy note\n  indented\n\nsecond paragraph\n<!-- WORKFLOW-PROJECT-END -->\n"
+    )
+}
+
+/// The block text of a file, its last-activity stamp pinned (the clock is the run's).
+fn block_of(w: &Ws, file: &str) -> String {
+    let text = w.read(file);
+    let start = text.find("<!-- WORKFLOW-PROJECT-START").unwrap();
+    text[start..]
+        .lines()
+        .map(|l| {
+            if l.starts_with("- Última actividad:") || l.starts_with("- Last activity:") {
+                let (label, _) = l.split_once(':').unwrap();
+                format!("{label}: 2026-05-04 12:34")
+            } else {
+                l.to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n"
+}
+
+#[test]
+fn every_block_write_keeps_a_persons_lines_in_place() {
+    let dropped = json!(["  - weird: x", "  - ghost: feature"]);
+    let cases: [(&[&str], String); 4] = [
+        (
+            &["set-working-branch", "app", "feature/y"],
+            notes_after("feature/y", "qa", "Billing"),
+        ),
+        (
+            &["set-qa-branch", "app", "qa2"],
+            notes_after("feature/a", "qa2", "Billing"),
+        ),
+        (
+            &["project-md-upsert", "--init", "--proyecto", "Renamed"],
+            notes_after("feature/a", "qa", "Renamed"),
+        ),
+        (
+            &["workspace-init"],
+            notes_after("feature/a", "qa", "Billing"),
+        ),
+    ];
+    for (args, expect) in cases {
+        let w = Ws::bare();
+        w.write(
+            "CLAUDE.md",
+            &format!("# Mine\n\n{NOTES_BLOCK}after the block\n"),
+        );
+        w.write("AGENTS.md", NOTES_BLOCK);
+        let v = w.ok(args);
+        let reported = if args[0] == "workspace-init" {
+            &v["project_md"]["dropped_lines"]
+        } else {
+            &v["dropped_lines"]
+        };
+        assert_eq!(reported, &dropped, "{args:?}");
+        assert_eq!(
+            block_of(&w, "CLAUDE.md"),
+            format!("{expect}after the block\n"),
+            "{args:?}"
+        );
+        assert_eq!(block_of(&w, "AGENTS.md"), expect, "{args:?}");
+        assert!(w.read("CLAUDE.md").starts_with("# Mine\n\n<!--"));
+        // Nothing more is dropped, and a second write changes nothing but the stamp.
+        let again = w.ok(args);
+        let again = if args[0] == "workspace-init" {
+            &again["project_md"]
+        } else {
+            &again
+        };
+        assert!(again.get("dropped_lines").is_none(), "{args:?}: {again}");
+        assert_eq!(block_of(&w, "AGENTS.md"), expect, "{args:?}");
+    }
+}
+
+#[test]
+fn an_english_block_keeps_a_persons_section_and_notes() {
+    let w = Ws::initialised();
     let text = w.read("CLAUDE.md");
-    assert!(text.contains("- Ramas de trabajo actuales:\n  - sample: feature/login\n- Ramas QA actuales:\n  - sample: desarrollo\n  - other: qa\n"), "{text}");
+    let text = text
+        .replace(
+            "## Stack\n",
+            "## Decisions\n\nWe ship on Fridays.\n\n## Stack\n",
+        )
+        .replace("\n## Status\n\n", "\n## Status\n\nRemember the freeze.\n");
+    w.write("CLAUDE.md", &text);
+    w.ok(&["set-working-branch", "app", "feature/y"]);
+    for file in ["CLAUDE.md", "AGENTS.md"] {
+        let after = w.read(file);
+        assert!(
+            after.contains(
+                "## Status\n\nRemember the freeze.\n- Working branches:\n  - app: feature/y\n"
+            ),
+            "{file}: {after}"
+        );
+        assert!(after.contains("- History: `.workflow/HISTORY.md`\n\n## Decisions\n\nWe ship on Fridays.\n<!-- WORKFLOW-PROJECT-END -->"), "{file}: {after}");
+    }
+    let read = w.ok(&["project-md-upsert", "--read"]);
+    assert_eq!(
+        read["block"]["preserved_lines"],
+        json!([
+            {"slot": "status:start", "text": "Remember the freeze."},
+            {"slot": "trailing", "text": "## Decisions"},
+            {"slot": "trailing", "text": ""},
+            {"slot": "trailing", "text": "We ship on Fridays."},
+        ])
+    );
+}
+
+#[test]
+fn a_note_left_in_one_file_reaches_both() {
+    let w = Ws::initialised();
+    let agents = w.read("AGENTS.md").replace(
+        "<!-- WORKFLOW-PROJECT-END -->",
+        "\n## Codex notes\n\nonly here\n<!-- WORKFLOW-PROJECT-END -->",
+    );
+    w.write("AGENTS.md", &agents);
+    let claude = w.read("CLAUDE.md").replace(
+        "<!-- WORKFLOW-PROJECT-END -->",
+        "\n## Claude notes\n\n- same\n- same\n<!-- WORKFLOW-PROJECT-END -->",
+    );
+    w.write("CLAUDE.md", &claude);
+    w.ok(&["set-qa-branch", "app", "qa"]);
+    for file in ["CLAUDE.md", "AGENTS.md"] {
+        assert!(
+            w.read(file).contains("\n## Claude notes\n\n- same\n- same\n\n## Codex notes\n\nonly here\n<!-- WORKFLOW-PROJECT-END -->"),
+            "{file}: {}",
+            w.read(file)
+        );
+    }
 }
 
 #[test]
@@ -316,11 +467,29 @@ fn sources_speaks_the_reference_model() {
     git(&ext, w.home(), &["checkout", "-q", "-b", "other"]);
     let v = w.ok(&["sources"]);
     assert_eq!(v["sources"][1]["match"], false);
+    // As in the reference, consistency is about repositories on different branches, not about
+    // expectations: one readable repository is always consistent.
+    assert_eq!(v["cross_source_consistent"], true);
+    assert_eq!(v["divergent_sources"], json!([]));
+    git(w.root(), w.home(), &["init", "-q", "-b", "main"]);
+    let v = w.ok(&["sources"]);
     assert_eq!(v["cross_source_consistent"], false);
     assert_eq!(
         v["divergent_sources"],
-        json!([{"alias": "ext", "current": "other", "expected": "feat/e"}])
+        json!([
+            {"alias": "app", "current": "main", "expected": null},
+            {"alias": "ext", "current": "other", "expected": "feat/e"},
+        ])
     );
+    git(&ext, w.home(), &["checkout", "-q", "-b", "main"]);
+    let v = w.ok(&["sources"]);
+    assert_eq!(v["sources"][1]["match"], false);
+    assert_eq!(
+        (&v["cross_source_consistent"], &v["divergent_sources"]),
+        (&json!(true), &json!([])),
+        "both on main: consistent, though ext is not where it is expected"
+    );
+    git(&ext, w.home(), &["checkout", "-q", "other"]);
 
     let out = w.output_in(w.root(), &["sources", "--format", "human"], None, &[]);
     let text = String::from_utf8(out.stdout).unwrap();
@@ -330,6 +499,10 @@ fn sources_speaks_the_reference_model() {
         "{text}"
     );
     assert!(text.contains("Not on their expected branch: ext"), "{text}");
+    assert!(
+        text.contains("The sources are on different branches: app on main, ext on other"),
+        "{text}"
+    );
     assert_eq!(
         w.failure(&["sources", "--scope", "nope"])["error"]["code"],
         "INVALID_INPUT"
@@ -396,20 +569,72 @@ fn sources_expects_what_a_session_declares() {
 }
 
 #[test]
-fn sources_without_a_block_says_no_sources_are_declared() {
+fn a_workspace_without_sources_reports_its_own_folder() {
+    // A workspace made without `--source` (here: by session-create) still has a repository
+    // whose branch a flow's branch step must be able to read.
     let w = ws();
+    git(w.root(), w.home(), &["init", "-q", "-b", "trunk"]);
+    let v = w.ok(&["sources", "--no-git"]);
     assert_eq!(
-        w.ok(&["sources"]),
+        v,
         json!({
-            "sources": [],
+            "sources": [{
+                "alias": "proj",
+                "path": ".",
+                "main_branch": null,
+                "expected_work_branch": null,
+                "expected_origin": "none",
+                "resolved_path": w.root().to_str().unwrap(),
+                "exists": true,
+                "qa_branch": null,
+                "implicit": true,
+            }],
             "working_branches_from_status": {},
             "cross_source_consistent": true,
             "divergent_sources": [],
-            "error": "no_sources_declared",
             "workspace": w.root().to_str().unwrap(),
             "block_found": false,
-            "count": 0
+            "count": 1
         })
+    );
+    let v = w.ok(&["sources", "--verbose"]);
+    assert!(v.get("error").is_none(), "{v}");
+    let s = &v["sources"][0];
+    assert_eq!(
+        (&s["current_branch"], &s["match"], &s["is_repo"]),
+        (&json!("trunk"), &Value::Null, &json!(true))
+    );
+    // A session's `Branch:` line is an expectation for it, as for any source.
+    let folder = w.create_session("quick", "fix", "Fix it")["folder"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let session_md = format!(".workflow/sessions/{folder}/SESSION.md");
+    let text = w.read(&session_md);
+    w.write(
+        &session_md,
+        &text.replacen("\n## Objective", "Branch: feat/x\n\n## Objective", 1),
+    );
+    let v = w.ok(&["sources", "--code", &folder]);
+    assert_eq!(
+        (
+            &v["sources"][0]["expected_work_branch"],
+            &v["sources"][0]["match"]
+        ),
+        (&json!("feat/x"), &json!(false))
+    );
+    // A block without sources is the same; its scope names the implicit alias.
+    w.write(
+        "CLAUDE.md",
+        "<!-- WORKFLOW-PROJECT-START -->\n## Project\n\nP\n<!-- WORKFLOW-PROJECT-END -->\n",
+    );
+    let v = w.ok(&["sources", "--scope", "proj", "--no-git"]);
+    assert_eq!((&v["block_found"], &v["count"]), (&json!(true), &json!(1)));
+    let (code, text) = w.text(&["sources", "--format", "human", "--no-git"]);
+    assert_eq!(code, 0);
+    assert!(
+        text.contains("the workspace's own folder stands for one"),
+        "{text}"
     );
 }
 
@@ -458,6 +683,107 @@ fn a_new_block_is_english_unless_spanish_is_configured() {
     let v = bad.failure(&["workspace-init", "--source", "app:.:main"]);
     assert_eq!(v["error"]["code"], "INVALID_INPUT");
     assert!(!bad.root().join("CLAUDE.md").exists());
+}
+
+#[test]
+fn a_new_block_is_spanish_where_the_reference_is_used() {
+    // Each of the reference's own traces, alone, makes a new block Spanish and says why.
+    type Plant = fn(&Ws);
+    let cases: [(Plant, &str); 5] = [
+        (
+            |w| w.write(".workflow/processes.json", "{}"),
+            ".workflow/processes.json",
+        ),
+        (
+            |w| w.write(".workflow/sessions/001-fix/.custody.json", "{}"),
+            ".workflow/sessions/001-fix/.custody.json",
+        ),
+        (
+            |w| {
+                w.write(
+                    ".workflow/skills.toml",
+                    "# agent-workflow — capability skill bindings\n#\n[skills]\n",
+                )
+            },
+            ".workflow/skills.toml",
+        ),
+        (
+            |w| {
+                std::fs::write(
+                    std::fs::create_dir_all(w.home().join(".workflow/logs"))
+                        .map(|()| {
+                            w.home()
+                                .join(".workflow/logs/agent-workflow-2026-05-04.log")
+                        })
+                        .unwrap(),
+                    "x",
+                )
+                .unwrap()
+            },
+            "~/.workflow/logs/agent-workflow-2026-05-04.log",
+        ),
+        (
+            |w| {
+                std::fs::create_dir_all(w.home().join(".claude")).unwrap();
+                std::fs::write(
+                    w.home().join(".claude/settings.json"),
+                    r#"{"hooks":{"PreCompact":[{"hooks":[{"type":"command","command":"agent-workflow checkpoint-write --can-pause"}]}]}}"#,
+                )
+                .unwrap();
+            },
+            "~/.claude/settings.json",
+        ),
+    ];
+    for (plant, trace) in cases {
+        let w = Ws::bare();
+        plant(&w);
+        let v = w.ok(&["workspace-init", "--source", "app:."]);
+        assert_eq!(
+            v["project_md"]["block_language"],
+            json!({"language": "es", "reason": "reference_in_use", "traces": [trace]}),
+            "{trace}"
+        );
+        for file in ["CLAUDE.md", "AGENTS.md"] {
+            assert!(w.read(file).contains("## Fuentes\n"), "{trace}: {file}");
+        }
+        // Once the block exists it keeps its language, and nothing more is said.
+        let again = w.ok(&["set-working-branch", "app", "feature/x"]);
+        assert!(again.get("block_language").is_none(), "{again}");
+        // A language someone configured wins over the traces.
+        let en = Ws::bare().with_env("AW_DOC_LANGUAGE", "en");
+        plant(&en);
+        let v = en.ok(&["workspace-init", "--source", "app:."]);
+        assert!(v["project_md"].get("block_language").is_none(), "{trace}");
+        assert!(en.read("CLAUDE.md").contains("## Sources\n"), "{trace}");
+    }
+    // project-md-upsert --init writing the first block says it too, in both views.
+    let w = Ws::new();
+    w.write(".workflow/processes.json", "{}");
+    let v = w.ok(&["project-md-upsert", "--init", "--source", "app:."]);
+    assert_eq!(
+        v["block_language"]["traces"],
+        json!([".workflow/processes.json"])
+    );
+    let w = Ws::new();
+    w.write(".workflow/processes.json", "{}");
+    let (code, text) = w.text(&[
+        "project-md-upsert",
+        "--init",
+        "--source",
+        "app:.",
+        "--format",
+        "human",
+    ]);
+    assert_eq!(code, 0);
+    assert!(
+        text.contains("Language     es: the reference CLI is used here (.workflow/processes.json)"),
+        "{text}"
+    );
+    // No trace: English, and nothing said.
+    let w = Ws::bare();
+    let v = w.ok(&["workspace-init", "--source", "app:."]);
+    assert!(v["project_md"].get("block_language").is_none());
+    assert!(w.read("CLAUDE.md").contains("## Sources\n"));
 }
 
 #[test]

@@ -49,10 +49,7 @@ fn removes_the_row_branch_lines_multiroot_entries_and_launch_folder() {
                 {"file": "CLAUDE.md", "path": "CLAUDE.md", "action": "updated"},
                 {"file": "AGENTS.md", "path": "AGENTS.md", "action": "updated"},
             ]},
-            "dropped_lines": [
-                {"list": "working_branches", "alias": "ext", "branch": "feat/x"},
-                {"list": "qa_branches", "alias": "ext", "branch": "qa"},
-            ],
+            "dropped_lines": ["  - ext: feat/x", "  - ext: qa"],
             "detach_multiroot": {
                 "paths": ["<TMP>/ext"],
                 "claude": {"file": ".claude/settings.local.json", "action": "updated", "added": [], "removed": ["<TMP>/ext"]},
@@ -147,9 +144,10 @@ fn a_dry_run_predicts_the_run_and_inside_or_shared_folders_stay_listed() {
         text.contains("Folder       ../ext (left as it is)"),
         "{text}"
     );
-    // The block is left with no source.
-    let v = w.ok(&["sources"]);
-    assert_eq!(v["count"], 0);
+    // The block is left with no source: the workspace's own folder stands for one.
+    let v = w.ok(&["sources", "--no-git"]);
+    assert_eq!(v["count"], 1);
+    assert_eq!(v["sources"][0]["implicit"], true);
 }
 
 #[cfg(unix)]

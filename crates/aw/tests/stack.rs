@@ -9,18 +9,25 @@ fn the_workspace_root_by_default_or_the_folder_named() {
     let w = Ws::initialised();
     assert_eq!(
         w.ok(&["stack"]),
-        json!({"language": null, "framework": null, "db": null, "build": null})
+        json!({"language": null, "framework": null, "db": null, "build": null, "wrapper": null})
     );
     w.write("package.json", r#"{"devDependencies":{"typescript":"5"}}"#);
     assert_eq!(
         w.ok(&["stack"]),
-        json!({"language": "TypeScript", "framework": "Node", "db": null, "build": "npm"})
+        json!({"language": "TypeScript", "framework": "Node", "db": null, "build": "npm", "wrapper": "npm"})
     );
     w.write("api/build.gradle.kts", "");
     w.write("api/package.json", "{}");
     assert_eq!(
         w.ok(&["stack", "--project-dir", "api"]),
-        json!({"language": "Java", "framework": "Spring Boot", "db": null, "build": "Gradle"})
+        json!({"language": "Java", "framework": "Spring Boot", "db": null, "build": "Gradle", "wrapper": "gradle"})
+    );
+    // The project's own wrapper script is the build command when it has one (the reference's
+    // `wrapper` key).
+    w.write("api/gradlew", "#!/bin/sh\n");
+    assert_eq!(
+        w.ok(&["stack", "--project-dir", "api"])["wrapper"],
+        "./gradlew"
     );
     // From a subfolder, the default is still the workspace root; --project-dir is taken from
     // the current folder.
@@ -45,6 +52,6 @@ fn a_missing_folder_is_refused_and_the_human_view_lists_every_key() {
     assert_eq!(code, 0);
     assert_eq!(
         text,
-        "stack · web\n  Language   TypeScript\n  Framework  Angular\n  Database   unknown\n  Build      npm\n"
+        "stack · web\n  Language   TypeScript\n  Framework  Angular\n  Database   unknown\n  Build      npm\n  Command    ng\n"
     );
 }

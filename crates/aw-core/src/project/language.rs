@@ -6,7 +6,9 @@
 //!
 //! - a block aw edits keeps its language (a Spanish block stays Spanish, an English one English);
 //! - a new block is written in the configured language: `AW_DOC_LANGUAGE` when set (it wins),
-//!   else `[workspace] doc_language` in `.<ns>/skills.toml`, else English.
+//!   else `[workspace] doc_language` in `.<ns>/skills.toml`; else the reference's Spanish when
+//!   the reference has been used here (see [`super::reference_trace`]), since a teammate's
+//!   reference would otherwise rewrite an English block and lose its sources; else English.
 
 use super::InputError;
 
@@ -45,22 +47,67 @@ impl Language {
     }
 }
 
+/// Why a block is written in the language it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reason {
+    /// The block being replaced is written in it.
+    Block,
+    /// `AW_DOC_LANGUAGE` asks for it.
+    Environment,
+    /// `[workspace] doc_language` in skills.toml asks for it.
+    Setting,
+    /// Nothing asks, and the reference has been used here: these traces of it were found.
+    Reference(Vec<String>),
+    /// Nothing asks: English.
+    Default,
+}
+
+/// The language of a block, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Choice {
+    /// The language.
+    pub language: Language,
+    /// Why.
+    pub reason: Reason,
+}
+
 /// The language of a new block: the environment's value when it is set and not blank, else the
-/// workspace setting, else English. A value that is neither `en` nor `es` is refused, naming
-/// where it came from, rather than silently writing the other language.
-pub fn configured(env: Option<&str>, setting: Option<&str>) -> Result<Language, InputError> {
-    let (value, from) = match (env.filter(|v| !v.trim().is_empty()), setting) {
-        (Some(v), _) => (v, ENV.to_owned()),
+/// workspace setting, else Spanish when `reference` lists traces of the reference (looked at
+/// only when nothing is configured, so it is a closure), else English. A value that is neither
+/// `en` nor `es` is refused, naming where it came from, rather than silently writing the other
+/// language.
+pub fn choose(
+    env: Option<&str>,
+    setting: Option<&str>,
+    reference: impl FnOnce() -> Vec<String>,
+) -> Result<Choice, InputError> {
+    let (value, from, reason) = match (env.filter(|v| !v.trim().is_empty()), setting) {
+        (Some(v), _) => (v, ENV.to_owned(), Reason::Environment),
         (None, Some(v)) => (
             v,
             format!("`{}` in `[{}]` of skills.toml", SETTING.1, SETTING.0),
+            Reason::Setting,
         ),
-        (None, None) => return Ok(Language::English),
+        (None, None) => {
+            let traces = reference();
+            return Ok(if traces.is_empty() {
+                Choice {
+                    language: Language::English,
+                    reason: Reason::Default,
+                }
+            } else {
+                Choice {
+                    language: Language::Spanish,
+                    reason: Reason::Reference(traces),
+                }
+            });
+        }
     };
-    Language::parse(value).ok_or_else(|| InputError::DocLanguage {
+    let language = Language::parse(value).ok_or_else(|| InputError::DocLanguage {
         value: value.to_owned(),
         from,
-    })
+    })?;
+    Ok(Choice { language, reason })
 }
 
 /// The language to write a block in: the language of the block being replaced when it has
@@ -72,6 +119,10 @@ pub fn for_block(existing: Option<Language>, fallback: Language) -> Language {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn configured(env: Option<&str>, setting: Option<&str>) -> Result<Language, InputError> {
+        choose(env, setting, Vec::new).map(|c| c.language)
+    }
 
     #[test]
     fn the_environment_wins_then_the_setting_then_english() {
@@ -89,6 +140,26 @@ mod tests {
         assert!(e.action().contains("`es`"));
         let e = configured(None, Some("spanish")).unwrap_err();
         assert!(e.to_string().contains("doc_language"), "{e}");
+    }
+
+    #[test]
+    fn traces_of_the_reference_ask_for_spanish_unless_a_setting_says_otherwise() {
+        let traces = || vec![".workflow/processes.json".to_owned()];
+        assert_eq!(
+            choose(None, None, traces),
+            Ok(Choice {
+                language: Language::Spanish,
+                reason: Reason::Reference(traces())
+            })
+        );
+        let asked = |env, setting| choose(env, setting, || panic!("not looked at")).unwrap();
+        assert_eq!(asked(Some("en"), None).reason, Reason::Environment);
+        assert_eq!(asked(None, Some("en")).language, Language::English);
+        assert_eq!(asked(None, Some("en")).reason, Reason::Setting);
+        assert_eq!(
+            choose(None, None, Vec::new).unwrap().reason,
+            Reason::Default
+        );
     }
 
     #[test]

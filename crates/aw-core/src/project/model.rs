@@ -1,6 +1,7 @@
 //! The model of the `<NS>-PROJECT` block: what the block says, independent of its language.
 
 use super::InputError;
+pub use super::kept::{KeptLine, Slot};
 use serde_json::{Map, Value, json};
 
 /// One row of the sources table.
@@ -122,15 +123,18 @@ pub struct Block {
     pub qa_branches: BranchMap,
     /// `Last activity:` as written (normally local `YYYY-MM-DD HH:MM`).
     pub last_activity: Option<String>,
+    /// The lines aw does not own, in the order they are written back.
+    pub kept: Vec<KeptLine>,
 }
 
 /// The roles a default branch may have; they are wire keys, so they keep the reference's names.
 pub const DEFAULT_BRANCH_ROLES: &[&str] = &["principal", "desarrollo", "qa"];
 
 impl Block {
-    /// The wire form read by `project-md-upsert --read`. The keys are the reference's.
+    /// The wire form read by `project-md-upsert --read`. The keys are the reference's;
+    /// `preserved_lines` only when the block has lines aw does not own.
     pub fn to_json(&self) -> Value {
-        json!({
+        let mut out = json!({
             "proyecto": self.project,
             "fuentes": self.sources.iter().map(|s| json!({
                 "alias": s.alias,
@@ -142,7 +146,23 @@ impl Block {
             "working_branches": self.working_branches.to_json(),
             "qa_branches": self.qa_branches.to_json(),
             "last_activity": self.last_activity,
-        })
+        });
+        if !self.kept.is_empty() {
+            out["preserved_lines"] = self
+                .kept
+                .iter()
+                .map(|k| json!({ "slot": k.slot.as_str(), "text": k.text }))
+                .collect();
+        }
+        out
+    }
+
+    /// The kept lines of `slot`, in order.
+    pub fn kept_in(&self, slot: Slot) -> impl Iterator<Item = &str> {
+        self.kept
+            .iter()
+            .filter(move |k| k.slot == slot)
+            .map(|k| k.text.as_str())
     }
 
     /// The sources `--scope` asks for (comma-separated aliases, blanks ignored; every source

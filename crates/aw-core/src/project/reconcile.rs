@@ -45,6 +45,27 @@ pub struct DroppedLine {
     pub branch: String,
 }
 
+impl DroppedLine {
+    /// The line as the block carried it, the form `dropped_lines` reports (the reference's).
+    pub fn text(&self) -> String {
+        format!("  - {}: {}", self.alias, self.branch)
+    }
+}
+
+/// The description after `--project`: a one-line value renames the project, replacing only the
+/// first line of the description and keeping the paragraphs under it (a person wrote those);
+/// a value of several lines replaces it whole.
+pub fn project_text(given: &str, current: Option<&str>) -> String {
+    let given = given.trim();
+    match current.map(str::trim).filter(|c| !c.is_empty()) {
+        Some(current) if !given.contains('\n') => match current.split_once('\n') {
+            Some((_, rest)) => format!("{given}\n{rest}"),
+            None => given.to_owned(),
+        },
+        _ => given.to_owned(),
+    }
+}
+
 /// The block a command will write, and what it dropped.
 #[derive(Debug, Clone)]
 pub struct Reconciled {
@@ -108,17 +129,19 @@ pub fn reconcile(existing: Option<&Block>, changes: Changes) -> Result<Reconcile
         .filter(|p| !sources.iter().any(|s| s.alias == p.alias))
         .cloned()
         .collect();
+    let project = match &changes.project {
+        Some(p) => Some(project_text(p, previous.project.as_deref())),
+        None => previous.project,
+    };
     let mut block = Block {
-        project: changes
-            .project
-            .or(previous.project)
-            .or(Some(changes.fallback_project).filter(|p| !p.trim().is_empty())),
+        project: project.or(Some(changes.fallback_project).filter(|p| !p.trim().is_empty())),
         sources,
         stack: previous.stack,
         default_branches: previous.default_branches,
         working_branches: previous.working_branches,
         qa_branches: previous.qa_branches,
         last_activity: previous.last_activity,
+        kept: previous.kept,
     };
     for (a, b) in &changes.working {
         block.working_branches.set(a, b);

@@ -3,10 +3,14 @@
 //!
 //! Both forms keep our quirk-free choices: the history line names the real namespace, and the
 //! branch lists and the last-activity line appear only when they say something.
+//!
+//! The lines aw does not own go back where they were found (workspace-spec-v22 §5.8): each
+//! slot's lines right after the entry they followed, a person's own sections after `## Status`
+//! behind a blank line, and the text that preceded the first heading before `## Project`.
 
 use super::language::Language;
 use super::markers::{end_marker, start_marker};
-use super::model::{Block, BranchMap};
+use super::model::{Block, BranchMap, Slot};
 
 /// Shown when the block has no description.
 pub const PROJECT_PLACEHOLDER: &str = "_Describe the project here: what it is and why it exists._";
@@ -99,7 +103,16 @@ fn branch_list(out: &mut Vec<String>, label: &str, map: &BranchMap) {
 /// line ending of the file it goes into, so a CRLF file stays CRLF.
 pub fn render(block: &Block, ns: &str, eol: &str, lang: Language) -> String {
     let l = labels(lang);
-    let mut out: Vec<String> = vec![start_marker(ns), l.project.into(), String::new()];
+    let kept = |out: &mut Vec<String>, slot: Slot| {
+        out.extend(block.kept_in(slot).map(str::to_owned));
+    };
+    let mut out: Vec<String> = vec![start_marker(ns)];
+    let before = out.len();
+    kept(&mut out, Slot::Preamble);
+    if out.len() > before {
+        out.push(String::new());
+    }
+    out.extend([l.project.into(), String::new()]);
     out.push(
         block
             .project
@@ -121,6 +134,7 @@ pub fn render(block: &Block, ns: &str, eol: &str, lang: Language) -> String {
             ));
         }
     }
+    kept(&mut out, Slot::Sources);
     out.extend([String::new(), l.stack.into(), String::new()]);
     if block.stack.is_empty() {
         out.push(l.no_stack.into());
@@ -137,14 +151,25 @@ pub fn render(block: &Block, ns: &str, eol: &str, lang: Language) -> String {
             }
         }
     }
+    kept(&mut out, Slot::Stack);
     out.extend([String::new(), l.status.into(), String::new()]);
+    kept(&mut out, Slot::StatusStart);
     branch_list(&mut out, l.default_branches, &block.default_branches);
+    kept(&mut out, Slot::StatusDefaults);
     branch_list(&mut out, l.working_branches, &block.working_branches);
+    kept(&mut out, Slot::StatusWorking);
     branch_list(&mut out, l.qa_branches, &block.qa_branches);
+    kept(&mut out, Slot::StatusQa);
     if let Some(at) = &block.last_activity {
         out.push(format!("- {}: {at}", l.last_activity));
     }
+    kept(&mut out, Slot::StatusActivity);
     out.push(format!("- {}: `.{ns}/HISTORY.md`", l.history));
+    kept(&mut out, Slot::StatusHistory);
+    if block.kept_in(Slot::Trailing).next().is_some() {
+        out.push(String::new());
+        kept(&mut out, Slot::Trailing);
+    }
     out.push(end_marker(ns));
     out.join(eol)
 }

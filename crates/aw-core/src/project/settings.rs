@@ -66,6 +66,84 @@ pub fn delta(existing: &[String], add: &[String], remove: &[String]) -> (Vec<Str
     (added, removed)
 }
 
+/// An entry of a host's folder list: as it is written, and the folder it names (a relative entry
+/// is taken from the workspace root; the shell resolves it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// The entry as written.
+    pub text: String,
+    /// The folder it names.
+    pub folder: String,
+}
+
+/// A folder to make visible: the path as the block or the command line gives it (what the
+/// reference writes), and the folder it names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    /// The path as typed: `\` made `/`, trailing `/` dropped.
+    pub typed: String,
+    /// The folder it names (absolute).
+    pub folder: String,
+}
+
+impl Target {
+    /// A target from a typed path and the folder it resolves to.
+    pub fn new(typed: &str, folder: String) -> Self {
+        let typed = typed.replace('\\', "/");
+        let trimmed = typed.trim_end_matches('/');
+        Target {
+            typed: if trimmed.is_empty() {
+                typed.clone()
+            } else {
+                trimmed.to_owned()
+            },
+            folder,
+        }
+    }
+}
+
+/// What one folder list of a host's file gains and loses, in its own spelling.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct KeyEdit {
+    /// Entries to add, as they are to be written.
+    pub add: Vec<String>,
+    /// Entries to remove, as they are written.
+    pub remove: Vec<String>,
+    /// The folders the list did not name and now does.
+    pub added: Vec<String>,
+    /// The folders the list named and no longer does.
+    pub removed: Vec<String>,
+}
+
+/// Plans one folder list: a folder is named once, in whatever spelling (absolute, or relative to
+/// the workspace as the reference writes it), so a target whose folder an entry already names is
+/// not added again, and every entry naming a withdrawn folder (and not a target's) goes. `spell`
+/// says how this list writes a target.
+pub fn plan_key(
+    existing: &[Entry],
+    add: &[Target],
+    remove: &[String],
+    spell: impl Fn(&Target) -> String,
+) -> KeyEdit {
+    let mut edit = KeyEdit::default();
+    for t in add {
+        if !existing.iter().any(|e| e.folder == t.folder) && !edit.added.contains(&t.folder) {
+            edit.add.push(spell(t));
+            edit.added.push(t.folder.clone());
+        }
+    }
+    for e in existing {
+        let kept = add.iter().any(|t| t.folder == e.folder);
+        if remove.contains(&e.folder) && !kept && !edit.remove.contains(&e.text) {
+            edit.remove.push(e.text.clone());
+            if !edit.removed.contains(&e.folder) {
+                edit.removed.push(e.folder.clone());
+            }
+        }
+    }
+    edit
+}
+
 /// The folders `permissions.additionalDirectories` lists (strings only, in order); an empty
 /// file lists none.
 pub fn additional_directories(text: &str) -> Result<Vec<String>, SettingsError> {
@@ -180,6 +258,36 @@ mod tests {
             additional_directories("{\"permissions\":[]}"),
             Err(SettingsError::Shape("permissions"))
         ));
+    }
+
+    #[test]
+    fn a_folder_is_named_once_whatever_its_spelling() {
+        let e = |text: &str, folder: &str| Entry {
+            text: text.into(),
+            folder: folder.into(),
+        };
+        let existing = [e("../ext", "/ext"), e("/old", "/old"), e("../old", "/old")];
+        let add = [
+            Target::new("..\\ext\\", "/ext".into()),
+            Target::new("../new/", "/new".into()),
+            Target::new("/new", "/new".into()),
+        ];
+        assert_eq!(add[0].typed, "../ext");
+        let edit = plan_key(&existing, &add, &v(&["/old", "/ext", "/gone"]), |t| {
+            t.typed.clone()
+        });
+        assert_eq!(
+            edit,
+            KeyEdit {
+                add: v(&["../new"]),
+                remove: v(&["/old", "../old"]),
+                added: v(&["/new"]),
+                removed: v(&["/old"]),
+            }
+        );
+        let abs = plan_key(&[], &add[1..2], &[], |t| t.folder.clone());
+        assert_eq!(abs.add, v(&["/new"]));
+        assert_eq!(Target::new("/", "/".into()).typed, "/");
     }
 
     #[test]

@@ -9,10 +9,38 @@
 //! - **Match.** The current branch equals the expected one; unknown (`None`) when nothing is
 //!   expected or git could not say which branch the source is on. A detached `HEAD` matches
 //!   nothing.
-//! - **Cross-source consistency.** Every repository that expects a branch is on it; the ones that
-//!   are not are the divergent sources, with their current and expected branches.
+//! - **Cross-source consistency** (the reference's meaning). The readable repositories are all
+//!   on one branch; when two are on different branches, every readable repository is a divergent
+//!   source, listed with its current and expected branches. Whether each is on its *expected*
+//!   branch is `match`, per source.
 
 use super::model::{Block, BranchMap, Source};
+
+/// The source a workspace that declares none still has: its own folder (`.`), named after the
+/// folder (`workspace` when it has no name). Without it a workspace made without `--source`
+/// would have nothing whose branch could be checked, and a flow's branch step could never pass.
+pub fn implicit_source(folder_name: &str) -> Source {
+    let name = folder_name.trim();
+    Source {
+        alias: if name.is_empty() { "workspace" } else { name }.to_owned(),
+        path: ".".to_owned(),
+        main_branch: None,
+    }
+}
+
+/// The block `aw sources` reports on: `block` as it is when it declares a source; else the same
+/// block (or an empty one) with the workspace's own folder as its one, implicit, source. The
+/// flag says which.
+pub fn with_implicit_source(block: Option<Block>, folder_name: &str) -> (Block, bool) {
+    match block {
+        Some(b) if !b.sources.is_empty() => (b, false),
+        other => {
+            let mut b = other.unwrap_or_default();
+            b.sources.push(implicit_source(folder_name));
+            (b, true)
+        }
+    }
+}
 
 /// What git says about a source folder.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -201,29 +229,33 @@ impl SourceCheck {
     }
 }
 
-/// A source that is not on its expected branch.
+/// A readable repository, when the sources are not all on one branch.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Divergent {
     /// Its alias.
     pub alias: String,
     /// The branch it is on.
     pub current: String,
-    /// The branch it is expected on.
-    pub expected: String,
+    /// The branch it is expected on, when one is.
+    pub expected: Option<String>,
 }
 
-/// The sources that are readable repositories, expect a branch and are not on it. The sources
-/// are consistent when there is none.
+/// The readable repositories among `checks`, each with its branch, when at least two of them are
+/// on different branches; none when they all agree (or fewer than two can say). The sources are
+/// consistent when there is none.
 pub fn divergent(checks: &[SourceCheck]) -> Vec<Divergent> {
-    checks
+    let on: Vec<(&SourceCheck, &str)> = checks
         .iter()
-        .filter(|c| c.matches() == Some(false))
-        .filter_map(|c| {
-            Some(Divergent {
-                alias: c.source.alias.clone(),
-                current: c.current_branch()?.to_owned(),
-                expected: c.expected.clone()?,
-            })
+        .filter_map(|c| Some((c, c.current_branch()?)))
+        .collect();
+    if on.windows(2).all(|w| w[0].1 == w[1].1) {
+        return Vec::new();
+    }
+    on.into_iter()
+        .map(|(c, current)| Divergent {
+            alias: c.source.alias.clone(),
+            current: current.to_owned(),
+            expected: c.expected.clone(),
         })
         .collect()
 }
@@ -255,6 +287,27 @@ mod tests {
         b.working_branches.set("api", "feat/a");
         b.working_branches.set("web", "feat/w");
         b
+    }
+
+    #[test]
+    fn a_workspace_without_sources_has_its_own_folder() {
+        let (b, implicit) = with_implicit_source(None, "shop");
+        assert!(implicit);
+        assert_eq!(
+            b.sources,
+            [Source {
+                alias: "shop".into(),
+                path: ".".into(),
+                main_branch: None
+            }]
+        );
+        assert_eq!(
+            with_implicit_source(Some(Block::default()), " ").0.sources[0].alias,
+            "workspace"
+        );
+        let declared = block();
+        let (b, implicit) = with_implicit_source(Some(declared.clone()), "shop");
+        assert_eq!((b, implicit), (declared, false));
     }
 
     #[test]
@@ -325,22 +378,38 @@ mod tests {
         let detached = SourceCheck::new(&b, &src("api"), None, repo("HEAD", &[]));
         assert_eq!(detached.matches(), Some(false));
         let all = [on, off, nothing_expected, missing, unasked, detached];
+        // Repositories on different branches: every readable one is listed, whatever it expects.
         assert_eq!(
             divergent(&all),
             [
                 Divergent {
+                    alias: "api".into(),
+                    current: "feat/a".into(),
+                    expected: Some("feat/a".into())
+                },
+                Divergent {
                     alias: "web".into(),
                     current: "main".into(),
-                    expected: "feat/w".into()
+                    expected: Some("feat/w".into())
+                },
+                Divergent {
+                    alias: "db".into(),
+                    current: "main".into(),
+                    expected: None
                 },
                 Divergent {
                     alias: "api".into(),
                     current: "HEAD".into(),
-                    expected: "feat/a".into()
+                    expected: Some("feat/a".into())
                 },
             ]
         );
-        assert!(divergent(&all[..1]).is_empty());
+        // One repository, or several on one branch, agree even when off their expected branch.
+        assert!(divergent(&all[1..2]).is_empty());
+        assert!(
+            divergent(&all[1..5]).is_empty(),
+            "main and main, the others unreadable"
+        );
         assert_eq!(GitState::MissingFolder.error_code(), Some("missing_folder"));
         assert_eq!(repo("x", &[]).unwrap().error_code(), None);
     }

@@ -4,9 +4,13 @@
 //! A source is external when its folder lies outside the workspace; the hosts only see such a
 //! folder when their settings list it. Claude Code reads `.claude/settings.local.json`
 //! (`permissions.additionalDirectories`, see `settings.rs`), Codex `.codex/config.toml`
-//! (`writable_roots` and the workspace's trust, see `codex.rs`). Warp and its agent Oz keep their
+//! (`writable_roots` and the workspace's trust, see `codex.rs`). An entry names a folder in any
+//! spelling: absolute as aw used to write it, or as typed (`../api`) as the reference writes it;
+//! the doctor compares folders, never spellings. Warp and its agent Oz keep their
 //! folder permissions in per-user agent profiles, not in a file of the project, so there is
 //! nothing of theirs to write.
+
+pub use super::settings::Entry;
 
 /// Claude Code's file, relative to the workspace root.
 pub const CLAUDE_FILE: &str = ".claude/settings.local.json";
@@ -35,8 +39,19 @@ pub enum Listing {
     Absent,
     /// The file cannot be read as its format (why).
     Invalid(String),
-    /// The folders it lists, in order.
-    Listed(Vec<String>),
+    /// Its entries, in order, each with the folder it names.
+    Listed(Vec<Entry>),
+}
+
+impl Listing {
+    /// Whether the file names `folder`; `None` when it cannot be read.
+    pub fn names(&self, folder: &str) -> Option<bool> {
+        match self {
+            Listing::Listed(l) => Some(l.iter().any(|e| e.folder == folder)),
+            Listing::Absent => Some(false),
+            Listing::Invalid(_) => None,
+        }
+    }
 }
 
 /// A host's verdict.
@@ -46,7 +61,7 @@ pub enum HostStatus {
     Ok,
     /// No external source, and the file lists no folder.
     NotNeeded,
-    /// An external source is not listed (or, for Codex, the workspace has no trust entry).
+    /// An external source is not listed.
     Missing,
     /// Every external source is listed, but so are folders no source has.
     Stale,
@@ -77,27 +92,25 @@ impl HostStatus {
 pub struct HostReport {
     /// The verdict.
     pub status: HostStatus,
-    /// The folders the file lists.
+    /// The file's entries, as written.
     pub listed: Vec<String>,
     /// External source folders it does not list.
     pub missing: Vec<String>,
-    /// Listed folders that are no source's.
+    /// Entries (as written) whose folder is no source's.
     pub stale: Vec<String>,
     /// What to do next (`None`: nothing).
     pub action: Option<String>,
 }
 
 /// Diagnoses one host's file. `external` are the resolved folders of the external sources,
-/// `known` those of every source; `file` names the file in the advice. `untrusted` says the
-/// host also needs a trust entry for the workspace that the file lacks (Codex).
+/// `known` those of every source; `file` names the file in the advice.
 pub fn diagnose(
     file: &str,
     external: &[String],
     known: &[String],
     listing: &Listing,
-    untrusted: bool,
 ) -> HostReport {
-    let listed = match listing {
+    let entries: &[Entry] = match listing {
         Listing::Invalid(why) => {
             return HostReport {
                 status: HostStatus::Invalid,
@@ -109,21 +122,21 @@ pub fn diagnose(
                 )),
             };
         }
-        Listing::Absent => Vec::new(),
-        Listing::Listed(l) => l.clone(),
+        Listing::Absent => &[],
+        Listing::Listed(l) => l,
     };
+    let listed: Vec<String> = entries.iter().map(|e| e.text.clone()).collect();
     let missing: Vec<String> = external
         .iter()
-        .filter(|e| !listed.contains(e))
+        .filter(|f| !entries.iter().any(|e| &e.folder == *f))
         .cloned()
         .collect();
-    let stale: Vec<String> = listed
+    let stale: Vec<String> = entries
         .iter()
-        .filter(|l| !known.contains(l))
-        .cloned()
+        .filter(|e| !known.contains(&e.folder))
+        .map(|e| e.text.clone())
         .collect();
-    let needs_trust = untrusted && !external.is_empty();
-    let status = if !missing.is_empty() || needs_trust {
+    let status = if !missing.is_empty() {
         HostStatus::Missing
     } else if !stale.is_empty() {
         HostStatus::Stale
@@ -195,18 +208,34 @@ pub struct Doctor {
     pub action: String,
 }
 
-/// Diagnoses every host and the `.gitignore` section. Codex counts as missing while its file
-/// has no trust entry for the workspace; an explicit value other than `trusted` is the user's
-/// decision and only shows as `trusted: false`.
+impl Doctor {
+    /// What has drifted, in one sentence (`None`: nothing).
+    pub fn drift(&self) -> Option<String> {
+        let mut what: Vec<String> = Vec::new();
+        for (name, h) in [("Claude Code", &self.claude), ("Codex", &self.codex)] {
+            let how = match h.status {
+                HostStatus::Ok | HostStatus::NotNeeded => continue,
+                HostStatus::Missing => "does not list every external source",
+                HostStatus::Stale => "lists folders no source has",
+                HostStatus::Invalid => "cannot be read",
+            };
+            what.push(format!("{name}'s file {how}"));
+        }
+        if self.gitignore == "missing" {
+            what.push(".gitignore lacks the visibility section".to_owned());
+        }
+        (!what.is_empty())
+            .then(|| format!("Multi-root visibility has drifted: {}.", what.join(", ")))
+    }
+}
+
+/// Diagnoses every host and the `.gitignore` section. Codex's trust entry for the workspace is
+/// reported (`trusted`), never judged: Codex reads a project's file only once the user's own
+/// configuration trusts the project, so the entry in the project's file decides nothing, and
+/// the reference writes none.
 pub fn doctor(i: DoctorInput<'_>) -> Doctor {
-    let claude = diagnose(CLAUDE_FILE, i.external, i.known, i.claude, false);
-    let codex = diagnose(
-        CODEX_FILE,
-        i.external,
-        i.known,
-        i.codex,
-        i.codex_trust.is_none(),
-    );
+    let claude = diagnose(CLAUDE_FILE, i.external, i.known, i.claude);
+    let codex = diagnose(CODEX_FILE, i.external, i.known, i.codex);
     let gitignore = match (i.external.is_empty(), i.gitignore_missing.is_empty()) {
         (true, _) => "not_needed",
         (false, true) => "ok",
@@ -240,14 +269,29 @@ mod tests {
         s.iter().map(|x| x.to_string()).collect()
     }
 
+    fn listed(entries: &[(&str, &str)]) -> Listing {
+        Listing::Listed(
+            entries
+                .iter()
+                .map(|(text, folder)| Entry {
+                    text: (*text).into(),
+                    folder: (*folder).into(),
+                })
+                .collect(),
+        )
+    }
+
     #[test]
     fn every_verdict() {
         let ext = v(&["/e"]);
         let known = v(&["/e", "/ws/app"]);
-        let d = |l: Listing, untrusted| diagnose("F", &ext, &known, &l, untrusted);
-        let ok = d(Listing::Listed(v(&["/e"])), false);
+        let d = |l: Listing| diagnose("F", &ext, &known, &l);
+        let ok = d(listed(&[("/e", "/e")]));
         assert_eq!((ok.status, ok.action), (HostStatus::Ok, None));
-        let absent = d(Listing::Absent, false);
+        // The reference's spelling of the same folder is the same folder.
+        let typed = d(listed(&[("../e", "/e")]));
+        assert_eq!((typed.status, typed.listed), (HostStatus::Ok, v(&["../e"])));
+        let absent = d(Listing::Absent);
         assert_eq!(absent.status, HostStatus::Missing);
         assert_eq!(absent.missing, v(&["/e"]));
         assert!(
@@ -256,23 +300,27 @@ mod tests {
                 .unwrap()
                 .contains("attach-multiroot --from-sources")
         );
-        let stale = d(Listing::Listed(v(&["/e", "/old"])), false);
+        let stale = d(listed(&[("/e", "/e"), ("../old", "/old")]));
         assert_eq!(stale.status, HostStatus::Stale);
-        assert_eq!(stale.stale, v(&["/old"]));
+        assert_eq!(
+            stale.stale,
+            v(&["../old"]),
+            "as written, so it can be found"
+        );
         assert!(stale.action.unwrap().contains("detach-multiroot"));
-        let both = d(Listing::Listed(v(&["/old"])), false);
+        let both = d(listed(&[("/old", "/old")]));
         assert_eq!(both.status, HostStatus::Missing);
         assert!(both.action.unwrap().contains("detach-multiroot"));
-        let untrusted = d(Listing::Listed(v(&["/e"])), true);
-        assert_eq!(untrusted.status, HostStatus::Missing);
-        let bad = d(Listing::Invalid("not TOML".into()), false);
+        let bad = d(Listing::Invalid("not TOML".into()));
         assert_eq!(bad.status, HostStatus::Invalid);
         assert!(bad.action.unwrap().starts_with("Fix F (not TOML)"));
-        // No external source: nothing is needed, and a missing trust entry does not matter.
-        let none = diagnose("F", &[], &known, &Listing::Absent, true);
+        assert_eq!(listed(&[("x", "/e")]).names("/e"), Some(true));
+        assert_eq!(Listing::Invalid("x".into()).names("/e"), None);
+        // No external source: nothing is needed.
+        let none = diagnose("F", &[], &known, &Listing::Absent);
         assert_eq!(none.status, HostStatus::NotNeeded);
         assert!(none.status.is_fine());
-        let leftover = diagnose("F", &[], &known, &Listing::Listed(v(&["/old"])), false);
+        let leftover = diagnose("F", &[], &known, &listed(&[("/old", "/old")]));
         assert_eq!(leftover.status, HostStatus::Stale);
         assert!(!leftover.status.is_fine());
     }
@@ -280,7 +328,7 @@ mod tests {
     #[test]
     fn the_doctor_sums_up_hosts_and_gitignore() {
         let ext = v(&["/e"]);
-        let listed = Listing::Listed(v(&["/e"]));
+        let listed = listed(&[("/e", "/e")]);
         let input = DoctorInput {
             external: &ext,
             known: &ext,
@@ -293,18 +341,25 @@ mod tests {
         assert!(d.ok && d.trusted);
         assert_eq!(d.gitignore, "ok");
         assert!(d.action.starts_with("Nothing to do"));
+        assert_eq!(d.drift(), None);
+        // The trust entry is reported, never judged.
+        for trust in [Some("untrusted"), None] {
+            let d = doctor(DoctorInput {
+                codex_trust: trust,
+                ..input
+            });
+            assert!(d.ok && !d.trusted, "{trust:?}");
+        }
         let d = doctor(DoctorInput {
-            codex_trust: Some("untrusted"),
-            ..input
-        });
-        assert!(d.ok, "an explicit decision is the user's");
-        assert!(!d.trusted);
-        let d = doctor(DoctorInput {
-            codex_trust: None,
+            codex: &Listing::Absent,
             ..input
         });
         assert!(!d.ok);
         assert_eq!(d.codex.status, HostStatus::Missing);
+        assert_eq!(
+            d.drift().unwrap(),
+            "Multi-root visibility has drifted: Codex's file does not list every external source."
+        );
         let missing = v(&[".codex/config.toml*"]);
         let d = doctor(DoctorInput {
             gitignore_missing: &missing,
@@ -312,6 +367,7 @@ mod tests {
         });
         assert_eq!((d.ok, d.gitignore), (false, "missing"));
         assert!(d.action.contains(".gitignore"));
+        assert!(d.drift().unwrap().contains(".gitignore"));
         let d = doctor(DoctorInput {
             external: &[],
             claude: &Listing::Absent,

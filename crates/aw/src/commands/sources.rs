@@ -3,7 +3,8 @@
 //! on, its changed files, and whether the sources agree, in the reference's model.
 //!
 //! A folder that is missing or not a repository, or a machine without git, is reported per
-//! source; the command itself still succeeds. The rules (expectation, match, divergence) are
+//! source; the command itself still succeeds. A workspace that declares no source reports its
+//! own folder as its one source (`implicit: true`), so the branch it is on can still be read. The rules (expectation, match, divergence) are
 //! `aw_core::project::sources`; the git probe is `aw_workspace::git`.
 
 use crate::cli::session_or_code;
@@ -12,7 +13,9 @@ use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean;
 use aw_core::project::model::Block;
-use aw_core::project::sources::{Divergent, GitState, SessionBranches, SourceCheck, divergent};
+use aw_core::project::sources::{
+    Divergent, GitState, SessionBranches, SourceCheck, divergent, with_implicit_source,
+};
 use aw_workspace::locate::Workspace;
 use aw_workspace::project::{ProjectFiles, SourceState, source_state};
 use aw_workspace::resolver;
@@ -24,12 +27,14 @@ use serde_json::{Map, Value, json};
 #[derive(Debug, Args)]
 #[command(
     long_about = "List the project block's sources: the branch each one is expected on, and \
-unless `--no-git` the branch it is on, its uncommitted files, and whether every source is on its \
-expected branch.\n\nThe expected branch is the block's working branch for the source; with \
+unless `--no-git` the branch it is on, its uncommitted files, whether it is on its expected \
+branch (`match`), and whether the repositories are all on one branch \
+(`cross_source_consistent`; when not, `divergent_sources` lists each with its branch).\n\nThe expected branch is the block's working branch for the source; with \
 `--session` (or `--code`) it is the branch the session's `Branch:` line declares for it \
 (`Branch: feat/x` for every source, or `Branch: api:feat/x, web:feat/y`), else the block's. A \
 folder that is missing or not a repository, or a machine without git, is reported per source; \
-the command still succeeds."
+the command still succeeds.\n\nA workspace that declares no source has one implicit source: its \
+own folder (path `.`, named after the folder, `implicit: true`)."
 )]
 pub struct SourcesArgs {
     /// Only these aliases (comma-separated).
@@ -60,23 +65,12 @@ pub fn run(args: &SourcesArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         "workspace": ws.root.to_string_lossy(),
         "block_found": block.is_some(),
     });
-    let Some(b) = block.filter(|b| !b.sources.is_empty()) else {
-        let model = json!({
-            "sources": [],
-            "working_branches_from_status": {},
-            "cross_source_consistent": true,
-            "divergent_sources": [],
-            "error": "no_sources_declared",
-        });
-        return Ok(match style.format {
-            Format::Json => Outcome::json(merged(model, extras, 0)),
-            Format::Human => Outcome::text(
-                "No sources declared in the project block (CLAUDE.md or AGENTS.md).\n  Next  \
-                 run `aw workspace-init --source alias:path`\n"
-                    .to_owned(),
-            ),
-        });
-    };
+    let folder = ws
+        .root
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let (b, implicit) = with_implicit_source(block, &folder);
     let selected = b
         .scoped(args.scope.as_deref())
         .map_err(super::project::invalid)?;
@@ -95,11 +89,25 @@ pub fn run(args: &SourcesArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let checks: Vec<SourceCheck> = checked.iter().map(|(c, _)| c.clone()).collect();
     let divergent = divergent(&checks);
     if style.format == Format::Human {
-        return Ok(Outcome::text(human(&checked, &divergent)));
+        let mut text = human(&checked, &divergent);
+        if implicit {
+            text.push_str(
+                "No source is declared: the workspace's own folder stands for one.\n  Next  \
+                 declare sources with `aw workspace-init --source alias:path` when the work spans \
+                 other repositories\n",
+            );
+        }
+        return Ok(Outcome::text(text));
     }
     let rows: Vec<Value> = checked
         .iter()
-        .map(|(c, st)| source_json(&b, c, st, args.no_git, args.verbose))
+        .map(|(c, st)| {
+            let mut row = source_json(&b, c, st, args.no_git, args.verbose);
+            if implicit {
+                row["implicit"] = json!(true);
+            }
+            row
+        })
         .collect();
     let mut model = json!({
         "sources": rows,
@@ -221,14 +229,25 @@ fn human(checked: &[(SourceCheck, SourceState)], divergent: &[Divergent]) -> Str
             clean(c.expected.as_deref().unwrap_or("—"))
         ));
     }
-    if !divergent.is_empty() {
-        let names: Vec<String> = divergent
-            .iter()
-            .map(|d| clean(&d.alias).into_owned())
-            .collect();
+    let off: Vec<String> = checked
+        .iter()
+        .filter(|(c, _)| c.matches() == Some(false))
+        .map(|(c, _)| clean(&c.source.alias).into_owned())
+        .collect();
+    if !off.is_empty() {
         out.push_str(&format!(
             "Not on their expected branch: {}\n",
-            names.join(", ")
+            off.join(", ")
+        ));
+    }
+    if !divergent.is_empty() {
+        let on: Vec<String> = divergent
+            .iter()
+            .map(|d| format!("{} on {}", clean(&d.alias), clean(&d.current)))
+            .collect();
+        out.push_str(&format!(
+            "The sources are on different branches: {}\n",
+            on.join(", ")
         ));
     }
     out

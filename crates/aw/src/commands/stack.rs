@@ -18,7 +18,9 @@ use std::path::PathBuf;
 Maven), `build.gradle` or `build.gradle.kts` (Java, Spring Boot, Gradle), `angular.json` \
 (TypeScript, Angular, npm), else `package.json` (React or Vue from its dependencies, else Node; \
 TypeScript when a dependency's name contains `typescript`; npm). The first marker found wins; \
-an unknown key is null.\n\nThe folder is `--project-dir` (relative to the current folder), else \
+an unknown key is null. `wrapper` is the command that runs the build: the project's own \
+`./mvnw` or `./gradlew` (or their Windows forms) when it has one, else `mvn`, `gradle`, `ng` or \
+`npm`.\n\nThe folder is `--project-dir` (relative to the current folder), else \
 the workspace root. These are the rules `workspace-init` fills the project block's stack with."
 )]
 pub struct StackArgs {
@@ -34,13 +36,15 @@ pub fn run(args: &StackArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         Some(d) => d.clone(),
         None => cx.workspace()?.root,
     };
-    let st = folder_stack(&dir)?;
+    let detected = folder_stack(&dir)?;
+    let st = &detected.stack;
     Ok(match style.format {
         Format::Json => Outcome::json(json!({
             "language": st.language,
             "framework": st.framework,
             "db": st.db,
             "build": st.build,
+            "wrapper": detected.wrapper,
         })),
         Format::Human => {
             let mut out = format!("stack · {}\n", clean(&dir.to_string_lossy()));
@@ -55,6 +59,11 @@ pub fn run(args: &StackArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
                     clean(v.as_deref().unwrap_or("unknown"))
                 ));
             }
+            out.push_str(&format!(
+                "  {:<10} {}\n",
+                "Command",
+                detected.wrapper.unwrap_or("unknown")
+            ));
             Outcome::text(out)
         }
     })

@@ -18,10 +18,13 @@ use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::{Paint, clean};
 use crate::views::multiroot::{host_json, hosts_human, multiroot_json};
-use crate::views::project_block::{results_human, results_json};
+use crate::views::project_block::{
+    block_language_human, block_language_json, dropped_human, results_human, results_json,
+};
 use aw_core::error_code::ErrorCode;
 use aw_workspace::WorkspaceError;
 use aw_workspace::init::{self, InitError, InitPlan, InitRequest, RunError, Step};
+use aw_workspace::project::chosen_for_the_reference;
 use clap::Args;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -121,6 +124,7 @@ pub fn run(args: &WorkspaceInitArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         main_branch: project::main_branch(&args.block.main_branch)?,
         project: project::project(&args.block.project)?,
         now: cx.now.minute_stamp(),
+        home: cx.home(),
     };
     let ws = cx.workspace_here()?;
     let plan = init::run(&ws, req, args.dry_run).map_err(|e| match e {
@@ -177,6 +181,20 @@ fn legacy_json(plan: &InitPlan) -> Value {
 
 fn to_json(plan: &InitPlan, dry_run: bool) -> Value {
     let b = &plan.block;
+    let mut project_md = json!({
+        "ok": true,
+        "action": "init",
+        "mode": "init",
+        "working_branches": b.working_branches.to_json(),
+        "qa_branches": b.qa_branches.to_json(),
+        "results": results_json(&plan.files),
+    });
+    if !plan.dropped_lines.is_empty() {
+        project_md["dropped_lines"] = json!(plan.dropped_lines);
+    }
+    if let Some(traces) = chosen_for_the_reference(&plan.language, &plan.files) {
+        project_md["block_language"] = block_language_json(traces);
+    }
     json!({
         "ok": true,
         "dry_run": dry_run,
@@ -190,17 +208,7 @@ fn to_json(plan: &InitPlan, dry_run: bool) -> Value {
         "skills_toml": if plan.skills_toml.text.is_some() { "created" } else { "exists" },
         "gitignore": plan.gitignore.action,
         "legacy_launch": legacy_json(plan),
-        "project_md": {
-            "ok": true,
-            "action": "init",
-            "mode": "init",
-            "working_branches": b.working_branches.to_json(),
-            "qa_branches": b.qa_branches.to_json(),
-            "results": results_json(&plan.files),
-            "dropped_lines": plan.dropped_lines.iter().map(|d| json!({
-                "list": d.list, "alias": d.alias, "branch": d.branch,
-            })).collect::<Vec<_>>(),
-        },
+        "project_md": project_md,
         "attach_multiroot": attach_json(plan),
     })
 }
@@ -252,6 +260,9 @@ fn human(plan: &InitPlan, dry_run: bool, detail: bool, p: Paint) -> String {
         ".gitignore", plan.gitignore.action
     ));
     out.push_str(&results_human(&plan.files));
+    if let Some(traces) = chosen_for_the_reference(&plan.language, &plan.files) {
+        out.push_str(&block_language_human(traces));
+    }
     let v = &plan.visibility;
     if v.external.is_empty() {
         out.push_str(&format!("  {:<12} no external sources\n", "Multi-root"));
@@ -272,13 +283,7 @@ fn human(plan: &InitPlan, dry_run: bool, detail: bool, p: Paint) -> String {
             plan.legacy_launch.len()
         ));
     }
-    if !plan.dropped_lines.is_empty() {
-        out.push_str(&format!(
-            "  {:<12} {} branch line(s) of removed sources\n",
-            "Dropped",
-            plan.dropped_lines.len()
-        ));
-    }
+    out.push_str(&dropped_human(&plan.dropped_lines));
     if detail {
         out.push_str("\nSources\n");
         for s in &b.sources {
@@ -299,21 +304,6 @@ fn human(plan: &InitPlan, dry_run: bool, detail: bool, p: Paint) -> String {
                 for path in list.iter() {
                     out.push_str(&format!("  {}\n", clean(&rel(&plan.root, path))));
                 }
-            }
-        }
-        if !plan.dropped_lines.is_empty() {
-            out.push_str("\nDropped branch lines\n");
-            for d in &plan.dropped_lines {
-                let list = if d.list == "qa_branches" {
-                    "QA"
-                } else {
-                    "working"
-                };
-                out.push_str(&format!(
-                    "  {list:<8} {}: {}\n",
-                    clean(&d.alias),
-                    clean(&d.branch)
-                ));
             }
         }
         let removed = v.hosts.removed();

@@ -11,7 +11,7 @@ use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean;
-use crate::views::project_block::{results_human, write_json};
+use crate::views::project_block::{dropped_human, language_human, results_human, write_json};
 use aw_core::error_code::ErrorCode;
 use aw_core::project::reconcile::{Changes, SourceMode, reconcile};
 use aw_workspace::project::{self, BLOCK_FILES, ProjectFiles};
@@ -67,7 +67,9 @@ pub fn run(args: &ProjectMdUpsertArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure>
 
 fn read(args: &ProjectMdUpsertArgs, cx: &Ctx<'_>, format: Format) -> Result<Outcome, Failure> {
     let ws = cx.workspace()?;
-    let block = ProjectFiles::read(&ws.root)?.block(&ws.ns);
+    let files = ProjectFiles::read(&ws.root)?;
+    let block = files.block(&ws.ns);
+    let dropped = files.dropped(&ws.ns);
     if format == Format::Human {
         return Ok(Outcome::text(match &block {
             None => "No project block in CLAUDE.md or AGENTS.md.\n  Next  run `aw workspace-init --source alias:path`\n".to_owned(),
@@ -90,8 +92,12 @@ fn read(args: &ProjectMdUpsertArgs, cx: &Ctx<'_>, format: Format) -> Result<Outc
             }
         }));
     }
+    let mut block_json = block.as_ref().map(|b| b.to_json());
+    if let Some(b) = block_json.as_mut().filter(|_| !dropped.is_empty()) {
+        b["dropped_lines"] = json!(dropped);
+    }
     let mut out = json!({
-        "block": block.as_ref().map(|b| b.to_json()),
+        "block": block_json,
         "files": BLOCK_FILES,
     });
     if args.verbose {
@@ -116,21 +122,29 @@ fn init(args: &ProjectMdUpsertArgs, cx: &Ctx<'_>, format: Format) -> Result<Outc
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let (block, files) = project::update(&ws, &cx.now.minute_stamp(), |existing| {
-        let changes = Changes {
-            fallback_project: fallback,
-            ..changes
-        };
-        reconcile(existing, changes)
-            .map(|r| r.block)
-            .map_err(super::invalid)
-    })?;
+    let written = project::update(
+        &ws,
+        cx.home().as_deref(),
+        &cx.now.minute_stamp(),
+        |existing| {
+            let changes = Changes {
+                fallback_project: fallback,
+                ..changes
+            };
+            reconcile(existing, changes)
+                .map(|r| r.block)
+                .map_err(super::invalid)
+        },
+    )?;
     Ok(match format {
-        Format::Json => Outcome::json(write_json(&block, &files, args.verbose)),
-        Format::Human => Outcome::text(format!(
-            "project-md-upsert · {}\n{}",
-            clean(&ws.root.to_string_lossy()),
-            results_human(&files)
-        )),
+        Format::Json => Outcome::json(write_json(&written, args.verbose)),
+        Format::Human => Outcome::text(
+            format!(
+                "project-md-upsert · {}\n{}{}",
+                clean(&ws.root.to_string_lossy()),
+                results_human(&written.files),
+                dropped_human(&written.dropped_lines)
+            ) + &language_human(&written),
+        ),
     })
 }

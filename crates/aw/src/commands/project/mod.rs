@@ -11,7 +11,7 @@ use crate::context::Ctx;
 use crate::failure::{Failure, sentence};
 use crate::output::{Format, Outcome};
 use crate::style::clean;
-use crate::views::project_block::{results_human, write_json};
+use crate::views::project_block::{dropped_human, language_human, results_human, write_json};
 use aw_core::error_code::ErrorCode;
 use aw_core::project::InputError;
 use aw_core::project::model::Source;
@@ -158,27 +158,35 @@ pub fn set_branch(
     let style = cx.default_style()?;
     let (alias, branch) = alias_and_branch(command, &args.alias, &args.branch)?;
     let ws = cx.workspace()?;
-    let (block, files) = aw_workspace::project::update(&ws, &cx.now.minute_stamp(), |existing| {
-        let mut b = existing.cloned().ok_or_else(no_block)?;
-        match list {
-            BranchList::Working => b.working_branches.set(&alias, &branch),
-            BranchList::Qa => b.qa_branches.set(&alias, &branch),
-        }
-        Ok::<_, Failure>(b)
-    })?;
+    let written = aw_workspace::project::update(
+        &ws,
+        cx.home().as_deref(),
+        &cx.now.minute_stamp(),
+        |existing| {
+            let mut b = existing.cloned().ok_or_else(no_block)?;
+            match list {
+                BranchList::Working => b.working_branches.set(&alias, &branch),
+                BranchList::Qa => b.qa_branches.set(&alias, &branch),
+            }
+            Ok::<_, Failure>(b)
+        },
+    )?;
     Ok(match style.format {
-        Format::Json => Outcome::json(write_json(&block, &files, args.verbose)),
+        Format::Json => Outcome::json(write_json(&written, args.verbose)),
         Format::Human => {
             let what = match list {
                 BranchList::Working => "working branch",
                 BranchList::Qa => "QA branch",
             };
-            Outcome::text(format!(
-                "{} {what}: {}\n{}",
-                clean(&alias),
-                clean(&branch),
-                results_human(&files)
-            ))
+            Outcome::text(
+                format!(
+                    "{} {what}: {}\n{}{}",
+                    clean(&alias),
+                    clean(&branch),
+                    results_human(&written.files),
+                    dropped_human(&written.dropped_lines)
+                ) + &language_human(&written),
+            )
         }
     })
 }

@@ -13,7 +13,7 @@ use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean;
 use crate::views::multiroot::{hosts_human, multiroot_json};
-use crate::views::project_block::{results_human, results_json};
+use crate::views::project_block::{dropped_human, results_human, results_json};
 use aw_core::error_code::ErrorCode;
 use aw_core::project::InputError;
 use aw_core::project::source::check_alias;
@@ -87,9 +87,7 @@ fn to_json(p: &RemovalPlan, dry_run: bool) -> Value {
         "alias": s.alias,
         "source": { "alias": s.alias, "path": s.path, "main_branch": s.main_branch },
         "project_md": { "results": results_json(&p.files) },
-        "dropped_lines": p.removal.dropped_lines.iter().map(|d| json!({
-            "list": d.list, "alias": d.alias, "branch": d.branch,
-        })).collect::<Vec<_>>(),
+        "dropped_lines": p.dropped_lines,
         "detach_multiroot": detach_json(&p.detach),
         "launch": {
             "path": rel(p, &p.launch.path),
@@ -107,13 +105,7 @@ fn human(p: &RemovalPlan, dry_run: bool) -> String {
     };
     let mut out = format!("remove-source{dry} · {}\n", clean(&s.alias));
     out.push_str(&results_human(&p.files));
-    if !p.removal.dropped_lines.is_empty() {
-        out.push_str(&format!(
-            "  {:<12} {} branch line(s)\n",
-            "Dropped",
-            p.removal.dropped_lines.len()
-        ));
-    }
+    out.push_str(&dropped_human(&p.dropped_lines));
     match &p.detach {
         Detach::NotExternal => {
             out.push_str(&format!("  {:<12} inside the workspace\n", "Multi-root"));

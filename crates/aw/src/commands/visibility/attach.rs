@@ -14,10 +14,12 @@ use clap::Args;
 `.claude/settings.local.json` (`permissions.additionalDirectories`, for Claude Code) and to \
 `.codex/config.toml` (`[sandbox_workspace_write] writable_roots`, for Codex, which also gets \
 `[projects.\"<workspace>\"] trust_level = \"trusted\"` unless the file already says something \
-about the workspace's trust), and keep both files out of git with aw's `.gitignore` section.\n\n\
+about the workspace's trust), and keep both files out of git with aw's `.gitignore` section. \
+As the reference CLI does, Claude Code's list and Codex's top-level `additional_writable_roots` \
+get the path as typed (`../api`); Codex's own list gets the absolute folder.\n\n\
 Name the folders with `--path` / `--paths`, or take the project block's external sources with \
 `--from-sources`. Every other setting, comment and line of the files is kept; a folder already \
-listed is not listed twice, and a run that changes nothing keeps every byte. Warp and its agent \
+listed, in any spelling, is not listed twice, and a run that changes nothing keeps every byte. Warp and its agent \
 Oz have no per-project folder setting, so nothing of theirs is written. `--global` (the user's \
 home configuration) is not offered."
 )]

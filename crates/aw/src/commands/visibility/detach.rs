@@ -12,9 +12,10 @@ use clap::Args;
 #[command(
     long_about = "Withdraw folders from the agent hosts' multi-root settings: remove them from \
 `.claude/settings.local.json` (`permissions.additionalDirectories`) and from \
-`.codex/config.toml` (`[sandbox_workspace_write] writable_roots`).\n\nName the folders with \
-`--path` / `--paths`, or take the project block's external sources with `--from-sources`. Only \
-the named folders go; every other setting, comment and line stays, Codex's trust entry \
+`.codex/config.toml` (`[sandbox_workspace_write] writable_roots`, and the reference's \
+`additional_writable_roots`, dropped when left empty), in every spelling (absolute or as \
+typed).\n\nName the folders with `--path` / `--paths`, or take the project block's external \
+sources with `--from-sources`. Only the named folders go; every other setting, comment and line stays, Codex's trust entry \
 included. The folders themselves are never touched. `--global` is not offered."
 )]
 pub struct DetachArgs {

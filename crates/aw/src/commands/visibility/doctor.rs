@@ -5,6 +5,7 @@ use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::{Paint, clean};
+use aw_core::error_code::ErrorCode;
 use aw_core::project::visibility::{
     CLAUDE_FILE, CODEX_FILE, Doctor, DoctorInput, HostReport, Listing, WARP_REASON, doctor,
 };
@@ -19,8 +20,11 @@ use serde_json::{Value, json};
 project block whose folder lies outside the workspace, whether `.claude/settings.local.json` \
 (Claude Code) and `.codex/config.toml` (Codex) list it; which folders those files list that no \
 source has (stale); whether Codex's file marks the workspace trusted; and whether `.gitignore` \
-keeps the files out of git.\n\nEach host gets a status (`ok`, `not_needed`, `missing`, `stale`, \
-`invalid`) and the next action. Warp and its agent Oz have no per-project folder setting, so \
+keeps the files out of git. A folder counts in either spelling: absolute, or as the block gives \
+it (`../api`, as the reference writes it), and in either of Codex's lists (`writable_roots`, or \
+the reference's `additional_writable_roots`).\n\nEach host gets a status (`ok`, `not_needed`, \
+`missing`, `stale`, `invalid`) and the next action. Any drift exits 1 with `VISIBILITY_DRIFT` \
+(the report is in the envelope's `data`). Warp and its agent Oz have no per-project folder setting, so \
 there is nothing of theirs to check. Codex reads a project's `.codex/config.toml` only once the \
 project is trusted in the user's own Codex configuration, which aw does not read. `--global` is \
 not offered."
@@ -61,11 +65,7 @@ fn host_json(file: &str, h: &HostReport) -> Value {
 }
 
 fn listed(listing: &Listing, folder: &str) -> Value {
-    match listing {
-        Listing::Listed(l) => json!(l.iter().any(|x| x == folder)),
-        Listing::Absent => json!(false),
-        Listing::Invalid(_) => Value::Null,
-    }
+    json!(listing.names(folder))
 }
 
 fn to_json(i: &Inspection, r: &Doctor) -> Value {
@@ -162,13 +162,27 @@ pub fn run(args: &DoctorArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let ws = cx.workspace()?;
     let inspection = inspect(&ws)?;
     let r = report(&inspection);
-    Ok(match style.format {
-        Format::Json => Outcome::json(to_json(&inspection, &r)),
-        Format::Human => Outcome::text(human(
+    let drift = r.drift();
+    Ok(match (style.format, drift) {
+        (Format::Json, None) => Outcome::json(to_json(&inspection, &r)),
+        // A script gates on the exit code: drift is exit 1 with the reference's code, and the
+        // whole report beside the action.
+        (Format::Json, Some(message)) => {
+            let report = to_json(&inspection, &r);
+            let mut f = Failure::new(ErrorCode::VisibilityDrift, message, r.action.clone());
+            if let Value::Object(m) = report {
+                for (k, v) in m.into_iter().filter(|(k, _)| k != "action") {
+                    f = f.with_data(&k, v);
+                }
+            }
+            return Err(f);
+        }
+        (Format::Human, drift) => Outcome::text(human(
             &inspection,
             &r,
             style.detail,
             Paint::new(style.color),
-        )),
+        ))
+        .with_exit(if drift.is_some() { 1 } else { 0 }),
     })
 }
