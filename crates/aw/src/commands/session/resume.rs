@@ -2,7 +2,8 @@
 //! its descriptor text and its parsed checkpoint.
 //!
 //! A plain resume only reads (it never binds the conversation, the reference's v22 rule).
-//! `--reopen` removes `.closed` and binds the conversation (AW_CONTEXT_ID) to the session, both
+//! `--reopen` removes `.closed` and binds the conversation (AW_CONTEXT_ID, else
+//! CLAUDE_CODE_SESSION_ID) to the session, both
 //! under the workspace lock.
 
 use crate::cli::given;
@@ -28,7 +29,7 @@ use serde_json::json;
 #[command(
     long_about = "Show a session's descriptor (SESSION.md, or a legacy OBJECTIVE.md / OBJETIVO.md) \
 and its parsed CHECKPOINT.md.\n\nThe session is `--code`, else the one this conversation \
-(AW_CONTEXT_ID) is bound to, else the only active session. `--reopen` (with `--code`) reopens a \
+(AW_CONTEXT_ID, else CLAUDE_CODE_SESSION_ID) is bound to, else the only active session. `--reopen` (with `--code`) reopens a \
 closed session and binds this conversation to it."
 )]
 pub struct SessionResumeArgs {
