@@ -490,10 +490,34 @@ fn close_releases_untouched_reservations_only() {
     ]);
     let written = b["claimed_path"].as_str().unwrap();
     std::fs::write(written, "# Plan 001 — b\n").unwrap();
+    // A slot the reference claimed for this session, and one an older aw claimed: both are
+    // this session's reservations; another session's is not.
+    let folder = a["claimed_owner"].as_str().unwrap().to_owned();
+    ws.write(
+        "docs/research/004-research-v22.md",
+        &format!("<!-- aw:reserva {folder} -->\n"),
+    );
+    ws.write(
+        "docs/research/005-research-old.md",
+        &format!("<!-- aw:reservation {folder} -->\n"),
+    );
+    ws.write(
+        "docs/research/006-research-other.md",
+        "<!-- aw:reserva 009-other-quick -->\n",
+    );
     let v = ws.ok(&["session-close", "--code", "1"]);
     assert_eq!(
         v["reservations_released"],
-        json!(["docs/specs/001-spec-a.md"])
+        json!([
+            "docs/research/004-research-v22.md",
+            "docs/research/005-research-old.md",
+            "docs/specs/001-spec-a.md"
+        ])
+    );
+    assert!(
+        ws.root()
+            .join("docs/research/006-research-other.md")
+            .exists()
     );
     assert!(!std::path::Path::new(a["claimed_path"].as_str().unwrap()).exists());
     assert!(
