@@ -181,6 +181,23 @@ fn task_line(line: &str) -> Option<(TaskStatus, &str)> {
     Some((status, body))
 }
 
+/// Whether `line` opens with a criterion's checkbox, `^\s*[-*]\s+\[[ xX]?\]`: what
+/// `session-artifacts` counts as a success criterion. Unlike a task line it needs no text after
+/// the box, so the bare `- [ ]` a new session is seeded with counts as one criterion (v21 and
+/// v22 count it; a TASKS item without text is still no task).
+pub fn is_criterion_line(line: &str) -> bool {
+    let rest = markdown::trim_start(line);
+    let Some(rest) = rest.strip_prefix(['-', '*']) else {
+        return false;
+    };
+    let after = markdown::trim_start(rest);
+    if after.len() == rest.len() {
+        return false;
+    }
+    let b = after.as_bytes();
+    matches!(b, [b'[', b']', ..] | [b'[', b' ' | b'x' | b'X', b']', ..])
+}
+
 /// Removes the first `(dep: …)` / `(deps: …)` group (case-insensitive) and splits its ids.
 fn split_deps(body: &str) -> (String, Vec<String>) {
     let lower = body.to_ascii_lowercase();

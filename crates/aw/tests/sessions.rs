@@ -2,7 +2,7 @@
 //! (§7.3), create/close/resume/reopen, HISTORY upserts (§7.9), artifacts, and the defects the
 //! reference had (§13: 3, 4, 5, 8, 9, 14, 16).
 
-use crate::support::Ws;
+use crate::support::{Ws, json_of};
 use serde_json::{Value, json};
 
 fn create(ws: &Ws, name: &str) -> Value {
@@ -716,6 +716,70 @@ fn artifacts_flags_scripts_and_dump() {
     ws.fails(
         &["session-artifacts", "--code", "2", "--dump"],
         "LEGACY_FORMAT",
+    );
+}
+
+#[test]
+fn a_seeded_criteria_box_counts_as_one_criterion() {
+    let ws = Ws::new();
+    ws.create_session("quick", "seed-quick", "x");
+    // The bare `- [ ]` session-create seeds is one criterion, as v21 and v22 count it.
+    let v = ws.ok(&["session-artifacts", "--code", "1"]);
+    assert_eq!(v["artifacts"]["session"]["criterios_count"], 1, "{v}");
+}
+
+#[test]
+fn dump_takes_english_kinds_in_the_order_asked_with_absolute_paths() {
+    let ws = Ws::new();
+    let dir = ws.session("001-a", false);
+    std::fs::write(dir.join("SESSION.md"), "# Session — a\n\n## Objective\nx\n").unwrap();
+    std::fs::write(dir.join("DECISION.md"), "# Decisions\n").unwrap();
+    let (code, text) = ws.stdout(
+        &[
+            "session-artifacts",
+            "--code",
+            "1",
+            "--dump",
+            "Decisions, objective,objetivo,CONCLUSIONS",
+        ],
+        None,
+        &[],
+    );
+    assert_eq!(code, 0, "{text}");
+    let d = json_of(&text);
+    let keys: Vec<&str> = d.as_object().unwrap().keys().map(String::as_str).collect();
+    // The wire ids stay the reference's, in the order asked, each once.
+    assert_eq!(
+        keys,
+        [
+            "session",
+            "path",
+            "code",
+            "state",
+            "decisiones",
+            "objetivo",
+            "conclusiones"
+        ]
+    );
+    // As the reference: the folder's absolute path, and each file as {path, content, size}.
+    assert_eq!(d["path"], dir.to_string_lossy().as_ref());
+    let file: Vec<&str> = d["objetivo"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(file, ["path", "content", "size"]);
+    assert_eq!(d["conclusiones"], json!(null));
+    let bad = ws.fails(
+        &["session-artifacts", "--code", "1", "--dump", "objectives"],
+        "INVALID_INPUT",
+    );
+    assert!(
+        bad["data"]["action"]
+            .as_str()
+            .unwrap()
+            .contains("objective")
     );
 }
 

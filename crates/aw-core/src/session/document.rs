@@ -118,7 +118,7 @@ pub struct Outline {
     /// The first level-1 heading.
     pub title: Option<String>,
     /// Checkbox lines under `## Success criteria` (else `## Acceptance criteria`), either
-    /// language.
+    /// language; a box with no text yet (the seed `- [ ]`) counts.
     pub criteria_count: usize,
     /// `## Origin` has a non-blank line (the placeholder comment counts, as in the reference).
     pub has_origin: bool,
@@ -135,7 +135,11 @@ pub fn outline(text: &str) -> Outline {
     let criteria_count = [aliases::SUCCESS_CRITERIA, aliases::ACCEPTANCE]
         .iter()
         .find_map(|group| markdown::section_any(&lines, group))
-        .map(|body| crate::artifacts::parse_tasks(&body).total())
+        .map(|body| {
+            body.lines()
+                .filter(|l| crate::artifacts::is_criterion_line(l))
+                .count()
+        })
         .unwrap_or(0);
     let has_origin = markdown::section_any(&lines, aliases::ORIGIN)
         .is_some_and(|body| markdown::nonblank_lines(&body).next().is_some());
@@ -165,6 +169,12 @@ mod tests {
         let en = "intro\n# Session — y\n## Origin\n- loop\n## Success criteria\n- [ ] done when green\n## Acceptance criteria\n- [ ] a\n- [ ] b\n";
         let o = outline(en);
         assert_eq!(o.criteria_count, 1, "success criteria win over acceptance");
+        // The seed of a new session is one criterion, as v21 and v22 count it; `[]` and a box
+        // glued to its text count too, a box without a space after the marker does not.
+        let seeded = "## Success criteria\n<!-- comment -->\n- [ ]\n";
+        assert_eq!(outline(seeded).criteria_count, 1);
+        let shapes = "## Success criteria\n- []\n  * [X]done\n-[ ] no\n- [y] no\n- [ ] yes\n";
+        assert_eq!(outline(shapes).criteria_count, 3);
         assert!(o.has_origin);
         assert_eq!(o.title.as_deref(), Some("Session — y"));
     }
