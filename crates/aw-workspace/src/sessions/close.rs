@@ -57,7 +57,8 @@ pub fn close(ws: &Workspace, code: &str, refs: Option<&str>, today: &str) -> Res
         folder: resolved.folder.clone(),
         state: resolved.state,
     };
-    let info = info(ws, &folder, current, today)?;
+    let dates = current.map(aw_core::session::history::Dates::of);
+    let info = info(ws, &folder, dates.as_ref(), today)?;
     let checkpoint = checkpoint_path(&resolved.path, &info.entries);
     let backlog = artifact(&resolved.path, &info.entries, ArtifactKind::Backlog)
         .unwrap_or_else(|| resolved.path.join(ArtifactKind::Backlog.canonical()));

@@ -202,11 +202,11 @@ pub struct Info {
     pub date: String,
 }
 
-/// Reads one session. `history` is HISTORY.md's text (read once by the caller).
+/// Reads one session. `history` is HISTORY.md's rows (read once by the caller).
 pub fn info(
     ws: &Workspace,
     folder: &SessionFolder,
-    history: Option<&str>,
+    history: Option<&history::Dates>,
     today: &str,
 ) -> Result<Info> {
     let dir = folder_path(ws, &folder.folder);
@@ -230,7 +230,7 @@ pub fn info(
 pub fn infos(
     ws: &Workspace,
     folders: &[&SessionFolder],
-    history: Option<&str>,
+    history: Option<&history::Dates>,
     today: &str,
 ) -> Result<Vec<Info>> {
     let threads = std::thread::available_parallelism()

@@ -10,6 +10,7 @@ use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::{Paint, clean};
 use aw_core::session::folder::{SessionState, identity};
+use aw_core::session::history::Dates;
 use aw_workspace::history;
 use aw_workspace::locate::{Workspace, slashed};
 use aw_workspace::sessions::{self, Info};
@@ -83,12 +84,10 @@ pub fn run(args: &SessionsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         .iter()
         .filter(|f| wanted.is_none_or(|w| f.state == w))
         .collect();
-    let shown: Vec<Info> = sessions::infos(
-        &ws,
-        &wanted_folders,
-        history_text.as_deref(),
-        &cx.now.today(),
-    )?;
+    // HISTORY's rows are read once into a lookup: each session's date is then found in constant
+    // time, however many sessions and rows there are.
+    let dates = history_text.as_deref().map(Dates::of);
+    let shown: Vec<Info> = sessions::infos(&ws, &wanted_folders, dates.as_ref(), &cx.now.today())?;
     let active = listing
         .iter()
         .filter(|f| f.state == SessionState::Active)
