@@ -783,6 +783,128 @@ fn dump_takes_english_kinds_in_the_order_asked_with_absolute_paths() {
     );
 }
 
+// ---- the narrative block (`aw:recorrido`) ----
+
+const NARRATED_SESSION: &str = "# SESSION — two-quick\n\n## Objective\nz\n\n## Origin\n- \n\n## Success criteria\n<!-- c -->\n- [x] parser compiles\n- [ ] docs\n";
+
+/// What the reference (v22.4.2) leaves in `SESSION.md` after closing the session of
+/// [`narrated_session`], byte for byte (recorded with `wl session-close --code 002`).
+const CLOSED_BY_THE_REFERENCE: &str = "# SESSION — two-quick\n\n## Objective\nz\n\n## Origin\n- \n\n## Success criteria\n<!-- c -->\n- [x] parser compiles\n- [ ] docs\n\n<!-- aw:recorrido -->\n## Recorrido\n\n> Bloque administrado por el CLI: proyecta las fuentes que enlaza y se reescribe solo. Editarlo a mano no cambia nada — corregí la fuente.\n\n- **Estado:** cerrada\n- **Objetivo:** z _(aplicado · SESSION.md)_\n- **Siguiente paso:** wire CLI _(planificado · CHECKPOINT.md)_\n\n### Tareas\n- parser compiles _(aplicado · SESSION.md)_\n- docs _(planificado · SESSION.md)_\n\n### Decisiones y por qué\n- use serde — Faster to write. _(aplicado · DECISION.md)_\n- Origin: T2 — cache — → docs/x.md _(aplicado · DECISION.md)_\n\n### Resultados\n- parser written _(aplicado · CHECKPOINT.md)_\n- tests green _(aplicado · CHECKPOINT.md)_\n\n### Pendiente\n- wire CLI _(planificado · CHECKPOINT.md)_\n- naming? _(planificado · CHECKPOINT.md)_\n\n### Detalle\n- [CHECKPOINT.md](./CHECKPOINT.md)\n- [DECISION.md](./DECISION.md)\n- [BACKLOG.md](./BACKLOG.md)\n\n<!-- /aw:recorrido -->\n";
+
+/// A session with criteria, two decisions (both shapes), a checkpoint with results, pending work
+/// and an open question, and a backlog; its SESSION.md carries `block` after the document.
+fn narrated_session(ws: &Ws, block: &str) -> std::path::PathBuf {
+    let s = ws.session("002-two-quick", false);
+    std::fs::write(s.join("SESSION.md"), format!("{NARRATED_SESSION}{block}")).unwrap();
+    std::fs::write(
+        s.join("DECISION.md"),
+        "# Decisions\n\n## DEC-1: use serde\nFaster to write.\n\n**Origin: T2 — cache**\n→ docs/x.md\n",
+    )
+    .unwrap();
+    std::fs::write(
+        s.join("CHECKPOINT.md"),
+        "# CHECKPOINT\n\n## Completed\n- parser written\n- tests green\n\n## Pending / Next\n- wire CLI\n\n## Open questions\n- naming?\n",
+    )
+    .unwrap();
+    std::fs::write(s.join("BACKLOG.md"), "# Backlog\n").unwrap();
+    s
+}
+
+#[test]
+fn close_and_reopen_refresh_the_narrative_block_as_the_reference_does() {
+    let ws = Ws::new();
+    // A block the reference wrote while the session was open.
+    let open_block = "\n<!-- aw:recorrido -->\n## Recorrido\n\n> Bloque administrado por el CLI: proyecta las fuentes que enlaza y se reescribe solo. Editarlo a mano no cambia nada — corregí la fuente.\n\n- **Estado:** abierta\n- **Objetivo:** z _(aplicado · SESSION.md)_\n\n<!-- /aw:recorrido -->\n";
+    let s = narrated_session(&ws, open_block);
+    let v = ws.ok(&["session-close", "--code", "2"]);
+    assert!(v.get("narrative_error").is_none(), "{v}");
+    // The block now says the session is closed, in the reference's bytes.
+    assert_eq!(
+        ws.read(".workflow/sessions/002-two-quick/SESSION.md"),
+        CLOSED_BY_THE_REFERENCE
+    );
+    // Reopened, it says so; nothing else moves.
+    let v = ws.ok(&["session-resume", "--code", "2", "--reopen"]);
+    let reopened = std::fs::read_to_string(s.join("SESSION.md")).unwrap();
+    assert_eq!(
+        reopened,
+        CLOSED_BY_THE_REFERENCE.replace("- **Estado:** cerrada\n", "- **Estado:** reanudada\n")
+    );
+    // A resuming agent reads the narrative first: before the document and the checkpoint.
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    let at = |k: &str| keys.iter().position(|x| *x == k).unwrap();
+    assert!(at("narrative") < at("objetivo") && at("narrative") < at("checkpoint"));
+    let n = &v["narrative"];
+    assert_eq!(n["phase"], "reanudada");
+    assert_eq!(n["next"]["text"], "wire CLI");
+    assert_eq!(
+        n["tasks"].as_array().unwrap().len(),
+        2,
+        "the block is not read back"
+    );
+    assert_eq!(n["decisions"][0]["source"]["locator"], "DEC-1");
+    let (code, text) = ws.stdout(
+        &["session-resume", "--code", "2", "--format", "human"],
+        None,
+        &[],
+    );
+    assert_eq!(code, 0);
+    let second = text.lines().nth(1).unwrap_or_default();
+    assert_eq!(second, "  Narrative · resumed", "{text}");
+    assert!(
+        text.contains("Next       wire CLI [planned · CHECKPOINT.md]"),
+        "{text}"
+    );
+    // A plain read refreshes nothing.
+    let before = ws.tree();
+    ws.ok(&["session-resume", "--code", "2"]);
+    ws.ok(&["session-artifacts", "--code", "2"]);
+    assert_eq!(ws.tree(), before);
+}
+
+#[test]
+fn a_session_with_nothing_to_narrate_gets_no_block() {
+    let ws = Ws::new();
+    ws.create_session("quick", "plain-quick", "x");
+    let before = ws.read(".workflow/sessions/001-plain-quick/SESSION.md");
+    ws.ok(&["session-close", "--code", "1"]);
+    assert_eq!(
+        ws.read(".workflow/sessions/001-plain-quick/SESSION.md"),
+        before
+    );
+    ws.ok(&["session-resume", "--code", "1", "--reopen"]);
+    assert_eq!(
+        ws.read(".workflow/sessions/001-plain-quick/SESSION.md"),
+        before
+    );
+}
+
+#[test]
+fn a_written_checkpoint_refreshes_the_narrative_a_kept_one_does_not() {
+    let ws = Ws::new();
+    let s = narrated_session(&ws, "");
+    std::fs::remove_file(s.join("CHECKPOINT.md")).unwrap();
+    let v = ws.ok(&["checkpoint-write", "--code", "2"]);
+    assert!(v.get("narrative_error").is_none(), "{v}");
+    let doc = std::fs::read_to_string(s.join("SESSION.md")).unwrap();
+    assert!(doc.starts_with(NARRATED_SESSION), "the document is kept");
+    assert!(doc.contains("- **Estado:** abierta\n"), "{doc}");
+    // The written template's placeholders are not results.
+    assert!(!doc.contains("### Resultados"), "{doc}");
+    // The agent fills in the checkpoint; the next write keeps it and leaves the block alone.
+    std::fs::write(
+        s.join("CHECKPOINT.md"),
+        "# CHECKPOINT\n\n## Completed\n- parser written\n",
+    )
+    .unwrap();
+    let v = ws.ok(&["checkpoint-write", "--code", "2"]);
+    assert_eq!(v["preserved"], true);
+    assert_eq!(std::fs::read_to_string(s.join("SESSION.md")).unwrap(), doc);
+    // The closing hook never refreshes it either.
+    ws.ok(&["auto-compact-on-close", "--code", "2"]);
+    assert_eq!(std::fs::read_to_string(s.join("SESSION.md")).unwrap(), doc);
+}
+
 // ---- listing ----
 
 #[test]

@@ -80,8 +80,9 @@ pub const SUMMARY_CHARS: usize = 100;
 /// Reads a session's facts. `name` is the identity name (the folder for current sessions, the
 /// part after `sessionNNN-` for legacy ones); `text` is the descriptor file, if any.
 pub fn facts(name: &str, text: Option<&str>) -> Facts {
-    let text = text.unwrap_or("");
-    facts_in(name, &markdown::scan(text))
+    // The narrative block is a projection of the document: never read back as its content.
+    let text = super::narrative::strip(text.unwrap_or(""));
+    facts_in(name, &markdown::scan(&text))
 }
 
 /// [`facts`] of a descriptor already scanned into `lines` (no lines: no descriptor).
@@ -126,7 +127,8 @@ pub struct Outline {
 
 /// Reads a session document's outline.
 pub fn outline(text: &str) -> Outline {
-    let lines = markdown::scan(text);
+    let text = super::narrative::strip(text);
+    let lines = markdown::scan(&text);
     let title = lines.iter().find_map(|l| {
         l.heading
             .filter(|(level, _)| *level == 1)
@@ -177,6 +179,15 @@ mod tests {
         assert_eq!(outline(shapes).criteria_count, 3);
         assert!(o.has_origin);
         assert_eq!(o.title.as_deref(), Some("Session — y"));
+    }
+
+    #[test]
+    fn the_narrative_block_is_not_read_as_the_document() {
+        let text = "# Session — a\n\n## Objective\nx\n\n## Success criteria\n- [ ] one\n\n\
+                    <!-- aw:recorrido -->\n## Recorrido\n\n- Branch: feat/b _(aplicado · SESSION.md)_\n\
+                    - [ ] phantom\n\n<!-- /aw:recorrido -->\n";
+        assert_eq!(facts("a", Some(text)).branch, None);
+        assert_eq!(outline(text).criteria_count, 1);
     }
 
     #[test]

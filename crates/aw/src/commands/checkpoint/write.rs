@@ -123,11 +123,12 @@ fn report(done: &Checkpointed) -> (Value, String) {
             path,
             lines,
             snapshot: g,
+            narrative,
         } => {
             let path = path.to_string_lossy();
             let progress = g.progress_pct();
             let files = g.files.len();
-            let model = json!({
+            let mut model = json!({
                 "session": folder,
                 "checkpoint_path": path,
                 "lines_written": lines,
@@ -136,6 +137,9 @@ fn report(done: &Checkpointed) -> (Value, String) {
                 "tasks_closed": g.tasks_closed(),
                 "files_touched_count": files,
             });
+            if let Err(e) = narrative {
+                model["narrative_error"] = json!(e);
+            }
             let progress_text = match progress {
                 Some(p) => format!("{p}% ({} open, {} done)", g.tasks_open(), g.tasks_closed()),
                 None => "unknown (no tasks)".to_owned(),
