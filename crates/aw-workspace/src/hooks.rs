@@ -190,11 +190,10 @@ pub fn write_checkpoint(
             Err(e) => return Err(e),
         }
     }
-    let dir = resolved_dir;
     let mut done = commit(&folder, plan, &held)?;
     // A checkpoint that was written changes what the narrative says (a kept one does not).
     if let Checkpointed::Written { narrative, .. } = &mut done {
-        *narrative = crate::narrative::refresh_reported(&dir, &folder, &held);
+        *narrative = crate::narrative::refresh_reported(&resolved_dir, &folder, &held);
     }
     Ok(Ok(done))
 }

@@ -362,6 +362,11 @@ impl Dates {
         d
     }
 
+    /// Every row key (each once).
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.by_key.keys().map(String::as_str)
+    }
+
     /// The date of the session `code` whose row key would be `key`: that of the first row that
     /// belongs to it, when that row has one.
     pub fn get(&self, code: &str, key: &str) -> Option<&str> {

@@ -117,10 +117,15 @@ pub fn next_number(listing: &[SessionFolder], history: Option<&str>) -> Correlat
     let keys: Vec<String> = history
         .map(|h| history::rows(h).into_iter().map(|r| r.key).collect())
         .unwrap_or_default();
-    let (_, next) = next_session(
-        listing.iter().map(|f| f.folder.as_str()),
-        keys.iter().map(String::as_str),
-    );
+    next_number_of(listing, keys.iter().map(String::as_str))
+}
+
+/// [`next_number`] from HISTORY's row keys (`history`'s lookup, when the caller has one).
+pub fn next_number_of<'a>(
+    listing: &'a [SessionFolder],
+    keys: impl IntoIterator<Item = &'a str>,
+) -> Correlative {
+    let (_, next) = next_session(listing.iter().map(|f| f.folder.as_str()), keys);
     next
 }
 
@@ -258,11 +263,16 @@ pub fn infos(
     history: Option<&history::Dates>,
     today: &str,
 ) -> Result<Vec<Info>> {
-    let threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .min(8);
-    if threads < 2 || folders.len() < 32 {
+    // Asking for the cores reads the control groups' files: not worth it for a few folders.
+    let threads = if folders.len() < 32 {
+        1
+    } else {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+            .min(8)
+    };
+    if threads < 2 {
         return folders
             .iter()
             .map(|f| info(ws, f, history, today))

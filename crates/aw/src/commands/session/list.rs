@@ -99,7 +99,7 @@ pub fn run(args: &SessionsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             (listing, shown)
         }
     };
-    let next = sessions::next_number(&listing, history_text.as_deref());
+    let next = sessions::next_number_of(&listing, dates.iter().flat_map(Dates::keys));
     let active = listing
         .iter()
         .filter(|f| f.state == SessionState::Active)
