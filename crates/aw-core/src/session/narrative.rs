@@ -151,6 +151,51 @@ pub struct Narrative {
     pub links: Vec<Link>,
 }
 
+/// The narrative's lists of facts, in the order the block (and every view of it) shows them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum List {
+    /// What the run really did.
+    Sequence,
+    /// The success criteria.
+    Tasks,
+    /// The decisions and their reason.
+    Decisions,
+    /// What was completed.
+    Results,
+    /// What can be checked.
+    Evidence,
+    /// What is still pending.
+    Pending,
+}
+
+impl List {
+    /// The heading of the list in the block (the reference's words: part of the file format).
+    pub fn block_heading(self) -> &'static str {
+        match self {
+            List::Sequence => "Qué pasó",
+            List::Tasks => "Tareas",
+            List::Decisions => "Decisiones y por qué",
+            List::Results => "Resultados",
+            List::Evidence => "Evidencia",
+            List::Pending => "Pendiente",
+        }
+    }
+}
+
+impl Narrative {
+    /// Each list with its facts, in display order.
+    pub fn lists(&self) -> [(List, &[Fact]); 6] {
+        [
+            (List::Sequence, &self.sequence),
+            (List::Tasks, &self.tasks),
+            (List::Decisions, &self.decisions),
+            (List::Results, &self.results),
+            (List::Evidence, &self.evidence),
+            (List::Pending, &self.pending),
+        ]
+    }
+}
+
 /// One event of a run's trace (the reference's v22 run state records them; aw's own run state
 /// has none, so its runs contribute no sequence or evidence).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -515,19 +560,12 @@ pub fn render_block(n: &Narrative) -> String {
     if let Some(x) = &n.next {
         out.push(format!("- **Siguiente paso:** {}", line(x)));
     }
-    for (title, facts) in [
-        ("Qué pasó", &n.sequence),
-        ("Tareas", &n.tasks),
-        ("Decisiones y por qué", &n.decisions),
-        ("Resultados", &n.results),
-        ("Evidencia", &n.evidence),
-        ("Pendiente", &n.pending),
-    ] {
+    for (list, facts) in n.lists() {
         if facts.is_empty() {
             continue;
         }
         out.push(String::new());
-        out.push(format!("### {title}"));
+        out.push(format!("### {}", list.block_heading()));
         out.extend(facts.iter().map(|f| format!("- {}", line(f))));
     }
     if !n.links.is_empty() {

@@ -2,7 +2,7 @@
 //! English words (the block and the JSON keep the reference's wire words).
 
 use crate::style::clean;
-use aw_core::session::narrative::{Fact, FactState, Narrative, Phase};
+use aw_core::session::narrative::{Fact, FactState, List, Narrative, Phase};
 
 /// The phase in English.
 pub fn phase_word(p: Phase) -> &'static str {
@@ -19,6 +19,18 @@ fn state_word(s: FactState) -> &'static str {
         FactState::Applied => "done",
         FactState::Failed => "failed",
         FactState::Closed => "closed",
+    }
+}
+
+/// A list's heading in English.
+fn heading(list: List) -> &'static str {
+    match list {
+        List::Sequence => "What happened",
+        List::Tasks => "Criteria",
+        List::Decisions => "Decisions and why",
+        List::Results => "Results",
+        List::Evidence => "Evidence",
+        List::Pending => "Pending",
     }
 }
 
@@ -46,18 +58,11 @@ pub fn lines(n: &Narrative, detail: bool) -> String {
     if let Some(x) = &n.next {
         out.push_str(&format!("    Next       {}\n", fact(x, detail)));
     }
-    for (title, facts) in [
-        ("What happened", &n.sequence),
-        ("Criteria", &n.tasks),
-        ("Decisions and why", &n.decisions),
-        ("Results", &n.results),
-        ("Evidence", &n.evidence),
-        ("Pending", &n.pending),
-    ] {
+    for (list, facts) in n.lists() {
         if facts.is_empty() {
             continue;
         }
-        out.push_str(&format!("    {title}\n"));
+        out.push_str(&format!("    {}\n", heading(list)));
         for f in facts {
             out.push_str(&format!("      · {}\n", fact(f, detail)));
         }
