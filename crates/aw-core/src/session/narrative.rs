@@ -81,6 +81,15 @@ impl Phase {
         }
     }
 
+    /// The phase in English, as aw's own outputs say it.
+    pub fn word(self) -> &'static str {
+        match self {
+            Phase::Open => "open",
+            Phase::Resumed => "resumed",
+            Phase::Closed => "closed",
+        }
+    }
+
     /// Closed when the folder is; else resumed once its checkpoint records completed work.
     pub fn of(closed: bool, has_results: bool) -> Phase {
         match (closed, has_results) {

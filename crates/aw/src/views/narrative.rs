@@ -2,16 +2,7 @@
 //! English words (the block and the JSON keep the reference's wire words).
 
 use crate::style::clean;
-use aw_core::session::narrative::{Fact, FactState, List, Narrative, Phase};
-
-/// The phase in English.
-pub fn phase_word(p: Phase) -> &'static str {
-    match p {
-        Phase::Open => "open",
-        Phase::Resumed => "resumed",
-        Phase::Closed => "closed",
-    }
-}
+use aw_core::session::narrative::{Fact, FactState, List, Narrative};
 
 fn state_word(s: FactState) -> &'static str {
     match s {
@@ -51,7 +42,7 @@ fn fact(f: &Fact, detail: bool) -> String {
 
 /// The narrative's lines, indented under a `Narrative · <phase>` heading.
 pub fn lines(n: &Narrative, detail: bool) -> String {
-    let mut out = format!("  Narrative · {}\n", phase_word(n.phase));
+    let mut out = format!("  Narrative · {}\n", n.phase.word());
     if let Some(o) = &n.objective {
         out.push_str(&format!("    Objective  {}\n", fact(o, detail)));
     }
