@@ -181,6 +181,23 @@ fn task_line(line: &str) -> Option<(TaskStatus, &str)> {
     Some((status, body))
 }
 
+/// Whether `line` opens with a criterion's checkbox, `^\s*[-*]\s+\[[ xX]?\]`: what
+/// `session-artifacts` counts as a success criterion. Unlike a task line it needs no text after
+/// the box, so the bare `- [ ]` a new session is seeded with counts as one criterion (v21 and
+/// v22 count it; a TASKS item without text is still no task).
+pub fn is_criterion_line(line: &str) -> bool {
+    let rest = markdown::trim_start(line);
+    let Some(rest) = rest.strip_prefix(['-', '*']) else {
+        return false;
+    };
+    let after = markdown::trim_start(rest);
+    if after.len() == rest.len() {
+        return false;
+    }
+    let b = after.as_bytes();
+    matches!(b, [b'[', b']', ..] | [b'[', b' ' | b'x' | b'X', b']', ..])
+}
+
 /// Removes the first `(dep: …)` / `(deps: …)` group (case-insensitive) and splits its ids.
 fn split_deps(body: &str) -> (String, Vec<String>) {
     let lower = body.to_ascii_lowercase();
@@ -216,12 +233,13 @@ fn split_deps(body: &str) -> (String, Vec<String>) {
     (body.trim().to_owned(), Vec::new())
 }
 
-/// One `## DEC-n: title` decision of a DECISION file.
+/// One decision of a DECISION file: a `## DEC-n: title` heading, or a line that is bold from end
+/// to end (`**Origin: T2 — use X**`), the other shape the reference's v22 reads.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Decision {
-    /// `DEC-n`.
+    /// `DEC-n`, or the bold line's text.
     pub id: String,
-    /// The title after `: `, or empty.
+    /// The title after `: `, or empty; the bold line's text.
     pub title: String,
     /// The first non-empty body line, trimmed.
     pub preview: Option<String>,
@@ -229,21 +247,29 @@ pub struct Decision {
     pub graduated: bool,
 }
 
-/// Reads the level-2 headings `DEC-<digits>[: title]` outside fences. A body runs to the next
-/// heading of level 2 or higher, so a decision with no text never borrows the next section's.
+/// Reads the decisions outside fences, in document order: level-2 headings `DEC-<digits>[:
+/// title]`, and lines bold from end to end. A body runs to the next decision or the next heading
+/// of level 2 or higher, so a decision with no text never borrows the next one's.
 pub fn parse_decisions(text: &str) -> Vec<Decision> {
     let lines = markdown::scan(text);
+    let decision = |l: &markdown::Line<'_>| -> Option<(String, String)> {
+        if l.fenced {
+            return None;
+        }
+        match l.heading {
+            Some((2, title)) => dec_heading(title),
+            Some(_) => None,
+            None => bold_line(l.text).map(|t| (t.to_owned(), t.to_owned())),
+        }
+    };
     let mut out = Vec::new();
     for (i, line) in lines.iter().enumerate() {
-        let Some((2, title)) = line.heading else {
-            continue;
-        };
-        let Some((id, title)) = dec_heading(title) else {
+        let Some((id, title)) = decision(line) else {
             continue;
         };
         let body = lines[i + 1..]
             .iter()
-            .take_while(|l| l.heading.is_none_or(|(lv, _)| lv > 2));
+            .take_while(|l| l.heading.is_none_or(|(lv, _)| lv > 2) && decision(l).is_none());
         let preview = markdown::first_nonblank(body.map(|l| l.text)).map(str::to_owned);
         let graduated = preview.as_deref().is_some_and(|p| p.starts_with("→ docs/"));
         out.push(Decision {
@@ -254,6 +280,17 @@ pub fn parse_decisions(text: &str) -> Vec<Decision> {
         });
     }
     out
+}
+
+/// The text of a line that is bold from end to end (`**text**`, spaces or tabs after it
+/// allowed), trimmed and non-empty.
+fn bold_line(line: &str) -> Option<&str> {
+    let inner = line
+        .trim_end_matches([' ', '\t'])
+        .strip_prefix("**")?
+        .strip_suffix("**")?;
+    let t = inner.trim();
+    (!inner.is_empty() && !t.is_empty()).then_some(t)
 }
 
 /// `DEC-<digits>` alone or followed by `:` and a title.
@@ -628,6 +665,27 @@ mod tests {
         assert_eq!(d[3].title, "");
         assert_eq!(d[3].preview, None);
         assert_eq!(parse_decisions(&DECISIONS.replace('\n', "\r\n")), d);
+    }
+
+    #[test]
+    fn bold_lines_are_decisions_too_in_document_order() {
+        let text = "# Decisions\n\n**Origin: T2 (F1) — cache the index**\nReads dominate.\n\n\
+                    ## DEC-7: keep CSV\nUsers ask.\n**Later: drop v1** \n\nNobody uses it.\n\
+                    Mid-line **bold** is not one.\n**\n```\n**fenced**\n```\n";
+        let d = parse_decisions(text);
+        let got: Vec<_> = d
+            .iter()
+            .map(|d| (d.id.as_str(), d.preview.as_deref()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("Origin: T2 (F1) — cache the index", Some("Reads dominate.")),
+                ("DEC-7", Some("Users ask.")),
+                ("Later: drop v1", Some("Nobody uses it.")),
+            ]
+        );
+        assert_eq!(d[0].title, d[0].id);
     }
 
     #[test]

@@ -49,7 +49,7 @@ error_codes! {
     /// somewhere outside it, or the lock file is not a regular file.
     PathOutsideWorkspace = "PATH_OUTSIDE_WORKSPACE",
     // Workspaces, sessions and documents.
-    /// `AW_CONTEXT_ID` and a hook's `session_id` name different conversations.
+    /// The environment's context id and a hook's `session_id` name different conversations.
     ContextIdConflict = "CONTEXT_ID_CONFLICT",
     /// `workspace-init` stopped at a step.
     WorkspaceInitFailed = "WORKSPACE_INIT_FAILED",
@@ -494,6 +494,7 @@ mod tests {
         "AW_TEST_NOW",
         "AW_TEST_STALL_MS",
         "CLAUDE_AGENT_ID",
+        "CLAUDE_CODE_SESSION_ID",
         "CLAUDE_CONFIG_DIR",
         "CLAUDE_PLUGIN_ROOT",
         "CODEX_CLI",

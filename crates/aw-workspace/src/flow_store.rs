@@ -201,7 +201,23 @@ fn session_closed(folder: &str) -> FlowError {
 /// session has no run state. Read-only: takes no lock and never writes.
 pub fn project_run(ws: &Workspace, folder: &str) -> Option<RunProjection> {
     let dir = sessions::folder_path(ws, folder);
-    let (read, flow_hint) = match read_text(&state_path(&dir)) {
+    project_read(read_text(&state_path(&dir)), folder)
+}
+
+/// The run state's text of a session folder (`None` when there is none) and its projection, for
+/// a reader that needs both from one read (the session narrative).
+pub fn read_and_project(
+    session_dir: &Path,
+    folder: &str,
+) -> (Option<String>, Option<RunProjection>) {
+    let read = read_text(&state_path(session_dir));
+    let text = read.as_ref().ok().and_then(Option::clone);
+    (text, project_read(read, folder))
+}
+
+/// Projects what reading a state file gave.
+fn project_read(read: Result<Option<String>>, folder: &str) -> Option<RunProjection> {
+    let (read, flow_hint) = match read {
         Ok(None) => (Ok(None), None),
         Ok(Some(text)) => (
             parse_state(&text, folder).map(Some),

@@ -100,7 +100,8 @@ pub fn update(ws: &Workspace, code: &str, req: &RowRequest<'_>) -> Result<Update
         folder: found.folder.clone(),
         state: found.state,
     };
-    let date = sessions::info(ws, &folder, current.as_deref(), req.today)?.date;
+    let dates = current.as_deref().map(history::Dates::of);
+    let date = sessions::info(ws, &folder, dates.as_ref(), req.today)?.date;
     let (row_code, row) = history::updated_row(current.as_deref(), &found.folder, &date, req);
     let planned = plan(current.as_deref(), &row_code, &row);
     commit(ws, current.as_deref(), &planned, &lock)?;

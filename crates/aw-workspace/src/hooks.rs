@@ -48,6 +48,10 @@ pub enum Checkpointed {
         lines: usize,
         /// What it states.
         snapshot: Box<Snapshot>,
+        /// Whether `checkpoint-write` rewrote the narrative block of `SESSION.md`, or why it
+        /// could not (the checkpoint stands); `Ok(false)` for the closing hook, which never
+        /// refreshes it.
+        narrative: std::result::Result<bool, String>,
     },
 }
 
@@ -97,6 +101,7 @@ fn commit(folder: &str, plan: Plan, held: &WorkspaceLock) -> Result<Checkpointed
         lines: text.trim_end_matches('\n').split('\n').count(),
         path: plan.path,
         snapshot,
+        narrative: Ok(false),
     })
 }
 
@@ -172,6 +177,7 @@ pub fn write_checkpoint(
         crate::containment::check_writes(held.root(), [plan.path.as_path()])?;
     }
     let folder = resolved.folder.clone();
+    let resolved_dir = resolved.path.clone();
     if let Some(cid) = req.context_id.as_deref() {
         match resolver::bind_locked(ws, cid, resolved, &held) {
             Ok(_) => {}
@@ -184,7 +190,12 @@ pub fn write_checkpoint(
             Err(e) => return Err(e),
         }
     }
-    commit(&folder, plan, &held).map(Ok)
+    let mut done = commit(&folder, plan, &held)?;
+    // A checkpoint that was written changes what the narrative says (a kept one does not).
+    if let Checkpointed::Written { narrative, .. } = &mut done {
+        *narrative = crate::narrative::refresh_reported(&resolved_dir, &folder, &held);
+    }
+    Ok(Ok(done))
 }
 
 /// The checkpoint of the session a closing conversation resolves to, for

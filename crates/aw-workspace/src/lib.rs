@@ -34,6 +34,7 @@ pub mod inventory;
 pub mod launch;
 pub mod locate;
 pub mod lock;
+pub mod narrative;
 pub mod numbering;
 pub mod persist;
 pub mod project;

@@ -2,8 +2,12 @@
 //!
 //! ```text
 //! cargo run -p aw --example gen-workspace -- <dir> [--specs N] [--plans N] [--phases N]
-//!                                                  [--sessions N] [--seed S]
+//!                                                  [--sessions N] [--seed S] [--undated]
 //! ```
+//!
+//! `--undated` writes sessions as the reference's v22 does: `SESSION.md` declares no start date,
+//! and `.workflow/HISTORY.md` holds a row (with its date) for each closed session, so a listing
+//! dates an active session from nothing and a closed one from its row (the `listing` benchmark).
 //!
 //! The same arguments always write the same bytes. Documents mix the reference's Spanish
 //! keywords and our English ones the way real workspaces do: specs with and without frontmatter
@@ -117,11 +121,12 @@ struct Args {
     phases: usize,
     sessions: usize,
     seed: u64,
+    undated: bool,
 }
 
 fn usage() -> ! {
     eprintln!(
-        "usage: gen-workspace <dir> [--specs N] [--plans N] [--phases N] [--sessions N] [--seed S]"
+        "usage: gen-workspace <dir> [--specs N] [--plans N] [--phases N] [--sessions N] [--seed S] [--undated]"
     );
     std::process::exit(2)
 }
@@ -134,6 +139,7 @@ fn parse_args() -> Args {
         phases: 6,
         sessions: 12,
         seed: 1,
+        undated: false,
     };
     let mut dir = None;
     let mut it = std::env::args().skip(1);
@@ -150,6 +156,7 @@ fn parse_args() -> Args {
             "--phases" => args.phases = num("--phases").max(1) as usize,
             "--sessions" => args.sessions = num("--sessions") as usize,
             "--seed" => args.seed = num("--seed"),
+            "--undated" => args.undated = true,
             "-h" | "--help" => usage(),
             other if !other.starts_with('-') && dir.is_none() => dir = Some(PathBuf::from(other)),
             _ => usage(),
@@ -498,7 +505,13 @@ fn plan(rng: &mut Rng, n: usize, slug: &str, spec: Option<(usize, &str)>, phases
     s
 }
 
-fn session(rng: &mut Rng, folder: &str, doc: Option<String>) -> Vec<(&'static str, String)> {
+/// A session's files, and its date (written as `Start date:` unless `undated`).
+fn session(
+    rng: &mut Rng,
+    folder: &str,
+    doc: Option<String>,
+    undated: bool,
+) -> (Vec<(&'static str, String)>, String) {
     let spanish = rng.chance(30);
     let mut files = Vec::new();
     let objective = sentence(rng, spanish);
@@ -506,12 +519,17 @@ fn session(rng: &mut Rng, folder: &str, doc: Option<String>) -> Vec<(&'static st
         Some(d) => format!("- loop, {d}"),
         None => format!("- conversation with {}", rng.pick(TEAMS)),
     };
+    let day = date(rng);
+    let declared = if undated {
+        String::new()
+    } else {
+        format!("Start date: {day}\n\n")
+    };
     files.push((
         "SESSION.md",
         format!(
-            "# Session — {folder}\n\nStart date: {}\n\n## Objective\n{objective}\n\n## Origin\n{origin}\n\n\
+            "# Session — {folder}\n\n{declared}## Objective\n{objective}\n\n## Origin\n{origin}\n\n\
              ## Success criteria\n- [ ] {} works end to end\n",
-            date(rng),
             rng.pick(NOUNS)
         ),
     ));
@@ -550,7 +568,7 @@ fn session(rng: &mut Rng, folder: &str, doc: Option<String>) -> Vec<(&'static st
     if rng.chance(60) {
         files.push((".closed", String::new()));
     }
-    files
+    (files, day)
 }
 
 fn write(path: &Path, text: &str) {
@@ -590,6 +608,8 @@ fn main() {
         write(&root.join(&file), &text);
         plan_files.push(file);
     }
+    let mut history =
+        String::from("# Session History\n\n| Session | Date | State | Refs |\n|---|---|---|---|\n");
     for i in 0..args.sessions {
         let flow = rng.pick(&[
             "spec-refine",
@@ -601,12 +621,19 @@ fn main() {
         let folder = format!("{}-{}-{flow}", num(i + 1), slug(&mut rng));
         let doc = (!plan_files.is_empty() && rng.chance(70))
             .then(|| plan_files[rng.below(plan_files.len() as u64) as usize].clone());
-        for (name, text) in session(&mut rng, &folder, doc) {
+        let (files, day) = session(&mut rng, &folder, doc, args.undated);
+        if files.iter().any(|(name, _)| *name == ".closed") {
+            let _ = writeln!(history, "| {folder} | {day} | closed | — |");
+        }
+        for (name, text) in files {
             write(
                 &root.join(".workflow/sessions").join(&folder).join(name),
                 &text,
             );
         }
+    }
+    if args.undated {
+        write(&root.join(".workflow/HISTORY.md"), &history);
     }
     println!(
         "wrote {} specs, {} plans of {} phases and {} sessions into {}",

@@ -233,12 +233,23 @@ fn ambiguous_target_holds_a_pausable_host_and_degrades_otherwise() {
     let ws = Ws::new();
     seed_session(&ws, "001-login-quick");
     seed_session(&ws, "002-other-quick");
-    let (code, v) = ws.run_with(&["checkpoint-write", "--can-pause"], None, &[]);
+    let (code, v) = ws.run_with(
+        &["checkpoint-write", "--can-pause"],
+        Some(&hook("conv-A")),
+        &[],
+    );
     assert_eq!(code, 2, "{v}");
     assert_eq!(v["ok"], false);
     assert_eq!(v["error"]["code"], "SESSION_AMBIGUOUS");
     assert_eq!(v["data"]["candidates"].as_array().unwrap().len(), 2);
     assert!(v["data"]["action"].as_str().is_some_and(|a| !a.is_empty()));
+    // Without a conversation id nothing could ever bind: the compaction is not held.
+    let (code, v) = ws.run_with(&["checkpoint-write", "--can-pause"], None, &[]);
+    assert_eq!(
+        (code, v["continuity"].as_str()),
+        (0, Some("degraded")),
+        "{v}"
+    );
 
     let (code, v) = ws.run_with(&["checkpoint-write"], None, &[]);
     assert_eq!(code, 0);
@@ -255,6 +266,230 @@ fn ambiguous_target_holds_a_pausable_host_and_degrades_otherwise() {
     assert_eq!(v["checkpoints_written"], json!([]));
     assert_eq!(v["continuity"], "degraded");
     assert_eq!(v["primary_session"], Value::Null);
+}
+
+/// Runs a hook command with the PreCompact payload of `conversation`: (exit code, stdout JSON,
+/// stderr).
+fn pre_compact(ws: &Ws, args: &[&str], conversation: &str) -> (i32, Value, String) {
+    let out = ws.output_in(ws.root(), args, Some(&hook(conversation)), &[]);
+    (
+        out.status.code().unwrap_or(-1),
+        json_of(&out.stdout),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn claude_code_session_ids_bind_at_create_and_settle_precompact() {
+    let ws = Ws::new();
+    // Issue 20's sequence: two sessions created from two Claude Code conversations.
+    for (conv, name) in [("conv-A", "one-quick"), ("conv-B", "two-quick")] {
+        let (code, v) = ws.run_env(
+            &[
+                "session-create",
+                "--type",
+                "quick",
+                "--name",
+                name,
+                "--objective",
+                "x",
+            ],
+            &[("CLAUDE_CODE_SESSION_ID", conv)],
+        );
+        assert_eq!(code, 0, "{v}");
+    }
+    let reg: Value = serde_json::from_str(&ws.read(".workflow/sessions/.bindings.json")).unwrap();
+    // Stored as the reference stores it: the SHA-256 of the id (conv-A's as observed on v22).
+    assert_eq!(
+        reg["bindings"]["9daa9c309f88a6a8233e4cfe6b80c7ae87c7005674dd969d8f0020eb2c47d152"],
+        "001-one-quick"
+    );
+    for (conv, folder) in [("conv-A", "001-one-quick"), ("conv-B", "002-two-quick")] {
+        let (code, v, err) = pre_compact(&ws, &["checkpoint-write", "--can-pause"], conv);
+        assert_eq!(
+            (code, v["session"].as_str()),
+            (0, Some(folder)),
+            "{v} {err}"
+        );
+    }
+    assert!(ws.checkpoint("001-one-quick").exists());
+    // AW_CONTEXT_ID wins over the host's variable.
+    let (code, v) = ws.run_env(
+        &["checkpoint-read"],
+        &[
+            ("AW_CONTEXT_ID", "conv-B"),
+            ("CLAUDE_CODE_SESSION_ID", "conv-A"),
+        ],
+    );
+    assert_eq!(
+        (code, v["session"].as_str()),
+        (0, Some("002-two-quick")),
+        "{v}"
+    );
+    // A hook whose environment names another conversation than its payload: the conflict names
+    // the variable it came from.
+    let out = ws.output_in(
+        ws.root(),
+        &["checkpoint-write", "--can-pause"],
+        Some(&hook("conv-A")),
+        &[("CLAUDE_CODE_SESSION_ID", "conv-B")],
+    );
+    let v = json_of(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{v}");
+    assert_eq!(v["error"]["code"], "CONTEXT_ID_CONFLICT");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("CLAUDE_CODE_SESSION_ID"),
+        "{v}"
+    );
+}
+
+#[test]
+fn a_held_compaction_says_why_and_its_command_lifts_it() {
+    let ws = Ws::new();
+    seed_session(&ws, "001-login-quick");
+    seed_session(&ws, "002-other-quick");
+    let (code, v, err) = pre_compact(&ws, &["checkpoint-write", "--can-pause"], "conv-C");
+    assert_eq!(code, 2, "{v}");
+    assert_eq!(v["error"]["code"], "SESSION_AMBIGUOUS");
+    // One line on stderr: why, and the one command that lifts the hold.
+    assert_eq!(err.matches('\n').count(), 1, "{err:?}");
+    assert!(err.contains("not bound"), "{err}");
+    let command = err
+        .split('`')
+        .nth(1)
+        .unwrap_or_else(|| panic!("no command in {err:?}"));
+    assert!(
+        command.starts_with("AW_CONTEXT_ID=conv-C aw checkpoint-write --code <folder>"),
+        "{command}"
+    );
+    assert!(err.contains("001-login-quick | 002-other-quick"), "{err}");
+    assert!(v["data"]["action"].as_str().unwrap().contains(command));
+    // Running that command, as an agent's shell would (aw on PATH, no hook payload), binds the
+    // conversation, and the next PreCompact goes through.
+    let path = format!(
+        "{}:{}",
+        crate::support::bin().parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut sh = std::process::Command::new("sh");
+    crate::support::clean_env(&mut sh, ws.home());
+    let ran = sh
+        .current_dir(ws.root())
+        .env("PATH", path)
+        .arg("-c")
+        .arg(command.replace("<folder>", "002-other-quick"))
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(ran.status.success(), "{ran:?}");
+    std::fs::remove_file(ws.checkpoint("002-other-quick")).unwrap();
+    let (code, v, err) = pre_compact(&ws, &["checkpoint-write", "--can-pause"], "conv-C");
+    assert_eq!(
+        (code, v["session"].as_str()),
+        (0, Some("002-other-quick")),
+        "{v} {err}"
+    );
+    assert!(ws.checkpoint("002-other-quick").exists());
+}
+
+#[test]
+fn every_lifecycle_hook_blocks_only_with_words() {
+    // Every unresolved situation a lifecycle hook can meet, for every hook command: a hook
+    // either goes on (0), fails for a reason it prints (1), or holds (2) with the reason and the
+    // remedy on stderr, and only the pausable PreCompact holds, only when a binding settles it.
+    type Setup = fn(&Ws);
+    let situations: [(&str, Setup, bool); 6] = [
+        ("no session", |_| {}, false),
+        (
+            "only closed",
+            |ws| drop(ws.session("001-a-quick", true)),
+            false,
+        ),
+        (
+            "two active, unbound",
+            |ws| {
+                ws.session("001-a-quick", false);
+                ws.session("002-b-quick", false);
+            },
+            true,
+        ),
+        (
+            "two active, bound to a closed one",
+            |ws| {
+                ws.session("001-a-quick", false);
+                ws.session("002-b-quick", false);
+                ws.session("003-c-quick", false);
+                let (code, _) = ws.run_env(
+                    &["session-resume", "--code", "3", "--reopen"],
+                    &[("AW_CONTEXT_ID", "conv-H")],
+                );
+                assert_eq!(code, 0);
+                std::fs::write(ws.sessions().join("003-c-quick/.closed"), "").unwrap();
+            },
+            false,
+        ),
+        (
+            "a number two folders share",
+            |ws| {
+                ws.session("047-x", false);
+                ws.session("session047-y", false);
+                let (code, _) = ws.run_env(
+                    &["session-resume", "--code", "047-x", "--reopen"],
+                    &[("AW_CONTEXT_ID", "conv-H")],
+                );
+                assert_eq!(code, 1, "a write cannot bind a shared number");
+            },
+            false,
+        ),
+        (
+            "an unreadable registry",
+            |ws| {
+                ws.session("001-a-quick", false);
+                ws.session("002-b-quick", false);
+                std::fs::write(ws.sessions().join(".bindings.json"), "{nope").unwrap();
+            },
+            false,
+        ),
+    ];
+    let commands: [&[&str]; 4] = [
+        &["checkpoint-write", "--can-pause"],
+        &["checkpoint-write"],
+        &["auto-compact-on-close"],
+        &["resume-summary"],
+    ];
+    for (what, setup, holds) in situations {
+        let ws = Ws::new();
+        setup(&ws);
+        for args in commands {
+            for payload in [Some("conv-H"), None] {
+                let out = match payload {
+                    Some(c) => ws.output_in(ws.root(), args, Some(&hook(c)), &[]),
+                    None => ws.output_in(ws.root(), args, None, &[]),
+                };
+                let code = out.status.code().unwrap_or(-1);
+                let err = String::from_utf8_lossy(&out.stderr);
+                let expect = if holds && payload.is_some() && args.contains(&"--can-pause") {
+                    2
+                } else {
+                    0
+                };
+                assert_eq!(code, expect, "{what}: {args:?} {payload:?}: {err}");
+                if code == 2 {
+                    assert!(err.contains("aw checkpoint-write --code"), "{what}: {err}");
+                }
+                let v = json_of(&out.stdout);
+                if code == 0 && v.get("continuity") == Some(&json!("degraded")) {
+                    assert!(
+                        v["action"].as_str().is_some_and(|a| !a.is_empty()),
+                        "{what}: {args:?}: {v}"
+                    );
+                }
+            }
+        }
+    }
 }
 
 #[test]

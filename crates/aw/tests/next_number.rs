@@ -141,9 +141,10 @@ fn claims_create_reserve_and_reuse() {
         (v["next"].clone(), v["claimed_owner"].clone()),
         (json!("002"), json!("004-owner-quick"))
     );
+    // The reference's (v22) marker, byte for byte: a v22 run re-claims and releases it.
     assert_eq!(
         ws.read("docs/specs/002-spec-login.md"),
-        "<!-- aw:reservation 004-owner-quick -->\n"
+        "<!-- aw:reserva 004-owner-quick -->\n"
     );
     let again = ws.ok(&[
         "next-number",
@@ -157,10 +158,10 @@ fn claims_create_reserve_and_reuse() {
         (again["next"].clone(), again["claim_reused"].clone()),
         (json!("002"), json!(true))
     );
-    // The reference's Spanish marker is recognised as the same owner's.
+    // The marker older aw releases wrote is still the same owner's.
     std::fs::write(
         ws.root().join("docs/specs/007-spec-old.md"),
-        "<!-- aw:reserva 004-owner-quick -->\n",
+        "<!-- aw:reservation 004-owner-quick -->\n",
     )
     .unwrap();
     let old = ws.ok(&[

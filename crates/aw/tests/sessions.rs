@@ -2,7 +2,7 @@
 //! (§7.3), create/close/resume/reopen, HISTORY upserts (§7.9), artifacts, and the defects the
 //! reference had (§13: 3, 4, 5, 8, 9, 14, 16).
 
-use crate::support::Ws;
+use crate::support::{Ws, json_of};
 use serde_json::{Value, json};
 
 fn create(ws: &Ws, name: &str) -> Value {
@@ -107,12 +107,10 @@ fn writes_refuse_a_number_shared_by_two_folders() {
     ws.session("session047-y", false);
     let before = ws.tree();
     let v = ws.fails(&["session-close", "--code", "047-x"], "SESSION_AMBIGUOUS");
-    assert!(
-        v["data"]["action"]
-            .as_str()
-            .unwrap()
-            .contains("workspace-migrate")
-    );
+    // The action names the folders to rename (aw has no `workspace-migrate` to point to).
+    let action = v["data"]["action"].as_str().unwrap();
+    assert!(action.contains("047-x, session047-y"), "{action}");
+    assert!(!action.contains("workspace-migrate"), "{action}");
     assert_eq!(v["data"]["candidates"].as_array().unwrap().len(), 2);
     let mut after = ws.tree();
     after.remove(".workflow/.lock");
@@ -492,10 +490,34 @@ fn close_releases_untouched_reservations_only() {
     ]);
     let written = b["claimed_path"].as_str().unwrap();
     std::fs::write(written, "# Plan 001 — b\n").unwrap();
+    // A slot the reference claimed for this session, and one an older aw claimed: both are
+    // this session's reservations; another session's is not.
+    let folder = a["claimed_owner"].as_str().unwrap().to_owned();
+    ws.write(
+        "docs/research/004-research-v22.md",
+        &format!("<!-- aw:reserva {folder} -->\n"),
+    );
+    ws.write(
+        "docs/research/005-research-old.md",
+        &format!("<!-- aw:reservation {folder} -->\n"),
+    );
+    ws.write(
+        "docs/research/006-research-other.md",
+        "<!-- aw:reserva 009-other-quick -->\n",
+    );
     let v = ws.ok(&["session-close", "--code", "1"]);
     assert_eq!(
         v["reservations_released"],
-        json!(["docs/specs/001-spec-a.md"])
+        json!([
+            "docs/research/004-research-v22.md",
+            "docs/research/005-research-old.md",
+            "docs/specs/001-spec-a.md"
+        ])
+    );
+    assert!(
+        ws.root()
+            .join("docs/research/006-research-other.md")
+            .exists()
     );
     assert!(!std::path::Path::new(a["claimed_path"].as_str().unwrap()).exists());
     assert!(
@@ -695,6 +717,192 @@ fn artifacts_flags_scripts_and_dump() {
         &["session-artifacts", "--code", "2", "--dump"],
         "LEGACY_FORMAT",
     );
+}
+
+#[test]
+fn a_seeded_criteria_box_counts_as_one_criterion() {
+    let ws = Ws::new();
+    ws.create_session("quick", "seed-quick", "x");
+    // The bare `- [ ]` session-create seeds is one criterion, as v21 and v22 count it.
+    let v = ws.ok(&["session-artifacts", "--code", "1"]);
+    assert_eq!(v["artifacts"]["session"]["criterios_count"], 1, "{v}");
+}
+
+#[test]
+fn dump_takes_english_kinds_in_the_order_asked_with_absolute_paths() {
+    let ws = Ws::new();
+    let dir = ws.session("001-a", false);
+    std::fs::write(dir.join("SESSION.md"), "# Session — a\n\n## Objective\nx\n").unwrap();
+    std::fs::write(dir.join("DECISION.md"), "# Decisions\n").unwrap();
+    let (code, text) = ws.stdout(
+        &[
+            "session-artifacts",
+            "--code",
+            "1",
+            "--dump",
+            "Decisions, objective,objetivo,CONCLUSIONS",
+        ],
+        None,
+        &[],
+    );
+    assert_eq!(code, 0, "{text}");
+    let d = json_of(&text);
+    let keys: Vec<&str> = d.as_object().unwrap().keys().map(String::as_str).collect();
+    // The wire ids stay the reference's, in the order asked, each once.
+    assert_eq!(
+        keys,
+        [
+            "session",
+            "path",
+            "code",
+            "state",
+            "decisiones",
+            "objetivo",
+            "conclusiones"
+        ]
+    );
+    // As the reference: the folder's absolute path, and each file as {path, content, size}.
+    assert_eq!(d["path"], dir.to_string_lossy().as_ref());
+    let file: Vec<&str> = d["objetivo"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(file, ["path", "content", "size"]);
+    assert_eq!(d["conclusiones"], json!(null));
+    let bad = ws.fails(
+        &["session-artifacts", "--code", "1", "--dump", "objectives"],
+        "INVALID_INPUT",
+    );
+    assert!(
+        bad["data"]["action"]
+            .as_str()
+            .unwrap()
+            .contains("objective")
+    );
+}
+
+// ---- the narrative block (`aw:recorrido`) ----
+
+const NARRATED_SESSION: &str = "# SESSION — two-quick\n\n## Objective\nz\n\n## Origin\n- \n\n## Success criteria\n<!-- c -->\n- [x] parser compiles\n- [ ] docs\n";
+
+/// What the reference (v22.4.2) leaves in `SESSION.md` after closing the session of
+/// [`narrated_session`], byte for byte (recorded with `wl session-close --code 002`).
+const CLOSED_BY_THE_REFERENCE: &str = "# SESSION — two-quick\n\n## Objective\nz\n\n## Origin\n- \n\n## Success criteria\n<!-- c -->\n- [x] parser compiles\n- [ ] docs\n\n<!-- aw:recorrido -->\n## Recorrido\n\n> Bloque administrado por el CLI: proyecta las fuentes que enlaza y se reescribe solo. Editarlo a mano no cambia nada — corregí la fuente.\n\n- **Estado:** cerrada\n- **Objetivo:** z _(aplicado · SESSION.md)_\n- **Siguiente paso:** wire CLI _(planificado · CHECKPOINT.md)_\n\n### Tareas\n- parser compiles _(aplicado · SESSION.md)_\n- docs _(planificado · SESSION.md)_\n\n### Decisiones y por qué\n- use serde — Faster to write. _(aplicado · DECISION.md)_\n- Origin: T2 — cache — → docs/x.md _(aplicado · DECISION.md)_\n\n### Resultados\n- parser written _(aplicado · CHECKPOINT.md)_\n- tests green _(aplicado · CHECKPOINT.md)_\n\n### Pendiente\n- wire CLI _(planificado · CHECKPOINT.md)_\n- naming? _(planificado · CHECKPOINT.md)_\n\n### Detalle\n- [CHECKPOINT.md](./CHECKPOINT.md)\n- [DECISION.md](./DECISION.md)\n- [BACKLOG.md](./BACKLOG.md)\n\n<!-- /aw:recorrido -->\n";
+
+/// A session with criteria, two decisions (both shapes), a checkpoint with results, pending work
+/// and an open question, and a backlog; its SESSION.md carries `block` after the document.
+fn narrated_session(ws: &Ws, block: &str) -> std::path::PathBuf {
+    let s = ws.session("002-two-quick", false);
+    std::fs::write(s.join("SESSION.md"), format!("{NARRATED_SESSION}{block}")).unwrap();
+    std::fs::write(
+        s.join("DECISION.md"),
+        "# Decisions\n\n## DEC-1: use serde\nFaster to write.\n\n**Origin: T2 — cache**\n→ docs/x.md\n",
+    )
+    .unwrap();
+    std::fs::write(
+        s.join("CHECKPOINT.md"),
+        "# CHECKPOINT\n\n## Completed\n- parser written\n- tests green\n\n## Pending / Next\n- wire CLI\n\n## Open questions\n- naming?\n",
+    )
+    .unwrap();
+    std::fs::write(s.join("BACKLOG.md"), "# Backlog\n").unwrap();
+    s
+}
+
+#[test]
+fn close_and_reopen_refresh_the_narrative_block_as_the_reference_does() {
+    let ws = Ws::new();
+    // A block the reference wrote while the session was open.
+    let open_block = "\n<!-- aw:recorrido -->\n## Recorrido\n\n> Bloque administrado por el CLI: proyecta las fuentes que enlaza y se reescribe solo. Editarlo a mano no cambia nada — corregí la fuente.\n\n- **Estado:** abierta\n- **Objetivo:** z _(aplicado · SESSION.md)_\n\n<!-- /aw:recorrido -->\n";
+    let s = narrated_session(&ws, open_block);
+    let v = ws.ok(&["session-close", "--code", "2"]);
+    assert!(v.get("narrative_error").is_none(), "{v}");
+    // The block now says the session is closed, in the reference's bytes.
+    assert_eq!(
+        ws.read(".workflow/sessions/002-two-quick/SESSION.md"),
+        CLOSED_BY_THE_REFERENCE
+    );
+    // Reopened, it says so; nothing else moves.
+    let v = ws.ok(&["session-resume", "--code", "2", "--reopen"]);
+    let reopened = std::fs::read_to_string(s.join("SESSION.md")).unwrap();
+    assert_eq!(
+        reopened,
+        CLOSED_BY_THE_REFERENCE.replace("- **Estado:** cerrada\n", "- **Estado:** reanudada\n")
+    );
+    // A resuming agent reads the narrative first: before the document and the checkpoint.
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    let at = |k: &str| keys.iter().position(|x| *x == k).unwrap();
+    assert!(at("narrative") < at("objetivo") && at("narrative") < at("checkpoint"));
+    let n = &v["narrative"];
+    assert_eq!(n["phase"], "reanudada");
+    assert_eq!(n["next"]["text"], "wire CLI");
+    assert_eq!(
+        n["tasks"].as_array().unwrap().len(),
+        2,
+        "the block is not read back"
+    );
+    assert_eq!(n["decisions"][0]["source"]["locator"], "DEC-1");
+    let (code, text) = ws.stdout(
+        &["session-resume", "--code", "2", "--format", "human"],
+        None,
+        &[],
+    );
+    assert_eq!(code, 0);
+    let second = text.lines().nth(1).unwrap_or_default();
+    assert_eq!(second, "  Narrative · resumed", "{text}");
+    assert!(
+        text.contains("Next       wire CLI [planned · CHECKPOINT.md]"),
+        "{text}"
+    );
+    // A plain read refreshes nothing.
+    let before = ws.tree();
+    ws.ok(&["session-resume", "--code", "2"]);
+    ws.ok(&["session-artifacts", "--code", "2"]);
+    assert_eq!(ws.tree(), before);
+}
+
+#[test]
+fn a_session_with_nothing_to_narrate_gets_no_block() {
+    let ws = Ws::new();
+    ws.create_session("quick", "plain-quick", "x");
+    let before = ws.read(".workflow/sessions/001-plain-quick/SESSION.md");
+    ws.ok(&["session-close", "--code", "1"]);
+    assert_eq!(
+        ws.read(".workflow/sessions/001-plain-quick/SESSION.md"),
+        before
+    );
+    ws.ok(&["session-resume", "--code", "1", "--reopen"]);
+    assert_eq!(
+        ws.read(".workflow/sessions/001-plain-quick/SESSION.md"),
+        before
+    );
+}
+
+#[test]
+fn a_written_checkpoint_refreshes_the_narrative_a_kept_one_does_not() {
+    let ws = Ws::new();
+    let s = narrated_session(&ws, "");
+    std::fs::remove_file(s.join("CHECKPOINT.md")).unwrap();
+    let v = ws.ok(&["checkpoint-write", "--code", "2"]);
+    assert!(v.get("narrative_error").is_none(), "{v}");
+    let doc = std::fs::read_to_string(s.join("SESSION.md")).unwrap();
+    assert!(doc.starts_with(NARRATED_SESSION), "the document is kept");
+    assert!(doc.contains("- **Estado:** abierta\n"), "{doc}");
+    // The written template's placeholders are not results.
+    assert!(!doc.contains("### Resultados"), "{doc}");
+    // The agent fills in the checkpoint; the next write keeps it and leaves the block alone.
+    std::fs::write(
+        s.join("CHECKPOINT.md"),
+        "# CHECKPOINT\n\n## Completed\n- parser written\n",
+    )
+    .unwrap();
+    let v = ws.ok(&["checkpoint-write", "--code", "2"]);
+    assert_eq!(v["preserved"], true);
+    assert_eq!(std::fs::read_to_string(s.join("SESSION.md")).unwrap(), doc);
+    // The closing hook never refreshes it either.
+    ws.ok(&["auto-compact-on-close", "--code", "2"]);
+    assert_eq!(std::fs::read_to_string(s.join("SESSION.md")).unwrap(), doc);
 }
 
 // ---- listing ----

@@ -166,7 +166,11 @@ fn resume_sessions() {
     let (code, v) = json(&ws, &["resume", "--code", "003"]);
     assert_eq!(code, 0, "closed sessions can be resumed");
     assert_eq!(v["proposal"]["kind"], "session", "outside the pipeline");
-    assert_eq!(v["proposal"]["progress"], "no checkpoint");
+    // Where it stands, by the narrative's phase rule (v22 §5.6).
+    assert_eq!(
+        v["proposal"]["progress"],
+        "session closed, no progress recorded"
+    );
     assert_eq!(
         v["proposal"]["command"],
         "aw session-resume --code 003-refunds-spec-refine --reopen"

@@ -574,6 +574,31 @@ fn closing_a_session_whose_checkpoint_leads_nowhere_changes_nothing() {
 }
 
 #[test]
+fn a_session_document_linked_out_never_gets_a_narrative_block() {
+    let s = Site::initialised();
+    s.ws.create_session("quick", "x", "o");
+    // A decision gives the narrative something to write.
+    std::fs::write(
+        s.path(".workflow/sessions/001-x/DECISION.md"),
+        "# Decisions\n\n## DEC-1: keep it\nWhy.\n",
+    )
+    .unwrap();
+    s.move_out(".workflow/sessions/001-x/SESSION.md", "SESSION.md");
+    let outside = tree(&s.out);
+    // The checkpoint, the close and the reopening stand; the block is refused and said so.
+    for cmd in [
+        "checkpoint-write --code 1",
+        "session-close --code 1",
+        "session-resume --code 1 --reopen",
+    ] {
+        let v = s.ok(cmd, &[]);
+        let error = v["narrative_error"].as_str().unwrap_or_default();
+        assert!(error.contains("symbolic link"), "`{cmd}`: {v:#}");
+        assert_eq!(tree(&s.out), outside, "`{cmd}` wrote outside");
+    }
+}
+
+#[test]
 fn a_run_state_linked_out_is_never_written() {
     let s = Site::initialised();
     s.ws.create_session("quick", "x", "o");

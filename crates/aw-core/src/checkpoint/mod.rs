@@ -1,8 +1,10 @@
 //! CHECKPOINT.md: the snapshot aw writes before a host compacts a conversation
 //! ([`snapshot`]), its sealed template and the overwrite guard ([`template`]), how it is read back
-//! in English and in the reference's Spanish ([`read`]), and how fresh it is ([`freshness`]).
+//! in English and in the reference's Spanish ([`read`]), how fresh it is ([`freshness`]), and
+//! when the PreCompact hook holds a compaction ([`hold`]).
 
 pub mod freshness;
+pub mod hold;
 pub mod read;
 pub mod snapshot;
 pub mod template;

@@ -22,6 +22,7 @@ use super::spec::Maturity;
 use super::status::{PlanEntry, SessionEntry, SpecEntry, StatusModel};
 use crate::error_code::ErrorCode;
 use crate::session::correlative::Correlative;
+use crate::session::narrative::Phase;
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 use std::collections::HashMap;
@@ -239,12 +240,12 @@ pub fn session_proposal(s: &SessionEntry) -> Proposal {
         .clone()
         .or_else(|| (!s.summary.is_empty()).then(|| s.summary.clone()))
         .unwrap_or_else(|| s.folder.clone());
-    let progress = match &d.checkpoint {
-        Some(cp) => match &cp.completed {
-            Some(done) => format!("checkpoint present: {done}"),
-            None => "checkpoint present".to_owned(),
-        },
-        None => "no checkpoint".to_owned(),
+    // Where the session stands, by the narrative's phase rule, and its first result.
+    let done = d.checkpoint.as_ref().and_then(|cp| cp.completed.as_deref());
+    let phase = Phase::of(!d.active, done.is_some()).word();
+    let progress = match done {
+        Some(done) => format!("session {phase}: {done}"),
+        None => format!("session {phase}, no progress recorded"),
     };
     let (next, command) = match &d.flow_stop {
         Some(stop) => (stop.next.clone(), stop.command.clone()),

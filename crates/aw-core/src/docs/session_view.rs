@@ -36,8 +36,9 @@ pub struct SessionView {
 /// Reads a session's descriptor (`SESSION.md`, or a legacy objective file).
 pub fn session_view(folder: &SessionFolder, descriptor: Option<&str>) -> SessionView {
     let id = identity(&folder.folder);
-    let text = descriptor.unwrap_or("");
-    let lines = markdown::scan(text);
+    // The narrative block is a projection of the document: never read back as its content.
+    let text = crate::session::narrative::strip(descriptor.unwrap_or(""));
+    let lines = markdown::scan(&text);
     let facts = document::facts_in(&id.name, &lines);
     let section = |titles: &[&str]| markdown::section_any(&lines, titles);
     SessionView {

@@ -80,8 +80,9 @@ pub const SUMMARY_CHARS: usize = 100;
 /// Reads a session's facts. `name` is the identity name (the folder for current sessions, the
 /// part after `sessionNNN-` for legacy ones); `text` is the descriptor file, if any.
 pub fn facts(name: &str, text: Option<&str>) -> Facts {
-    let text = text.unwrap_or("");
-    facts_in(name, &markdown::scan(text))
+    // The narrative block is a projection of the document: never read back as its content.
+    let text = super::narrative::strip(text.unwrap_or(""));
+    facts_in(name, &markdown::scan(&text))
 }
 
 /// [`facts`] of a descriptor already scanned into `lines` (no lines: no descriptor).
@@ -118,7 +119,7 @@ pub struct Outline {
     /// The first level-1 heading.
     pub title: Option<String>,
     /// Checkbox lines under `## Success criteria` (else `## Acceptance criteria`), either
-    /// language.
+    /// language; a box with no text yet (the seed `- [ ]`) counts.
     pub criteria_count: usize,
     /// `## Origin` has a non-blank line (the placeholder comment counts, as in the reference).
     pub has_origin: bool,
@@ -126,7 +127,8 @@ pub struct Outline {
 
 /// Reads a session document's outline.
 pub fn outline(text: &str) -> Outline {
-    let lines = markdown::scan(text);
+    let text = super::narrative::strip(text);
+    let lines = markdown::scan(&text);
     let title = lines.iter().find_map(|l| {
         l.heading
             .filter(|(level, _)| *level == 1)
@@ -135,7 +137,11 @@ pub fn outline(text: &str) -> Outline {
     let criteria_count = [aliases::SUCCESS_CRITERIA, aliases::ACCEPTANCE]
         .iter()
         .find_map(|group| markdown::section_any(&lines, group))
-        .map(|body| crate::artifacts::parse_tasks(&body).total())
+        .map(|body| {
+            body.lines()
+                .filter(|l| crate::artifacts::is_criterion_line(l))
+                .count()
+        })
         .unwrap_or(0);
     let has_origin = markdown::section_any(&lines, aliases::ORIGIN)
         .is_some_and(|body| markdown::nonblank_lines(&body).next().is_some());
@@ -165,8 +171,23 @@ mod tests {
         let en = "intro\n# Session — y\n## Origin\n- loop\n## Success criteria\n- [ ] done when green\n## Acceptance criteria\n- [ ] a\n- [ ] b\n";
         let o = outline(en);
         assert_eq!(o.criteria_count, 1, "success criteria win over acceptance");
+        // The seed of a new session is one criterion, as v21 and v22 count it; `[]` and a box
+        // glued to its text count too, a box without a space after the marker does not.
+        let seeded = "## Success criteria\n<!-- comment -->\n- [ ]\n";
+        assert_eq!(outline(seeded).criteria_count, 1);
+        let shapes = "## Success criteria\n- []\n  * [X]done\n-[ ] no\n- [y] no\n- [ ] yes\n";
+        assert_eq!(outline(shapes).criteria_count, 3);
         assert!(o.has_origin);
         assert_eq!(o.title.as_deref(), Some("Session — y"));
+    }
+
+    #[test]
+    fn the_narrative_block_is_not_read_as_the_document() {
+        let text = "# Session — a\n\n## Objective\nx\n\n## Success criteria\n- [ ] one\n\n\
+                    <!-- aw:recorrido -->\n## Recorrido\n\n- Branch: feat/b _(aplicado · SESSION.md)_\n\
+                    - [ ] phantom\n\n<!-- /aw:recorrido -->\n";
+        assert_eq!(facts("a", Some(text)).branch, None);
+        assert_eq!(outline(text).criteria_count, 1);
     }
 
     #[test]

@@ -7,6 +7,7 @@
 
 use crate::markdown;
 use crate::session::folder::{SessionState, identity};
+use std::collections::HashMap;
 
 /// The title of a new history file.
 pub const TITLE: &str = "# Session History";
@@ -330,13 +331,60 @@ pub fn refs_cell(text: Option<&str>, code: &str, key: &str, refs: Option<&str>) 
     .unwrap_or_else(|| "—".to_owned())
 }
 
-/// The date recorded for a session, if its row has one.
-pub fn date_of(text: &str, code: &str, key: &str) -> Option<String> {
-    rows(text)
+/// The dates of HISTORY.md's rows, read once and indexed, so a listing of any number of sessions
+/// looks each one up in constant time (reading the table again for every session made a listing
+/// quadratic in its sessions). A lookup answers what scanning the rows for the first one whose
+/// key matches ([`key_matches`]) would.
+#[derive(Debug, Clone, Default)]
+pub struct Dates {
+    /// Each row's date, in table order.
+    dates: Vec<String>,
+    /// The first row of each key.
+    by_key: HashMap<String, usize>,
+    /// The first row whose key is `<digits>-…`, by those digits.
+    by_number: HashMap<String, usize>,
+}
+
+impl Dates {
+    /// Reads the first table of HISTORY.md's `text`.
+    pub fn of(text: &str) -> Self {
+        let mut d = Dates::default();
+        for (i, row) in rows(text).into_iter().enumerate() {
+            if let Some((digits, _)) = row.key.split_once('-')
+                && !digits.is_empty()
+                && digits.bytes().all(|b| b.is_ascii_digit())
+            {
+                d.by_number.entry(digits.to_owned()).or_insert(i);
+            }
+            d.by_key.entry(row.key).or_insert(i);
+            d.dates.push(row.date);
+        }
+        d
+    }
+
+    /// Every row key (each once).
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.by_key.keys().map(String::as_str)
+    }
+
+    /// The date of the session `code` whose row key would be `key`: that of the first row that
+    /// belongs to it, when that row has one.
+    pub fn get(&self, code: &str, key: &str) -> Option<&str> {
+        let code = code.strip_prefix("session").unwrap_or(code);
+        let numeric = !code.is_empty() && code.bytes().all(|b| b.is_ascii_digit());
+        let first = [
+            self.by_key.get(key),
+            self.by_key.get(code),
+            numeric.then(|| self.by_number.get(code)).flatten(),
+        ]
         .into_iter()
-        .find(|r| key_matches(&r.key, code, key))
-        .map(|r| r.date)
-        .filter(|d| !d.is_empty())
+        .flatten()
+        .min()?;
+        self.dates
+            .get(*first)
+            .map(String::as_str)
+            .filter(|d| !d.is_empty())
+    }
 }
 
 /// Rewrites a legacy 6/7-column first table to four columns. `None` when there is nothing to
@@ -430,20 +478,24 @@ pub fn upsert(text: Option<&str>, code: &str, row: &Row) -> Upserted {
 }
 
 /// A session's date, as listings and rows show it: the `Start date:` its document declares, else
-/// the date of its HISTORY row (`history` is HISTORY.md's text), else `today`. Never the folder's
-/// modification time, which moves whenever anything in the folder changes.
+/// the date of its HISTORY row (`history`: HISTORY.md's rows, read once by the caller), else
+/// `today`. Never the folder's modification time, which moves whenever anything in the folder
+/// changes.
 pub fn session_date(
     folder: &str,
     declared: Option<&str>,
-    history: Option<&str>,
+    history: Option<&Dates>,
     today: &str,
 ) -> String {
+    if let Some(d) = declared {
+        return d.to_owned();
+    }
     let id = identity(folder);
     let key = row_key(&id.code, Some(&id.name));
-    declared
-        .map(str::to_owned)
-        .or_else(|| history.and_then(|h| date_of(h, &id.code, &key)))
-        .unwrap_or_else(|| today.to_owned())
+    history
+        .and_then(|h| h.get(&id.code, &key))
+        .unwrap_or(today)
+        .to_owned()
 }
 
 /// What `history-update` asks of a session's row (values already checked).
@@ -594,7 +646,7 @@ mod tests {
             )
         );
         assert_eq!(
-            date_of(LEGACY, "002", "002-analyze-bar").as_deref(),
+            Dates::of(LEGACY).get("002", "002-analyze-bar"),
             Some("2026-01-02")
         );
         let keys: Vec<_> = rows(LEGACY).into_iter().map(|r| r.key).collect();
@@ -661,7 +713,8 @@ mod tests {
 
     #[test]
     fn a_session_date_is_declared_else_recorded_else_today() {
-        let h = "| Session | Date | State | Refs |\n|---|---|---|---|\n| 001-a | 2026-01-02 | active | — |\n";
+        let text = "| Session | Date | State | Refs |\n|---|---|---|---|\n| 001-a | 2026-01-02 | active | — |\n";
+        let h = &Dates::of(text);
         assert_eq!(
             session_date("001-a", Some("2026-03-04"), Some(h), "2026-05-06"),
             "2026-03-04"
@@ -678,6 +731,50 @@ mod tests {
             session_date("001-a", None, None, "2026-05-06"),
             "2026-05-06"
         );
+    }
+
+    #[test]
+    fn the_date_lookup_answers_what_a_scan_of_the_rows_would() {
+        let text = "| Session | Date | State | Refs |\n|---|---|---|---|\n\
+            | 007-b | 2026-01-01 | active | — |\n\
+            | 007 | 2026-01-02 | active | — |\n\
+            | 007-a | 2026-01-03 | closed | — |\n\
+            | 008-x | | closed | — |\n\
+            | 008-x | 2026-01-05 | closed | — |\n\
+            | 009-login-quick | 2026-01-06 | closed | — |\n\
+            | 009-login-quick-2 | 2026-01-07 | closed | — |\n\
+            | abc-x | 2026-01-08 | closed | — |\n\
+            | 0x-1 | 2026-01-09 | closed | — |\n";
+        let dates = Dates::of(text);
+        let scan = |code: &str, key: &str| {
+            rows(text)
+                .into_iter()
+                .find(|r| key_matches(&r.key, code, key))
+                .map(|r| r.date)
+                .filter(|d| !d.is_empty())
+        };
+        for (code, key) in [
+            ("007", "007-a"),
+            ("session007", "007-a"),
+            ("007", "007-zzz"),
+            ("007-a", "007-a"),
+            ("008", "008-x"),
+            ("008-x", "008-x"),
+            ("009-login-quick", "009-login-quick"),
+            ("009-login-quick-2", "009-login-quick-2"),
+            ("009", "009-other"),
+            ("abc-x", "abc-x"),
+            ("abc", "abc-x"),
+            ("0x", "0x-1"),
+            ("010", "010-none"),
+            ("", ""),
+        ] {
+            assert_eq!(
+                dates.get(code, key).map(str::to_owned),
+                scan(code, key),
+                "{code} {key}"
+            );
+        }
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! Sessions: names, numbering, folder identity, the resolver's rules, the conversation registry,
-//! `SESSION.md` and `HISTORY.md`.
+//! `SESSION.md` (and its narrative block) and `HISTORY.md`.
 
 pub mod bindings;
 pub mod correlative;
@@ -7,5 +7,6 @@ pub mod document;
 pub mod folder;
 pub mod history;
 pub mod names;
+pub mod narrative;
 pub mod reservation;
 pub mod resolve;

@@ -1,17 +1,19 @@
 //! Numbering reservations: a document slot (`docs/<kind>/NNN-<rest>`) claimed for a session.
 //!
-//! A reserved file holds exactly one marker line, `<!-- aw:reservation <session-folder> -->`,
-//! until its owner writes real content. The reference wrote the same line with the Spanish word
-//! `reserva`; both spellings are recognised, and only ours is written. `session-close` releases
-//! the files of the closed session whose bytes are still exactly a marker.
+//! A reserved file holds exactly one marker line, `<!-- aw:reserva <session-folder> -->`, until
+//! its owner writes real content. That is the reference's (v22) marker, byte for byte, so a slot
+//! claimed by either tool is re-claimed and released by the other. Earlier aw releases wrote
+//! `<!-- aw:reservation <session-folder> -->`; that spelling is still recognised (re-claimed and
+//! released), never written. `session-close` releases the files of the closed session whose
+//! bytes are still exactly a marker.
 
-/// The marker aw writes into a slot reserved for `folder`.
+/// The marker aw writes into a slot reserved for `folder`: the reference's bytes.
 pub fn marker(folder: &str) -> String {
-    format!("<!-- aw:reservation {folder} -->\n")
+    format!("<!-- aw:reserva {folder} -->\n")
 }
 
-/// The session that owns a slot, if `bytes` are exactly a reservation marker (ours or the
-/// reference's).
+/// The session that owns a slot, if `bytes` are exactly a reservation marker (the reference's,
+/// or the one older aw releases wrote).
 pub fn owner(bytes: &[u8]) -> Option<&str> {
     let text = std::str::from_utf8(bytes).ok()?;
     let inner = text.strip_prefix("<!-- aw:")?.strip_suffix(" -->\n")?;
@@ -52,9 +54,14 @@ mod tests {
 
     #[test]
     fn markers_round_trip_in_both_spellings() {
-        assert_eq!(marker("004-x"), "<!-- aw:reservation 004-x -->\n");
+        // v22's exact bytes (34 for this folder, as observed).
+        assert_eq!(
+            marker("002-two-quick"),
+            "<!-- aw:reserva 002-two-quick -->\n"
+        );
+        assert_eq!(marker("002-two-quick").len(), 34);
         assert_eq!(owner(marker("004-x").as_bytes()), Some("004-x"));
-        assert_eq!(owner(b"<!-- aw:reserva 004-x -->\n"), Some("004-x"));
+        assert_eq!(owner(b"<!-- aw:reservation 004-x -->\n"), Some("004-x"));
         for not in [
             &b"<!-- aw:reservation 004-x -->"[..],
             b"<!-- aw:reservation 004-x -->\nmore",

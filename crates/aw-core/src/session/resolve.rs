@@ -81,8 +81,11 @@ pub struct Resolution {
 pub enum RefusalKind {
     /// `SESSION_NOT_FOUND`.
     NotFound,
-    /// `SESSION_AMBIGUOUS`.
+    /// `SESSION_AMBIGUOUS`: a code that matches several folders, or a number two folders share.
     Ambiguous,
+    /// `SESSION_AMBIGUOUS` too: several active sessions and the conversation bound to none of
+    /// them. Unlike [`RefusalKind::Ambiguous`], binding the conversation settles it.
+    Unbound,
     /// `SESSION_CLOSED`.
     Closed,
     /// `SESSION_BINDING_INVALID`.
@@ -96,7 +99,7 @@ impl RefusalKind {
     pub fn code(self) -> ErrorCode {
         match self {
             RefusalKind::NotFound => ErrorCode::SessionNotFound,
-            RefusalKind::Ambiguous => ErrorCode::SessionAmbiguous,
+            RefusalKind::Ambiguous | RefusalKind::Unbound => ErrorCode::SessionAmbiguous,
             RefusalKind::Closed => ErrorCode::SessionClosed,
             RefusalKind::BindingInvalid => ErrorCode::SessionBindingInvalid,
             RefusalKind::InvalidCode => ErrorCode::InvalidInput,
@@ -174,7 +177,7 @@ pub fn resolve(
     let chosen = if let Some(raw) = target.code {
         explicit(&all, raw.trim(), target.allow_closed)?
     } else {
-        implicit(&all, binding())?
+        implicit(&all, binding(), target.intent)?
     };
     if target.intent == Intent::Write {
         shared_number(&all, &chosen.folder)?;
@@ -249,7 +252,11 @@ fn explicit(all: &[&SessionFolder], code: &str, allow_closed: bool) -> Result<Re
     })
 }
 
-fn implicit(all: &[&SessionFolder], binding: BindingLookup) -> Result<Resolution, Refusal> {
+fn implicit(
+    all: &[&SessionFolder],
+    binding: BindingLookup,
+    intent: Intent,
+) -> Result<Resolution, Refusal> {
     let active: Vec<&SessionFolder> = all
         .iter()
         .copied()
@@ -303,15 +310,35 @@ fn implicit(all: &[&SessionFolder], binding: BindingLookup) -> Result<Resolution
             "Create one with `aw session-create`, or name an existing one with --code.".to_owned(),
             all,
         )),
-        many => Err(refuse(
-            RefusalKind::Ambiguous,
-            format!(
+        many => {
+            // A write can only be pointed at a folder whose number no other folder shares; when
+            // none is left, naming or binding one settles nothing.
+            let choosable: Vec<&SessionFolder> = match intent {
+                Intent::Read => many.to_vec(),
+                Intent::Write => many
+                    .iter()
+                    .copied()
+                    .filter(|f| shared_number(all, &f.folder).is_ok())
+                    .collect(),
+            };
+            let message = format!(
                 "There are {} active sessions and this conversation is not bound to any of them.",
                 many.len()
-            ),
-            "Say which one with --code <folder>.".to_owned(),
-            many,
-        )),
+            );
+            if choosable.is_empty() {
+                return Err(shared_number(all, &many[0].folder)
+                    .err()
+                    .unwrap_or_else(|| {
+                        refuse(RefusalKind::Ambiguous, message, String::new(), many)
+                    }));
+            }
+            Err(refuse(
+                RefusalKind::Unbound,
+                message,
+                "Say which one with --code <folder>.".to_owned(),
+                &choosable,
+            ))
+        }
     }
 }
 
@@ -339,8 +366,14 @@ fn shared_number(all: &[&SessionFolder], folder: &str) -> Result<(), Refusal> {
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
-        "Run `aw workspace-migrate` to renumber the legacy folder, then retry with the folder name."
-            .to_owned(),
+        format!(
+            "Rename one of these folders to a free number (`aw sessions --all` shows the next one), then retry with the folder name ({}).",
+            sharing
+                .iter()
+                .map(|f| f.folder.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
         &sharing,
     ))
 }
@@ -422,7 +455,8 @@ mod tests {
     fn binding_then_sole_active() {
         let ws = golden();
         let e = resolve(&ws, &t(None, true), || BindingLookup::NoContext).unwrap_err();
-        assert_eq!(e.kind, RefusalKind::Ambiguous);
+        assert_eq!(e.kind, RefusalKind::Unbound);
+        assert_eq!(e.kind.code(), "SESSION_AMBIGUOUS");
         assert_eq!(e.candidates.len(), 2);
         let r = resolve(&ws, &t(None, true), || {
             BindingLookup::Bound("session002-analyze-bar".into())
@@ -453,6 +487,25 @@ mod tests {
         target.intent = Intent::Write;
         let e = resolve(&ws, &target, || BindingLookup::NoContext).unwrap_err();
         assert_eq!(e.kind, RefusalKind::Ambiguous);
-        assert!(e.action.contains("workspace-migrate"));
+        // With no code, a write is offered only the folders it could act on: none here, so the
+        // refusal is the shared number, which no binding settles.
+        let e = resolve(&ws, &t(None, true), || BindingLookup::Unbound).unwrap_err();
+        assert_eq!(e.kind, RefusalKind::Unbound);
+        let mut implicit = t(None, true);
+        implicit.intent = Intent::Write;
+        let e2 = resolve(&ws, &implicit, || BindingLookup::Unbound).unwrap_err();
+        assert_eq!(e2.kind, RefusalKind::Ambiguous);
+        let three = vec![
+            f("047-x", false),
+            f("session047-y", false),
+            f("048-z", false),
+        ];
+        let e3 = resolve(&three, &implicit, || BindingLookup::Unbound).unwrap_err();
+        assert_eq!(e3.kind, RefusalKind::Unbound);
+        assert_eq!(e3.candidates.len(), 1, "only 048-z can be written");
+        let e = resolve(&ws, &target, || BindingLookup::NoContext).unwrap_err();
+        // aw has no `workspace-migrate`: the action names what to rename.
+        assert!(!e.action.contains("workspace-migrate"));
+        assert!(e.action.contains("047-x, session047-y"), "{}", e.action);
     }
 }

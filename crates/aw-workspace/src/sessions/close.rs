@@ -2,8 +2,9 @@
 //!
 //! The session is resolved and every input read before anything is written; then the
 //! conversation bindings that point at it are removed, `CHECKPOINT.md` is created as a stub if it
-//! is missing, `.closed` is written, the HISTORY row is upserted and the session's untouched
-//! numbering reservations are released. A busy lock writes nothing.
+//! is missing, `.closed` is written, the HISTORY row is upserted, the session's untouched
+//! numbering reservations are released and the narrative block of `SESSION.md` is refreshed. A
+//! busy lock writes nothing.
 
 use super::{CLOSED_SENTINEL, info};
 use crate::artifacts::artifact;
@@ -13,7 +14,7 @@ use crate::error::Result;
 use crate::locate::Workspace;
 use crate::lock::{WorkspaceLock, default_wait};
 use crate::resolver;
-use crate::{atomic, bindings, history, numbering, test_hook};
+use crate::{atomic, bindings, history, narrative, numbering, test_hook};
 use aw_core::artifacts::ArtifactKind;
 use aw_core::session::folder::{SessionFolder, SessionState, identity};
 use aw_core::session::history::{Row, Upsert, refs_cell, row_key};
@@ -39,6 +40,9 @@ pub struct Closed {
     pub history: std::result::Result<Upsert, String>,
     /// The reservations released, workspace-relative.
     pub reservations_released: Vec<String>,
+    /// Whether the narrative block of `SESSION.md` was rewritten, or why it could not be (the
+    /// close stands).
+    pub narrative: std::result::Result<bool, String>,
 }
 
 /// Closes the session `code` (a closed session may be closed again: its row is rewritten).
@@ -57,7 +61,8 @@ pub fn close(ws: &Workspace, code: &str, refs: Option<&str>, today: &str) -> Res
         folder: resolved.folder.clone(),
         state: resolved.state,
     };
-    let info = info(ws, &folder, current, today)?;
+    let dates = current.map(aw_core::session::history::Dates::of);
+    let info = info(ws, &folder, dates.as_ref(), today)?;
     let checkpoint = checkpoint_path(&resolved.path, &info.entries);
     let backlog = artifact(&resolved.path, &info.entries, ArtifactKind::Backlog)
         .unwrap_or_else(|| resolved.path.join(ArtifactKind::Backlog.canonical()));
@@ -106,6 +111,8 @@ pub fn close(ws: &Workspace, code: &str, refs: Option<&str>, today: &str) -> Res
         Err(e) => Err(e.clone()),
     };
     let released = numbering::release_reservations(ws, &resolved.folder, &lock)?;
+    // Last: the narrative now says the session is closed.
+    let narrative = narrative::refresh_reported(&resolved.path, &resolved.folder, &lock);
     Ok(Closed {
         code: id.code,
         folder: resolved.folder,
@@ -114,6 +121,7 @@ pub fn close(ws: &Workspace, code: &str, refs: Option<&str>, today: &str) -> Res
         bindings_invalidated: invalidated,
         history,
         reservations_released: released,
+        narrative,
     })
 }
 

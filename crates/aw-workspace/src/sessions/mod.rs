@@ -45,8 +45,20 @@ pub fn list(ws: &Workspace) -> Result<Vec<SessionFolder>> {
     list_in(&ws.root, &ws.sessions_dir())
 }
 
+/// [`list`] for a caller that reads every folder's [`info`] next, which lists the folder and so
+/// learns its state without asking for it here: each state is `Active` until [`info`] reads it
+/// (one system call per session saved on a listing of all of them).
+pub fn list_unstated(ws: &Workspace) -> Result<Vec<SessionFolder>> {
+    scan_in(&ws.root, &ws.sessions_dir(), false)
+}
+
 /// [`list`] for an explicit sessions folder inside `root`.
 pub fn list_in(root: &Path, dir: &Path) -> Result<Vec<SessionFolder>> {
+    scan_in(root, dir, true)
+}
+
+/// The session folders of `dir`, with their state when `stated`.
+fn scan_in(root: &Path, dir: &Path, stated: bool) -> Result<Vec<SessionFolder>> {
     let canon_root = root.canonicalize().ok();
     // A sessions folder reached through a link out of the workspace holds no sessions of this
     // workspace, whatever it holds (the same rule as for one session folder below).
@@ -87,7 +99,11 @@ pub fn list_in(root: &Path, dir: &Path) -> Result<Vec<SessionFolder>> {
             continue;
         }
         out.push(SessionFolder {
-            state: state_of(&path),
+            state: if stated {
+                state_of(&path)
+            } else {
+                SessionState::Active
+            },
             folder: name,
         });
     }
@@ -101,10 +117,15 @@ pub fn next_number(listing: &[SessionFolder], history: Option<&str>) -> Correlat
     let keys: Vec<String> = history
         .map(|h| history::rows(h).into_iter().map(|r| r.key).collect())
         .unwrap_or_default();
-    let (_, next) = next_session(
-        listing.iter().map(|f| f.folder.as_str()),
-        keys.iter().map(String::as_str),
-    );
+    next_number_of(listing, keys.iter().map(String::as_str))
+}
+
+/// [`next_number`] from HISTORY's row keys (`history`'s lookup, when the caller has one).
+pub fn next_number_of<'a>(
+    listing: &'a [SessionFolder],
+    keys: impl IntoIterator<Item = &'a str>,
+) -> Correlative {
+    let (_, next) = next_session(listing.iter().map(|f| f.folder.as_str()), keys);
     next
 }
 
@@ -187,7 +208,7 @@ pub fn descriptor(dir: &Path, entries: &[String]) -> Result<Option<Descriptor>> 
 /// Everything a listing shows of one session, read once.
 #[derive(Debug, Clone)]
 pub struct Info {
-    /// The folder and its state.
+    /// The folder and its state (read from the folder's listing).
     pub folder: SessionFolder,
     /// The folder's path.
     pub dir: PathBuf,
@@ -202,21 +223,30 @@ pub struct Info {
     pub date: String,
 }
 
-/// Reads one session. `history` is HISTORY.md's text (read once by the caller).
+/// Reads one session. `history` is HISTORY.md's rows (read once by the caller).
 pub fn info(
     ws: &Workspace,
     folder: &SessionFolder,
-    history: Option<&str>,
+    history: Option<&history::Dates>,
     today: &str,
 ) -> Result<Info> {
     let dir = folder_path(ws, &folder.folder);
     let entries = crate::artifacts::entries(&dir)?;
+    // The folder's own listing says whether it is closed (as of now).
+    let state = if entries.iter().any(|e| e == CLOSED_SENTINEL) {
+        SessionState::Closed
+    } else {
+        SessionState::Active
+    };
     let descriptor = descriptor(&dir, &entries)?;
     let id = identity(&folder.folder);
     let facts = document::facts(&id.name, descriptor.as_ref().map(|d| d.text.as_str()));
     let date = history::session_date(&folder.folder, facts.date.as_deref(), history, today);
     Ok(Info {
-        folder: folder.clone(),
+        folder: SessionFolder {
+            folder: folder.folder.clone(),
+            state,
+        },
         dir,
         entries,
         descriptor,
@@ -230,14 +260,19 @@ pub fn info(
 pub fn infos(
     ws: &Workspace,
     folders: &[&SessionFolder],
-    history: Option<&str>,
+    history: Option<&history::Dates>,
     today: &str,
 ) -> Result<Vec<Info>> {
-    let threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .min(8);
-    if threads < 2 || folders.len() < 32 {
+    // Asking for the cores reads the control groups' files: not worth it for a few folders.
+    let threads = if folders.len() < 32 {
+        1
+    } else {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+            .min(8)
+    };
+    if threads < 2 {
         return folders
             .iter()
             .map(|f| info(ws, f, history, today))

@@ -1,17 +1,23 @@
-//! Reopening a closed session: one transaction under the workspace lock.
+//! Reopening a closed session: one transaction under the workspace lock, which ends with the
+//! narrative block saying the session is open again.
 
 use super::CLOSED_SENTINEL;
 use crate::error::Result;
 use crate::locate::Workspace;
 use crate::lock::{WorkspaceLock, default_wait};
 use crate::resolver::{self, Resolved};
-use crate::{atomic, bindings};
+use crate::{atomic, bindings, narrative};
 use aw_core::session::folder::SessionState;
 
-/// Reopens the session `code`: removes its `.closed` and, when there is a conversation, binds it
-/// to the session. A bindings registry that cannot be read or written (a link out of the
-/// workspace) refuses before anything is written.
-pub fn reopen(ws: &Workspace, code: &str, context_id: Option<&str>) -> Result<Resolved> {
+/// Reopens the session `code`: removes its `.closed`, when there is a conversation binds it to
+/// the session, and refreshes the narrative block of `SESSION.md` (the second value: whether it
+/// was rewritten, or why it could not be; the reopening stands). A bindings registry that cannot
+/// be read or written (a link out of the workspace) refuses before anything is written.
+pub fn reopen(
+    ws: &Workspace,
+    code: &str,
+    context_id: Option<&str>,
+) -> Result<(Resolved, std::result::Result<bool, String>)> {
     let lock = WorkspaceLock::of(ws, default_wait())?;
     let mut resolved = resolver::resolve_code_locked(ws, code, &lock)?;
     let registry = match context_id {
@@ -34,5 +40,6 @@ pub fn reopen(ws: &Workspace, code: &str, context_id: Option<&str>) -> Result<Re
         bindings::store(ws, &registry, &lock)?;
         resolved.bound = true;
     }
-    Ok(resolved)
+    let narrative = narrative::refresh_reported(&resolved.path, &resolved.folder, &lock);
+    Ok((resolved, narrative))
 }

@@ -2,7 +2,9 @@
 
 use crate::failure::Failure;
 use crate::style::clean;
+use aw_core::checkpoint::hold::bind_action;
 use aw_core::session::folder::{SessionFolder, SessionState};
+use aw_workspace::WorkspaceError;
 use aw_workspace::hooks::Unresolved;
 use serde_json::{Value, json};
 
@@ -20,14 +22,19 @@ pub struct Degraded {
 }
 
 impl Degraded {
-    /// Reads the refusal and the listing.
-    pub fn of(u: Unresolved) -> Self {
+    /// Reads the refusal and the listing. When binding the conversation (`context_id`) settles
+    /// the choice, the action is the command that binds it.
+    pub fn of(u: Unresolved, context_id: Option<&str>) -> Self {
         let active = active_folders(&u.listing);
+        let bind = match &u.refusal {
+            WorkspaceError::Session(r) => bind_action(r, context_id),
+            _ => None,
+        };
         let f = Failure::from(u.refusal);
         Degraded {
             candidates: f.extra_data.get("candidates").cloned().unwrap_or(json!([])),
             reason: f.message,
-            action: f.action,
+            action: bind.unwrap_or(f.action),
             active,
         }
     }

@@ -5,5 +5,6 @@
 pub mod checkpoint;
 pub mod hooks;
 pub mod multiroot;
+pub mod narrative;
 pub mod project_block;
 pub mod status;

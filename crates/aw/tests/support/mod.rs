@@ -23,6 +23,7 @@ use std::time::{Duration, Instant, SystemTime};
 pub const AW_VARIABLES: &[&str] = &[
     "AW_NAMESPACE",
     "AW_CONTEXT_ID",
+    "CLAUDE_CODE_SESSION_ID",
     "AW_LOCK_WAIT_MS",
     "AW_TEST_STALL_MS",
     "AW_TEST_NOW",

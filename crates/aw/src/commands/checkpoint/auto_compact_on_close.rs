@@ -22,7 +22,8 @@ use serde_json::{Value, json};
 #[command(
     long_about = "Write the checkpoint of this conversation's session as the host closes (the \
 SessionEnd hook target).\n\nThe session is `--code`, else the one this conversation is bound to \
-(AW_CONTEXT_ID, or the hook's `session_id` on stdin), else the only active session. A checkpoint \
+(AW_CONTEXT_ID, else CLAUDE_CODE_SESSION_ID, or the hook's `session_id` on stdin), else the \
+only active session. A checkpoint \
 that holds written content is kept. Always exits 0: when no session can be chosen, \
 `checkpoints_written` is empty and `continuity` is `degraded`."
 )]
@@ -37,7 +38,10 @@ pub fn run(args: &AutoCompactOnCloseArgs, cx: &Ctx<'_>) -> Result<Outcome, Failu
     let style = cx.default_style()?;
     let (ws, req) = hook_request(cx, &args.code)?;
     let entry = match hooks::checkpoint_on_close(&ws, &req)? {
-        OnClose::Unresolved(u) => return Ok(degraded(style.format, Degraded::of(u))),
+        OnClose::Unresolved(u) => {
+            let d = Degraded::of(u, req.context_id.as_deref());
+            return Ok(degraded(style.format, d));
+        }
         OnClose::Session { folder, result } => match result {
             Ok(Checkpointed::Kept { folder, path }) => preserved(&folder, &path.to_string_lossy()),
             Ok(Checkpointed::Written {

@@ -5,7 +5,8 @@
 //! A lifecycle hook runs while a host compacts or closes a conversation. It must never guess a
 //! session, and except for the one case a pausable host asked for, it must never stop the host
 //! either: an unresolved target is reported as degraded continuity with exit 0
-//! ([`crate::views::hooks`]).
+//! ([`crate::views::hooks`]). That one case (exit 2) always says on stderr why, and the command
+//! that lifts it (`aw_core::checkpoint::hold`).
 
 pub mod auto_compact_on_close;
 pub mod read;
@@ -18,13 +19,20 @@ use aw_core::error_code::ErrorCode;
 use aw_workspace::hooks::HookRequest;
 use aw_workspace::locate::Workspace;
 
-/// The conversation the hook acts for (`AW_CONTEXT_ID` and/or the hook's `session_id`).
+/// The conversation the hook acts for (the environment's context id and/or the hook's
+/// `session_id`).
 fn hook_context_id() -> Result<Option<String>, Failure> {
-    aw_workspace::context_id::for_hook().map_err(|_| {
+    aw_workspace::context_id::for_hook().map_err(|c| {
         Failure::new(
             ErrorCode::ContextIdConflict,
-            "AW_CONTEXT_ID and the hook's session_id name two different conversations.",
-            "Unset AW_CONTEXT_ID in the hook's environment (the host's session_id identifies the conversation), or make both agree.",
+            format!(
+                "{} and the hook's session_id name two different conversations.",
+                c.variable
+            ),
+            format!(
+                "Unset {} in the hook's environment (the host's session_id identifies the conversation), or make both agree.",
+                c.variable
+            ),
         )
     })
 }

@@ -23,7 +23,7 @@ use serde_json::json;
 #[derive(Debug, Args)]
 #[command(
     long_about = "Parse a session's CHECKPOINT.md.\n\nThe session is `--code`, else the one this \
-conversation (AW_CONTEXT_ID) is bound to, else the only active session; closed sessions can be \
+conversation (AW_CONTEXT_ID, else CLAUDE_CODE_SESSION_ID) is bound to, else the only active session; closed sessions can be \
 read. English and Spanish checkpoints are both understood."
 )]
 pub struct CheckpointReadArgs {

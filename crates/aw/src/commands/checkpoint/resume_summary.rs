@@ -29,7 +29,8 @@ use std::time::Duration;
 #[command(
     long_about = "Summarise where this conversation's session stands after a compaction (the \
 PostCompact hook target).\n\nThe session is `--code`, else the one this conversation is bound to \
-(AW_CONTEXT_ID, or the hook's `session_id` on stdin), else the only active session. Read-only; \
+(AW_CONTEXT_ID, else CLAUDE_CODE_SESSION_ID, or the hook's `session_id` on stdin), else the \
+only active session. Read-only; \
 when no session can be chosen, `continuity` is `degraded` and the candidates are listed."
 )]
 pub struct ResumeSummaryArgs {
@@ -125,10 +126,13 @@ pub fn run(args: &ResumeSummaryArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             }
         }
         Err(e) if e.is_unresolved() => {
-            let d = Degraded::of(Unresolved {
-                refusal: e,
-                listing: listing.clone(),
-            });
+            let d = Degraded::of(
+                Unresolved {
+                    refusal: e,
+                    listing: listing.clone(),
+                },
+                hook.context_id.as_deref(),
+            );
             model.insert("primary_session".into(), Value::Null);
             model.insert("primary_session_code".into(), Value::Null);
             model.insert("checkpoint_present".into(), json!(false));

@@ -7,16 +7,18 @@
 //!
 //! The target is the session resolver's lifecycle target (closed sessions refused) and the
 //! conversation is bound to it. When no session can be settled on, a host that can hold its
-//! compaction (`--can-pause`) gets the ambiguity as a failure with exit 2; every other case
-//! answers "degraded" with exit 0, so compaction goes on and nothing is written.
+//! compaction (`--can-pause`) gets a choice that binding settles as a failure with exit 2 and
+//! the binding command on stderr; every other case answers "degraded" with exit 0, so
+//! compaction goes on and nothing is written.
 
 use super::hook_request;
 use crate::context::Ctx;
 use crate::failure::Failure;
-use crate::output::{Format, Outcome};
+use crate::output::{Format, Outcome, emit_err};
 use crate::style::clean;
 use crate::views::hooks::Degraded;
-use aw_core::error_code::ErrorCode;
+use aw_core::checkpoint::hold;
+use aw_workspace::WorkspaceError;
 use aw_workspace::hooks::{self, Checkpointed, Unresolved};
 use clap::Args;
 use serde_json::{Value, json};
@@ -25,11 +27,13 @@ use serde_json::{Value, json};
 #[derive(Debug, Args)]
 #[command(
     long_about = "Write a CHECKPOINT.md snapshot of the session (the PreCompact hook target).\n\n\
-The session is `--code`, else the one this conversation is bound to (AW_CONTEXT_ID, or the \
-hook's `session_id` on stdin), else the only active session. A checkpoint that holds written \
-content is kept unless --force. When no session can be chosen the command exits 0 with \
-`continuity: degraded`, except that with --can-pause an ambiguous choice exits 2 so the host \
-holds its compaction."
+The session is `--code`, else the one this conversation is bound to (AW_CONTEXT_ID, else \
+CLAUDE_CODE_SESSION_ID, or the hook's `session_id` on stdin), else the only active session; the \
+conversation is bound to the session written. A checkpoint that holds written content is kept \
+unless --force. When no session can be chosen the command exits 0 with `continuity: degraded`, \
+except that with --can-pause, when several sessions are active and this conversation is bound to \
+none, it exits 2 so the host holds its compaction, and says on stderr the command that binds the \
+conversation and lifts the hold."
 )]
 pub struct CheckpointWriteArgs {
     /// The session: a number, a folder name or a unique folder prefix.
@@ -38,7 +42,8 @@ pub struct CheckpointWriteArgs {
     /// Regenerate the checkpoint even when it holds written content.
     #[arg(long)]
     pub force: bool,
-    /// The host can hold its compaction: exit 2 when the session is ambiguous.
+    /// The host can hold its compaction: exit 2 (with the remedy on stderr) when several
+    /// sessions are active and this conversation is bound to none.
     #[arg(long)]
     pub can_pause: bool,
 }
@@ -53,20 +58,35 @@ pub fn run(args: &CheckpointWriteArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure>
     let (ws, req) = hook_request(cx, &args.code)?;
     let (model, text) = match hooks::write_checkpoint(&ws, &req, args.force)? {
         Ok(done) => report(&done),
-        Err(u) => return unresolved(u, args.can_pause, style.format),
+        Err(u) => {
+            return unresolved(u, args.can_pause, req.context_id.as_deref(), style.format);
+        }
     };
     Ok(project(style.format, model, text))
 }
 
-/// No session to act on: exit 2 for a pausable host facing a choice, otherwise degraded
-/// continuity with exit 0 and nothing written.
-fn unresolved(u: Unresolved, can_pause: bool, format: Format) -> Result<Outcome, Failure> {
-    if can_pause && u.refusal.code() == ErrorCode::SessionAmbiguous {
+/// No session to act on: exit 2 for a pausable host facing a choice that binding the
+/// conversation settles (with the reason and the binding command on stderr, which is all the
+/// host shows of a held compaction), otherwise degraded continuity with exit 0 and nothing
+/// written.
+fn unresolved(
+    u: Unresolved,
+    can_pause: bool,
+    context_id: Option<&str>,
+    format: Format,
+) -> Result<Outcome, Failure> {
+    let held = match &u.refusal {
+        WorkspaceError::Session(r) if can_pause => hold::pre_compact(r, context_id),
+        _ => None,
+    };
+    if let Some(h) = held {
+        emit_err(&format!("{}\n", clean(h.notice.trim_end())));
         let mut f = Failure::from(u.refusal);
+        f.action = h.action;
         f.exit = 2;
         return Err(f);
     }
-    let d = Degraded::of(u);
+    let d = Degraded::of(u, context_id);
     let model = json!({
         "skipped": true,
         "reason": d.reason,
@@ -103,11 +123,12 @@ fn report(done: &Checkpointed) -> (Value, String) {
             path,
             lines,
             snapshot: g,
+            narrative,
         } => {
             let path = path.to_string_lossy();
             let progress = g.progress_pct();
             let files = g.files.len();
-            let model = json!({
+            let mut model = json!({
                 "session": folder,
                 "checkpoint_path": path,
                 "lines_written": lines,
@@ -116,6 +137,9 @@ fn report(done: &Checkpointed) -> (Value, String) {
                 "tasks_closed": g.tasks_closed(),
                 "files_touched_count": files,
             });
+            if let Err(e) = narrative {
+                model["narrative_error"] = json!(e);
+            }
             let progress_text = match progress {
                 Some(p) => format!("{p}% ({} open, {} done)", g.tasks_open(), g.tasks_closed()),
                 None => "unknown (no tasks)".to_owned(),

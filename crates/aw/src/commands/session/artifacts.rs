@@ -30,8 +30,9 @@ use std::path::Path;
     long_about = "Summarise a session's artifacts, or dump their contents.\n\nThe summary reports \
 the descriptor's title, success-criteria count and origin, task progress, the number of \
 decisions, which other artifacts exist and the SQL scripts under `scripts/`. `--dump` (with \
-`--code`) returns the raw files of the kinds listed: objetivo, decisiones, conclusiones, tasks, \
-checkpoint, backlog, scripts (all of them when none is listed)."
+`--code`) returns the raw files of the kinds listed, in that order: objetivo (or objective), \
+decisiones (or decisions), conclusiones (or conclusions), tasks, checkpoint, backlog, scripts \
+(all of them when none is listed); the output names each by the first spelling."
 )]
 pub struct SessionArtifactsArgs {
     /// The session: a number, a folder name or a unique folder prefix.
@@ -41,12 +42,15 @@ pub struct SessionArtifactsArgs {
     /// session folder's absolute path.
     #[arg(long)]
     pub verbose: bool,
-    /// Dump the raw files of these kinds (comma-separated; all when empty).
+    /// Dump the raw files of these kinds (comma-separated; all when empty): objetivo,
+    /// decisiones, conclusiones (or objective, decisions, conclusions), tasks, checkpoint,
+    /// backlog, scripts.
     #[arg(long, value_name = "KINDS", num_args = 0..=1, default_missing_value = "")]
     pub dump: Option<String>,
 }
 
-/// The kinds `--dump` accepts, in output order.
+/// The kinds `--dump` accepts (the reference's wire ids), in the order a bare `--dump` gives
+/// them.
 const DUMP_KINDS: [&str; 7] = [
     "objetivo",
     "decisiones",
@@ -56,6 +60,29 @@ const DUMP_KINDS: [&str; 7] = [
     "backlog",
     "scripts",
 ];
+
+/// English names accepted on input for the wire ids that are Spanish; the output keeps the
+/// wire id.
+const DUMP_ALIASES: [(&str, &str); 3] = [
+    ("objective", "objetivo"),
+    ("decisions", "decisiones"),
+    ("conclusions", "conclusiones"),
+];
+
+/// The wire id of a kind as typed (any letter case, an English alias allowed).
+fn dump_kind(typed: &str) -> Option<&'static str> {
+    let lower = typed.to_lowercase();
+    DUMP_KINDS
+        .iter()
+        .copied()
+        .find(|k| *k == lower)
+        .or_else(|| {
+            DUMP_ALIASES
+                .iter()
+                .find(|(alias, _)| *alias == lower)
+                .map(|(_, id)| *id)
+        })
+}
 
 /// Runs the command.
 pub fn run(args: &SessionArtifactsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
@@ -83,8 +110,9 @@ pub fn run(args: &SessionArtifactsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure
     )?;
     let names = entries(&resolved.path)?;
     let descriptor = sessions::descriptor(&resolved.path, &names)?;
-    // The reference's shape: absolute with `--verbose`, workspace-relative without.
-    let shown = if args.verbose {
+    // The reference's shape: absolute with `--verbose` or `--dump`, workspace-relative
+    // otherwise.
+    let shown = if args.verbose || kinds.is_some() {
         slashed(&resolved.path)
     } else {
         ws.shown(&resolved.path)
@@ -132,18 +160,24 @@ fn dump_kinds(csv: &str, code: Option<&str>) -> Result<Vec<&'static str>, Failur
     if asked.is_empty() {
         return Ok(DUMP_KINDS.to_vec());
     }
-    if let Some(bad) = asked.iter().find(|k| !DUMP_KINDS.contains(k)) {
-        return Err(Failure::new(
-            ErrorCode::InvalidInput,
-            format!("`{bad}` is not a kind `--dump` knows."),
-            format!("Use some of: {}.", DUMP_KINDS.join(", ")),
-        ));
+    // In the order asked, as the reference answers; a kind asked twice appears once.
+    let mut kinds = Vec::new();
+    for typed in asked {
+        let Some(kind) = dump_kind(typed) else {
+            return Err(Failure::new(
+                ErrorCode::InvalidInput,
+                format!("`{typed}` is not a kind `--dump` knows."),
+                format!(
+                    "Use some of: {} (or objective, decisions, conclusions).",
+                    DUMP_KINDS.join(", ")
+                ),
+            ));
+        };
+        if !kinds.contains(&kind) {
+            kinds.push(kind);
+        }
     }
-    Ok(DUMP_KINDS
-        .iter()
-        .copied()
-        .filter(|k| asked.contains(k))
-        .collect())
+    Ok(kinds)
 }
 
 /// The presence flags, with the reference's keys, in its order.
@@ -245,10 +279,11 @@ fn human(s: &Summary, folder: &str, detail: bool) -> String {
 }
 
 fn file_json(path: &Path, content: String) -> Value {
+    let size = content.len();
     json!({
         "path": path.to_string_lossy(),
-        "size": content.len(),
         "content": content,
+        "size": size,
     })
 }
 

@@ -17,7 +17,9 @@ use serde_json::json;
 #[derive(Debug, Args)]
 #[command(
     long_about = "Close a session: remove this workspace's conversation bindings to it, make \
-sure it has a CHECKPOINT.md, write its `.closed` sentinel and its HISTORY.md row.\n\n`--refs` is \
+sure it has a CHECKPOINT.md, write its `.closed` sentinel and its HISTORY.md row, release its \
+untouched numbering reservations, and refresh the narrative block of its SESSION.md (the \
+`aw:recorrido` block, which then says the session is closed).\n\n`--refs` is \
 a comma-separated list for the row's Refs cell: `dec:X`, `plan:X`, `sql:X`, `conclusion:X`, \
 `manual:X`, `release:X`, any `kind:value`, URLs or free text."
 )]
@@ -61,6 +63,9 @@ pub fn run(args: &SessionCloseArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
                 closed.reservations_released.len()
             ));
         }
+        if let Err(e) = &closed.narrative {
+            line.push_str(&format!(" · narrative not refreshed: {}", clean(e)));
+        }
         line.push('\n');
         return Ok(Outcome::text(line));
     }
@@ -83,5 +88,8 @@ pub fn run(args: &SessionCloseArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         }
     }
     model["reservations_released"] = json!(closed.reservations_released);
+    if let Err(e) = &closed.narrative {
+        model["narrative_error"] = json!(e);
+    }
     Ok(Outcome::json(model))
 }

@@ -21,8 +21,9 @@ use serde_json::json;
 #[command(
     long_about = "Create a session: `.<ns>/sessions/NNN-<name>/SESSION.md`.\n\nNNN is the next \
 global session number. `--name` is the folder descriptor, by convention `<slug>-<flow>` (flows: \
-spec-refine, plan-new, plan-refine, plan-exec, quick); a leading `NNN-` is dropped. When \
-AW_CONTEXT_ID is set, the conversation is bound to the new session."
+spec-refine, plan-new, plan-refine, plan-exec, quick); a leading `NNN-` is dropped. The calling \
+conversation (AW_CONTEXT_ID, else Claude Code's CLAUDE_CODE_SESSION_ID) is bound to the new \
+session, so the lifecycle hooks find it."
 )]
 pub struct SessionCreateArgs {
     /// The kind of work: research, refine, exec or quick.

@@ -10,11 +10,12 @@ use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::{Paint, clean};
 use aw_core::session::folder::{SessionState, identity};
+use aw_core::session::history::Dates;
 use aw_workspace::history;
 use aw_workspace::locate::{Workspace, slashed};
 use aw_workspace::sessions::{self, Info};
 use clap::Args;
-use serde_json::{Value, json};
+use serde::Serialize;
 
 /// Which sessions `--state` lists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,19 +77,29 @@ pub fn run(args: &SessionsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
     let wanted = filter(args);
     let ws = cx.workspace()?;
-    let listing = sessions::list(&ws)?;
     let history_text = history::read(&ws)?;
-    let next = sessions::next_number(&listing, history_text.as_deref());
-    let wanted_folders: Vec<_> = listing
-        .iter()
-        .filter(|f| wanted.is_none_or(|w| f.state == w))
-        .collect();
-    let shown: Vec<Info> = sessions::infos(
-        &ws,
-        &wanted_folders,
-        history_text.as_deref(),
-        &cx.now.today(),
-    )?;
+    // HISTORY's rows are read once into a lookup: each session's date is then found in constant
+    // time, however many sessions and rows there are.
+    let dates = history_text.as_deref().map(Dates::of);
+    let today = cx.now.today();
+    // Listing every session reads every folder, which says whether it is closed; a filtered
+    // listing asks each folder's state first, to read only the ones it shows.
+    let (listing, shown) = match wanted {
+        None => {
+            let listing = sessions::list_unstated(&ws)?;
+            let all: Vec<_> = listing.iter().collect();
+            let shown = sessions::infos(&ws, &all, dates.as_ref(), &today)?;
+            let listing = shown.iter().map(|i| i.folder.clone()).collect::<Vec<_>>();
+            (listing, shown)
+        }
+        Some(w) => {
+            let listing = sessions::list(&ws)?;
+            let wanted_folders: Vec<_> = listing.iter().filter(|f| f.state == w).collect();
+            let shown = sessions::infos(&ws, &wanted_folders, dates.as_ref(), &today)?;
+            (listing, shown)
+        }
+    };
+    let next = sessions::next_number_of(&listing, dates.iter().flat_map(Dates::keys));
     let active = listing
         .iter()
         .filter(|f| f.state == SessionState::Active)
@@ -104,51 +115,77 @@ pub fn run(args: &SessionsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             Paint::new(style.color),
         )));
     }
-    let mut model = json!({
-        "sessions": shown.iter().map(|i| entry_json(&ws, i, args.verbose)).collect::<Vec<_>>(),
-        "active_count": active,
-        "closed_count": closed,
-        "total_count": listing.len(),
-        "next_correlative": next.padded(),
-    });
-    if args.include_legacy {
-        model["legacy"] = json!([]);
-    }
-    if args.verbose {
-        model["history_exists"] = json!(history_text.is_some());
-    }
-    Ok(Outcome::json(model))
+    // Serialised straight from typed entries (no JSON tree of thousands of objects is built),
+    // and streamed into stdout.
+    let sessions = shown
+        .into_iter()
+        .map(|i| Entry::of(&ws, i, args.verbose))
+        .collect();
+    Ok(Outcome::json_model(Listing {
+        sessions,
+        active_count: active,
+        closed_count: closed,
+        total_count: listing.len(),
+        next_correlative: next.padded(),
+        legacy: args.include_legacy.then(Vec::new),
+        history_exists: args.verbose.then_some(history_text.is_some()),
+    }))
 }
 
-/// The path of a session folder: workspace-relative, or absolute when `absolute`.
-fn shown_path(ws: &Workspace, info: &Info, absolute: bool) -> String {
-    if absolute {
-        slashed(&info.dir)
-    } else {
-        ws.shown(&info.dir)
-    }
+/// The JSON model, with the reference's keys in its order.
+#[derive(Serialize)]
+struct Listing {
+    sessions: Vec<Entry>,
+    active_count: usize,
+    closed_count: usize,
+    total_count: usize,
+    next_correlative: String,
+    /// The (always empty) list the reference reported, with `--include-legacy`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    legacy: Option<Vec<Entry>>,
+    /// With `--verbose`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    history_exists: Option<bool>,
 }
 
 /// One session as the listing reports it: `{code, name, folder, path, state, [type], date,
 /// summary, [branch]}`, with the reference's keys.
-fn entry_json(ws: &Workspace, info: &Info, absolute: bool) -> Value {
-    let id = identity(&info.folder.folder);
-    let mut v = json!({
-        "code": id.code,
-        "name": id.name,
-        "folder": info.folder.folder,
-        "path": shown_path(ws, info, absolute),
-        "state": info.folder.state.as_str(),
-    });
-    if let Some(t) = &info.facts.kind {
-        v["type"] = json!(t);
+#[derive(Serialize)]
+struct Entry {
+    code: String,
+    name: String,
+    folder: String,
+    path: String,
+    state: &'static str,
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    kind: Option<String>,
+    date: String,
+    summary: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    branch: Option<String>,
+}
+
+impl Entry {
+    /// The entry of one session: its path workspace-relative, or absolute when `absolute`.
+    fn of(ws: &Workspace, info: Info, absolute: bool) -> Entry {
+        let id = identity(&info.folder.folder);
+        let path = if absolute {
+            slashed(&info.dir)
+        } else {
+            ws.shown(&info.dir)
+        };
+        Entry {
+            code: id.code,
+            name: id.name,
+            state: info.folder.state.as_str(),
+            folder: info.folder.folder,
+            path,
+            kind: info.facts.kind,
+            date: info.date,
+            summary: info.facts.summary,
+            branch: info.facts.branch,
+        }
     }
-    v["date"] = json!(info.date);
-    v["summary"] = json!(info.facts.summary);
-    if let Some(b) = &info.facts.branch {
-        v["branch"] = json!(b);
-    }
-    v
 }
 
 /// A compact table: folder, state, type, date, summary.

@@ -1,8 +1,10 @@
 //! `aw session-resume [--code <c>] [--reopen]`: what an agent needs to pick a session up again —
-//! its descriptor text and its parsed checkpoint.
+//! its narrative first (what it did, what is next, each fact with its source), then its
+//! descriptor text and its parsed checkpoint.
 //!
 //! A plain resume only reads (it never binds the conversation, the reference's v22 rule).
-//! `--reopen` removes `.closed` and binds the conversation (AW_CONTEXT_ID) to the session, both
+//! `--reopen` removes `.closed` and binds the conversation (AW_CONTEXT_ID, else
+//! CLAUDE_CODE_SESSION_ID) to the session, both
 //! under the workspace lock.
 
 use crate::cli::given;
@@ -18,6 +20,7 @@ use aw_core::session::resolve::Intent;
 use aw_workspace::artifacts::entries;
 use aw_workspace::context_id::from_env;
 use aw_workspace::hooks::read_checkpoint;
+use aw_workspace::narrative;
 use aw_workspace::resolver::{self, Request, Resolved};
 use aw_workspace::sessions::{self, DescriptorKind};
 use clap::Args;
@@ -26,10 +29,12 @@ use serde_json::json;
 /// Arguments of `aw session-resume`.
 #[derive(Debug, Args)]
 #[command(
-    long_about = "Show a session's descriptor (SESSION.md, or a legacy OBJECTIVE.md / OBJETIVO.md) \
-and its parsed CHECKPOINT.md.\n\nThe session is `--code`, else the one this conversation \
-(AW_CONTEXT_ID) is bound to, else the only active session. `--reopen` (with `--code`) reopens a \
-closed session and binds this conversation to it."
+    long_about = "Show where a session stands: its narrative first (objective, next step, criteria, \
+decisions, results, pending work, each with the file it comes from), then its descriptor \
+(SESSION.md, or a legacy OBJECTIVE.md / OBJETIVO.md) and its parsed CHECKPOINT.md.\n\nThe session is `--code`, else the one this conversation \
+(AW_CONTEXT_ID, else CLAUDE_CODE_SESSION_ID) is bound to, else the only active session. `--reopen` (with `--code`) reopens a \
+closed session, binds this conversation to it and refreshes the narrative block of its \
+SESSION.md."
 )]
 pub struct SessionResumeArgs {
     /// The session: a number, a folder name or a unique folder prefix.
@@ -53,45 +58,77 @@ pub fn run(args: &SessionResumeArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     }
     let ws = cx.workspace()?;
     let cid = from_env();
-    let resolved = match (args.reopen, code) {
-        (true, Some(code)) => sessions::reopen(&ws, code, cid.as_deref())?,
-        _ => resolver::resolve(
-            &ws,
-            &Request {
-                code,
-                allow_closed: true,
-                bind: false,
-                context_id: cid.as_deref(),
-                intent: Intent::Read,
-            },
-        )?,
+    let (resolved, refreshed) = match (args.reopen, code) {
+        (true, Some(code)) => {
+            let (r, narrative) = sessions::reopen(&ws, code, cid.as_deref())?;
+            (r, Some(narrative))
+        }
+        _ => (
+            resolver::resolve(
+                &ws,
+                &Request {
+                    code,
+                    allow_closed: true,
+                    bind: false,
+                    context_id: cid.as_deref(),
+                    intent: Intent::Read,
+                },
+            )?,
+            None,
+        ),
     };
     let names = entries(&resolved.path)?;
-    let objective = sessions::descriptor(&resolved.path, &names)?
-        .filter(|d| d.kind != DescriptorKind::Requirements)
-        .map(|d| d.text);
+    let descriptor = sessions::descriptor(&resolved.path, &names)?
+        .filter(|d| d.kind != DescriptorKind::Requirements);
     let (cp_path, cp_text) = read_checkpoint(&resolved.path)?;
+    // What the session did, read first: the objective, the next step and every recorded fact,
+    // each with the file it comes from.
+    let narrative = narrative::with_read(
+        &resolved.path,
+        &resolved.folder,
+        &names,
+        descriptor
+            .as_ref()
+            .and_then(|d| Some((d.path.file_name()?.to_str()?, d.text.as_str()))),
+        cp_text.as_deref(),
+    )?;
+    let objective = descriptor.map(|d| d.text);
     let id = identity(&resolved.folder);
     let rel = ws.shown(&resolved.path);
+    let refresh_error = refreshed.and_then(Result::err);
     if style.format == Format::Human {
-        return Ok(Outcome::text(human(
+        let mut text = human(
             &resolved,
             &rel,
             objective.as_deref(),
             cp_text.as_deref(),
             args.reopen,
-        )));
+        );
+        let (head, rest) = text.split_once('\n').unwrap_or((&text, ""));
+        text = format!(
+            "{head}\n{}{rest}",
+            views::narrative::lines(&narrative, style.detail)
+        );
+        if let Some(e) = &refresh_error {
+            text.push_str(&format!("  Narrative block not refreshed: {}\n", clean(e)));
+        }
+        return Ok(Outcome::text(text));
     }
     let cp = cp_text.map(|raw| views::checkpoint::model(&cp_path.to_string_lossy(), &raw));
-    Ok(Outcome::json(json!({
+    let mut model = json!({
         "code": id.code,
         "folder": resolved.folder,
         "path": rel,
         "state": resolved.state.as_str(),
+        "narrative": narrative,
         "objetivo": objective,
         "objetivo_text": objective,
         "checkpoint": cp,
-    })))
+    });
+    if let Some(e) = refresh_error {
+        model["narrative_error"] = json!(e);
+    }
+    Ok(Outcome::json(model))
 }
 
 /// The human view: the same objective and checkpoint lines the board shows.
