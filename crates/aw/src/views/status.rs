@@ -530,7 +530,6 @@ mod tests {
             format: Format::Human,
             detail,
             color,
-            terminal: color,
         }
     }
 
