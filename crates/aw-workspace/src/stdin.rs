@@ -56,6 +56,79 @@ pub fn read_hook_stdin(first_byte_wait: Duration) -> Option<String> {
     String::from_utf8(bytes).ok()
 }
 
+/// What a hook that must judge its payload read on stdin.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HookPayload {
+    /// Nothing: a terminal, a closed empty stdin, or no byte before the deadline.
+    Absent,
+    /// The whole text, up to the end of stdin (invalid UTF-8 replaced, as a JavaScript host
+    /// reads it).
+    Whole(String),
+    /// What had arrived when the deadline passed with stdin still open.
+    Cut(String),
+    /// More than the bound arrived; reading stopped there.
+    TooLarge,
+}
+
+/// Reads a hook's payload to the end of stdin, at most `max_bytes`, giving up at `deadline`.
+/// Unlike [`read_hook_stdin`], it says whether the text is whole, so that a hook which must not
+/// let an edit through unjudged can tell a payload cut short from one that is no edit.
+pub fn read_hook_payload(max_bytes: usize, deadline: Instant) -> HookPayload {
+    if std::io::stdin().is_terminal() {
+        return HookPayload::Absent;
+    }
+    read_payload_from(std::io::stdin(), max_bytes, deadline)
+}
+
+fn read_payload_from(
+    source: impl Read + Send + 'static,
+    max_bytes: usize,
+    deadline: Instant,
+) -> HookPayload {
+    // A sync channel keeps the reader a few chunks ahead at most; an empty chunk marks the end.
+    let (tx, rx) = mpsc::sync_channel::<Vec<u8>>(4);
+    std::thread::spawn(move || {
+        let mut source = source;
+        let mut buf = vec![0u8; 64 * 1024];
+        loop {
+            match source.read(&mut buf) {
+                Ok(0) | Err(_) => {
+                    let _ = tx.send(Vec::new());
+                    break;
+                }
+                Ok(n) => {
+                    if tx.send(buf[..n].to_vec()).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    let mut bytes = Vec::new();
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(chunk) if chunk.is_empty() => {
+                return if bytes.is_empty() {
+                    HookPayload::Absent
+                } else {
+                    HookPayload::Whole(text(&bytes))
+                };
+            }
+            Ok(chunk) => {
+                if bytes.len() + chunk.len() > max_bytes {
+                    return HookPayload::TooLarge;
+                }
+                bytes.extend_from_slice(&chunk);
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) if bytes.is_empty() => return HookPayload::Absent,
+            Err(mpsc::RecvTimeoutError::Timeout) => return HookPayload::Cut(text(&bytes)),
+            Err(mpsc::RecvTimeoutError::Disconnected) => return HookPayload::Whole(text(&bytes)),
+        }
+    }
+}
+
 /// How long `flow submit` waits for the next byte of its answer, and how much it takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AnswerLimits {
@@ -278,6 +351,47 @@ mod tests {
         assert_eq!(
             read_bounded(endless, limits(5_000, 1 << 20)),
             Err(AnswerReadError::TooLarge { max_bytes: 1 << 20 })
+        );
+    }
+
+    #[test]
+    fn a_hook_payload_is_whole_cut_too_large_or_absent() {
+        let far = || Instant::now() + Duration::from_secs(60);
+        let soon = || Instant::now() + Duration::from_millis(50);
+        assert_eq!(
+            read_payload_from(Cursor::new(b"{\"a\":1}".to_vec()), 100, far()),
+            HookPayload::Whole("{\"a\":1}".to_owned())
+        );
+        assert_eq!(
+            read_payload_from(Cursor::new(Vec::new()), 100, far()),
+            HookPayload::Absent
+        );
+        // At the bound it is read; one byte more is too large, however long stdin goes on.
+        assert!(matches!(
+            read_payload_from(Cursor::new(vec![b'a'; 100]), 100, far()),
+            HookPayload::Whole(t) if t.len() == 100
+        ));
+        assert_eq!(
+            read_payload_from(Cursor::new(vec![b'a'; 101]), 100, far()),
+            HookPayload::TooLarge
+        );
+        assert_eq!(
+            read_payload_from(std::io::repeat(b'x'), 1 << 20, far()),
+            HookPayload::TooLarge
+        );
+        // Stdin left open: what came is cut; nothing at all is no payload.
+        assert_eq!(
+            read_payload_from(OpenThenSilent(Some(b"{\"tool".to_vec())), 100, soon()),
+            HookPayload::Cut("{\"tool".to_owned())
+        );
+        assert_eq!(
+            read_payload_from(OpenThenSilent(None), 100, soon()),
+            HookPayload::Absent
+        );
+        // Bytes that are not UTF-8 are replaced, as a JavaScript host reads them.
+        assert_eq!(
+            read_payload_from(Cursor::new(b"\"a\xff\"".to_vec()), 100, far()),
+            HookPayload::Whole("\"a\u{fffd}\"".to_owned())
         );
     }
 
