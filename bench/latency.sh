@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Whole-process latency of aw commands.
 #
-# Usage: bench/latency.sh [manifest|sessions|listing|flow|status|capability|family|all] [SKILL_DIR...]
+# Usage: bench/latency.sh [manifest|sessions|listing|flow|status|capability|family|hook|all] [SKILL_DIR...]
 #   manifest: `aw manifest validate --strict` over the given skill folders (default: the five
 #             family members of ../shared/data/manifest-fixtures when present, else the demo's
 #             example skills).
@@ -35,6 +35,13 @@
 #             fixtures) and both review wrappers wired into a project, `aw family status`,
 #             `family sandbox`, `family settings list` and `family posture`; beside the floor,
 #             /bin/true. Target: median <= 5 ms.
+#   hook:     `aw hook branch-check` on an edit it allows (the source on its working branch),
+#             in a repository of 10 and of 20,000 tracked files (AW_BENCH_HOOK_FILES overrides),
+#             beside `git branch --show-current` in the same repository (the floor: the branch
+#             name alone decides), `aw --version` (aw's own start-up) and, for scale, `git status
+#             --porcelain`; timed by a small Python loop (each command started directly, stdin
+#             from the payload file, the commands interleaved). Target: the hook <= 3x the floor
+#             at every size.
 # Uses hyperfine when installed (median of >= 100 runs), else a loop of N runs timed with `date`.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -127,8 +134,8 @@ case $what in
     measure "session-create (200+ sessions)" "$aw" session-create --type quick --name bench-quick --objective "Bench" --json
     cd "$root"
     ;;
-  manifest|listing|flow|status|capability|family) ;;
-  *) echo "unknown benchmark: $what (manifest|sessions|listing|flow|status|capability|family|all)" >&2; exit 2 ;;
+  manifest|listing|flow|status|capability|family|hook) ;;
+  *) echo "unknown benchmark: $what (manifest|sessions|listing|flow|status|capability|family|hook|all)" >&2; exit 2 ;;
 esac
 
 case $what in
@@ -294,5 +301,75 @@ case $what in
     done
     cd "$root"
     rm -rf "$fam"
+    ;;
+esac
+
+case $what in
+  hook|all)
+    hws=$(mktemp -d /tmp/aw-bench-hook.XXXXXX)
+    trap 'rm -rf "${hws:-}" "${fam:-}" "${cws:-}" "${sws:-}" "${ws:-}"' EXIT
+    export HOME=$hws/home
+    unset AW_NAMESPACE AW_CONTEXT_ID AW_HOOK_BUDGET_MS GIT_DIR GIT_WORK_TREE GIT_CEILING_DIRECTORIES
+    mkdir -p "$HOME"
+    for files in ${AW_BENCH_HOOK_FILES:-10 20000}; do
+      repo=$hws/repo-$files
+      mkdir -p "$repo"
+      cd "$repo"
+      git init -q -b main
+      # 100 files a folder, each a line of its own.
+      python3 - "$files" <<'PY'
+import os, sys
+n = int(sys.argv[1])
+for i in range(n):
+    d = f"d{i // 100}"
+    os.makedirs(d, exist_ok=True)
+    with open(f"{d}/f{i}.txt", "w") as f:
+        f.write(f"line {i}\n")
+PY
+      git add -A
+      git -c user.name=bench -c user.email=bench@example.com -c commit.gpgsign=false commit -q -m init
+      "$aw" workspace-init --source app:.:main --json >/dev/null
+      "$aw" set-working-branch app main --json >/dev/null
+      payload=$hws/payload-$files.json
+      printf '{"tool_name":"Edit","cwd":"%s","tool_input":{"file_path":"%s/d0/f0.txt","old_string":"line","new_string":"row"}}' \
+        "$repo" "$repo" >"$payload"
+      # The hook must allow this edit, or the benchmark would time a refusal.
+      "$aw" hook branch-check <"$payload" || { echo "the hook did not allow the bench edit" >&2; exit 1; }
+      tracked=$(git ls-files | wc -l)
+      echo "hook repository: $tracked tracked files"
+      # Each command is started directly (no shell, whose start-up would dwarf git's), with the
+      # payload as stdin, the three interleaved so that a busy machine weighs on each alike.
+      python3 - "$aw" "$payload" "$tracked" <<'PY'
+import statistics, subprocess, sys, time
+aw, payload, files = sys.argv[1], sys.argv[2], sys.argv[3]
+def run(cmd, stdin_path=None):
+    stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
+    start = time.perf_counter_ns()
+    subprocess.run(cmd, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return (time.perf_counter_ns() - start) / 1e6
+cmds = {
+    "floor: git branch --show-current": (["git", "branch", "--show-current"], None),
+    "aw hook branch-check (allowed edit)": ([aw, "hook", "branch-check"], payload),
+    "aw --version (aw's start-up)": ([aw, "--version"], None),
+}
+times = {name: [] for name in cmds}
+for name, (cmd, stdin) in cmds.items():
+    for _ in range(10):
+        run(cmd, stdin)
+for _ in range(300):
+    for name, (cmd, stdin) in cmds.items():
+        times[name].append(run(cmd, stdin))
+status = sorted(run(["git", "status", "--porcelain"]) for _ in range(20))
+for name, xs in times.items():
+    xs.sort()
+    print(f"{name + ' (' + files + ' files)':<56} median {statistics.median(xs):7.2f} ms  p10 {xs[len(xs) // 10]:7.2f} ms  (300 runs)")
+print(f"{'git status --porcelain (' + files + ' files)':<56} median {statistics.median(status):7.2f} ms  (20 runs, for scale)")
+floor = times["floor: git branch --show-current"]
+hook = times["aw hook branch-check (allowed edit)"]
+print(f"{'hook / floor (' + files + ' files)':<56} {statistics.median(hook) / statistics.median(floor):5.2f}x median, {hook[len(hook) // 10] / floor[len(floor) // 10]:5.2f}x p10 (target <= 3)")
+PY
+      cd "$root"
+    done
+    rm -rf "$hws"
     ;;
 esac

@@ -34,8 +34,8 @@ pub fn parse_bounded<'de, T: Deserialize<'de>>(text: &'de str) -> Result<T, Stri
 }
 
 /// The deepest bracket nesting of a JSON text, ignoring brackets inside strings (an upper bound
-/// is enough: malformed text is refused by the parser anyway).
-fn nesting_depth(text: &str) -> usize {
+/// is enough: malformed text is refused by the parser anyway). Linear in the text.
+pub fn nesting_depth(text: &str) -> usize {
     let (mut depth, mut max, mut in_str, mut escaped) = (0usize, 0usize, false, false);
     for b in text.bytes() {
         if in_str {

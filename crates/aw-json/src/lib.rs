@@ -9,4 +9,4 @@
 pub mod bounded;
 pub mod js;
 
-pub use bounded::{MAX_DEPTH, parse_bounded};
+pub use bounded::{MAX_DEPTH, nesting_depth, parse_bounded};

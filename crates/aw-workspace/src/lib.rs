@@ -26,6 +26,7 @@ pub mod family;
 pub mod flow_store;
 pub mod folder;
 pub mod git;
+pub mod git_head;
 pub mod history;
 pub mod hooks;
 pub mod init;

@@ -2,8 +2,10 @@
 //!
 //! A hook host pipes its JSON and closes stdin; a person at a terminal, or a script that pipes
 //! nothing, must not make aw wait. So hook input is read only when stdin is not a terminal and
-//! its first byte arrives within a short wait; a reader thread does the blocking read, and the
-//! caller gives up on the channel when the wait runs out (the thread dies with the process).
+//! its first byte arrives within a short wait. The wait asks the kernel whether stdin can be read
+//! (`poll`) and reads on the calling thread: bytes already in the pipe are seen at once, however
+//! loaded the machine is (a reader thread that had to be scheduled within the wait could miss
+//! them, and the hook then took its host's JSON for no input at all).
 
 use crate::error::WorkspaceError;
 use aw_core::error_code::ErrorCode;
@@ -27,33 +29,148 @@ pub fn read_hook_stdin(first_byte_wait: Duration) -> Option<String> {
     if std::io::stdin().is_terminal() {
         return None;
     }
-    let (tx, rx) = mpsc::channel::<Vec<u8>>();
-    std::thread::spawn(move || {
-        let mut stdin = std::io::stdin().lock();
-        let mut buf = [0u8; 8192];
-        let mut total = 0;
-        while total < MAX_BYTES {
-            match stdin.read(&mut buf) {
-                Ok(0) | Err(_) => break,
-                Ok(n) => {
-                    total += n;
-                    if tx.send(buf[..n].to_vec()).is_err() {
-                        break;
-                    }
-                }
-            }
-        }
-    });
-    let mut bytes = rx.recv_timeout(first_byte_wait).ok()?;
-    let deadline = Instant::now() + REST_WAIT;
-    while bytes.len() < MAX_BYTES {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match rx.recv_timeout(left) {
-            Ok(chunk) => bytes.extend_from_slice(&chunk),
-            Err(_) => break,
-        }
+    let mut source = stdin_source()?;
+    if !source.ready(first_byte_wait) {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    read_while_ready(
+        &mut source,
+        &mut bytes,
+        MAX_BYTES,
+        Instant::now() + REST_WAIT,
+    );
+    bytes.truncate(MAX_BYTES);
+    if bytes.is_empty() {
+        return None;
     }
     String::from_utf8(bytes).ok()
+}
+
+/// A source that can say whether a read would return without waiting.
+trait Ready: Read {
+    /// Waits up to `wait` for bytes, or the end, to be there to read.
+    fn ready(&mut self, wait: Duration) -> bool;
+}
+
+/// Stdin as a file of its own (unbuffered, so that what `poll` sees is what a read gets).
+#[cfg(unix)]
+fn stdin_source() -> Option<std::fs::File> {
+    use std::os::fd::AsFd;
+    let fd = std::io::stdin().as_fd().try_clone_to_owned().ok()?;
+    Some(std::fs::File::from(fd))
+}
+
+#[cfg(unix)]
+impl<T: Read + std::os::fd::AsFd> Ready for T {
+    fn ready(&mut self, wait: Duration) -> bool {
+        use rustix::event::{PollFd, PollFlags, Timespec, poll};
+        let deadline = Instant::now() + wait;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let timeout = Timespec {
+                tv_sec: i64::try_from(left.as_secs()).unwrap_or(i64::MAX),
+                tv_nsec: left.subsec_nanos().into(),
+            };
+            let mut fds = [PollFd::new(&*self, PollFlags::IN)];
+            match poll(&mut fds, Some(&timeout)) {
+                Ok(0) => return false,
+                Err(rustix::io::Errno::INTR) => continue,
+                // Bytes, the end, or an error a read will report at once (macOS cannot poll
+                // /dev/null): a read does not wait.
+                Ok(_) | Err(_) => return true,
+            }
+        }
+    }
+}
+
+/// Stdin itself, where it cannot be polled.
+#[cfg(not(unix))]
+fn stdin_source() -> Option<std::io::Stdin> {
+    Some(std::io::stdin())
+}
+
+/// Without `poll`, a read is attempted at once (it waits for a host that writes late).
+#[cfg(not(unix))]
+impl Ready for std::io::Stdin {
+    fn ready(&mut self, _wait: Duration) -> bool {
+        true
+    }
+}
+
+/// How reading stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stopped {
+    /// The end of the source.
+    End,
+    /// Nothing more came before the deadline; the source is still open.
+    Silent,
+    /// More than the limit came.
+    Full,
+}
+
+/// Reads `source` into `bytes` until its end, more than `limit` bytes, or `deadline` passing
+/// with nothing to read.
+fn read_while_ready(
+    source: &mut impl Ready,
+    bytes: &mut Vec<u8>,
+    limit: usize,
+    deadline: Instant,
+) -> Stopped {
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        if bytes.len() > limit {
+            return Stopped::Full;
+        }
+        if !source.ready(deadline.saturating_duration_since(Instant::now())) {
+            return Stopped::Silent;
+        }
+        match source.read(&mut buf) {
+            Ok(0) => return Stopped::End,
+            Ok(n) => bytes.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return Stopped::End,
+        }
+    }
+}
+
+/// What a hook that must judge its payload read on stdin.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HookPayload {
+    /// Nothing: a terminal, a closed empty stdin, or no byte before the deadline.
+    Absent,
+    /// The whole text, up to the end of stdin (invalid UTF-8 replaced, as a JavaScript host
+    /// reads it).
+    Whole(String),
+    /// What had arrived when the deadline passed with stdin still open.
+    Cut(String),
+    /// More than the bound arrived; reading stopped there.
+    TooLarge,
+}
+
+/// Reads a hook's payload to the end of stdin, at most `max_bytes`, giving up at `deadline`.
+/// Unlike [`read_hook_stdin`], it says whether the text is whole, so that a hook which must not
+/// let an edit through unjudged can tell a payload cut short from one that is no edit.
+pub fn read_hook_payload(max_bytes: usize, deadline: Instant) -> HookPayload {
+    if std::io::stdin().is_terminal() {
+        return HookPayload::Absent;
+    }
+    match stdin_source() {
+        Some(mut source) => read_payload_from(&mut source, max_bytes, deadline),
+        None => HookPayload::Absent,
+    }
+}
+
+fn read_payload_from(source: &mut impl Ready, max_bytes: usize, deadline: Instant) -> HookPayload {
+    let mut bytes = Vec::new();
+    let stopped = read_while_ready(source, &mut bytes, max_bytes, deadline);
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    match stopped {
+        Stopped::Full => HookPayload::TooLarge,
+        _ if bytes.is_empty() => HookPayload::Absent,
+        Stopped::End => HookPayload::Whole(text(&bytes)),
+        Stopped::Silent => HookPayload::Cut(text(&bytes)),
+    }
 }
 
 /// How long `flow submit` waits for the next byte of its answer, and how much it takes.
@@ -279,6 +396,80 @@ mod tests {
             read_bounded(endless, limits(5_000, 1 << 20)),
             Err(AnswerReadError::TooLarge { max_bytes: 1 << 20 })
         );
+    }
+
+    /// A pipe holding `bytes`, its writing end kept open (`Some`) or closed.
+    #[cfg(unix)]
+    fn pipe_with(
+        bytes: &[u8],
+        keep_open: bool,
+    ) -> (std::io::PipeReader, Option<std::io::PipeWriter>) {
+        use std::io::Write;
+        let (reader, mut writer) = std::io::pipe().unwrap();
+        writer.write_all(bytes).unwrap();
+        (reader, keep_open.then_some(writer))
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_hook_payload_is_whole_cut_too_large_or_absent() {
+        let far = || Instant::now() + Duration::from_secs(60);
+        let soon = || Instant::now() + Duration::from_millis(50);
+        let read = |bytes: &[u8], open: bool, max: usize, deadline: Instant| {
+            let (mut r, _w) = pipe_with(bytes, open);
+            read_payload_from(&mut r, max, deadline)
+        };
+        assert_eq!(
+            read(b"{\"a\":1}", false, 100, far()),
+            HookPayload::Whole("{\"a\":1}".to_owned())
+        );
+        assert_eq!(read(b"", false, 100, far()), HookPayload::Absent);
+        // At the bound it is read; one byte more is too large.
+        assert!(matches!(
+            read(&[b'a'; 100], false, 100, far()),
+            HookPayload::Whole(t) if t.len() == 100
+        ));
+        assert_eq!(read(&[b'a'; 101], false, 100, far()), HookPayload::TooLarge);
+        // An endless stdin stops at the bound too.
+        let (mut r, mut w) = std::io::pipe().unwrap();
+        std::thread::spawn(move || {
+            let _ = std::io::copy(&mut std::io::repeat(b'x'), &mut w);
+        });
+        assert_eq!(
+            read_payload_from(&mut r, 1 << 20, far()),
+            HookPayload::TooLarge
+        );
+        // Stdin left open: what came is cut; nothing at all is no payload.
+        assert_eq!(
+            read(b"{\"tool", true, 100, soon()),
+            HookPayload::Cut("{\"tool".to_owned())
+        );
+        assert_eq!(read(b"", true, 100, soon()), HookPayload::Absent);
+        // Bytes that are not UTF-8 are replaced, as a JavaScript host reads them.
+        assert_eq!(
+            read(b"\"a\xff\"", false, 100, far()),
+            HookPayload::Whole("\"a\u{fffd}\"".to_owned())
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn bytes_already_in_the_pipe_are_seen_without_any_wait() {
+        // A zero wait: only what the kernel already holds counts, and it does.
+        let (mut r, _open) = pipe_with(b"{\"session_id\":\"conv-A\"}", true);
+        assert!(r.ready(Duration::ZERO));
+        let mut bytes = Vec::new();
+        let stopped = read_while_ready(&mut r, &mut bytes, 1 << 20, Instant::now());
+        assert_eq!(
+            (stopped, bytes.as_slice()),
+            (Stopped::Silent, &b"{\"session_id\":\"conv-A\"}"[..])
+        );
+        // The end of a closed pipe is there at once too.
+        let (mut r, _) = pipe_with(b"", false);
+        assert!(r.ready(Duration::ZERO));
+        // An open, empty pipe is not ready.
+        let (mut r, _open) = pipe_with(b"", true);
+        assert!(!r.ready(Duration::ZERO));
     }
 
     #[test]

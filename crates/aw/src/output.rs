@@ -31,8 +31,6 @@ pub struct Style {
     pub detail: bool,
     /// Colour is on (see [`crate::style::sink_for`]).
     pub color: bool,
-    /// The human text is bound for a terminal (see [`crate::style::Sink`]).
-    pub terminal: bool,
 }
 
 /// The output flags as typed, before resolution.
@@ -81,7 +79,6 @@ impl FormatFlags {
             format,
             detail: self.detail,
             color: format == Format::Human && sink.color,
-            terminal: format == Format::Human && sink.terminal,
         })
     }
 }

@@ -268,3 +268,36 @@ fn bad_roles_give_no_links() {
     }
     assert!(!ws.root().join("bin").exists());
 }
+
+#[cfg(unix)]
+#[test]
+fn a_source_hard_linked_to_a_file_outside_the_skill_is_refused_and_left_alone() {
+    use std::os::unix::fs::PermissionsExt;
+    let (ws, dir) = codex();
+    let outside = ws.root().join("outside-secret.txt");
+    std::fs::write(&outside, "s").unwrap();
+    std::fs::set_permissions(&outside, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let review = Path::new(&dir).join("bin/codex-review.sh");
+    std::fs::remove_file(&review).unwrap();
+    std::fs::hard_link(&outside, &review).unwrap();
+    let bin = ws.root().join("bin");
+    let b = bin.to_string_lossy().into_owned();
+    let f = ws.failure(&["family", "links", &dir, "--bin-dir", &b, "--apply"]);
+    assert_eq!(f["error"]["code"], "FAMILY_LINKS_INVALID");
+    let message = f["error"]["message"].as_str().unwrap();
+    assert!(message.contains("2 hard links"), "{message}");
+    let action = f["data"]["action"].as_str().unwrap();
+    assert!(action.contains("copy"), "{action}");
+    let mode = std::fs::metadata(&outside).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o644, "the file outside was not made executable");
+    assert!(!bin.exists(), "nothing was written");
+    // The plan says so before any --apply.
+    let plan = ws.ok(&["family", "links", &dir, "--bin-dir", &b]);
+    let row = plan["links"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["cmd"] == "codex-review")
+        .unwrap();
+    assert!(row["problem"].as_str().unwrap().contains("hard links"));
+}

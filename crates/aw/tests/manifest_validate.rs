@@ -224,3 +224,48 @@ fn a_trailing_slash_on_a_file_path_does_not_exist() {
     assert_eq!(v["results"][0]["errors"][0]["rule"], "path.missing");
     assert_eq!(v["results"][1]["class"], "valid", "{v}");
 }
+
+#[test]
+fn piped_text_carries_no_control_character_from_a_path_or_a_name_and_json_escapes_them() {
+    let dir = Ws::bare();
+    // A folder whose own name carries an escape sequence and a bell, holding a skill whose name
+    // carries a colour sequence and a line break; and a missing folder whose name does (the
+    // "not found" message quotes it).
+    let evil_dir = "ev\u{1b}[2Jil\u{7}";
+    skill(
+        dir.root(),
+        evil_dir,
+        &VALID.replace("\"name\":\"good\"", "\"name\":\"go\\u001b[31mod\\nx\""),
+    );
+    let missing = "gone\u{1b}]0;title\u{7}\u{202e}";
+    let out = dir
+        .aw()
+        .args(["manifest", "validate", evil_dir, missing])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        !text
+            .chars()
+            .any(|c| (c.is_control() && c != '\n') || c == '\u{202e}'),
+        "{text:?}"
+    );
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "[VALID] ev[2Jil (go[31modx)", "{text:?}");
+    assert_eq!(lines[1], "[INVALID] gone]0;title");
+    assert!(lines[2].contains("was not found") && lines[2].ends_with("gone]0;title"));
+    assert_eq!(lines.len(), 3, "{text:?}");
+    // The JSON model keeps the exact text, escaped.
+    let out = dir
+        .aw()
+        .args([
+            "manifest", "validate", "--format", "json", evil_dir, missing,
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.stdout.contains(&0x1b) && !out.stdout.contains(&0x07));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["results"][0]["arg"], evil_dir);
+    assert_eq!(v["results"][0]["name"], "go\u{1b}[31mod\nx");
+    assert_eq!(v["results"][1]["arg"], missing);
+}

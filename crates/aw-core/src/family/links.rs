@@ -60,6 +60,62 @@ impl LinkError {
     }
 }
 
+/// Why a wrapper source, found on disk, cannot be linked (and given its execute bits).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SourceProblem {
+    /// Nothing is there.
+    Missing,
+    /// It is a symbolic link.
+    Symlink,
+    /// It is not a regular file.
+    NotAFile,
+    /// The file has other names (hard links), which may be outside the skill folder: the execute
+    /// bits aw would add are the file's, wherever its other names are.
+    HardLinked {
+        /// How many names the file has.
+        links: u64,
+    },
+    /// A linked folder on its way leads outside the skill folder.
+    Outside {
+        /// Where it really is.
+        real: String,
+    },
+    /// It could not be looked at.
+    Unreadable(String),
+}
+
+impl SourceProblem {
+    /// What is wrong, as a clause (`the source of x cannot be linked: <this>`).
+    pub fn message(&self) -> String {
+        match self {
+            SourceProblem::Missing => "it does not exist".to_owned(),
+            SourceProblem::Symlink => "it is a symbolic link".to_owned(),
+            SourceProblem::NotAFile => "it is not a regular file".to_owned(),
+            SourceProblem::HardLinked { links } => format!(
+                "it is a file with {links} hard links, so it may also be a file outside the \
+                 skill folder, which would be made executable too"
+            ),
+            SourceProblem::Outside { real } => {
+                format!("a linked folder on its way leads outside the skill folder, to {real}")
+            }
+            SourceProblem::Unreadable(why) => why.clone(),
+        }
+    }
+
+    /// What to do about it.
+    pub fn action(&self) -> String {
+        match self {
+            SourceProblem::HardLinked { .. } => "give the wrapper script a name of its own: \
+                 replace it with a copy (`cp <source> <source>.new && mv <source>.new <source>`), \
+                 or reinstall the member, then run again"
+                .to_owned(),
+            _ => "reinstall the member so its wrapper scripts are regular files inside its \
+                  folder, then run again"
+                .to_owned(),
+        }
+    }
+}
+
 /// The longest command name (a file name: most filesystems stop at 255 bytes).
 pub const MAX_CMD_BYTES: usize = 255;
 

@@ -531,7 +531,6 @@ mod tests {
             format: Format::Human,
             detail,
             color,
-            terminal: color,
         }
     }
 

@@ -332,15 +332,25 @@ impl Ws {
         c.envs(env.iter().copied())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        if stdin.is_some() {
-            c.stdin(Stdio::piped());
-        }
-        let mut child = c.spawn().unwrap();
-        // Stdin is written by its own thread while stdout and stderr are read, so that no pipe
-        // fills up; the command may also exit without reading it, which is not an error.
-        let writer = stdin.map(|text| {
-            let mut pipe = child.stdin.take().unwrap();
-            let bytes = text.as_bytes().to_vec();
+        // The first bytes of stdin (and, for a short text, its end) are in the pipe before the
+        // command starts, as a host's JSON is: a command that waits only briefly for its first
+        // byte (a hook, FIRST_BYTE_WAIT) then sees them however loaded the machine is. Written by
+        // a thread after the start, they could come late and be taken for no input at all.
+        let rest = stdin.and_then(|text| {
+            let (reader, mut pipe) = std::io::pipe().unwrap();
+            // Any pipe holds 4 KiB without a reader.
+            let now = text.len().min(4096);
+            pipe.write_all(&text.as_bytes()[..now]).unwrap();
+            c.stdin(reader);
+            (now < text.len()).then(|| (pipe, text.as_bytes()[now..].to_vec()))
+        });
+        let child = c.spawn().unwrap();
+        // Dropping the command closes this process's copy of the pipe's reading end.
+        drop(c);
+        // The rest of a long text is written by its own thread while stdout and stderr are read,
+        // so that no pipe fills up; the command may also exit without reading it, which is not
+        // an error.
+        let writer = rest.map(|(mut pipe, bytes)| {
             std::thread::spawn(move || {
                 let _ = pipe.write_all(&bytes);
             })

@@ -88,7 +88,7 @@ pub(super) fn human(results: &Results, p: Paint) -> String {
     let count = |c: Class| results.iter().filter(|(_, _, r)| r.class == c).count();
     let mut text =
         String::from("1. A skill family of four skills, checked by `aw manifest validate`:\n\n");
-    text.push_str(&render_text(results, p, true));
+    text.push_str(&render_text(results, p));
     text.push_str(&format!(
         "\n   {} valid, {} invalid, {} unsupported.\n",
         count(Class::Valid),

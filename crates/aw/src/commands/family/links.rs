@@ -7,7 +7,7 @@ use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean_lines;
 use aw_core::error_code::ErrorCode;
-use aw_core::family::links::{Action, action, derive};
+use aw_core::family::links::{Action, SourceProblem, action, derive};
 use aw_manifest::role_wrappers_of;
 use aw_workspace::locate::current_dir;
 use aw_workspace::skill::resolve_arg;
@@ -27,8 +27,8 @@ cmd must be a bare name (letters, digits, '.', '_', '-'), have one source, and t
 stay inside the skill folder.\n\nWithout --apply or --remove nothing is written: the plan is \
 shown. --apply creates the missing links and refuses (writing nothing) when something that is \
 not aw's link is in the way; --remove removes only links that point exactly where aw points \
-them. Each source must be a regular file (not a link) whose real place is inside the skill \
-folder; --apply gives it the execute bits its read bits allow. Nothing else is written outside the \
+them. Each source must be a regular file (not a link, with no other hard link) whose real place \
+is inside the skill folder; --apply gives it the execute bits its read bits allow. Nothing else is written outside the \
 bin folder (which may be a link you made); a failed --apply puts back what it changed.\n\n\
 JSON (when piped): {skillDir, binDir, mode: plan|apply|remove, links[{cmd, roles, source, \
 target, found: absent|ours|foreign, action: create|remove|keep|conflict, problem, done}]}."
@@ -129,16 +129,15 @@ pub fn run(args: &LinksArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     if args.apply
         && let Some(r) = rows.iter().find(|r| r.problem.is_some())
     {
+        let problem = r.problem.as_ref().map(|p| (p.message(), p.action()));
+        let (why, next) = problem.unwrap_or_default();
         return Err(Failure::new(
             ErrorCode::FamilyLinksInvalid,
             format!(
-                "the source of {}, {}, cannot be linked: {}; nothing was written",
-                r.cmd,
-                r.source,
-                r.problem.as_deref().unwrap_or_default()
+                "the source of {}, {}, cannot be linked: {why}; nothing was written",
+                r.cmd, r.source
             ),
-            "reinstall the member so its wrapper scripts are regular files inside its folder, \
-             then run again",
+            next,
         ));
     }
     let done = if args.apply {
@@ -171,7 +170,7 @@ pub fn run(args: &LinksArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         .map(|(r, did)| {
             json!({"cmd": r.cmd, "roles": r.roles, "source": r.source,
                    "target": r.target.to_string_lossy(), "found": r.found, "action": r.action,
-                   "problem": r.problem, "done": did})
+                   "problem": r.problem.as_ref().map(SourceProblem::message), "done": did})
         })
         .collect();
     let model = json!({
@@ -195,7 +194,7 @@ struct Row {
     found: aw_core::family::links::Found,
     action: Action,
     /// Why the source cannot be linked, for a link to create.
-    problem: Option<String>,
+    problem: Option<SourceProblem>,
 }
 
 /// Makes every link to create, each source first given its execute bits; all or nothing: on a

@@ -56,27 +56,19 @@ pub fn run(args: &ValidateArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let all_valid = results.iter().all(|(_, _, r)| r.class == Class::Valid);
     let exit = if args.strict && !all_valid { 1 } else { 0 };
     let outcome = match style.format {
-        Format::Human => Outcome::text(render_text(
-            &results,
-            Paint::new(style.color),
-            style.terminal,
-        )),
+        Format::Human => Outcome::text(render_text(&results, Paint::new(style.color))),
         Format::Json => Outcome::json(render_json(&results)),
     };
     Ok(outcome.with_exit(exit))
 }
 
-/// The reference's text layout: a header per folder, then one indented line per error. On a
-/// terminal the class label is coloured and the folder and skill names lose their control
-/// characters; piped text is byte-for-byte the plain layout.
-pub fn render_text(results: &[(String, String, Report)], p: Paint, terminal: bool) -> String {
-    let shown = |s: &str| {
-        if terminal {
-            clean(s).into_owned()
-        } else {
-            s.to_owned()
-        }
-    };
+/// The reference's text layout: a header per folder, then one indented line per error. The
+/// folder as typed, the skill's name and the messages (which quote paths) lose their control and
+/// bidirectional-text characters, piped or not: a name cannot add a line, and a terminal reading
+/// a piped report (`| less -R`, a log shown later) gets no escape sequence from it. On a terminal
+/// the class label is coloured.
+pub fn render_text(results: &[(String, String, Report)], p: Paint) -> String {
+    let shown = |s: &str| clean(s).into_owned();
     let mut out = String::new();
     for (arg, _, report) in results {
         let color = match report.class {
@@ -91,7 +83,7 @@ pub fn render_text(results: &[(String, String, Report)], p: Paint, terminal: boo
         }
         out.push('\n');
         for e in &report.errors {
-            out.push_str(&format!("    - {}\n", e.message));
+            out.push_str(&format!("    - {}\n", shown(&e.message)));
         }
     }
     out
