@@ -35,6 +35,7 @@ mod project_block;
 mod protocol_differences;
 mod remove_source;
 mod self_install;
+mod self_install_reference;
 mod sessions;
 mod skills;
 mod stack;
