@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 
 pub mod bounded;
+pub mod doc;
 pub mod js;
 
 pub use bounded::{MAX_DEPTH, nesting_depth, parse_bounded};

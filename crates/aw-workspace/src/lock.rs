@@ -201,7 +201,7 @@ impl Drop for WorkspaceLock {
 }
 
 /// Opens the lock file without following a symbolic link (for writing: creating it if needed).
-fn open_lock_file(path: &Path, write: bool) -> std::io::Result<File> {
+pub(crate) fn open_lock_file(path: &Path, write: bool) -> std::io::Result<File> {
     let mut o = OpenOptions::new();
     o.read(true);
     if write {
@@ -221,7 +221,7 @@ fn open_lock_file(path: &Path, write: bool) -> std::io::Result<File> {
 }
 
 /// The lock file must be a regular file (not a folder, a FIFO or a device).
-fn check_regular(file: &File, path: &Path) -> Result<()> {
+pub(crate) fn check_regular(file: &File, path: &Path) -> Result<()> {
     let meta = file
         .metadata()
         .map_err(|e| WorkspaceError::io("could not inspect the lock file", path, e))?;
@@ -243,7 +243,7 @@ fn not_a_lock_file(path: &Path) -> WorkspaceError {
     }
 }
 
-fn open_failed(path: &Path, e: std::io::Error) -> WorkspaceError {
+pub(crate) fn open_failed(path: &Path, e: std::io::Error) -> WorkspaceError {
     // O_NOFOLLOW refuses a symbolic link with ELOOP; opening a folder for writing fails EISDIR.
     if e.kind() == ErrorKind::IsADirectory {
         return not_a_lock_file(path);
@@ -279,7 +279,7 @@ fn cannot_write(e: &std::io::Error, path: &Path) -> bool {
 }
 
 /// Whether `path` still names the file `file` has open (same device and inode).
-fn names_this_file(path: &Path, file: &File) -> bool {
+pub(crate) fn names_this_file(path: &Path, file: &File) -> bool {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;

@@ -36,6 +36,7 @@ mod protocol_differences;
 mod publish_crash;
 mod remove_source;
 mod self_install;
+mod self_install_reference;
 mod sessions;
 mod skills;
 mod stack;

@@ -39,6 +39,21 @@ fn files_under(home: &Path, rel: &str) -> Vec<String> {
         .collect()
 }
 
+/// The hook command running `args` with the aw under test, named by its absolute path (the
+/// binary itself: the test's PATH does not lead to it).
+fn aw_command(args: &str) -> String {
+    let path = crate::support::bin().canonicalize().unwrap();
+    let path = path.to_str().unwrap();
+    let plain = path
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b"/._+-@%=:,".contains(&b));
+    if plain {
+        format!("{path} {args}")
+    } else {
+        format!("'{}' {args}", path.replace('\'', "'\\''"))
+    }
+}
+
 fn commands() -> Vec<&'static str> {
     aw_bundle_commands()
 }
@@ -94,14 +109,15 @@ fn claude_gets_skill_design_commands_and_hooks_with_markers() {
     all.extend(files_under(home, ".claude/commands"));
     assert_marked(home, &all);
     let settings: Value = serde_json::from_str(&read(home, ".claude/settings.json")).unwrap();
-    for (event, command) in [
-        ("PreCompact", "aw checkpoint-write --can-pause"),
-        ("SessionEnd", "aw auto-compact-on-close"),
-        ("PostCompact", "aw resume-summary"),
-        ("PreToolUse", "aw hook branch-check"),
+    for (event, args) in [
+        ("PreCompact", "checkpoint-write --can-pause"),
+        ("SessionEnd", "auto-compact-on-close"),
+        ("PostCompact", "resume-summary"),
+        ("PreToolUse", "hook branch-check"),
     ] {
         assert_eq!(
-            settings["hooks"][event][0]["hooks"][0]["command"], command,
+            settings["hooks"][event][0]["hooks"][0]["command"],
+            aw_command(args),
             "{event}"
         );
     }
@@ -272,8 +288,8 @@ fn opencode_and_agents_get_their_folders() {
     assert_eq!(target(&u, "opencode")["hooks"]["status"], "removed");
     assert!(!home.join(".config/opencode/plugins/aw-hooks.js").exists());
     assert!(
-        home.join(".config/opencode/plugins").is_dir(),
-        "the host's own folder stays"
+        !home.join(".config").exists(),
+        "the folders aw created for the module went with it"
     );
     install(&ws, "agents");
     assert!(home.join(".agents/skills/w/SKILL.md").is_file());
@@ -975,4 +991,341 @@ fn force_moves_a_persons_whole_skill_folder_aside_so_it_stays_whole() {
         "my guide\n"
     );
     assert!(!mine.exists());
+}
+
+/// Runs the hook command `command` as a host does (`sh -c`), with a PATH holding no `aw`, in a
+/// folder that is no workspace: (exit code, stderr).
+fn run_hook(ws: &Ws, command: &str) -> (i32, String) {
+    let mut c = std::process::Command::new("/bin/sh");
+    crate::support::clean_env(&mut c, ws.home())
+        .env("PATH", "/usr/bin:/bin")
+        .current_dir(ws.root())
+        .stdin(std::process::Stdio::null())
+        .args(["-c", command]);
+    let out = c.output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn hook_command(home: &Path, event: &str) -> String {
+    let settings: Value = serde_json::from_str(&read(home, ".claude/settings.json")).unwrap();
+    settings["hooks"][event][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+#[test]
+fn hooks_run_the_installing_aw_when_aw_is_not_on_the_hosts_path() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    let v = ws.ok(&["self", "install", "--target", "claude"]);
+    let bin = crate::support::bin().canonicalize().unwrap();
+    assert_eq!(
+        target(&v, "claude")["hooks"]["program"],
+        bin.to_str().unwrap()
+    );
+    let command = hook_command(home, "SessionEnd");
+    assert_eq!(command, aw_command("auto-compact-on-close"));
+    let (code, stderr) = run_hook(&ws, &command);
+    assert_eq!(code, 0, "{command}: {stderr}");
+    assert!(!stderr.contains("not found"), "{stderr}");
+    // The codex plugin and the OpenCode module name it too.
+    install(&ws, "codex");
+    let plugin = read(home, ".codex/aw-hooks-plugin/hooks/hooks.json");
+    assert!(
+        plugin.contains(&aw_command("hook branch-check")),
+        "{plugin}"
+    );
+    install(&ws, "opencode");
+    let module = read(home, ".config/opencode/plugins/aw-hooks.js");
+    assert!(
+        module.contains(&format!(
+            "const AW = {};",
+            serde_json::to_string(bin.to_str().unwrap()).unwrap()
+        )),
+        "{module}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_path_entry_with_a_blank_is_named_quoted_and_the_doctor_says_when_it_is_gone() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    // aw reached through a PATH folder whose name has a blank (a package manager's link: the
+    // name that survives an upgrade is the link's, not the binary's).
+    let tools = ws.root().join("my tools");
+    std::fs::create_dir_all(&tools).unwrap();
+    let link = tools.join("aw");
+    std::os::unix::fs::symlink(crate::support::bin(), &link).unwrap();
+    let path = format!("{}:/usr/bin:/bin", tools.display());
+    let run = |args: &[&str]| -> Value {
+        let mut c = std::process::Command::new(&link);
+        crate::support::clean_env(&mut c, home)
+            .env("PATH", &path)
+            .current_dir(ws.root())
+            .args(args);
+        let out = c.output().unwrap();
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    run(&["self", "install", "--target", "claude"]);
+    let command = hook_command(home, "PreCompact");
+    assert_eq!(
+        command,
+        format!("'{}' checkpoint-write --can-pause", link.display())
+    );
+    let (code, stderr) = run_hook(&ws, &hook_command(home, "SessionEnd"));
+    assert_eq!(code, 0, "{stderr}");
+    let d = run(&["self", "doctor"]);
+    let claude = &d["hosts"][0];
+    assert_eq!(claude["verdict"], "ok", "{d:#}");
+    assert_eq!(claude["hook_programs"], serde_json::json!([link]));
+    // The link goes (aw moved or uninstalled): the doctor says the hooks run nothing.
+    std::fs::remove_file(&link).unwrap();
+    let d = ws.ok(&["self", "doctor"]);
+    let claude = &d["hosts"][0];
+    assert_eq!(claude["verdict"], "outdated", "{d:#}");
+    assert_eq!(claude["hook_programs_missing"], serde_json::json!([link]));
+    // Installing again with the aw at hand names it, and uninstall takes out the old entries
+    // too, whichever path they name.
+    let m = ws.ok(&["self", "install", "--target", "claude"]);
+    assert_eq!(
+        target(&m, "claude")["hooks"]["events_added"]
+            .as_array()
+            .unwrap()
+            .len(),
+        4
+    );
+    assert_eq!(
+        hook_command(home, "PreCompact"),
+        aw_command("checkpoint-write --can-pause")
+    );
+    ws.ok(&["self", "uninstall", "--target", "claude"]);
+    assert!(!home.join(".claude").exists());
+}
+
+#[test]
+fn a_file_the_person_edited_is_kept_and_force_moves_it_aside() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    install(&ws, "claude");
+    let rel = ".claude/commands/w/quick.md";
+    let edited = format!("{}\nMy own step: run the linter first.\n", read(home, rel));
+    std::fs::write(home.join(rel), &edited).unwrap();
+    // A stale file of aw's (a command this aw no longer has) that the person edited too.
+    let stale = ".claude/commands/w/retired.md";
+    let retired = read(home, ".claude/commands/w/status.md").replace("aw status", "aw retired");
+    std::fs::write(home.join(stale), &retired).unwrap();
+    let v = install(&ws, "claude");
+    let t = target(&v, "claude");
+    assert_eq!(read(home, rel), edited, "the edit is the person's now");
+    let kept: Vec<&str> = t["kept_edited"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    assert!(kept.contains(&home.join(rel).to_str().unwrap()), "{t:#}");
+    assert!(kept.contains(&home.join(stale).to_str().unwrap()), "{t:#}");
+    assert!(home.join(stale).exists());
+    let d = ws.ok(&["self", "doctor"]);
+    let edited_list = d["hosts"][0]["edited"].as_array().unwrap();
+    assert_eq!(edited_list.len(), 2, "{d:#}");
+    assert_eq!(
+        d["hosts"][0]["verdict"], "ok",
+        "an edit of the person's is no fault"
+    );
+    // Uninstall keeps it too.
+    let u = ws.ok(&["self", "uninstall", "--target", "claude", "--dry-run"]);
+    assert_eq!(
+        target(&u, "claude")["kept_edited"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    // --force moves it aside first, then writes aw's.
+    let f = ws.ok(&["self", "install", "--target", "claude", "--force"]);
+    let moved = target(&f, "claude")["moved_aside"].as_array().unwrap();
+    assert_eq!(moved.len(), 1, "{f:#}");
+    assert_eq!(moved[0]["kind"], "edited");
+    assert_eq!(
+        std::fs::read_to_string(moved[0]["to"].as_str().unwrap()).unwrap(),
+        edited
+    );
+    assert!(!read(home, rel).contains("My own step"));
+}
+
+#[test]
+fn install_then_uninstall_in_an_empty_home_leaves_it_empty() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    install(&ws, "all");
+    install(&ws, "agents");
+    let u = ws.ok(&["self", "uninstall", "--target", "all"]);
+    assert!(
+        target(&u, "claude")["removed_folders"]
+            .as_array()
+            .unwrap()
+            .contains(&Value::from(home.join(".claude").to_str().unwrap()))
+    );
+    ws.ok(&["self", "uninstall", "--target", "agents"]);
+    assert_eq!(tree(home), Default::default(), "nothing of aw's is left");
+    let d = ws.ok(&["self", "doctor"]);
+    for h in d["hosts"].as_array().unwrap() {
+        assert_eq!(h["verdict"], "absent", "{h:#}");
+    }
+}
+
+#[test]
+fn uninstall_leaves_the_folders_that_were_there_before() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    std::fs::create_dir_all(home.join(".claude/skills")).unwrap();
+    std::fs::create_dir_all(home.join(".config")).unwrap();
+    std::fs::write(home.join(".claude/settings.json"), "{}\n").unwrap();
+    install(&ws, "claude");
+    install(&ws, "opencode");
+    // A later install adds nothing to what aw created; a partial uninstall keeps the rest.
+    install(&ws, "claude");
+    ws.ok(&["self", "uninstall", "--target", "claude", "--skill-only"]);
+    assert!(home.join(".claude/commands/w/quick.md").is_file());
+    ws.ok(&["self", "uninstall", "--target", "all"]);
+    let left: Vec<String> = tree(home).into_keys().collect();
+    let settings_backups = left
+        .iter()
+        .filter(|k| k.starts_with(".claude/settings.json.bak."))
+        .count();
+    assert!(settings_backups >= 1);
+    let mut rest: Vec<&str> = left
+        .iter()
+        .map(String::as_str)
+        .filter(|k| !k.starts_with(".claude/settings.json.bak."))
+        .collect();
+    rest.sort();
+    assert_eq!(
+        rest,
+        [
+            ".claude",
+            ".claude/settings.json",
+            ".claude/skills",
+            ".config"
+        ],
+        "what the person had stays; what aw made went"
+    );
+    assert_eq!(read(home, ".claude/settings.json"), "{}\n");
+}
+
+#[test]
+fn a_self_command_waits_for_the_host_folders_lock_and_gives_up_with_lock_busy() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    // Another `self` command holds the lock of ~/.claude.
+    let held = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(home.join(".aw-self-lock.claude"))
+        .unwrap();
+    held.lock().unwrap();
+    let wait = [("AW_LOCK_WAIT_MS", "50")];
+    for args in [
+        &["self", "install", "--target", "claude"][..],
+        &["self", "uninstall", "--target", "all"][..],
+        &["self", "doctor"][..],
+    ] {
+        let (code, v) = ws.run_env(args, &wait);
+        assert_eq!(code, 1, "{args:?}: {v:#}");
+        assert_eq!(v["error"]["code"], "LOCK_BUSY", "{v:#}");
+    }
+    assert!(!home.join(".claude").exists(), "nothing written meanwhile");
+    // Another host's folder is free.
+    ws.ok(&["self", "install", "--target", "gemini"]);
+    held.unlock().unwrap();
+    drop(held);
+    install(&ws, "claude");
+    let left: Vec<String> = tree(home)
+        .into_keys()
+        .filter(|k| k.starts_with(".aw-self-lock"))
+        .collect();
+    assert_eq!(
+        left,
+        Vec::<String>::new(),
+        "the lock file goes with its last holder"
+    );
+}
+
+#[test]
+fn install_racing_uninstall_never_fails_midway() {
+    let ws = Ws::bare();
+    let run = |args: &'static [&'static str]| {
+        let mut c = ws.process(args);
+        c.stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .env("AW_LOCK_WAIT_MS", "60000");
+        c.spawn().unwrap()
+    };
+    for _ in 0..6 {
+        let a = run(&["self", "install", "--target", "all"]);
+        let b = run(&["self", "uninstall", "--target", "all"]);
+        let c = run(&["self", "install", "--target", "claude"]);
+        for child in [a, b, c] {
+            let out = child.wait_with_output().unwrap();
+            assert!(
+                out.status.success(),
+                "{}\n{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    }
+    // Whatever order they ran in, the end state is whole: the doctor finds nothing half done.
+    let d = ws.ok(&["self", "doctor"]);
+    for h in d["hosts"].as_array().unwrap() {
+        assert!(
+            matches!(h["verdict"].as_str(), Some("ok" | "absent")),
+            "{h:#}"
+        );
+    }
+}
+
+#[test]
+fn the_settings_file_keeps_the_persons_bytes_and_a_repeated_key_is_refused() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    let user = "{\n  \"big\": 123456789012345678901234567890,\n  \"ratio\": 1.10,\n  \"hundred\": 1e2,\n  \"hooks\": {\n    \"Stop\": [{\"matcher\": \"\", \"hooks\": [{\"type\": \"command\", \"command\": \"first\"}]}],\n    \"Stop\": [{\"matcher\": \"\", \"hooks\": [{\"type\": \"command\", \"command\": \"second\"}]}]\n  }\n}\n";
+    std::fs::create_dir_all(home.join(".claude")).unwrap();
+    std::fs::write(home.join(".claude/settings.json"), user).unwrap();
+    install(&ws, "claude");
+    let text = read(home, ".claude/settings.json");
+    for kept in [
+        "\"big\": 123456789012345678901234567890,",
+        "\"ratio\": 1.10,",
+        "\"hundred\": 1e2,",
+        "\"command\": \"first\"",
+        "\"command\": \"second\"",
+    ] {
+        assert!(text.contains(kept), "{kept} kept in {text}");
+    }
+    ws.ok(&["self", "uninstall", "--target", "claude"]);
+    assert_eq!(read(home, ".claude/settings.json"), user, "byte for byte");
+    // A repeated key aw would have to edit: which one the host reads is not aw's to guess.
+    let twice =
+        "{\"hooks\": {\"PreCompact\": [], \"PreCompact\": [{\"matcher\": \"\", \"hooks\": []}]}}\n";
+    std::fs::write(home.join(".claude/settings.json"), twice).unwrap();
+    let f = ws.fails(
+        &["self", "install", "--target", "claude"],
+        "SETTINGS_INVALID_JSON",
+    );
+    assert!(
+        f["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("hooks.PreCompact"),
+        "{f:#}"
+    );
+    assert_eq!(read(home, ".claude/settings.json"), twice);
 }

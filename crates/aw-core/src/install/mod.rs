@@ -1,10 +1,14 @@
 //! `aw self install | uninstall | detect-hosts | doctor`: the rules. The host table
 //! ([`host`]), the ownership marker ([`marker`]), the format writers ([`render`]), aw's hooks and
-//! their entry-by-entry merge ([`hooks`]), and the plan of one host with what happens to each
-//! file given what is on disk ([`plan`]). No I/O: aw-workspace reads and writes.
+//! their entry-by-entry merge ([`hooks`]), the plan of one host with what happens to each
+//! file given what is on disk ([`plan`]), the reference's own install recognised
+//! ([`reference`]), and the record of the folders an install created ([`record`]). No I/O:
+//! aw-workspace reads and writes.
 
 pub mod hooks;
 pub mod host;
 pub mod marker;
 pub mod plan;
+pub mod record;
+pub mod reference;
 pub mod render;

@@ -5,7 +5,7 @@
 
 use super::hooks::groups_for;
 use super::host::{CommandFormat, HookArtifact, Host};
-use super::marker::{is_marked, marker_text};
+use super::marker::{edited, is_marked, marker_text, same_but_digest};
 use super::render;
 use crate::canonical::sha256_hex;
 use crate::capability::builtin::DESIGN_DESCRIPTOR_JSON;
@@ -56,10 +56,21 @@ pub enum Owner {
 pub struct PlannedFile {
     /// Its path, relative to HOME.
     pub rel: String,
-    /// Its exact text.
+    /// Its text, the marker's digest not filled in yet ([`PlannedFile::sealed`] is what is
+    /// written): comparing a file on disk with it needs no digest computed.
     pub text: String,
     /// How it shows it is ours.
     pub owner: Owner,
+}
+
+impl PlannedFile {
+    /// The bytes written: the text with its marker's digest filled in.
+    pub fn sealed(&self) -> String {
+        match self.owner {
+            Owner::Marked => super::marker::seal(&self.text),
+            Owner::Folder(_) => self.text.clone(),
+        }
+    }
 }
 
 /// A folder aw manages on a host: the files of ours under it that the plan no longer has are
@@ -128,11 +139,14 @@ pub fn design_dir(host: &Host) -> String {
     format!("{}/design", host.skills_dir)
 }
 
-/// The descriptor's locator, sealed over the published bytes.
+/// The descriptor's locator, sealed over the published bytes (hashed once per process).
 pub fn design_locator() -> Locator {
+    static DIGEST: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     Locator {
         path: "workline-capability.json".to_owned(),
-        digest: sha256_hex(DESIGN_DESCRIPTOR_JSON.as_bytes()),
+        digest: DIGEST
+            .get_or_init(|| sha256_hex(DESIGN_DESCRIPTOR_JSON.as_bytes()))
+            .clone(),
     }
 }
 
@@ -161,13 +175,15 @@ fn design_files(host: &Host, version: &str) -> Vec<PlannedFile> {
 }
 
 /// The plan of `host` for `bundle`, written by aw `version` into the home folder `home` (an
-/// absolute path, `/`-separated: the links the host reads are made absolute with it).
+/// absolute path, `/`-separated: the links the host reads are made absolute with it); the hooks
+/// run the aw at `program` (an absolute path).
 pub fn plan(
     host: &'static Host,
     parts: Parts,
     bundle: &[Source<'_>],
     version: &str,
     home: &str,
+    program: &str,
 ) -> HostPlan {
     let home = home.trim_end_matches('/');
     let w = bundle_dir(host);
@@ -235,11 +251,11 @@ pub fn plan(
         _ if !parts.hooks() => HookPlan::Skipped,
         HookArtifact::Settings(rel) => HookPlan::Settings {
             rel: rel.to_owned(),
-            groups: groups_for(host),
+            groups: groups_for(host, program),
         },
         HookArtifact::Plugin(dir) => {
             managed.push(Managed::Tree(dir.to_owned()));
-            files.extend(plugin_files(host, dir, version));
+            files.extend(plugin_files(host, dir, version, program));
             HookPlan::Plugin {
                 dir: dir.to_owned(),
             }
@@ -248,7 +264,11 @@ pub fn plan(
             managed.push(Managed::File(path.to_owned()));
             files.push(PlannedFile {
                 rel: path.to_owned(),
-                text: render::opencode_plugin(host.edit_matcher.unwrap_or_default(), version),
+                text: render::opencode_plugin(
+                    host.edit_matcher.unwrap_or_default(),
+                    version,
+                    program,
+                ),
                 owner: Owner::Marked,
             });
             HookPlan::Module {
@@ -266,9 +286,9 @@ pub fn plan(
 
 /// A generated hook plugin: the manifest naming the hooks file, and the hooks file (whose root
 /// holds only `description` and `hooks`); both carry the marker in their description.
-fn plugin_files(host: &Host, dir: &str, version: &str) -> Vec<PlannedFile> {
+fn plugin_files(host: &Host, dir: &str, version: &str, program: &str) -> Vec<PlannedFile> {
     let mut hooks = serde_json::Map::new();
-    for (event, group) in groups_for(host) {
+    for (event, group) in groups_for(host, program) {
         hooks.insert(event.to_owned(), json!([group]));
     }
     let manifest = json!({
@@ -318,6 +338,10 @@ pub enum Action {
     Noop,
     /// Something that is not ours is there.
     Conflict,
+    /// A file of ours the person has edited since aw wrote it: theirs now, kept.
+    Edited,
+    /// The reference's file (its own install of the same thing): moved aside, ours written.
+    Reference,
 }
 
 impl Action {
@@ -328,6 +352,8 @@ impl Action {
             Action::Update => "update",
             Action::Noop => "noop",
             Action::Conflict => "conflict",
+            Action::Edited => "edited",
+            Action::Reference => "reference",
         }
     }
 }
@@ -341,14 +367,42 @@ pub fn owned(owner: &Owner, text: &str, folder_skill: Option<&Found>) -> bool {
     }
 }
 
+/// The digest a SKILL.md's descriptor locator names (`workline-capability.json#sha256=<hex>`).
+fn locator_digest(skill_md: &str) -> Option<&str> {
+    let key = "workline-capability.json#sha256=";
+    let at = skill_md.find(key)? + key.len();
+    skill_md.get(at..at + 64)
+}
+
+/// Whether a file of ours has been edited since aw wrote it: a marked file whose bytes no
+/// longer hash to its marker's digest; a descriptor whose bytes no longer hash to the digest
+/// its SKILL.md's locator names.
+pub fn was_edited(owner: &Owner, text: &str, folder_skill: Option<&Found>) -> bool {
+    match owner {
+        Owner::Marked => edited(text),
+        Owner::Folder(_) => match folder_skill {
+            Some(Found::File(skill)) => {
+                locator_digest(skill).is_some_and(|d| sha256_hex(text.as_bytes()) != d)
+            }
+            _ => false,
+        },
+    }
+}
+
 /// What happens to `file`, given what is at its path and (for a folder-owned file) at its
 /// folder's SKILL.md.
 pub fn decide(file: &PlannedFile, found: &Found, folder_skill: Option<&Found>) -> Action {
     match found {
         Found::Absent => Action::Create,
         Found::Other => Action::Conflict,
-        Found::File(t) if *t == file.text => Action::Noop,
-        Found::File(t) if owned(&file.owner, t, folder_skill) => Action::Update,
+        Found::File(t) if same_but_digest(t, &file.text) => Action::Noop,
+        Found::File(t) if owned(&file.owner, t, folder_skill) => {
+            if was_edited(&file.owner, t, folder_skill) {
+                Action::Edited
+            } else {
+                Action::Update
+            }
+        }
         Found::File(_) => Action::Conflict,
     }
 }
@@ -360,14 +414,32 @@ pub fn folder_claimed(skill_md: &Found, others: usize) -> bool {
     matches!(skill_md, Found::Absent) && others > 0
 }
 
-/// Whether a file found under a managed folder (not in the plan) is ours: marked, or a
-/// descriptor beside a marked SKILL.md.
-pub fn stray_is_ours(rel: &str, text: &str, sibling_skill: Option<&Found>) -> bool {
-    if is_marked(text) {
-        return true;
+/// Whose a file found under a managed folder (not in the plan) is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stray {
+    /// Aw's, as aw wrote it (an older install's): removed.
+    Ours,
+    /// Aw's, edited since: the person's now, kept.
+    Edited,
+    /// Not aw's: kept.
+    Foreign,
+}
+
+/// Whose a file found under a managed folder (not in the plan) is: marked, or a descriptor
+/// beside a marked SKILL.md, is aw's; edited since, the person's.
+pub fn stray(rel: &str, text: &str, sibling_skill: Option<&Found>) -> Stray {
+    let owner = if rel.ends_with("/workline-capability.json") && !is_marked(text) {
+        Owner::Folder(String::new())
+    } else {
+        Owner::Marked
+    };
+    if !owned(&owner, text, sibling_skill) {
+        Stray::Foreign
+    } else if was_edited(&owner, text, sibling_skill) {
+        Stray::Edited
+    } else {
+        Stray::Ours
     }
-    rel.ends_with("/workline-capability.json")
-        && matches!(sibling_skill, Some(Found::File(t)) if is_marked(t))
 }
 
 #[cfg(test)]
@@ -402,6 +474,7 @@ mod tests {
             BUNDLE,
             "0.1.0",
             "/h",
+            "/h/bin/aw",
         );
         assert_eq!(
             rels(&p),
@@ -421,7 +494,7 @@ mod tests {
         for f in &p.files {
             assert!(f.rel.starts_with(".claude/"));
             if f.owner == Owner::Marked {
-                assert!(is_marked(&f.text), "{}", f.rel);
+                assert!(is_marked(&f.sealed()), "{}", f.rel);
             }
         }
     }
@@ -434,6 +507,7 @@ mod tests {
             BUNDLE,
             "0.1.0",
             "/h",
+            "/h/bin/aw",
         );
         let r = rels(&p);
         assert!(r.contains(&".gemini/commands/w/quick.toml"));
@@ -450,6 +524,7 @@ mod tests {
             BUNDLE,
             "0.1.0",
             "/h",
+            "/h/bin/aw",
         );
         let r = rels(&p);
         assert!(r.contains(&".codex/skills/w-quick/SKILL.md"));
@@ -472,6 +547,7 @@ mod tests {
             BUNDLE,
             "0.1.0",
             "/h",
+            "/h/bin/aw",
         );
         let m = p
             .files
@@ -495,6 +571,7 @@ mod tests {
             BUNDLE,
             "0.1.0",
             "/h",
+            "/h/bin/aw",
         );
         assert_eq!(only.files.len(), 5);
         assert_eq!(only.hooks, HookPlan::Skipped);
@@ -507,6 +584,7 @@ mod tests {
             BUNDLE,
             "0.1.0",
             "/h",
+            "/h/bin/aw",
         );
         assert!(
             rels(&no_cmd)
@@ -523,6 +601,7 @@ mod tests {
             BUNDLE,
             "0.1.0",
             "/h",
+            "/h/bin/aw",
         );
         let b = plan(
             host("gemini").unwrap(),
@@ -530,6 +609,7 @@ mod tests {
             BUNDLE,
             "0.1.0",
             "/h",
+            "/h/bin/aw",
         );
         let skill = |p: &HostPlan| {
             p.files
@@ -547,7 +627,7 @@ mod tests {
     #[test]
     fn every_file_a_writer_marks_reads_back_as_ours_on_every_host() {
         for h in crate::install::host::HOSTS {
-            let p = plan(h, Parts::default(), BUNDLE, "0.1.0", "/h");
+            let p = plan(h, Parts::default(), BUNDLE, "0.1.0", "/h", "/h/bin/aw");
             for f in p.files.iter().filter(|f| f.owner == Owner::Marked) {
                 assert_eq!(
                     crate::install::marker::marker_version(&f.text).as_deref(),
@@ -568,15 +648,22 @@ mod tests {
             BUNDLE,
             "0.1.0",
             "/h",
+            "/h/bin/aw",
         );
         let skill = &p.files[0];
         assert_eq!(decide(skill, &Found::Absent, None), Action::Create);
         assert_eq!(
-            decide(skill, &Found::File(skill.text.clone()), None),
+            decide(skill, &Found::File(skill.sealed()), None),
             Action::Noop
         );
-        let older = skill.text.replace("0.1.0", "0.0.9");
-        assert_eq!(decide(skill, &Found::File(older), None), Action::Update);
+        let older = crate::install::marker::seal(&skill.text.replace("0.1.0", "0.0.9"));
+        assert_eq!(
+            decide(skill, &Found::File(older.clone()), None),
+            Action::Update
+        );
+        // The person edited the older file: it is theirs now.
+        let mine = older.replace("# w\n", "# w\nmy line\n");
+        assert_eq!(decide(skill, &Found::File(mine), None), Action::Edited);
         assert_eq!(
             decide(
                 skill,
@@ -587,9 +674,18 @@ mod tests {
         );
         assert_eq!(decide(skill, &Found::Other, None), Action::Conflict);
         let json = &p.files[3];
-        let marked = Found::File(p.files[4].text.clone());
+        let marked = Found::File(p.files[4].sealed());
         assert_eq!(
             decide(json, &Found::File("{}".into()), Some(&marked)),
+            Action::Edited,
+            "the descriptor no longer hashes to what its SKILL.md names"
+        );
+        let older_skill = Found::File(p.files[4].sealed().replace(
+            &design_locator().digest,
+            &crate::canonical::sha256_hex(b"{}"),
+        ));
+        assert_eq!(
+            decide(json, &Found::File("{}".into()), Some(&older_skill)),
             Action::Update
         );
         assert_eq!(

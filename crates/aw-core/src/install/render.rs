@@ -22,9 +22,34 @@ pub struct Split<'a> {
     pub description: Option<&'a str>,
 }
 
+/// Where a frontmatter opening `text` ends (just past its closing line), when it has one that
+/// closes: only the lines up to there are scanned, however long the body.
+fn frontmatter_end(text: &str) -> Option<usize> {
+    let mut lines = text.split_inclusive('\n');
+    let first = lines.next()?;
+    if first.trim_start_matches('\u{feff}').trim() != "---" {
+        return None;
+    }
+    let mut at = first.len();
+    for l in lines {
+        at += l.len();
+        if l.trim() == "---" {
+            return Some(at);
+        }
+    }
+    None
+}
+
 /// Splits `text` at its frontmatter.
 pub fn split(text: &str) -> Split<'_> {
-    let lines = scan(text);
+    let Some(end) = frontmatter_end(text) else {
+        return Split {
+            head: String::new(),
+            body: text,
+            description: None,
+        };
+    };
+    let lines = scan(&text[..end]);
     let fm = read(&lines);
     match fm {
         Frontmatter::Closed { body, .. } => {
@@ -50,11 +75,30 @@ pub fn split(text: &str) -> Split<'_> {
     }
 }
 
+/// `text` with every `from` replaced by `to`: `str::replace`, with the search done by `memchr`'s
+/// vectorised finder (every installed file is rendered on every install and doctor run, and most
+/// hold no match at all: then the text is copied once).
+fn replace(text: &str, from: &str, to: &str) -> String {
+    let finder = memchr::memmem::Finder::new(from.as_bytes());
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for i in finder.find_iter(text.as_bytes()) {
+        out.push_str(&text[at..i]);
+        out.push_str(to);
+        at = i + from.len();
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
 /// Rewrites the links a bundle document makes to its siblings one level up (`](../x)`), so they
 /// still lead into the bundle from where the host keeps the file, and the root token.
 fn relink(body: &str, up: &str, bundle_abs: &str) -> String {
-    body.replace("](../", &format!("]({up}"))
-        .replace(ROOT_TOKEN, bundle_abs)
+    replace(
+        &replace(body, "](../", &format!("]({up}")),
+        ROOT_TOKEN,
+        bundle_abs,
+    )
 }
 
 /// A bundle Markdown file as installed in the `w` skill folder: the marker right after its
@@ -65,7 +109,7 @@ pub fn bundle_markdown(text: &str, version: &str, bundle_abs: &str) -> String {
         "{}{}\n{}",
         s.head,
         markdown_marker(version),
-        s.body.replace(ROOT_TOKEN, bundle_abs)
+        replace(s.body, ROOT_TOKEN, bundle_abs)
     )
 }
 
@@ -96,8 +140,11 @@ pub fn opencode_command(text: &str, version: &str, bundle_abs: &str) -> String {
 /// `{{args}}`; links are absolute (a prompt has no folder of its own).
 pub fn gemini_command(text: &str, version: &str, bundle_abs: &str) -> String {
     let s = split(text);
-    let body =
-        relink(s.body, &format!("{bundle_abs}/"), bundle_abs).replace("$ARGUMENTS", "{{args}}");
+    let body = replace(
+        &relink(s.body, &format!("{bundle_abs}/"), bundle_abs),
+        "$ARGUMENTS",
+        "{{args}}",
+    );
     let mut prompt = toml_multiline(body.trim_start_matches('\n'));
     if !prompt.ends_with('\n') {
         prompt.push('\n');
@@ -146,17 +193,29 @@ This route never creates or closes a spec, plan or quick session, never initiali
 /// OpenCode's hook module: before one of the host's edit tools (`tools`, `|`-separated) runs,
 /// it runs `aw hook branch-check` with a Claude-shaped payload on stdin (`tool_name`,
 /// `tool_input.file_path`, `cwd`) and turns exit 2 into a thrown error, which blocks the edit.
-/// Any other outcome (aw missing included) lets the edit go on.
-pub fn opencode_plugin(tools: &str, version: &str) -> String {
+/// Any other outcome (aw missing included) lets the edit go on. It runs the aw at `program`
+/// (no shell: the path is a JavaScript string, whatever it holds).
+pub fn opencode_plugin(tools: &str, version: &str, program: &str) -> String {
     let list: Vec<String> = tools.split('|').map(|t| format!("\"{t}\"")).collect();
+    let program = serde_json::to_string(program).unwrap_or_else(|_| "\"aw\"".to_owned());
     OPENCODE_PLUGIN
         .replace("{MARKER}", &super::marker::marker_text(version))
         .replace("{TOOLS}", &list.join(", "))
+        .replace("{AW}", &program)
 }
+
+/// The program an OpenCode hook module written by [`opencode_plugin`] runs.
+pub fn opencode_plugin_program(module: &str) -> Option<String> {
+    let line = module.lines().find_map(|l| l.strip_prefix(AW_LINE))?;
+    serde_json::from_str(line.strip_suffix(';')?).ok()
+}
+
+const AW_LINE: &str = "const AW = ";
 
 const OPENCODE_PLUGIN: &str = r#"// {MARKER}
 import { spawnSync } from "node:child_process";
 
+const AW = {AW};
 const EDIT_TOOLS = new Set([{TOOLS}]);
 
 export const AwHooks = async ({ directory }) => ({
@@ -170,7 +229,7 @@ export const AwHooks = async ({ directory }) => ({
       session_id: input.sessionID,
       cwd: directory,
     };
-    const run = spawnSync("aw", ["hook", "branch-check"], {
+    const run = spawnSync(AW, ["hook", "branch-check"], {
       input: JSON.stringify(payload),
       cwd: directory,
       encoding: "utf8",

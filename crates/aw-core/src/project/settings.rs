@@ -16,6 +16,12 @@ pub enum SettingsError {
     /// Parsed, but a key on the way to the list has another type.
     #[error("`{0}` does not have the expected type")]
     Shape(&'static str),
+    /// A key aw would edit appears twice: the host reads one of them, and rewriting either
+    /// could drop what the person meant.
+    #[error(
+        "the key `{0}` appears more than once, so aw cannot edit it without changing what the file says"
+    )]
+    Duplicate(String),
 }
 
 /// The outcome of a merge.

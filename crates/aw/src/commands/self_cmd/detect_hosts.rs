@@ -1,12 +1,12 @@
 //! `aw self detect-hosts`: which hosts of the host table have their folder under HOME.
 
-use super::home;
+use super::{home, lock};
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean_lines;
 use aw_core::install::host::HOSTS;
-use aw_workspace::install::{host_present, installed_version};
+use aw_workspace::install::{Snapshot, host_present, installed_version};
 use clap::Args;
 use serde_json::{Value, json};
 
@@ -24,23 +24,24 @@ pub struct DetectHostsArgs {}
 pub fn run(_args: &DetectHostsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
     let home = home(cx)?;
-    let hosts: Vec<Value> = HOSTS
-        .iter()
-        .map(|h| {
-            json!({
-                "id": h.id,
-                "is_host": h.is_host,
-                "present": host_present(&home, h),
-                "folder": home.join(h.root).to_string_lossy(),
-                "installed_version": installed_version(&home, h),
-            })
-        })
-        .collect();
-    let present: Vec<&str> = HOSTS
-        .iter()
-        .filter(|h| h.is_host && host_present(&home, h))
-        .map(|h| h.id)
-        .collect();
+    let all: Vec<&'static aw_core::install::host::Host> = HOSTS.iter().collect();
+    let _locks = lock(&home, &all, true)?;
+    let mut snap = Snapshot::new(&home);
+    let mut hosts: Vec<Value> = Vec::new();
+    let mut present: Vec<&str> = Vec::new();
+    for h in HOSTS {
+        let here = host_present(&mut snap, h);
+        if h.is_host && here {
+            present.push(h.id);
+        }
+        hosts.push(json!({
+            "id": h.id,
+            "is_host": h.is_host,
+            "present": here,
+            "folder": home.join(h.root).to_string_lossy(),
+            "installed_version": installed_version(&mut snap, h),
+        }));
+    }
     let model =
         json!({ "ok": true, "home": home.to_string_lossy(), "hosts": hosts, "present": present });
     Ok(match style.format {

@@ -1,27 +1,39 @@
-//! `aw self doctor`: is `aw` on PATH, which hosts are present, what aw installed where and at
-//! which version, and what is stale (files of an older install, files missing, hooks absent).
+//! `aw self doctor`: which `aw` is on PATH (this one, the reference's, another build), which
+//! hosts are present, what aw installed where and at which version, and what is wrong: files
+//! missing or stale, files the person edited (kept), hooks absent or naming a program that is
+//! gone, and the reference's install left beside aw's (its files, its hooks, each event that
+//! would run twice).
 
-use super::{VERSION, home, host_plan};
+use super::{VERSION, home, host_plan, lock, program};
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean_lines;
-use aw_core::install::host::HOSTS;
+use aw_core::install::hooks::HookSurvey;
+use aw_core::install::host::{HOSTS, Host};
 use aw_core::install::plan::{Action, Parts};
-use aw_workspace::install::{host_present, inspect_install, installed_version, on_path};
+use aw_workspace::install::{
+    HostInstall, Program, Snapshot, every_on_path, hook_survey, host_present, inspect_install,
+    installed_version, program_runs, which_program,
+};
 use clap::Args;
 use serde_json::{Value, json};
+use std::path::Path;
 
 /// Arguments of `aw self doctor`.
 #[derive(Debug, Args)]
 #[command(
-    long_about = "Check aw's installation, read-only: whether `aw` is on PATH (hooks and commands \
-call it by that name), which hosts are present under HOME, and per host whether aw is \
+    long_about = "Check aw's installation, read-only: which `aw` is on PATH (the first one is what \
+commands the agent runs call) and which program each is (this aw, the reference's Node.js `aw`, \
+another native build), which hosts are present under HOME, and per host whether aw is \
 installed, at which version (from the marker), and what differs from what this aw would install: \
-missing files, outdated files, stale files of an older install, files of yours in aw's way, and \
-whether the hooks are in place.\n\n\
-Verdict per host: ok (installed and current), outdated (run `aw self install --target <host>`), \
-not-installed, absent (no host folder). JSON: {aw_on_path, version, hosts: [...], ok}."
+missing files, outdated files, stale files of an older install, files you edited since aw wrote \
+them (kept: they are yours), files of yours in aw's way, whether the hooks are in place and the \
+program they run still exists, and what the reference's own install left in aw's places (its \
+files, its hooks, and each event whose hook would run twice).\n\n\
+Verdict per host: ok (installed and current), outdated (run `aw self install --target <host>`, \
+which also replaces what the reference left), not-installed, absent (no host folder). \
+JSON: {aw_on_path, aw_on_path_is, aws_on_path, version, hosts: [...], healthy}."
 )]
 pub struct DoctorArgs {}
 
@@ -29,59 +41,33 @@ pub struct DoctorArgs {}
 pub fn run(_args: &DoctorArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
     let home = home(cx)?;
-    let aw = on_path("aw");
+    let program = program();
+    let aws: Vec<Value> = every_on_path("aw")
+        .into_iter()
+        .map(|p| json!({ "path": p.to_string_lossy(), "program": which_program(&p).as_str() }))
+        .collect();
+    let first_is = aws.first().map(|a| a["program"].clone());
+    let all: Vec<&'static Host> = HOSTS.iter().collect();
+    let _locks = lock(&home, &all, true)?;
+    let mut snap = Snapshot::new(&home);
     let mut hosts = Vec::new();
     for h in HOSTS {
-        let present = host_present(&home, h);
-        let version = installed_version(&home, h);
-        let mut entry = json!({
-            "id": h.id,
-            "present": present,
-            "installed_version": version,
-        });
-        if version.is_some() {
-            let plan = host_plan(h, Parts::default(), &home);
-            match inspect_install(&home, plan) {
-                Ok(hi) => {
-                    let of = |a: Action| -> Vec<String> {
-                        hi.steps
-                            .iter()
-                            .filter(|s| s.action == a)
-                            .map(|s| super::shown(&home, &s.rel))
-                            .collect()
-                    };
-                    let hooks = hi.settings.as_ref().map(|s| s.merge.text.is_none());
-                    let (missing, outdated, conflicts) =
-                        (of(Action::Create), of(Action::Update), of(Action::Conflict));
-                    let stale: Vec<String> =
-                        hi.stale.iter().map(|r| super::shown(&home, r)).collect();
-                    let current = missing.is_empty()
-                        && outdated.is_empty()
-                        && stale.is_empty()
-                        && hooks != Some(false);
-                    entry["verdict"] = json!(if current { "ok" } else { "outdated" });
-                    entry["missing"] = json!(missing);
-                    entry["outdated"] = json!(outdated);
-                    entry["stale"] = json!(stale);
-                    entry["foreign_in_the_way"] = json!(conflicts);
-                    entry["hooks_in_place"] = json!(hooks);
-                }
-                Err(e) => {
-                    entry["verdict"] = json!("outdated");
-                    entry["problem"] = json!(e.to_string());
-                }
-            }
-        } else {
-            entry["verdict"] = json!(if present { "not-installed" } else { "absent" });
-        }
-        hosts.push(entry);
+        hosts.push(host_entry(&home, &mut snap, h, &program));
     }
-    let ok = aw.is_some() && hosts.iter().all(|h| h["verdict"] != "outdated");
+    let reference_first = first_is
+        .as_ref()
+        .is_some_and(|p| p == Program::Reference.as_str());
+    let healthy =
+        !aws.is_empty() && !reference_first && hosts.iter().all(|h| h["verdict"] != "outdated");
     let model = json!({
         "ok": true,
-        "healthy": ok,
+        "healthy": healthy,
         "version": VERSION,
-        "aw_on_path": aw.map(|p| p.to_string_lossy().into_owned()),
+        "program": program,
+        "aw_on_path": aws.first().map(|a| a["path"].clone()),
+        "aw_on_path_is": first_is,
+        "aws_on_path": aws,
+        "agent_workflow_on_path": aw_workspace::install::on_path("agent-workflow").map(|p| p.to_string_lossy().into_owned()),
         "home": home.to_string_lossy(),
         "hosts": hosts,
     });
@@ -91,14 +77,121 @@ pub fn run(_args: &DoctorArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     })
 }
 
+fn host_entry(home: &Path, snap: &mut Snapshot, h: &'static Host, program: &str) -> Value {
+    let present = host_present(snap, h);
+    let version = installed_version(snap, h);
+    let mut entry = json!({
+        "id": h.id,
+        "present": present,
+        "installed_version": version,
+    });
+    if !present && version.is_none() {
+        entry["verdict"] = json!("absent");
+        return entry;
+    }
+    let plan = host_plan(h, Parts::default(), home, program);
+    let hi = match inspect_install(snap, plan, VERSION) {
+        Ok(hi) => hi,
+        Err(e) => {
+            entry["verdict"] = json!(if version.is_some() {
+                "outdated"
+            } else {
+                "not-installed"
+            });
+            entry["problem"] = json!(e.to_string());
+            return entry;
+        }
+    };
+    let shown = |r: &str| super::shown(home, r);
+    let survey = hook_survey(snap, h);
+    let reference = reference_of(home, survey.as_ref(), &hi);
+    let has_reference = reference["files"].as_array().is_some_and(|a| !a.is_empty())
+        || reference["hooks"].as_array().is_some_and(|a| !a.is_empty());
+    entry["reference"] = reference;
+    if version.is_none() {
+        entry["verdict"] = json!("not-installed");
+        return entry;
+    }
+    let of = |a: Action| -> Vec<String> {
+        hi.steps
+            .iter()
+            .filter(|s| s.action == a)
+            .map(|s| shown(&s.rel))
+            .collect()
+    };
+    // Every entry of aw's there as aw writes it (the reference's beside them are counted apart).
+    let hooks = hi.settings.as_ref().map(|s| s.merge.added.is_empty());
+    let (missing, outdated, conflicts) =
+        (of(Action::Create), of(Action::Update), of(Action::Conflict));
+    let mut edited = of(Action::Edited);
+    edited.extend(hi.edited.iter().map(|r| shown(r)));
+    let stale: Vec<String> = hi.stale.iter().map(|f| shown(&f.rel)).collect();
+    let duplicates = survey.as_ref().map(|s| s.duplicates()).unwrap_or_default();
+    let programs: Vec<String> = survey
+        .as_ref()
+        .map(|s| {
+            let mut p: Vec<String> = s.ours.iter().map(|(_, p)| p.clone()).collect();
+            p.dedup();
+            p
+        })
+        .unwrap_or_default();
+    let gone: Vec<&String> = programs.iter().filter(|p| !program_runs(p)).collect();
+    let current = missing.is_empty()
+        && outdated.is_empty()
+        && stale.is_empty()
+        && hooks != Some(false)
+        && gone.is_empty()
+        && !has_reference;
+    entry["verdict"] = json!(if current { "ok" } else { "outdated" });
+    entry["missing"] = json!(missing);
+    entry["outdated"] = json!(outdated);
+    entry["stale"] = json!(stale);
+    entry["edited"] = json!(edited);
+    entry["foreign_in_the_way"] = json!(conflicts);
+    entry["hooks_in_place"] = json!(hooks);
+    entry["hook_programs"] = json!(programs);
+    entry["hook_programs_missing"] = json!(gone);
+    entry["duplicate_hooks"] = json!(duplicates);
+    entry
+}
+
+/// What the reference's own install left in this host's places.
+fn reference_of(home: &Path, survey: Option<&HookSurvey>, hi: &HostInstall) -> Value {
+    let hooks = survey.map(|s| s.reference.clone()).unwrap_or_default();
+    json!({
+        "files": hi.reference.iter().map(|r| super::shown(home, &r.rel)).collect::<Vec<_>>(),
+        "hooks": hooks,
+        "outside": hi.reference_outside.iter().map(|(r, what)| json!({ "path": super::shown(home, r), "note": what })).collect::<Vec<_>>(),
+    })
+}
+
 fn human(model: &Value) -> String {
-    let mut out = format!(
-        "aw {} · on PATH: {}\n",
-        model["version"].as_str().unwrap_or(""),
-        model["aw_on_path"]
-            .as_str()
-            .unwrap_or("no (hooks and commands call `aw`: put it on PATH)")
-    );
+    let which = |p: &str| match p {
+        "this-aw" => "this aw",
+        "reference" => {
+            "the reference's (Workline) aw: commands the agent runs would reach it, not this aw"
+        }
+        "other-native" => "another native program: another aw build, or something else named aw",
+        _ => "a script or other program named aw",
+    };
+    let mut out = format!("aw {}\n", model["version"].as_str().unwrap_or(""));
+    let aws = model["aws_on_path"].as_array().cloned().unwrap_or_default();
+    if aws.is_empty() {
+        out.push_str(
+            "  on PATH: no aw (the commands the agent runs call `aw`: put this aw on PATH)\n",
+        );
+    }
+    for (i, a) in aws.iter().enumerate() {
+        out.push_str(&format!(
+            "  {} {} · {}\n",
+            if i == 0 { "on PATH:" } else { "   also:" },
+            a["path"].as_str().unwrap_or(""),
+            which(a["program"].as_str().unwrap_or(""))
+        ));
+    }
+    if let Some(p) = model["agent_workflow_on_path"].as_str() {
+        out.push_str(&format!("  the reference is on PATH too: {p}\n"));
+    }
     for h in model["hosts"].as_array().into_iter().flatten() {
         let v = h["installed_version"]
             .as_str()
@@ -116,8 +209,46 @@ fn human(model: &Value) -> String {
                 ));
             }
         }
+        for p in h["edited"].as_array().into_iter().flatten() {
+            out.push_str(&format!(
+                "            edited (yours now, kept): {}\n",
+                p.as_str().unwrap_or("")
+            ));
+        }
         if h["hooks_in_place"] == false {
             out.push_str("            hooks: not in place\n");
+        }
+        for p in h["hook_programs_missing"].as_array().into_iter().flatten() {
+            out.push_str(&format!(
+                "            hooks run {}, which is no longer there\n",
+                p.as_str().unwrap_or("")
+            ));
+        }
+        for e in h["duplicate_hooks"].as_array().into_iter().flatten() {
+            out.push_str(&format!(
+                "            {} runs twice (aw's hook and the reference's)\n",
+                e.as_str().unwrap_or("")
+            ));
+        }
+        let r = &h["reference"];
+        for p in r["files"].as_array().into_iter().flatten() {
+            out.push_str(&format!(
+                "            the reference's: {}\n",
+                p.as_str().unwrap_or("")
+            ));
+        }
+        for e in r["hooks"].as_array().into_iter().flatten() {
+            out.push_str(&format!(
+                "            the reference's hook: {}\n",
+                e.as_str().unwrap_or("")
+            ));
+        }
+        for o in r["outside"].as_array().into_iter().flatten() {
+            out.push_str(&format!(
+                "            the reference's, left outside: {} ({})\n",
+                o["path"].as_str().unwrap_or(""),
+                o["note"].as_str().unwrap_or("")
+            ));
         }
         if matches!(h["verdict"].as_str(), Some("outdated" | "not-installed")) {
             out.push_str(&format!(

@@ -1,7 +1,7 @@
 //! `aw self install --target <t> [--dry-run] [--force] [--skill-only] [--no-commands]
 //! [--no-hooks]`.
 
-use super::{TargetFlags, VERSION, home, host_plan, refused, shown};
+use super::{TargetFlags, VERSION, home, host_plan, lock, program, refused, shown};
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
@@ -9,7 +9,7 @@ use crate::style::clean_lines;
 use aw_core::error_code::ErrorCode;
 use aw_core::install::plan::{Action, HookPlan};
 use aw_workspace::install::{
-    HostInstall, HostOps, Op, apply, check_ops, inspect_install, install_ops,
+    HostInstall, HostOps, Op, Snapshot, apply, check_ops, inspect_install, install_ops,
 };
 use clap::Args;
 use serde_json::{Value, json};
@@ -28,18 +28,28 @@ in ~/.codex/aw-hooks-plugin that you enable in Codex. gemini: ~/.gemini/skills/{
 ~/.opencode/command/w/<n>.md, the branch check as a plugin module in \
 ~/.config/opencode/plugins/aw-hooks.js. agents: ~/.agents/skills/{w,design}. `all` is every host (not \
 agents).\n\n\
-Every file aw writes carries a marker (`aw:installed version=…`); aw replaces and removes only \
-marked files. A file of yours where aw would write refuses the install \
-(INSTALL_CONFLICT_FOREIGN) unless --force, which moves it aside as <file>.aw-backup-<epoch> \
-(never deleted; a skill folder of yours with the same name as aw's is moved whole, as \
-<folder>.aw-backup-<epoch>). Your own hooks and settings keys are kept; aw's hook entries are recognised by \
-their command, event and matcher together. A second install changes nothing (noop)."
+Every file aw writes carries a marker (`aw:installed version=… sha256=…`, the digest of what \
+aw wrote); aw replaces and removes only marked files it finds as it wrote them. A file of aw's \
+you have edited since is yours: it is kept and listed in kept_edited (--force moves it aside \
+first, as <file>.aw-backup-<epoch>, and writes aw's). A file of yours where aw would write \
+refuses the install (INSTALL_CONFLICT_FOREIGN) unless --force, which moves it aside as \
+<file>.aw-backup-<epoch> (never deleted; a skill folder of yours with the same name as aw's is \
+moved whole, as <folder>.aw-backup-<epoch>).\n\n\
+The reference's own install (Workline's `w` bundle, design wrapper, `w-<n>` skills, `/w:` \
+commands, OpenCode module, and its `agent-workflow` hooks in the settings) is replaced: each \
+of its files and folders in aw's places is kept aside under <host folder>/.aw-backup-<epoch>/, \
+where no host reads it, and its hook entries are taken out (the settings file is backed up \
+first), so nothing runs twice. What it left outside the host's folder is named, not touched.\n\n\
+Hooks run this aw by its absolute path (the PATH entry that leads to it, else the binary \
+itself), so they work whatever PATH the host has. Your own hooks and settings keys are kept \
+byte for byte (aw edits only its own entries); aw's entries are recognised by their command, \
+whichever path it names, event and matcher together. A second install changes nothing (noop)."
 )]
 pub struct InstallArgs {
     #[command(flatten)]
     pub flags: TargetFlags,
-    /// Move a file that is not aw's out of the way (to <file>.aw-backup-<epoch>) instead of
-    /// refusing.
+    /// Move a file that is not aw's, or that you edited, out of the way (to
+    /// <file>.aw-backup-<epoch>) instead of refusing or keeping it.
     #[arg(long)]
     pub force: bool,
 }
@@ -57,10 +67,14 @@ pub fn run(args: &InstallArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let hosts = args.flags.hosts()?;
     let home = home(cx)?;
     let epoch = epoch(cx);
+    let program = program();
+    // Held until the output is built: no other `self` command works on these folders meanwhile.
+    let _locks = lock(&home, &hosts, args.flags.dry_run)?;
+    let mut snap = Snapshot::new(&home);
     let mut inspected = Vec::new();
     for host in hosts {
-        let plan = host_plan(host, args.flags.parts(), &home);
-        inspected.push(inspect_install(&home, plan).map_err(refused)?);
+        let plan = host_plan(host, args.flags.parts(), &home, &program);
+        inspected.push(inspect_install(&mut snap, plan, VERSION).map_err(refused)?);
     }
     let conflicts: Vec<String> = inspected
         .iter()
@@ -82,11 +96,13 @@ pub fn run(args: &InstallArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         .iter()
         .map(|hi| install_ops(hi, args.force, epoch))
         .collect();
-    // Every host's paths are checked before the first write of any host.
-    for (hi, ops) in inspected.iter().zip(&all_ops) {
-        check_ops(&home, hi.plan.host, ops).map_err(refused)?;
-    }
-    if !args.flags.dry_run {
+    if args.flags.dry_run {
+        // The paths a run would refuse, refused the same way (a run checks them in `apply`,
+        // every host's before the first write of any).
+        for (hi, ops) in inspected.iter().zip(&all_ops) {
+            check_ops(&home, hi.plan.host, ops).map_err(refused)?;
+        }
+    } else {
         // One transaction over every host: a failure on the last undoes the first.
         let hosts: Vec<HostOps<'_>> = inspected
             .iter()
@@ -95,20 +111,22 @@ pub fn run(args: &InstallArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
                 host: hi.plan.host,
                 ops,
                 managed: &hi.plan.managed,
+                records: &[],
             })
             .collect();
-        apply(&home, &hosts).map_err(refused)?;
+        apply(&home, VERSION, &hosts).map_err(refused)?;
     }
     let reports: Vec<Value> = inspected
         .iter()
         .zip(&all_ops)
-        .map(|(hi, ops)| report(&home, hi, ops, args.flags.dry_run))
+        .map(|(hi, ops)| report(&home, hi, ops, args.flags.dry_run, &program))
         .collect();
     let model = json!({
         "ok": true,
         "dry_run": args.flags.dry_run,
         "home": home.to_string_lossy(),
         "version": VERSION,
+        "program": program,
         "targets": reports,
     });
     Ok(match style.format {
@@ -117,7 +135,7 @@ pub fn run(args: &InstallArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     })
 }
 
-fn report(home: &Path, hi: &HostInstall, ops: &[Op], dry_run: bool) -> Value {
+fn report(home: &Path, hi: &HostInstall, ops: &[Op], dry_run: bool, program: &str) -> Value {
     let status = if dry_run {
         "dry-run"
     } else if hi.is_noop() {
@@ -131,12 +149,18 @@ fn report(home: &Path, hi: &HostInstall, ops: &[Op], dry_run: bool) -> Value {
         .map(|s| json!({ "path": shown(home, &s.rel), "action": s.action.as_str() }))
         .collect();
     let folders = hi.foreign_skill_folders();
+    let edited = hi.edited_files();
+    let reference: Vec<&str> = hi.reference.iter().map(|r| r.rel.as_str()).collect();
     let moved: Vec<Value> = ops
         .iter()
         .filter_map(|op| match op {
             Op::MoveAside { rel, to } => {
-                let kind = if folders.contains(&rel.as_str()) {
+                let kind = if reference.contains(&rel.as_str()) {
+                    "reference"
+                } else if folders.contains(&rel.as_str()) {
                     "skill-folder"
+                } else if edited.contains(&rel.as_str()) {
+                    "edited"
                 } else {
                     "entry"
                 };
@@ -157,6 +181,12 @@ fn report(home: &Path, hi: &HostInstall, ops: &[Op], dry_run: bool) -> Value {
             .iter()
             .any(|f| rel.strip_prefix(f).is_some_and(|r| r.starts_with('/')))
     };
+    let backup_of = |rel: &str| {
+        ops.iter().find_map(|op| match op {
+            Op::Backup { rel: r, to, .. } if r == rel => Some(shown(home, to)),
+            _ => None,
+        })
+    };
     let hooks = match &hi.plan.hooks {
         HookPlan::Skipped => json!({ "status": "skipped" }),
         HookPlan::Unsupported(why) => json!({ "status": "unsupported", "reason": why }),
@@ -168,6 +198,7 @@ fn report(home: &Path, hi: &HostInstall, ops: &[Op], dry_run: bool) -> Value {
             json!({
                 "status": if changed { "installed" } else { "noop" },
                 "module": shown(home, path),
+                "program": program,
                 "note": "OpenCode loads the modules of its global plugins folder by itself at start.",
                 "missing_events": missing(hi),
             })
@@ -180,22 +211,21 @@ fn report(home: &Path, hi: &HostInstall, ops: &[Op], dry_run: bool) -> Value {
             json!({
                 "status": if changed { "generated" } else { "noop" },
                 "plugin": shown(home, dir),
+                "program": program,
                 "note": "Codex arms plugin hooks only once you install this plugin in Codex and trust its hooks; aw does not enable it for you.",
                 "missing_events": missing(hi),
             })
         }
         HookPlan::Settings { .. } => {
             let st = hi.settings.as_ref();
-            let backup = ops.iter().find_map(|op| match op {
-                Op::Backup { to, .. } => Some(shown(home, to)),
-                _ => None,
-            });
             json!({
                 "status": if st.is_some_and(|s| s.merge.text.is_some()) { "installed" } else { "noop" },
                 "file": st.map(|s| shown(home, &s.rel)),
-                "backup": backup,
+                "backup": st.and_then(|s| backup_of(&s.rel)),
+                "program": program,
                 "events_added": st.map(|s| s.merge.added.clone()).unwrap_or_default(),
                 "events_present": st.map(|s| s.merge.present.clone()).unwrap_or_default(),
+                "reference_events_removed": st.map(|s| s.merge.reference_removed.clone()).unwrap_or_default(),
                 "missing_events": missing(hi),
             })
         }
@@ -212,15 +242,39 @@ fn report(home: &Path, hi: &HostInstall, ops: &[Op], dry_run: bool) -> Value {
                 .any(|f| f.rel.starts_with(&format!("{}/", c.dir)))
         })
         .map(|c| json!({ "dir": shown(home, c.dir), "invoked_as": c.invoked_as }));
+    let kept_edited: Vec<String> = if ops
+        .iter()
+        .any(|op| matches!(op, Op::MoveAside { rel, .. } if edited.contains(&rel.as_str())))
+    {
+        hi.edited.iter().map(|r| shown(home, r)).collect()
+    } else {
+        edited
+            .iter()
+            .copied()
+            .chain(hi.edited.iter().map(String::as_str))
+            .map(|r| shown(home, r))
+            .collect()
+    };
+    let reference_config = hi
+        .reference_config
+        .as_ref()
+        .map(|st| json!({ "file": shown(home, &st.rel), "backup": backup_of(&st.rel) }));
     json!({
         "target": hi.plan.host.id,
         "status": status,
         "skill": shown(home, &format!("{}/w", hi.plan.host.skills_dir)),
         "commands": commands,
         "files": files,
-        "removed_stale": hi.stale.iter().filter(|r| !under_moved(r)).map(|r| shown(home, r)).collect::<Vec<_>>(),
+        "removed_stale": hi.stale.iter().filter(|f| !under_moved(&f.rel)).map(|f| shown(home, &f.rel)).collect::<Vec<_>>(),
         "moved_aside": moved,
         "kept_foreign": hi.foreign.iter().filter(|r| !under_moved(r)).map(|r| shown(home, r)).collect::<Vec<_>>(),
+        "kept_edited": kept_edited,
+        "reference": {
+            "replaced": hi.reference.iter().map(|r| shown(home, &r.rel)).collect::<Vec<_>>(),
+            "config": reference_config,
+            "outside": hi.reference_outside.iter().map(|(r, what)| json!({ "path": shown(home, r), "note": what })).collect::<Vec<_>>(),
+        },
+        "created_folders": hi.created.iter().map(|r| shown(home, r)).collect::<Vec<_>>(),
         "hooks": hooks,
     })
 }
@@ -253,13 +307,25 @@ fn human(model: &Value, detail: bool) -> String {
     ));
     for t in model["targets"].as_array().into_iter().flatten() {
         let files = &t["files"];
-        out.push_str(&format!(
-            "  {:<9} {:<9} {} new, {} updated, {} unchanged, {} stale removed\n",
-            t["target"].as_str().unwrap_or(""),
-            t["status"].as_str().unwrap_or(""),
+        let mut counts = format!(
+            "{} new, {} updated, {} unchanged",
             count(files, "create"),
             count(files, "update"),
             count(files, "noop"),
+        );
+        for (action, label) in [
+            ("reference", "in place of the reference's"),
+            ("edited", "edited by you and kept"),
+        ] {
+            let n = count(files, action);
+            if n > 0 {
+                counts.push_str(&format!(", {n} {label}"));
+            }
+        }
+        out.push_str(&format!(
+            "  {:<9} {:<9} {counts}, {} stale removed\n",
+            t["target"].as_str().unwrap_or(""),
+            t["status"].as_str().unwrap_or(""),
             t["removed_stale"].as_array().map_or(0, Vec::len),
         ));
         let h = &t["hooks"];
@@ -278,15 +344,29 @@ fn human(model: &Value, detail: bool) -> String {
             ));
         }
         for m in t["moved_aside"].as_array().into_iter().flatten() {
-            let what = if m["kind"] == "skill-folder" {
-                "your skill folder, whole, moved aside"
-            } else {
-                "moved aside"
+            let what = match m["kind"].as_str() {
+                Some("skill-folder") => "your skill folder, whole, moved aside",
+                Some("reference") => "the reference's, replaced and kept aside",
+                Some("edited") => "your edit, moved aside",
+                _ => "moved aside",
             };
             out.push_str(&format!(
                 "            {what}: {} → {}\n",
                 m["path"].as_str().unwrap_or(""),
                 m["to"].as_str().unwrap_or("")
+            ));
+        }
+        for e in t["kept_edited"].as_array().into_iter().flatten() {
+            out.push_str(&format!(
+                "            kept (edited since aw wrote it, yours now; --force moves it aside): {}\n",
+                e.as_str().unwrap_or("")
+            ));
+        }
+        for o in t["reference"]["outside"].as_array().into_iter().flatten() {
+            out.push_str(&format!(
+                "            left as it is: {} ({})\n",
+                o["path"].as_str().unwrap_or(""),
+                o["note"].as_str().unwrap_or("")
             ));
         }
         if detail {

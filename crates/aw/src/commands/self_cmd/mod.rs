@@ -1,8 +1,9 @@
 //! `aw self`: aw's own installation into agent hosts. `install` and `uninstall` (the bundle,
 //! the design wrapper, commands and hooks, per the host table of `aw_core::install::host`),
-//! `detect-hosts` (which hosts are under HOME) and `doctor` (aw on PATH, what is installed where
-//! and at which version, stale files); and what they share: the target flags, the bundle as
-//! sources, HOME, and the failures of the shell turned into codes.
+//! `detect-hosts` (which hosts are under HOME) and `doctor` (which `aw` is on PATH, what is
+//! installed where and at which version, stale files, the reference's leftovers); and what they
+//! share: the target flags, the bundle as sources, HOME, the path hooks name, the host folders'
+//! locks, and the failures of the shell turned into codes.
 
 pub mod detect_hosts;
 pub mod doctor;
@@ -15,7 +16,7 @@ use crate::output::Outcome;
 use aw_core::error_code::ErrorCode;
 use aw_core::install::host::{Host, target_ids, targets};
 use aw_core::install::plan::{HostPlan, Parts, Source, plan};
-use aw_workspace::install::InstallError;
+use aw_workspace::install::{HostLocks, InstallError, lock_roots};
 use clap::{Args, Subcommand};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -90,8 +91,8 @@ pub fn home(cx: &Ctx<'_>) -> Result<PathBuf, Failure> {
     Ok(home)
 }
 
-/// The plan of `host` for the embedded bundle.
-pub fn host_plan(host: &'static Host, parts: Parts, home: &Path) -> HostPlan {
+/// The plan of `host` for the embedded bundle, its hooks running the aw at `program`.
+pub fn host_plan(host: &'static Host, parts: Parts, home: &Path, program: &str) -> HostPlan {
     let sources: Vec<Source<'_>> = aw_bundle::FILES
         .iter()
         .map(|f| Source {
@@ -99,7 +100,28 @@ pub fn host_plan(host: &'static Host, parts: Parts, home: &Path) -> HostPlan {
             text: f.text,
         })
         .collect();
-    plan(host, parts, &sources, VERSION, &home.to_string_lossy())
+    plan(
+        host,
+        parts,
+        &sources,
+        VERSION,
+        &home.to_string_lossy(),
+        program,
+    )
+}
+
+/// The path hooks name for this aw (see `aw_workspace::install::program_path`); `aw` alone
+/// when the running binary's path cannot be told or is not UTF-8.
+pub fn program() -> String {
+    aw_workspace::install::program_path()
+        .and_then(|p| p.to_str().map(str::to_owned))
+        .unwrap_or_else(|| "aw".to_owned())
+}
+
+/// Takes the locks of the host folders of `hosts` (shared for a command that only reads).
+pub fn lock(home: &Path, hosts: &[&'static Host], shared: bool) -> Result<HostLocks, Failure> {
+    let roots: Vec<&str> = hosts.iter().flat_map(|h| h.roots()).collect();
+    lock_roots(home, &roots, shared, aw_workspace::lock::default_wait()).map_err(Failure::from)
 }
 
 /// A path relative to HOME, as the output shows it (absolute).

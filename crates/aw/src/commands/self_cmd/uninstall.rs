@@ -1,12 +1,14 @@
 //! `aw self uninstall --target <t> [--dry-run] [--skill-only] [--no-commands] [--no-hooks]`.
 
-use super::{TargetFlags, home, host_plan, refused, shown};
+use super::{TargetFlags, VERSION, home, host_plan, lock, program, refused, shown};
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean_lines;
 use aw_core::install::host::HookArtifact;
-use aw_workspace::install::{HostOps, Op, apply, check_ops, inspect_uninstall, uninstall_ops};
+use aw_workspace::install::{
+    HostOps, Op, Snapshot, apply, check_ops, inspect_uninstall, uninstall_ops,
+};
 use clap::Args;
 use serde_json::{Value, json};
 
@@ -18,6 +20,10 @@ the `w`, `design` and `w-<n>` skill folders, the command folder and the hook plu
 aw's marker (a file of yours there is kept and listed), folders left empty, and aw's hook entries \
 in the host's settings (your own entries and keys kept; the file is backed up first as \
 <file>.bak.<epoch>).\n\n\
+A file of aw's you edited since aw wrote it is yours: kept and listed in kept_edited. The \
+folders aw created (its record, <host folder>/.aw-install.json, names them) are removed once \
+nothing is left in them (removed_folders); folders that were there before stay; a settings \
+file aw created is removed when nothing but an empty object is left of it.\n\n\
 `--target all` is every host, the same set install uses; the shared `agents` folder only when \
 named. --skill-only removes the skills and keeps commands and hooks; --no-commands keeps the \
 commands; --no-hooks keeps the hooks. --dry-run lists what would go and removes nothing."
@@ -39,14 +45,22 @@ pub fn run(args: &UninstallArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         .map_or(0, |d| d.as_secs());
     let parts = args.flags.parts();
     let with_hooks = !parts.skill_only && !parts.no_hooks;
+    let program = program();
+    // Held until the output is built: no other `self` command works on these folders meanwhile.
+    let _locks = lock(&home, &hosts, args.flags.dry_run)?;
+    let mut snap = Snapshot::new(&home);
     let mut removals = Vec::new();
     for host in hosts {
-        let plan = host_plan(host, parts, &home);
-        let r = inspect_uninstall(&home, &plan, with_hooks).map_err(refused)?;
+        let plan = host_plan(host, parts, &home, &program);
+        let r = inspect_uninstall(&mut snap, &plan, with_hooks).map_err(refused)?;
         let ops = uninstall_ops(&r, epoch);
-        check_ops(&home, host, &ops).map_err(refused)?;
+        if args.flags.dry_run {
+            // A run checks every path in `apply`, before its first step.
+            check_ops(&home, host, &ops).map_err(refused)?;
+        }
         removals.push((r, ops));
     }
+    let mut removed_folders: Vec<Vec<String>> = vec![Vec::new(); removals.len()];
     if !args.flags.dry_run {
         let hosts: Vec<HostOps<'_>> = removals
             .iter()
@@ -54,16 +68,20 @@ pub fn run(args: &UninstallArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
                 host: r.host,
                 ops,
                 managed: &r.managed,
+                records: &r.records,
             })
             .collect();
-        apply(&home, &hosts).map_err(refused)?;
+        removed_folders = apply(&home, VERSION, &hosts)
+            .map_err(refused)?
+            .removed_folders;
     }
     let targets: Vec<Value> = removals
         .iter()
-        .map(|(r, ops)| {
+        .zip(&removed_folders)
+        .map(|((r, ops), folders)| {
             let status = if args.flags.dry_run {
                 "dry-run"
-            } else if ops.is_empty() {
+            } else if ops.is_empty() && folders.is_empty() {
                 "noop"
             } else {
                 "removed"
@@ -76,13 +94,16 @@ pub fn run(args: &UninstallArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
                 Some(s) => json!({
                     "status": if args.flags.dry_run { "dry-run" } else { "removed" },
                     "file": shown(&home, &s.rel),
+                    "file_removed": r.settings_goes,
                     "backup": backup,
                     "events": s.merge.removed,
                 }),
                 None => {
                     let plugin = match r.host.hooks {
-                        HookArtifact::Plugin(dir) => r.remove.iter().any(|x| x.starts_with(dir)),
-                        HookArtifact::Module { path, .. } => r.remove.iter().any(|x| x == path),
+                        HookArtifact::Plugin(dir) => {
+                            r.remove.iter().any(|x| x.rel.starts_with(dir))
+                        }
+                        HookArtifact::Module { path, .. } => r.remove.iter().any(|x| x.rel == path),
                         _ => false,
                     };
                     let status = match (with_hooks, plugin, args.flags.dry_run) {
@@ -97,8 +118,10 @@ pub fn run(args: &UninstallArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             json!({
                 "target": r.host.id,
                 "status": status,
-                "removed": r.remove.iter().map(|x| shown(&home, x)).collect::<Vec<_>>(),
+                "removed": r.remove.iter().map(|x| shown(&home, &x.rel)).collect::<Vec<_>>(),
                 "kept_foreign": r.foreign.iter().map(|x| shown(&home, x)).collect::<Vec<_>>(),
+                "kept_edited": r.edited.iter().map(|x| shown(&home, x)).collect::<Vec<_>>(),
+                "removed_folders": folders.iter().map(|x| shown(&home, x)).collect::<Vec<_>>(),
                 "hooks": hooks,
             })
         })
