@@ -183,6 +183,10 @@ fn format_named(v: &str) -> Option<Format> {
     <Format as clap::ValueEnum>::from_str(v, false).ok()
 }
 
+/// The groups whose missing verb the reference reports as `INVALID_INPUT` (the others, such as
+/// `flow`, `capability` and `persist`, say `ARGS_INVALID`).
+const MISSING_VERB_INVALID_INPUT: &[&str] = &["aw hook", "aw visibility"];
+
 /// Flags whose refused values are `INVALID_INPUT` (the reference validates them inside the
 /// command); every other refused value is `ARGS_INVALID`.
 const INVALID_INPUT_FLAGS: &[&str] = &["--recent-days", "--state", "--date"];
@@ -244,15 +248,20 @@ fn context_str(err: &clap::Error, kind: ContextKind) -> Option<String> {
 
 /// Turns a clap error into help output or a failure envelope.
 fn parse_failure(argv: &[OsString], err: clap::Error) -> u8 {
+    let (cmd, path) = command_at(argv);
     match err.kind() {
-        ErrorKind::DisplayHelp
-        | ErrorKind::DisplayVersion
-        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            return written_or_failed(output::emit(&err.render().to_string()), 0);
+        }
+        // `aw` alone and `aw self` alone print the help, as the reference does (it lists the
+        // commands; `self` lists its verbs with exit 0).
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            if matches!(path.as_str(), "aw" | "aw self") =>
+        {
             return written_or_failed(output::emit(&err.render().to_string()), 0);
         }
         _ => {}
     }
-    let (cmd, path) = command_at(argv);
     let mut subcommands: Vec<String> = cmd
         .get_subcommands()
         .map(|s| s.get_name().to_owned())
@@ -266,6 +275,25 @@ fn parse_failure(argv: &[OsString], err: clap::Error) -> u8 {
     flags.sort();
     flags.dedup();
     let failure = match err.kind() {
+        // A group called without its verb is a refused command line, as in the reference: a
+        // script that forgot the verb must not read help text as a success.
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let code = if MISSING_VERB_INVALID_INPUT.contains(&path.as_str()) {
+                ErrorCode::InvalidInput
+            } else {
+                ErrorCode::ArgsInvalid
+            };
+            Failure::new(
+                code,
+                format!("`{path}` needs a verb: {}.", subcommands.join(", ")),
+                format!("Run `{path} <verb>`; `{path} --help` says what each one does."),
+            )
+            .with_details(json!({
+                "command": path,
+                "help_hint": format!("{path} --help"),
+                "available_commands": subcommands,
+            }))
+        }
         ErrorKind::InvalidSubcommand => {
             let name = context_str(&err, ContextKind::InvalidSubcommand).unwrap_or_default();
             let suggestion = context_str(&err, ContextKind::SuggestedSubcommand)

@@ -226,3 +226,35 @@ fn a_missing_required_argument_is_named() {
         json!(["--target <TARGET>"])
     );
 }
+
+/// A group called without its verb is refused with the reference's code (`INVALID_INPUT` for
+/// `hook` and `visibility`, `ARGS_INVALID` for the others) and the verbs it has; `aw` and `aw
+/// self` alone print their help with exit 0, as the reference does.
+#[test]
+fn a_group_without_its_verb_is_refused_with_the_verbs_it_has() {
+    for (args, code, verbs) in [
+        (&["hook"][..], "INVALID_INPUT", json!(["branch-check"])),
+        (&["visibility"], "INVALID_INPUT", json!(["doctor"])),
+        (&["flow"], "ARGS_INVALID", json!(["advance", "recover", "submit"])),
+        (
+            &["persist"],
+            "ARGS_INVALID",
+            json!(["apply", "prepare", "validate"]),
+        ),
+        (&["capability", "descriptor"], "ARGS_INVALID", json!(["validate"])),
+    ] {
+        let v = failure(args);
+        assert_eq!(v["error"]["code"], code, "{args:?}");
+        assert_eq!(v["error"]["details"]["available_commands"], verbs, "{args:?}");
+        assert!(
+            v["data"]["action"].as_str().unwrap().contains("--help"),
+            "{args:?}"
+        );
+    }
+    let ws = Ws::bare();
+    for args in [&[][..], &["self"]] {
+        let out = ws.aw().args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}");
+        assert!(String::from_utf8(out.stdout).unwrap().contains("Usage:"));
+    }
+}
