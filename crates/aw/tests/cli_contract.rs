@@ -235,17 +235,28 @@ fn a_group_without_its_verb_is_refused_with_the_verbs_it_has() {
     for (args, code, verbs) in [
         (&["hook"][..], "INVALID_INPUT", json!(["branch-check"])),
         (&["visibility"], "INVALID_INPUT", json!(["doctor"])),
-        (&["flow"], "ARGS_INVALID", json!(["advance", "recover", "submit"])),
+        (
+            &["flow"],
+            "ARGS_INVALID",
+            json!(["advance", "recover", "submit"]),
+        ),
         (
             &["persist"],
             "ARGS_INVALID",
             json!(["apply", "prepare", "validate"]),
         ),
-        (&["capability", "descriptor"], "ARGS_INVALID", json!(["validate"])),
+        (
+            &["capability", "descriptor"],
+            "ARGS_INVALID",
+            json!(["validate"]),
+        ),
     ] {
         let v = failure(args);
         assert_eq!(v["error"]["code"], code, "{args:?}");
-        assert_eq!(v["error"]["details"]["available_commands"], verbs, "{args:?}");
+        assert_eq!(
+            v["error"]["details"]["available_commands"], verbs,
+            "{args:?}"
+        );
         assert!(
             v["data"]["action"].as_str().unwrap().contains("--help"),
             "{args:?}"

@@ -130,6 +130,11 @@ fn resume_refusals() {
     let (code, v) = json(&ws, &["resume", "login-otp"]);
     assert_eq!(code, 1, "slugs never match");
     assert_eq!(v["error"]["code"], "RESUME_TARGET_INVALID");
+    assert_eq!(
+        (v["data"]["status"].as_str(), v["data"]["target"].as_str()),
+        (Some("invalid_target"), Some("login-otp")),
+        "the reference's data beside the error"
+    );
     let (code, v) = json(&ws, &["resume", "001", "--code", "1"]);
     assert_eq!(code, 1);
     assert_eq!(v["error"]["code"], "ARGS_INVALID");
@@ -137,6 +142,10 @@ fn resume_refusals() {
     assert_eq!(code, 1);
     assert_eq!(v["error"]["code"], "RESUME_TARGET_INVALID");
     assert_eq!(v["data"]["candidates"].as_array().unwrap().len(), 4);
+    assert_eq!(
+        (v["data"]["status"].as_str(), v["data"]["target"].as_str()),
+        (Some("invalid_target"), Some("9"))
+    );
     let (code, v) = json(&ws, &["resume", "--json", "--detail"]);
     assert_eq!(
         (code, v["error"]["code"].as_str()),

@@ -15,6 +15,7 @@ use aw_workspace::WorkspaceError;
 use aw_workspace::board;
 use aw_workspace::resolver;
 use clap::Args;
+use serde_json::json;
 
 /// Arguments of `aw resume`.
 #[derive(Debug, Args)]
@@ -47,14 +48,17 @@ pub fn run(args: &ResumeArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let now = cx.now.wall;
     let answer = match (&args.code, &args.target) {
         (Some(code), _) => {
-            let folder = resolver::resolve_code_read(&ws, code).map_err(target_invalid)?;
+            let folder =
+                resolver::resolve_code_read(&ws, code).map_err(|e| target_invalid(e, code))?;
             resume::for_session(&board::load_session(&ws, &folder, &now))
         }
         (None, Some(target)) => {
             let model = board::load(&ws, &now);
             let answer = resume::for_target(&model, target);
             leave(model);
-            answer.map_err(|r| Failure::new(TARGET_INVALID, r.message, r.action))?
+            answer.map_err(|r| {
+                invalid_target_data(Failure::new(TARGET_INVALID, r.message, r.action), target)
+            })?
         }
         (None, None) => {
             let model = board::load(&ws, &now);
@@ -78,14 +82,22 @@ fn leave(model: aw_core::docs::status::StatusModel) {
 
 /// A session that cannot be resolved is an invalid target; the resolver's candidates and next
 /// action are kept.
-fn target_invalid(e: WorkspaceError) -> Failure {
+fn target_invalid(e: WorkspaceError, code: &str) -> Failure {
     match e {
-        WorkspaceError::Session(r) => {
-            Failure::new(TARGET_INVALID, r.message.clone(), r.action.clone())
-                .with_data("candidates", candidates_json(&r.candidates))
-        }
+        WorkspaceError::Session(r) => invalid_target_data(
+            Failure::new(TARGET_INVALID, r.message.clone(), r.action.clone()),
+            code,
+        )
+        .with_data("candidates", candidates_json(&r.candidates)),
         other => other.into(),
     }
+}
+
+/// The reference's `data` of an invalid target: `status` and the `target` as given, beside the
+/// action.
+fn invalid_target_data(f: Failure, target: &str) -> Failure {
+    f.with_data("status", json!("invalid_target"))
+        .with_data("target", json!(target))
 }
 
 fn block(p: &Proposal, style: Style, out: &mut String) {
