@@ -44,16 +44,17 @@
 mod journal;
 mod write;
 
-pub use journal::{EXPLICIT_JOURNAL_FILE, JOURNAL_FILE, recover, settle, workspace_journal};
+pub use journal::{
+    EXPLICIT_JOURNAL_FILE, JOURNAL_FILE, Settled, Unsettled, recover, settle, workspace_journal,
+};
 
 use crate::containment::{check_writes, entry_target, write_target};
 use crate::error::{Result, WorkspaceError};
-use crate::folder::read_regular_path;
+use crate::folder::{read_regular_path, read_regular_sized};
 use crate::locate::Workspace;
 use crate::lock::WorkspaceLock;
 use aw_core::capability::error::CapabilityError;
 use aw_core::capability::handler::NumberClaim;
-use aw_core::capability::journal::recoverable_path;
 use aw_core::capability::paths::{is_within, unsafe_relative};
 use aw_core::capability::plan::{Artifact, Base, check_base};
 use aw_core::error_code::ErrorCode;
@@ -410,45 +411,30 @@ fn write_all(
     journal_path: &Path,
     plan: &write::WritePlan,
 ) -> std::result::Result<(), PublishError> {
-    let journalled = plan.parts.len() > 1;
-    if journalled
-        && let Some((rel, why)) = plan
-            .files
-            .iter()
-            .map(|f| f.rel.as_str())
-            .find_map(|rel| recoverable_path(rel).map(|why| (rel, why)))
-    {
-        // The recovery refuses such a journal (a committed one could write there), so a kill
-        // would leave this publish half-done for good: refuse it whole instead.
-        return Err(PublishError::before_any_write(failed(
-            rel,
-            format!(
-                "a publish of several files is journalled so that a kill cannot leave half of it, and the journal may not name a path that {why}"
-            ),
-        )));
+    if plan.parts.len() <= 1 {
+        for part in &plan.parts {
+            if let Err(error) = write::write_part(root, plan, part) {
+                let undone = write::undo(root, &plan.journal_files(), &plan.folders, None);
+                let rollback = journal::rollback_of(undone);
+                return Err(PublishError { error, rollback });
+            }
+        }
+        return Ok(());
     }
-    let journal = if journalled {
-        journal::begin(root, journal_path, plan).map_err(|e| {
-            PublishError::before_any_write(failed("the publish journal", e.to_string()))
-        })?
-    } else {
-        plan.journal()
-    };
+    let journal =
+        journal::begin(root, journal_path, plan).map_err(PublishError::before_any_write)?;
     for (i, part) in plan.parts.iter().enumerate() {
         if i > 0 {
             crate::test_hook::stall_at("publish-unit");
         }
         if let Err(error) = write::write_part(root, plan, part) {
-            let path = journalled.then_some(journal_path);
-            let rollback = journal::roll_back(root, path, &journal);
+            let rollback = journal::roll_back(root, journal_path, &journal);
             return Err(PublishError { error, rollback });
         }
     }
-    if journalled {
-        // Every part is in place: a journal that could not be removed is found complete by the
-        // next recovery, which removes it.
-        let _ = journal::end(root, journal_path);
-    }
+    // Every part is in place: a journal that could not be removed is found complete by the
+    // next recovery, which removes it.
+    let _ = journal::end(root, journal_path);
     Ok(())
 }
 
@@ -466,7 +452,9 @@ fn already_published(root: &Path, artifacts: &[Artifact], targets: &[PathBuf]) -
             let bytes = artifact.content.as_bytes();
             let same_size = std::fs::symlink_metadata(&entry)
                 .is_ok_and(|m| m.file_type().is_file() && m.len() == bytes.len() as u64);
-            same_size && read_regular_path(&entry).is_ok_and(|now| now == bytes)
+            same_size
+                && read_regular_sized(&entry, bytes.len() as u64)
+                    .is_ok_and(|now| now.as_deref() == Some(bytes))
         })
 }
 

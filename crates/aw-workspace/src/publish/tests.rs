@@ -111,27 +111,36 @@ fn code(r: std::result::Result<Published, PublishError>) -> (ErrorCode, PublishE
 fn every_file_is_written_and_the_missing_folders_are_created_and_reported() {
     let (dir, w) = workspace_with_lock();
     let root = dir.path();
-    std::fs::create_dir_all(root.join("docs")).unwrap();
-    std::fs::write(root.join("docs/old.md"), "old").unwrap();
+    std::fs::create_dir_all(root.join("docs/specs")).unwrap();
+    std::fs::write(root.join("docs/specs/001-spec-old.md"), "old").unwrap();
     let artifacts = [
-        art("docs/designs/a/one.md", "first", false),
-        art("docs/designs/a/b/two.md", "second", false),
-        art("docs/old.md", "replaced", true),
-        art("top.md", "é\n", false),
+        art("docs/designs/001-design-a/DESIGN.md", "first", false),
+        art(
+            "docs/designs/001-design-a/revisions/DESIGN-r001.md",
+            "second",
+            false,
+        ),
+        art("docs/specs/001-spec-old.md", "replaced", true),
+        art("docs/plans/001-plan-old.md", "é\n", false),
     ];
     let out = publish(&w, &artifacts, None, &anywhere(), WAIT).unwrap();
     assert_eq!(
         out.written,
         [
-            "docs/designs/a/one.md",
-            "docs/designs/a/b/two.md",
-            "docs/old.md",
-            "top.md"
+            "docs/designs/001-design-a/DESIGN.md",
+            "docs/designs/001-design-a/revisions/DESIGN-r001.md",
+            "docs/specs/001-spec-old.md",
+            "docs/plans/001-plan-old.md"
         ]
     );
     assert_eq!(
         out.created_dirs,
-        ["docs/designs", "docs/designs/a", "docs/designs/a/b"]
+        [
+            "docs/designs",
+            "docs/designs/001-design-a",
+            "docs/designs/001-design-a/revisions",
+            "docs/plans"
+        ]
     );
     for a in &artifacts {
         assert_eq!(
@@ -524,37 +533,31 @@ fn new_files_and_folders_follow_the_umask_like_a_plain_create() {
 /// What a rollback cannot undo is named, path by path, in the next action.
 #[test]
 fn a_rollback_that_cannot_undo_everything_names_what_is_left() {
-    use aw_core::capability::journal::{Journal as Log, JournalFile, Previous};
+    use aw_core::capability::journal::{JournalFile, Previous};
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    // Someone put a file where the publish made a folder: that folder cannot be removed. A file
-    // holding someone else's bytes is not ours to undo, and one as it was needs nothing.
+    // Someone put a file where the publish made a folder: it is theirs, not a folder of ours to
+    // remove. A file holding someone else's bytes is not ours to undo, and one as it was needs
+    // nothing.
     std::fs::write(root.join("was-dir"), "x").unwrap();
     std::fs::write(root.join("theirs.md"), "theirs").unwrap();
     std::fs::write(root.join("mine.md"), "mine").unwrap();
-    let journal = Log::forward(
-        vec![
-            JournalFile {
-                path: "theirs.md".into(),
-                content: "ours".into(),
-                previous: None,
-            },
-            JournalFile {
-                path: "mine.md".into(),
-                content: "ours".into(),
-                previous: Some(Previous::of(b"mine")),
-            },
-        ],
-        vec!["was-dir".into()],
-    );
-    let undone = write::undo(root, &journal);
-    assert!(!undone.changed);
-    let kinds: Vec<(&str, LeftoverKind)> = undone
-        .left
-        .iter()
-        .map(|l| (l.path.as_str(), l.kind))
-        .collect();
-    assert_eq!(kinds, [("was-dir", LeftoverKind::NewFolder)]);
+    let files = vec![
+        JournalFile {
+            path: "theirs.md".into(),
+            content: "ours".into(),
+            previous: None,
+        },
+        JournalFile {
+            path: "mine.md".into(),
+            content: "ours".into(),
+            previous: Some(Previous::of(b"mine")),
+        },
+    ];
+    let undone = write::undo(root, &files, &["was-dir".into()], None);
+    assert!(!undone.changed());
+    assert!(undone.left.is_empty(), "{:?}", undone.left);
+    assert_eq!(std::fs::read(root.join("was-dir")).unwrap(), b"x");
     assert_eq!(std::fs::read(root.join("theirs.md")).unwrap(), b"theirs");
     assert_eq!(std::fs::read(root.join("mine.md")).unwrap(), b"mine");
 
@@ -569,7 +572,11 @@ fn a_rollback_that_cannot_undo_everything_names_what_is_left() {
             kind: LeftoverKind::NewFile,
             why: "boom".into(),
         },
-        undone.left[0].clone(),
+        Leftover {
+            path: "was-dir".into(),
+            kind: LeftoverKind::NewFolder,
+            why: "boom".into(),
+        },
     ];
     let e = PublishError {
         error: failed("x", "boom".into()),

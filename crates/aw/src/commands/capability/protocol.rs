@@ -166,7 +166,7 @@ pub fn run(verb: Verb, args: &ProtocolArgs, cx: &Ctx<'_>) -> Result<Outcome, Fai
         check_compose(f, name, flags.operation.as_deref().or(parent_op))?;
     }
     let descriptor = registered(name)?;
-    let ws = cx.workspace()?;
+    let ws = cx.workspace_settled()?;
     let home = cx.home();
     let workspace = ws.initialized.then(|| slashed(&ws.root));
     let state_folder = format!(".{}", ws.ns);

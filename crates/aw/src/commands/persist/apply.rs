@@ -75,11 +75,11 @@ pub fn run(args: &ApplyArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
                     "send the plan exactly as 'aw persist validate' printed it",
                 )
             })?;
-            apply_plan(&cx.workspace()?, &plan, approval)
+            apply_plan(&cx.workspace_settled()?, &plan, approval)
         }
         Carried::Answer { answer: value, .. } => {
             let kinds = args.kinds.kinds()?;
-            let ws = cx.workspace()?;
+            let ws = cx.workspace_settled()?;
             let inventory = read_inventory(&ws, &kinds)?;
             let request = answer::request(&inventory);
             match answer::parse(&value, &request, &kinds)
