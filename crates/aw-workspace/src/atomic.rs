@@ -323,6 +323,37 @@ fn rename_noreplace(from: &Path, to: &Path) -> std::io::Result<bool> {
     std::fs::rename(from, to).map(|()| true)
 }
 
+/// Moves the real folder `path` (inside `root`; not a link) aside, under a temporary name
+/// beside it, in one rename: the name is then free, and a kill leaves the folder where every
+/// reader of aw looks past it and the next write into its parent removes it once stale.
+/// Returns where it went.
+pub fn move_aside(root: &Path, path: &Path) -> Result<PathBuf> {
+    let real = entry_target(root, path)?;
+    let parent = real.parent().unwrap_or(Path::new(".")).to_path_buf();
+    // An empty folder of our own under a fresh temporary name, which the rename replaces.
+    let aside = tempfile::Builder::new()
+        .prefix(TEMP_PREFIX)
+        .tempdir_in(&parent)
+        .map_err(|e| WorkspaceError::io("could not create a temporary folder in", &parent, e))?
+        .keep();
+    if let Err(e) = std::fs::rename(&real, &aside) {
+        let _ = std::fs::remove_dir(&aside);
+        return Err(WorkspaceError::io("could not move aside", &real, e));
+    }
+    sync_dir(&parent)?;
+    Ok(aside)
+}
+
+/// Puts a folder [`move_aside`] moved back at `path`, only if the name is still free; best
+/// effort (a folder left aside is removed later as a stale temporary one).
+pub fn put_back(aside: &Path, path: &Path) -> bool {
+    let done = rename_noreplace(aside, path).unwrap_or(false);
+    if done && let Some(parent) = path.parent() {
+        let _ = sync_dir(parent);
+    }
+    done
+}
+
 /// Creates a folder (inside `root`) and its missing parents, syncing the parent of each folder
 /// created.
 pub fn create_dir_all(root: &Path, path: &Path) -> Result<()> {

@@ -286,6 +286,20 @@ pub fn read_regular_path(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// The bytes of the regular file at `path` when it holds exactly `size` bytes (`None` when it
+/// holds another number), opened as [`read_regular_path`] opens it and read no further than
+/// `size`: comparing a file with known bytes costs no more than those bytes, however big the
+/// file is.
+pub fn read_regular_sized(path: &std::path::Path, size: u64) -> std::io::Result<Option<Vec<u8>>> {
+    let (file, now) = open_regular(path)?;
+    if now != size {
+        return Ok(None);
+    }
+    let mut bytes = Vec::new();
+    crate::artifacts::read_announced(file, size, &mut bytes)?;
+    Ok((bytes.len() as u64 == size).then_some(bytes))
+}
+
 /// A document bigger than this is not a spec, a plan or a session note: it is left out rather
 /// than read into memory.
 pub const MAX_DOCUMENT_BYTES: usize = 256 * 1024 * 1024;

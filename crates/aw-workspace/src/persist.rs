@@ -9,11 +9,12 @@ use crate::error::{Result, WorkspaceError};
 use crate::folder::read_regular_path;
 use crate::locate::Workspace;
 use crate::numbering;
-use crate::publish::{PublishError, Published, lock_for_publish, publish_held, published_already};
+use crate::publish::{PublishError, Published, lock_for_publish, placed_already, publish_held};
 use aw_core::capability::plan::Artifact;
 use aw_core::docs::names::{DocKind, parse_name};
+use aw_core::persist::answer::Item;
 use aw_core::persist::inventory::{self, Entry, Inventory};
-use aw_core::persist::plan::{Planned, allowed_destinations, check_fresh};
+use aw_core::persist::plan::{Planned, allowed_destinations, approval_at, check_fresh};
 use std::time::Duration;
 
 /// The entries of each kind's folder (a missing folder has none), every kind.
@@ -50,9 +51,11 @@ pub fn read_inventory(ws: &Workspace, kinds: &[DocKind]) -> Result<Inventory> {
 /// `artifacts`): takes the workspace lock (waiting up to `wait`; an interrupted earlier publish
 /// is settled first), answers already published when every document is in place with exactly
 /// its bytes (the same plan applied again: nothing written, never its own numbers "taken"),
-/// else reads every folder again under the lock, refuses when a number is no longer free or a
-/// duplicate appeared (`check_fresh`: nothing written), then publishes all or nothing into the
-/// three folders.
+/// else reads every folder again under the lock and checks the documents not yet in place:
+/// their numbers must still be free and no duplicate may have appeared (`check_fresh`: nothing
+/// written otherwise); then publishes them all or nothing into the three folders. Documents of
+/// the plan already in place with exactly their text (what a writer that wrote them one by one
+/// left when killed) are kept, and the rest completes the plan.
 pub fn apply(
     ws: &Workspace,
     planned: &[Planned],
@@ -60,12 +63,9 @@ pub fn apply(
     wait: Duration,
 ) -> std::result::Result<Published, PublishError> {
     let lock = lock_for_publish(ws, wait)?;
-    if published_already(ws, &lock, artifacts, &allowed_destinations())? {
-        return Ok(Published {
-            written: Vec::new(),
-            created_dirs: Vec::new(),
-            already_published: true,
-        });
+    let placed = placed_already(ws, &lock, artifacts, &allowed_destinations())?;
+    if !artifacts.is_empty() && placed.iter().all(|p| *p) {
+        return Ok(Published::nothing_written(Vec::new()));
     }
     // A concurrent `persist apply` or `next-number --claim` holds this lock while it writes, so
     // what is read here stays true until the publish below is done.
@@ -76,7 +76,43 @@ pub fn apply(
             e.action(),
         ))
     })?;
-    check_fresh(planned, &now).map_err(PublishError::before_any_write)?;
+    let (rest_planned, rest): (Vec<Planned>, Vec<Artifact>) = planned
+        .iter()
+        .zip(artifacts)
+        .zip(&placed)
+        .filter(|(_, placed)| !**placed)
+        .map(|((p, a), _)| (p.clone(), a.clone()))
+        .unzip();
+    check_fresh(&rest_planned, &now).map_err(PublishError::before_any_write)?;
     crate::test_hook::stall();
-    publish_held(ws, &lock, artifacts, None, &allowed_destinations())
+    publish_held(ws, &lock, &rest, None, &allowed_destinations())
+}
+
+/// Whether the answer `items` were applied before — a bare answer piped to apply again after
+/// its apply, which the moved inventory makes stale: each item's document is in its folder
+/// (its slug, exactly its text), and the plan those documents give, sealed with the digest the
+/// answer quoted (`digest`), is the one the person approved (`approval`). Their paths when so.
+pub fn applied_answer(
+    ws: &Workspace,
+    items: &[Item],
+    digest: &str,
+    approval: &str,
+) -> Result<Option<Vec<String>>> {
+    let listed = list(ws)?;
+    let mut paths = Vec::with_capacity(items.len());
+    for item in items {
+        let found = listed
+            .iter()
+            .filter(|(kind, _)| *kind == item.kind)
+            .flat_map(|(_, entries)| entries)
+            .find(|e| {
+                parse_name(item.kind, &e.name).is_some_and(|n| n.slug == item.slug)
+                    && e.text.as_deref() == Some(item.content.as_str())
+            });
+        match found {
+            Some(e) => paths.push(format!("{}/{}", item.kind.folder(), e.name)),
+            None => return Ok(None),
+        }
+    }
+    Ok((approval_at(items, &paths, digest) == approval).then_some(paths))
 }

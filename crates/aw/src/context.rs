@@ -5,6 +5,7 @@ use crate::failure::Failure;
 use crate::output::{Format, Style};
 use aw_workspace::clock::Now;
 use aw_workspace::locate::{LocateInput, Workspace, home_dir, locate, locate_exact};
+use aw_workspace::publish::Unsettled;
 use std::path::{Path, PathBuf};
 
 /// A command's context.
@@ -46,10 +47,34 @@ impl Ctx<'_> {
 
     /// The workspace: `--workspace`, else the nearest folder above the current one holding
     /// `.<ns>/`; the namespace from `--namespace`, `AW_NAMESPACE`, detection or the pin file.
+    /// Only located: a command that does not read the documents a publish writes (hooks,
+    /// sessions, `visibility doctor`) never settles a publish, never takes the lock for it.
     pub fn workspace(&self) -> Result<Workspace, Failure> {
-        let ws = locate(&self.locate_input()?)?;
-        // A publish killed half-way is finished or undone before anything reads the workspace.
-        aw_workspace::publish::settle(&ws);
+        Ok(locate(&self.locate_input()?)?)
+    }
+
+    /// [`Ctx::workspace`], with an interrupted publish settled first, for a command that reads
+    /// (or writes) the documents a publish writes (`status`, `resume`, `designs`,
+    /// `next-number`, `persist`, `capability`, `flow`): a publish killed half-way is finished or
+    /// undone before anything is read, and stderr says what was changed; a journal that cannot
+    /// be settled is named on stderr with its next action, and the command goes on. A live
+    /// publish that still holds the lock after the wait fails the command (`LOCK_BUSY`) rather
+    /// than let it read a publish half done.
+    pub fn workspace_settled(&self) -> Result<Workspace, Failure> {
+        let ws = self.workspace()?;
+        match aw_workspace::publish::settle(&ws) {
+            Ok(settled) => {
+                if let Some(what) = settled.describe() {
+                    crate::output::emit_err(&format!("aw: {what}\n"));
+                }
+            }
+            Err(Unsettled::Busy(e)) => return Err(e.into()),
+            Err(Unsettled::Kept(e)) => crate::output::emit_err(&format!(
+                "aw: {} Next: {}\n",
+                sentence_end(&e.message),
+                e.action
+            )),
+        }
         Ok(ws)
     }
 
@@ -57,5 +82,15 @@ impl Ctx<'_> {
     /// `workspace-init` creates one).
     pub fn workspace_here(&self) -> Result<Workspace, Failure> {
         Ok(locate_exact(self.locate_input()?)?)
+    }
+}
+
+/// `text` ending with a full stop.
+fn sentence_end(text: &str) -> String {
+    let t = text.trim_end();
+    if t.ends_with(['.', '!', '?']) {
+        t.to_owned()
+    } else {
+        format!("{t}.")
     }
 }

@@ -503,6 +503,118 @@ fn the_same_create_or_update_applied_again_is_already_published() {
 }
 
 #[test]
+fn a_create_applied_again_after_its_package_moved_on_is_complete_and_makes_no_second_package() {
+    let ws = Ws::new();
+    ws.write("docs/req.md", "# Requirements\n");
+    let a1 = prepare(&ws, &create_args("title=Checkout", &[]));
+    let dest = format!("{PKG}/DESIGN.md");
+    let create = validate(&ws, &a1, &answer(&a1, &[(&dest, DOC)]));
+    assert_eq!(apply(&ws, &create)["receipt"]["outcome"], "completed");
+    let u1 = update_attempt(&ws, "DES-001@r1");
+    let u2 = validate(&ws, &u1, &answer(&u1, &[(&dest, DOC_2)]));
+    assert_eq!(apply(&ws, &u2)["receipt"]["outcome"], "completed");
+    // An agent retries the create after a lost answer: the package it made is at r2 now.
+    let before = ws.tree();
+    let again = apply(&ws, &create);
+    assert_eq!(again["receipt"]["outcome"], "completed", "{again:#}");
+    assert_eq!(code(&again), "");
+    assert_eq!(again["output"]["value"]["written"], json!([]));
+    assert_eq!(
+        again["output"]["value"]["changed_since"],
+        json!([dest, format!("{PKG}/design-manifest.json")])
+    );
+    assert!(
+        again["receipt"]["next_action"]
+            .as_str()
+            .unwrap()
+            .contains("published before"),
+        "{again:#}"
+    );
+    assert_eq!(ws.tree(), before, "nothing written");
+    let listed = ws.ok(&["designs", "--json"]);
+    assert_eq!(listed["packages"].as_array().map(Vec::len), Some(1));
+}
+
+#[test]
+fn half_a_package_left_by_an_earlier_writer_is_completed_by_the_same_plan() {
+    let ws = Ws::new();
+    ws.write("docs/req.md", "# Requirements\n");
+    let a1 = prepare(&ws, &create_args("title=Checkout", &[]));
+    let dest = format!("{PKG}/DESIGN.md");
+    let create = validate(&ws, &a1, &answer(&a1, &[(&dest, DOC)]));
+    // What a writer that wrote file by file left when killed: an empty folder, a temporary
+    // file, or the document without its manifest.
+    for half in [
+        &[][..],
+        &[(".aw-tmp-q1w2e3", "{\"sch")][..],
+        &[("DESIGN.md", DOC)][..],
+    ] {
+        let _ = std::fs::remove_dir_all(ws.root().join(PKG));
+        std::fs::create_dir_all(ws.root().join(PKG)).unwrap();
+        for (name, text) in half {
+            ws.write(&format!("{PKG}/{name}"), text);
+        }
+        let listed = ws.ok(&["designs", "--json"]);
+        assert!(
+            listed["packages"].as_array().unwrap().is_empty()
+                || listed["packages"][0]["ok"] == false,
+            "{listed:#}"
+        );
+        let done = apply(&ws, &create);
+        assert_eq!(
+            done["receipt"]["outcome"], "completed",
+            "{half:?}: {done:#}"
+        );
+        let listed = ws.ok(&["designs", "--json"]);
+        assert_eq!(listed["packages"][0]["id"], "DES-001", "{listed:#}");
+        assert_eq!(listed["packages"][0]["ok"], true, "{listed:#}");
+        let names: Vec<String> = std::fs::read_dir(ws.root().join("docs/designs"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(
+            names,
+            ["001-design-checkout"],
+            "no second package, nothing aside"
+        );
+    }
+}
+
+#[test]
+fn a_package_in_a_hidden_design_root_can_be_updated() {
+    let ws = Ws::new();
+    ws.write("docs/req.md", "# Requirements\n");
+    let pkg = "docs/designs/.drafts/001-design-checkout";
+    let a1 = prepare(
+        &ws,
+        &[
+            "--operation",
+            "create",
+            "--input",
+            "title=Checkout",
+            "--input",
+            "sources=docs/req.md",
+            "--input",
+            "target=docs/designs/.drafts",
+        ],
+    );
+    let dest = format!("{pkg}/DESIGN.md");
+    let a2 = validate(&ws, &a1, &answer(&a1, &[(&dest, DOC)]));
+    assert_eq!(apply(&ws, &a2)["receipt"]["outcome"], "completed", "{a2:#}");
+    let u1 = update_attempt(&ws, "DES-001@r1");
+    let u2 = validate(&ws, &u1, &answer(&u1, &[(&dest, DOC_2)]));
+    let done = apply(&ws, &u2);
+    assert_eq!(done["receipt"]["outcome"], "completed", "{done:#}");
+    assert_eq!(ws.read(&dest), DOC_2);
+    assert!(
+        ws.root()
+            .join(pkg)
+            .join("revisions/DESIGN-r001.md")
+            .is_file()
+    );
+}
+
+#[test]
 fn composed_calls_obey_the_caller_table() {
     let ws = Ws::new();
     let v = prepare(

@@ -303,13 +303,44 @@ fn the_reference_answer_piped_bare_is_validated_and_applied() {
         ws.read("docs/specs/004-spec-otp-login.md"),
         "# OTP login\n\nDrafted from the conversation.\n"
     );
-    // The inventory moved: the same answer again is stale, as it is for the reference.
+    // The inventory moved, but the same answer again is recognised: its document is in place
+    // with exactly its text, and the plan it gave is the approved one. Complete, nothing
+    // written (the reference answers SEMANTIC_STALE).
+    let before = ws.tree();
     let (_, again) = ws.run_with(
         &["persist", "apply", "--json", "--approval", &d],
         Some(&raw),
         &[],
     );
-    assert_blocked(&again, "SEMANTIC_STALE");
+    assert_eq!(again["outcome"], "completed", "{again:#}");
+    assert_eq!(again["written"], json!([]));
+    assert!(
+        again["next_action"]
+            .as_str()
+            .unwrap()
+            .contains("already applied (nothing was written); its documents are docs/specs/004-spec-otp-login.md"),
+        "{again:#}"
+    );
+    assert_eq!(ws.tree(), before);
+    // Once a person edited it, it is no longer recognisable: stale, and the action says what
+    // that can mean.
+    ws.write(
+        "docs/specs/004-spec-otp-login.md",
+        "# OTP login\n\nEdited.\n",
+    );
+    let (_, edited) = ws.run_with(
+        &["persist", "apply", "--json", "--approval", &d],
+        Some(&raw),
+        &[],
+    );
+    assert_blocked(&edited, "SEMANTIC_STALE");
+    assert!(
+        edited["next_action"]
+            .as_str()
+            .unwrap()
+            .contains("if this answer was applied before"),
+        "{edited:#}"
+    );
     // Replacing a document is not something aw's persist does.
     let p1 = prepare(&ws, &[]);
     let update = json!({
@@ -322,6 +353,79 @@ fn the_reference_answer_piped_bare_is_validated_and_applied() {
     .to_string();
     let (_, refused) = ws.run_with(&["persist", "validate", "--json"], Some(&update), &[]);
     assert_blocked(&refused, "SEMANTIC_RESPONSE_INVALID");
+    assert!(
+        refused["next_action"]
+            .as_str()
+            .unwrap()
+            .starts_with("edit 'docs/specs/003-spec-cache.md' in place"),
+        "{refused:#}"
+    );
+}
+
+#[test]
+fn a_plan_applied_again_completes_what_a_kill_left_and_names_its_own_edited_document() {
+    let ws = workspace();
+    let planned = planned(
+        &ws,
+        json!([item("spec", "otp", "OTP"), item("plan", "otp", "Plan OTP")]),
+    );
+    let d = digest(&planned);
+    let (_, first) = apply(&ws, &planned["plan"], &d);
+    assert_eq!(first["outcome"], "completed", "{first:#}");
+    let spec = "docs/specs/004-spec-otp.md";
+    let plan = "docs/plans/008-plan-otp.md";
+    // What a writer that wrote one document at a time left when killed: the spec, not the
+    // plan. Applied again, the plan completes it.
+    let text = ws.read(plan);
+    std::fs::remove_file(ws.root().join(plan)).unwrap();
+    let (_, again) = apply(&ws, &planned["plan"], &d);
+    assert_eq!(again["outcome"], "completed", "{again:#}");
+    assert_eq!(again["written"], json!([plan]));
+    assert_eq!(ws.read(plan), text);
+    // A person edits the spec: the plan applied again cannot tell that edit from another
+    // plan's document, and says both, writing nothing.
+    ws.write(spec, "# OTP\n\nEdited by a person.\n");
+    let before = ws.tree();
+    let (_, edited) = apply(&ws, &planned["plan"], &d);
+    assert_blocked(&edited, "PERSIST_NUMBER_TAKEN");
+    let message = edited["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("'docs/specs/004-spec-otp.md' is there already, with other text"),
+        "{message}"
+    );
+    assert!(!message.contains("after the plan was made"), "{message}");
+    assert!(
+        edited["next_action"]
+            .as_str()
+            .unwrap()
+            .contains("if this plan was applied before, nothing is left to do"),
+        "{edited:#}"
+    );
+    assert_eq!(ws.tree(), before);
+}
+
+#[test]
+fn an_unknown_kind_is_refused_whatever_stdin_carries() {
+    let ws = workspace();
+    let planned = planned(&ws, json!([item("research", "otp", "OTP research")]));
+    let stdin = json!({"plan": planned["plan"]}).to_string();
+    let before = ws.tree();
+    let (code, v) = ws.run_with(
+        &[
+            "persist",
+            "apply",
+            "--json",
+            "--kind",
+            "bogus",
+            "--approval",
+            &digest(&planned),
+        ],
+        Some(&stdin),
+        &[],
+    );
+    assert_eq!(code, 1, "{v:#}");
+    assert_eq!(v["error"]["code"], "ARGS_INVALID", "{v:#}");
+    assert_eq!(ws.tree(), before);
 }
 
 #[test]

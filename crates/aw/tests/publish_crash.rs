@@ -19,10 +19,10 @@ use std::time::{Duration, Instant};
 /// How many kills each random loop makes.
 const KILLS: u64 = 36;
 
-const JOURNAL: &str = ".workflow/publish-journal.json";
+pub(crate) const JOURNAL: &str = ".workflow/publish-journal.json";
 
 /// `aw args…` started with `stdin` written and closed, output discarded.
-fn spawn(ws: &Ws, args: &[&str], stdin: &str, env: &[(&str, &str)]) -> Child {
+pub(crate) fn spawn(ws: &Ws, args: &[&str], stdin: &str, env: &[(&str, &str)]) -> Child {
     let mut c = ws.process(args);
     c.stdin(Stdio::piped())
         .stdout(Stdio::null())
@@ -37,7 +37,7 @@ fn spawn(ws: &Ws, args: &[&str], stdin: &str, env: &[(&str, &str)]) -> Child {
     child
 }
 
-fn kill(mut child: Child) {
+pub(crate) fn kill(mut child: Child) {
     let _ = child.kill();
     child.wait().unwrap();
 }
@@ -89,7 +89,7 @@ fn names(dir: &Path) -> Vec<String> {
     out
 }
 
-fn completed(v: &Value) -> bool {
+pub(crate) fn completed(v: &Value) -> bool {
     v["receipt"]["outcome"] == "completed" || v["outcome"] == "completed"
 }
 
@@ -112,7 +112,7 @@ fn apply_of(planned: &Value) -> (Vec<String>, String) {
     (args, stdin)
 }
 
-fn strs(args: &[String]) -> Vec<&str> {
+pub(crate) fn strs(args: &[String]) -> Vec<&str> {
     args.iter().map(String::as_str).collect()
 }
 
@@ -173,7 +173,7 @@ fn a_design_create_killed_at_any_instant_leaves_no_package_or_the_whole_package(
 }
 
 /// A persist plan of a spec and a plan, in folders that exist (two parts: a journal).
-fn persist_plan(ws: &Ws, items: Value) -> (Vec<String>, String) {
+pub(crate) fn persist_plan(ws: &Ws, items: Value) -> (Vec<String>, String) {
     let planned = ps::planned(ws, items);
     let args = [
         "persist",
@@ -188,8 +188,8 @@ fn persist_plan(ws: &Ws, items: Value) -> (Vec<String>, String) {
     (args, json!({"plan": planned["plan"]}).to_string())
 }
 
-const SPEC: &str = "docs/specs/004-spec-otp.md";
-const PLAN: &str = "docs/plans/008-plan-otp.md";
+pub(crate) const SPEC: &str = "docs/specs/004-spec-otp.md";
+pub(crate) const PLAN: &str = "docs/plans/008-plan-otp.md";
 
 #[test]
 fn a_persist_killed_at_any_instant_leaves_no_document_or_both() {
@@ -303,7 +303,7 @@ fn a_design_update_killed_half_way_is_finished_before_aw_designs_lists_it() {
     let u2 = dc::validate(&ws, &u1, &dc::answer(&u1, &[(&dest, dc::DOC_2)]));
     let (args, stdin) = apply_of(&u2);
     let args = strs(&args);
-    let release = ws.home().join("release");
+    let release = ws.home().join("aw-stall-release");
     let release_str = release.to_str().unwrap().to_owned();
     let child = spawn(
         &ws,
@@ -357,7 +357,7 @@ fn a_persist_killed_while_undoing_is_undone_not_finished_by_the_next_command() {
     let args = strs(&args);
     let before = ws.tree();
     let research = "docs/research/001-research-otp.md";
-    let release = ws.home().join("release");
+    let release = ws.home().join("aw-stall-release");
     let release_str = release.to_str().unwrap().to_owned();
     let child = spawn(
         &ws,

@@ -34,6 +34,7 @@ mod persist;
 mod project_block;
 mod protocol_differences;
 mod publish_crash;
+mod publish_journal;
 mod remove_source;
 mod self_install;
 mod self_install_reference;

@@ -477,7 +477,7 @@ fn gitignore_sections_merge_into_a_crlf_file() {
     assert_eq!(v["gitignore"], "updated");
     assert_eq!(
         w.read(".gitignore"),
-        "target/\r\n# agent-workflow runtime (machine-specific — do not commit)\r\n.workflow/sessions/\r\nmine.log\r\n.workflow/.lock\r\n.workflow/processes.json\r\n.workflow/launch/\r\ndocs/logs/\r\n.aw-tmp-*\r\n\r\nlast\r\n\r\n# Multi-root visibility (machine-specific paths — do not commit)\r\n.claude/settings.local.json*\r\n.codex/config.toml*\r\n"
+        "target/\r\n# agent-workflow runtime (machine-specific — do not commit)\r\n.workflow/sessions/\r\nmine.log\r\n.workflow/.lock\r\n.workflow/processes.json\r\n.workflow/launch/\r\n.workflow/publish-journal.json\r\ndocs/logs/\r\n.aw-tmp-*\r\n\r\nlast\r\n\r\n# Multi-root visibility (machine-specific paths — do not commit)\r\n.claude/settings.local.json*\r\n.codex/config.toml*\r\n"
     );
 }
 

@@ -749,6 +749,15 @@ pub enum Publication {
     /// Every file already held exactly the plan's bytes: nothing was written. Applying a plan
     /// twice (rendering the same revision again, say) is a success, not a conflict.
     AlreadyPublished(Vec<String>),
+    /// The plan was published before and what it made has moved on since (a package it
+    /// created, updated later): nothing was written. The paths in plan order, and those that
+    /// hold other bytes now.
+    ChangedSince {
+        /// Every path of the plan, in plan order.
+        paths: Vec<String>,
+        /// The ones that no longer hold the plan's bytes.
+        changed: Vec<String>,
+    },
 }
 
 /// The attempt of an `apply`: completed with the written paths, or blocked with the reason and
@@ -815,6 +824,21 @@ pub fn apply_finish_with(
                 completeness: Some(super::descriptor::Completeness::Complete),
             });
             b.next_action = "nothing left to do: already published (every file already held exactly these bytes, so nothing was written)".to_owned();
+            b
+        }
+        Ok(Publication::ChangedSince { paths, changed }) => {
+            let mut b = body(&request, &resolution, Outcome::Completed);
+            b.output = Some(OperationOutput {
+                value: Some(
+                    json!({ "written": [], "already_published": paths, "changed_since": changed }),
+                ),
+                reference: None,
+                completeness: Some(super::descriptor::Completeness::Complete),
+            });
+            b.next_action = format!(
+                "nothing left to do: this plan was published before, and what it made has changed since ({} hold other bytes now); nothing was written",
+                changed.join(", ")
+            );
             b
         }
         Err(Unpublished {

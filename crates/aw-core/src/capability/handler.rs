@@ -118,6 +118,24 @@ pub struct NumberClaim {
     pub number: String,
     /// The entry the plan creates with it (`001-design-checkout`).
     pub folder: String,
+    /// How to recognise that entry once it has moved on (a later revision of the package the
+    /// plan created), so that the same plan applied again is complete rather than "number
+    /// taken"; `None` when nothing marks it.
+    pub lineage: Option<ClaimLineage>,
+}
+
+/// What marks the entry a claim's own plan made, after it changed: a manifest inside it (at
+/// `manifest`, relative to the entry) that records the identity `id` and, in its history, the
+/// revision the plan wrote (`digest`). The rule that reads a manifest so is the design
+/// format's ([`crate::design::manifest::records_lineage`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClaimLineage {
+    /// The manifest's path inside the entry.
+    pub manifest: String,
+    /// The identity the plan gave the entry (`DES-001`).
+    pub id: String,
+    /// The digest of the revision the plan wrote (`sha256:…`).
+    pub digest: String,
 }
 
 /// A capability's implementation.

@@ -55,9 +55,15 @@ pub fn render(receipt: &CapabilityReceipt) -> String {
             for path in value["written"].as_array().into_iter().flatten() {
                 lines.push(format!("wrote {}", path.as_str().unwrap_or_default()));
             }
+            let changed = value["changed_since"].as_array();
             for path in value["already_published"].as_array().into_iter().flatten() {
+                let how = if changed.is_some_and(|c| c.contains(path)) {
+                    "changed since"
+                } else {
+                    "unchanged"
+                };
                 lines.push(format!(
-                    "already published, unchanged: {}",
+                    "already published, {how}: {}",
                     path.as_str().unwrap_or_default()
                 ));
             }

@@ -18,7 +18,7 @@ use super::sources::{
 };
 use crate::capability::descriptor::Completeness;
 use crate::capability::error::CapabilityError;
-use crate::capability::handler::{HandlerCall, HandlerResult, NumberClaim, Verb};
+use crate::capability::handler::{ClaimLineage, HandlerCall, HandlerResult, NumberClaim, Verb};
 use crate::capability::plan::Artifact;
 use crate::capability::receipt::{DurableReference, OperationOutput};
 use crate::capability::request::CapabilityRequest;
@@ -235,8 +235,22 @@ pub fn attempt(floor: &DesignFloor, call: &HandlerCall<'_>) -> HandlerResult {
     }
 }
 
+/// What marks the package a create plan's manifest (`text`) describes: its identity and the
+/// digest of its first revision.
+fn lineage_of(text: &str) -> Option<ClaimLineage> {
+    let Ok(Value::Object(m)) = serde_json::from_str::<Value>(text) else {
+        return None;
+    };
+    Some(ClaimLineage {
+        manifest: MANIFEST_FILE.to_owned(),
+        id: m.get("id")?.as_str()?.to_owned(),
+        digest: m.get("digest")?.as_str()?.to_owned(),
+    })
+}
+
 /// The numbers a `create` plan's artifacts take: each folder directly under the root named
-/// `NNN-design-<slug>`, once.
+/// `NNN-design-<slug>`, once, with what marks the package it makes (its manifest's identity and
+/// first digest).
 pub fn claims(root: &OutputRoot, artifacts: &[Artifact]) -> Vec<NumberClaim> {
     let prefix = match root {
         OutputRoot::Workspace { root, .. } => format!("{}/", root.trim_end_matches('/')),
@@ -256,10 +270,15 @@ pub fn claims(root: &OutputRoot, artifacts: &[Artifact]) -> Vec<NumberClaim> {
             continue;
         };
         if !out.iter().any(|c| c.folder == folder) {
+            let manifest = format!("{prefix}{folder}/{MANIFEST_FILE}");
             out.push(NumberClaim {
                 dir: dir.clone(),
                 number: number.to_owned(),
                 folder: folder.to_owned(),
+                lineage: artifacts
+                    .iter()
+                    .find(|m| m.path == manifest)
+                    .and_then(|m| lineage_of(&m.content)),
             });
         }
     }

@@ -1,11 +1,11 @@
 use super::*;
 use crate::capability::builtin::design_descriptor;
 use crate::capability::descriptor::Descriptor;
-use crate::capability::handler::{NumberClaim, PublishRoot, Verb};
+use crate::capability::handler::{ClaimLineage, NumberClaim, PublishRoot, Verb};
 use crate::capability::plan::Artifact;
 use crate::capability::request::{CapabilityRequest, input_digest};
 use crate::capability::test_support::{ID, direct, invocation};
-use crate::design::manifest::{Revision, first_manifest};
+use crate::design::manifest::{Revision, digest_of, first_manifest};
 use crate::design::sources::floor_source;
 use crate::design::test_support::{doc_digest, package, raw_package};
 use serde_json::json;
@@ -350,7 +350,12 @@ fn outside_a_workspace_an_explicit_root_is_published_into_and_a_missing_one_bloc
         [NumberClaim {
             dir: ".".to_owned(),
             number: "001".to_owned(),
-            folder: "001-design-sign-up".to_owned()
+            folder: "001-design-sign-up".to_owned(),
+            lineage: Some(ClaimLineage {
+                manifest: "design-manifest.json".to_owned(),
+                id: "DES-001".to_owned(),
+                digest: digest_of(artifacts[0].content.as_bytes()),
+            }),
         }]
     );
     let none = request(
@@ -500,7 +505,12 @@ fn validate_with_an_answer_is_a_durable_partial_result_with_the_derived_manifest
         [NumberClaim {
             dir: "docs/designs".to_owned(),
             number: "004".to_owned(),
-            folder: "004-design-sign-up".to_owned()
+            folder: "004-design-sign-up".to_owned(),
+            lineage: Some(ClaimLineage {
+                manifest: "design-manifest.json".to_owned(),
+                id: "DES-004".to_owned(),
+                digest: digest_of(artifacts[0].content.as_bytes()),
+            }),
         }]
     );
 }

@@ -77,6 +77,21 @@ pub fn folder_number(folder: &str) -> Option<&str> {
         .map(|m| m.as_str())
 }
 
+/// Whether the manifest `bytes` records the identity `id` and, among its history, a revision
+/// whose digest is `digest`: the package a create plan made (revision 1 with those bytes) that
+/// has moved on since (updated, or its `DESIGN.md` edited). Nothing else of the manifest is
+/// checked: `aw designs` reports a manifest that is otherwise broken.
+pub fn records_lineage(bytes: &[u8], id: &str, digest: &str) -> bool {
+    let Ok(Value::Object(m)) = serde_json::from_slice::<Value>(bytes) else {
+        return false;
+    };
+    m.get("id").and_then(Value::as_str) == Some(id)
+        && m.get("history").and_then(Value::as_array).is_some_and(|h| {
+            h.iter()
+                .any(|e| e.get("digest").and_then(Value::as_str) == Some(digest))
+        })
+}
+
 /// Where revision `revision` is archived, relative to the package: `revisions/DESIGN-r001.md`.
 pub fn archive_path(revision: u64) -> String {
     format!("{REVISIONS_DIR}/DESIGN-r{revision:03}.md")

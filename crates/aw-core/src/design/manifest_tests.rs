@@ -318,3 +318,19 @@ fn file_sources_are_the_used_ones_that_name_files() {
     );
     assert!(file_source_locators(b"{").is_empty());
 }
+
+#[test]
+fn a_manifest_records_the_lineage_of_the_revision_a_create_wrote() {
+    let m = br#"{"id": "DES-001", "history": [{"revision": 1, "digest": "sha256:aa"},
+        {"revision": 2, "digest": "sha256:bb"}]}"#;
+    assert!(records_lineage(m, "DES-001", "sha256:aa"));
+    assert!(records_lineage(m, "DES-001", "sha256:bb"));
+    assert!(!records_lineage(m, "DES-002", "sha256:aa"));
+    assert!(!records_lineage(m, "DES-001", "sha256:cc"));
+    assert!(!records_lineage(b"not json", "DES-001", "sha256:aa"));
+    assert!(!records_lineage(
+        br#"{"id": "DES-001"}"#,
+        "DES-001",
+        "sha256:aa"
+    ));
+}

@@ -144,6 +144,23 @@ pub fn parse(
     items(obj, request, kinds)
 }
 
+/// The items of an answer as `validate` read them when the answer was current: against
+/// `request`, but with the digest the answer quotes. With that digest, when the answer reads
+/// so; `None` otherwise. For an apply that finds the answer stale, to recognise an answer that
+/// was applied before.
+pub fn parse_as_quoted(
+    answer: &Value,
+    request: &SemanticRequest,
+    kinds: &[DocKind],
+) -> Option<(Vec<Item>, String)> {
+    let quoted = answer.get("input_digest")?.as_str()?.to_owned();
+    let mut then = request.clone();
+    then.input_digest = quoted.clone();
+    parse(answer, &then, kinds)
+        .ok()
+        .map(|items| (items, quoted))
+}
+
 /// The reference's answer (`decisions` and one artifact) as one item: the category a kind the
 /// request covers, the slug of the grammar, `mode` `new` (`update` is refused: aw never
 /// replaces a document), exactly one artifact whose path is `<folder>/NNN-<kind>-<slug>.md`
@@ -175,8 +192,16 @@ fn reference_item(
     match field("mode") {
         Some("new") => {}
         Some("update") => {
-            return Err(invalid(
-                "decisions.mode 'update' replaces an existing document, which aw persist never does: answer mode 'new' for a new document, or edit the existing one by hand",
+            let target = field("target")
+                .map_or_else(|| "the existing document".to_owned(), |t| format!("'{t}'"));
+            return Err(CapabilityError::new(
+                ErrorCode::SemanticResponseInvalid,
+                format!(
+                    "decisions.mode 'update' asks to replace {target}, and aw persist only adds documents; nothing was validated"
+                ),
+                format!(
+                    "edit {target} in place (it is a Markdown file of the workspace) and show the person the change, or answer mode 'new' to add this text as a document of its own"
+                ),
             ));
         }
         other => {
@@ -202,12 +227,14 @@ fn reference_item(
             "the artifact needs string \"path\" and \"content\"",
         ));
     };
+    // The reference's grammar for this path is case-sensitive: `NNN-spec-<slug>.md` exactly.
     let named = path
         .strip_prefix(kind.folder())
         .and_then(|rest| rest.strip_prefix('/'))
-        .and_then(|name| parse_name(kind, name))
-        .is_some_and(|name| name.slug == slug)
-        && path.ends_with(".md");
+        .is_some_and(|name| {
+            parse_name(kind, name)
+                .is_some_and(|n| n.slug == slug && kind.file_name(&n.number, slug) == name)
+        });
     if !named {
         return Err(invalid(format!(
             "the artifact's path '{path}' is not {}/NNN-{}-{slug}.md",

@@ -237,7 +237,7 @@ fn the_reference_answer_is_held_to_its_own_rules() {
     let doc = json!([{"path": "docs/specs/002-spec-otp.md", "content": "# OTP\n"}]);
     let spec = |mode: &str| json!({"category": "spec", "slug": "otp", "mode": mode});
     for (decisions, artifacts, why) in [
-        (spec("update"), doc.clone(), "never does"),
+        (spec("update"), doc.clone(), "only adds documents"),
         (spec("merge"), doc.clone(), "is not 'new'"),
         (
             json!({"category": "memo", "slug": "otp", "mode": "new"}),
@@ -269,6 +269,17 @@ fn the_reference_answer_is_held_to_its_own_rules() {
             spec("new"),
             json!([{"path": "docs/specs/002-spec-otp.md", "content": "  \n"}]),
             "no content",
+        ),
+        // The reference's file-name grammar is case-sensitive.
+        (
+            spec("new"),
+            json!([{"path": "docs/specs/007-SPEC-otp.md", "content": "# OTP\n"}]),
+            "is not docs/specs/NNN-spec-otp.md",
+        ),
+        (
+            spec("new"),
+            json!([{"path": "docs/specs/007-spec-otp.MD", "content": "# OTP\n"}]),
+            "is not docs/specs/NNN-spec-otp.md",
         ),
     ] {
         let e = parse(&reference_answer(&req, decisions, artifacts), &req, &kinds).unwrap_err();

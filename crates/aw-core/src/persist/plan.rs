@@ -143,15 +143,7 @@ pub fn build(items: &[Item], inventory: &Inventory) -> CapabilityResult<DurableP
         .map(|i| (i.kind, i.slug.as_str(), Some(i.title.as_str())))
         .collect();
     check_duplicates(&drafts, inventory)?;
-    let artifacts: Vec<Artifact> = assign(items, inventory)
-        .into_iter()
-        .zip(items)
-        .map(|(path, item)| Artifact {
-            path,
-            content: item.content.clone(),
-            overwrite: None,
-        })
-        .collect();
+    let artifacts = artifacts_of(items, assign(items, inventory));
     let digest = inventory.digest();
     Ok(DurablePlan {
         capability: PLAN_CAPABILITY.to_owned(),
@@ -164,6 +156,26 @@ pub fn build(items: &[Item], inventory: &Inventory) -> CapabilityResult<DurableP
         requires_approval: Vec::new(),
         base: None,
     })
+}
+
+/// The plan's files: each item's content at its path.
+fn artifacts_of(items: &[Item], paths: Vec<String>) -> Vec<Artifact> {
+    paths
+        .into_iter()
+        .zip(items)
+        .map(|(path, item)| Artifact {
+            path,
+            content: item.content.clone(),
+            overwrite: None,
+        })
+        .collect()
+}
+
+/// The approval digest of the plan `items` give when numbered as `paths` against an inventory
+/// whose digest is `digest`: what a person approved for them, recomputed.
+pub fn approval_at(items: &[Item], paths: &[String], digest: &str) -> String {
+    let artifacts = artifacts_of(items, paths.to_vec());
+    approval_digest(PLAN_CAPABILITY, OPERATION, digest, &artifacts)
 }
 
 fn mismatch(message: impl Into<String>) -> CapabilityError {
@@ -266,6 +278,16 @@ pub fn check_fresh(planned: &[Planned], inventory: &Inventory) -> CapabilityResu
             continue;
         };
         if let Some((_, name)) = folder.numbered.iter().find(|(n, _)| *n == p.number) {
+            if p.path.rsplit('/').next() == Some(name.as_str()) {
+                return Err(CapabilityError::new(
+                    ErrorCode::PersistNumberTaken,
+                    format!(
+                        "'{}/{name}' is there already, with other text than this plan's: either this plan was applied before and the document was edited since, or another plan took the same name first; nothing was written",
+                        folder.folder
+                    ),
+                    "if this plan was applied before, nothing is left to do (its documents are in place); otherwise run 'aw persist prepare' and 'validate' again to number the documents anew, then apply the new plan",
+                ));
+            }
             return Err(CapabilityError::new(
                 ErrorCode::PersistNumberTaken,
                 format!(

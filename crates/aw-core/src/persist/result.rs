@@ -185,6 +185,18 @@ pub fn already_applied(paths: &[String]) -> PersistResult {
     }
 }
 
+/// An answer `apply` found stale that is not one applied before (its documents are not all in
+/// place with exactly its text): the inventory moved since validate, and the action says what
+/// that can mean.
+pub fn stale_at_apply(mut e: CapabilityError) -> CapabilityError {
+    e.message = format!(
+        "{} (the documents changed since this answer was validated: one was added, renamed or edited)",
+        e.message
+    );
+    e.action = "if this answer was applied before and a person edited its documents since, nothing is left to do; otherwise run 'aw persist prepare' and 'validate' again, and apply the new plan".to_owned();
+    e
+}
+
 /// What `validate` or `apply` found on stdin.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Carried {

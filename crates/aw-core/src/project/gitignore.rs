@@ -14,6 +14,9 @@ pub fn runtime_entries(ns: &str) -> Vec<String> {
         format!(".{ns}/.lock"),
         format!(".{ns}/processes.json"),
         format!(".{ns}/launch/"),
+        // An interrupted publish's journal belongs to this machine's workspace; committed, it
+        // would travel to every clone (where aw refuses to replay it, and says so).
+        format!(".{ns}/publish-journal.json"),
         "docs/logs/".to_owned(),
         // The temporary files aw writes through (a killed write can leave one behind).
         ".aw-tmp-*".to_owned(),
@@ -100,7 +103,7 @@ mod tests {
         assert_eq!(
             merge("", RUNTIME_HEADER, &rt()).unwrap(),
             format!(
-                "{RUNTIME_HEADER}\n.workflow/sessions/\n.workflow/.lock\n.workflow/processes.json\n.workflow/launch/\ndocs/logs/\n.aw-tmp-*\n"
+                "{RUNTIME_HEADER}\n.workflow/sessions/\n.workflow/.lock\n.workflow/processes.json\n.workflow/launch/\n.workflow/publish-journal.json\ndocs/logs/\n.aw-tmp-*\n"
             )
         );
     }
@@ -129,7 +132,7 @@ mod tests {
         assert_eq!(
             out,
             format!(
-                "a\n{RUNTIME_HEADER}\n.workflow/sessions/\nmine\n.workflow/.lock\n.workflow/processes.json\n.workflow/launch/\ndocs/logs/\n.aw-tmp-*\n\nother\n"
+                "a\n{RUNTIME_HEADER}\n.workflow/sessions/\nmine\n.workflow/.lock\n.workflow/processes.json\n.workflow/launch/\n.workflow/publish-journal.json\ndocs/logs/\n.aw-tmp-*\n\nother\n"
             )
         );
     }
@@ -141,7 +144,7 @@ mod tests {
         assert_eq!(
             out,
             format!(
-                "a\r\n{RUNTIME_HEADER}\r\n.workflow/sessions/\r\n.workflow/.lock\r\n.workflow/processes.json\r\n.workflow/launch/\r\ndocs/logs/\r\n.aw-tmp-*\r\n"
+                "a\r\n{RUNTIME_HEADER}\r\n.workflow/sessions/\r\n.workflow/.lock\r\n.workflow/processes.json\r\n.workflow/launch/\r\n.workflow/publish-journal.json\r\ndocs/logs/\r\n.aw-tmp-*\r\n"
             )
         );
         let appended = merge("x\r\n", VISIBILITY_HEADER, &visibility_entries()).unwrap();

@@ -41,23 +41,25 @@
 //!   meanwhile is not ours to empty. What could not be undone is listed, for the receipt's next
 //!   action, and the journal stays for the next command to finish the undo.
 
+mod claims;
 mod journal;
 mod write;
 
-pub use journal::{EXPLICIT_JOURNAL_FILE, JOURNAL_FILE, recover, settle, workspace_journal};
+pub use journal::{
+    EXPLICIT_JOURNAL_FILE, JOURNAL_FILE, Settled, Unsettled, recover, settle, workspace_journal,
+};
 
+use crate::atomic;
 use crate::containment::{check_writes, entry_target, write_target};
 use crate::error::{Result, WorkspaceError};
-use crate::folder::read_regular_path;
+use crate::folder::{read_regular_path, read_regular_sized};
 use crate::locate::Workspace;
 use crate::lock::WorkspaceLock;
 use aw_core::capability::error::CapabilityError;
 use aw_core::capability::handler::NumberClaim;
-use aw_core::capability::journal::recoverable_path;
 use aw_core::capability::paths::{is_within, unsafe_relative};
 use aw_core::capability::plan::{Artifact, Base, check_base};
 use aw_core::error_code::ErrorCode;
-use aw_core::session::correlative::Correlative;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -97,8 +99,24 @@ pub struct Published {
     /// The folders it created, relative to the root, in the order it created them.
     pub created_dirs: Vec<String>,
     /// Every target already held exactly its artifact's bytes, so nothing was written (`written`
-    /// and `created_dirs` are empty): the plan had already been published.
+    /// and `created_dirs` are empty): the plan had already been published. Also set when the
+    /// plan's own package has moved on since ([`Published::changed_since`]).
     pub already_published: bool,
+    /// The plan was published before, and these of its paths hold other bytes now (the package
+    /// a create made, updated since): nothing was written.
+    pub changed_since: Vec<String>,
+}
+
+impl Published {
+    /// A publish that found the plan already in place and wrote nothing.
+    pub fn nothing_written(changed_since: Vec<String>) -> Self {
+        Published {
+            written: Vec::new(),
+            created_dirs: Vec::new(),
+            already_published: true,
+            changed_since,
+        }
+    }
 }
 
 /// How a failed publish left the workspace.
@@ -338,6 +356,25 @@ pub fn published_already(
     Ok(already_published(root, artifacts, &targets))
 }
 
+/// Which of `artifacts` are already in the workspace, each a regular file holding exactly its
+/// bytes (in plan order), with the lock held, after the checks of where they would be written:
+/// for a writer that completes a plan a kill left partly published (`aw persist`).
+pub fn placed_already(
+    ws: &Workspace,
+    _held: &WorkspaceLock,
+    artifacts: &[Artifact],
+    destinations: &[String],
+) -> std::result::Result<Vec<bool>, PublishError> {
+    check_paths(artifacts)?;
+    let root = ws.root.as_path();
+    let targets = check_places(root, artifacts, destinations)?;
+    Ok(artifacts
+        .iter()
+        .zip(&targets)
+        .map(|(a, t)| holds_exactly(root, a, t))
+        .collect())
+}
+
 /// Every artifact path is a safe relative path, checked before the lock is even taken.
 fn check_paths(artifacts: &[Artifact]) -> std::result::Result<(), PublishError> {
     for a in artifacts {
@@ -380,24 +417,56 @@ fn publish_locked(
     let root = target.root();
     let targets = check_places(root, artifacts, destinations)?;
     if already_published(root, artifacts, &targets) {
-        return Ok(Published {
-            written: Vec::new(),
-            created_dirs: Vec::new(),
-            already_published: true,
-        });
+        return Ok(Published::nothing_written(Vec::new()));
     }
-    check_claims(root, claims).map_err(PublishError::before_any_write)?;
+    let half =
+        match claims::check(root, claims, artifacts).map_err(PublishError::before_any_write)? {
+            claims::Claimed::MovedOn(changed) => return Ok(Published::nothing_written(changed)),
+            claims::Claimed::Half(entries) => entries,
+            claims::Claimed::Free => Vec::new(),
+        };
     if let Some(base) = base {
         let current = read_base(root, &base.path)
             .map_err(|e| PublishError::before_any_write(from_workspace(None, e)))?;
         check_base(Some(base), current.as_deref()).map_err(PublishError::before_any_write)?;
     }
-    let plan = write::plan(root, artifacts).map_err(PublishError::before_any_write)?;
-    write_all(root, &target.journal(), &plan)?;
+    // What a kill left of this very plan (part of its files, aw's temporary leftovers) is set
+    // aside, so the plan appears whole with one rename; it goes back if the publish fails.
+    let mut aside: Vec<(PathBuf, PathBuf)> = Vec::new();
+    let put_back = |aside: &[(PathBuf, PathBuf)]| {
+        for (from, to) in aside.iter().rev() {
+            atomic::put_back(to, from);
+        }
+    };
+    for entry in half {
+        match atomic::move_aside(root, &entry) {
+            Ok(to) => aside.push((entry, to)),
+            Err(e) => {
+                put_back(&aside);
+                return Err(PublishError::before_any_write(from_workspace(None, e)));
+            }
+        }
+    }
+    let written = write::plan(root, artifacts)
+        .map_err(PublishError::before_any_write)
+        .and_then(|plan| write_all(root, &target.journal(), &plan).map(|()| plan));
+    let plan = match written {
+        Ok(plan) => plan,
+        Err(e) => {
+            put_back(&aside);
+            return Err(e);
+        }
+    };
+    for (_, to) in &aside {
+        // Only the plan's own bytes and temporary leftovers are there; a folder that cannot
+        // be removed now is removed later as a stale temporary one.
+        let _ = std::fs::remove_dir_all(to);
+    }
     Ok(Published {
         written: artifacts.iter().map(|a| a.path.clone()).collect(),
         created_dirs: plan.folders,
         already_published: false,
+        changed_since: Vec::new(),
     })
 }
 
@@ -410,45 +479,30 @@ fn write_all(
     journal_path: &Path,
     plan: &write::WritePlan,
 ) -> std::result::Result<(), PublishError> {
-    let journalled = plan.parts.len() > 1;
-    if journalled
-        && let Some((rel, why)) = plan
-            .files
-            .iter()
-            .map(|f| f.rel.as_str())
-            .find_map(|rel| recoverable_path(rel).map(|why| (rel, why)))
-    {
-        // The recovery refuses such a journal (a committed one could write there), so a kill
-        // would leave this publish half-done for good: refuse it whole instead.
-        return Err(PublishError::before_any_write(failed(
-            rel,
-            format!(
-                "a publish of several files is journalled so that a kill cannot leave half of it, and the journal may not name a path that {why}"
-            ),
-        )));
+    if plan.parts.len() <= 1 {
+        for part in &plan.parts {
+            if let Err(error) = write::write_part(root, plan, part) {
+                let undone = write::undo(root, &plan.journal_files(), &plan.folders, None);
+                let rollback = journal::rollback_of(undone);
+                return Err(PublishError { error, rollback });
+            }
+        }
+        return Ok(());
     }
-    let journal = if journalled {
-        journal::begin(root, journal_path, plan).map_err(|e| {
-            PublishError::before_any_write(failed("the publish journal", e.to_string()))
-        })?
-    } else {
-        plan.journal()
-    };
+    let journal =
+        journal::begin(root, journal_path, plan).map_err(PublishError::before_any_write)?;
     for (i, part) in plan.parts.iter().enumerate() {
         if i > 0 {
             crate::test_hook::stall_at("publish-unit");
         }
         if let Err(error) = write::write_part(root, plan, part) {
-            let path = journalled.then_some(journal_path);
-            let rollback = journal::roll_back(root, path, &journal);
+            let rollback = journal::roll_back(root, journal_path, &journal);
             return Err(PublishError { error, rollback });
         }
     }
-    if journalled {
-        // Every part is in place: a journal that could not be removed is found complete by the
-        // next recovery, which removes it.
-        let _ = journal::end(root, journal_path);
-    }
+    // Every part is in place: a journal that could not be removed is found complete by the
+    // next recovery, which removes it.
+    let _ = journal::end(root, journal_path);
     Ok(())
 }
 
@@ -459,65 +513,24 @@ fn write_all(
 /// overwrite it). An empty plan is never "already published".
 fn already_published(root: &Path, artifacts: &[Artifact], targets: &[PathBuf]) -> bool {
     !artifacts.is_empty()
-        && artifacts.iter().zip(targets).all(|(artifact, target)| {
-            let Ok(entry) = entry_target(root, target) else {
-                return false;
-            };
-            let bytes = artifact.content.as_bytes();
-            let same_size = std::fs::symlink_metadata(&entry)
-                .is_ok_and(|m| m.file_type().is_file() && m.len() == bytes.len() as u64);
-            same_size && read_regular_path(&entry).is_ok_and(|now| now == bytes)
-        })
+        && artifacts
+            .iter()
+            .zip(targets)
+            .all(|(artifact, target)| holds_exactly(root, artifact, target))
 }
 
-/// Each claim's number is still free in its folder (checked under the lock).
-fn check_claims(root: &Path, claims: &[NumberClaim]) -> std::result::Result<(), CapabilityError> {
-    for claim in claims {
-        let dir = if claim.dir == "." {
-            root.to_path_buf()
-        } else if unsafe_relative(&claim.dir).is_none() {
-            write_target(root, &root.join(&claim.dir)).map_err(|e| from_workspace(None, e))?
-        } else {
-            return Err(CapabilityError::new(
-                ErrorCode::SemanticPathRejected,
-                format!(
-                    "the numbered folder '{}' is not a safe relative path",
-                    claim.dir
-                ),
-                "Prepare the plan again.",
-            ));
-        };
-        let number = Correlative::from_digits(&claim.number);
-        let entries = match std::fs::read_dir(&dir) {
-            Ok(entries) => entries,
-            Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {
-                continue;
-            }
-            Err(e) => {
-                return Err(from_workspace(
-                    None,
-                    WorkspaceError::io("could not list", &dir, e),
-                ));
-            }
-        };
-        for entry in entries.flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if name.starts_with(".aw-tmp-") {
-                continue;
-            }
-            if number.is_some() && Correlative::of_name(&name) == number {
-                return Err(CapabilityError::new(
-                    ErrorCode::DesignNumberTaken,
-                    format!(
-                        "'{}' was to take the number {} in '{}', and '{name}' has it now",
-                        claim.folder, claim.number, claim.dir
-                    ),
-                    "Run prepare and validate again: the next free number is picked then, and the answer's path follows it.",
-                ));
-            }
-        }
-    }
-    Ok(())
+/// Whether `target` (where `artifact` is written) is a regular file, reached as a write would
+/// reach it (no final link), holding exactly the artifact's bytes; its size is compared first.
+fn holds_exactly(root: &Path, artifact: &Artifact, target: &Path) -> bool {
+    let Ok(entry) = entry_target(root, target) else {
+        return false;
+    };
+    let bytes = artifact.content.as_bytes();
+    let same_size = std::fs::symlink_metadata(&entry)
+        .is_ok_and(|m| m.file_type().is_file() && m.len() == bytes.len() as u64);
+    same_size
+        && read_regular_sized(&entry, bytes.len() as u64)
+            .is_ok_and(|now| now.as_deref() == Some(bytes))
 }
 
 /// Checks that the place a write to `rel` lands, links followed, is inside the place one of the

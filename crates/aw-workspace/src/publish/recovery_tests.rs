@@ -121,8 +121,15 @@ fn a_publish_killed_between_two_parts_is_finished_by_the_next_recovery() {
     assert!(root.join("docs/specs/004-spec-otp.md").exists());
     assert!(!root.join("docs/plans/008-plan-otp.md").exists());
 
-    // Any command that locates the workspace settles it first.
-    settle(&w);
+    // A command that reads the documents settles it first, and says what it wrote.
+    let settled = settle(&w).unwrap();
+    assert_eq!(settled.written, ["docs/plans/008-plan-otp.md"]);
+    assert!(
+        settled
+            .describe()
+            .unwrap()
+            .contains("finished: wrote docs/plans/008-plan-otp.md")
+    );
     assert_eq!(
         std::fs::read(root.join("docs/plans/008-plan-otp.md")).unwrap(),
         b"# Plan OTP\n"
@@ -261,62 +268,283 @@ fn a_failure_after_the_first_part_undoes_it_and_removes_the_journal() {
     assert_eq!(files(root), want);
 }
 
-#[test]
-fn a_journal_that_would_write_outside_the_documents_is_refused_and_kept() {
-    let (dir, w, journal_path) = workspace();
-    let root = dir.path();
-    let bad = Journal::forward(
-        vec![aw_core::capability::journal::JournalFile {
-            path: ".git/hooks/pre-commit".into(),
-            content: "#!/bin/sh\n".into(),
-            previous: None,
-        }],
-        Vec::new(),
-    );
-    std::fs::write(&journal_path, bad.render()).unwrap();
-    let e = recover(root, &journal_path).unwrap_err();
-    assert_eq!(e.error.code, ErrorCode::PublishFailed);
-    assert!(
-        e.error.message.contains("hidden segment"),
-        "{}",
-        e.error.message
-    );
-    assert!(journal_path.exists());
-    assert!(!root.join(".git").exists());
-    // A reader goes on as if nothing were there; a publish refuses to write over it.
-    settle(&w);
-    assert!(!root.join(".git").exists());
-    let e = publish(
-        &w,
-        &[art("docs/a.md", "a", false)],
-        None,
-        &[".".to_owned()],
-        WAIT,
-    )
-    .unwrap_err();
-    assert_eq!(e.error.code, ErrorCode::PublishFailed);
-    assert!(!root.join("docs/a.md").exists());
+use aw_core::capability::journal::{JournalFile, MAX_JOURNAL_FILES};
+
+/// Writes a journal of `files` (and `folders`) going `direction` at `path`, bound to `root` as
+/// a publish there would bind it: what a forger on this machine could write.
+fn forge(
+    root: &Path,
+    path: &Path,
+    direction: Direction,
+    files: Vec<JournalFile>,
+    folders: Vec<String>,
+) {
+    let binding = journal::binding_of(root, path).unwrap();
+    let mut j = Journal::forward(binding, files, folders);
+    j.direction = direction;
+    std::fs::write(path, j.render()).unwrap();
+}
+
+fn jf(path: &str, content: &str, previous: Option<&str>) -> JournalFile {
+    JournalFile {
+        path: path.to_owned(),
+        content: content.to_owned(),
+        previous: previous.map(|p| aw_core::capability::journal::Previous::of(p.as_bytes())),
+    }
+}
+
+/// Copies the tree at `from` to `to` (files and folders; no links in these tests).
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let dest = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_tree(&e.path(), &dest);
+        } else {
+            std::fs::copy(e.path(), dest).unwrap();
+        }
+    }
 }
 
 #[test]
-fn a_publish_of_several_parts_under_a_hidden_folder_is_refused_before_any_write() {
-    let (dir, w, journal_path) = workspace();
+fn a_journal_carried_into_another_copy_of_the_workspace_is_never_replayed() {
+    let (dir, _, journal_path) = workspace();
     let root = dir.path();
-    std::fs::create_dir_all(root.join("docs/.team")).unwrap();
-    std::fs::create_dir_all(root.join("docs/specs")).unwrap();
-    let artifacts = [
-        art("docs/.team/a.md", "a", false),
-        art("docs/specs/b.md", "b", false),
-    ];
-    let e = publish(&w, &artifacts, None, &[".".to_owned()], WAIT).unwrap_err();
+    let artifacts = spec_and_plan(root);
+    let plan = write::plan(root, &artifacts).unwrap();
+    journal::begin(root, &journal_path, &plan).unwrap();
+    write::write_part(root, &plan, &plan.parts[0]).unwrap();
+    // A clone, or a copy, carries the journal along: another root, another state folder.
+    let other = tempfile::tempdir().unwrap();
+    copy_tree(root, other.path());
+    let copied = other.path().join(".workflow").join(JOURNAL_FILE);
+    let before = files(other.path());
+    let e = recover(other.path(), &copied).unwrap_err();
     assert_eq!(e.error.code, ErrorCode::PublishFailed);
-    assert_eq!(e.rollback, Rollback::NothingWritten);
     assert!(
-        e.error.message.contains("hidden segment"),
+        e.error
+            .message
+            .contains("not written by a publish in this workspace"),
         "{}",
         e.error.message
     );
-    assert!(!root.join("docs/specs/b.md").exists() && !journal_path.exists());
-    // One part needs no journal: a single file there is published as before.
-    publish(&w, &artifacts[..1], None, &[".".to_owned()], WAIT).unwrap();
+    assert!(e.error.action.contains("rm -- "), "{}", e.error.action);
+    assert_eq!(
+        files(other.path()),
+        before,
+        "nothing replayed, the journal kept"
+    );
+    // The same root path with the state folder made again is another copy too.
+    let state = root.join(".workflow");
+    let moved = root.join("state-aside");
+    std::fs::rename(&state, &moved).unwrap();
+    copy_tree(&moved, &state);
+    let e = recover(root, &journal_path).unwrap_err();
+    assert!(
+        e.error.message.contains("another copy of this workspace"),
+        "{}",
+        e.error.message
+    );
+    assert!(!root.join("docs/plans/008-plan-otp.md").exists());
+    // In the workspace that wrote it, it is finished.
+    std::fs::remove_dir_all(&state).unwrap();
+    std::fs::rename(&moved, &state).unwrap();
+    recover(root, &journal_path).unwrap();
+    assert!(root.join("docs/plans/008-plan-otp.md").exists());
+}
+
+#[test]
+fn a_journal_naming_files_no_publish_writes_is_never_replayed() {
+    let (dir, _, journal_path) = workspace();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(root.join("README.md"), "# Project\n").unwrap();
+    std::fs::write(root.join("src/main.rs"), "fn main() {}\n").unwrap();
+    std::fs::create_dir_all(root.join("docs/specs")).unwrap();
+    let before = files(root);
+    // Undone, it would delete the README; finished, it would rewrite the source.
+    for (direction, file) in [
+        (Direction::Back, jf("README.md", "# Project\n", None)),
+        (
+            Direction::Forward,
+            jf(
+                "src/main.rs",
+                "fn main() { evil() }\n",
+                Some("fn main() {}\n"),
+            ),
+        ),
+        (Direction::Back, jf("docs/specs/notes.md", "x", None)),
+    ] {
+        forge(root, &journal_path, direction, vec![file], Vec::new());
+        let e = recover(root, &journal_path).unwrap_err();
+        assert_eq!(e.error.code, ErrorCode::PublishFailed);
+        assert!(
+            e.error
+                .message
+                .contains("is not what a publish of several files writes"),
+            "{}",
+            e.error.message
+        );
+        let mut now = files(root);
+        now.remove(&format!(".workflow/{JOURNAL_FILE}"));
+        assert_eq!(now, before);
+    }
+    // A folder it did not create with one of its files is not removed either.
+    forge(
+        root,
+        &journal_path,
+        Direction::Back,
+        vec![jf("docs/specs/001-spec-a.md", "a", None)],
+        vec!["src".to_owned()],
+    );
+    assert!(recover(root, &journal_path).is_err());
+    assert!(root.join("src/main.rs").exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_journal_never_follows_a_symbolic_link_even_one_inside_the_workspace() {
+    let (dir, w, journal_path) = workspace();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join(".claude")).unwrap();
+    std::fs::create_dir_all(root.join("docs")).unwrap();
+    std::os::unix::fs::symlink("../.claude", root.join("docs/notes")).unwrap();
+    std::os::unix::fs::symlink("../.claude", root.join("docs/specs")).unwrap();
+    let hook =
+        r#"{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"touch pwned"}]}]}}"#;
+    for path in [
+        "docs/notes/settings.local.json",
+        "docs/specs/001-spec-settings.md",
+    ] {
+        forge(
+            root,
+            &journal_path,
+            Direction::Forward,
+            vec![
+                jf(path, hook, None),
+                jf("docs/plans/001-plan-a.md", "a", None),
+            ],
+            Vec::new(),
+        );
+        let e = recover(root, &journal_path).unwrap_err();
+        assert_eq!(e.error.code, ErrorCode::PublishFailed, "{path}");
+        // A reader reports it, and writes nothing.
+        assert!(matches!(settle(&w), Err(Unsettled::Kept(_))));
+        assert_eq!(
+            std::fs::read_dir(root.join(".claude")).unwrap().count(),
+            0,
+            "{path}"
+        );
+        assert!(!root.join("docs/plans").exists());
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_publish_through_a_link_inside_the_workspace_journals_the_real_paths() {
+    let (dir, w, journal_path) = workspace();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("shared/docs/specs")).unwrap();
+    std::fs::create_dir_all(root.join("shared/docs/plans")).unwrap();
+    std::os::unix::fs::symlink("shared/docs", root.join("docs")).unwrap();
+    let artifacts = [
+        art("docs/specs/004-spec-otp.md", "# OTP\n", false),
+        art("docs/plans/008-plan-otp.md", "# Plan OTP\n", false),
+    ];
+    let plan = write::plan(root, &artifacts).unwrap();
+    let journal = journal::begin(root, &journal_path, &plan).unwrap();
+    assert_eq!(journal.files[0].path, "shared/docs/specs/004-spec-otp.md");
+    write::write_part(root, &plan, &plan.parts[0]).unwrap();
+    let settled = settle(&w).unwrap();
+    assert_eq!(settled.written, ["shared/docs/plans/008-plan-otp.md"]);
+    assert!(root.join("docs/plans/008-plan-otp.md").exists());
+}
+
+#[test]
+fn an_update_in_a_hidden_design_root_is_journalled_and_recovered() {
+    let (dir, w, journal_path) = workspace();
+    let root = dir.path();
+    let pkg = root.join("docs/designs/.drafts/001-design-a");
+    std::fs::create_dir_all(&pkg).unwrap();
+    std::fs::write(pkg.join("DESIGN.md"), "r1").unwrap();
+    std::fs::write(pkg.join("design-manifest.json"), "m1").unwrap();
+    let update = [
+        art(
+            "docs/designs/.drafts/001-design-a/revisions/DESIGN-r001.md",
+            "r1",
+            false,
+        ),
+        art("docs/designs/.drafts/001-design-a/DESIGN.md", "r2", true),
+        art(
+            "docs/designs/.drafts/001-design-a/design-manifest.json",
+            "m2",
+            true,
+        ),
+    ];
+    let plan = write::plan(root, &update).unwrap();
+    journal::begin(root, &journal_path, &plan).unwrap();
+    write::write_part(root, &plan, &plan.parts[0]).unwrap();
+    settle(&w).unwrap();
+    assert_eq!(std::fs::read(pkg.join("DESIGN.md")).unwrap(), b"r2");
+    assert_eq!(
+        std::fs::read(pkg.join("design-manifest.json")).unwrap(),
+        b"m2"
+    );
+    assert!(!journal_path.exists());
+}
+
+#[test]
+fn a_journal_too_large_to_replay_is_neither_written_nor_read() {
+    let (dir, w, journal_path) = workspace();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("docs/specs")).unwrap();
+    // A plan that would need a journal of more files than a journal holds: refused whole.
+    let many: Vec<Artifact> = (1..=MAX_JOURNAL_FILES + 1)
+        .map(|n| art(&format!("docs/specs/{n:03}-spec-s{n}.md"), "s", false))
+        .collect();
+    let e = publish(&w, &many, None, &[".".to_owned()], WAIT).unwrap_err();
+    assert_eq!(e.error.code, ErrorCode::PublishFailed);
+    assert_eq!(e.rollback, Rollback::NothingWritten);
+    assert!(
+        std::fs::read_dir(root.join("docs/specs")).unwrap().count() == 0 && !journal_path.exists()
+    );
+    // A journal over the size bound is refused from its size alone.
+    let f = std::fs::File::create(&journal_path).unwrap();
+    f.set_len(aw_core::capability::journal::MAX_JOURNAL_BYTES + 1)
+        .unwrap();
+    let e = recover(root, &journal_path).unwrap_err();
+    assert!(e.error.message.contains("more than"), "{}", e.error.message);
+}
+
+#[test]
+fn recovery_reads_no_more_of_a_file_than_the_journal_holds() {
+    let (dir, _, journal_path) = workspace();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("docs/specs")).unwrap();
+    // Forty big files, each named by a journal that holds one byte for it.
+    let names: Vec<String> = (1..=40)
+        .map(|n| format!("docs/specs/{n:03}-spec-big{n}.md"))
+        .collect();
+    for name in &names {
+        let f = std::fs::File::create(root.join(name)).unwrap();
+        f.set_len(4 * 1024 * 1024).unwrap();
+    }
+    forge(
+        root,
+        &journal_path,
+        Direction::Back,
+        names.iter().map(|n| jf(n, "a", None)).collect(),
+        Vec::new(),
+    );
+    write::BYTES_COMPARED.with(|c| c.set(0));
+    recover(root, &journal_path).unwrap();
+    assert_eq!(write::BYTES_COMPARED.with(std::cell::Cell::get), 0);
+    assert!(!journal_path.exists(), "settled: nothing of it was there");
+    for name in &names {
+        assert_eq!(
+            std::fs::metadata(root.join(name)).unwrap().len(),
+            4 * 1024 * 1024
+        );
+    }
 }

@@ -111,27 +111,36 @@ fn code(r: std::result::Result<Published, PublishError>) -> (ErrorCode, PublishE
 fn every_file_is_written_and_the_missing_folders_are_created_and_reported() {
     let (dir, w) = workspace_with_lock();
     let root = dir.path();
-    std::fs::create_dir_all(root.join("docs")).unwrap();
-    std::fs::write(root.join("docs/old.md"), "old").unwrap();
+    std::fs::create_dir_all(root.join("docs/specs")).unwrap();
+    std::fs::write(root.join("docs/specs/001-spec-old.md"), "old").unwrap();
     let artifacts = [
-        art("docs/designs/a/one.md", "first", false),
-        art("docs/designs/a/b/two.md", "second", false),
-        art("docs/old.md", "replaced", true),
-        art("top.md", "é\n", false),
+        art("docs/designs/001-design-a/DESIGN.md", "first", false),
+        art(
+            "docs/designs/001-design-a/revisions/DESIGN-r001.md",
+            "second",
+            false,
+        ),
+        art("docs/specs/001-spec-old.md", "replaced", true),
+        art("docs/plans/001-plan-old.md", "é\n", false),
     ];
     let out = publish(&w, &artifacts, None, &anywhere(), WAIT).unwrap();
     assert_eq!(
         out.written,
         [
-            "docs/designs/a/one.md",
-            "docs/designs/a/b/two.md",
-            "docs/old.md",
-            "top.md"
+            "docs/designs/001-design-a/DESIGN.md",
+            "docs/designs/001-design-a/revisions/DESIGN-r001.md",
+            "docs/specs/001-spec-old.md",
+            "docs/plans/001-plan-old.md"
         ]
     );
     assert_eq!(
         out.created_dirs,
-        ["docs/designs", "docs/designs/a", "docs/designs/a/b"]
+        [
+            "docs/designs",
+            "docs/designs/001-design-a",
+            "docs/designs/001-design-a/revisions",
+            "docs/plans"
+        ]
     );
     for a in &artifacts {
         assert_eq!(
@@ -524,37 +533,31 @@ fn new_files_and_folders_follow_the_umask_like_a_plain_create() {
 /// What a rollback cannot undo is named, path by path, in the next action.
 #[test]
 fn a_rollback_that_cannot_undo_everything_names_what_is_left() {
-    use aw_core::capability::journal::{Journal as Log, JournalFile, Previous};
+    use aw_core::capability::journal::{JournalFile, Previous};
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    // Someone put a file where the publish made a folder: that folder cannot be removed. A file
-    // holding someone else's bytes is not ours to undo, and one as it was needs nothing.
+    // Someone put a file where the publish made a folder: it is theirs, not a folder of ours to
+    // remove. A file holding someone else's bytes is not ours to undo, and one as it was needs
+    // nothing.
     std::fs::write(root.join("was-dir"), "x").unwrap();
     std::fs::write(root.join("theirs.md"), "theirs").unwrap();
     std::fs::write(root.join("mine.md"), "mine").unwrap();
-    let journal = Log::forward(
-        vec![
-            JournalFile {
-                path: "theirs.md".into(),
-                content: "ours".into(),
-                previous: None,
-            },
-            JournalFile {
-                path: "mine.md".into(),
-                content: "ours".into(),
-                previous: Some(Previous::of(b"mine")),
-            },
-        ],
-        vec!["was-dir".into()],
-    );
-    let undone = write::undo(root, &journal);
-    assert!(!undone.changed);
-    let kinds: Vec<(&str, LeftoverKind)> = undone
-        .left
-        .iter()
-        .map(|l| (l.path.as_str(), l.kind))
-        .collect();
-    assert_eq!(kinds, [("was-dir", LeftoverKind::NewFolder)]);
+    let files = vec![
+        JournalFile {
+            path: "theirs.md".into(),
+            content: "ours".into(),
+            previous: None,
+        },
+        JournalFile {
+            path: "mine.md".into(),
+            content: "ours".into(),
+            previous: Some(Previous::of(b"mine")),
+        },
+    ];
+    let undone = write::undo(root, &files, &["was-dir".into()], None);
+    assert!(!undone.changed());
+    assert!(undone.left.is_empty(), "{:?}", undone.left);
+    assert_eq!(std::fs::read(root.join("was-dir")).unwrap(), b"x");
     assert_eq!(std::fs::read(root.join("theirs.md")).unwrap(), b"theirs");
     assert_eq!(std::fs::read(root.join("mine.md")).unwrap(), b"mine");
 
@@ -569,7 +572,11 @@ fn a_rollback_that_cannot_undo_everything_names_what_is_left() {
             kind: LeftoverKind::NewFile,
             why: "boom".into(),
         },
-        undone.left[0].clone(),
+        Leftover {
+            path: "was-dir".into(),
+            kind: LeftoverKind::NewFolder,
+            why: "boom".into(),
+        },
     ];
     let e = PublishError {
         error: failed("x", "boom".into()),
@@ -586,6 +593,7 @@ fn claim(dir: &str, number: &str, folder: &str) -> NumberClaim {
         dir: dir.to_owned(),
         number: number.to_owned(),
         folder: folder.to_owned(),
+        lineage: None,
     }
 }
 
@@ -724,14 +732,7 @@ fn a_plan_already_published_byte_for_byte_is_a_success_that_writes_nothing() {
     assert!(!first.already_published);
     let before = tree(root);
     let again = publish(&w, &artifacts, None, &anywhere(), WAIT).unwrap();
-    assert_eq!(
-        again,
-        Published {
-            written: Vec::new(),
-            created_dirs: Vec::new(),
-            already_published: true,
-        }
-    );
+    assert_eq!(again, Published::nothing_written(Vec::new()));
     assert_eq!(tree(root), before, "nothing was written");
 
     // Partly there: the usual rules, so the present file is in the way and nothing changes.
@@ -798,4 +799,130 @@ fn a_plan_already_published_byte_for_byte_is_a_success_that_writes_nothing() {
         WAIT,
     ));
     assert_eq!(c, ErrorCode::SemanticPathRejected);
+}
+
+/// A create of `001-design-a` (its document and its manifest) and its claim, as the design
+/// floor makes them.
+fn create_a() -> (Vec<Artifact>, Vec<NumberClaim>) {
+    let manifest = r#"{"id": "DES-001", "history": [{"revision": 1, "digest": "sha256:d1"}]}"#;
+    let artifacts = vec![
+        art("docs/designs/001-design-a/DESIGN.md", "# A\n", false),
+        art(
+            "docs/designs/001-design-a/design-manifest.json",
+            manifest,
+            false,
+        ),
+    ];
+    let mut c = claim("docs/designs", "001", "001-design-a");
+    c.lineage = Some(aw_core::capability::handler::ClaimLineage {
+        manifest: "design-manifest.json".to_owned(),
+        id: "DES-001".to_owned(),
+        digest: "sha256:d1".to_owned(),
+    });
+    (artifacts, vec![c])
+}
+
+fn publish_create(
+    w: &Workspace,
+    artifacts: &[Artifact],
+    claims: &[NumberClaim],
+) -> std::result::Result<Published, PublishError> {
+    publish_in(
+        PublishTarget::Workspace(w),
+        artifacts,
+        None,
+        &anywhere(),
+        claims,
+        WAIT,
+    )
+}
+
+#[test]
+fn a_package_a_kill_left_half_made_is_completed_by_the_same_plan() {
+    let (artifacts, claims) = create_a();
+    let pkg = "docs/designs/001-design-a";
+    // What packages written file by file left behind when killed.
+    let halves: [&[(&str, &str)]; 4] = [
+        &[],
+        &[(".aw-tmp-a1b2c3", "half a manifest")],
+        &[("DESIGN.md", "# A\n")],
+        &[("DESIGN.md", "# A\n"), (".aw-tmp-z9y8x7", "")],
+    ];
+    for half in halves {
+        let (dir, w) = workspace_with_lock();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join(pkg)).unwrap();
+        for (name, text) in half {
+            std::fs::write(root.join(pkg).join(name), text).unwrap();
+        }
+        let out = publish_create(&w, &artifacts, &claims).unwrap();
+        assert!(!out.already_published, "{half:?}");
+        let mut names: Vec<String> = std::fs::read_dir(root.join(pkg))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["DESIGN.md", "design-manifest.json"], "{half:?}");
+        for a in &artifacts {
+            assert_eq!(
+                std::fs::read_to_string(root.join(&a.path)).unwrap(),
+                a.content
+            );
+        }
+        let beside: Vec<String> = std::fs::read_dir(root.join("docs/designs"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(beside, ["001-design-a"], "nothing left aside: {half:?}");
+    }
+}
+
+#[test]
+fn a_folder_with_the_plans_name_holding_anything_else_is_not_the_plans() {
+    let (artifacts, claims) = create_a();
+    let pkg = "docs/designs/001-design-a";
+    for theirs in [[("DESIGN.md", "# Another A\n")], [("notes.md", "# A\n")]] {
+        let (dir, w) = workspace_with_lock();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join(pkg)).unwrap();
+        for (name, text) in theirs {
+            std::fs::write(root.join(pkg).join(name), text).unwrap();
+        }
+        let before = tree(&root.join("docs"));
+        let e = publish_create(&w, &artifacts, &claims).unwrap_err();
+        assert_eq!(e.error.code, ErrorCode::DesignNumberTaken, "{theirs:?}");
+        assert!(
+            e.error.message.contains("not this plan's package"),
+            "{}",
+            e.error.message
+        );
+        assert_eq!(tree(&root.join("docs")), before);
+    }
+}
+
+#[test]
+fn a_package_the_plan_made_that_moved_on_is_complete_and_untouched() {
+    let (dir, w) = workspace_with_lock();
+    let root = dir.path();
+    let (artifacts, claims) = create_a();
+    publish_create(&w, &artifacts, &claims).unwrap();
+    // Updated since: revision 2, its manifest's history still records revision 1.
+    let pkg = root.join("docs/designs/001-design-a");
+    std::fs::write(pkg.join("DESIGN.md"), "# A, revised\n").unwrap();
+    std::fs::write(
+        pkg.join("design-manifest.json"),
+        r#"{"id": "DES-001", "history": [{"revision": 1, "digest": "sha256:d1"}, {"revision": 2, "digest": "sha256:d2"}]}"#,
+    )
+    .unwrap();
+    let before = tree(root);
+    let out = publish_create(&w, &artifacts, &claims).unwrap();
+    assert!(out.already_published);
+    assert_eq!(
+        out.changed_since,
+        [
+            "docs/designs/001-design-a/DESIGN.md",
+            "docs/designs/001-design-a/design-manifest.json"
+        ]
+    );
+    assert_eq!(tree(root), before, "nothing written");
 }

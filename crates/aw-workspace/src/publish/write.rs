@@ -12,9 +12,9 @@ use super::{failed, from_workspace};
 use crate::atomic;
 use crate::containment::{entry_target, write_target};
 use crate::error::WorkspaceError;
-use crate::folder::read_regular_path;
+use crate::folder::{read_regular_path, read_regular_sized};
 use aw_core::capability::error::CapabilityError;
-use aw_core::capability::journal::{FileState, Journal, JournalFile, Previous};
+use aw_core::capability::journal::{FileState, JournalFile, Previous};
 use aw_core::capability::plan::Artifact;
 use aw_core::error_code::ErrorCode;
 use std::collections::HashMap;
@@ -54,19 +54,16 @@ pub(super) struct WritePlan {
 }
 
 impl WritePlan {
-    /// The journal of this plan, going forward.
-    pub fn journal(&self) -> Journal {
-        Journal::forward(
-            self.files
-                .iter()
-                .map(|f| JournalFile {
-                    path: f.rel.clone(),
-                    content: f.content.clone(),
-                    previous: f.previous.as_deref().map(Previous::of),
-                })
-                .collect(),
-            self.folders.clone(),
-        )
+    /// The files as a journal names them (paths as the plan gives them), going forward.
+    pub fn journal_files(&self) -> Vec<JournalFile> {
+        self.files
+            .iter()
+            .map(|f| JournalFile {
+                path: f.rel.clone(),
+                content: f.content.clone(),
+                previous: f.previous.as_deref().map(Previous::of),
+            })
+            .collect()
     }
 }
 
@@ -273,52 +270,92 @@ fn appeared(rel: &str) -> CapabilityError {
 
 /// What a journalled file holds now, compared with what the journal says it held and is to
 /// hold. Reached as a write reaches it (no final link): a link, a folder or anything else in its
-/// place is someone else's.
+/// place is someone else's. The size is compared first, and the bytes are read only when it is
+/// the size of the content or of the previous bytes, and no further than that: a journal naming
+/// a huge file costs one `lstat`.
 pub(super) fn state_of(root: &Path, file: &JournalFile) -> FileState {
     let Ok(entry) = entry_target(root, &root.join(&file.path)) else {
         return FileState::Other;
     };
-    match std::fs::symlink_metadata(&entry) {
+    let meta = match std::fs::symlink_metadata(&entry) {
         Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {
-            if file.previous.is_none() {
+            return if file.previous.is_none() {
                 FileState::Before
             } else {
                 FileState::Other
-            }
+            };
         }
-        Ok(meta) if meta.file_type().is_file() => match read_regular_path(&entry) {
-            Ok(now) if now == file.content.as_bytes() => FileState::Published,
-            Ok(now)
-                if file.previous.as_ref().and_then(Previous::bytes).as_deref()
-                    == Some(&now[..]) =>
-            {
-                FileState::Before
-            }
-            _ => FileState::Other,
-        },
-        _ => FileState::Other,
+        Ok(meta) if meta.file_type().is_file() => meta,
+        _ => return FileState::Other,
+    };
+    let content = file.content.as_bytes();
+    let previous_len = file.previous.as_ref().and_then(Previous::byte_len);
+    let size = meta.len();
+    if size != content.len() as u64 && Some(size) != previous_len {
+        return FileState::Other;
+    }
+    let Ok(Some(now)) = read_regular_sized(&entry, size) else {
+        return FileState::Other;
+    };
+    #[cfg(test)]
+    BYTES_COMPARED.with(|c| c.set(c.get() + now.len() as u64));
+    if now == content {
+        FileState::Published
+    } else if Some(now.len() as u64) == previous_len
+        && file.previous.as_ref().and_then(Previous::bytes).as_deref() == Some(&now[..])
+    {
+        FileState::Before
+    } else {
+        FileState::Other
     }
 }
 
-/// How an undo went: whether it changed anything, and what it could not undo.
+#[cfg(test)]
+thread_local! {
+    /// How many bytes [`state_of`] read on this thread, for a test of what a recovery costs.
+    pub(super) static BYTES_COMPARED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How an undo went: what it put back, and what it could not undo.
 #[derive(Debug, Default)]
 pub(super) struct Undone {
-    /// It removed or restored at least one file, or removed a folder.
-    pub changed: bool,
+    /// The new files it removed.
+    pub removed: Vec<String>,
+    /// The replaced files whose previous bytes it put back.
+    pub restored: Vec<String>,
+    /// The empty folders it removed.
+    pub removed_folders: Vec<String>,
     /// What it could not undo.
     pub left: Vec<super::Leftover>,
 }
 
-/// Undoes a publish: newest first, each file that holds exactly its content goes back (a new
-/// one removed, a replaced one given its previous bytes back, keeping its permissions); a file
-/// that holds anything else is left alone (it is as it was, or someone else's). Then the
-/// folders it creates, deepest first, when they are empty (a folder something else filled is
-/// not ours to empty). A kill in the middle is finished by the next recovery of the journal,
-/// which says `back`.
-pub(super) fn undo(root: &Path, journal: &Journal) -> Undone {
+impl Undone {
+    /// Whether it changed anything.
+    pub fn changed(&self) -> bool {
+        !(self.removed.is_empty() && self.restored.is_empty() && self.removed_folders.is_empty())
+    }
+}
+
+/// Undoes a publish of `files` (which created `folders`): newest first, each file that holds
+/// exactly its content goes back (a new one removed, a replaced one given its previous bytes
+/// back, keeping its permissions); a file that holds anything else is left alone (it is as it
+/// was, or someone else's). `states`, when the caller already looked, is what each file holds
+/// (so no file is read twice). Then the folders, deepest first, when they are empty real
+/// folders (a folder something else filled is not ours to empty, and a link is not a folder).
+/// A kill in the middle is finished by the next recovery of the journal, which says `back`.
+pub(super) fn undo(
+    root: &Path,
+    files: &[JournalFile],
+    folders: &[String],
+    states: Option<Vec<FileState>>,
+) -> Undone {
     let mut out = Undone::default();
-    for file in journal.files.iter().rev() {
-        if state_of(root, file) != FileState::Published {
+    for (i, file) in files.iter().enumerate().rev() {
+        let state = match &states {
+            Some(states) => states.get(i).copied().unwrap_or(FileState::Other),
+            None => state_of(root, file),
+        };
+        if state != FileState::Published {
             continue;
         }
         let target = root.join(&file.path);
@@ -333,7 +370,8 @@ pub(super) fn undo(root: &Path, journal: &Journal) -> Undone {
             )),
         };
         match result {
-            Ok(()) => out.changed = true,
+            Ok(()) if file.previous.is_some() => out.restored.push(file.path.clone()),
+            Ok(()) => out.removed.push(file.path.clone()),
             Err(e) => out.left.push(super::leftover(
                 &file.path,
                 if file.previous.is_some() {
@@ -346,17 +384,19 @@ pub(super) fn undo(root: &Path, journal: &Journal) -> Undone {
         }
         crate::test_hook::stall_at("publish-undo");
     }
-    for folder in journal.folders.iter().rev() {
+    for folder in folders.iter().rev() {
         let path: PathBuf = root.join(folder);
-        if std::fs::symlink_metadata(&path).is_err() {
-            continue;
+        match std::fs::symlink_metadata(&path) {
+            Ok(meta) if meta.is_dir() => {}
+            // Gone, or not a folder of ours (a link, a file someone put there): nothing to undo.
+            _ => continue,
         }
         match atomic::remove_empty_dir(root, &path) {
-            Ok(()) => out.changed = true,
+            Ok(()) => out.removed_folders.push(folder.clone()),
             Err(WorkspaceError::Io { source, .. })
                 if matches!(
                     source.kind(),
-                    ErrorKind::DirectoryNotEmpty | ErrorKind::NotFound
+                    ErrorKind::DirectoryNotEmpty | ErrorKind::NotFound | ErrorKind::NotADirectory
                 ) => {}
             Err(e) => out
                 .left

@@ -44,7 +44,7 @@ pub struct DesignsArgs {
 /// Runs `aw designs`.
 pub fn run(args: &DesignsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
-    let ws = cx.workspace()?;
+    let ws = cx.workspace_settled()?;
     let index = read_index(&ws.root)?;
     if let Some(id) = &args.id {
         let Some(entry) = index.resolve(id).or_else(|| index.locate(id)) else {

@@ -91,7 +91,7 @@ pub fn run(args: &NextNumberArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             "Pass the rest of the file name, such as `spec-login.md`.",
         ));
     }
-    let ws = cx.workspace()?;
+    let ws = cx.workspace_settled()?;
     let dir = resolve_inside(&ws.root, dir_arg).map_err(|why| {
         invalid(
             format!(

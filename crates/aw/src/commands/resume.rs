@@ -44,7 +44,7 @@ pub fn run(args: &ResumeArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             "Run `aw resume <doc>` or `aw resume --code <session>`.",
         ));
     }
-    let ws = cx.workspace()?;
+    let ws = cx.workspace_settled()?;
     let now = cx.now.wall;
     let answer = match (&args.code, &args.target) {
         (Some(code), _) => {

@@ -23,7 +23,7 @@ pub struct StatusArgs {}
 /// Runs the command.
 pub fn run(_args: &StatusArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
-    let ws = cx.workspace()?;
+    let ws = cx.workspace_settled()?;
     let model = board::load(&ws, &cx.now.wall);
     Ok(match style.format {
         // Serialised straight from the model into stdout: a large board never exists in memory

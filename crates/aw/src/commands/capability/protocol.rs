@@ -166,7 +166,7 @@ pub fn run(verb: Verb, args: &ProtocolArgs, cx: &Ctx<'_>) -> Result<Outcome, Fai
         check_compose(f, name, flags.operation.as_deref().or(parent_op))?;
     }
     let descriptor = registered(name)?;
-    let ws = cx.workspace()?;
+    let ws = cx.workspace_settled()?;
     let home = cx.home();
     let workspace = ws.initialized.then(|| slashed(&ws.root));
     let state_folder = format!(".{}", ws.ns);
@@ -262,15 +262,21 @@ fn apply(call: &Call<'_>, ws: &aw_workspace::locate::Workspace) -> Result<Attemp
         lock::default_wait(),
     )
     .map(|p| {
-        if p.already_published {
-            Publication::AlreadyPublished(
-                ready
-                    .plan
-                    .artifacts
-                    .iter()
-                    .map(|a| a.path.clone())
-                    .collect(),
-            )
+        let paths = || {
+            ready
+                .plan
+                .artifacts
+                .iter()
+                .map(|a| a.path.clone())
+                .collect()
+        };
+        if !p.changed_since.is_empty() {
+            Publication::ChangedSince {
+                paths: paths(),
+                changed: p.changed_since,
+            }
+        } else if p.already_published {
+            Publication::AlreadyPublished(paths())
         } else {
             Publication::Written(p.written)
         }

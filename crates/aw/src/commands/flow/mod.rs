@@ -126,7 +126,7 @@ fn drive(
     step: impl FnOnce(Option<RunState>, &str) -> Result<Turn, FlowError>,
 ) -> Result<Turn, Failure> {
     let code = session_arg(args)?;
-    let ws = cx.workspace()?;
+    let ws = cx.workspace_settled()?;
     let cid = from_env();
     flow_store::drive(&ws, code, cid.as_deref(), adopting, step).map_err(failure)
 }

@@ -66,6 +66,8 @@ pub fn run(args: &ApplyArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let Some(approval) = args.approval.as_deref() else {
         return Err(missing("--approval <approval_digest>"));
     };
+    // The kinds are read whatever stdin carries: a word aw does not know is refused.
+    let kinds = args.kinds.kinds()?;
     let result = match carried {
         Carried::Plan(plan_value) => {
             let plan: DurablePlan = serde_json::from_value(plan_value).map_err(|e| {
@@ -75,17 +77,32 @@ pub fn run(args: &ApplyArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
                     "send the plan exactly as 'aw persist validate' printed it",
                 )
             })?;
-            apply_plan(&cx.workspace()?, &plan, approval)
+            apply_plan(&cx.workspace_settled()?, &plan, approval)
         }
         Carried::Answer { answer: value, .. } => {
-            let kinds = args.kinds.kinds()?;
-            let ws = cx.workspace()?;
+            let ws = cx.workspace_settled()?;
             let inventory = read_inventory(&ws, &kinds)?;
             let request = answer::request(&inventory);
             match answer::parse(&value, &request, &kinds)
                 .and_then(|items| plan::build(&items, &inventory))
             {
                 Ok(plan) => apply_plan(&ws, &plan, approval),
+                // The answer applied before moved the inventory: recognised by its documents
+                // and the approval, it is complete.
+                Err(e) if e.code == ErrorCode::SemanticStale => {
+                    let applied = match answer::parse_as_quoted(&value, &request, &kinds) {
+                        Some((items, digest)) => {
+                            persist::applied_answer(&ws, &items, &digest, approval)?
+                        }
+                        None => None,
+                    };
+                    match applied {
+                        Some(paths) => result::already_applied(&paths),
+                        None => {
+                            result::blocked(Stage::Apply, None, result::stale_at_apply(e), None)
+                        }
+                    }
+                }
                 Err(e) => result::blocked(Stage::Apply, None, e, None),
             }
         }

@@ -24,7 +24,7 @@ nothing.";
 pub fn run(args: &KindArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
     let kinds = args.kinds()?;
-    let ws = cx.workspace()?;
+    let ws = cx.workspace_settled()?;
     let inventory = read_inventory(&ws, &kinds)?;
     let request = answer::request(&inventory);
     Ok(output(&result::prepared(inventory, request), style.format))

@@ -41,7 +41,7 @@ pub fn run(args: &KindArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             "pipe {\"answer\": <the answer>} (or the answer itself) to 'aw persist validate'",
         ));
     };
-    let ws = cx.workspace()?;
+    let ws = cx.workspace_settled()?;
     let inventory = read_inventory(&ws, &kinds)?;
     let request = answer::request(&inventory);
     let outcome = answer::parse(&answer_value, &request, &kinds)
