@@ -15,8 +15,9 @@ fn stable_text(text: &str) -> String {
         .map(|l| {
             if l.starts_with("- Updated: ") {
                 "- Updated: <TS>".to_owned()
-            } else if l.starts_with("<!-- aw checkpoint template sha256=") {
-                "<!-- aw checkpoint template sha256=<HEX> -->".to_owned()
+            } else if l.starts_with("<!-- written by agent-workflow.checkpoint at ") {
+                "<!-- written by agent-workflow.checkpoint at <TS> · template sha256=<HEX> -->"
+                    .to_owned()
             } else {
                 l.to_owned()
             }

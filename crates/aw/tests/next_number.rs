@@ -31,7 +31,11 @@ fn grammar_and_output_keys() {
             "current_max": 10,
             "next": "011",
             "files": ["0005x.md", "001-spec-a.md", "001.md", "003-spec-c.md", "010-dir", "A2", "README.md", "a-b", "a_b"],
-        })
+            "claimed_path": null,
+            "claimed_owner": null,
+            "claim_reused": false,
+        }),
+        "the reference's keys, the claim's empty when nothing is claimed"
     );
     std::fs::write(dir.join("1000-spec-x.md"), "x").unwrap();
     let v = ws.ok(&["next-number", "docs/specs"]);

@@ -44,6 +44,8 @@ fn removes_the_row_branch_lines_multiroot_entries_and_launch_folder() {
             "dry_run": false,
             "workspace": "<WS>",
             "alias": "ext",
+            "path": "../ext",
+            "processesStopped": 0,
             "source": {"alias": "ext", "path": "../ext", "main_branch": "main"},
             "project_md": {"results": [
                 {"file": "CLAUDE.md", "path": "CLAUDE.md", "action": "updated"},

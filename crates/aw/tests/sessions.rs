@@ -855,6 +855,21 @@ fn close_and_reopen_refresh_the_narrative_block_as_the_reference_does() {
         text.contains("Next       wire CLI [planned · CHECKPOINT.md]"),
         "{text}"
     );
+    // session-artifacts carries the same narrative last, as v22 does, unless told not to.
+    let a = ws.ok(&["session-artifacts", "--code", "2"]);
+    assert_eq!(a["narrative"], v["narrative"]);
+    let keys: Vec<&str> = a.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(keys.last(), Some(&"narrative"), "{keys:?}");
+    let bare = ws.ok(&["session-artifacts", "--code", "2", "--no-narrative"]);
+    assert!(bare.get("narrative").is_none(), "{bare}");
+    let dumped = ws.ok(&["session-artifacts", "--code", "2", "--dump", "tasks"]);
+    assert!(dumped.get("narrative").is_none(), "a dump is unchanged");
+    let (_, text) = ws.stdout(
+        &["session-artifacts", "--code", "2", "--format", "human"],
+        None,
+        &[],
+    );
+    assert_eq!(text.lines().nth(1), Some("  Narrative · resumed"), "{text}");
     // A plain read refreshes nothing.
     let before = ws.tree();
     ws.ok(&["session-resume", "--code", "2"]);

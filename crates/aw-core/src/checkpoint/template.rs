@@ -12,13 +12,15 @@ use crate::canonical::sha256_hex;
 /// How many touched files the snapshot lists before summarising the rest.
 const MAX_FILES_LISTED: usize = 20;
 
-/// The seal line's prefix and suffix; the digest sits between them.
-const SEAL_PREFIX: &str = "<!-- aw checkpoint template sha256=";
+/// The seal line, as the reference v22 writes it (`<!-- written by agent-workflow.checkpoint at
+/// <YYYY-MM-DD HH:MM> · template sha256=<hex> -->`), so that either tool regenerates the other's
+/// untouched template and preserves a filled one.
+const SEAL_PREFIX: &str = "<!-- written by agent-workflow.checkpoint at ";
+const SEAL_DIGEST: &str = " · template sha256=";
 const SEAL_SUFFIX: &str = " -->";
-/// The reference v22 seals its template too (`<!-- written by agent-workflow.checkpoint at <ts>
-/// · template sha256=<hex> -->`); its pristine templates are regenerated like ours.
-const FOREIGN_SEAL_PREFIX: &str = "<!-- written by agent-workflow.checkpoint at ";
-const FOREIGN_SEAL_DIGEST: &str = " template sha256=";
+/// The seal earlier aw releases wrote (`<!-- aw checkpoint template sha256=<hex> -->`): still a
+/// seal, so their untouched templates are regenerated too.
+const OLD_SEAL_PREFIX: &str = "<!-- aw checkpoint template sha256=";
 
 /// Renders the snapshot, sealed.
 pub fn render(s: &Snapshot) -> String {
@@ -90,7 +92,8 @@ pub fn render(s: &Snapshot) -> String {
     out.push("- Skills used: _[AI: the skills this session invoked]_".into());
     let body = out.join("\n") + "\n\n";
     let seal = format!(
-        "{SEAL_PREFIX}{}{SEAL_SUFFIX}\n",
+        "{SEAL_PREFIX}{}{SEAL_DIGEST}{}{SEAL_SUFFIX}\n",
+        s.updated,
         sha256_hex(body.as_bytes())
     );
     body + &seal
@@ -111,12 +114,14 @@ pub fn is_pristine(text: &str) -> bool {
 /// The hex digest a seal line carries, if `line` is a seal.
 fn seal_digest(line: &str) -> Option<&str> {
     let inner = line.strip_suffix(SEAL_SUFFIX)?;
-    let digest = if let Some(d) = inner.strip_prefix(SEAL_PREFIX) {
+    let digest = if let Some(d) = inner.strip_prefix(OLD_SEAL_PREFIX) {
         d
     } else {
-        let rest = inner.strip_prefix(FOREIGN_SEAL_PREFIX)?;
-        let at = rest.rfind(FOREIGN_SEAL_DIGEST)?;
-        &rest[at + FOREIGN_SEAL_DIGEST.len()..]
+        // The digest follows the last ` template sha256=`; the `·` before it is not required
+        // (a stamp is whatever the writer put there).
+        let rest = inner.strip_prefix(SEAL_PREFIX)?;
+        let at = rest.rfind(SEAL_DIGEST.trim_start_matches(" ·"))?;
+        &rest[at + SEAL_DIGEST.trim_start_matches(" ·").len()..]
     };
     (digest.len() == 64
         && digest
@@ -169,8 +174,10 @@ mod tests {
         assert!(text.contains("- Artifacts present: session, tasks, scripts(2)\n"));
         let last = text.lines().last().unwrap();
         assert!(
-            last.starts_with("<!-- aw checkpoint template sha256="),
-            "{last}"
+            last.starts_with(
+                "<!-- written by agent-workflow.checkpoint at 2026-03-01 10:30 · template sha256="
+            ),
+            "the reference v22's seal line, so it regenerates our untouched template: {last}"
         );
         assert!(is_pristine(&text));
         assert_eq!(guard(Some(&text), false), Guard::Regenerate);
@@ -238,6 +245,17 @@ mod tests {
         let v21 = "# Checkpoint — x\n\n## Last action\n\n_[AI: …]_\n\n<!-- written by agent-workflow.checkpoint at 2026-01-01 10:00 -->\n";
         assert_eq!(guard(Some(v21), false), Guard::Preserve);
         assert_eq!(guard(Some("# Notes\nmine\n"), false), Guard::Preserve);
+    }
+
+    #[test]
+    fn the_seal_older_aw_releases_wrote_is_honoured() {
+        let body = "# Checkpoint — x\n\n_[AI: x]_\n\n";
+        let sealed = format!(
+            "{body}<!-- aw checkpoint template sha256={} -->\n",
+            sha256_hex(body.as_bytes())
+        );
+        assert!(is_pristine(&sealed));
+        assert!(!is_pristine(&sealed.replace("_[AI: x]_", "done")));
     }
 
     #[test]

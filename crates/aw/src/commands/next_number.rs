@@ -128,6 +128,10 @@ pub fn run(args: &NextNumberArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         "current_max": number_json(&scan.max),
         "next": next.padded(),
         "files": scan.files,
+        // Always present, as the reference prints them: null and false when nothing was claimed.
+        "claimed_path": null,
+        "claimed_owner": null,
+        "claim_reused": false,
     });
     if let Some(c) = &claim {
         model["claimed_path"] = json!(slashed(&c.path));

@@ -85,6 +85,10 @@ fn to_json(p: &RemovalPlan, dry_run: bool) -> Value {
         "dry_run": dry_run,
         "workspace": p.root.to_string_lossy(),
         "alias": s.alias,
+        // The reference's keys: the source's path as declared, and the processes it stopped
+        // (aw starts none, so none).
+        "path": s.path,
+        "processesStopped": 0,
         "source": { "alias": s.alias, "path": s.path, "main_branch": s.main_branch },
         "project_md": { "results": results_json(&p.files) },
         "dropped_lines": p.dropped_lines,

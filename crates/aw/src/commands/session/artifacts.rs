@@ -17,7 +17,9 @@ use aw_core::session::folder::identity;
 use aw_core::session::resolve::Intent;
 use aw_workspace::artifacts::{self as disk, Script, Summary, entries, sql_scripts};
 use aw_workspace::context_id::from_env;
+use aw_workspace::hooks::read_checkpoint;
 use aw_workspace::locate::slashed;
+use aw_workspace::narrative;
 use aw_workspace::resolver::{self, Request, Resolved};
 use aw_workspace::sessions::{self, Descriptor, DescriptorKind};
 use clap::Args;
@@ -47,6 +49,10 @@ pub struct SessionArtifactsArgs {
     /// backlog, scripts.
     #[arg(long, value_name = "KINDS", num_args = 0..=1, default_missing_value = "")]
     pub dump: Option<String>,
+    /// Leave out the session's narrative (what it did, what is next, each fact with its source),
+    /// which the summary otherwise carries.
+    #[arg(long)]
+    pub no_narrative: bool,
 }
 
 /// The kinds `--dump` accepts (the reference's wire ids), in the order a bare `--dump` gives
@@ -128,18 +134,39 @@ pub fn run(args: &SessionArtifactsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure
         return dump(&resolved, &names, descriptor, &kinds, model, style.format);
     }
     let summary = disk::summary(&resolved.path, &names, descriptor.as_ref())?;
-    if style.format == Format::Human {
-        return Ok(Outcome::text(human(
-            &summary,
+    let story = if args.no_narrative {
+        None
+    } else {
+        let (_, checkpoint) = read_checkpoint(&resolved.path)?;
+        Some(narrative::with_read(
+            &resolved.path,
             &resolved.folder,
-            style.detail,
-        )));
+            &names,
+            descriptor
+                .as_ref()
+                .and_then(|d| Some((d.path.file_name()?.to_str()?, d.text.as_str()))),
+            checkpoint.as_deref(),
+        )?)
+    };
+    if style.format == Format::Human {
+        let mut text = human(&summary, &resolved.folder, style.detail);
+        if let Some(n) = &story {
+            let (head, rest) = text.split_once('\n').unwrap_or((&text, ""));
+            text = format!(
+                "{head}\n{}{rest}",
+                crate::views::narrative::lines(n, style.detail)
+            );
+        }
+        return Ok(Outcome::text(text));
     }
     model["artifacts"] = summary_json(&summary, args.verbose);
     match (&summary.branch, args.verbose) {
         (Some(b), _) => model["branch"] = json!(b),
         (None, true) => model["branch"] = json!(""),
         (None, false) => {}
+    }
+    if let Some(n) = story {
+        model["narrative"] = json!(n);
     }
     Ok(Outcome::json(model))
 }
