@@ -61,6 +61,17 @@ impl Ctx<'_> {
     /// publish that still holds the lock after the wait fails the command (`LOCK_BUSY`) rather
     /// than let it read a publish half done.
     pub fn workspace_settled(&self) -> Result<Workspace, Failure> {
+        self.settled(false)
+    }
+
+    /// [`Ctx::workspace_settled`] for an `apply`, which publishes under the workspace lock itself:
+    /// a live publish still holding the lock is left to that apply's own lock, which answers the
+    /// apply's `blocked` result (`CAPABILITY_EFFECT_LOCKED`) rather than a failed command.
+    pub fn workspace_settled_for_apply(&self) -> Result<Workspace, Failure> {
+        self.settled(true)
+    }
+
+    fn settled(&self, apply: bool) -> Result<Workspace, Failure> {
         let ws = self.workspace()?;
         match aw_workspace::publish::settle(&ws) {
             Ok(settled) => {
@@ -68,6 +79,7 @@ impl Ctx<'_> {
                     crate::output::emit_err(&format!("aw: {what}\n"));
                 }
             }
+            Err(Unsettled::Busy(_)) if apply => {}
             Err(Unsettled::Busy(e)) => return Err(e.into()),
             Err(Unsettled::Kept(e)) => crate::output::emit_err(&format!(
                 "aw: {} Next: {}\n",

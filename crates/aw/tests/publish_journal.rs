@@ -154,6 +154,9 @@ fn a_reader_behind_a_live_publish_fails_rather_than_show_half_of_it() {
             ps::item("plan", "otp", "Plan OTP")
         ]),
     );
+    // Another apply, prepared before the publish started.
+    let (other_args, other_stdin) =
+        persist_plan(&ws, json!([ps::item("research", "sso", "SSO research")]));
     let child = spawn(
         &ws,
         &strs(&args),
@@ -181,6 +184,23 @@ fn a_reader_behind_a_live_publish_fails_rather_than_show_half_of_it() {
             "{v:#}"
         );
     }
+    // An apply behind it answers its own blocked result, as behind any other lock holder.
+    let out = ws.output_in(
+        ws.root(),
+        &strs(&other_args),
+        Some(&other_stdin),
+        &[("AW_LOCK_WAIT_MS", "200")],
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (
+            out.status.code(),
+            v["outcome"].as_str(),
+            v["error"]["code"].as_str()
+        ),
+        (Some(0), Some("blocked"), Some("CAPABILITY_EFFECT_LOCKED")),
+        "{v:#}"
+    );
     kill(child);
     let status = ws.ok(&["status", "--json"]);
     let has = |kind: &str, file: &str| {

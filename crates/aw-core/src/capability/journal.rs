@@ -12,9 +12,10 @@
 //! A journal is a file in the workspace, so a repository could commit one, and a copy of a
 //! workspace carries one along: replaying it would write whatever it says. Three rules keep a
 //! journal from being anything but this machine's own interrupted publish:
-//! - It is **bound** ([`Binding`]): it records the absolute path of the root it was written for
-//!   and the device and inode of the folder that holds it. A clone or a copy has another folder
-//!   (another inode), so its journal is foreign: never replayed, only reported.
+//! - It is **bound** ([`Binding`]): it records the device and inode of the folder that holds it
+//!   (and, to name it, the root it was written for). A clone or a copy has another folder
+//!   (another inode), so its journal is foreign: never replayed, only reported; the same
+//!   workspace moved or reached through another mount is still itself.
 //! - It names only **what a publish of several parts writes** ([`recoverable_path`]): a document
 //!   directly in `docs/research`, `docs/specs` or `docs/plans`, or a file of a design package
 //!   under `docs/designs`; never a settings file, a hook, a source file or a README.

@@ -283,12 +283,9 @@ fn read(root: &Path, path: &Path, whole: bool) -> Found {
         Ok(here) => here,
         Err(e) => return Found::Unusable(format!("its folder could not be inspected: {e}")),
     };
-    if binding.root != here.root {
-        return Found::Foreign(format!(
-            "it was written for a publish in '{}', not in this workspace",
-            binding.root
-        ));
-    }
+    // The folder's identity decides, not its path: a workspace moved or renamed since, or
+    // reached through another mount, is still the folder whose publish was killed. The root is
+    // recorded only to name it.
     if (binding.device, binding.inode) != (here.device, here.inode) {
         return Found::Foreign(
             "it was written in another copy of this workspace (a clone, a copy, or a folder made again since), not by a publish in this one".to_owned(),
@@ -412,7 +409,7 @@ fn refusal(found: Found, shown: &str, path: &Path) -> PublishError {
             format!(
                 "was not written by a publish in this workspace on this machine ({why}), so aw never replays it"
             ),
-            "If this workspace was copied with an apply still unfinished, finish it in the original; otherwise it is not yours to replay:",
+            "If this workspace is a copy made while an apply was unfinished, remove the journal and apply the same plan again here (it completes what is missing); otherwise it is not yours to replay:",
         ),
         Found::Unusable(why) => unusable(shown, path, why),
         Found::None | Found::Bound(_) => unusable(shown, path, "it could not be read".to_owned()),

@@ -355,6 +355,27 @@ fn a_journal_carried_into_another_copy_of_the_workspace_is_never_replayed() {
 }
 
 #[test]
+fn a_workspace_moved_after_the_kill_still_finishes_its_own_publish() {
+    let parent = tempfile::tempdir().unwrap();
+    let root = parent.path().join("ws");
+    std::fs::create_dir(&root).unwrap();
+    let w = Workspace::for_test(&root);
+    drop(WorkspaceLock::of(&w, WAIT).unwrap());
+    let journal_path = workspace_journal(&w);
+    let artifacts = spec_and_plan(&root);
+    let plan = write::plan(&root, &artifacts).unwrap();
+    journal::begin(&root, &journal_path, &plan).unwrap();
+    write::write_part(&root, &plan, &plan.parts[0]).unwrap();
+    // Renamed (or reached through another mount): the same folders, another path.
+    let moved = parent.path().join("ws-renamed");
+    std::fs::rename(&root, &moved).unwrap();
+    let journal_there = moved.join(".workflow").join(JOURNAL_FILE);
+    recover(&moved, &journal_there).unwrap();
+    assert!(moved.join("docs/plans/008-plan-otp.md").exists());
+    assert!(!journal_there.exists());
+}
+
+#[test]
 fn a_journal_naming_files_no_publish_writes_is_never_replayed() {
     let (dir, _, journal_path) = workspace();
     let root = dir.path();

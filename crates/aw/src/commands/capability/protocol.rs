@@ -166,7 +166,11 @@ pub fn run(verb: Verb, args: &ProtocolArgs, cx: &Ctx<'_>) -> Result<Outcome, Fai
         check_compose(f, name, flags.operation.as_deref().or(parent_op))?;
     }
     let descriptor = registered(name)?;
-    let ws = cx.workspace_settled()?;
+    let ws = if matches!(verb, Verb::Apply) {
+        cx.workspace_settled_for_apply()?
+    } else {
+        cx.workspace_settled()?
+    };
     let home = cx.home();
     let workspace = ws.initialized.then(|| slashed(&ws.root));
     let state_folder = format!(".{}", ws.ns);

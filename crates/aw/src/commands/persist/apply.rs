@@ -77,10 +77,10 @@ pub fn run(args: &ApplyArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
                     "send the plan exactly as 'aw persist validate' printed it",
                 )
             })?;
-            apply_plan(&cx.workspace_settled()?, &plan, approval)
+            apply_plan(&cx.workspace_settled_for_apply()?, &plan, approval)
         }
         Carried::Answer { answer: value, .. } => {
-            let ws = cx.workspace_settled()?;
+            let ws = cx.workspace_settled_for_apply()?;
             let inventory = read_inventory(&ws, &kinds)?;
             let request = answer::request(&inventory);
             match answer::parse(&value, &request, &kinds)
