@@ -592,10 +592,25 @@ pub fn render_block(n: &Narrative) -> String {
 }
 
 /// The span of the block in `document`: from its begin marker to the end of its end marker.
+/// A marker counts only as a line of its own (trailing blanks and a CR aside): the same text
+/// quoted inside a sentence or a code span is a person's, and a refresh must never cut there.
 fn span(document: &str) -> Option<(usize, usize)> {
-    let begin = document.find(BEGIN)?;
-    let end = document.find(END)?;
-    (end > begin).then_some((begin, end + END.len()))
+    let begin = marker_line(document, 0, BEGIN)?;
+    let end = marker_line(document, begin + BEGIN.len(), END)?;
+    Some((begin, end + END.len()))
+}
+
+/// The offset of the first line at or after `from` that is `marker` alone.
+fn marker_line(document: &str, from: usize, marker: &str) -> Option<usize> {
+    let mut at = 0;
+    for line in document.split_inclusive('\n') {
+        let start = at;
+        at += line.len();
+        if start >= from && line.trim_end() == marker {
+            return Some(start);
+        }
+    }
+    None
 }
 
 /// `document` with `block` in place of its block, or appended (after a blank line) when it has
@@ -622,7 +637,7 @@ pub fn strip(document: &str) -> Cow<'_, str> {
 /// written: a document with no block gets one only once the narrative adds something, and a
 /// block already up to date is not rewritten.
 pub fn refreshed(document: &str, n: &Narrative) -> Option<String> {
-    if !document.contains(BEGIN) && !adds_anything(n) {
+    if span(document).is_none() && !adds_anything(n) {
         return None;
     }
     let next = upsert(document, &render_block(n));
@@ -727,6 +742,26 @@ mod tests {
         let odd = format!("{END}\n{BEGIN}\n");
         assert_eq!(strip(&odd), odd);
         assert!(upsert("x", "B").ends_with("x\n\nB\n"));
+    }
+
+    #[test]
+    fn a_marker_quoted_inside_a_line_is_a_persons_text() {
+        // A note that mentions the markers, before the real block: a refresh replaces the
+        // block and leaves every line of the note as it was.
+        let note = format!(
+            "## Notes\nNever hand-edit what sits between `{BEGIN}` and `{END}`.\nprecious line 1\n"
+        );
+        let doc = format!("{SESSION}\n{note}\n{OBSERVED}\n## After\nkept\n");
+        assert_eq!(strip(&doc), format!("{SESSION}\n{note}\n\n## After\nkept\n"));
+        let next = upsert(&doc, "NEW");
+        assert_eq!(next, format!("{SESSION}\n{note}\nNEW\n## After\nkept\n"));
+        // Quoted only, with no block of its own: nothing is stripped, a block is appended.
+        let quoted = format!("{SESSION}\n{note}");
+        assert_eq!(strip(&quoted), quoted);
+        assert_eq!(upsert(&quoted, "B"), format!("{quoted}\nB\n"));
+        // A marker line with trailing blanks or a CR still counts.
+        let crlf = format!("a\r\n{BEGIN}  \r\nold\r\n{END}\r\nb\r\n");
+        assert_eq!(upsert(&crlf, "B"), "a\r\nB\r\nb\r\n");
     }
 
     #[test]
