@@ -32,6 +32,7 @@ pub mod hooks;
 pub mod init;
 pub mod install;
 pub mod inventory;
+pub mod invocation;
 pub mod launch;
 pub mod locate;
 pub mod lock;

@@ -362,24 +362,41 @@ fn a_held_compaction_says_why_and_its_command_lifts_it() {
         .split('`')
         .nth(1)
         .unwrap_or_else(|| panic!("no command in {err:?}"));
+    // aw is not on the test's PATH: the command names the program that runs, by its path, so
+    // it works where the hook's own command (an absolute path) works.
+    let bin = crate::support::bin();
     assert!(
-        command.starts_with("AW_CONTEXT_ID=conv-C aw checkpoint-write --code <folder>"),
+        command.starts_with(&format!(
+            "AW_CONTEXT_ID=conv-C {} checkpoint-write --code <folder>",
+            bin.display()
+        )),
         "{command}"
     );
     assert!(err.contains("001-login-quick | 002-other-quick"), "{err}");
     assert!(v["data"]["action"].as_str().unwrap().contains(command));
-    // Running that command, as an agent's shell would (aw on PATH, no hook payload), binds the
-    // conversation, and the next PreCompact goes through.
-    let path = format!(
+    // With this aw on PATH, the command says `aw`.
+    let with_aw = format!(
         "{}:{}",
-        crate::support::bin().parent().unwrap().display(),
+        bin.parent().unwrap().display(),
         std::env::var("PATH").unwrap_or_default()
     );
+    let out = ws.output_in(
+        ws.root(),
+        &["checkpoint-write", "--can-pause"],
+        Some(&hook("conv-C")),
+        &[("PATH", with_aw.as_str())],
+    );
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("`AW_CONTEXT_ID=conv-C aw checkpoint-write --code <folder>`"),
+        "{said}"
+    );
+    // Running that command, as an agent's shell would (no hook payload, aw not on PATH), binds
+    // the conversation, and the next PreCompact goes through.
     let mut sh = std::process::Command::new("sh");
     crate::support::clean_env(&mut sh, ws.home());
     let ran = sh
         .current_dir(ws.root())
-        .env("PATH", path)
         .arg("-c")
         .arg(command.replace("<folder>", "002-other-quick"))
         .stdin(Stdio::null())
@@ -593,14 +610,22 @@ fn env_and_stdin_naming_different_conversations_is_a_conflict() {
         "auto-compact-on-close",
         "resume-summary",
     ] {
-        let (code, v) = ws.run_with(
+        let out = ws.output_in(
+            ws.root(),
             &[cmd],
             Some(&hook("conv-A")),
             &[("AW_CONTEXT_ID", "conv-B")],
         );
-        assert_eq!(code, 1, "{cmd}: {v}");
+        let v = json_of(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{cmd}: {v}");
         assert_eq!(v["error"]["code"], "CONTEXT_ID_CONFLICT", "{cmd}");
         assert!(v["data"]["action"].as_str().is_some_and(|a| !a.is_empty()));
+        // A host shows only stderr of a failed hook: the reason and the remedy are there too.
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("AW_CONTEXT_ID") && err.contains("Next: Unset AW_CONTEXT_ID"),
+            "{cmd}: {err:?}"
+        );
     }
     assert!(!ws.checkpoint("001-login-quick").exists());
     assert!(!ws.sessions().join(".bindings.json").exists());

@@ -22,8 +22,9 @@ pub struct Hold {
 
 /// The command that binds the conversation `context_id` to one of the refusal's candidates, as
 /// the next action, when a binding settles the refusal and the id can be written on a command
-/// line; `None` otherwise.
-pub fn bind_action(refusal: &Refusal, context_id: Option<&str>) -> Option<String> {
+/// line; `None` otherwise. `program` is how the command runs aw (`aw`, or its path when `aw` on
+/// `PATH` is not this program).
+pub fn bind_action(refusal: &Refusal, context_id: Option<&str>, program: &str) -> Option<String> {
     if refusal.kind != RefusalKind::Unbound {
         return None;
     }
@@ -34,15 +35,15 @@ pub fn bind_action(refusal: &Refusal, context_id: Option<&str>) -> Option<String
         .map(|c| shell_word(&c.folder).unwrap_or_else(|| c.folder.escape_default().to_string()))
         .collect();
     Some(format!(
-        "Bind this conversation to its session: run `AW_CONTEXT_ID={id} aw checkpoint-write --code <folder>` with <folder> one of {}; later hook calls then find the session through the binding.",
+        "Bind this conversation to its session: run `AW_CONTEXT_ID={id} {program} checkpoint-write --code <folder>` with <folder> one of {}; later hook calls then find the session through the binding.",
         folders.join(" | ")
     ))
 }
 
 /// Whether a pausable host's compaction is held for `refusal`, and the words that say why and
 /// how to lift it.
-pub fn pre_compact(refusal: &Refusal, context_id: Option<&str>) -> Option<Hold> {
-    let action = bind_action(refusal, context_id)?;
+pub fn pre_compact(refusal: &Refusal, context_id: Option<&str>, program: &str) -> Option<Hold> {
+    let action = bind_action(refusal, context_id, program)?;
     let notice = format!(
         "aw: compaction held: {} {action} Then compact again.\n",
         refusal.message.trim_end()
@@ -93,7 +94,7 @@ mod tests {
 
     #[test]
     fn holds_only_what_a_binding_settles() {
-        let hold = pre_compact(&refusal(RefusalKind::Unbound), Some("conv-C")).unwrap();
+        let hold = pre_compact(&refusal(RefusalKind::Unbound), Some("conv-C"), "aw").unwrap();
         assert!(hold.action.contains(
             "run `AW_CONTEXT_ID=conv-C aw checkpoint-write --code <folder>` with <folder> one of 001-one-quick | '002-two quick'"
         ));
@@ -104,13 +105,16 @@ mod tests {
         assert!(hold.notice.ends_with("Then compact again.\n"));
         assert_eq!(hold.notice.matches('\n').count(), 1, "one line");
         // No id to bind, or a choice no binding settles: nothing to hold.
-        assert_eq!(pre_compact(&refusal(RefusalKind::Unbound), None), None);
         assert_eq!(
-            pre_compact(&refusal(RefusalKind::Ambiguous), Some("conv-C")),
+            pre_compact(&refusal(RefusalKind::Unbound), None, "aw"),
             None
         );
         assert_eq!(
-            pre_compact(&refusal(RefusalKind::Unbound), Some("a\nb")),
+            pre_compact(&refusal(RefusalKind::Ambiguous), Some("conv-C"), "aw"),
+            None
+        );
+        assert_eq!(
+            pre_compact(&refusal(RefusalKind::Unbound), Some("a\nb"), "aw"),
             None
         );
     }

@@ -368,8 +368,9 @@ pub fn decide(
 
 impl Blocked {
     /// What the hook prints on stderr: what was refused and why, and the two ways on, the
-    /// checkout advice depending on whether the source has uncommitted changes.
-    pub fn advice(&self) -> String {
+    /// checkout advice depending on whether the source has uncommitted changes. `program` is
+    /// how the commands it names run aw (`aw`, or its path when `aw` on `PATH` is not it).
+    pub fn advice(&self, program: &str) -> String {
         let on = if self.current == "HEAD" {
             "a detached HEAD".to_owned()
         } else {
@@ -391,7 +392,7 @@ impl Blocked {
         format!(
             "aw branch-check: edit of {file} refused.\nThe source `{alias}` ({folder}) is on {on}, \
              but its working branch is `{expected}`.\nNext:\n{first}\n- or, if `{current}` is \
-             where this work belongs, record it: `aw set-working-branch {alias} {current}`.\n",
+             where this work belongs, record it: `{program} set-working-branch {alias} {current}`.\n",
             file = self.file,
             alias = self.alias,
             folder = self.folder,
@@ -664,22 +665,28 @@ mod tests {
 
     #[test]
     fn the_advice_names_both_ways_on_and_the_stash_when_dirty() {
-        let text = blocked("/w/my api", Some(0)).advice();
+        let text = blocked("/w/my api", Some(0)).advice("aw");
         assert!(
             text.contains("git -C '/w/my api' checkout feat/x"),
             "{text}"
         );
         assert!(text.contains("aw set-working-branch api main"), "{text}");
         assert!(!text.contains("stash"), "{text}");
-        let text = blocked("/w/api", Some(3)).advice();
+        let text = blocked("/w/api", Some(3)).advice("aw");
         assert!(
             text.contains("3 uncommitted") && text.contains("git -C /w/api stash"),
             "{text}"
         );
         // Not counted in time: both steps, without a count.
-        let text = blocked("/w/api", None).advice();
+        let text = blocked("/w/api", None).advice("aw");
         assert!(
             text.contains("any uncommitted") && text.contains("checkout feat/x"),
+            "{text}"
+        );
+        // Where `aw` on PATH is not this program, the command names the program that runs.
+        let text = blocked("/w/api", Some(0)).advice("'/opt/my tools/aw'");
+        assert!(
+            text.contains("`'/opt/my tools/aw' set-working-branch api main`"),
             "{text}"
         );
     }

@@ -752,7 +752,10 @@ mod tests {
             "## Notes\nNever hand-edit what sits between `{BEGIN}` and `{END}`.\nprecious line 1\n"
         );
         let doc = format!("{SESSION}\n{note}\n{OBSERVED}\n## After\nkept\n");
-        assert_eq!(strip(&doc), format!("{SESSION}\n{note}\n\n## After\nkept\n"));
+        assert_eq!(
+            strip(&doc),
+            format!("{SESSION}\n{note}\n\n## After\nkept\n")
+        );
         let next = upsert(&doc, "NEW");
         assert_eq!(next, format!("{SESSION}\n{note}\nNEW\n## After\nkept\n"));
         // Quoted only, with no block of its own: nothing is stripped, a block is appended.

@@ -27,7 +27,9 @@ impl Degraded {
     pub fn of(u: Unresolved, context_id: Option<&str>) -> Self {
         let active = active_folders(&u.listing);
         let bind = match &u.refusal {
-            WorkspaceError::Session(r) => bind_action(r, context_id),
+            WorkspaceError::Session(r) => {
+                bind_action(r, context_id, &aw_workspace::invocation::invocation())
+            }
             _ => None,
         };
         let f = Failure::from(u.refusal);

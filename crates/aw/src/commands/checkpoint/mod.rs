@@ -39,15 +39,27 @@ fn hook_context_id() -> Result<Option<String>, Failure> {
 
 /// What every hook starts from: the workspace, and its request (the session asked for, the
 /// conversation it acts for, now).
+///
+/// A failure here (two conversations named, no workspace) is also said on stderr: a host shows
+/// a failed hook's stderr and nothing of its stdout, and a hook never fails without words.
 pub fn hook_request(
     cx: &Ctx<'_>,
     code: &Option<String>,
 ) -> Result<(Workspace, HookRequest), Failure> {
-    let context_id = hook_context_id()?;
-    let req = HookRequest {
-        code: code.clone(),
-        context_id,
-        now: cx.now.wall,
+    let start = || -> Result<(Workspace, HookRequest), Failure> {
+        let context_id = hook_context_id()?;
+        let req = HookRequest {
+            code: code.clone(),
+            context_id,
+            now: cx.now.wall,
+        };
+        Ok((cx.workspace()?, req))
     };
-    Ok((cx.workspace()?, req))
+    start().inspect_err(|f| {
+        crate::output::emit_err(&format!(
+            "aw: {} Next: {}\n",
+            crate::style::clean(f.message.trim_end()),
+            crate::style::clean(f.action.trim_end())
+        ));
+    })
 }

@@ -76,7 +76,9 @@ fn unresolved(
     format: Format,
 ) -> Result<Outcome, Failure> {
     let held = match &u.refusal {
-        WorkspaceError::Session(r) if can_pause => hold::pre_compact(r, context_id),
+        WorkspaceError::Session(r) if can_pause => {
+            hold::pre_compact(r, context_id, &aw_workspace::invocation::invocation())
+        }
         _ => None,
     };
     if let Some(h) = held {

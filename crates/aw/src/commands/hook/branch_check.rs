@@ -36,7 +36,7 @@ pub fn run(_args: &BranchCheckArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     };
     match judge(payload, input, started, budget) {
         Verdict::Allow(_) => Ok(Outcome::text(String::new())),
-        Verdict::Block(b) => refuse(b.advice()),
+        Verdict::Block(b) => refuse(b.advice(&aw_workspace::invocation::invocation())),
         Verdict::Unjudgeable(u) => refuse(u.advice()),
     }
 }
