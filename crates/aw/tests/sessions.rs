@@ -367,6 +367,20 @@ fn session_date_comes_from_the_creation_record_not_mtime() {
     .unwrap();
     let v = ws.ok(&["sessions"]);
     assert_eq!(v["sessions"][1]["date"], "2025-05-05");
+    // The reference v22 records the day it created a session in the session's custody: that
+    // date comes before the HISTORY row's.
+    std::fs::write(
+        ws.sessions().join("002-undated/.custody.json"),
+        r#"{"version":1,"subject":"x","created":"2026-10-01","digest":"d"}"#,
+    )
+    .unwrap();
+    assert_eq!(ws.ok(&["sessions"])["sessions"][1]["date"], "2026-10-01");
+    std::fs::write(
+        ws.sessions().join("002-undated/.custody.json"),
+        r#"{"created":"not a date"}"#,
+    )
+    .unwrap();
+    assert_eq!(ws.ok(&["sessions"])["sessions"][1]["date"], "2025-05-05");
     std::fs::remove_file(ws.history()).unwrap();
     assert_eq!(ws.ok(&["sessions"])["sessions"][1]["date"], ws.today());
 }

@@ -3,6 +3,7 @@
 
 pub mod bindings;
 pub mod correlative;
+pub mod custody;
 pub mod document;
 pub mod folder;
 pub mod history;

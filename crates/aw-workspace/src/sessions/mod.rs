@@ -12,7 +12,9 @@ pub use reopen::reopen;
 use crate::error::{Result, WorkspaceError};
 use crate::locate::Workspace;
 use aw_core::artifacts::ArtifactKind;
+use aw_core::project::reference_trace::CUSTODY;
 use aw_core::session::correlative::Correlative;
+use aw_core::session::custody;
 use aw_core::session::document::{self, Facts};
 use aw_core::session::folder::{
     SessionFolder, SessionState, identity, is_session_entry, next_session,
@@ -218,8 +220,9 @@ pub struct Info {
     pub descriptor: Option<Descriptor>,
     /// Type, summary, branch and recorded date.
     pub facts: Facts,
-    /// The session's date: the descriptor's `Start date:`, else its HISTORY row's date, else
-    /// `today` (never the folder's mtime, which moves whenever the folder changes).
+    /// The session's date: the descriptor's `Start date:`, else the `created` of the
+    /// reference's custody, else its HISTORY row's date, else `today` (never the folder's mtime,
+    /// which moves whenever the folder changes).
     pub date: String,
 }
 
@@ -241,7 +244,21 @@ pub fn info(
     let descriptor = descriptor(&dir, &entries)?;
     let id = identity(&folder.folder);
     let facts = document::facts(&id.name, descriptor.as_ref().map(|d| d.text.as_str()));
-    let date = history::session_date(&folder.folder, facts.date.as_deref(), history, today);
+    // A date the document declares, else the day the reference's custody says the session was
+    // born (read only when the folder lists one), then HISTORY, then today.
+    let born = if facts.date.is_none() && entries.iter().any(|e| e == CUSTODY) {
+        crate::folder::read_regular_path(&dir.join(CUSTODY))
+            .ok()
+            .and_then(|bytes| custody::created(&String::from_utf8_lossy(&bytes)))
+    } else {
+        None
+    };
+    let date = history::session_date(
+        &folder.folder,
+        facts.date.as_deref().or(born.as_deref()),
+        history,
+        today,
+    );
     Ok(Info {
         folder: SessionFolder {
             folder: folder.folder.clone(),
