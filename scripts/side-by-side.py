@@ -9,8 +9,10 @@ The reference is any command that runs the reference CLI (for example a wrapper 
 `node dist/cli/main.js` of a checkout built elsewhere); this script neither fetches nor builds it
 and the project's tests never call it. Each scenario runs twice from scratch, in its own
 temporary folder and HOME, once per tool; the differences found are printed per step, then
-counted. Exit 0 always: it is a report for a person, who decides which difference is a defect
-to fix and which is listed in docs/PROTOCOL.md.
+counted. A difference docs/PROTOCOL.md lists (the LISTED table below names the PROTOCOL text
+for each) is counted but not printed unless --all; the rest are printed as not listed. Exit 0
+always: it is a report for a person, who decides which difference is a defect to fix and which
+to write down in docs/PROTOCOL.md (and in LISTED).
 """
 
 import argparse
@@ -32,6 +34,46 @@ ENUM_KEYS = {
 }
 
 PROSE_KEYS = {"message", "action", "next_action", "hint", "summary", "description", "help"}
+
+# Values that depend on the wall clock: the reference ignores AW_TEST_NOW, so they cannot agree.
+CLOCK_KEYS = {"checkpoint_age_seconds"}
+
+# The differences docs/PROTOCOL.md lists: (step regex, finding regex, a phrase of the PROTOCOL
+# text that lists it). A finding both regexes match is "listed"; the phrase must be in
+# PROTOCOL.md (checked at start), so the listing stays true. Anything else is printed as
+# unlisted: a defect to fix, or a difference to write down.
+LISTED = [
+    (r"", r"only in aw", "**Added: keys of aw's own.**"),
+    (r"", r"\.(reason|relative|detail)\b.*: aw \"", "**Changed: words are English.**"),
+    (r"session-artifacts .*--dump|checkpoint-write", r"\.(objetivo\.size|lines_written)",
+     "**Changed: words are English.**"),
+    (r"^(status|resume)$", r"terminal_events|pending_retirements|loose_sessions|orphan_units|"
+     r"sessions\.active\[\d+\]\.(phase|units)|\$\.pipeline|counts\.pending|\$\.(status|proposal|via|action)\b",
+     "## What v22.4.2 prints that aw does not yet"),
+    (r"^flow ", r"\$\.proposal: missing", "## What v22.4.2 prints that aw does not yet"),
+    (r"^session-create ", r"custody_path|\$\.inputs", "## What v22.4.2 prints that aw does not yet"),
+    (r"^skills$", r"operations\[3\]\.effects", "## What v22.4.2 prints that aw does not yet"),
+    (r"^flow ", r"boundary\.document|read_set|request_bytes", "**Changed: registry documents.**"),
+    (r"^context-plan", r"read_set|receipt|available_signals|\$\.bytes",
+     "The bundle is aw's own, so `context-plan` names aw's documents"),
+    (r"^skill-index", r"plugin|skills_count|exported_only", "prints `{roots, count, skills}`"),
+    (r"^visibility doctor", r"", "**Changed: the doctor judges external sources only.**"),
+    (r"^(attach|detach)-multiroot", r"", "**Changed: the attach and detach reports are aw's.**"),
+    (r"^self (detect-hosts|doctor)", r"", "**Changed: `detect-hosts` and `doctor` print aw's reports**"),
+    (r"^workspace-init --source app:\.$", r"scaffold\.pruned", "**Fixed: empty category folders**"),
+    (r"^sources --verbose$", r"\$\.error: missing|\$\.sources: 1 items",
+     "**Changed: a workspace without sources has one, implicit: its own folder**"),
+    (r"^sources --scope ghost", r"", "An unknown `--scope` alias is `INVALID_INPUT`"),
+    (r"^sources --code 909", r"", "A session that cannot be resolved is the resolver's failure"),
+    (r"^(stack --project-dir /nonexistent|workspace-init --working-branch ghost:x)", r"",
+     "**Changed: refusals where the reference went on.**"),
+    (r"^persist prepare", r"\$\.request: missing", "prepare's `inventory` and `semantic` where the reference prints its"),
+    (r"^persist validate", r"error\.code", "neither an answer nor `{\"answer\": …}`"),
+    (r"^(checkpoint-write|auto-compact-on-close|resume-summary)", r"stderr: empty in the reference",
+     "a lifecycle hook that fails says why on stderr"),
+    (r"^checkpoint-read|^resume-summary|^session-resume", r"checkpoint\.(actualizado|avance)",
+     "**Fixed: both languages are read.**"),
+]
 
 
 def normalise_text(text, sides):
@@ -71,7 +113,7 @@ def diff(a, r, path, out):
         out.append(f"{path}: aw {short(a)} ({kind(a)}), reference {short(r)} ({kind(r)})")
         return
     key = path.rsplit(".", 1)[-1].split("[")[0]
-    if key in PROSE_KEYS:
+    if key in PROSE_KEYS or key in CLOCK_KEYS:
         return
     if isinstance(a, str):
         if (key in ENUM_KEYS or token_like(a) or token_like(r)) and a != r:
@@ -314,29 +356,58 @@ SCENARIOS = [
 ]
 
 
+def listed_by(label, finding):
+    """The PROTOCOL phrase that lists this finding, or None."""
+    for step_re, finding_re, phrase in LISTED:
+        if re.search(step_re, label) and re.search(finding_re, finding):
+            return phrase
+    return None
+
+
+def check_listing(protocol_path):
+    """Every phrase LISTED cites must be in PROTOCOL.md: a listing that names nothing is none."""
+    with open(protocol_path, encoding="utf-8") as f:
+        text = f.read()
+    missing = sorted({p for _, _, p in LISTED if p not in text})
+    if missing:
+        sys.exit("side-by-side: these phrases are not in docs/PROTOCOL.md: " + "; ".join(missing))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--aw", required=True, help="the aw binary")
     ap.add_argument("--reference", required=True, help="the command that runs the reference CLI")
     ap.add_argument("--only", action="append", default=[], help="run only this scenario")
+    ap.add_argument("--all", action="store_true",
+                    help="also print the differences docs/PROTOCOL.md lists (with the phrase)")
     args = ap.parse_args()
+    check_listing(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs",
+                               "PROTOCOL.md"))
     aw = [os.path.abspath(args.aw)]
     ref = shlex.split(args.reference)
     if shutil.which(ref[0]) is None and not os.path.exists(ref[0]):
         sys.exit(f"side-by-side: the reference command {ref[0]!r} was not found")
     now = datetime.now().strftime("%Y-%m-%d %H:%M")
-    total = 0
+    total = unlisted = 0
     for sc in SCENARIOS:
         if args.only and sc["name"] not in args.only:
             continue
         findings = compare(sc, aw, ref, now)
-        print(f"## {sc['name']}: {sum(len(f) for _, f in findings)} difference(s)")
+        count = sum(len(f) for _, f in findings)
+        open_ = sum(1 for label, out in findings for line in out if not listed_by(label, line))
+        print(f"## {sc['name']}: {count} difference(s), {open_} not listed in docs/PROTOCOL.md")
         for label, out in findings:
+            shown = [(line, listed_by(label, line)) for line in out]
+            shown = [(line, why) for line, why in shown if args.all or why is None]
+            if not shown:
+                continue
             print(f"- `{label}`")
-            for line in out:
-                print(f"    {line}")
-            total += len(out)
-    print(f"\n{total} difference(s) in all")
+            for line, why in shown:
+                print(f"    {line}" + (f"  [listed: {why}]" if why else ""))
+        total += count
+        unlisted += open_
+    print(f"\n{total} difference(s) in all; {total - unlisted} listed in docs/PROTOCOL.md, "
+          f"{unlisted} not listed")
 
 
 if __name__ == "__main__":

@@ -269,3 +269,76 @@ fn a_group_without_its_verb_is_refused_with_the_verbs_it_has() {
         assert!(String::from_utf8(out.stdout).unwrap().contains("Usage:"));
     }
 }
+
+#[test]
+fn what_v22_adds_and_aw_does_not_yet_is_absent_as_documented() {
+    // PROTOCOL's "What v22.4.2 prints that aw does not yet" lists these; when one lands, this
+    // test fails until the table says so.
+    let ws = Ws::new();
+    let created = ws.ok(&[
+        "session-create",
+        "--type",
+        "quick",
+        "--name",
+        "v22-quick",
+        "--objective",
+        "x",
+    ]);
+    for key in ["custody_path", "inputs", "inputs_from"] {
+        assert!(
+            created.get(key).is_none(),
+            "session-create {key}: {created}"
+        );
+    }
+    assert!(!ws.sessions().join("001-v22-quick/.custody.json").exists());
+    let status = ws.ok(&["status", "--json"]);
+    for key in [
+        "terminal_events",
+        "pending_retirements",
+        "loose_sessions",
+        "orphan_units",
+    ] {
+        assert!(status.get(key).is_none(), "status {key}");
+    }
+    assert!(status["counts"].get("terminal_events").is_none());
+    let session = &status["sessions"]["active"][0];
+    assert!(session.get("phase").is_none() && session.get("units").is_none());
+    // A session with a checkpoint and no document is still a pipeline item (v22: a loose
+    // session), which resume proposes.
+    ws.ok(&["checkpoint-write", "--code", "001"]);
+    let resume = ws.ok(&["resume", "--json"]);
+    assert_eq!(
+        (
+            resume["status"].as_str(),
+            resume["proposal"]["kind"].as_str()
+        ),
+        (Some("proposal"), Some("checkpoint-orphan")),
+        "{resume}"
+    );
+    let directive = ws.ok(&[
+        "flow",
+        "advance",
+        "--session",
+        "001",
+        "--flow",
+        "quick",
+        "--adopt",
+    ]);
+    assert!(directive.get("proposal").is_none(), "{directive}");
+    // The design capability's render is v21.3.0's: no mutate_overwrite among its effects.
+    let skills = ws.ok(&["skills", "--json"]);
+    let render = skills["capabilities"][0]["operations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["operation"] == "render")
+        .cloned()
+        .unwrap_or_else(|| panic!("no render operation: {skills}"));
+    assert!(
+        !render["effects"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("mutate_overwrite")),
+        "{render}"
+    );
+}
