@@ -191,6 +191,10 @@ const MISSING_VERB_INVALID_INPUT: &[&str] = &["aw hook", "aw visibility"];
 /// command); every other refused value is `ARGS_INVALID`.
 const INVALID_INPUT_FLAGS: &[&str] = &["--recent-days", "--state", "--date"];
 
+/// Commands whose refused values the reference reported with their reason as `data.error` too
+/// (it validated them inside the command).
+const ERROR_DATA_COMMANDS: &[&str] = &["aw history-update"];
+
 /// The deepest subcommand named by the bare tokens of `argv`, and its path.
 fn command_at(argv: &[OsString]) -> (clap::Command, String) {
     let mut cmd = Cli::command();
@@ -395,12 +399,17 @@ fn parse_failure(argv: &[OsString], err: clap::Error) -> u8 {
                 )
                 .with_details(json!({ "argument": flag }))
             } else {
-                Failure::new(
+                let f = Failure::new(
                     code,
                     format!("`{flag}` does not take `{value}`: {why}."),
                     format!("Run `{path} --help` for the accepted values."),
                 )
-                .with_details(json!({ "argument": flag, "value": value }))
+                .with_details(json!({ "argument": flag, "value": value }));
+                if code == ErrorCode::InvalidInput && ERROR_DATA_COMMANDS.contains(&path.as_str()) {
+                    f.with_error_data()
+                } else {
+                    f
+                }
             }
         }
         ErrorKind::MissingRequiredArgument => {

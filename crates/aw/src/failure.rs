@@ -6,6 +6,7 @@
 
 use crate::style::{Paint, clean, clean_lines};
 use aw_core::error_code::ErrorCode;
+use aw_core::session::resolve::RefusalKind;
 use aw_workspace::WorkspaceError;
 use serde_json::{Value, json};
 
@@ -50,6 +51,18 @@ impl Failure {
     pub fn with_data(mut self, key: &str, value: Value) -> Self {
         self.extra_data.insert(key.to_owned(), value);
         self
+    }
+
+    /// Adds the message as `data.error`, where the reference's failure carried its reason there.
+    pub fn with_error_data(self) -> Self {
+        let message = json!(self.message);
+        self.with_data("error", message)
+    }
+
+    /// Adds the error code as `data.code`, where the reference's failure repeated it there.
+    pub fn with_code_data(self) -> Self {
+        let code = json!(self.code);
+        self.with_data("code", code)
     }
 
     /// The JSON envelope.
@@ -109,6 +122,39 @@ impl From<WorkspaceError> for Failure {
         }
         f
     }
+}
+
+/// A failed session write (`session-create`, `session-close`, `session-resume --reopen`) with
+/// the reference's `data`. A refusal to settle on the session `--code` names keeps the
+/// resolver's candidates only; any other failure carries its message as `data.error`, and a busy
+/// lock or an unusable conversation registry its code as `data.code` too. None of these commands
+/// resolves its session through the registry (create resolves none; close and reopen need
+/// `--code`), so the registry is read only to write a binding: its refusal is the write's, not
+/// the resolver's, and has no candidates.
+pub fn session_write(e: WorkspaceError) -> Failure {
+    let registry =
+        matches!(&e, WorkspaceError::Session(r) if r.kind == RefusalKind::BindingInvalid);
+    let resolver = matches!(e, WorkspaceError::Session(_)) && !registry;
+    let lock = matches!(e, WorkspaceError::LockBusy { .. });
+    let mut f = Failure::from(e);
+    if resolver {
+        return f;
+    }
+    f.extra_data.remove("candidates");
+    f = f.with_error_data();
+    if registry || lock {
+        f.with_code_data()
+    } else {
+        f
+    }
+}
+
+/// Any other failure of a command whose reference reported every failure but the resolver's
+/// with `data.error` (`history-update`): the resolver's refusals keep their candidates only.
+pub fn with_error_unless_unresolved(e: WorkspaceError) -> Failure {
+    let resolver = matches!(e, WorkspaceError::Session(_));
+    let f = Failure::from(e);
+    if resolver { f } else { f.with_error_data() }
 }
 
 /// One entry of `data.failures` (`{code, artifact, path, message, action}`) as one line: where,

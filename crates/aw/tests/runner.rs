@@ -15,6 +15,7 @@ mod crash;
 mod demo;
 mod design_capability;
 mod designs;
+mod error_data;
 mod family_links;
 mod family_modes;
 mod family_posture;

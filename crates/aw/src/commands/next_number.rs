@@ -8,12 +8,13 @@
 //! a number; with `--code` the slot holds a reservation marker owned by that session.
 
 use crate::context::Ctx;
-use crate::failure::Failure;
+use crate::failure::{Failure, candidates_json};
 use crate::output::{Format, Outcome};
 use crate::style::clean;
 use aw_core::error_code::ErrorCode;
 use aw_core::session::correlative::Correlative;
 use aw_core::session::reservation;
+use aw_workspace::WorkspaceError;
 use aw_workspace::containment::resolve_inside;
 use aw_workspace::locate::slashed;
 use aw_workspace::numbering::{self, NumberRequest};
@@ -47,8 +48,29 @@ pub struct NextNumberArgs {
 
 const USAGE: &str = "aw next-number <folder> [--dry-run] [--claim <rest>] [--code <session>]";
 
+/// A refused argument; like the reference's, it carries its reason as `data.error`.
 fn invalid(message: String, action: &str) -> Failure {
-    Failure::new(ErrorCode::InvalidInput, message, action)
+    Failure::new(ErrorCode::InvalidInput, message, action).with_error_data()
+}
+
+/// A `--code` that settles on no active session to own the claim keeps the resolver's code and
+/// candidates, and adds the reference's `data`: the reason as `data.error` and the resolver's
+/// whole refusal as `data.sessionError` (`outcome`, `code`, `message`, `candidates`, `action`).
+fn owner_refused(e: WorkspaceError, owner: Option<&str>) -> Failure {
+    let (WorkspaceError::Session(r), Some(owner)) = (&e, owner) else {
+        return e.into();
+    };
+    let session_error = json!({
+        "outcome": "error",
+        "code": r.kind.code(),
+        "message": r.message,
+        "candidates": candidates_json(&r.candidates),
+        "action": r.action,
+    });
+    let why = format!("The session `{owner}` that would own the claim cannot be resolved.");
+    Failure::from(e)
+        .with_data("error", json!(why))
+        .with_data("sessionError", session_error)
 }
 
 /// `current_max` as a JSON number when it fits, else as its digits.
@@ -63,10 +85,7 @@ pub fn run(args: &NextNumberArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
     let Some(dir_arg) = args.directory.as_deref() else {
         let msg = format!("Say which folder to number: `{USAGE}`.");
-        return Err(
-            invalid(msg.clone(), "Pass a docs folder, such as `docs/specs`.")
-                .with_data("error", json!(msg)),
-        );
+        return Err(invalid(msg, "Pass a docs folder, such as `docs/specs`."));
     };
     if args.claim.is_some() && args.dry_run {
         return Err(invalid(
@@ -116,7 +135,8 @@ pub fn run(args: &NextNumberArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             owner: args.code.as_deref(),
             dry_run: args.dry_run,
         },
-    )?;
+    )
+    .map_err(|e| owner_refused(e, args.code.as_deref()))?;
     let next = claim
         .as_ref()
         .map(|c| c.number.clone())

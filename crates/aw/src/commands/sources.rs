@@ -58,7 +58,8 @@ pub struct SourcesArgs {
 /// Runs the command.
 pub fn run(args: &SourcesArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
-    let code = session_or_code(&args.session, &args.code)?;
+    // The reference gave the conflict's reason as `data.error` too.
+    let code = session_or_code(&args.session, &args.code).map_err(Failure::with_error_data)?;
     let ws = cx.workspace()?;
     let block = ProjectFiles::read(&ws.root)?.block(&ws.ns);
     let extras = json!({

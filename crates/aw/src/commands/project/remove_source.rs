@@ -40,21 +40,30 @@ pub struct RemoveSourceArgs {
     pub dry_run: bool,
 }
 
-fn refused(e: RemoveError) -> Failure {
+/// The reference's token for an alias that names no source (`data.error`): `alias_required`
+/// for a blank one, else `unknown_source: <alias>`.
+fn not_a_source(f: Failure, alias: &str) -> Failure {
+    let token = if alias.trim().is_empty() {
+        "alias_required".to_owned()
+    } else {
+        format!("unknown_source: {alias}")
+    };
+    f.with_data("error", json!(token))
+}
+
+fn refused(e: RemoveError, alias: &str) -> Failure {
     match e {
-        RemoveError::NoBlock => no_block(),
+        RemoveError::NoBlock => not_a_source(no_block(), alias),
         RemoveError::Input(e) => {
-            let details = match &e {
+            let known = match &e {
                 InputError::UnknownSource { alias, known } => {
-                    json!({ "alias": alias, "known": known })
+                    Some(json!({ "alias": alias, "known": known }))
                 }
-                _ => Value::Null,
+                _ => None,
             };
-            let f = invalid(e);
-            if details.is_null() {
-                f
-            } else {
-                f.with_details(details)
+            match known {
+                Some(details) => not_a_source(invalid(e).with_details(details), alias),
+                None => invalid(e),
             }
         }
         RemoveError::Visibility(e) => settings_refused(e),
@@ -144,9 +153,10 @@ pub fn run(args: &RemoveSourceArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             "Run `aw remove-source <alias>`; `aw sources` lists the aliases.",
         ));
     };
-    check_alias(alias).map_err(invalid)?;
+    check_alias(alias).map_err(|e| not_a_source(invalid(e), alias))?;
     let ws = cx.workspace()?;
-    let plan = remove(&ws, alias, &cx.now.minute_stamp(), args.dry_run).map_err(refused)?;
+    let plan =
+        remove(&ws, alias, &cx.now.minute_stamp(), args.dry_run).map_err(|e| refused(e, alias))?;
     Ok(match style.format {
         Format::Json => Outcome::json(to_json(&plan, args.dry_run)),
         Format::Human => Outcome::text(human(&plan, args.dry_run)),

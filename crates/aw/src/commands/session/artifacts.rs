@@ -326,14 +326,21 @@ fn dump(
         .as_ref()
         .is_some_and(|d| d.kind == DescriptorKind::Requirements)
     {
-        return Err(Failure::new(
+        let f = Failure::new(
             ErrorCode::LegacyFormat,
             format!(
                 "Session '{}' predates SESSION.md: it only has REQUIREMENTS.md, which cannot be dumped by kind.",
                 r.folder
             ),
             "Read REQUIREMENTS.md directly, or move its content into a SESSION.md.",
-        ));
+        );
+        // The reference's `data`: its token, the session, its folder and the reason again.
+        let hint = json!(f.message);
+        return Err(f
+            .with_data("error", json!("legacy_format"))
+            .with_data("session", json!(r.folder))
+            .with_data("path", json!(slashed(&r.path)))
+            .with_data("hint", hint));
     }
     let artifact = |k: ArtifactKind| -> Result<Value, Failure> {
         let Some(p) = disk::artifact(&r.path, entries, k) else {

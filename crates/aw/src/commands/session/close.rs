@@ -5,7 +5,7 @@
 
 use crate::cli::given;
 use crate::context::Ctx;
-use crate::failure::Failure;
+use crate::failure::{Failure, session_write};
 use crate::output::{Format, Outcome};
 use crate::style::clean;
 use aw_core::error_code::ErrorCode;
@@ -40,10 +40,12 @@ pub fn run(args: &SessionCloseArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             ErrorCode::InvalidInput,
             "`--code` is required: closing never guesses the session.",
             "Add `--code <session>` (see `aw sessions`).",
-        ));
+        )
+        .with_error_data());
     };
     let ws = cx.workspace()?;
-    let closed = sessions::close(&ws, code, args.refs.as_deref(), &cx.now.today())?;
+    let closed =
+        sessions::close(&ws, code, args.refs.as_deref(), &cx.now.today()).map_err(session_write)?;
 
     if style.format == Format::Human {
         let mut line = format!("Closed session {}", clean(&closed.folder));

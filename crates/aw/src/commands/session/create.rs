@@ -5,7 +5,7 @@
 
 use crate::cli::given;
 use crate::context::Ctx;
-use crate::failure::{Failure, sentence};
+use crate::failure::{Failure, sentence, session_write};
 use crate::output::{Format, Outcome};
 use crate::style::clean;
 use aw_core::error_code::ErrorCode;
@@ -40,8 +40,9 @@ pub struct SessionCreateArgs {
     pub from: Option<String>,
 }
 
+/// A refused argument; like the reference's, it carries its reason as `data.error`.
 fn invalid(message: String, action: &str) -> Failure {
-    Failure::new(ErrorCode::InvalidInput, message, action)
+    Failure::new(ErrorCode::InvalidInput, message, action).with_error_data()
 }
 
 fn expected() -> serde_json::Value {
@@ -104,7 +105,8 @@ pub fn run(args: &SessionCreateArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             context_id: cid.as_deref(),
             today: &today,
         },
-    )?;
+    )
+    .map_err(session_write)?;
 
     if style.format == Format::Human {
         return Ok(Outcome::text(format!(

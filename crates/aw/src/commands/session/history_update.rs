@@ -7,7 +7,7 @@
 
 use crate::cli::given;
 use crate::context::Ctx;
-use crate::failure::Failure;
+use crate::failure::{Failure, with_error_unless_unresolved};
 use crate::output::{Format, Outcome};
 use crate::style::clean;
 use aw_core::calendar::parse_date;
@@ -47,8 +47,9 @@ pub struct HistoryUpdateArgs {
     pub summary: Option<String>,
 }
 
+/// A refused argument; like the reference's, it carries its reason as `data.error`.
 fn invalid(message: impl Into<String>, action: &str) -> Failure {
-    Failure::new(ErrorCode::InvalidInput, message, action)
+    Failure::new(ErrorCode::InvalidInput, message, action).with_error_data()
 }
 
 /// `--state`, surrounding spaces ignored.
@@ -104,7 +105,8 @@ pub fn run(args: &HistoryUpdateArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             refs: args.refs.as_deref(),
             today: &cx.now.today(),
         },
-    )?;
+    )
+    .map_err(with_error_unless_unresolved)?;
 
     if style.format == Format::Human {
         return Ok(Outcome::text(format!(

@@ -9,7 +9,7 @@
 
 use crate::cli::given;
 use crate::context::Ctx;
-use crate::failure::Failure;
+use crate::failure::{Failure, session_write};
 use crate::output::{Format, Outcome};
 use crate::style::clean;
 use crate::views;
@@ -54,13 +54,16 @@ pub fn run(args: &SessionResumeArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             ErrorCode::InvalidInput,
             "`--reopen` needs `--code <session>`: reopening never guesses the session.",
             "Add `--code <session>` (see `aw sessions --all`).",
-        ));
+        )
+        .with_error_data()
+        .with_code_data());
     }
     let ws = cx.workspace()?;
     let cid = from_env();
     let (resolved, refreshed) = match (args.reopen, code) {
         (true, Some(code)) => {
-            let (r, narrative) = sessions::reopen(&ws, code, cid.as_deref())?;
+            let (r, narrative) =
+                sessions::reopen(&ws, code, cid.as_deref()).map_err(session_write)?;
             (r, Some(narrative))
         }
         _ => (
