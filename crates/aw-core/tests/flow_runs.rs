@@ -184,6 +184,7 @@ fn an_unadvanced_or_finished_run_takes_no_answer() {
         aw_core::flow::submit::Submission {
             raw: "{}",
             approval: None,
+            evidence: &Default::default(),
         },
     )
     .unwrap();
@@ -900,6 +901,139 @@ fn execution_directives_say_what_each_evidence_id_means_and_where_to_write_it() 
     // quick's convergence, spec's readiness, plan-new's coherence, plan-refine's
     // executability and plan-exec's validations, each met twice.
     assert_eq!(dumps, 10);
+}
+
+/// Issue 20 (point 10): `plan.propuesta-publicada` is checked against the disk. The answer
+/// template sent as printed (no plan anywhere) is refused, and so is every file that is not a
+/// published plan; only the plan written at the path the detail names applies the step.
+#[test]
+fn plan_new_adoption_applies_only_a_plan_the_disk_holds() {
+    use aw_core::flow::plan_evidence::{EvidenceFacts, PLAN_PUBLISHED, PlanFile};
+    let folder = "041-demo-plan-new";
+    let mut run = Run::builtin(Flow::PlanNew, folder);
+    run.walk_to("plan-new.save-confirmation");
+    run.choose("Save the plan");
+    assert_eq!(run.at(), ("execution", "plan-new.adoption"));
+    // The reviewer's walk: nothing claimed, nothing written, the template sent as printed.
+    run.evidence = EvidenceFacts::default();
+    let next = run.last.next_action.clone();
+    let at = next.find("{\"input_digest\"").unwrap();
+    let template: serde_json::Value = serde_json::Deserializer::from_str(&next[at..])
+        .into_iter()
+        .next()
+        .unwrap()
+        .unwrap();
+    assert_eq!(template["validations"][0]["id"], PLAN_PUBLISHED);
+    run.send(template.clone(), None);
+    assert_eq!(run.code(), Some("FLOW_EVIDENCE_MISSING"));
+    assert!(
+        run.error().message.contains("the template's placeholder"),
+        "{}",
+        run.error().message
+    );
+    assert_eq!(run.at(), ("execution", "plan-new.adoption"));
+    assert!(run.wrote, "the refusal spends an attempt");
+    let action = &run.error().action;
+    assert!(
+        action.contains(&format!(
+            "`aw next-number docs/plans --claim plan-<slug>.md --code {folder}`"
+        )) && action.contains("`aw status --json`")
+            && action.contains(PLAN_PUBLISHED),
+        "{action}"
+    );
+    // The old placeholder, a bare folder, or another workspace's plan name no plan here.
+    let path = "docs/plans/007-plan-demo.md";
+    let with_detail = |detail: &str| {
+        let mut r = template.clone();
+        r["validations"][0]["detail"] = json!(detail);
+        r
+    };
+    let plan = "# Plan 007 — demo\n\n> Status: open\n\n## Tasks\n\n### F1 — it works\n\
+                > Status: pending\n- [ ] T1.1 — make it work\n";
+    let cases: Vec<(&str, PlanFile, &str)> = vec![
+        (
+            "<what the output shows>",
+            PlanFile::Absent,
+            "names no plan file",
+        ),
+        (
+            "written under docs/plans/",
+            PlanFile::Absent,
+            "names no plan file",
+        ),
+        (
+            "/elsewhere/docs/plans/007-plan-demo.md",
+            PlanFile::Absent,
+            "names no plan file",
+        ),
+        (
+            "docs/plans/notes.md",
+            PlanFile::Absent,
+            "not a plan's file name",
+        ),
+        (path, PlanFile::Absent, "does not exist"),
+        (path, PlanFile::Linked, "symbolic link"),
+        (path, PlanFile::NotRegular, "not a regular file"),
+        (
+            path,
+            PlanFile::Text(format!("<!-- aw:reserva {folder} -->\n")),
+            "bare reservation this session claimed",
+        ),
+        (
+            path,
+            PlanFile::Text("<!-- aw:reserva 040-other -->\n".into()),
+            "reserved by session 040-other",
+        ),
+        (path, PlanFile::Text("\n  \n".into()), "no `# ` title"),
+        (
+            path,
+            PlanFile::Text("# Plan 007 — demo\n\nto be written\n".into()),
+            "no phase",
+        ),
+        (
+            path,
+            PlanFile::Text(plan.replace("> Status: open", "> Status: done")),
+            "declared done",
+        ),
+    ];
+    let mut fresh = Run::builtin(Flow::PlanNew, folder);
+    fresh.walk_to("plan-new.save-confirmation");
+    fresh.choose("Save the plan");
+    for (detail, file, why) in cases {
+        let mut run = Run::from_state(
+            Journey::builtin(Flow::PlanNew).unwrap(),
+            fresh.state.clone(),
+        );
+        run.evidence = EvidenceFacts {
+            root: "/w".into(),
+            plans: vec![(path.into(), file.clone())],
+        };
+        let mut r = with_detail(detail);
+        r["input_digest"] = json!(run.last.state_digest);
+        run.send(r, None);
+        assert_eq!(
+            run.code(),
+            Some("FLOW_EVIDENCE_MISSING"),
+            "{detail} {file:?}"
+        );
+        assert!(
+            run.error().message.contains(why),
+            "{why}: {}",
+            run.error().message
+        );
+        assert_eq!(run.at(), ("execution", "plan-new.adoption"));
+    }
+    // Claimed, written, named (here as the absolute claimed_path): applied.
+    run.evidence = EvidenceFacts {
+        root: "/w".into(),
+        plans: vec![(path.into(), PlanFile::Text(plan.into()))],
+    };
+    let mut r = with_detail(&format!("/w/{path} listed by aw status with 1 phase"));
+    r["input_digest"] = json!(run.last.state_digest);
+    run.send(r, None);
+    assert_eq!(run.code(), None, "{:?}", run.last.error);
+    assert!(run.state.applied.contains(&"plan-new.adoption".to_owned()));
+    assert_eq!(run.at().1, "chassis.finalize");
 }
 
 /// Issue 20 (point 10): after the save choice, plan-new stops until the plan is on the board,

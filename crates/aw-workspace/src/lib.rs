@@ -39,6 +39,7 @@ pub mod lock;
 pub mod narrative;
 pub mod numbering;
 pub mod persist;
+pub mod plan_evidence;
 pub mod project;
 pub mod publish;
 pub mod random;

@@ -46,6 +46,7 @@ fn projections_follow_the_boundary() {
         Submission {
             raw: &raw,
             approval: None,
+            evidence: &Default::default(),
         },
     )
     .unwrap();

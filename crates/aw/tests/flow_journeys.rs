@@ -44,16 +44,42 @@ enum Signals {
 
 /// Plays a journey; returns the (kind, transition) of every boundary met, in order.
 fn drive(flow: &str, signals: Signals) -> Vec<(String, String)> {
-    drive_with(flow, signals, |_, _, _| {}).0
+    drive_with(flow, signals, publish_plan).0
+}
+
+/// What plan-new's `next_action` has an agent do before the board reading at
+/// `plan-new.adoption`: claim the plan's number with the command it quotes, write the plan at
+/// the `claimed_path` printed, and name that file in the detail. Returns the path to name.
+fn publish_plan(ws: &Ws, folder: &str, d: &Value) -> Option<String> {
+    if d["boundary"]["transition"] != "plan-new.adoption" {
+        return None;
+    }
+    let next = d["next_action"].as_str().unwrap();
+    let claim = next
+        .split('`')
+        .find(|c| c.starts_with("aw next-number docs/plans --claim"))
+        .unwrap_or_else(|| panic!("no claim in: {next}"))
+        .replace("<slug>", "demo");
+    assert!(claim.ends_with(&format!("--code {folder}")), "{claim}");
+    let args: Vec<&str> = claim.split(' ').skip(1).collect();
+    let claimed = ws.ok(&args);
+    let path = claimed["claimed_path"].as_str().unwrap().to_owned();
+    std::fs::write(
+        &path,
+        "# Plan 001 — demo\n\n> Status: open\n\n## Tasks\n\n### F1 — it works\n\
+         > Status: pending\n- [ ] T1.1 — make it work\n",
+    )
+    .unwrap();
+    Some(path)
 }
 
 /// [`drive`], with `prepare(ws, folder, directive)` called at each execution boundary before
-/// its command runs: what an agent writes first, as the directive says. The workspace is handed
-/// back with the boundaries met.
+/// its command runs: what an agent writes first, as the directive says, and what the detail
+/// must name, if anything. The workspace is handed back with the boundaries met.
 fn drive_with(
     flow: &str,
     signals: Signals,
-    mut prepare: impl FnMut(&Ws, &str, &Value),
+    mut prepare: impl FnMut(&Ws, &str, &Value) -> Option<String>,
 ) -> (Vec<(String, String)>, Ws) {
     let (ws, folder) = workspace(flow);
     let root = ws.root();
@@ -81,78 +107,92 @@ fn drive_with(
             .unwrap_or("")
             .to_owned();
         seen.push((kind.clone(), transition));
-        let next = d["next_action"].as_str().unwrap().to_owned();
-        let seal = d["state_digest"].as_str().unwrap().to_owned();
-        let submit = ["flow", "submit", "--session", folder.as_str()];
-        let (rc, out) = match kind.as_str() {
-            "final" => {
-                assert_eq!(d["outcome"], "completed");
-                assert_eq!(d["pending"], json!([]));
-                // The finalize step really closed the session, and the run still reached final.
-                let session = root.join(".workflow/sessions").join(&folder);
-                assert!(
-                    session.join(".closed").exists(),
-                    "{flow}: session not closed"
-                );
-                let state =
-                    json_of(std::fs::read_to_string(session.join(".flow-run.json")).unwrap());
-                assert_eq!(state["boundary"], Value::Null);
-                assert_eq!(
-                    state["applied"].as_array().unwrap().last().unwrap(),
-                    "chassis.finalize"
-                );
-                return (seen, ws);
-            }
-            "semantic" => {
-                let vocabulary = d["request"]["inventory"]["signals"].clone();
-                let answer = match signals {
-                    Signals::All if vocabulary.as_array().is_some_and(|v| !v.is_empty()) => {
-                        json!({"input_digest": seal, "signals": vocabulary})
-                    }
-                    _ => json!({"input_digest": seal, "decisions": {"answer": "judged"}}),
-                };
-                aw(&ws, &submit, Some(&answer.to_string()))
-            }
-            "human" => {
-                let answer = json!({"input_digest": seal, "choice": recommended_choice(&d)});
-                aw(&ws, &submit, Some(&answer.to_string()))
-            }
-            "authorization" => {
-                let digest = approval_of(&next);
-                let mut args = submit.to_vec();
-                args.extend(["--approval", digest.as_str()]);
-                aw(&ws, &args, Some(&answer_template(&next).to_string()))
-            }
-            "execution" => {
-                prepare(&ws, &folder, &d);
-                let inv = &d["action"]["invocation"];
-                assert_eq!(inv["program"], "aw");
-                let args: Vec<String> = inv["args"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|a| a.as_str().unwrap().to_owned())
-                    .collect();
-                let args: Vec<&str> = args.iter().map(String::as_str).collect();
-                let (code, output) = aw(&ws, &args, None);
-                let mut answer = answer_template(&next);
-                if code != 0 {
-                    answer["outcome"] = json!("failed");
-                }
-                let first = output.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-                let detail = format!("exit {code}: {}", first.trim());
-                for v in answer["validations"].as_array_mut().unwrap() {
-                    v["passed"] = json!(code == 0);
-                    v["detail"] = json!(detail);
-                }
-                aw(&ws, &submit, Some(&answer.to_string()))
-            }
-            other => panic!("unexpected boundary {other}: {d:#}"),
-        };
-        assert_eq!(rc, 0, "{out}");
-        d = json_of(&out);
+        if kind == "final" {
+            assert_eq!(d["outcome"], "completed");
+            assert_eq!(d["pending"], json!([]));
+            // The finalize step really closed the session, and the run still reached final.
+            let session = root.join(".workflow/sessions").join(&folder);
+            assert!(
+                session.join(".closed").exists(),
+                "{flow}: session not closed"
+            );
+            let state = json_of(std::fs::read_to_string(session.join(".flow-run.json")).unwrap());
+            assert_eq!(state["boundary"], Value::Null);
+            assert_eq!(
+                state["applied"].as_array().unwrap().last().unwrap(),
+                "chassis.finalize"
+            );
+            return (seen, ws);
+        }
+        d = respond(&ws, &folder, &d, signals, &mut prepare);
     }
     panic!("the journey did not end: {seen:?}");
+}
+
+/// Answers the directive `d` (any kind but final) as the driver does, and returns the next one.
+fn respond(
+    ws: &Ws,
+    folder: &str,
+    d: &Value,
+    signals: Signals,
+    prepare: &mut impl FnMut(&Ws, &str, &Value) -> Option<String>,
+) -> Value {
+    let kind = d["boundary"]["kind"].as_str().unwrap();
+    let next = d["next_action"].as_str().unwrap().to_owned();
+    let seal = d["state_digest"].as_str().unwrap().to_owned();
+    let submit = ["flow", "submit", "--session", folder];
+    let (rc, out) = match kind {
+        "semantic" => {
+            let vocabulary = d["request"]["inventory"]["signals"].clone();
+            let answer = match signals {
+                Signals::All if vocabulary.as_array().is_some_and(|v| !v.is_empty()) => {
+                    json!({"input_digest": seal, "signals": vocabulary})
+                }
+                _ => json!({"input_digest": seal, "decisions": {"answer": "judged"}}),
+            };
+            aw(ws, &submit, Some(&answer.to_string()))
+        }
+        "human" => {
+            let answer = json!({"input_digest": seal, "choice": recommended_choice(d)});
+            aw(ws, &submit, Some(&answer.to_string()))
+        }
+        "authorization" => {
+            let digest = approval_of(&next);
+            let mut args = submit.to_vec();
+            args.extend(["--approval", digest.as_str()]);
+            aw(ws, &args, Some(&answer_template(&next).to_string()))
+        }
+        "execution" => {
+            let named = prepare(ws, folder, d);
+            let inv = &d["action"]["invocation"];
+            assert_eq!(inv["program"], "aw");
+            let args: Vec<String> = inv["args"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|a| a.as_str().unwrap().to_owned())
+                .collect();
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let (code, output) = aw(ws, &args, None);
+            let mut answer = answer_template(&next);
+            if code != 0 {
+                answer["outcome"] = json!("failed");
+            }
+            let first = output.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+            let mut detail = format!("exit {code}: {}", first.trim());
+            if let Some(named) = named {
+                detail = format!("{named} — {detail}");
+            }
+            for v in answer["validations"].as_array_mut().unwrap() {
+                v["passed"] = json!(code == 0);
+                v["detail"] = json!(detail);
+            }
+            aw(ws, &submit, Some(&answer.to_string()))
+        }
+        other => panic!("unexpected boundary {other}: {d:#}"),
+    };
+    assert_eq!(rc, 0, "{out}");
+    json_of(&out)
 }
 
 fn ids(seen: &[(String, String)]) -> Vec<String> {
@@ -390,25 +430,7 @@ fn plan_exec_journeys() {
 fn plan_new_leaves_the_plan_where_its_directive_says() {
     let mut plan_file = None;
     let (seen, _ws) = drive_with("plan-new", Signals::None, |ws, folder, d| {
-        if d["boundary"]["transition"] != "plan-new.adoption" {
-            return;
-        }
-        let next = d["next_action"].as_str().unwrap();
-        let claim = next
-            .split('`')
-            .find(|c| c.starts_with("aw next-number docs/plans --claim"))
-            .unwrap_or_else(|| panic!("no claim in: {next}"))
-            .replace("<slug>", "demo");
-        assert!(claim.ends_with(&format!("--code {folder}")), "{claim}");
-        let args: Vec<&str> = claim.split(' ').skip(1).collect();
-        let claimed = ws.ok(&args);
-        let path = claimed["claimed_path"].as_str().unwrap().to_owned();
-        std::fs::write(
-            &path,
-            "# Plan 001 — demo\n\n> Status: open\n\n## Tasks\n\n### F1 — it works\n\
-             > Status: pending\n- [ ] T1.1 — make it work\n",
-        )
-        .unwrap();
+        let path = publish_plan(ws, folder, d)?;
         let board = ws.ok(&["status", "--json"]);
         let listed = &board["plans"][0];
         assert!(
@@ -416,10 +438,83 @@ fn plan_new_leaves_the_plan_where_its_directive_says() {
             "{board:#}"
         );
         assert_eq!(listed["phases_total"], 1);
-        plan_file = Some(path);
+        plan_file = Some(path.clone());
+        Some(path)
     });
     assert!(seen.contains(&("execution".to_owned(), "plan-new.adoption".to_owned())));
     let path = plan_file.expect("the run stopped for the plan");
     let kept = std::fs::read_to_string(&path).unwrap();
     assert!(kept.starts_with("# Plan 001 — demo"), "{kept}");
+}
+
+/// Issue 20 (point 10), a hostile reviewer's walk: at `plan-new.adoption`, the answer template
+/// sent exactly as printed (nothing claimed, nothing written) is refused and `docs/plans` stays
+/// absent; a number claimed but not written is refused by name; once the plan is written at the
+/// claimed path and named, the step applies and the run reaches final with the plan kept.
+#[test]
+fn plan_new_adoption_is_refused_until_the_named_plan_is_written() {
+    let ws = Ws::bare();
+    ws.ok(&["workspace-init", "--source", "app:.:main"]);
+    let folder = ws.create_session("refine", "demo-plan-new", "x")["folder"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let advance = ["flow", "advance", "--session", folder.as_str()];
+    let submit = ["flow", "submit", "--session", folder.as_str()];
+    let mut adopt = advance.to_vec();
+    adopt.extend(["--flow", "plan-new", "--adopt"]);
+    let mut d = json_of(aw(&ws, &adopt, None).1);
+    let mut write_nothing = |_: &Ws, _: &str, _: &Value| None;
+    for _ in 0..40 {
+        if d["boundary"]["transition"] == "plan-new.adoption" {
+            break;
+        }
+        assert!(d["error"].is_null(), "{d:#}");
+        d = respond(&ws, &folder, &d, Signals::None, &mut write_nothing);
+    }
+    assert_eq!(d["boundary"]["transition"], "plan-new.adoption", "{d:#}");
+    let template = answer_template(d["next_action"].as_str().unwrap());
+    assert_eq!(template["validations"][0]["id"], "plan.propuesta-publicada");
+    let refused = json_of(aw(&ws, &submit, Some(&template.to_string())).1);
+    assert_eq!(
+        refused["error"]["code"], "FLOW_EVIDENCE_MISSING",
+        "{refused:#}"
+    );
+    assert_eq!(refused["boundary"]["transition"], "plan-new.adoption");
+    assert!(!ws.root().join("docs/plans").exists());
+    assert!(!ws.sessions().join(&folder).join(".closed").exists());
+    let action = refused["error"]["action"].as_str().unwrap();
+    let claim = format!("aw next-number docs/plans --claim plan-<slug>.md --code {folder}");
+    assert!(action.contains(&format!("`{claim}`")), "{action}");
+
+    // Claimed, not written: the bare reservation is no plan.
+    let claim = claim.replace("<slug>", "demo");
+    let args: Vec<&str> = claim.split(' ').skip(1).collect();
+    let path = ws.ok(&args)["claimed_path"].as_str().unwrap().to_owned();
+    let mut named = template.clone();
+    named["validations"][0]["detail"] = json!(format!("{path} listed by aw status"));
+    let refused = json_of(aw(&ws, &submit, Some(&named.to_string())).1);
+    assert_eq!(refused["error"]["code"], "FLOW_EVIDENCE_MISSING");
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(message.contains("bare reservation"), "{message}");
+
+    // Written at the claimed path and named: applied, and the run goes on to final.
+    let plan = "# Plan 001 — demo\n\n> Status: open\n\n## Tasks\n\n### F1 — it works\n\
+                > Status: pending\n- [ ] T1.1 — make it work\n";
+    std::fs::write(&path, plan).unwrap();
+    let mut d = json_of(aw(&ws, &advance, None).1);
+    let mut name_it = |_: &Ws, _: &str, _: &Value| Some(path.clone());
+    d = respond(&ws, &folder, &d, Signals::None, &mut name_it);
+    assert!(d["error"].is_null(), "{d:#}");
+    assert_eq!(d["applied"][0]["transition"], "plan-new.adoption", "{d:#}");
+    for _ in 0..10 {
+        if d["boundary"]["kind"] == "final" {
+            break;
+        }
+        d = respond(&ws, &folder, &d, Signals::None, &mut name_it);
+        assert!(d["error"].is_null(), "{d:#}");
+    }
+    assert_eq!(d["boundary"]["kind"], "final", "{d:#}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), plan);
+    assert!(ws.sessions().join(&folder).join(".closed").exists());
 }

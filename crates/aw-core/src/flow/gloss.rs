@@ -72,7 +72,7 @@ pub const EVIDENCE: &[(&str, &str)] = &[
     ),
     (
         "plan.propuesta-publicada",
-        "plan published: its number claimed with `aw next-number docs/plans --claim plan-<slug>.md --code <session>`, the plan written at the `claimed_path` that prints, and the board listing it with its phases",
+        "plan published: its number claimed with `aw next-number docs/plans --claim plan-<slug>.md --code <session>`, the plan written at the `claimed_path` that prints, and the board listing it with its phases; the detail names that file (`docs/plans/NNN-plan-<slug>.md`) and aw reads it: an open plan with a `# ` title and phases, not the bare reservation",
     ),
     (
         "plan.executability-checklist",

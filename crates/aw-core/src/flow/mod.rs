@@ -22,6 +22,7 @@ pub mod gloss;
 pub mod human;
 pub mod journey;
 pub mod next_action;
+pub mod plan_evidence;
 pub mod projection;
 pub mod recover;
 pub mod registry;

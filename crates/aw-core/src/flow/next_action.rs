@@ -5,6 +5,7 @@
 use super::boundary::Resolved;
 use super::effects::approval_digest;
 use super::gloss;
+use super::plan_evidence::{DETAIL_TEMPLATE, PLAN_PUBLISHED};
 use super::registry::{Choice, Decision, Invocation};
 use super::vocab::{BoundaryKind, Flow, STOP_LABEL};
 use serde_json::{Value, json};
@@ -113,8 +114,23 @@ fn execution(
     let validations: Vec<Value> = action
         .evidence
         .iter()
-        .map(|id| json!({"id": id, "passed": true, "detail": "<what the output shows>"}))
+        .map(|id| {
+            let detail = if id == PLAN_PUBLISHED {
+                DETAIL_TEMPLATE
+            } else {
+                "<what the output shows>"
+            };
+            json!({"id": id, "passed": true, "detail": detail})
+        })
         .collect();
+    let checked = if action.evidence.iter().any(|id| id == PLAN_PUBLISHED) {
+        format!(
+            " The detail of `{PLAN_PUBLISHED}` names the plan's file (`docs/plans/NNN-plan-<slug>.md`, \
+             the `claimed_path`): aw reads it and applies the step only when it holds the plan."
+        )
+    } else {
+        String::new()
+    };
     let applied: Vec<&str> = row.effects().iter().map(|c| c.as_str()).collect();
     let example = compact(&json!({
         "input_digest": seal,
@@ -136,9 +152,9 @@ fn execution(
     format!(
         "Evidence to show: {}. {} `{}` {place}{stdin}, then pipe its real result into \
          `{submit}`: {example} — one validation per evidence id, its detail quoting the output \
-         lines that show it. If the command did not succeed, report its real outcome (failed, \
-         blocked, needs_input or cancelled) instead. A confirmation without output does not \
-         apply the step.",
+         lines that show it.{checked} If the command did not succeed, report its real outcome \
+         (failed, blocked, needs_input or cancelled) instead. A confirmation without output does \
+         not apply the step.",
         glossed(&action.evidence, folder),
         before_reading(inv),
         inv.command_line(),

@@ -12,6 +12,7 @@ use super::directive::{Overrides, Step, directive_for};
 use super::error::FlowResult;
 use super::journey::Journey;
 use super::next_action::advance_command;
+use super::plan_evidence::{self, EvidenceFacts};
 use super::run::Turn;
 use super::state::{Attempt, RunState};
 use super::verdict::verdict;
@@ -26,6 +27,9 @@ pub struct Submission<'a> {
     pub raw: &'a str,
     /// `--approval`, if given.
     pub approval: Option<&'a str>,
+    /// What the shell found on disk at the plan paths the answer names
+    /// ([`plan_evidence::requested`]); the evidence aw checks itself is judged against it.
+    pub evidence: &'a EvidenceFacts,
 }
 
 /// Answers the boundary in force.
@@ -126,10 +130,11 @@ pub fn submit(state: RunState, journey: &Journey<'_>, sub: Submission<'_>) -> Fl
             return reject(state, journey, resolved, r, None);
         }
         Answer::Execution(result) => {
-            let refused = resolved
-                .emitted
-                .as_ref()
-                .and_then(|a| verdict(result, row, a).err());
+            let refused = resolved.emitted.as_ref().and_then(|a| {
+                verdict(result, row, a)
+                    .and_then(|()| plan_evidence::check(result, a, sub.evidence, &folder))
+                    .err()
+            });
             if let Some(r) = refused {
                 return reject(state, journey, resolved, r, Some(attempt));
             }

@@ -2,6 +2,7 @@
 
 use aw_core::flow::directive::ErrorView;
 use aw_core::flow::effects::approval_digest;
+use aw_core::flow::plan_evidence::{EvidenceFacts, PLAN_PUBLISHED, PlanFile};
 use aw_core::flow::registry::Decision;
 use aw_core::flow::run::{Turn, advance};
 use aw_core::flow::submit::{Submission, submit};
@@ -41,6 +42,21 @@ pub fn decided(state: &RunState) -> Value {
     v
 }
 
+/// The plan a plan-new run's green result names, as [`Run::result`] reports it.
+pub const PLAN_PATH: &str = "docs/plans/001-plan-x.md";
+
+/// A plan as `FORMATS.md` has it: a title, open, one pending phase.
+pub const PLAN_TEXT: &str = "# Plan 001 — x\n\n> Status: open\n\n## Tasks\n\n### F1 — it works\n\
+     > Status: pending\n- [ ] T1.1 — make it work\n";
+
+/// The disk as an agent that published [`PLAN_PATH`] leaves it.
+pub fn published() -> EvidenceFacts {
+    EvidenceFacts {
+        root: "/w".to_owned(),
+        plans: vec![(PLAN_PATH.to_owned(), PlanFile::Text(PLAN_TEXT.to_owned()))],
+    }
+}
+
 /// A run driven through the pure engine.
 pub struct Run<'a> {
     /// The journey.
@@ -51,6 +67,9 @@ pub struct Run<'a> {
     pub last: Directive,
     /// Whether the last call would have written.
     pub wrote: bool,
+    /// What the shell would find at the plan paths an answer names ([`published`] unless a
+    /// test changes it).
+    pub evidence: EvidenceFacts,
 }
 
 impl<'a> Run<'a> {
@@ -70,6 +89,7 @@ impl<'a> Run<'a> {
             state,
             last: directive,
             wrote: true,
+            evidence: published(),
         }
     }
 
@@ -92,7 +112,11 @@ impl<'a> Run<'a> {
         let turn = submit(
             self.state.clone(),
             &self.journey,
-            Submission { raw, approval },
+            Submission {
+                raw,
+                approval,
+                evidence: &self.evidence,
+            },
         )
         .unwrap();
         if turn.write {
@@ -143,7 +167,14 @@ impl<'a> Run<'a> {
         let validations: Vec<Value> = a
             .evidence
             .iter()
-            .map(|id| json!({"id": id, "passed": true, "detail": "seen in the output"}))
+            .map(|id| {
+                let detail = if id == PLAN_PUBLISHED {
+                    format!("{PLAN_PATH} listed by aw status with 1 phase")
+                } else {
+                    "seen in the output".to_owned()
+                };
+                json!({"id": id, "passed": true, "detail": detail})
+            })
             .collect();
         json!({
             "input_digest": self.last.state_digest,

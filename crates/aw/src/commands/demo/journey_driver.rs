@@ -16,8 +16,8 @@ use aw_core::flow::effects::approval_digest;
 use aw_core::flow::run::{Turn, advance, starting_state};
 use aw_core::flow::submit::{Submission, submit};
 use aw_core::flow::{BoundaryKind, Directive, Flow, FlowError, Journey, RunState};
-use aw_workspace::flow_store;
 use aw_workspace::locate::Workspace;
+use aw_workspace::{flow_store, plan_evidence};
 use serde_json::{Value, json};
 
 /// One boundary met by the scripted journey.
@@ -68,6 +68,7 @@ pub fn drive(
                 Submission {
                     raw: &raw,
                     approval: approval.as_deref(),
+                    evidence: &plan_evidence::gather(ws, &raw),
                 },
             )
         })?;

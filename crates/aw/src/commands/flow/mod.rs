@@ -21,6 +21,7 @@ use aw_core::flow::human::render;
 use aw_core::flow::run::Turn;
 use aw_core::flow::{Directive, Flow, RunState};
 use aw_workspace::context_id::from_env;
+use aw_workspace::locate::Workspace;
 use aw_workspace::{WorkspaceError, flow_store};
 use clap::{Args, Subcommand};
 use serde_json::json;
@@ -125,10 +126,23 @@ fn drive(
     adopting: bool,
     step: impl FnOnce(Option<RunState>, &str) -> Result<Turn, FlowError>,
 ) -> Result<Turn, Failure> {
+    drive_in(args, cx, adopting, |stored, folder, _| step(stored, folder))
+}
+
+/// [`drive`], the step also seeing the workspace (to gather, under the lock, what it reads).
+fn drive_in(
+    args: &FlowArgs,
+    cx: &Ctx<'_>,
+    adopting: bool,
+    step: impl FnOnce(Option<RunState>, &str, &Workspace) -> Result<Turn, FlowError>,
+) -> Result<Turn, Failure> {
     let code = session_arg(args)?;
     let ws = cx.workspace_settled()?;
     let cid = from_env();
-    flow_store::drive(&ws, code, cid.as_deref(), adopting, step).map_err(failure)
+    flow_store::drive(&ws, code, cid.as_deref(), adopting, |stored, folder| {
+        step(stored, folder, &ws)
+    })
+    .map_err(failure)
 }
 
 /// Prints a directive in the resolved format.

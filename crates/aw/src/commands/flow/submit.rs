@@ -1,7 +1,7 @@
 //! `aw flow submit [--session <s>] [--approval <digest>] < answer.json`: answers the boundary in
 //! force.
 
-use super::{FlowArgs, drive, emit, flow_name};
+use super::{FlowArgs, drive_in, emit, flow_name};
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::Outcome;
@@ -9,6 +9,7 @@ use aw_core::error_code::ErrorCode;
 use aw_core::flow::Journey;
 use aw_core::flow::error::FlowError;
 use aw_core::flow::submit::{Submission, submit};
+use aw_workspace::plan_evidence;
 use aw_workspace::stdin::{AnswerLimits, read_answer};
 use clap::Args;
 
@@ -43,7 +44,7 @@ pub fn run(args: &SubmitArgs, flow: &FlowArgs, cx: &Ctx<'_>) -> Result<Outcome, 
     // Read before the lock is taken: a slow writer must not hold the workspace.
     let raw = read_answer(AnswerLimits::from_env()).map_err(|e| Failure::from(e.into_error()))?;
     let approval = args.approval.as_deref();
-    let turn = drive(flow, cx, false, |stored, folder| {
+    let turn = drive_in(flow, cx, false, |stored, folder, ws| {
         let Some(state) = stored else {
             return Err(FlowError::new(
                 ErrorCode::FlowRunAbsent,
@@ -54,12 +55,15 @@ pub fn run(args: &SubmitArgs, flow: &FlowArgs, cx: &Ctx<'_>) -> Result<Outcome, 
             ));
         };
         let journey = Journey::builtin(state.flow)?;
+        // Read under the lock: the plan an answer names is judged as it stands now.
+        let evidence = plan_evidence::gather(ws, &raw);
         submit(
             state,
             &journey,
             Submission {
                 raw: &raw,
                 approval,
+                evidence: &evidence,
             },
         )
     })?;
