@@ -69,6 +69,8 @@ LISTED = [
      "**Changed: refusals where the reference went on.**"),
     (r"^persist prepare", r"\$\.request: missing", "prepare's `inventory` and `semantic` where the reference prints its"),
     (r"^persist validate", r"error\.code", "neither an answer nor `{\"answer\": …}`"),
+    (r"^next-number .*--claim .*--code", r"error\.code",
+     "`next-number --claim --code <s>` whose session cannot own the claim keeps the resolver's code"),
     (r"^(checkpoint-write|auto-compact-on-close|resume-summary)", r"stderr: empty in the reference",
      "a lifecycle hook that fails says why on stderr"),
     (r"^checkpoint-read|^resume-summary|^session-resume", r"checkpoint\.(actualizado|avance)",
