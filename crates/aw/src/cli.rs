@@ -30,7 +30,7 @@ pub struct Cli {
     pub command: Command,
 }
 
-/// Flags every command accepts.
+// Flags every command accepts.
 #[derive(Debug, Args)]
 pub struct Global {
     /// Output format (default: human on a terminal, JSON when piped).

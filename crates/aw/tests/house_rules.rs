@@ -304,3 +304,18 @@ fn output_that_cannot_be_written_is_a_failure_not_a_success() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("could not be written"), "{err}");
 }
+
+/// On Linux with glibc the `aw` executable is linked at a fixed address (ELF type `EXEC`), so
+/// the loader patches no table at start-up (see ARCHITECTURE.md, "Start-up"); a build with
+/// `AW_BUILD_PIE=1` keeps a position-independent executable (type `DYN`) for packagers whose
+/// policy requires one.
+#[test]
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn the_binary_is_linked_at_a_fixed_address_unless_pie_is_asked_for() {
+    let bytes = std::fs::read(env!("CARGO_BIN_EXE_aw")).unwrap();
+    assert_eq!(&bytes[..4], b"\x7fELF");
+    // e_type, little-endian, at offset 16: 2 is EXEC, 3 is DYN.
+    let e_type = u16::from_le_bytes([bytes[16], bytes[17]]);
+    let pie_asked = option_env!("AW_BUILD_PIE").is_some_and(|v| v == "1");
+    assert_eq!(e_type, if pie_asked { 3 } else { 2 });
+}

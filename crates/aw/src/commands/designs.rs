@@ -17,7 +17,7 @@ use clap::Args;
 use serde_json::json;
 use std::fmt::Write as _;
 
-/// Arguments of `aw designs`.
+// Arguments of `aw designs`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "List the design packages under docs/designs/ (each folder holding a \

@@ -37,6 +37,8 @@ use clap::Subcommand;
 /// Every top-level command. Each one-line `about` is set as an attribute, not a doc comment,
 /// so the command's own `long_about` (in its file) still shows in `--help`.
 #[derive(Debug, Subcommand)]
+// A verb's arguments are built only when that verb runs, which keeps start-up small.
+#[command(defer = true)]
 pub enum Command {
     #[command(about = "Make folders outside the workspace visible to Claude Code and Codex.")]
     AttachMultiroot(visibility::attach::AttachArgs),
@@ -44,6 +46,7 @@ pub enum Command {
         about = "Write this conversation's session checkpoint as the host closes (SessionEnd hook)."
     )]
     AutoCompactOnClose(checkpoint::auto_compact_on_close::AutoCompactOnCloseArgs),
+    #[command(about = capability::ABOUT)]
     Capability(capability::CapabilityArgs),
     #[command(about = "Parse a session's CHECKPOINT.md (English or Spanish).")]
     CheckpointRead(checkpoint::read::CheckpointReadArgs),
@@ -71,6 +74,7 @@ links <skill-dir>` shows, creates or removes its wrapper links."
     )]
     #[command(subcommand)]
     Family(family::FamilyCommand),
+    #[command(about = flow::ABOUT)]
     Flow(flow::FlowArgs),
     #[command(about = "Add or update a session's row in HISTORY.md.")]
     HistoryUpdate(session::history_update::HistoryUpdateArgs),
@@ -93,6 +97,7 @@ result classes and exit codes, so the scripts that call it keep working."
     Manifest(manifest::ManifestCommand),
     #[command(about = "Print the next NNN of a docs folder, or claim one atomically.")]
     NextNumber(next_number::NextNumberArgs),
+    #[command(about = persist::ABOUT)]
     Persist(persist::PersistArgs),
     #[command(about = "Read the project block, or merge sources and branches into it.")]
     ProjectMdUpsert(project::md_upsert::ProjectMdUpsertArgs),

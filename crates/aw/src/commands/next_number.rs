@@ -21,7 +21,7 @@ use aw_workspace::numbering::{self, NumberRequest};
 use clap::Args;
 use serde_json::{Value, json};
 
-/// Arguments of `aw next-number`.
+// Arguments of `aw next-number`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "Print the next correlative (NNN) of a docs folder, creating the folder if needed.\n\n\

@@ -17,7 +17,7 @@ use aw_workspace::resolver;
 use clap::Args;
 use serde_json::json;
 
-/// Arguments of `aw resume`.
+// Arguments of `aw resume`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "Propose what to resume and the exact command to run for it. Read-only.\n\n\

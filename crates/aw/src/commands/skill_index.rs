@@ -14,7 +14,7 @@ use clap::Args;
 use serde_json::{Value, json};
 use std::path::PathBuf;
 
-/// Arguments of `aw skill-index`.
+// Arguments of `aw skill-index`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "List the installed skills, read from their SKILL.md frontmatter only: name \

@@ -19,7 +19,7 @@ use aw_workspace::skill_bindings;
 use clap::Args;
 use serde_json::{Map, Value, json};
 
-/// Arguments of `aw skills`.
+// Arguments of `aw skills`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "Show what each role (design, sql, git, research, diagrams, overview) is bound \

@@ -23,7 +23,7 @@ use aw_workspace::sessions;
 use clap::Args;
 use serde_json::{Map, Value, json};
 
-/// Arguments of `aw sources`.
+// Arguments of `aw sources`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "List the project block's sources: the branch each one is expected on, and \

@@ -11,7 +11,7 @@ use clap::Args;
 use serde_json::json;
 use std::path::PathBuf;
 
-/// Arguments of `aw stack`.
+// Arguments of `aw stack`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "Print the stack a folder's marker files imply: `pom.xml` (Java, Spring Boot, \

@@ -9,7 +9,7 @@ use crate::views;
 use aw_workspace::board;
 use clap::Args;
 
-/// Arguments of `aw status`.
+// Arguments of `aw status`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "Show the workspace board: specs (maturity, open questions), plans (tasks done, \

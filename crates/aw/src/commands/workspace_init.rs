@@ -29,7 +29,7 @@ use clap::Args;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
-/// Arguments of `aw workspace-init`.
+// Arguments of `aw workspace-init`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "Make the current folder (or `--workspace <dir>`) an aw workspace, or reconcile one.\n\n\

@@ -15,13 +15,15 @@ use serde_json::json;
 
 /// The `capability descriptor` verbs.
 #[derive(Debug, Subcommand)]
+// A verb's arguments are built only when that verb runs, which keeps start-up small.
+#[command(defer = true)]
 pub enum DescriptorCommand {
     // `about` rather than a doc comment, which would reset the verb's long help.
     #[command(about = "Check a descriptor file, or the descriptor a skill folder seals.")]
     Validate(ValidateArgs),
 }
 
-/// Arguments of `aw capability descriptor validate`.
+// Arguments of `aw capability descriptor validate`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "Check a capability descriptor (workline.capability-descriptor/v1).\n\n\

@@ -14,10 +14,15 @@ use crate::output::Outcome;
 use clap::{Args, Subcommand};
 use protocol::ProtocolArgs;
 
-/// Arguments of `aw capability`.
+/// The one-line summary of `aw capability`, also set on its entry in the command list (the
+/// arguments are built only when the command runs).
+pub const ABOUT: &str =
+    "Run a capability's operations: prepare, continue, validate, apply; check descriptors.";
+
+// Arguments of `aw capability`.
 #[derive(Debug, Args)]
 #[command(
-    about = "Run a capability's operations: prepare, continue, validate, apply; check descriptors.",
+    about = ABOUT,
     long_about = GUIDE
 )]
 pub struct CapabilityArgs {
@@ -58,6 +63,8 @@ jq '{request: .request, plan: .plan}' a2.json \\\n      \
 
 /// The `capability` verbs.
 #[derive(Debug, Subcommand)]
+// A verb's arguments are built only when that verb runs, which keeps start-up small.
+#[command(defer = true)]
 pub enum CapabilityCommand {
     // `about` rather than doc comments, which would reset each verb's long help.
     #[command(about = prepare::ABOUT, long_about = prepare::LONG_ABOUT)]

@@ -29,7 +29,7 @@ use aw_workspace::{designs, inventory, lock, publish, random, skill_bindings};
 use clap::Args;
 use std::path::{Path, PathBuf};
 
-/// The flags every protocol verb takes (§3.1).
+// The flags every protocol verb takes (§3.1).
 #[derive(Debug, Args)]
 pub struct ProtocolArgs {
     /// The capability (required; only the first is used when repeated).

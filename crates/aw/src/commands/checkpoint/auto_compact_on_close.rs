@@ -17,7 +17,7 @@ use aw_workspace::hooks::{self, Checkpointed, OnClose};
 use clap::Args;
 use serde_json::{Value, json};
 
-/// Arguments of `aw auto-compact-on-close`.
+// Arguments of `aw auto-compact-on-close`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "Write the checkpoint of this conversation's session as the host closes (the \

@@ -19,7 +19,7 @@ use aw_workspace::resolver::{self, Request};
 use clap::Args;
 use serde_json::json;
 
-/// Arguments of `aw checkpoint-read`.
+// Arguments of `aw checkpoint-read`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "Parse a session's CHECKPOINT.md.\n\nThe session is `--code`, else the one this \

@@ -24,7 +24,7 @@ use clap::Args;
 use serde_json::{Map, Value, json};
 use std::time::Duration;
 
-/// Arguments of `aw resume-summary`.
+// Arguments of `aw resume-summary`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "Summarise where this conversation's session stands after a compaction (the \

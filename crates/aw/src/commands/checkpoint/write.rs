@@ -23,7 +23,7 @@ use aw_workspace::hooks::{self, Checkpointed, Unresolved};
 use clap::Args;
 use serde_json::{Value, json};
 
-/// Arguments of `aw checkpoint-write`.
+// Arguments of `aw checkpoint-write`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "Write a CHECKPOINT.md snapshot of the session (the PreCompact hook target).\n\n\

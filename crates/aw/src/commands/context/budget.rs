@@ -17,7 +17,7 @@ use clap::Args;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
-/// Arguments of `aw context-budget`.
+// Arguments of `aw context-budget`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "Measure what the agent bundle costs, command by command: lines, bytes and an \

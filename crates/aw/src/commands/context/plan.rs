@@ -14,7 +14,7 @@ use clap::Args;
 use serde_json::{Value, json};
 use std::path::PathBuf;
 
-/// Arguments of `aw context-plan`.
+// Arguments of `aw context-plan`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "Print the ordered read-set of a bundle command: which documents of the agent \

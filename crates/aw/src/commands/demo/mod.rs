@@ -24,7 +24,7 @@ use aw_workspace::example::ExampleDir;
 use clap::Args;
 use serde_json::json;
 
-/// Arguments of `aw demo`.
+// Arguments of `aw demo`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "Run aw on a built-in example, in a temporary folder deleted at the end: a skill \

@@ -18,7 +18,7 @@ use clap::Args;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
-/// Arguments of `aw family links`.
+// Arguments of `aw family links`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "Show, create or remove the wrapper links of a family member: one symbolic link \

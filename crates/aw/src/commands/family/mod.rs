@@ -18,6 +18,8 @@ use clap::Subcommand;
 
 /// The `family` verbs.
 #[derive(Debug, Subcommand)]
+// A verb's arguments are built only when that verb runs, which keeps start-up small.
+#[command(defer = true)]
 pub enum FamilyCommand {
     // `about` rather than a doc comment, which would reset the verb's long help.
     #[command(about = "Show, create or remove a member's wrapper links (`roles.*.cmd`).")]

@@ -14,7 +14,7 @@ use aw_manifest::catalog::{CatalogView, ModeView, catalog_view_of};
 use clap::Args;
 use serde_json::json;
 
-/// Arguments of `aw family modes`.
+// Arguments of `aw family modes`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "Render a family member's mode catalog (the `modeCatalog` block of its \

@@ -16,7 +16,7 @@ use clap::Args;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
-/// Arguments of `aw family posture`.
+// Arguments of `aw family posture`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "The configured dispatch posture: `codex model=… effort=… tier=… · agy model=…`, \

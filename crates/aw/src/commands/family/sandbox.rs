@@ -23,7 +23,7 @@ use clap::Args;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
-/// Arguments of `aw family sandbox`.
+// Arguments of `aw family sandbox`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "Advise the sandbox lane: the egress hosts (`networkHosts`) and writable state \

@@ -25,7 +25,7 @@ use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 use std::path::Path;
 
-/// Arguments of `aw family settings`.
+// Arguments of `aw family settings`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "The bridges' host settings file, ${XDG_CONFIG_HOME:-~/.config}/agent-workflow/\
@@ -48,8 +48,10 @@ pub struct SettingsArgs {
     pub from: Vec<String>,
 }
 
-/// The `settings` verbs.
+// The `settings` verbs.
 #[derive(Debug, Subcommand)]
+// A verb's arguments are built only when that verb runs, which keeps start-up small.
+#[command(defer = true)]
 pub enum Verb {
     /// Every known key with its effective value and where it comes from.
     List,

@@ -12,7 +12,7 @@ use clap::Args;
 use serde_json::{Value, json};
 use std::path::PathBuf;
 
-/// Arguments of `aw family status`.
+// Arguments of `aw family status`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "Detect each agent-workflow family member (kit, memory, engine, the codex and \

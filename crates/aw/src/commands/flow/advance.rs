@@ -8,7 +8,7 @@ use aw_core::flow::Journey;
 use aw_core::flow::run::{advance, starting_state};
 use clap::Args;
 
-/// Arguments of `aw flow advance`.
+// Arguments of `aw flow advance`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "Apply every step the CLI can decide by itself and stop at the next boundary; \

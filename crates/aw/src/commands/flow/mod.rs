@@ -26,10 +26,14 @@ use aw_workspace::{WorkspaceError, flow_store};
 use clap::{Args, Subcommand};
 use serde_json::json;
 
-/// Arguments of `aw flow`.
+/// The one-line summary of `aw flow`, also set on its entry in the command list (the
+/// arguments are built only when the command runs).
+pub const ABOUT: &str = "Walk a session's flow: the next boundary, and what to do there.";
+
+// Arguments of `aw flow`.
 #[derive(Debug, Args)]
 #[command(
-    about = "Walk a session's flow: the next boundary, and what to do there.",
+    about = ABOUT,
     long_about = "Walk a session's Workline flow (spec-refine, plan-new, plan-refine, plan-exec, \
 quick) deterministically.\n\n`aw flow advance` applies every step the CLI can decide by itself and \
 stops at the next boundary: semantic (the agent's judgment), human (a person's choice), \
@@ -59,6 +63,8 @@ pub struct FlowArgs {
 
 /// The verbs of `aw flow`.
 #[derive(Debug, Subcommand)]
+// A verb's arguments are built only when that verb runs, which keeps start-up small.
+#[command(defer = true)]
 pub enum Verb {
     // `about` rather than a doc comment: a variant's doc comment would also reset the verb's
     // long help, which its Args struct carries.

@@ -12,7 +12,7 @@ use aw_core::flow::error::FlowError;
 use aw_core::flow::recover::recover;
 use clap::Args;
 
-/// Arguments of `aw flow recover`.
+// Arguments of `aw flow recover`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "Give the exhausted boundary in force its attempts back, so it can be \

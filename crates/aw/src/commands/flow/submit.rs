@@ -13,7 +13,7 @@ use aw_workspace::plan_evidence;
 use aw_workspace::stdin::{AnswerLimits, read_answer};
 use clap::Args;
 
-/// Arguments of `aw flow submit`.
+// Arguments of `aw flow submit`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "Answer the boundary in force with one JSON object on stdin; the \

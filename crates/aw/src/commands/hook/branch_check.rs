@@ -15,7 +15,7 @@ use aw_workspace::stdin::read_hook_payload;
 use clap::Args;
 use std::time::Instant;
 
-/// Arguments of `aw hook branch-check` (none: the payload comes on stdin).
+// Arguments of `aw hook branch-check` (none: the payload comes on stdin).
 #[derive(Debug, Args)]
 pub struct BranchCheckArgs {}
 

@@ -11,6 +11,8 @@ use clap::Subcommand;
 
 /// The hooks.
 #[derive(Debug, Subcommand)]
+// A verb's arguments are built only when that verb runs, which keeps start-up small.
+#[command(defer = true)]
 pub enum HookCommand {
     #[command(
         about = "Block an edit in a source that is not on its working branch (PreToolUse).",

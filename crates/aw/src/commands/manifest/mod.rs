@@ -9,6 +9,8 @@ use clap::Subcommand;
 
 /// The `manifest` verbs.
 #[derive(Debug, Subcommand)]
+// A verb's arguments are built only when that verb runs, which keeps start-up small.
+#[command(defer = true)]
 pub enum ManifestCommand {
     // `about` rather than a doc comment, which would reset the verb's long help.
     #[command(

@@ -16,7 +16,7 @@ use aw_workspace::skill::{SkillDir, resolve_arg};
 use clap::Args;
 use serde_json::{Value, json};
 
-/// Arguments of `aw manifest validate`.
+// Arguments of `aw manifest validate`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "Validate the `capability.json` manifest of each skill folder, in the order given.\n\n\

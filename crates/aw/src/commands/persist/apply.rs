@@ -35,7 +35,7 @@ aw command in the workspace. The same plan applied again is complete and writes 
 refused plan is a blocked result (exit 0) whose next action starts \"nothing was written\"; a \
 missing plan or --approval is ARGS_INVALID (exit 1).";
 
-/// Arguments of `aw persist apply`.
+// Arguments of `aw persist apply`.
 #[derive(Debug, Args)]
 pub struct ApplyArgs {
     /// The plan's approval_digest, as a person approved it.

@@ -17,10 +17,15 @@ use aw_core::persist::result::{Carried, Outcome as Ended, PersistResult, Stage};
 use aw_workspace::stdin::{AnswerLimits, read_answer};
 use clap::{Args, Subcommand};
 
-/// Arguments of `aw persist`.
+/// The one-line summary of `aw persist`, also set on its entry in the command list (the
+/// arguments are built only when the command runs).
+pub const ABOUT: &str =
+    "Adopt finished conversation work into docs/research, docs/specs and docs/plans.";
+
+// Arguments of `aw persist`.
 #[derive(Debug, Args)]
 #[command(
-    about = "Adopt finished conversation work into docs/research, docs/specs and docs/plans.",
+    about = ABOUT,
     long_about = GUIDE
 )]
 pub struct PersistArgs {
@@ -59,6 +64,8 @@ jq '{plan: .plan}' p2.json | aw persist apply --approval \"$(jq -r .plan.approva
 
 /// The `persist` stages.
 #[derive(Debug, Subcommand)]
+// A verb's arguments are built only when that verb runs, which keeps start-up small.
+#[command(defer = true)]
 pub enum PersistCommand {
     #[command(about = prepare::ABOUT, long_about = prepare::LONG_ABOUT)]
     Prepare(KindArgs),
@@ -68,7 +75,7 @@ pub enum PersistCommand {
     Apply(apply::ApplyArgs),
 }
 
-/// The kinds a persist covers (prepare and validate).
+// The kinds a persist covers (prepare and validate).
 #[derive(Debug, Args)]
 pub struct KindArgs {
     /// A kind of document to persist: research, spec or plan (repeatable; default: all three).

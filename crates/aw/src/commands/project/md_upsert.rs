@@ -18,7 +18,7 @@ use aw_workspace::project::{self, BLOCK_FILES, ProjectFiles};
 use clap::Args;
 use serde_json::json;
 
-/// Arguments of `aw project-md-upsert`.
+// Arguments of `aw project-md-upsert`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "Read the project block (`--read`) or merge into it (`--init`).\n\n\

@@ -20,7 +20,7 @@ use aw_core::project::source::{
 };
 use clap::Args;
 
-/// The block values `workspace-init` and `project-md-upsert --init` both take.
+// The block values `workspace-init` and `project-md-upsert --init` both take.
 #[derive(Debug, Args)]
 pub struct BlockFlags {
     /// A source: `alias:path[:main-branch]` (repeatable). Windows paths such as `C:\repos\api` work.
@@ -134,7 +134,7 @@ pub enum BranchList {
     Qa,
 }
 
-/// Arguments of `aw set-working-branch` and `aw set-qa-branch`.
+// Arguments of `aw set-working-branch` and `aw set-qa-branch`.
 #[derive(Debug, clap::Args)]
 pub struct SetBranchArgs {
     /// The source's alias.

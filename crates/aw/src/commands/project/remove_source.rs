@@ -21,7 +21,7 @@ use aw_workspace::source_removal::{Detach, RemovalPlan, RemoveError, run as remo
 use clap::Args;
 use serde_json::{Value, json};
 
-/// Arguments of `aw remove-source`.
+// Arguments of `aw remove-source`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "Take a source out of the workspace: remove its row and its working and QA \

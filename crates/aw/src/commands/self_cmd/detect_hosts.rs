@@ -10,7 +10,7 @@ use aw_workspace::install::{Snapshot, host_present, installed_version};
 use clap::Args;
 use serde_json::{Value, json};
 
-/// Arguments of `aw self detect-hosts`.
+// Arguments of `aw self detect-hosts`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "List the agent hosts aw installs into (claude, codex, gemini, opencode) and the \

@@ -20,7 +20,7 @@ use clap::Args;
 use serde_json::{Value, json};
 use std::path::Path;
 
-/// Arguments of `aw self doctor`.
+// Arguments of `aw self doctor`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "Check aw's installation, read-only: which `aw` is on PATH (the first one is what \

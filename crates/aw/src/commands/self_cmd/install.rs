@@ -15,7 +15,7 @@ use clap::Args;
 use serde_json::{Value, json};
 use std::path::Path;
 
-/// Arguments of `aw self install`.
+// Arguments of `aw self install`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "Install what an agent host needs to drive aw: the `w` skill (the bundle embedded \

@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 /// The aw version every marker names.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-/// The flags install and uninstall share.
+// The flags install and uninstall share.
 #[derive(Debug, Args)]
 pub struct TargetFlags {
     /// Where: claude, codex, gemini, opencode, agents (the shared ~/.agents/skills), or all
@@ -150,6 +150,8 @@ pub fn refused(e: InstallError) -> Failure {
 
 /// The `self` verbs.
 #[derive(Debug, Subcommand)]
+// A verb's arguments are built only when that verb runs, which keeps start-up small.
+#[command(defer = true)]
 pub enum SelfCommand {
     // `about` rather than a doc comment, which would reset the verb's long help.
     #[command(about = "List the agent hosts whose folders are under HOME.")]

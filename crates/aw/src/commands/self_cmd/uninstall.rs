@@ -12,7 +12,7 @@ use aw_workspace::install::{
 use clap::Args;
 use serde_json::{Value, json};
 
-/// Arguments of `aw self uninstall`.
+// Arguments of `aw self uninstall`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "Remove what `aw self install` put on a host, and only that: every file under \

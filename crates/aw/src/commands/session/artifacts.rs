@@ -26,7 +26,7 @@ use clap::Args;
 use serde_json::{Map, Value, json};
 use std::path::Path;
 
-/// Arguments of `aw session-artifacts`.
+// Arguments of `aw session-artifacts`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "Summarise a session's artifacts, or dump their contents.\n\nThe summary reports \

@@ -13,7 +13,7 @@ use aw_workspace::sessions;
 use clap::Args;
 use serde_json::json;
 
-/// Arguments of `aw session-close`.
+// Arguments of `aw session-close`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "Close a session: remove this workspace's conversation bindings to it, make \

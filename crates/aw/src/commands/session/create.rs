@@ -16,7 +16,7 @@ use aw_workspace::sessions::{self, CreateRequest};
 use clap::Args;
 use serde_json::json;
 
-/// Arguments of `aw session-create`.
+// Arguments of `aw session-create`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "Create a session: `.<ns>/sessions/NNN-<name>/SESSION.md`.\n\nNNN is the next \

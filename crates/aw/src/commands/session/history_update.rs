@@ -19,7 +19,7 @@ use aw_workspace::history;
 use clap::Args;
 use serde_json::json;
 
-/// Arguments of `aw history-update`.
+// Arguments of `aw history-update`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "Add or update a session's row in HISTORY.md.\n\nThe row key is the session's \

@@ -28,7 +28,7 @@ pub enum StateFilter {
     All,
 }
 
-/// Arguments of `aw sessions`.
+// Arguments of `aw sessions`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "List the workspace's sessions.\n\nBy default only active sessions are listed \

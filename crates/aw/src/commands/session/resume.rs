@@ -26,7 +26,7 @@ use aw_workspace::sessions::{self, DescriptorKind};
 use clap::Args;
 use serde_json::json;
 
-/// Arguments of `aw session-resume`.
+// Arguments of `aw session-resume`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "Show where a session stands: its narrative first (objective, next step, criteria, \

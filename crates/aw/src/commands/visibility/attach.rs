@@ -7,7 +7,7 @@ use crate::output::Outcome;
 use aw_workspace::visibility::Direction;
 use clap::Args;
 
-/// Arguments of `aw attach-multiroot`.
+// Arguments of `aw attach-multiroot`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "Make folders outside the workspace visible to the agent hosts: add them to \

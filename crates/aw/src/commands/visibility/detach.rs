@@ -7,7 +7,7 @@ use crate::output::Outcome;
 use aw_workspace::visibility::Direction;
 use clap::Args;
 
-/// Arguments of `aw detach-multiroot`.
+// Arguments of `aw detach-multiroot`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "Withdraw folders from the agent hosts' multi-root settings: remove them from \

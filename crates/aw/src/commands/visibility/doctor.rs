@@ -13,7 +13,7 @@ use aw_workspace::visibility::{Inspection, inspect};
 use clap::Args;
 use serde_json::{Value, json};
 
-/// Arguments of `aw visibility doctor`.
+// Arguments of `aw visibility doctor`.
 #[derive(Debug, Args)]
 #[command(
     long_about = "Check multi-root visibility, without changing anything: for every source of the \

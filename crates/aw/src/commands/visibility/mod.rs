@@ -20,7 +20,7 @@ use aw_workspace::visibility::{Direction, MultirootRequest, VisibilityError, mul
 use clap::{Args, Subcommand};
 use serde_json::json;
 
-/// The flags `attach-multiroot` and `detach-multiroot` share.
+// The flags `attach-multiroot` and `detach-multiroot` share.
 #[derive(Debug, Args)]
 pub struct MultirootFlags {
     /// A folder (repeatable). Relative paths are taken from the workspace root, as source paths
@@ -180,6 +180,8 @@ fn run(
 
 /// The `visibility` verbs.
 #[derive(Debug, Subcommand)]
+// A verb's arguments are built only when that verb runs, which keeps start-up small.
+#[command(defer = true)]
 pub enum VisibilityCommand {
     // `about` rather than a doc comment, which would reset the verb's long help.
     #[command(
