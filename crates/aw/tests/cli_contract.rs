@@ -342,3 +342,36 @@ fn what_v22_adds_and_aw_does_not_yet_is_absent_as_documented() {
         "{render}"
     );
 }
+
+#[test]
+fn the_reference_commands_aw_lacks_are_listed_and_refused_as_documented() {
+    // PROTOCOL's "Reference commands aw does not have": each row names the reference's commands
+    // (in backticks, before the first `|` cell ends) and what to use instead. A command that
+    // lands in aw, or one the table forgets, fails here until the table says so.
+    let protocol = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/PROTOCOL.md"),
+    )
+    .unwrap();
+    let section = protocol
+        .split("## Reference commands aw does not have")
+        .nth(1)
+        .unwrap()
+        .split("\n## ")
+        .next()
+        .unwrap();
+    let mut listed = Vec::new();
+    for row in section.lines().filter(|l| l.starts_with("| `")) {
+        let cells: Vec<&str> = row.split('|').collect();
+        let instead = cells[2].trim();
+        assert!(!instead.is_empty(), "no alternative named: {row}");
+        for name in cells[1].split('`').skip(1).step_by(2) {
+            listed.push(name.to_owned());
+        }
+    }
+    assert_eq!(listed.len(), 19, "{listed:?}");
+    assert!(section.contains("These 19 are absent"));
+    for name in &listed {
+        let v = failure(&[name.as_str()]);
+        assert_eq!(v["error"]["code"], "UNKNOWN_COMMAND", "{name}: {v}");
+    }
+}
