@@ -1493,7 +1493,8 @@ fn settings_backups_are_bounded_to_the_newest_five_and_nothing_else_goes() {
     }
     std::fs::write(claude.join("settings.json.bak.1000000000.1"), "old").unwrap();
     std::fs::write(claude.join("settings.json.bak.mine"), "mine").unwrap();
-    std::fs::create_dir_all(claude.join("settings.json.bak.1000000005")).unwrap();
+    // A folder named like the newest backup of all: never deleted, and never counted.
+    std::fs::create_dir_all(claude.join("settings.json.bak.9999999999")).unwrap();
     std::fs::create_dir_all(claude.join(".aw-backup-1000000000/skills/w")).unwrap();
     std::fs::write(
         claude.join(".aw-backup-1000000000/skills/w/SKILL.md"),
@@ -1564,7 +1565,7 @@ fn settings_backups_are_bounded_to_the_newest_five_and_nothing_else_goes() {
         );
     }
     assert!(
-        claude.join("settings.json.bak.1000000005").is_dir(),
+        claude.join("settings.json.bak.9999999999").is_dir(),
         "a folder is never deleted"
     );
     assert_eq!(

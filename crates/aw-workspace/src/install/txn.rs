@@ -606,14 +606,16 @@ fn run_all(
 /// Deletes aw's backups of the file `file` in `dir` beyond the newest few, `written` (the one
 /// this run wrote) among them (which ones: aw-core's
 /// [`backups_to_remove`](aw_core::install::backups::backups_to_remove), given the folder's
-/// names). Only regular files go (never a link or a folder); one that cannot be deleted is left.
-/// Returns the paths deleted.
+/// names of its regular files). Only regular files count and go (never a link or a folder, which
+/// would otherwise take the place of a backup among the newest); one that cannot be deleted is
+/// left. Returns the paths deleted.
 fn prune_backups(dir: &Path, file: &str, written: &str) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
     let names: Vec<String> = entries
         .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
         .filter_map(|e| e.file_name().into_string().ok())
         .collect();
     aw_core::install::backups::backups_to_remove(file, &names, written)
