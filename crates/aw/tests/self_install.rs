@@ -1329,3 +1329,258 @@ fn the_settings_file_keeps_the_persons_bytes_and_a_repeated_key_is_refused() {
     );
     assert_eq!(read(home, ".claude/settings.json"), twice);
 }
+
+/// The settings file's text with `from` replaced by `to` once (the test's own edit).
+fn edit_settings(home: &Path, from: &str, to: &str) -> String {
+    let text = read(home, ".claude/settings.json");
+    assert!(text.contains(from), "{from} in {text}");
+    let text = text.replacen(from, to, 1);
+    std::fs::write(home.join(".claude/settings.json"), &text).unwrap();
+    text
+}
+
+fn host_of<'a>(d: &'a Value, id: &str) -> &'a Value {
+    d["hosts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["id"] == id)
+        .unwrap()
+}
+
+#[test]
+fn a_hook_of_aws_the_person_tuned_is_present_and_kept_byte_for_byte_even_with_force() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    install(&ws, "claude");
+    let pre_compact = aw_command("checkpoint-write --can-pause");
+    // The timeout tuned, a key of the person's on aw's handler and on its group, the person's
+    // own handler inside aw's group, and the tool hook's matcher narrowed to two edit tools.
+    edit_settings(
+        home,
+        &format!(
+            "\"command\": \"{pre_compact}\",\n            \"timeout\": 10\n          }}\n        ]"
+        ),
+        &format!(
+            "\"command\": \"{pre_compact}\",\n            \"timeout\": 99,\n            \"statusMessage\": \"saving\"\n          }},\n          {{ \"type\": \"command\", \"command\": \"notify-me\" }}\n        ],\n        \"note\": \"mine\""
+        ),
+    );
+    let tuned = edit_settings(
+        home,
+        "\"matcher\": \"Edit|Write|MultiEdit|NotebookEdit\"",
+        "\"matcher\": \"Edit|Write\"",
+    );
+    for force in [false, true] {
+        let mut args = vec!["self", "install", "--target", "claude"];
+        if force {
+            args.push("--force");
+        }
+        let v = ws.ok(&args);
+        let h = &target(&v, "claude")["hooks"];
+        assert_eq!(h["status"], "noop", "{h:#}");
+        assert_eq!(
+            h["events_present"],
+            serde_json::json!(["PreToolUse", "PreCompact", "PostCompact", "SessionEnd"]),
+            "{h:#}"
+        );
+        assert_eq!(h["events_added"], serde_json::json!([]));
+        assert_eq!(read(home, ".claude/settings.json"), tuned, "byte for byte");
+    }
+    let c = host_of(&ws.ok(&["self", "doctor"]), "claude").clone();
+    assert_eq!(c["verdict"], "ok", "{c:#}");
+    assert_eq!(c["duplicate_hooks"], serde_json::json!([]));
+    // An older aw's path: only the command string's bytes change, the timeout stays.
+    let bin = crate::support::bin().canonicalize().unwrap();
+    let bin = bin.to_str().unwrap().to_owned();
+    let stale = tuned.replacen(
+        &format!("\"{pre_compact}\""),
+        "\"/old/place/aw checkpoint-write --can-pause\"",
+        1,
+    );
+    std::fs::write(home.join(".claude/settings.json"), &stale).unwrap();
+    let v = install(&ws, "claude");
+    let h = &target(&v, "claude")["hooks"];
+    assert_eq!(
+        h["events_added"],
+        serde_json::json!(["PreCompact"]),
+        "{h:#}"
+    );
+    assert_eq!(read(home, ".claude/settings.json"), tuned, "{bin}");
+}
+
+#[test]
+fn an_edited_hook_of_aws_is_kept_not_doubled_named_by_the_doctor_and_left_by_uninstall() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    install(&ws, "claude");
+    let on_close = aw_command("auto-compact-on-close");
+    let edited = edit_settings(
+        home,
+        &format!("\"{on_close}\""),
+        &format!("\"{on_close} --quiet\""),
+    );
+    let v = install(&ws, "claude");
+    let h = &target(&v, "claude")["hooks"];
+    assert_eq!(h["edited_kept"], serde_json::json!(["SessionEnd"]), "{h:#}");
+    assert_eq!(h["status"], "noop", "{h:#}");
+    assert_eq!(read(home, ".claude/settings.json"), edited, "nothing added");
+    let c = host_of(&ws.ok(&["self", "doctor"]), "claude").clone();
+    assert_eq!(c["verdict"], "ok", "{c:#}");
+    assert_eq!(
+        c["edited_hooks"],
+        serde_json::json!([{ "event": "SessionEnd", "command": format!("{on_close} --quiet") }])
+    );
+    assert_eq!(c["duplicate_hooks"], serde_json::json!([]));
+    // What an older aw left: its own entry added beside the edited one, so it ran twice.
+    let doubled = edit_settings(
+        home,
+        "\"SessionEnd\": [",
+        &format!(
+            "\"SessionEnd\": [\n      {{ \"matcher\": \"\", \"hooks\": [{{ \"type\": \"command\", \"command\": \"{on_close}\", \"timeout\": 10 }}] }},"
+        ),
+    );
+    let d = ws.ok(&["self", "doctor"]);
+    let c = host_of(&d, "claude");
+    assert_eq!(
+        c["duplicate_hooks"],
+        serde_json::json!(["SessionEnd"]),
+        "{c:#}"
+    );
+    assert_eq!(
+        c["verdict"], "outdated",
+        "a hook that runs twice is a fault"
+    );
+    assert_eq!(d["healthy"], false);
+    let (_, text) = ws.stdout(&["self", "doctor", "--format", "human"], None, &[]);
+    assert!(text.contains("SessionEnd runs twice"), "{text}");
+    assert!(
+        text.contains("edited hook (yours now, kept): SessionEnd"),
+        "{text}"
+    );
+    let v = install(&ws, "claude");
+    let h = &target(&v, "claude")["hooks"];
+    assert_eq!(
+        h["duplicates_removed"],
+        serde_json::json!(["SessionEnd"]),
+        "{h:#}"
+    );
+    assert_ne!(read(home, ".claude/settings.json"), doubled);
+    assert_eq!(
+        read(home, ".claude/settings.json"),
+        edited,
+        "back to the person's"
+    );
+    // Uninstall leaves the edited hook (the person's) and says so.
+    let u = ws.ok(&["self", "uninstall", "--target", "claude"]);
+    let h = &target(&u, "claude")["hooks"];
+    assert_eq!(h["edited_kept"], serde_json::json!(["SessionEnd"]), "{h:#}");
+    let left = read(home, ".claude/settings.json");
+    assert!(left.contains(&format!("{on_close} --quiet")), "{left}");
+    for gone in ["branch-check", "checkpoint-write", "resume-summary"] {
+        assert!(!left.contains(gone), "{left}");
+    }
+}
+
+#[test]
+fn settings_backups_are_bounded_to_the_newest_five_and_nothing_else_goes() {
+    let ws = Ws::bare().pinned_clock();
+    let home = ws.home();
+    let claude = home.join(".claude");
+    std::fs::create_dir_all(&claude).unwrap();
+    // Older backups of aw's, and things of the same look that are not aw's backups.
+    for epoch in 1_000_000_001..=1_000_000_004u64 {
+        std::fs::write(claude.join(format!("settings.json.bak.{epoch}")), "old").unwrap();
+    }
+    std::fs::write(claude.join("settings.json.bak.1000000000.1"), "old").unwrap();
+    std::fs::write(claude.join("settings.json.bak.mine"), "mine").unwrap();
+    // A folder named like the newest backup of all: never deleted, and never counted.
+    std::fs::create_dir_all(claude.join("settings.json.bak.9999999999")).unwrap();
+    std::fs::create_dir_all(claude.join(".aw-backup-1000000000/skills/w")).unwrap();
+    std::fs::write(
+        claude.join(".aw-backup-1000000000/skills/w/SKILL.md"),
+        "aside",
+    )
+    .unwrap();
+    let mut removed: Vec<String> = Vec::new();
+    for i in 0..7 {
+        // Each run finds the person's file without aw's hooks: it changes it, backing it up.
+        std::fs::write(
+            claude.join("settings.json"),
+            format!("{{\"model\": \"opus-{i}\"}}\n"),
+        )
+        .unwrap();
+        let v = install(&ws, "claude");
+        let t = target(&v, "claude");
+        assert!(t["hooks"]["backup"].is_string(), "{t:#}");
+        removed.extend(
+            t["backups_removed"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p.as_str().unwrap().to_owned()),
+        );
+    }
+    let backups = |dir: &Path| -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.is_file())
+            .filter_map(|p| {
+                let name = p.file_name()?.to_str()?.to_owned();
+                name.starts_with("settings.json.bak.")
+                    .then(|| (name, std::fs::read_to_string(&p).unwrap()))
+            })
+            .collect();
+        out.sort();
+        out
+    };
+    let left = backups(&claude);
+    let mut contents: Vec<&str> = left.iter().map(|(_, c)| c.as_str()).collect();
+    contents.sort_unstable();
+    assert_eq!(
+        contents,
+        [
+            "mine",
+            "{\"model\": \"opus-2\"}\n",
+            "{\"model\": \"opus-3\"}\n",
+            "{\"model\": \"opus-4\"}\n",
+            "{\"model\": \"opus-5\"}\n",
+            "{\"model\": \"opus-6\"}\n",
+        ],
+        "the newest five of aw's, and the person's own file: {left:?}"
+    );
+    assert_eq!(removed.len(), 7, "5 old + the 2 oldest new: {removed:?}");
+    for old in [
+        "settings.json.bak.1000000001",
+        "settings.json.bak.1000000002",
+        "settings.json.bak.1000000003",
+        "settings.json.bak.1000000004",
+        "settings.json.bak.1000000000.1",
+    ] {
+        let path = claude.join(old);
+        assert!(!path.exists(), "{old}");
+        assert!(
+            removed.contains(&path.to_str().unwrap().to_owned()),
+            "{old}: {removed:?}"
+        );
+    }
+    assert!(
+        claude.join("settings.json.bak.9999999999").is_dir(),
+        "a folder is never deleted"
+    );
+    assert_eq!(
+        read(home, ".claude/.aw-backup-1000000000/skills/w/SKILL.md"),
+        "aside",
+        "what install moved aside stays"
+    );
+    // An uninstall that backs up keeps the bound too.
+    let u = ws.ok(&["self", "uninstall", "--target", "claude"]);
+    assert_eq!(
+        target(&u, "claude")["backups_removed"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+    assert_eq!(backups(&claude).len(), 6, "five of aw's and the person's");
+}

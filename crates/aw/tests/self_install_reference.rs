@@ -105,9 +105,29 @@ fn files_mentioning(home: &Path, rel: &str, needle: &str) -> Vec<String> {
         .collect()
 }
 
+/// A workspace whose runs see only `PATH` = one empty folder of its own, or, with
+/// `reference`, one holding an executable `agent-workflow` (a stand-in: nothing runs it).
+fn ws_with_path(reference: bool) -> Ws {
+    let ws = Ws::bare();
+    let bin = ws.root().join("path-bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    if reference {
+        let program = bin.join("agent-workflow");
+        std::fs::write(&program, "#!/bin/sh\nexit 0\n").unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+    }
+    let path = bin.to_str().unwrap().to_owned();
+    ws.with_env("PATH", &path)
+}
+
 #[test]
 fn install_over_the_references_install_replaces_it_and_keeps_it_aside() {
-    let ws = Ws::bare();
+    // The reference is no longer on PATH: every hook of its goes.
+    let ws = ws_with_path(false);
     let home = ws.home();
     reference_claude(home);
     let before = tree(home);
@@ -293,5 +313,70 @@ fn the_doctor_says_which_aw_on_path_is_which_program() {
     assert_eq!(
         d["healthy"], false,
         "the agent's `aw` would be the reference"
+    );
+}
+
+/// The reference's `SessionStart` hook, which aw has no equivalent for.
+const PIN: &str = "agent-workflow self namespace --pin workflow";
+
+#[test]
+fn a_reference_hook_aw_has_no_equivalent_for_stays_while_agent_workflow_is_on_path() {
+    let ws = ws_with_path(true);
+    let home = ws.home();
+    reference_claude(home);
+    let v = ws.ok(&["self", "install", "--target", "claude"]);
+    let h = &target(&v, "claude")["hooks"];
+    assert_eq!(
+        h["reference_events_removed"],
+        serde_json::json!(["PreToolUse", "PreCompact", "PostCompact"]),
+        "those aw replaces go: {h:#}"
+    );
+    assert_eq!(
+        h["reference_hooks_kept"],
+        serde_json::json!([{ "event": "SessionStart", "command": PIN }])
+    );
+    assert_eq!(h["reference_hooks_removed"], serde_json::json!([]));
+    let settings = std::fs::read_to_string(home.join(".claude/settings.json")).unwrap();
+    assert!(
+        settings.contains(&format!(
+            "{{ \"matcher\": \"startup|resume|clear\", \"hooks\": [{{ \"type\": \"command\", \"command\": \"{PIN}\", \"timeout\": 5 }}] }}"
+        )),
+        "kept byte for byte: {settings}"
+    );
+    assert_eq!(settings.matches("agent-workflow").count(), 1, "{settings}");
+    // The doctor still names it; it is no fault while the reference runs it.
+    let d = ws.ok(&["self", "doctor"]);
+    let c = host(&d, "claude");
+    assert_eq!(
+        c["reference"]["hooks"],
+        serde_json::json!(["SessionStart"]),
+        "{c:#}"
+    );
+    assert_eq!(c["duplicate_hooks"], serde_json::json!([]));
+    assert_eq!(c["verdict"], "ok", "{c:#}");
+    // A second install keeps it still.
+    let v = ws.ok(&["self", "install", "--target", "claude"]);
+    assert_eq!(target(&v, "claude")["hooks"]["status"], "noop");
+}
+
+#[test]
+fn without_agent_workflow_on_path_a_reference_hook_aw_has_no_equivalent_for_goes_and_is_named() {
+    let ws = ws_with_path(false);
+    let home = ws.home();
+    reference_claude(home);
+    let v = ws.ok(&["self", "install", "--target", "claude"]);
+    let h = &target(&v, "claude")["hooks"];
+    assert_eq!(
+        h["reference_hooks_removed"],
+        serde_json::json!([{ "event": "SessionStart", "command": PIN }]),
+        "{h:#}"
+    );
+    assert_eq!(h["reference_hooks_kept"], serde_json::json!([]));
+    let settings = std::fs::read_to_string(home.join(".claude/settings.json")).unwrap();
+    assert!(!settings.contains("agent-workflow"), "{settings}");
+    let backup = h["backup"].as_str().unwrap();
+    assert!(
+        std::fs::read_to_string(backup).unwrap().contains(PIN),
+        "the backup keeps what went"
     );
 }

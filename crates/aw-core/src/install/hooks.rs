@@ -4,16 +4,22 @@
 //!
 //! A hook names aw by the absolute path of the binary that installed it (quoted for the shell
 //! when it needs to be), so it runs whatever the host's `PATH` holds, and runs this program,
-//! not another one named `aw`. A handler is ours when it is what aw writes, whichever path it
-//! names: `aw` or an absolute path, then one of aw's commands, under the event aw installs that
-//! command for, in a group with the matcher aw gives it on that host. The same command under
-//! another event or another matcher (a person's own `SessionStart` hook running
+//! not another one named `aw`. A handler is aw's when it runs `aw` or an absolute path, then
+//! one of aw's commands, under the event aw installs that command for, in a group whose
+//! matcher reaches a tool aw's hook fires on (a lifecycle event: any matcher). With aw's exact
+//! arguments it is aw's hook, tuned by the person however they like (timeout, matcher, keys,
+//! their own handlers beside it: all kept). With words added after aw's command (or its
+//! options taken off) it is an edited hook of aw's: the person's now, kept by install and
+//! uninstall alike, and aw adds none beside it. The same command under another event or in a
+//! group reaching none of the edit tools (a person's own `SessionStart` hook running
 //! `aw resume-summary`, their `Bash` group running `aw hook branch-check`) is theirs: never
-//! replaced or removed.
+//! replaced or removed, and no stand-in for aw's.
 //!
 //! The reference's hooks (`agent-workflow <command>`) are recognised as the reference
-//! recognises them: a group every command of which runs `agent-workflow`. Install takes them
-//! out, so nothing runs twice; the doctor names them.
+//! recognises them: a group every command of which runs `agent-workflow`. Install takes out
+//! those aw has an equivalent for (the same command under the same event), so nothing runs
+//! twice; the others only when the reference is no longer on `PATH` (the shell says which). The
+//! doctor names them.
 //!
 //! The settings file is edited as a document ([`aw_json::doc`]): only the bytes of the entries
 //! aw adds or takes out change; every number, blank, key order and key of the person's stays.
@@ -160,51 +166,188 @@ pub fn groups_for(host: &Host, program: &str) -> Vec<(&'static str, Value)> {
 pub struct HookMerge {
     /// The new text (`None`: the file already says it; leave it).
     pub text: Option<String>,
-    /// Events where an entry of ours was added or replaced.
+    /// Events where an entry of ours was added, or where the program a handler of ours names
+    /// was rewritten to the installing aw's (only the command's bytes change).
     pub added: Vec<String>,
-    /// Events where an entry of ours was taken out and none put back.
+    /// Events where a handler of ours was taken out and none put back (removal only).
     pub removed: Vec<String>,
-    /// Events already holding exactly our entry.
+    /// Events already holding a handler that runs aw's exact command: its timeout, its group's
+    /// matcher and keys, and the person's handlers beside it are theirs and stay as they are.
     pub present: Vec<String>,
+    /// Events holding an edited hook of aw's (aw's command with words of the person's added):
+    /// it is the person's now, kept as it is, and aw adds none beside it.
+    pub edited_kept: Vec<String>,
+    /// Events where a second handler running aw's exact command for the same tools was taken
+    /// out (it would have run twice; install only).
+    pub duplicates_removed: Vec<String>,
     /// Events where the reference's entries were taken out (install only).
     pub reference_removed: Vec<String>,
+    /// The reference's hooks that aw has no equivalent for, taken out because the reference is
+    /// no longer on `PATH`: `(event, command)` (install only).
+    pub reference_hooks_removed: Vec<(String, String)>,
+    /// The reference's hooks that aw has no equivalent for, kept because the reference is on
+    /// `PATH` (it still runs them): `(event, command)` (install only).
+    pub reference_hooks_kept: Vec<(String, String)>,
     /// Whether the file is left holding nothing but an empty object (a removal that took out
     /// everything it held).
     pub emptied: bool,
 }
 
-/// Who aw's handlers are, on one host: `(event, matcher, args)`.
-struct Ids(Vec<(&'static str, &'static str, &'static str)>);
+/// The words naming one of aw's hook commands, without its options:
+/// `checkpoint-write --can-pause` → `checkpoint-write`; `hook branch-check` stays.
+fn command_name(args: &str) -> &str {
+    args.find(" -").map_or(args, |i| &args[..i])
+}
+
+/// How the arguments of a handler (what follows the program) stand to one of aw's commands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Runs {
+    /// Exactly aw's arguments.
+    Exact,
+    /// aw's command as its leading words, then other words (or options taken off): the
+    /// person's edit of aw's hook.
+    Edited,
+}
+
+fn runs(rest: &str, args: &str) -> Option<Runs> {
+    if rest == args {
+        return Some(Runs::Exact);
+    }
+    let more = rest.strip_prefix(command_name(args))?;
+    (more.is_empty() || more.starts_with(' ')).then_some(Runs::Edited)
+}
+
+/// The tools the host's edit matcher names, anchors taken off (`^apply_patch$` → `apply_patch`).
+fn edit_tools(host: &Host) -> Vec<&'static str> {
+    host.edit_matcher
+        .map(|m| {
+            m.split('|')
+                .map(|t| t.trim_start_matches('^').trim_end_matches('$'))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Which of `tools` a group's matcher reaches, one bit each: a missing, empty or `*` matcher
+/// reaches every tool; a plain list of names (`Edit|Write`) the names it lists; anything else is
+/// read as a regular expression tried on each name (one that does not compile reaches none).
+fn reach(matcher: Option<&str>, tools: &[&str]) -> u64 {
+    let all = tools
+        .iter()
+        .enumerate()
+        .fold(0u64, |acc, (i, _)| acc | 1 << i.min(63));
+    let Some(m) = matcher.filter(|m| !m.is_empty() && *m != "*") else {
+        return all;
+    };
+    let plain = m
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'|');
+    let pattern = if plain {
+        None
+    } else {
+        match regex::Regex::new(m) {
+            Ok(r) => Some(r),
+            Err(_) => return 0,
+        }
+    };
+    tools.iter().enumerate().fold(0, |acc, (i, t)| {
+        let hit = match &pattern {
+            None => m.split('|').any(|x| x == *t),
+            Some(r) => r.is_match(t),
+        };
+        if hit { acc | 1 << i.min(63) } else { acc }
+    })
+}
+
+/// A group's matcher: `Some(None)` when it has none (it matches everything), `None` when it is
+/// not a string (the group is nobody's aw may judge).
+fn group_matcher(g: &Node) -> Option<Option<&str>> {
+    match g.get("matcher") {
+        None => Some(None),
+        Some(m) => m.as_str().map(Some),
+    }
+}
+
+/// One handler that runs aw's command for its event.
+#[derive(Debug)]
+struct AwRun {
+    /// Its place in its group's handlers.
+    handler: usize,
+    /// The program it names.
+    program: String,
+    /// Its whole command.
+    command: String,
+    kind: Runs,
+    /// The tools its group reaches (a bit per edit tool; a lifecycle event: 1).
+    reach: u64,
+}
+
+/// aw's hooks on one host, and the edit tools of its tool hook.
+struct Ids {
+    hooks: Vec<&'static OurHook>,
+    tools: Vec<&'static str>,
+}
 
 impl Ids {
     fn of(host: &Host) -> Self {
-        Ids(carried(host)
-            .into_iter()
-            .map(|(h, m)| (h.event, m, h.args))
-            .collect())
+        Ids {
+            hooks: carried(host).into_iter().map(|(h, _)| h).collect(),
+            tools: edit_tools(host),
+        }
     }
 
-    /// The program of `handler` when it is aw's under `event`, in a group matching `matcher`.
-    fn program(&self, event: &str, matcher: Option<&str>, handler: &Node) -> Option<String> {
-        let matcher = matcher?;
-        let (program, args) = split_command(handler.get("command")?.as_str()?)?;
-        self.0
-            .iter()
-            .any(|(e, m, a)| *e == event && *m == matcher && *a == args)
-            .then_some(program)
+    fn hook(&self, event: &str) -> Option<&'static OurHook> {
+        self.hooks.iter().find(|h| h.event == event).copied()
     }
 
-    fn handler(&self, event: &str, matcher: Option<&str>, handler: &Node) -> bool {
-        self.program(event, matcher, handler).is_some()
-    }
-
-    /// The programs of aw's handlers in group `g`.
-    fn in_group(&self, event: &str, g: &Node) -> Vec<String> {
-        let matcher = g.get("matcher").and_then(Node::as_str);
+    /// The handlers of group `g` (under `event`) that run aw's command for that event, exactly
+    /// or edited, in a group that reaches a tool aw's hook fires on (a lifecycle event: any
+    /// matcher). A `Bash` group running `aw hook branch-check` reaches no edit tool: the
+    /// person's own use, not aw's hook.
+    fn runs_in(&self, event: &str, g: &Node) -> Vec<AwRun> {
+        let Some(hook) = self.hook(event) else {
+            return Vec::new();
+        };
+        let Some(matcher) = group_matcher(g) else {
+            return Vec::new();
+        };
+        let reach = if hook.on_edit {
+            reach(matcher, &self.tools)
+        } else {
+            1
+        };
+        if reach == 0 {
+            return Vec::new();
+        }
         handlers(g)
             .iter()
-            .filter_map(|h| self.program(event, matcher, h))
+            .enumerate()
+            .filter_map(|(i, h)| {
+                let command = h.get("command")?.as_str()?;
+                let (program, rest) = split_command(command)?;
+                Some(AwRun {
+                    handler: i,
+                    program,
+                    command: command.to_owned(),
+                    kind: runs(rest, hook.args)?,
+                    reach,
+                })
+            })
             .collect()
+    }
+
+    /// Whether the reference's group `g` under `event` runs only commands aw runs itself there
+    /// (`agent-workflow checkpoint-write --can-pause` under `PreCompact`): aw's hook replaces it.
+    fn reference_equivalent(&self, event: &str, g: &Node) -> bool {
+        let Some(hook) = self.hook(event) else {
+            return false;
+        };
+        reference_commands(g).iter().all(|c| {
+            c.trim_start()
+                .strip_prefix(REFERENCE_PROGRAM)
+                .and_then(|r| r.strip_prefix(' '))
+                .is_some_and(|r| runs(r.trim_start(), hook.args).is_some())
+        })
     }
 }
 
@@ -213,27 +356,55 @@ fn handlers(g: &Node) -> &[Node] {
     g.get("hooks").map(Node::elements).unwrap_or_default()
 }
 
+/// The commands of a group's handlers.
+fn reference_commands(g: &Node) -> Vec<&str> {
+    handlers(g)
+        .iter()
+        .filter_map(|h| h.get("command").and_then(Node::as_str))
+        .collect()
+}
+
 /// Whether group `g` is the reference's: it holds commands, and every one runs
 /// `agent-workflow` (its prompts go with them).
 fn is_reference_group(g: &Node) -> bool {
-    let commands: Vec<&str> = handlers(g)
-        .iter()
-        .filter_map(|h| h.get("command").and_then(Node::as_str))
-        .collect();
+    let commands = reference_commands(g);
     !commands.is_empty() && commands.iter().all(|c| is_reference_command(c))
 }
 
-/// `g`'s text without aw's handlers: `None` when none of the person's is left.
-fn without_ours(d: &Doc<'_>, ids: &Ids, event: &str, g: &Node) -> Option<String> {
+/// `g`'s text with the handlers at `drop` taken out and the commands at `rewrite` replaced
+/// (only the command string's bytes change): `None` when none of its handlers is left.
+fn edit_group(
+    d: &Doc<'_>,
+    g: &Node,
+    drop: &[usize],
+    rewrite: &[(usize, String)],
+) -> Option<String> {
     let t = d.text;
     let Some(list) = g.get("hooks").filter(|l| l.is_array()) else {
         return Some(g.raw(t).to_owned());
     };
-    let matcher = g.get("matcher").and_then(Node::as_str);
+    if drop.is_empty() && rewrite.is_empty() {
+        return Some(g.raw(t).to_owned());
+    }
     let keep: Vec<Option<String>> = list
         .elements()
         .iter()
-        .map(|h| (!ids.handler(event, matcher, h)).then(|| h.raw(t).to_owned()))
+        .enumerate()
+        .map(|(i, h)| {
+            if drop.contains(&i) {
+                return None;
+            }
+            let new = rewrite.iter().find(|(at, _)| *at == i).map(|(_, c)| c);
+            Some(match (new, h.get("command")) {
+                (Some(c), Some(old)) => format!(
+                    "{}{}{}",
+                    &t[h.start..old.start],
+                    serde_json::to_string(c).unwrap_or_default(),
+                    &t[old.end..h.end]
+                ),
+                _ => h.raw(t).to_owned(),
+            })
+        })
         .collect();
     if keep.iter().all(Option::is_none) {
         return None;
@@ -271,19 +442,33 @@ fn hooks_of(root: &Node) -> Result<Option<&Node>, SettingsError> {
 }
 
 /// What an edit of one host's hooks does: install (our groups put in, the reference's taken
-/// out) or removal (ours taken out).
+/// out, those aw has no equivalent for only when the reference no longer runs) or removal
+/// (ours taken out).
 #[derive(Clone, Copy)]
 enum Mode<'g> {
-    Install(&'g [(&'static str, Value)]),
+    Install {
+        groups: &'g [(&'static str, Value)],
+        reference_runs: bool,
+    },
     Remove,
+}
+
+fn push_once(list: &mut Vec<String>, event: &str) {
+    if !list.iter().any(|e| e == event) {
+        list.push(event.to_owned());
+    }
 }
 
 fn edit(text: Option<&str>, host: &Host, mode: Mode<'_>) -> Result<HookMerge, SettingsError> {
     let mut out = HookMerge::default();
-    let ours = match mode {
-        Mode::Install(g) => g,
-        Mode::Remove => &[][..],
+    let (ours, reference_runs) = match mode {
+        Mode::Install {
+            groups,
+            reference_runs,
+        } => (groups, reference_runs),
+        Mode::Remove => (&[][..], false),
     };
+    let install = matches!(mode, Mode::Install { .. });
     let Some(text) = text.filter(|t| !t.trim().is_empty()) else {
         if ours.is_empty() {
             return Ok(out);
@@ -300,7 +485,6 @@ fn edit(text: Option<&str>, host: &Host, mode: Mode<'_>) -> Result<HookMerge, Se
     let d = parsed(text)?;
     let hooks = hooks_of(&d.root)?;
     let ids = Ids::of(host);
-    let install = matches!(mode, Mode::Install(_));
     let t = d.text;
     let members = hooks.map(Node::members).unwrap_or_default();
     let mut member_items: Vec<Option<String>> = Vec::new();
@@ -308,8 +492,14 @@ fn edit(text: Option<&str>, host: &Host, mode: Mode<'_>) -> Result<HookMerge, Se
         let event = m.key.as_str();
         let our_group = ours.iter().find(|(e, _)| *e == event).map(|(_, g)| g);
         let groups = m.value.elements();
-        let has_ours = groups.iter().any(|g| !ids.in_group(event, g).is_empty());
-        let has_reference = install && groups.iter().any(is_reference_group);
+        let found: Vec<Vec<AwRun>> = groups.iter().map(|g| ids.runs_in(event, g)).collect();
+        let has_ours = found.iter().any(|f| !f.is_empty());
+        // Per group: `Some(whether aw has an equivalent)` for the reference's.
+        let reference: Vec<Option<bool>> = groups
+            .iter()
+            .map(|g| (install && is_reference_group(g)).then(|| ids.reference_equivalent(event, g)))
+            .collect();
+        let has_reference = reference.iter().any(Option::is_some);
         if our_group.is_none() && !has_ours && !has_reference {
             member_items.push(Some(t[m.start..m.end()].to_owned()));
             continue;
@@ -317,39 +507,88 @@ fn edit(text: Option<&str>, host: &Host, mode: Mode<'_>) -> Result<HookMerge, Se
         if members.iter().filter(|x| x.key == event).count() > 1 {
             return Err(SettingsError::Duplicate(format!("hooks.{event}")));
         }
-        let found: Vec<&Node> = groups
+        // Which of aw's handlers stay. An edited one is the person's: always. On install, an
+        // exact one stays unless it reaches a tool an edited one, or an exact one kept before
+        // it, already reaches (it would run twice); its program is rewritten when it is not the
+        // installing aw's. On removal, no exact one stays.
+        let expected = our_group.and_then(|g| g["hooks"][0]["command"].as_str());
+        let mut covered = found
             .iter()
-            .filter(|g| !ids.in_group(event, g).is_empty())
-            .collect();
-        let present = our_group.is_some_and(|ours| {
-            found.len() == 1
-                && serde_json::from_str::<Value>(found[0].raw(t)).ok().as_ref() == Some(ours)
-        });
-        let mut items = Vec::new();
-        let mut took_reference = false;
-        for g in groups {
-            if has_reference && is_reference_group(g) {
-                took_reference = true;
-                items.push(None);
-            } else if present {
-                items.push(Some(g.raw(t).to_owned()));
-            } else {
-                items.push(without_ours(&d, &ids, event, g));
+            .flatten()
+            .filter(|r| r.kind == Runs::Edited)
+            .fold(0u64, |acc, r| acc | r.reach);
+        let mut drop: Vec<Vec<usize>> = vec![Vec::new(); groups.len()];
+        let mut rewrite: Vec<Vec<(usize, String)>> = vec![Vec::new(); groups.len()];
+        let (mut kept_exact, mut dropped_exact, mut rewrote, mut edited) =
+            (false, false, false, false);
+        for (gi, group_runs) in found.iter().enumerate() {
+            for r in group_runs {
+                match r.kind {
+                    Runs::Edited => edited = true,
+                    Runs::Exact if install && r.reach & covered == 0 => {
+                        covered |= r.reach;
+                        kept_exact = true;
+                        if let Some(want) = expected.filter(|w| *w != r.command) {
+                            let same_program =
+                                split_command(want).is_some_and(|(p, _)| p == r.program);
+                            if !same_program {
+                                rewrite[gi].push((r.handler, want.to_owned()));
+                                rewrote = true;
+                            }
+                        }
+                    }
+                    Runs::Exact => {
+                        drop[gi].push(r.handler);
+                        dropped_exact = true;
+                    }
+                }
             }
         }
+        let mut items = Vec::new();
+        let mut took_reference = false;
+        for (gi, g) in groups.iter().enumerate() {
+            if let Some(equivalent) = reference[gi] {
+                let named = || {
+                    reference_commands(g)
+                        .into_iter()
+                        .map(|c| (event.to_owned(), c.to_owned()))
+                        .collect::<Vec<_>>()
+                };
+                if !equivalent && reference_runs {
+                    out.reference_hooks_kept.extend(named());
+                    items.push(Some(g.raw(t).to_owned()));
+                } else {
+                    if !equivalent {
+                        out.reference_hooks_removed.extend(named());
+                    }
+                    took_reference = true;
+                    items.push(None);
+                }
+                continue;
+            }
+            items.push(edit_group(&d, g, &drop[gi], &rewrite[gi]));
+        }
         let appended: Vec<AppendItem> = match our_group {
-            Some(g) if !present => vec![AppendItem::Element(g.clone())],
+            Some(g) if !has_ours => vec![AppendItem::Element(g.clone())],
             _ => Vec::new(),
         };
-        if present {
-            out.present.push(event.to_owned());
-        } else if our_group.is_some() {
-            out.added.push(event.to_owned());
-        } else if has_ours {
-            out.removed.push(event.to_owned());
+        if !appended.is_empty() || rewrote {
+            push_once(&mut out.added, event);
+        } else if kept_exact {
+            push_once(&mut out.present, event);
+        }
+        if edited {
+            push_once(&mut out.edited_kept, event);
+        }
+        if dropped_exact {
+            if install {
+                push_once(&mut out.duplicates_removed, event);
+            } else {
+                push_once(&mut out.removed, event);
+            }
         }
         if took_reference {
-            out.reference_removed.push(event.to_owned());
+            push_once(&mut out.reference_removed, event);
         }
         let emptied = appended.is_empty() && items.iter().all(Option::is_none);
         member_items.push(match d.splice(&m.value, &items, &appended) {
@@ -408,19 +647,32 @@ fn edit(text: Option<&str>, host: &Host, mode: Mode<'_>) -> Result<HookMerge, Se
 }
 
 /// Puts aw's `groups` for `host` into the settings `text` (absent or blank: a new file), entry
-/// by entry: an event already holding exactly our entry is left alone; otherwise our handlers
-/// (whatever path they name) are taken out of it and our entry appended after the person's. The
-/// reference's entries are taken out. Every other byte stays.
+/// by entry. An event holding a handler that runs aw's exact command (whatever path it names)
+/// keeps it as the person tuned it (timeout, matcher, keys, their handlers beside it), the
+/// program rewritten only when it is not the installing aw's; a second one for the same tools
+/// goes. An event holding an edited hook of aw's keeps it and gets none of aw's beside it. Any
+/// other event gets aw's entry appended after the person's. The reference's entries go when aw
+/// has an equivalent for them, and the others too unless `reference_runs` (a program named
+/// `agent-workflow` is on `PATH`: the person still uses the reference). Every other byte stays.
 pub fn merge(
     text: Option<&str>,
     host: &Host,
     groups: &[(&'static str, Value)],
+    reference_runs: bool,
 ) -> Result<HookMerge, SettingsError> {
-    edit(text, host, Mode::Install(groups))
+    edit(
+        text,
+        host,
+        Mode::Install {
+            groups,
+            reference_runs,
+        },
+    )
 }
 
-/// Takes every handler of aw's (whatever path it names) out of the settings `text`, keeping the
-/// person's; an event left empty goes, and so does an empty `hooks`.
+/// Takes every handler running aw's exact command (whatever path it names) out of the settings
+/// `text`, keeping the person's and the edited hooks of aw's (theirs now, `edited_kept`); an
+/// event left empty goes, and so does an empty `hooks`.
 pub fn remove(text: Option<&str>, host: &Host) -> Result<HookMerge, SettingsError> {
     edit(text, host, Mode::Remove)
 }
@@ -428,20 +680,42 @@ pub fn remove(text: Option<&str>, host: &Host) -> Result<HookMerge, SettingsErro
 /// What a settings (or hooks) file holds, for the doctor.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct HookSurvey {
-    /// aw's handlers: `(event, the program they run)`.
+    /// aw's handlers (aw's exact command): `(event, the program they run)`.
     pub ours: Vec<(String, String)>,
+    /// Edited hooks of aw's (the person's now): `(event, command)`.
+    pub edited: Vec<(String, String)>,
+    /// Every handler running aw's command, exact or edited: `(event, the tools it reaches, a
+    /// bit per edit tool; 1 for a lifecycle event)`.
+    pub runs: Vec<(String, u64)>,
     /// Events holding the reference's entries.
     pub reference: Vec<String>,
+    /// Events where a reference entry runs a command aw runs there too.
+    pub reference_doubled: Vec<String>,
 }
 
 impl HookSurvey {
-    /// Events where aw's hook and the reference's both run (each would run twice).
+    /// Events where aw's command (exact or edited) runs more than once for the same tools:
+    /// twice of aw's, or aw's and the reference's equivalent.
     pub fn duplicates(&self) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
-        for (event, _) in &self.ours {
-            let twice = self.reference.contains(event)
-                || self.ours.iter().filter(|(e, _)| e == event).count() > 1;
-            if twice && !out.contains(event) {
+        let events = self
+            .ours
+            .iter()
+            .chain(&self.edited)
+            .map(|(e, _)| e)
+            .chain(self.runs.iter().map(|(e, _)| e));
+        for event in events {
+            let reach: Vec<u64> = self
+                .runs
+                .iter()
+                .filter(|(e, _)| e == event)
+                .map(|(_, r)| *r)
+                .collect();
+            let overlap = reach
+                .iter()
+                .enumerate()
+                .any(|(i, a)| reach[i + 1..].iter().any(|b| a & b != 0));
+            if (overlap || self.reference_doubled.contains(event)) && !out.contains(event) {
                 out.push(event.clone());
             }
         }
@@ -459,11 +733,18 @@ pub fn survey(text: &str, host: &Host) -> Result<HookSurvey, SettingsError> {
     let ids = Ids::of(host);
     for m in hooks_of(&d.root)?.map(Node::members).unwrap_or_default() {
         for g in m.value.elements() {
-            for program in ids.in_group(&m.key, g) {
-                out.ours.push((m.key.clone(), program));
+            for r in ids.runs_in(&m.key, g) {
+                match r.kind {
+                    Runs::Exact => out.ours.push((m.key.clone(), r.program)),
+                    Runs::Edited => out.edited.push((m.key.clone(), r.command)),
+                }
+                out.runs.push((m.key.clone(), r.reach));
             }
-            if is_reference_group(g) && !out.reference.contains(&m.key) {
-                out.reference.push(m.key.clone());
+            if is_reference_group(g) {
+                push_once(&mut out.reference, &m.key);
+                if ids.reference_equivalent(&m.key, g) {
+                    push_once(&mut out.reference_doubled, &m.key);
+                }
             }
         }
     }
@@ -489,7 +770,7 @@ mod tests {
         text: Option<&str>,
         groups: &[(&'static str, Value)],
     ) -> Result<HookMerge, SettingsError> {
-        super::merge(text, c(), groups)
+        super::merge(text, c(), groups, false)
     }
 
     fn remove(
@@ -544,7 +825,7 @@ mod tests {
     }
 
     #[test]
-    fn a_handler_of_ours_beside_the_users_in_one_group_goes_alone() {
+    fn a_handler_of_ours_beside_the_persons_in_one_group_is_present_and_goes_alone() {
         let mixed = r#"{"hooks":{"PreCompact":[{"matcher":"","hooks":[
             {"type":"command","command":"aw checkpoint-write --can-pause"},
             {"type":"command","command":"notify-me"}]}]}}"#;
@@ -554,12 +835,152 @@ mod tests {
             v["hooks"]["PreCompact"][0]["hooks"][0]["command"],
             "notify-me"
         );
-        // Installing over it keeps the user's handler and adds our own entry.
+        // Installing over it keeps the group as the person made it (only the bare `aw` becomes
+        // the installing aw's path) and adds no second entry.
         let m = merge(Some(mixed), &claude()).unwrap();
-        let v: Value = serde_json::from_str(&m.text.unwrap()).unwrap();
+        let text = m.text.unwrap();
+        let v: Value = serde_json::from_str(&text).unwrap();
         let pc = v["hooks"]["PreCompact"].as_array().unwrap();
-        assert_eq!(pc.len(), 2);
-        assert_eq!(pc[0]["hooks"].as_array().unwrap().len(), 1);
+        assert_eq!(pc.len(), 1, "{text}");
+        assert_eq!(pc[0]["hooks"].as_array().unwrap().len(), 2);
+        assert_eq!(
+            pc[0]["hooks"][0]["command"],
+            "'/opt/aw tools/bin/aw' checkpoint-write --can-pause"
+        );
+        assert_eq!(pc[0]["hooks"][1]["command"], "notify-me");
+    }
+
+    /// aw's PreCompact hook as aw writes it, with `timeout` 99 and a key of the person's.
+    fn tuned(program: &str) -> String {
+        format!(
+            "{{\n  \"hooks\": {{\n    \"PreCompact\": [\n      {{ \"matcher\": \"\", \"note\": \"mine\", \"hooks\": [{{ \"type\": \"command\", \"command\": {}, \"timeout\": 99, \"statusMessage\": \"saving\" }}, {{ \"type\": \"command\", \"command\": \"notify-me\" }}] }}\n    ]\n  }}\n}}\n",
+            serde_json::to_string(&command(program, "checkpoint-write --can-pause")).unwrap()
+        )
+    }
+
+    #[test]
+    fn a_tuned_hook_of_ours_is_present_and_kept_byte_for_byte() {
+        let text = tuned(AW);
+        let m = merge(Some(&text), &claude()).unwrap();
+        assert!(m.present.contains(&"PreCompact".to_owned()), "{m:?}");
+        assert!(!m.added.contains(&"PreCompact".to_owned()), "{m:?}");
+        let out = m.text.unwrap();
+        let at = text.find("\"PreCompact\"").unwrap();
+        let end = text[at..].find("\n    ]").unwrap() + at;
+        assert!(
+            out.contains(&text[at..end]),
+            "the tuned group is kept whole: {out}"
+        );
+        assert_eq!(out.matches("checkpoint-write").count(), 1, "{out}");
+        // Installed again: nothing changes.
+        assert_eq!(merge(Some(&out), &claude()).unwrap().text, None);
+    }
+
+    #[test]
+    fn a_tuned_hook_naming_an_old_path_gets_only_its_command_rewritten() {
+        let old = tuned("/old/place/aw");
+        let m = merge(Some(&old), &claude()).unwrap();
+        assert!(m.added.contains(&"PreCompact".to_owned()), "{m:?}");
+        let out = m.text.unwrap();
+        let want = old.replace(
+            "\"/old/place/aw checkpoint-write --can-pause\"",
+            &serde_json::to_string(&command(AW, "checkpoint-write --can-pause")).unwrap(),
+        );
+        // Everything but the command string's bytes is as it was (aw's other events added after).
+        let at = want.find("\"PreCompact\"").unwrap();
+        let end = want[at..].find("\n    ]").unwrap() + at;
+        assert!(out.contains(&want[at..end]), "{out}");
+        assert!(out.contains("\"timeout\": 99"), "{out}");
+    }
+
+    #[test]
+    fn an_edited_hook_of_ours_is_the_persons_kept_and_not_doubled() {
+        let edited = r#"{"hooks": {"SessionEnd": [{"matcher": "", "hooks": [{"type": "command", "command": "/x/aw auto-compact-on-close --quiet", "timeout": 10}]}],
+            "PreToolUse": [{"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "aw hook branch-check --strict"}]}]}}"#;
+        let m = merge(Some(edited), &claude()).unwrap();
+        assert_eq!(m.edited_kept, ["SessionEnd", "PreToolUse"], "{m:?}");
+        let out = m.text.unwrap();
+        assert_eq!(out.matches("auto-compact-on-close").count(), 1, "{out}");
+        assert_eq!(out.matches("branch-check").count(), 1, "{out}");
+        assert!(
+            out.starts_with(&edited[..edited.len() - 2]),
+            "kept byte for byte: {out}"
+        );
+        let s = survey(&out, c()).unwrap();
+        assert_eq!(
+            s.edited,
+            [
+                (
+                    "SessionEnd".to_owned(),
+                    "/x/aw auto-compact-on-close --quiet".to_owned()
+                ),
+                (
+                    "PreToolUse".to_owned(),
+                    "aw hook branch-check --strict".to_owned()
+                )
+            ]
+        );
+        assert!(s.duplicates().is_empty(), "{s:?}");
+        // Removal leaves the edited hooks (the person's) and names them.
+        let r = remove(Some(&out), &claude()).unwrap();
+        assert_eq!(r.edited_kept, ["SessionEnd", "PreToolUse"]);
+        assert_eq!(r.text.as_deref(), Some(edited));
+        // An older install that doubled it: the second one, aw's exact command, goes.
+        let doubled = edited.replacen(
+            r#"{"matcher": "", "hooks": [{"type": "command", "command": "/x/aw auto-compact-on-close --quiet", "timeout": 10}]}"#,
+            r#"{"matcher": "", "hooks": [{"type": "command", "command": "/x/aw auto-compact-on-close --quiet", "timeout": 10}]}, {"matcher": "", "hooks": [{"type": "command", "command": "/x/aw auto-compact-on-close", "timeout": 10}]}"#,
+            1,
+        );
+        assert_eq!(survey(&doubled, c()).unwrap().duplicates(), ["SessionEnd"]);
+        let m = merge(Some(&doubled), &claude()).unwrap();
+        assert_eq!(m.duplicates_removed, ["SessionEnd"]);
+        let out = m.text.unwrap();
+        assert_eq!(out.matches("auto-compact-on-close").count(), 1, "{out}");
+        assert!(out.contains("auto-compact-on-close --quiet"), "{out}");
+    }
+
+    #[test]
+    fn a_narrowed_tool_group_is_ours_tuned_and_a_bash_group_is_the_persons_own() {
+        let narrowed = r#"{"hooks": {"PreToolUse": [{"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "aw hook branch-check", "timeout": 30}]}]}}"#;
+        let m = merge(Some(narrowed), &claude()).unwrap();
+        assert_eq!(
+            m.added.first().map(String::as_str),
+            Some("PreToolUse"),
+            "bare aw rewritten: {m:?}"
+        );
+        let out = m.text.unwrap();
+        assert_eq!(out.matches("branch-check").count(), 1, "{out}");
+        assert!(out.contains(r#"{"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "'/opt/aw tools/bin/aw' hook branch-check", "timeout": 30}]}"#), "{out}");
+        for (matcher, ours) in [
+            ("Edit", true),
+            ("Notebook.*", true),
+            ("*", true),
+            ("Bash", false),
+            ("Bash|Read", false),
+            ("(", false),
+        ] {
+            let text = narrowed.replace("Edit|Write", matcher);
+            let s = survey(&text, c()).unwrap();
+            assert_eq!(s.ours.len(), usize::from(ours), "{matcher}");
+        }
+        // Two of aw's for disjoint tools run once each; for a shared tool, twice.
+        let two = |a: &str, b: &str| {
+            format!(
+                r#"{{"hooks": {{"PreToolUse": [{{"matcher": "{a}", "hooks": [{{"type": "command", "command": "aw hook branch-check"}}]}}, {{"matcher": "{b}", "hooks": [{{"type": "command", "command": "aw hook branch-check --x"}}]}}]}}}}"#
+            )
+        };
+        assert!(
+            survey(&two("Edit", "Write"), c())
+                .unwrap()
+                .duplicates()
+                .is_empty()
+        );
+        assert_eq!(
+            survey(&two("Edit", "Edit|Write"), c())
+                .unwrap()
+                .duplicates(),
+            ["PreToolUse"]
+        );
     }
 
     #[test]
@@ -686,11 +1107,31 @@ mod tests {
         let mut s = survey(v22, c()).unwrap();
         assert_eq!(s.reference, ["SessionStart", "PreCompact", "PostCompact"]);
         assert!(s.duplicates().is_empty());
+        // The reference no longer on PATH: all of its entries go, those aw has no
+        // equivalent for named.
         let m = merge(Some(v22), &claude()).unwrap();
         assert_eq!(
             m.reference_removed,
             ["SessionStart", "PreCompact", "PostCompact"]
         );
+        assert_eq!(
+            m.reference_hooks_removed,
+            [(
+                "SessionStart".to_owned(),
+                "agent-workflow self namespace --pin workflow".to_owned()
+            )]
+        );
+        // Still on PATH: the entry aw has no equivalent for stays, byte for byte.
+        let kept = super::merge(Some(v22), c(), &claude(), true).unwrap();
+        assert_eq!(kept.reference_removed, ["PreCompact", "PostCompact"]);
+        assert!(kept.reference_hooks_removed.is_empty());
+        assert_eq!(kept.reference_hooks_kept.len(), 1);
+        let kept_text = kept.text.unwrap();
+        assert!(
+            kept_text.contains(r#""SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "agent-workflow self namespace --pin workflow"}]}]"#),
+            "{kept_text}"
+        );
+        assert!(survey(&kept_text, c()).unwrap().duplicates().is_empty());
         let out = m.text.unwrap();
         let v: Value = serde_json::from_str(&out).unwrap();
         assert!(v["hooks"].get("SessionStart").is_none());

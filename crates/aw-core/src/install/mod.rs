@@ -2,9 +2,11 @@
 //! ([`host`]), the ownership marker ([`marker`]), the format writers ([`render`]), aw's hooks and
 //! their entry-by-entry merge ([`hooks`]), the plan of one host with what happens to each
 //! file given what is on disk ([`plan`]), the reference's own install recognised
-//! ([`reference`]), and the record of the folders an install created ([`record`]). No I/O:
+//! ([`reference`]), the record of the folders an install created ([`record`]), and which of
+//! aw's settings backups go ([`backups`]). No I/O:
 //! aw-workspace reads and writes.
 
+pub mod backups;
 pub mod hooks;
 pub mod host;
 pub mod marker;

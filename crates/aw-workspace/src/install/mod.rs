@@ -242,6 +242,8 @@ pub struct HostRemoval {
     pub foreign: Vec<String>,
     /// The settings file's hooks, when ours are to be taken out.
     pub settings: Option<SettingsStep>,
+    /// Events of the settings file holding an edited hook of aw's: the person's, kept.
+    pub hooks_edited_kept: Vec<String>,
     /// Whether the settings file goes whole: aw created it and nothing but an empty object is
     /// left once its hooks are out.
     pub settings_goes: bool,
@@ -559,7 +561,11 @@ pub fn inspect_install(
     let (stale, edited, foreign) = (found.ours, found.edited, found.foreign);
     let settings = match &plan.hooks {
         HookPlan::Settings { rel, groups } => {
-            Some(settings_step(snap, host, rel, |t| merge(t, host, groups))?)
+            // The reference's hooks aw has no equivalent for stay while it still runs them.
+            let reference_runs = on_path(aw_core::install::hooks::REFERENCE_PROGRAM).is_some();
+            Some(settings_step(snap, host, rel, |t| {
+                merge(t, host, groups, reference_runs)
+            })?)
         }
         _ => None,
     };
@@ -662,6 +668,7 @@ pub fn inspect_uninstall(
             });
         }
     }
+    let mut hooks_edited_kept = Vec::new();
     let (settings, settings_goes) = match (&host.hooks, with_hooks) {
         (HookArtifact::Settings(rel), true) => {
             let st = settings_step(snap, host, rel, |t| remove(t, host))?;
@@ -669,6 +676,7 @@ pub fn inspect_uninstall(
                 .iter()
                 .any(|r| r.record.files.iter().any(|f| f == rel));
             let goes = st.merge.emptied && made_by_aw;
+            hooks_edited_kept.clone_from(&st.merge.edited_kept);
             (Some(st).filter(|s| s.merge.text.is_some()), goes)
         }
         _ => (None, false),
@@ -679,6 +687,7 @@ pub fn inspect_uninstall(
         edited: found.edited,
         foreign: found.foreign,
         settings,
+        hooks_edited_kept,
         settings_goes,
         managed: plan.managed.clone(),
         records,
@@ -1123,7 +1132,9 @@ pub fn hook_survey(
             s.ours.push(("PreToolUse".to_owned(), program));
             if matches!(snap.read(reference::OPENCODE_MODULE), Found::File(r) if reference::is_reference_module(&r))
             {
+                // Its module runs the branch check too.
                 s.reference.push("PreToolUse".to_owned());
+                s.reference_doubled.push("PreToolUse".to_owned());
             }
             Some(s)
         }

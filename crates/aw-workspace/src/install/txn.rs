@@ -97,6 +97,9 @@ pub struct Applied {
     /// Folders removed because aw had created them and they were left empty, per host (in the
     /// order of the hosts given), relative to HOME.
     pub removed_folders: Vec<Vec<String>>,
+    /// aw's older backups of a settings file deleted once this transaction wrote a new one
+    /// (only the newest [`aw_core::install::backups::KEEP`] stay), per host: absolute paths.
+    pub removed_backups: Vec<Vec<PathBuf>>,
 }
 
 /// Resolves each folder once: where a write in it lands, checked against the host's folder.
@@ -383,6 +386,8 @@ enum Ready {
     Backup {
         tmp: tempfile::NamedTempFile,
         to: PathBuf,
+        /// The name of the file backed up (its backups are named after it).
+        file: String,
     },
 }
 
@@ -485,7 +490,11 @@ fn run_all(
                     let dir = to.parent().unwrap_or(home).to_path_buf();
                     let tmp = stage(&dir, bytes.as_bytes(), Some(mode))?;
                     staged_dirs.push(dir);
-                    steps.push(Ready::Backup { tmp, to });
+                    let file = Path::new(rel)
+                        .file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .unwrap_or_default();
+                    steps.push(Ready::Backup { tmp, to, file });
                 }
             }
         }
@@ -507,8 +516,10 @@ fn run_all(
     }
     // Carry out, in order: each file put in place by one rename.
     let mut emptied_by_host: Vec<Vec<PathBuf>> = Vec::new();
+    let mut backups_by_host: Vec<Vec<(PathBuf, String, String)>> = Vec::new();
     for steps in ready {
         let mut emptied = Vec::new();
+        let mut backups = Vec::new();
         for s in steps {
             match s {
                 Ready::Write { tmp, to, before } => {
@@ -531,7 +542,7 @@ fn run_all(
                         emptied.push(parent.to_path_buf());
                     }
                 }
-                Ready::Backup { tmp, to } => {
+                Ready::Backup { tmp, to, file } => {
                     let mut tmp = tmp;
                     // Two runs within one second name the same backup: the later one takes a
                     // suffix, and no backup is ever overwritten.
@@ -543,6 +554,13 @@ fn run_all(
                         };
                         match tmp.persist_noclobber(&name) {
                             Ok(_) => {
+                                if let (Some(d), Some(n)) = (name.parent(), name.file_name()) {
+                                    backups.push((
+                                        d.to_path_buf(),
+                                        file.clone(),
+                                        n.to_string_lossy().into_owned(),
+                                    ));
+                                }
                                 journal.push(Undo::Delete(name));
                                 break;
                             }
@@ -563,19 +581,50 @@ fn run_all(
             }
         }
         emptied_by_host.push(emptied);
+        backups_by_host.push(backups);
     }
     // Every step is done: only now are emptied folders removed (an undo needs them).
     let mut applied = Applied::default();
-    for (h, emptied) in hosts.iter().zip(emptied_by_host) {
+    for ((h, emptied), backups) in hosts.iter().zip(emptied_by_host).zip(backups_by_host) {
         prune(home, h.managed, emptied);
         applied
             .removed_folders
             .push(remove_recorded(home, version, h.records));
+        applied.removed_backups.push(
+            backups
+                .iter()
+                .flat_map(|(dir, file, written)| prune_backups(dir, file, written))
+                .collect(),
+        );
     }
     touched.sort();
     touched.dedup();
     sync(&[], &touched)?;
     Ok(applied)
+}
+
+/// Deletes aw's backups of the file `file` in `dir` beyond the newest few, `written` (the one
+/// this run wrote) among them (which ones: aw-core's
+/// [`backups_to_remove`](aw_core::install::backups::backups_to_remove), given the folder's
+/// names of its regular files). Only regular files count and go (never a link or a folder, which
+/// would otherwise take the place of a backup among the newest); one that cannot be deleted is
+/// left. Returns the paths deleted.
+fn prune_backups(dir: &Path, file: &str, written: &str) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let names: Vec<String> = entries
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .filter_map(|e| e.file_name().into_string().ok())
+        .collect();
+    aw_core::install::backups::backups_to_remove(file, &names, written)
+        .into_iter()
+        .map(|n| dir.join(n))
+        .filter(|p| {
+            p.symlink_metadata().is_ok_and(|m| m.is_file()) && std::fs::remove_file(p).is_ok()
+        })
+        .collect()
 }
 
 /// `path`, or `path.N` for the first N free.

@@ -29,8 +29,9 @@ another native build), which hosts are present under HOME, and per host whether 
 installed, at which version (from the marker), and what differs from what this aw would install: \
 missing files, outdated files, stale files of an older install, files you edited since aw wrote \
 them (kept: they are yours), files of yours in aw's way, whether the hooks are in place and the \
-program they run still exists, and what the reference's own install left in aw's places (its \
-files, its hooks, and each event whose hook would run twice).\n\n\
+program they run still exists, hooks of aw's whose command you edited (edited_hooks: yours, no \
+fault), each event whose hook would run twice (duplicate_hooks: a fault), and what the \
+reference's own install left in aw's places (its files, its hooks).\n\n\
 Verdict per host: ok (installed and current), outdated (run `aw self install --target <host>`, \
 which also replaces what the reference left), not-installed, absent (no host folder). \
 JSON: {aw_on_path, aw_on_path_is, aws_on_path, version, hosts: [...], healthy}."
@@ -105,8 +106,14 @@ fn host_entry(home: &Path, snap: &mut Snapshot, h: &'static Host, program: &str)
     let shown = |r: &str| super::shown(home, r);
     let survey = hook_survey(snap, h);
     let reference = reference_of(home, survey.as_ref(), &hi);
-    let has_reference = reference["files"].as_array().is_some_and(|a| !a.is_empty())
-        || reference["hooks"].as_array().is_some_and(|a| !a.is_empty());
+    // The reference's hooks count against the verdict only when an install would take them
+    // out: one aw has no equivalent for stays while the reference is on PATH.
+    let reference_hooks = match &hi.settings {
+        Some(st) => !st.merge.reference_removed.is_empty(),
+        None => reference["hooks"].as_array().is_some_and(|a| !a.is_empty()),
+    };
+    let has_reference =
+        reference["files"].as_array().is_some_and(|a| !a.is_empty()) || reference_hooks;
     entry["reference"] = reference;
     if version.is_none() {
         entry["verdict"] = json!("not-installed");
@@ -141,6 +148,7 @@ fn host_entry(home: &Path, snap: &mut Snapshot, h: &'static Host, program: &str)
         && stale.is_empty()
         && hooks != Some(false)
         && gone.is_empty()
+        && duplicates.is_empty()
         && !has_reference;
     entry["verdict"] = json!(if current { "ok" } else { "outdated" });
     entry["missing"] = json!(missing);
@@ -152,6 +160,15 @@ fn host_entry(home: &Path, snap: &mut Snapshot, h: &'static Host, program: &str)
     entry["hook_programs"] = json!(programs);
     entry["hook_programs_missing"] = json!(gone);
     entry["duplicate_hooks"] = json!(duplicates);
+    entry["edited_hooks"] = survey
+        .as_ref()
+        .map(|s| {
+            s.edited
+                .iter()
+                .map(|(e, c)| json!({ "event": e, "command": c }))
+                .collect()
+        })
+        .unwrap_or_else(|| json!([]));
     entry
 }
 
@@ -224,9 +241,16 @@ fn human(model: &Value) -> String {
                 p.as_str().unwrap_or("")
             ));
         }
+        for e in h["edited_hooks"].as_array().into_iter().flatten() {
+            out.push_str(&format!(
+                "            edited hook (yours now, kept): {} `{}`\n",
+                e["event"].as_str().unwrap_or(""),
+                e["command"].as_str().unwrap_or("")
+            ));
+        }
         for e in h["duplicate_hooks"].as_array().into_iter().flatten() {
             out.push_str(&format!(
-                "            {} runs twice (aw's hook and the reference's)\n",
+                "            {} runs twice (aw's command more than once for the same tools, or beside the reference's)\n",
                 e.as_str().unwrap_or("")
             ));
         }

@@ -38,12 +38,18 @@ moved whole, as <folder>.aw-backup-<epoch>).\n\n\
 The reference's own install (Workline's `w` bundle, design wrapper, `w-<n>` skills, `/w:` \
 commands, OpenCode module, and its `agent-workflow` hooks in the settings) is replaced: each \
 of its files and folders in aw's places is kept aside under <host folder>/.aw-backup-<epoch>/, \
-where no host reads it, and its hook entries are taken out (the settings file is backed up \
-first), so nothing runs twice. What it left outside the host's folder is named, not touched.\n\n\
+where no host reads it, and its hook entries that aw has an equivalent for are taken out (the \
+settings file is backed up first), so nothing runs twice; one aw has no equivalent for stays \
+while `agent-workflow` is on PATH (reference_hooks_kept), and goes otherwise \
+(reference_hooks_removed). What it left outside the host's folder is named, not touched.\n\n\
 Hooks run this aw by its absolute path (the PATH entry that leads to it, else the binary \
 itself), so they work whatever PATH the host has. Your own hooks and settings keys are kept \
 byte for byte (aw edits only its own entries); aw's entries are recognised by their command, \
-whichever path it names, event and matcher together. A second install changes nothing (noop)."
+whichever path it names, under the event aw installs it for, in a group reaching an edit tool \
+for the branch check. A hook of aw's you tuned (timeout, keys, your handler in its group, a \
+narrower matcher) is kept as it is (events_present); one whose command you edited \
+(`auto-compact-on-close --quiet`) is yours and aw adds none beside it (edited_kept). Only the \
+newest 5 of aw's settings backups are kept. A second install changes nothing (noop)."
 )]
 pub struct InstallArgs {
     #[command(flatten)]
@@ -96,6 +102,7 @@ pub fn run(args: &InstallArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         .iter()
         .map(|hi| install_ops(hi, args.force, epoch))
         .collect();
+    let mut removed_backups: Vec<Vec<std::path::PathBuf>> = Vec::new();
     if args.flags.dry_run {
         // The paths a run would refuse, refused the same way (a run checks them in `apply`,
         // every host's before the first write of any).
@@ -114,12 +121,19 @@ pub fn run(args: &InstallArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
                 records: &[],
             })
             .collect();
-        apply(&home, VERSION, &hosts).map_err(refused)?;
+        removed_backups = apply(&home, VERSION, &hosts)
+            .map_err(refused)?
+            .removed_backups;
     }
     let reports: Vec<Value> = inspected
         .iter()
         .zip(&all_ops)
-        .map(|(hi, ops)| report(&home, hi, ops, args.flags.dry_run, &program))
+        .enumerate()
+        .map(|(i, (hi, ops))| {
+            let mut r = report(&home, hi, ops, args.flags.dry_run, &program);
+            r["backups_removed"] = json!(removed_backups.get(i).cloned().unwrap_or_default());
+            r
+        })
         .collect();
     let model = json!({
         "ok": true,
@@ -225,7 +239,11 @@ fn report(home: &Path, hi: &HostInstall, ops: &[Op], dry_run: bool, program: &st
                 "program": program,
                 "events_added": st.map(|s| s.merge.added.clone()).unwrap_or_default(),
                 "events_present": st.map(|s| s.merge.present.clone()).unwrap_or_default(),
+                "edited_kept": st.map(|s| s.merge.edited_kept.clone()).unwrap_or_default(),
+                "duplicates_removed": st.map(|s| s.merge.duplicates_removed.clone()).unwrap_or_default(),
                 "reference_events_removed": st.map(|s| s.merge.reference_removed.clone()).unwrap_or_default(),
+                "reference_hooks_removed": st.map(|s| hooks_named(&s.merge.reference_hooks_removed)).unwrap_or_default(),
+                "reference_hooks_kept": st.map(|s| hooks_named(&s.merge.reference_hooks_kept)).unwrap_or_default(),
                 "missing_events": missing(hi),
             })
         }
@@ -277,6 +295,14 @@ fn report(home: &Path, hi: &HostInstall, ops: &[Op], dry_run: bool, program: &st
         "created_folders": hi.created.iter().map(|r| shown(home, r)).collect::<Vec<_>>(),
         "hooks": hooks,
     })
+}
+
+/// `(event, command)` pairs as `[{event, command}]`.
+fn hooks_named(hooks: &[(String, String)]) -> Value {
+    hooks
+        .iter()
+        .map(|(e, c)| json!({ "event": e, "command": c }))
+        .collect()
 }
 
 fn missing(hi: &HostInstall) -> Value {
@@ -337,6 +363,37 @@ fn human(model: &Value, detail: bool) -> String {
         }
         out.push_str(&line);
         out.push('\n');
+        for e in h["edited_kept"].as_array().into_iter().flatten() {
+            out.push_str(&format!(
+                "            kept: your edited {} hook running aw (yours now; aw adds none beside it)\n",
+                e.as_str().unwrap_or("")
+            ));
+        }
+        for (key, what) in [
+            (
+                "reference_hooks_kept",
+                "kept: the reference's hook, while agent-workflow is on PATH",
+            ),
+            (
+                "reference_hooks_removed",
+                "taken out: the reference's hook (agent-workflow is no longer on PATH)",
+            ),
+        ] {
+            for r in h[key].as_array().into_iter().flatten() {
+                out.push_str(&format!(
+                    "            {what}: {} `{}`\n",
+                    r["event"].as_str().unwrap_or(""),
+                    r["command"].as_str().unwrap_or("")
+                ));
+            }
+        }
+        for b in t["backups_removed"].as_array().into_iter().flatten() {
+            out.push_str(&format!(
+                "            older backup deleted (the newest {} are kept): {}\n",
+                aw_core::install::backups::KEEP,
+                b.as_str().unwrap_or("")
+            ));
+        }
         if let Some(c) = t["commands"]["invoked_as"].as_str() {
             out.push_str(&format!(
                 "            commands: {c} (in {})\n",

@@ -19,8 +19,9 @@ use serde_json::{Value, json};
 the `w`, `design` and `w-<n>` skill folders, the command folder and the hook plugin that carries \
 aw's marker (a file of yours there is kept and listed), folders left empty, and aw's hook entries \
 in the host's settings (your own entries and keys kept; the file is backed up first as \
-<file>.bak.<epoch>).\n\n\
-A file of aw's you edited since aw wrote it is yours: kept and listed in kept_edited. The \
+<file>.bak.<epoch>; only the newest 5 of aw's backups are kept).\n\n\
+A file of aw's you edited since aw wrote it is yours: kept and listed in kept_edited; so is a \
+hook of aw's whose command you edited (hooks.edited_kept). The \
 folders aw created (its record, <host folder>/.aw-install.json, names them) are removed once \
 nothing is left in them (removed_folders); folders that were there before stay; a settings \
 file aw created is removed when nothing but an empty object is left of it.\n\n\
@@ -61,6 +62,7 @@ pub fn run(args: &UninstallArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         removals.push((r, ops));
     }
     let mut removed_folders: Vec<Vec<String>> = vec![Vec::new(); removals.len()];
+    let mut removed_backups: Vec<Vec<std::path::PathBuf>> = vec![Vec::new(); removals.len()];
     if !args.flags.dry_run {
         let hosts: Vec<HostOps<'_>> = removals
             .iter()
@@ -71,14 +73,15 @@ pub fn run(args: &UninstallArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
                 records: &r.records,
             })
             .collect();
-        removed_folders = apply(&home, VERSION, &hosts)
-            .map_err(refused)?
-            .removed_folders;
+        let applied = apply(&home, VERSION, &hosts).map_err(refused)?;
+        removed_folders = applied.removed_folders;
+        removed_backups = applied.removed_backups;
     }
     let targets: Vec<Value> = removals
         .iter()
         .zip(&removed_folders)
-        .map(|((r, ops), folders)| {
+        .zip(&removed_backups)
+        .map(|(((r, ops), folders), backups)| {
             let status = if args.flags.dry_run {
                 "dry-run"
             } else if ops.is_empty() && folders.is_empty() {
@@ -90,7 +93,7 @@ pub fn run(args: &UninstallArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
                 Op::Backup { to, .. } => Some(shown(&home, to)),
                 _ => None,
             });
-            let hooks = match &r.settings {
+            let mut hooks = match &r.settings {
                 Some(s) => json!({
                     "status": if args.flags.dry_run { "dry-run" } else { "removed" },
                     "file": shown(&home, &s.rel),
@@ -115,6 +118,9 @@ pub fn run(args: &UninstallArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
                     json!({ "status": status })
                 }
             };
+            if matches!(r.host.hooks, HookArtifact::Settings(_)) && with_hooks {
+                hooks["edited_kept"] = json!(r.hooks_edited_kept);
+            }
             json!({
                 "target": r.host.id,
                 "status": status,
@@ -122,6 +128,7 @@ pub fn run(args: &UninstallArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
                 "kept_foreign": r.foreign.iter().map(|x| shown(&home, x)).collect::<Vec<_>>(),
                 "kept_edited": r.edited.iter().map(|x| shown(&home, x)).collect::<Vec<_>>(),
                 "removed_folders": folders.iter().map(|x| shown(&home, x)).collect::<Vec<_>>(),
+                "backups_removed": backups,
                 "hooks": hooks,
             })
         })
@@ -159,6 +166,12 @@ fn human(model: &Value, detail: bool) -> String {
             t["kept_foreign"].as_array().map_or(0, Vec::len),
             t["hooks"]["status"].as_str().unwrap_or(""),
         ));
+        for e in t["hooks"]["edited_kept"].as_array().into_iter().flatten() {
+            out.push_str(&format!(
+                "            kept: your edited {} hook running aw (yours now)\n",
+                e.as_str().unwrap_or("")
+            ));
+        }
         if detail {
             for f in t["removed"].as_array().into_iter().flatten() {
                 out.push_str(&format!(
