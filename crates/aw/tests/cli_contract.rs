@@ -343,11 +343,68 @@ fn what_v22_adds_and_aw_does_not_yet_is_absent_as_documented() {
     );
 }
 
+/// The 55 commands the reference v22.4.2 registers (`agent-workflow --help`, without its
+/// dev-only group `harness`, `profiles`, `logs` and the `aw` alias).
+const REFERENCE_COMMANDS: &[&str] = &[
+    "attach-multiroot",
+    "auto-compact-on-close",
+    "capability",
+    "check-branch",
+    "checkpoint-read",
+    "checkpoint-write",
+    "code-scan",
+    "context-budget",
+    "context-plan",
+    "designs",
+    "detach-multiroot",
+    "discard",
+    "export-diagrams",
+    "export-manuals",
+    "export-reports",
+    "export-scripts",
+    "fix-git",
+    "flow",
+    "generate-launch",
+    "git-flow",
+    "history-update",
+    "hook",
+    "host-doctor",
+    "mcp",
+    "merge-state",
+    "next-number",
+    "persist",
+    "plugin-cache",
+    "plugin-doctor",
+    "project-md-upsert",
+    "release-data",
+    "remove-source",
+    "reset",
+    "resume",
+    "resume-summary",
+    "self",
+    "session-artifacts",
+    "session-close",
+    "session-create",
+    "session-resume",
+    "sessions",
+    "set-qa-branch",
+    "set-working-branch",
+    "skill-index",
+    "skills",
+    "sources",
+    "stack",
+    "status",
+    "visibility",
+    "workspace-init",
+    "workspace-migrate",
+    "worktree",
+];
+
 #[test]
 fn the_reference_commands_aw_lacks_are_listed_and_refused_as_documented() {
-    // PROTOCOL's "Reference commands aw does not have": each row names the reference's commands
-    // (in backticks, before the first `|` cell ends) and what to use instead. A command that
-    // lands in aw, or one the table forgets, fails here until the table says so.
+    // PROTOCOL's "Reference commands aw does not have" names exactly the reference's commands
+    // aw's `--help` does not list, each refused as UNKNOWN_COMMAND, each row with an
+    // alternative whose `aw …` commands exist.
     let protocol = std::fs::read_to_string(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/PROTOCOL.md"),
     )
@@ -359,19 +416,101 @@ fn the_reference_commands_aw_lacks_are_listed_and_refused_as_documented() {
         .split("\n## ")
         .next()
         .unwrap();
+    let ws = Ws::bare();
+    let help = String::from_utf8(ws.aw().arg("--help").output().unwrap().stdout).unwrap();
+    let ours = listed_commands(&help);
+    let mut absent: Vec<&str> = REFERENCE_COMMANDS
+        .iter()
+        .copied()
+        .filter(|c| !ours.iter().any(|o| o == c))
+        .collect();
+    absent.sort_unstable();
     let mut listed = Vec::new();
     for row in section.lines().filter(|l| l.starts_with("| `")) {
         let cells: Vec<&str> = row.split('|').collect();
-        let instead = cells[2].trim();
-        assert!(!instead.is_empty(), "no alternative named: {row}");
         for name in cells[1].split('`').skip(1).step_by(2) {
             listed.push(name.to_owned());
         }
+        let instead = cells[2].trim();
+        assert!(!instead.is_empty(), "no alternative named: {row}");
+        // Each `aw <command> [<verb>]` named as the way instead exists.
+        for quoted in instead.split('`').skip(1).step_by(2) {
+            let Some(rest) = quoted.strip_prefix("aw ") else {
+                continue;
+            };
+            let words: Vec<&str> = rest
+                .split_whitespace()
+                .take_while(|w| !w.starts_with(['-', '<']))
+                .take(2)
+                .collect();
+            let out = ws.aw().args(&words).arg("--help").output().unwrap();
+            assert!(out.status.success(), "`{quoted}` in {row}");
+        }
     }
-    assert_eq!(listed.len(), 19, "{listed:?}");
-    assert!(section.contains("These 19 are absent"));
+    listed.sort_unstable();
+    assert_eq!(listed, absent, "PROTOCOL's table against `aw --help`");
+    assert!(section.contains(&format!("These {} are absent", absent.len())));
     for name in &listed {
         let v = failure(&[name.as_str()]);
         assert_eq!(v["error"]["code"], "UNKNOWN_COMMAND", "{name}: {v}");
     }
+}
+
+#[test]
+fn each_verbs_summary_is_the_line_its_parent_lists() {
+    // A verb's `-h` summary and its entry in the parent's command list are one sentence: a doc
+    // comment on a deferred verb's argument struct would replace the first and not the second.
+    let ws = Ws::bare();
+    let text = |args: &[&str]| {
+        let out = ws.aw().args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    // The parent's list as (name, summary), wrapped lines joined.
+    let entries = |help: &str| -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = Vec::new();
+        for l in help
+            .lines()
+            .skip_while(|l| !l.starts_with("Commands:"))
+            .skip(1)
+            .take_while(|l| !l.trim().is_empty())
+        {
+            if l.starts_with("  ") && !l.starts_with("    ") {
+                let mut it = l.trim().splitn(2, ' ');
+                let name = it.next().unwrap_or_default().to_owned();
+                let rest = it.next().unwrap_or_default().trim().to_owned();
+                out.push((name, rest));
+            } else if let Some(last) = out.last_mut() {
+                last.1 = format!("{} {}", last.1, l.trim()).trim().to_owned();
+            }
+        }
+        out.retain(|(n, _)| n != "help");
+        out
+    };
+    let summary = |help: String| {
+        help.split("\nUsage:")
+            .next()
+            .unwrap()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut checked = 0;
+    let mut parents: Vec<Vec<String>> = vec![vec![]];
+    while let Some(parent) = parents.pop() {
+        let mut args: Vec<&str> = parent.iter().map(String::as_str).collect();
+        args.push("--help");
+        for (name, listed) in entries(&text(&args)) {
+            let mut path = parent.clone();
+            path.push(name);
+            let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+            args.push("-h");
+            let own = summary(text(&args));
+            let listed = listed.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert_eq!(own, listed, "`aw {}`", path.join(" "));
+            checked += 1;
+            parents.push(path);
+        }
+    }
+    assert!(checked > 60, "{checked}");
 }

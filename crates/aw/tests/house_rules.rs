@@ -310,7 +310,12 @@ fn output_that_cannot_be_written_is_a_failure_not_a_success() {
 /// `AW_BUILD_PIE=1` keeps a position-independent executable (type `DYN`) for packagers whose
 /// policy requires one.
 #[test]
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[cfg(all(
+    target_os = "linux",
+    target_env = "gnu",
+    target_endian = "little",
+    not(target_feature = "crt-static")
+))]
 fn the_binary_is_linked_at_a_fixed_address_unless_pie_is_asked_for() {
     let bytes = std::fs::read(env!("CARGO_BIN_EXE_aw")).unwrap();
     assert_eq!(&bytes[..4], b"\x7fELF");
