@@ -201,8 +201,22 @@ fn command_at(argv: &[OsString]) -> (clap::Command, String) {
     // Building propagates the global flags into every subcommand, so they are listed too.
     cmd.build();
     let mut path = String::from("aw");
+    // Whether the token before was a flag of `cmd` waiting for its value (`--session 001`):
+    // that value is not a verb.
+    let mut value_next = false;
     for tok in argv.iter().skip(1) {
         let tok = tok.to_string_lossy();
+        if std::mem::take(&mut value_next) {
+            continue;
+        }
+        if let Some(name) = tok.strip_prefix("--") {
+            value_next = !name.contains('=')
+                && cmd
+                    .get_arguments()
+                    .find(|a| a.get_long() == Some(name))
+                    .is_some_and(|a| a.get_action().takes_values());
+            continue;
+        }
         if tok.starts_with('-') {
             continue;
         }

@@ -119,6 +119,18 @@ fn unknown_flags_are_refused_with_the_valid_ones() {
     let flags = v["error"]["details"]["valid_flags"].as_array().unwrap();
     assert!(flags.iter().any(|f| f == "--strict"));
     assert!(flags.iter().any(|f| f == "--format"));
+    // A flag's value before the verb is not taken for a verb: the refusal names the verb.
+    for args in [
+        &["flow", "--session", "001", "advance", "--bogus"][..],
+        &["--workspace", "somewhere", "flow", "advance", "--bogus"],
+    ] {
+        let v = failure(args);
+        assert_eq!(v["error"]["code"], "UNKNOWN_FLAG", "{args:?}");
+        let message = v["error"]["message"].as_str().unwrap();
+        assert!(message.contains("`aw flow advance`"), "{args:?}: {message}");
+        let flags = v["error"]["details"]["valid_flags"].as_array().unwrap();
+        assert!(flags.iter().any(|f| f == "--adopt"), "{args:?}");
+    }
 }
 
 #[test]
