@@ -1210,11 +1210,18 @@ fn uninstall_leaves_the_folders_that_were_there_before() {
         rest,
         [
             ".claude",
+            ".claude/.aw-install.json",
             ".claude/settings.json",
             ".claude/skills",
             ".config"
         ],
-        "what the person had stays; what aw made went"
+        "what the person had stays; what aw made went, but for its backups and the record naming them"
+    );
+    let record: Value = serde_json::from_str(&read(home, ".claude/.aw-install.json")).unwrap();
+    assert_eq!(
+        record["backups"].as_array().unwrap().len(),
+        settings_backups,
+        "{record:#}"
     );
     assert_eq!(read(home, ".claude/settings.json"), "{}\n");
 }
@@ -1457,19 +1464,28 @@ fn an_edited_hook_of_aws_is_kept_not_doubled_named_by_the_doctor_and_left_by_uni
         text.contains("edited hook (yours now, kept): SessionEnd"),
         "{text}"
     );
+    // Both are the person's to choose from (aw's exact entry beside their edited one): the
+    // doctor names the two; install takes neither out.
+    let pair = &c["duplicate_entries"][0];
+    assert_eq!(pair["fix"], "by-hand", "{c:#}");
+    assert_eq!(pair["entries"][0]["entry"], 1);
+    assert_eq!(pair["entries"][1]["entry"], 2);
+    assert!(
+        text.contains("remove one of them by hand")
+            && text.contains("entry 1")
+            && text.contains("entry 2"),
+        "{text}"
+    );
     let v = install(&ws, "claude");
     let h = &target(&v, "claude")["hooks"];
-    assert_eq!(
-        h["duplicates_removed"],
-        serde_json::json!(["SessionEnd"]),
-        "{h:#}"
-    );
-    assert_ne!(read(home, ".claude/settings.json"), doubled);
+    assert_eq!(h["duplicates_removed"], serde_json::json!([]), "{h:#}");
     assert_eq!(
         read(home, ".claude/settings.json"),
-        edited,
-        "back to the person's"
+        doubled,
+        "nothing taken out"
     );
+    // The person takes one out by hand.
+    std::fs::write(home.join(".claude/settings.json"), &edited).unwrap();
     // Uninstall leaves the edited hook (the person's) and says so.
     let u = ws.ok(&["self", "uninstall", "--target", "claude"]);
     let h = &target(&u, "claude")["hooks"];
@@ -1487,12 +1503,18 @@ fn settings_backups_are_bounded_to_the_newest_five_and_nothing_else_goes() {
     let home = ws.home();
     let claude = home.join(".claude");
     std::fs::create_dir_all(&claude).unwrap();
-    // Older backups of aw's, and things of the same look that are not aw's backups.
-    for epoch in 1_000_000_001..=1_000_000_004u64 {
-        std::fs::write(claude.join(format!("settings.json.bak.{epoch}")), "old").unwrap();
+    // The person's own backups, and an older aw's, all of aw's name shape but named in no
+    // record of aw's: never deleted.
+    let theirs = [
+        "settings.json.bak.1",
+        "settings.json.bak.20240101",
+        "settings.json.bak.1000000001",
+        "settings.json.bak.1000000000.1",
+        "settings.json.bak.mine",
+    ];
+    for name in theirs {
+        std::fs::write(claude.join(name), format!("theirs {name}")).unwrap();
     }
-    std::fs::write(claude.join("settings.json.bak.1000000000.1"), "old").unwrap();
-    std::fs::write(claude.join("settings.json.bak.mine"), "mine").unwrap();
     // A folder named like the newest backup of all: never deleted, and never counted.
     std::fs::create_dir_all(claude.join("settings.json.bak.9999999999")).unwrap();
     std::fs::create_dir_all(claude.join(".aw-backup-1000000000/skills/w")).unwrap();
@@ -1501,14 +1523,34 @@ fn settings_backups_are_bounded_to_the_newest_five_and_nothing_else_goes() {
         "aside",
     )
     .unwrap();
-    let mut removed: Vec<String> = Vec::new();
-    for i in 0..7 {
+    let change = |i: usize| {
         // Each run finds the person's file without aw's hooks: it changes it, backing it up.
         std::fs::write(
             claude.join("settings.json"),
             format!("{{\"model\": \"opus-{i}\"}}\n"),
         )
         .unwrap();
+    };
+    let mut removed: Vec<String> = Vec::new();
+    for i in 0..7 {
+        change(i);
+        if i == 6 {
+            // A dry run names what the run will delete, and deletes nothing.
+            let d = ws.ok(&["self", "install", "--target", "claude", "--dry-run"]);
+            let planned = target(&d, "claude")["backups_removed"].clone();
+            assert_eq!(planned.as_array().unwrap().len(), 1, "{planned:#}");
+            assert!(std::path::Path::new(planned[0].as_str().unwrap()).is_file());
+            let v = install(&ws, "claude");
+            assert_eq!(target(&v, "claude")["backups_removed"], planned);
+            removed.extend(
+                planned
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|p| p.as_str().unwrap().to_owned()),
+            );
+            continue;
+        }
         let v = install(&ws, "claude");
         let t = target(&v, "claude");
         assert!(t["hooks"]["backup"].is_string(), "{t:#}");
@@ -1535,35 +1577,37 @@ fn settings_backups_are_bounded_to_the_newest_five_and_nothing_else_goes() {
         out
     };
     let left = backups(&claude);
-    let mut contents: Vec<&str> = left.iter().map(|(_, c)| c.as_str()).collect();
-    contents.sort_unstable();
+    for name in theirs {
+        assert_eq!(
+            read(&claude, name),
+            format!("theirs {name}"),
+            "a backup aw did not write stays: {left:?}"
+        );
+    }
+    let mut ours: Vec<&str> = left
+        .iter()
+        .map(|(_, c)| c.as_str())
+        .filter(|c| !c.starts_with("theirs"))
+        .collect();
+    ours.sort_unstable();
     assert_eq!(
-        contents,
+        ours,
         [
-            "mine",
             "{\"model\": \"opus-2\"}\n",
             "{\"model\": \"opus-3\"}\n",
             "{\"model\": \"opus-4\"}\n",
             "{\"model\": \"opus-5\"}\n",
             "{\"model\": \"opus-6\"}\n",
         ],
-        "the newest five of aw's, and the person's own file: {left:?}"
+        "the newest five of aw's: {left:?}"
     );
-    assert_eq!(removed.len(), 7, "5 old + the 2 oldest new: {removed:?}");
-    for old in [
-        "settings.json.bak.1000000001",
-        "settings.json.bak.1000000002",
-        "settings.json.bak.1000000003",
-        "settings.json.bak.1000000004",
-        "settings.json.bak.1000000000.1",
-    ] {
-        let path = claude.join(old);
-        assert!(!path.exists(), "{old}");
-        assert!(
-            removed.contains(&path.to_str().unwrap().to_owned()),
-            "{old}: {removed:?}"
-        );
-    }
+    assert_eq!(removed.len(), 2, "the two oldest of aw's: {removed:?}");
+    let record: Value = serde_json::from_str(&read(home, ".claude/.aw-install.json")).unwrap();
+    assert_eq!(
+        record["backups"].as_array().unwrap().len(),
+        5,
+        "the deleted ones are no longer named: {record:#}"
+    );
     assert!(
         claude.join("settings.json.bak.9999999999").is_dir(),
         "a folder is never deleted"
@@ -1582,5 +1626,146 @@ fn settings_backups_are_bounded_to_the_newest_five_and_nothing_else_goes() {
             .len(),
         1
     );
-    assert_eq!(backups(&claude).len(), 6, "five of aw's and the person's");
+    assert_eq!(
+        backups(&claude).len(),
+        5 + theirs.len(),
+        "five of aw's and every one of the person's"
+    );
+}
+
+#[test]
+fn a_persons_logger_hooks_running_aws_words_are_theirs_left_byte_for_byte() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    std::fs::create_dir_all(home.join(".claude")).unwrap();
+    let theirs = r#"{"hooks": {"SessionEnd": [{"matcher": "", "hooks": [{"type": "command", "command": "/usr/bin/logger auto-compact-on-close"}]}], "PostCompact": [{"matcher": "", "hooks": [{"type": "command", "command": "/usr/bin/logger resume-summary --tag x"}]}]}}"#;
+    std::fs::write(home.join(".claude/settings.json"), theirs).unwrap();
+    let v = install(&ws, "claude");
+    let h = &target(&v, "claude")["hooks"];
+    assert_eq!(h["edited_kept"], serde_json::json!([]), "{h:#}");
+    let text = read(home, ".claude/settings.json");
+    for kept in [
+        r#"{"matcher": "", "hooks": [{"type": "command", "command": "/usr/bin/logger auto-compact-on-close"}]}"#,
+        r#"{"matcher": "", "hooks": [{"type": "command", "command": "/usr/bin/logger resume-summary --tag x"}]}"#,
+    ] {
+        assert!(text.contains(kept), "{text}");
+    }
+    assert!(
+        text.contains(&aw_command("auto-compact-on-close")),
+        "{text}"
+    );
+    assert!(
+        text.contains(&aw_command("resume-summary")),
+        "aw's own PostCompact: {text}"
+    );
+    ws.ok(&["self", "uninstall", "--target", "claude"]);
+    assert_eq!(read(home, ".claude/settings.json"), theirs);
+}
+
+#[test]
+fn the_doctor_judges_literal_lifecycle_matchers_and_checks_edited_hooks_programs() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    install(&ws, "claude");
+    let on_close = aw_command("auto-compact-on-close");
+    let text = read(home, ".claude/settings.json");
+    // SessionEnd: `clear` and `logout`, each edited; they never fire together.
+    let mut v: Value = serde_json::from_str(&text).unwrap();
+    v["hooks"]["SessionEnd"] = serde_json::json!([
+        { "matcher": "clear", "hooks": [{ "type": "command", "command": format!("{on_close} --quiet") }] },
+        { "matcher": "logout", "hooks": [{ "type": "command", "command": format!("{on_close} --verbose") }] },
+    ]);
+    std::fs::write(home.join(".claude/settings.json"), v.to_string()).unwrap();
+    let c = host_of(&ws.ok(&["self", "doctor"]), "claude").clone();
+    assert_eq!(c["duplicate_hooks"], serde_json::json!([]), "{c:#}");
+    assert_eq!(c["verdict"], "ok", "{c:#}");
+    // An edited hook whose program is gone fails at every trigger: named, not ok.
+    v["hooks"]["SessionEnd"] = serde_json::json!([
+        { "matcher": "", "hooks": [{ "type": "command", "command": "/gone/bin/aw auto-compact-on-close --quiet" }] },
+    ]);
+    std::fs::write(home.join(".claude/settings.json"), v.to_string()).unwrap();
+    let c = host_of(&ws.ok(&["self", "doctor"]), "claude").clone();
+    assert_eq!(
+        c["hook_programs_missing"],
+        serde_json::json!(["/gone/bin/aw"]),
+        "{c:#}"
+    );
+    assert_eq!(c["verdict"], "outdated", "{c:#}");
+    let (_, human) = ws.stdout(&["self", "doctor", "--format", "human"], None, &[]);
+    assert!(human.contains("change its program by hand"), "{human}");
+}
+
+#[test]
+fn install_takes_out_only_an_exact_copy_of_aws_entry_and_backs_up_first() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    install(&ws, "claude");
+    // The person's partly overlapping branch checks and PreCompact `manual`/`auto`: theirs.
+    let branch = aw_command("hook branch-check");
+    let pause = aw_command("checkpoint-write --can-pause");
+    let mut v: Value = serde_json::from_str(&read(home, ".claude/settings.json")).unwrap();
+    v["model"] = serde_json::json!("opus");
+    v["hooks"]["PreToolUse"] = serde_json::json!([
+        { "matcher": "Edit|Write", "hooks": [{ "type": "command", "command": branch, "timeout": 15 }] },
+        { "matcher": "Write|MultiEdit|NotebookEdit", "hooks": [{ "type": "command", "command": branch, "timeout": 30 }] },
+    ]);
+    v["hooks"]["PreCompact"] = serde_json::json!([
+        { "matcher": "manual", "hooks": [{ "type": "command", "command": pause }] },
+        { "matcher": "auto", "hooks": [{ "type": "command", "command": pause }] },
+    ]);
+    let theirs = serde_json::to_string_pretty(&v).unwrap();
+    std::fs::write(home.join(".claude/settings.json"), &theirs).unwrap();
+    let r = install(&ws, "claude");
+    let h = &target(&r, "claude")["hooks"];
+    assert_eq!(h["duplicates_removed"], serde_json::json!([]), "{h:#}");
+    assert_eq!(h["status"], "noop", "{h:#}");
+    assert_eq!(read(home, ".claude/settings.json"), theirs);
+    let c = host_of(&ws.ok(&["self", "doctor"]), "claude").clone();
+    assert_eq!(
+        c["duplicate_hooks"],
+        serde_json::json!(["PreToolUse"]),
+        "{c:#}"
+    );
+    assert_eq!(c["duplicate_entries"][0]["fix"], "by-hand", "{c:#}");
+    // Two exact copies of aw's own SessionEnd entry: the second goes, a backup first.
+    let end = v["hooks"]["SessionEnd"][0].clone();
+    v["hooks"]["SessionEnd"] = serde_json::json!([end, end]);
+    let doubled = serde_json::to_string_pretty(&v).unwrap();
+    std::fs::write(home.join(".claude/settings.json"), &doubled).unwrap();
+    let r = install(&ws, "claude");
+    let h = &target(&r, "claude")["hooks"];
+    assert_eq!(
+        h["duplicates_removed"],
+        serde_json::json!(["SessionEnd"]),
+        "{h:#}"
+    );
+    let backup = h["backup"].as_str().expect("a backup before any removal");
+    assert_eq!(std::fs::read_to_string(backup).unwrap(), doubled);
+    assert_eq!(
+        read(home, ".claude/settings.json")
+            .matches("auto-compact-on-close")
+            .count(),
+        1
+    );
+}
+
+#[test]
+fn a_group_naming_its_matcher_twice_is_the_persons_and_uninstall_leaves_it() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    std::fs::create_dir_all(home.join(".claude")).unwrap();
+    let theirs = r#"{"hooks": {"PreToolUse": [{"matcher": "Edit", "matcher": "Bash", "hooks": [{"type": "command", "command": "aw hook branch-check"}]}]}}"#;
+    std::fs::write(home.join(".claude/settings.json"), theirs).unwrap();
+    let v = install(&ws, "claude");
+    let h = &target(&v, "claude")["hooks"];
+    assert!(
+        h["events_added"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e == "PreToolUse"),
+        "aw's own beside it: {h:#}"
+    );
+    ws.ok(&["self", "uninstall", "--target", "claude"]);
+    assert_eq!(read(home, ".claude/settings.json"), theirs);
 }

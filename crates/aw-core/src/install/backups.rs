@@ -1,8 +1,10 @@
 //! Which of aw's own backups of a settings file go: aw copies a settings file to
 //! `<file>.bak.<epoch>` before it changes it (`<file>.bak.<epoch>.<n>` when two runs share a
-//! second), and keeps only the newest [`KEEP`] of them. Only names of exactly that shape are
-//! aw's; anything else beside the file (the person's own copies, the `.aw-backup-<epoch>`
-//! folders that hold what install moved aside) is never chosen.
+//! second), names each in the host's record ([`super::record`]), and keeps only the newest
+//! [`KEEP`] of those. A name is aw's only when the record names it: a file of the same shape
+//! that it does not name (the person's own `settings.json.bak.1`, an older aw's backup) is never
+//! chosen, and neither is anything else beside the file (the `.aw-backup-<epoch>` folders that
+//! hold what install moved aside).
 
 /// How many of aw's backups of one file are kept.
 pub const KEEP: usize = 5;
@@ -25,8 +27,9 @@ pub fn backup_stamp(file: &str, name: &str) -> Option<(u64, u64)> {
     }
 }
 
-/// Of `names` (the entries beside the file named `file`), aw's backups of it beyond the newest
-/// [`KEEP`]: the ones to delete, newest first. `written` is the backup this run just wrote: it
+/// Of `names` (the backups of the file `file` that the record names and that are still there
+/// as regular files; `file` and the names alike relative to one same folder), aw's backups of it
+/// beyond the newest [`KEEP`]: the ones to delete, newest first. `written` is the backup this run just wrote: it
 /// is the newest whatever its name says (its epoch's plain name may have been free again once
 /// an earlier run deleted it, so a suffix does not always order a second's backups) and is
 /// never chosen. The others are ordered by epoch, then suffix (a later run in the same second).
@@ -46,6 +49,25 @@ pub fn backups_to_remove(file: &str, names: &[String], written: &str) -> Vec<Str
         .skip(room)
         .map(|(_, n)| n.clone())
         .collect()
+}
+
+/// The backups a record names once `written` (this run's, if any) is added and `removed` (the
+/// ones deleted) and `gone` (no longer there as regular files) are taken out; sorted, each once.
+pub fn recorded_after(
+    recorded: &[String],
+    written: &[String],
+    removed: &[String],
+    gone: &[String],
+) -> Vec<String> {
+    let mut out: Vec<String> = recorded
+        .iter()
+        .chain(written)
+        .filter(|b| !removed.contains(b) && !gone.contains(b))
+        .cloned()
+        .collect();
+    out.sort();
+    out.dedup();
+    out
 }
 
 #[cfg(test)]
@@ -120,5 +142,19 @@ mod tests {
         .map(|s| (*s).to_owned())
         .collect();
         assert_eq!(backups_to_remove("x", &second, "x.bak.7"), ["x.bak.7.1"]);
+    }
+
+    #[test]
+    fn the_record_forgets_what_was_deleted_or_is_gone_and_learns_what_was_written() {
+        let s = |v: &[&str]| v.iter().map(|x| (*x).to_owned()).collect::<Vec<String>>();
+        assert_eq!(
+            recorded_after(
+                &s(&["a.bak.1", "a.bak.2", "a.bak.3"]),
+                &s(&["a.bak.9"]),
+                &s(&["a.bak.1"]),
+                &s(&["a.bak.2"])
+            ),
+            ["a.bak.3", "a.bak.9"]
+        );
     }
 }

@@ -228,43 +228,82 @@ fn edit_tools(host: &Host) -> Vec<&'static str> {
         .unwrap_or_default()
 }
 
-/// Which of `tools` a group's matcher reaches, one bit each: a missing, empty or `*` matcher
-/// reaches every tool; a plain list of names (`Edit|Write`) the names it lists; anything else is
-/// read as a regular expression tried on each name (one that does not compile reaches none).
-fn reach(matcher: Option<&str>, tools: &[&str]) -> u64 {
-    let all = tools
-        .iter()
-        .enumerate()
-        .fold(0u64, |acc, (i, _)| acc | 1 << i.min(63));
-    let Some(m) = matcher.filter(|m| !m.is_empty() && *m != "*") else {
-        return all;
-    };
-    let plain = m
-        .bytes()
-        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'|');
-    let pattern = if plain {
-        None
-    } else {
-        match regex::Regex::new(m) {
-            Ok(r) => Some(r),
-            Err(_) => return 0,
+/// Whether `program` (the first word of a handler's command, unquoted) is aw: the bare word
+/// `aw`, an absolute path whose last part is exactly `aw`, or exactly `installing` (the path of
+/// the aw at work, whatever its name). `/usr/bin/logger` is not, nor `/`, nor `/é`.
+pub fn is_aw_program(program: &str, installing: &str) -> bool {
+    program == "aw"
+        || (program.starts_with('/') && program.rsplit('/').next() == Some("aw"))
+        || (!installing.is_empty() && program == installing)
+}
+
+/// When a group of aw's fires.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Trigger {
+    /// The tool hook: the edit tools its group's matcher reaches, a bit per tool.
+    Tools(u64),
+    /// A lifecycle event (`PreCompact`, `PostCompact`, `SessionEnd`): its matcher taken
+    /// literally, `None` when it covers every trigger (missing, `""` or `*`).
+    Literal(Option<String>),
+}
+
+impl Trigger {
+    /// Whether the two fire for one same trigger: tool groups sharing a tool; lifecycle groups
+    /// one of which covers every trigger, or with the same literal matcher (`manual` and `auto`,
+    /// `clear` and `logout` never meet).
+    pub fn overlaps(&self, other: &Trigger) -> bool {
+        match (self, other) {
+            (Trigger::Tools(a), Trigger::Tools(b)) => a & b != 0,
+            (Trigger::Literal(None), Trigger::Literal(_))
+            | (Trigger::Literal(_), Trigger::Literal(None)) => true,
+            (Trigger::Literal(Some(a)), Trigger::Literal(Some(b))) => a == b,
+            _ => false,
         }
+    }
+}
+
+/// Which of `tools` a tool group's matcher reaches, one bit each, when aw can judge it: a
+/// missing, empty or `*` matcher, or the host's own edit matcher (`own`), reaches every tool; a
+/// plain `|`-separated list of names (ASCII letters, digits, `_`) the names it lists. Any other
+/// matcher is a pattern for the host's own matcher language (JavaScript's, not Rust's): aw does
+/// not guess what it reaches (`None`), and the group is the person's.
+fn tool_reach(matcher: Option<&str>, tools: &[&str], own: Option<&str>) -> Option<u64> {
+    let all = (0..tools.len()).fold(0u64, |acc, i| acc | 1 << i.min(63));
+    let Some(m) = matcher.filter(|m| !m.is_empty() && *m != "*" && Some(*m) != own) else {
+        return Some(all);
     };
-    tools.iter().enumerate().fold(0, |acc, (i, t)| {
-        let hit = match &pattern {
-            None => m.split('|').any(|x| x == *t),
-            Some(r) => r.is_match(t),
-        };
-        if hit { acc | 1 << i.min(63) } else { acc }
+    let names: Vec<&str> = m.split('|').collect();
+    let plain = names
+        .iter()
+        .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'));
+    plain.then(|| {
+        tools.iter().enumerate().fold(0, |acc, (i, t)| {
+            if names.contains(t) {
+                acc | 1 << i.min(63)
+            } else {
+                acc
+            }
+        })
     })
 }
 
+/// A lifecycle group's trigger: its matcher taken literally.
+fn literal(matcher: Option<&str>) -> Trigger {
+    Trigger::Literal(
+        matcher
+            .filter(|m| !m.is_empty() && *m != "*")
+            .map(str::to_owned),
+    )
+}
+
 /// A group's matcher: `Some(None)` when it has none (it matches everything), `None` when it is
-/// not a string (the group is nobody's aw may judge).
+/// not a string or named twice (the group is the person's: aw does not guess which one the
+/// host reads).
 fn group_matcher(g: &Node) -> Option<Option<&str>> {
-    match g.get("matcher") {
-        None => Some(None),
-        Some(m) => m.as_str().map(Some),
+    match g.get_all("matcher").as_slice() {
+        [] => Some(None),
+        [m] => m.value.as_str().map(Some),
+        _ => None,
     }
 }
 
@@ -278,59 +317,121 @@ struct AwRun {
     /// Its whole command.
     command: String,
     kind: Runs,
-    /// The tools its group reaches (a bit per edit tool; a lifecycle event: 1).
-    reach: u64,
+    /// When its group fires.
+    trigger: Trigger,
+    /// Whether its group is an exact copy of the group aw writes for the event (aw's matcher,
+    /// this one handler with aw's exact command for some aw, aw's timeout, no other key),
+    /// whichever aw it names.
+    copy: bool,
 }
 
-/// aw's hooks on one host, and the edit tools of its tool hook.
-struct Ids {
-    hooks: Vec<&'static OurHook>,
+/// aw's hooks on one host, the edit tools of its tool hook, and the path of the aw at work.
+struct Ids<'p> {
+    hooks: Vec<(&'static OurHook, &'static str)>,
     tools: Vec<&'static str>,
+    own_matcher: Option<&'static str>,
+    program: &'p str,
 }
 
-impl Ids {
-    fn of(host: &Host) -> Self {
+/// Whether object `n` has exactly the keys `keys`, each once.
+fn exactly(n: &Node, keys: &[&str]) -> bool {
+    n.is_object() && n.members().len() == keys.len() && keys.iter().all(|k| n.get(k).is_some())
+}
+
+impl<'p> Ids<'p> {
+    fn of(host: &Host, program: &'p str) -> Self {
         Ids {
-            hooks: carried(host).into_iter().map(|(h, _)| h).collect(),
+            hooks: carried(host),
             tools: edit_tools(host),
+            own_matcher: host.edit_matcher,
+            program,
         }
     }
 
     fn hook(&self, event: &str) -> Option<&'static OurHook> {
-        self.hooks.iter().find(|h| h.event == event).copied()
+        self.hooks
+            .iter()
+            .find(|(h, _)| h.event == event)
+            .map(|(h, _)| *h)
+    }
+
+    /// The matcher aw writes for `hook`.
+    fn matcher(&self, hook: &OurHook) -> &'static str {
+        self.hooks
+            .iter()
+            .find(|(h, _)| h.event == hook.event)
+            .map_or("", |(_, m)| m)
+    }
+
+    /// The program of a handler's command when it runs aw's exact or edited `args`.
+    fn aw_command<'c>(&self, command: &'c str, args: &str) -> Option<(String, &'c str, Runs)> {
+        let (program, rest) = split_command(command)?;
+        if !is_aw_program(&program, self.program) {
+            return None;
+        }
+        let kind = runs(rest, args)?;
+        Some((program, rest, kind))
+    }
+
+    /// The program group `g` names when it is an exact copy of aw's group for `hook` (aw's
+    /// matcher string, one handler of `type` `command` running aw's exact arguments with some
+    /// aw, aw's timeout, and no other key anywhere).
+    fn copy_of(&self, t: &str, hook: &OurHook, g: &Node) -> Option<String> {
+        if !exactly(g, &["matcher", "hooks"]) || g.get("matcher")?.as_str()? != self.matcher(hook) {
+            return None;
+        }
+        let [h] = g.get("hooks")?.elements() else {
+            return None;
+        };
+        if !exactly(h, &["type", "command", "timeout"])
+            || h.get("type")?.as_str()? != "command"
+            || h.get("timeout")?.raw(t) != hook.timeout.to_string()
+        {
+            return None;
+        }
+        match self.aw_command(h.get("command")?.as_str()?, hook.args)? {
+            (program, _, Runs::Exact) => Some(program),
+            _ => None,
+        }
     }
 
     /// The handlers of group `g` (under `event`) that run aw's command for that event, exactly
-    /// or edited, in a group that reaches a tool aw's hook fires on (a lifecycle event: any
-    /// matcher). A `Bash` group running `aw hook branch-check` reaches no edit tool: the
-    /// person's own use, not aw's hook.
-    fn runs_in(&self, event: &str, g: &Node) -> Vec<AwRun> {
+    /// or edited, with aw (see [`is_aw_program`]), in a group aw can judge: its `matcher` and
+    /// `hooks` named once, and for the tool hook a matcher that reaches an edit tool by the
+    /// rules of [`tool_reach`]. A `Bash` group running `aw hook branch-check` reaches no edit
+    /// tool: the person's own use, not aw's hook; so is a group whose matcher is a pattern.
+    fn runs_in(&self, t: &str, event: &str, g: &Node) -> Vec<AwRun> {
         let Some(hook) = self.hook(event) else {
             return Vec::new();
         };
+        if g.get_all("hooks").len() != 1 {
+            return Vec::new();
+        }
         let Some(matcher) = group_matcher(g) else {
             return Vec::new();
         };
-        let reach = if hook.on_edit {
-            reach(matcher, &self.tools)
+        let trigger = if hook.on_edit {
+            match tool_reach(matcher, &self.tools, self.own_matcher) {
+                Some(bits) if bits != 0 => Trigger::Tools(bits),
+                _ => return Vec::new(),
+            }
         } else {
-            1
+            literal(matcher)
         };
-        if reach == 0 {
-            return Vec::new();
-        }
+        let copy = self.copy_of(t, hook, g).is_some();
         handlers(g)
             .iter()
             .enumerate()
             .filter_map(|(i, h)| {
                 let command = h.get("command")?.as_str()?;
-                let (program, rest) = split_command(command)?;
+                let (program, _, kind) = self.aw_command(command, hook.args)?;
                 Some(AwRun {
                     handler: i,
                     program,
                     command: command.to_owned(),
-                    kind: runs(rest, hook.args)?,
-                    reach,
+                    kind,
+                    trigger: trigger.clone(),
+                    copy,
                 })
             })
             .collect()
@@ -459,7 +560,12 @@ fn push_once(list: &mut Vec<String>, event: &str) {
     }
 }
 
-fn edit(text: Option<&str>, host: &Host, mode: Mode<'_>) -> Result<HookMerge, SettingsError> {
+fn edit(
+    text: Option<&str>,
+    host: &Host,
+    program: &str,
+    mode: Mode<'_>,
+) -> Result<HookMerge, SettingsError> {
     let mut out = HookMerge::default();
     let (ours, reference_runs) = match mode {
         Mode::Install {
@@ -484,7 +590,7 @@ fn edit(text: Option<&str>, host: &Host, mode: Mode<'_>) -> Result<HookMerge, Se
     };
     let d = parsed(text)?;
     let hooks = hooks_of(&d.root)?;
-    let ids = Ids::of(host);
+    let ids = Ids::of(host, program);
     let t = d.text;
     let members = hooks.map(Node::members).unwrap_or_default();
     let mut member_items: Vec<Option<String>> = Vec::new();
@@ -492,7 +598,7 @@ fn edit(text: Option<&str>, host: &Host, mode: Mode<'_>) -> Result<HookMerge, Se
         let event = m.key.as_str();
         let our_group = ours.iter().find(|(e, _)| *e == event).map(|(_, g)| g);
         let groups = m.value.elements();
-        let found: Vec<Vec<AwRun>> = groups.iter().map(|g| ids.runs_in(event, g)).collect();
+        let found: Vec<Vec<AwRun>> = groups.iter().map(|g| ids.runs_in(t, event, g)).collect();
         let has_ours = found.iter().any(|f| !f.is_empty());
         // Per group: `Some(whether aw has an equivalent)` for the reference's.
         let reference: Vec<Option<bool>> = groups
@@ -507,26 +613,27 @@ fn edit(text: Option<&str>, host: &Host, mode: Mode<'_>) -> Result<HookMerge, Se
         if members.iter().filter(|x| x.key == event).count() > 1 {
             return Err(SettingsError::Duplicate(format!("hooks.{event}")));
         }
-        // Which of aw's handlers stay. An edited one is the person's: always. On install, an
-        // exact one stays unless it reaches a tool an edited one, or an exact one kept before
-        // it, already reaches (it would run twice); its program is rewritten when it is not the
-        // installing aw's. On removal, no exact one stays.
+        // Which of aw's handlers stay. An edited one is the person's: always; so is an exact
+        // one in a group the person tuned in any way, even when it fires for a trigger another
+        // handler of aw's fires for too (the doctor names the two). On install, only an exact
+        // copy of aw's own group goes, when another such copy comes before it (what an older aw
+        // appended twice); an exact handler naming another program than the installing aw's
+        // gets its command rewritten. On removal, no exact one stays.
         let expected = our_group.and_then(|g| g["hooks"][0]["command"].as_str());
-        let mut covered = found
-            .iter()
-            .flatten()
-            .filter(|r| r.kind == Runs::Edited)
-            .fold(0u64, |acc, r| acc | r.reach);
         let mut drop: Vec<Vec<usize>> = vec![Vec::new(); groups.len()];
         let mut rewrite: Vec<Vec<(usize, String)>> = vec![Vec::new(); groups.len()];
-        let (mut kept_exact, mut dropped_exact, mut rewrote, mut edited) =
-            (false, false, false, false);
+        let (mut kept_exact, mut dropped_exact, mut rewrote, mut edited, mut kept_copy) =
+            (false, false, false, false, false);
         for (gi, group_runs) in found.iter().enumerate() {
             for r in group_runs {
                 match r.kind {
                     Runs::Edited => edited = true,
-                    Runs::Exact if install && r.reach & covered == 0 => {
-                        covered |= r.reach;
+                    Runs::Exact if !install || (r.copy && kept_copy) => {
+                        drop[gi].push(r.handler);
+                        dropped_exact = true;
+                    }
+                    Runs::Exact => {
+                        kept_copy |= r.copy;
                         kept_exact = true;
                         if let Some(want) = expected.filter(|w| *w != r.command) {
                             let same_program =
@@ -536,10 +643,6 @@ fn edit(text: Option<&str>, host: &Host, mode: Mode<'_>) -> Result<HookMerge, Se
                                 rewrote = true;
                             }
                         }
-                    }
-                    Runs::Exact => {
-                        drop[gi].push(r.handler);
-                        dropped_exact = true;
                     }
                 }
             }
@@ -657,12 +760,14 @@ fn edit(text: Option<&str>, host: &Host, mode: Mode<'_>) -> Result<HookMerge, Se
 pub fn merge(
     text: Option<&str>,
     host: &Host,
+    program: &str,
     groups: &[(&'static str, Value)],
     reference_runs: bool,
 ) -> Result<HookMerge, SettingsError> {
     edit(
         text,
         host,
+        program,
         Mode::Install {
             groups,
             reference_runs,
@@ -670,11 +775,71 @@ pub fn merge(
     )
 }
 
-/// Takes every handler running aw's exact command (whatever path it names) out of the settings
-/// `text`, keeping the person's and the edited hooks of aw's (theirs now, `edited_kept`); an
-/// event left empty goes, and so does an empty `hooks`.
-pub fn remove(text: Option<&str>, host: &Host) -> Result<HookMerge, SettingsError> {
-    edit(text, host, Mode::Remove)
+/// Takes every handler running aw's exact command (whatever aw it names; `program` is the aw at
+/// work) out of the settings `text`, keeping the person's and the edited hooks of aw's (theirs
+/// now, `edited_kept`); an event left empty goes, and so does an empty `hooks`.
+pub fn remove(text: Option<&str>, host: &Host, program: &str) -> Result<HookMerge, SettingsError> {
+    edit(text, host, program, Mode::Remove)
+}
+
+/// Whether the settings `text` holds nothing but exact copies of aw's own groups, whichever aw
+/// they name (`{"hooks": {<event>: [<aw's group>]}}` and nothing else; `program` is the aw at
+/// work): then a copy of it holds nothing of the person's, and aw may change it without a
+/// backup. Anything else (a key of the person's, a tuned timeout, another matcher, an edited
+/// command, a handler of theirs) is worth a backup.
+pub fn only_aws(text: &str, host: &Host, program: &str) -> bool {
+    let Ok(d) = parsed(text) else {
+        return false;
+    };
+    let ids = Ids::of(host, program);
+    if !exactly(&d.root, &["hooks"]) {
+        return false;
+    }
+    let Ok(Some(hooks)) = hooks_of(&d.root) else {
+        return false;
+    };
+    hooks.members().iter().all(|m| {
+        hooks.get(&m.key).is_some()
+            && ids.hook(&m.key).is_some_and(|hook| {
+                m.value
+                    .elements()
+                    .iter()
+                    .all(|g| ids.copy_of(d.text, hook, g).is_some())
+            })
+    })
+}
+
+/// One handler of aw's command (exact or edited) the survey found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SurveyRun {
+    /// Its event.
+    pub event: String,
+    /// Its group's place in the event's list, from 1.
+    pub entry: usize,
+    /// Its group's matcher (`None`: none).
+    pub matcher: Option<String>,
+    /// Its command.
+    pub command: String,
+    /// The program it runs.
+    pub program: String,
+    /// Whether it runs aw's exact arguments (else an edited hook of aw's).
+    pub exact: bool,
+    /// When it fires.
+    pub trigger: Trigger,
+    /// Whether its group is an exact copy of aw's own (install takes out all but one).
+    pub copy: bool,
+}
+
+/// Two of aw's handlers under one event that fire for one same trigger: the hook runs twice.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Overlap {
+    /// The first, in the file's order.
+    pub first: SurveyRun,
+    /// The second.
+    pub second: SurveyRun,
+    /// Whether `aw self install` takes one out (both exact copies of aw's own group); else
+    /// both are the person's, and only they can say which goes.
+    pub install_removes: bool,
 }
 
 /// What a settings (or hooks) file holds, for the doctor.
@@ -684,9 +849,8 @@ pub struct HookSurvey {
     pub ours: Vec<(String, String)>,
     /// Edited hooks of aw's (the person's now): `(event, command)`.
     pub edited: Vec<(String, String)>,
-    /// Every handler running aw's command, exact or edited: `(event, the tools it reaches, a
-    /// bit per edit tool; 1 for a lifecycle event)`.
-    pub runs: Vec<(String, u64)>,
+    /// Every handler running aw's command, exact or edited.
+    pub runs: Vec<SurveyRun>,
     /// Events holding the reference's entries.
     pub reference: Vec<String>,
     /// Events where a reference entry runs a command aw runs there too.
@@ -694,51 +858,86 @@ pub struct HookSurvey {
 }
 
 impl HookSurvey {
-    /// Events where aw's command (exact or edited) runs more than once for the same tools:
-    /// twice of aw's, or aw's and the reference's equivalent.
+    /// Every pair of aw's handlers (exact or edited) under one event that fire for one same
+    /// trigger ([`Trigger::overlaps`]).
+    pub fn overlaps(&self) -> Vec<Overlap> {
+        let mut out = Vec::new();
+        for (i, a) in self.runs.iter().enumerate() {
+            for b in &self.runs[i + 1..] {
+                if a.event == b.event && a.trigger.overlaps(&b.trigger) {
+                    out.push(Overlap {
+                        first: a.clone(),
+                        second: b.clone(),
+                        install_removes: a.copy && b.copy,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// Events where aw's hook runs twice for one trigger: two of aw's handlers (exact or
+    /// edited) whose groups overlap, or aw's beside the reference's equivalent.
     pub fn duplicates(&self) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
+        let overlapping: Vec<String> = self.overlaps().into_iter().map(|o| o.first.event).collect();
         let events = self
             .ours
             .iter()
-            .chain(&self.edited)
             .map(|(e, _)| e)
-            .chain(self.runs.iter().map(|(e, _)| e));
+            .chain(self.runs.iter().map(|r| &r.event));
         for event in events {
-            let reach: Vec<u64> = self
-                .runs
-                .iter()
-                .filter(|(e, _)| e == event)
-                .map(|(_, r)| *r)
-                .collect();
-            let overlap = reach
-                .iter()
-                .enumerate()
-                .any(|(i, a)| reach[i + 1..].iter().any(|b| a & b != 0));
-            if (overlap || self.reference_doubled.contains(event)) && !out.contains(event) {
+            if (overlapping.contains(event) || self.reference_doubled.contains(event))
+                && !out.contains(event)
+            {
                 out.push(event.clone());
+            }
+        }
+        out
+    }
+
+    /// The programs aw's hooks run, exact and edited ones alike, each once, in order.
+    pub fn programs(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let all = self
+            .ours
+            .iter()
+            .map(|(_, p)| p)
+            .chain(self.runs.iter().map(|r| &r.program));
+        for p in all {
+            if !out.contains(p) {
+                out.push(p.clone());
             }
         }
         out
     }
 }
 
-/// Reads whose hooks a Claude-shaped settings text holds.
-pub fn survey(text: &str, host: &Host) -> Result<HookSurvey, SettingsError> {
+/// Reads whose hooks a Claude-shaped settings text holds; `program` is the aw at work.
+pub fn survey(text: &str, host: &Host, program: &str) -> Result<HookSurvey, SettingsError> {
     let mut out = HookSurvey::default();
     if text.trim().is_empty() {
         return Ok(out);
     }
     let d = parsed(text)?;
-    let ids = Ids::of(host);
+    let ids = Ids::of(host, program);
     for m in hooks_of(&d.root)?.map(Node::members).unwrap_or_default() {
-        for g in m.value.elements() {
-            for r in ids.runs_in(&m.key, g) {
+        for (gi, g) in m.value.elements().iter().enumerate() {
+            for r in ids.runs_in(d.text, &m.key, g) {
                 match r.kind {
-                    Runs::Exact => out.ours.push((m.key.clone(), r.program)),
-                    Runs::Edited => out.edited.push((m.key.clone(), r.command)),
+                    Runs::Exact => out.ours.push((m.key.clone(), r.program.clone())),
+                    Runs::Edited => out.edited.push((m.key.clone(), r.command.clone())),
                 }
-                out.runs.push((m.key.clone(), r.reach));
+                out.runs.push(SurveyRun {
+                    event: m.key.clone(),
+                    entry: gi + 1,
+                    matcher: g.get("matcher").and_then(Node::as_str).map(str::to_owned),
+                    command: r.command,
+                    program: r.program,
+                    exact: r.kind == Runs::Exact,
+                    trigger: r.trigger,
+                    copy: r.copy,
+                });
             }
             if is_reference_group(g) {
                 push_once(&mut out.reference, &m.key);
@@ -762,6 +961,10 @@ mod tests {
         groups_for(host("claude").unwrap(), AW)
     }
 
+    fn survey_(text: &str, host: &Host) -> Result<HookSurvey, SettingsError> {
+        super::survey(text, host, AW)
+    }
+
     fn c() -> &'static Host {
         host("claude").unwrap()
     }
@@ -770,14 +973,14 @@ mod tests {
         text: Option<&str>,
         groups: &[(&'static str, Value)],
     ) -> Result<HookMerge, SettingsError> {
-        super::merge(text, c(), groups, false)
+        super::merge(text, c(), AW, groups, false)
     }
 
     fn remove(
         text: Option<&str>,
         _groups: &[(&'static str, Value)],
     ) -> Result<HookMerge, SettingsError> {
-        super::remove(text, c())
+        super::remove(text, c(), AW)
     }
 
     const USER: &str = r#"{
@@ -906,7 +1109,7 @@ mod tests {
             out.starts_with(&edited[..edited.len() - 2]),
             "kept byte for byte: {out}"
         );
-        let s = survey(&out, c()).unwrap();
+        let s = survey_(&out, c()).unwrap();
         assert_eq!(
             s.edited,
             [
@@ -925,17 +1128,24 @@ mod tests {
         let r = remove(Some(&out), &claude()).unwrap();
         assert_eq!(r.edited_kept, ["SessionEnd", "PreToolUse"]);
         assert_eq!(r.text.as_deref(), Some(edited));
-        // An older install that doubled it: the second one, aw's exact command, goes.
+        // An older install that doubled it: aw's exact entry beside the edited one. Only an
+        // exact copy of aw's entry beside another such copy ever goes: this one stays (its
+        // program rewritten), and the survey names the two for the person to choose.
         let doubled = edited.replacen(
             r#"{"matcher": "", "hooks": [{"type": "command", "command": "/x/aw auto-compact-on-close --quiet", "timeout": 10}]}"#,
             r#"{"matcher": "", "hooks": [{"type": "command", "command": "/x/aw auto-compact-on-close --quiet", "timeout": 10}]}, {"matcher": "", "hooks": [{"type": "command", "command": "/x/aw auto-compact-on-close", "timeout": 10}]}"#,
             1,
         );
-        assert_eq!(survey(&doubled, c()).unwrap().duplicates(), ["SessionEnd"]);
+        let s = survey_(&doubled, c()).unwrap();
+        assert_eq!(s.duplicates(), ["SessionEnd"]);
+        let o = s.overlaps();
+        assert_eq!(o.len(), 1, "{o:?}");
+        assert_eq!((o[0].first.entry, o[0].second.entry), (1, 2));
+        assert!(!o[0].install_removes, "{o:?}");
         let m = merge(Some(&doubled), &claude()).unwrap();
-        assert_eq!(m.duplicates_removed, ["SessionEnd"]);
+        assert!(m.duplicates_removed.is_empty(), "{m:?}");
         let out = m.text.unwrap();
-        assert_eq!(out.matches("auto-compact-on-close").count(), 1, "{out}");
+        assert_eq!(out.matches("auto-compact-on-close").count(), 2, "{out}");
         assert!(out.contains("auto-compact-on-close --quiet"), "{out}");
     }
 
@@ -953,14 +1163,19 @@ mod tests {
         assert!(out.contains(r#"{"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "'/opt/aw tools/bin/aw' hook branch-check", "timeout": 30}]}"#), "{out}");
         for (matcher, ours) in [
             ("Edit", true),
-            ("Notebook.*", true),
             ("*", true),
+            ("", true),
             ("Bash", false),
             ("Bash|Read", false),
+            // Patterns are the host's (JavaScript's) to read: the group is the person's.
+            ("Notebook.*", false),
+            ("^(?!Bash).*", false),
+            ("(?i)edit", false),
+            ("Edit||Write", false),
             ("(", false),
         ] {
             let text = narrowed.replace("Edit|Write", matcher);
-            let s = survey(&text, c()).unwrap();
+            let s = survey_(&text, c()).unwrap();
             assert_eq!(s.ours.len(), usize::from(ours), "{matcher}");
         }
         // Two of aw's for disjoint tools run once each; for a shared tool, twice.
@@ -970,13 +1185,13 @@ mod tests {
             )
         };
         assert!(
-            survey(&two("Edit", "Write"), c())
+            survey_(&two("Edit", "Write"), c())
                 .unwrap()
                 .duplicates()
                 .is_empty()
         );
         assert_eq!(
-            survey(&two("Edit", "Edit|Write"), c())
+            survey_(&two("Edit", "Edit|Write"), c())
                 .unwrap()
                 .duplicates(),
             ["PreToolUse"]
@@ -1091,7 +1306,7 @@ mod tests {
         }
         let bare = merge(None, &groups_for(c(), "aw")).unwrap().text.unwrap();
         assert!(remove(Some(&bare), &claude()).unwrap().emptied);
-        let s = survey(&old, c()).unwrap();
+        let s = survey_(&old, c()).unwrap();
         assert!(s.ours.iter().all(|(_, p)| p == "/old/place/aw"));
     }
 
@@ -1104,7 +1319,7 @@ mod tests {
             "Stop": [{"matcher": "", "hooks": [{"type": "command", "command": "agent-workflow x"}, {"type": "command", "command": "mine"}]}]
         }}"#;
         let both = merge(None, &claude()).unwrap().text.unwrap();
-        let mut s = survey(v22, c()).unwrap();
+        let mut s = survey_(v22, c()).unwrap();
         assert_eq!(s.reference, ["SessionStart", "PreCompact", "PostCompact"]);
         assert!(s.duplicates().is_empty());
         // The reference no longer on PATH: all of its entries go, those aw has no
@@ -1122,7 +1337,7 @@ mod tests {
             )]
         );
         // Still on PATH: the entry aw has no equivalent for stays, byte for byte.
-        let kept = super::merge(Some(v22), c(), &claude(), true).unwrap();
+        let kept = super::merge(Some(v22), c(), AW, &claude(), true).unwrap();
         assert_eq!(kept.reference_removed, ["PreCompact", "PostCompact"]);
         assert!(kept.reference_hooks_removed.is_empty());
         assert_eq!(kept.reference_hooks_kept.len(), 1);
@@ -1131,7 +1346,7 @@ mod tests {
             kept_text.contains(r#""SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "agent-workflow self namespace --pin workflow"}]}]"#),
             "{kept_text}"
         );
-        assert!(survey(&kept_text, c()).unwrap().duplicates().is_empty());
+        assert!(survey_(&kept_text, c()).unwrap().duplicates().is_empty());
         let out = m.text.unwrap();
         let v: Value = serde_json::from_str(&out).unwrap();
         assert!(v["hooks"].get("SessionStart").is_none());
@@ -1141,7 +1356,7 @@ mod tests {
             v["hooks"]["Stop"][0]["hooks"][1]["command"], "mine",
             "a mixed group is the person's"
         );
-        s = survey(&out, c()).unwrap();
+        s = survey_(&out, c()).unwrap();
         assert!(s.reference.is_empty());
         assert!(!both.contains("agent-workflow"));
         // Both installed side by side: the doctor sees each event that runs twice.
@@ -1150,7 +1365,7 @@ mod tests {
             r#""PreCompact": [{"matcher": "", "hooks": [{"type": "command", "command": "aw checkpoint-write --can-pause", "timeout": 10}]}, {"#,
             1,
         );
-        assert_eq!(survey(&side, c()).unwrap().duplicates(), ["PreCompact"]);
+        assert_eq!(survey_(&side, c()).unwrap().duplicates(), ["PreCompact"]);
     }
 
     #[test]
@@ -1170,5 +1385,191 @@ mod tests {
         assert_eq!(split_command("aw hook branch-check").unwrap().0, "aw");
         assert!(split_command("my-aw hook branch-check").is_none());
         assert!(split_command("agent-workflow hook branch-check").is_none());
+    }
+
+    /// A settings text with `groups` under `event` (each a JSON group text).
+    fn under(event: &str, groups: &[&str]) -> String {
+        format!(r#"{{"hooks": {{"{event}": [{}]}}}}"#, groups.join(", "))
+    }
+
+    #[test]
+    fn only_an_exact_copy_of_aws_group_goes_and_partly_overlapping_tuned_hooks_stay() {
+        // Two tuned branch checks sharing `Write`: the person's tuning, both kept.
+        let pre = under(
+            "PreToolUse",
+            &[
+                r#"{"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "aw hook branch-check", "timeout": 15}]}"#,
+                r#"{"matcher": "Write|MultiEdit|NotebookEdit", "hooks": [{"type": "command", "command": "aw hook branch-check", "timeout": 30}]}"#,
+            ],
+        );
+        let m = merge(Some(&pre), &claude()).unwrap();
+        assert!(m.duplicates_removed.is_empty(), "{m:?}");
+        let out = m.text.unwrap();
+        let v: Value = serde_json::from_str(&out).unwrap();
+        let groups = v["hooks"]["PreToolUse"].as_array().unwrap();
+        assert_eq!(groups.len(), 2, "{out}");
+        assert_eq!(groups[1]["matcher"], "Write|MultiEdit|NotebookEdit");
+        assert_eq!(groups[1]["hooks"][0]["timeout"], 30);
+        let o = survey_(&out, c()).unwrap().overlaps();
+        assert_eq!(o.len(), 1, "{o:?}");
+        assert!(!o[0].install_removes);
+        assert!(!only_aws(&out, c(), AW), "a backup is due");
+        // PreCompact `manual` and `auto`: literal matchers that never meet.
+        let compact = under(
+            "PreCompact",
+            &[
+                r#"{"matcher": "manual", "hooks": [{"type": "command", "command": "aw checkpoint-write --can-pause"}]}"#,
+                r#"{"matcher": "auto", "hooks": [{"type": "command", "command": "aw checkpoint-write --can-pause"}]}"#,
+            ],
+        );
+        let m = merge(Some(&compact), &claude()).unwrap();
+        assert!(m.duplicates_removed.is_empty(), "{m:?}");
+        let out = m.text.unwrap();
+        assert_eq!(out.matches("checkpoint-write").count(), 2, "{out}");
+        assert!(survey_(&out, c()).unwrap().duplicates().is_empty());
+        // Two exact copies of aw's own group: the second goes, and only then.
+        let ours = serde_json::to_string(&claude()[1].1).unwrap();
+        let twice = under("PreCompact", &[&ours, &ours]);
+        let s = survey_(&twice, c()).unwrap();
+        assert_eq!(s.duplicates(), ["PreCompact"]);
+        assert!(s.overlaps()[0].install_removes);
+        assert!(only_aws(&twice, c(), AW), "nothing of the person's");
+        assert!(!only_aws(&compact, c(), AW), "matchers of the person's");
+        let m = merge(Some(&twice), &claude()).unwrap();
+        assert_eq!(m.duplicates_removed, ["PreCompact"]);
+        let out = m.text.unwrap();
+        assert_eq!(out.matches("checkpoint-write").count(), 1, "{out}");
+        assert!(survey_(&out, c()).unwrap().duplicates().is_empty());
+        // A copy with one more key is the person's: it stays.
+        let keyed = ours.replacen(r#""matcher":"""#, r#""matcher":"","note":"x""#, 1);
+        assert_ne!(keyed, ours);
+        let both = under("PreCompact", &[&ours, &keyed]);
+        let m = merge(Some(&both), &claude()).unwrap();
+        assert!(m.duplicates_removed.is_empty(), "{m:?}");
+        assert!(m.text.unwrap().starts_with(&both[..both.len() - 2]));
+    }
+
+    #[test]
+    fn a_program_is_aws_only_by_its_name_or_the_installing_path() {
+        for (program, ours) in [
+            ("aw", true),
+            ("/usr/local/bin/aw", true),
+            ("/aw", true),
+            ("/opt/aw-9/bin/aw-9", false),
+            ("/usr/bin/logger", false),
+            ("/", false),
+            ("/é", false),
+            ("awx", false),
+            ("/bin/aw/", false),
+        ] {
+            assert_eq!(is_aw_program(program, AW), ours, "{program}");
+        }
+        assert!(is_aw_program("/opt/aw-9/bin/aw-9", "/opt/aw-9/bin/aw-9"));
+        let (quoted, _) = split_command("'/' auto-compact-on-close").unwrap();
+        assert!(!is_aw_program(&quoted, AW));
+        // The person's logger hooks: never rewritten, never taken out, no stand-in for aw's.
+        let logger = r#"{"hooks": {"SessionEnd": [{"matcher": "", "hooks": [{"type": "command", "command": "/usr/bin/logger auto-compact-on-close"}]}], "PostCompact": [{"matcher": "", "hooks": [{"type": "command", "command": "/usr/bin/logger resume-summary --tag x"}]}]}}"#;
+        let s = survey_(logger, c()).unwrap();
+        assert!(s.ours.is_empty() && s.edited.is_empty(), "{s:?}");
+        let m = merge(Some(logger), &claude()).unwrap();
+        assert!(m.added.contains(&"SessionEnd".to_owned()), "{m:?}");
+        assert!(m.added.contains(&"PostCompact".to_owned()), "{m:?}");
+        assert!(m.edited_kept.is_empty(), "{m:?}");
+        let out = m.text.unwrap();
+        assert!(out.starts_with(r#"{"hooks": {"SessionEnd": [{"matcher": "", "hooks": [{"type": "command", "command": "/usr/bin/logger auto-compact-on-close"}]},{"#), "{out}");
+        assert!(out.contains(r#"[{"matcher": "", "hooks": [{"type": "command", "command": "/usr/bin/logger resume-summary --tag x"}]},{"#), "{out}");
+        assert_eq!(
+            remove(Some(&out), &claude()).unwrap().text.as_deref(),
+            Some(logger)
+        );
+        assert_eq!(remove(Some(logger), &claude()).unwrap().text, None);
+    }
+
+    #[test]
+    fn lifecycle_matchers_are_literal_so_clear_and_logout_never_run_twice() {
+        let end = under(
+            "SessionEnd",
+            &[
+                r#"{"matcher": "clear", "hooks": [{"type": "command", "command": "aw auto-compact-on-close --quiet"}]}"#,
+                r#"{"matcher": "logout", "hooks": [{"type": "command", "command": "aw auto-compact-on-close --verbose"}]}"#,
+            ],
+        );
+        assert!(survey_(&end, c()).unwrap().duplicates().is_empty());
+        let m = merge(Some(&end), &claude()).unwrap();
+        assert_eq!(m.edited_kept, ["SessionEnd"]);
+        assert!(m.text.unwrap().starts_with(&end[..end.len() - 2]));
+        // An empty, absent or `*` matcher covers every trigger: it meets any other.
+        for every in [r#""matcher": "", "#, "", r#""matcher": "*", "#] {
+            let both = under(
+                "SessionEnd",
+                &[
+                    &format!(
+                        r#"{{{every}"hooks": [{{"type": "command", "command": "aw auto-compact-on-close --quiet"}}]}}"#
+                    ),
+                    r#"{"matcher": "logout", "hooks": [{"type": "command", "command": "aw auto-compact-on-close"}]}"#,
+                ],
+            );
+            let s = survey_(&both, c()).unwrap();
+            assert_eq!(s.duplicates(), ["SessionEnd"], "{both}");
+            assert!(!s.overlaps()[0].install_removes);
+        }
+        assert!(
+            Trigger::Literal(Some("clear".into()))
+                .overlaps(&Trigger::Literal(Some("clear".into())))
+        );
+        assert!(
+            !Trigger::Literal(Some("manual".into()))
+                .overlaps(&Trigger::Literal(Some("auto".into())))
+        );
+    }
+
+    #[test]
+    fn a_group_naming_its_matcher_or_hooks_twice_is_the_persons() {
+        for group in [
+            r#"{"matcher": "Edit", "matcher": "Bash", "hooks": [{"type": "command", "command": "aw hook branch-check"}]}"#,
+            r#"{"matcher": "Edit", "hooks": [{"type": "command", "command": "aw hook branch-check"}], "hooks": []}"#,
+        ] {
+            let text = under("PreToolUse", &[group]);
+            let s = survey_(&text, c()).unwrap();
+            assert!(s.ours.is_empty(), "{group}: {s:?}");
+            let m = merge(Some(&text), &claude()).unwrap();
+            assert_eq!(
+                m.added,
+                ["PreToolUse", "PreCompact", "PostCompact", "SessionEnd"],
+                "{m:?}"
+            );
+            let out = m.text.unwrap();
+            assert!(out.contains(group), "kept byte for byte: {out}");
+            assert_eq!(
+                remove(Some(&out), &claude()).unwrap().text.as_deref(),
+                Some(text.as_str())
+            );
+            assert_eq!(remove(Some(&text), &claude()).unwrap().text, None);
+        }
+    }
+
+    #[test]
+    fn a_pattern_matcher_makes_the_group_the_persons_and_codexs_own_matcher_is_judged() {
+        for pattern in ["^(?!Bash).*", "(?i)edit", "Edit.*"] {
+            let text = under(
+                "PreToolUse",
+                &[&format!(
+                    r#"{{"matcher": "{pattern}", "hooks": [{{"type": "command", "command": "aw hook branch-check"}}]}}"#
+                )],
+            );
+            let s = survey_(&text, c()).unwrap();
+            assert!(s.ours.is_empty() && s.duplicates().is_empty(), "{pattern}");
+            assert_eq!(
+                remove(Some(&text), &claude()).unwrap().text,
+                None,
+                "{pattern}"
+            );
+        }
+        let codex = host("codex").unwrap();
+        let g = groups_for(codex, AW);
+        let text = merge(None, &g).unwrap().text.unwrap();
+        let s = super::survey(&text, codex, AW).unwrap();
+        assert_eq!(s.ours.len(), g.len(), "{s:?}");
+        assert!(only_aws(&text, codex, AW));
     }
 }

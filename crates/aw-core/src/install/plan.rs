@@ -127,6 +127,9 @@ pub struct HostPlan {
     pub managed: Vec<Managed>,
     /// The hooks.
     pub hooks: HookPlan,
+    /// The path of the aw whose hooks these are (the installing program: a handler naming it is
+    /// aw's whatever its last word).
+    pub program: String,
 }
 
 /// The folder of the `w` skill on `host`.
@@ -281,6 +284,7 @@ pub fn plan(
         files,
         managed,
         hooks,
+        program: program.to_owned(),
     }
 }
 

@@ -1,7 +1,9 @@
 //! The record of the folders `aw self install` created on a host, kept in the host's folder
 //! (`<root>/.aw-install.json`), so that `aw self uninstall` removes what aw created once it is
 //! empty and leaves every folder that was there before (an empty `~/.claude` the person made
-//! stays). The record carries aw's marker in its `description`, like every file aw writes.
+//! stays), and the settings backups aw wrote, the only ones it may delete (a backup of the
+//! person's own, or an older aw's, is never named here). The record carries aw's marker in its
+//! `description`, like every file aw writes.
 
 use super::marker::{is_marked, marker_text};
 use serde_json::{Value, json};
@@ -22,12 +24,15 @@ pub struct Record {
     /// The files aw created that also hold the person's settings (a settings file aw made to
     /// hold its hooks): removed by uninstall when nothing but an empty object is left.
     pub files: Vec<String>,
+    /// The settings backups aw wrote (`<file>.bak.<epoch>[.<n>]`): the only ones it ever
+    /// deletes (beyond the newest few). A record from before this list names none.
+    pub backups: Vec<String>,
 }
 
 impl Record {
     /// Whether it names nothing.
     pub fn is_empty(&self) -> bool {
-        self.folders.is_empty() && self.files.is_empty()
+        self.folders.is_empty() && self.files.is_empty() && self.backups.is_empty()
     }
 
     /// This record and `other` together, each list sorted, each entry once.
@@ -35,6 +40,7 @@ impl Record {
         Record {
             folders: union(&self.folders, &other.folders),
             files: union(&self.files, &other.files),
+            backups: union(&self.backups, &other.backups),
         }
     }
 }
@@ -49,6 +55,7 @@ pub fn render(version: &str, record: &Record) -> String {
         ),
         "created": r.folders,
         "files": r.files,
+        "backups": r.backups,
     });
     format!("{}\n", serde_json::to_string_pretty(&v).unwrap_or_default())
 }
@@ -74,6 +81,7 @@ pub fn parse(text: &str) -> Option<Record> {
     Some(Record {
         folders: list("created"),
         files: list("files"),
+        backups: list("backups"),
     })
 }
 
@@ -104,6 +112,7 @@ mod tests {
         let rec = Record {
             folders: vec![".claude/skills".into(), ".claude".into()],
             files: vec![".claude/settings.json".into()],
+            backups: vec![".claude/settings.json.bak.1700000000".into()],
         };
         let text = seal(&render("0.1.0", &rec));
         let back = parse(&text).unwrap();
@@ -112,7 +121,20 @@ mod tests {
             [".claude".to_owned(), ".claude/skills".to_owned()]
         );
         assert_eq!(back.files, [".claude/settings.json".to_owned()]);
+        assert_eq!(
+            back.backups,
+            [".claude/settings.json.bak.1700000000".to_owned()]
+        );
         assert_eq!(parse(r#"{"created": [".claude"]}"#), None);
+        // A record from before the list of backups reads back naming none.
+        let older = text.replace(
+            ",\n  \"backups\": [\n    \".claude/settings.json.bak.1700000000\"\n  ]",
+            "",
+        );
+        assert!(!older.contains("backups"), "{older}");
+        let back = parse(&older).unwrap();
+        assert!(back.backups.is_empty());
+        assert_eq!(back.files, [".claude/settings.json".to_owned()]);
         let evil = text.replace("\".claude/skills\"", "\"../x\"");
         assert_eq!(parse(&evil).unwrap().folders, [".claude".to_owned()]);
         assert_eq!(

@@ -13,10 +13,13 @@ pub mod txn;
 
 pub use lock::{HostLocks, lock_path, lock_roots};
 pub use snapshot::{Kind, Snapshot};
-pub use txn::{Applied, HostOps, Op, RecordedFolders, apply, check_ops};
+pub use txn::{
+    Applied, HostOps, Op, RecordedFolders, apply, backups_beyond, check_ops,
+    planned_backup_removals,
+};
 
 use crate::error::WorkspaceError;
-use aw_core::install::hooks::{HookMerge, merge, remove};
+use aw_core::install::hooks::{HookMerge, merge, only_aws, remove};
 use aw_core::install::host::{HookArtifact, Host};
 use aw_core::install::marker::{same_but_digest, seal};
 use aw_core::install::plan::{
@@ -101,8 +104,9 @@ pub struct SettingsStep {
     pub before: Option<String>,
     /// What the merge does.
     pub merge: HookMerge,
-    /// Whether the file held nothing but aw's own hook entries (nothing of the person's to back
-    /// up before it changes).
+    /// Whether the file held nothing but exact copies of aw's own groups naming the aw at work
+    /// (aw-core's `only_aws`: nothing of the person's to back up before it changes). A tuned or
+    /// edited hook, another matcher, an older path: a backup is written.
     pub only_ours: bool,
 }
 
@@ -442,6 +446,7 @@ fn survey(
 fn settings_step(
     snap: &mut Snapshot,
     host: &Host,
+    program: &str,
     rel: &str,
     f: impl Fn(Option<&str>) -> Result<HookMerge, SettingsError>,
 ) -> Result<SettingsStep, InstallError> {
@@ -451,9 +456,7 @@ fn settings_step(
         path: path.clone(),
         error,
     })?;
-    let only_ours = text
-        .as_deref()
-        .is_some_and(|t| remove(Some(t), host).is_ok_and(|r| r.emptied));
+    let only_ours = text.as_deref().is_some_and(|t| only_aws(t, host, program));
     Ok(SettingsStep {
         rel: rel.to_owned(),
         before: text,
@@ -563,8 +566,8 @@ pub fn inspect_install(
         HookPlan::Settings { rel, groups } => {
             // The reference's hooks aw has no equivalent for stay while it still runs them.
             let reference_runs = on_path(aw_core::install::hooks::REFERENCE_PROGRAM).is_some();
-            Some(settings_step(snap, host, rel, |t| {
-                merge(t, host, groups, reference_runs)
+            Some(settings_step(snap, host, &plan.program, rel, |t| {
+                merge(t, host, &plan.program, groups, reference_runs)
             })?)
         }
         _ => None,
@@ -610,6 +613,7 @@ pub fn inspect_install(
                 .filter(|s| !s.existed() && s.merge.text.is_some() && host.root_of(&s.rel) == root)
                 .map(|s| s.rel.clone())
                 .collect(),
+            backups: Vec::new(),
         };
         let rel = record::record_path(root);
         let before = match snap.read(&rel) {
@@ -671,7 +675,9 @@ pub fn inspect_uninstall(
     let mut hooks_edited_kept = Vec::new();
     let (settings, settings_goes) = match (&host.hooks, with_hooks) {
         (HookArtifact::Settings(rel), true) => {
-            let st = settings_step(snap, host, rel, |t| remove(t, host))?;
+            let st = settings_step(snap, host, &plan.program, rel, |t| {
+                remove(t, host, &plan.program)
+            })?;
             let made_by_aw = records
                 .iter()
                 .any(|r| r.record.files.iter().any(|f| f == rel));
@@ -1112,15 +1118,18 @@ pub fn which_program(path: &Path) -> Program {
 pub fn hook_survey(
     snap: &mut Snapshot,
     host: &Host,
+    program: &str,
 ) -> Option<aw_core::install::hooks::HookSurvey> {
     use aw_core::install::hooks::{HookSurvey, survey};
     match host.hooks {
         HookArtifact::Settings(rel) => match snap.read(rel) {
-            Found::File(t) => survey(&t, host).ok(),
+            Found::File(t) => survey(&t, host, program).ok(),
             _ => None,
         },
         HookArtifact::Plugin(dir) => match snap.read(&format!("{dir}/hooks/hooks.json")) {
-            Found::File(t) if aw_core::install::marker::is_marked(&t) => survey(&t, host).ok(),
+            Found::File(t) if aw_core::install::marker::is_marked(&t) => {
+                survey(&t, host, program).ok()
+            }
             _ => None,
         },
         HookArtifact::Module { path, .. } => {

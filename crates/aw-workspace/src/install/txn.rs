@@ -98,7 +98,8 @@ pub struct Applied {
     /// order of the hosts given), relative to HOME.
     pub removed_folders: Vec<Vec<String>>,
     /// aw's older backups of a settings file deleted once this transaction wrote a new one
-    /// (only the newest [`aw_core::install::backups::KEEP`] stay), per host: absolute paths.
+    /// (only the newest [`aw_core::install::backups::KEEP`] of those the host's record names
+    /// stay), per host: absolute paths.
     pub removed_backups: Vec<Vec<PathBuf>>,
 }
 
@@ -386,8 +387,10 @@ enum Ready {
     Backup {
         tmp: tempfile::NamedTempFile,
         to: PathBuf,
-        /// The name of the file backed up (its backups are named after it).
+        /// The file backed up, relative to HOME (its backups are named after it).
         file: String,
+        /// The backup's planned name, relative to HOME (a suffix is added when it is taken).
+        to_rel: String,
     },
 }
 
@@ -481,20 +484,21 @@ fn run_all(
                 }),
                 Op::Backup { rel, to, bytes } => {
                     let from = resolve(&mut r, rel, true)?;
-                    let to = resolve(&mut r, to, false)?;
+                    let to_path = resolve(&mut r, to, false)?;
                     // The backup holds what the source holds (a settings file may hold tokens):
                     // it gets the source's permission bits from its creation on.
                     let mode = std::fs::metadata(&from)
                         .map_err(|e| WorkspaceError::io("could not read", &from, e))?
                         .permissions();
-                    let dir = to.parent().unwrap_or(home).to_path_buf();
+                    let dir = to_path.parent().unwrap_or(home).to_path_buf();
                     let tmp = stage(&dir, bytes.as_bytes(), Some(mode))?;
                     staged_dirs.push(dir);
-                    let file = Path::new(rel)
-                        .file_name()
-                        .map(|n| n.to_string_lossy().into_owned())
-                        .unwrap_or_default();
-                    steps.push(Ready::Backup { tmp, to, file });
+                    steps.push(Ready::Backup {
+                        tmp,
+                        to: to_path,
+                        file: rel.clone(),
+                        to_rel: to.clone(),
+                    });
                 }
             }
         }
@@ -516,7 +520,7 @@ fn run_all(
     }
     // Carry out, in order: each file put in place by one rename.
     let mut emptied_by_host: Vec<Vec<PathBuf>> = Vec::new();
-    let mut backups_by_host: Vec<Vec<(PathBuf, String, String)>> = Vec::new();
+    let mut backups_by_host: Vec<Vec<(String, String)>> = Vec::new();
     for steps in ready {
         let mut emptied = Vec::new();
         let mut backups = Vec::new();
@@ -542,25 +546,27 @@ fn run_all(
                         emptied.push(parent.to_path_buf());
                     }
                 }
-                Ready::Backup { tmp, to, file } => {
+                Ready::Backup {
+                    tmp,
+                    to,
+                    file,
+                    to_rel,
+                } => {
                     let mut tmp = tmp;
                     // Two runs within one second name the same backup: the later one takes a
                     // suffix, and no backup is ever overwritten.
                     for n in 0.. {
-                        let name = if n == 0 {
-                            to.clone()
+                        let (name, rel) = if n == 0 {
+                            (to.clone(), to_rel.clone())
                         } else {
-                            PathBuf::from(format!("{}.{n}", to.display()))
+                            (
+                                PathBuf::from(format!("{}.{n}", to.display())),
+                                format!("{to_rel}.{n}"),
+                            )
                         };
                         match tmp.persist_noclobber(&name) {
                             Ok(_) => {
-                                if let (Some(d), Some(n)) = (name.parent(), name.file_name()) {
-                                    backups.push((
-                                        d.to_path_buf(),
-                                        file.clone(),
-                                        n.to_string_lossy().into_owned(),
-                                    ));
-                                }
+                                backups.push((file.clone(), rel));
                                 journal.push(Undo::Delete(name));
                                 break;
                             }
@@ -590,12 +596,9 @@ fn run_all(
         applied
             .removed_folders
             .push(remove_recorded(home, version, h.records));
-        applied.removed_backups.push(
-            backups
-                .iter()
-                .flat_map(|(dir, file, written)| prune_backups(dir, file, written))
-                .collect(),
-        );
+        applied
+            .removed_backups
+            .push(record_backups(home, version, h.host, &backups));
     }
     touched.sort();
     touched.dedup();
@@ -603,28 +606,101 @@ fn run_all(
     Ok(applied)
 }
 
-/// Deletes aw's backups of the file `file` in `dir` beyond the newest few, `written` (the one
-/// this run wrote) among them (which ones: aw-core's
-/// [`backups_to_remove`](aw_core::install::backups::backups_to_remove), given the folder's
-/// names of its regular files). Only regular files count and go (never a link or a folder, which
-/// would otherwise take the place of a backup among the newest); one that cannot be deleted is
-/// left. Returns the paths deleted.
-fn prune_backups(dir: &Path, file: &str, written: &str) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
+/// Whether `rel` (relative to HOME) is a regular file (a final link not followed).
+fn regular_file(home: &Path, rel: &str) -> bool {
+    home.join(rel).symlink_metadata().is_ok_and(|m| m.is_file())
+}
+
+/// The record of the host folder `root`: what it names (`Some(default)` when there is none;
+/// `None` when a file there is not aw's record, which is then never rewritten).
+fn read_record(home: &Path, root: &str) -> Option<Record> {
+    match std::fs::read_to_string(home.join(record::record_path(root))) {
+        Ok(text) => record::parse(&text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(Record::default()),
+        Err(_) => None,
+    }
+}
+
+/// aw's backups of the settings file `file` that would go once `written` is there (which ones:
+/// aw-core's [`backups_to_remove`](aw_core::install::backups::backups_to_remove)), relative to
+/// HOME: only backups the host's record names, still there as regular files. A backup the
+/// record does not name (the person's own, an older aw's) is never among them.
+pub fn backups_beyond(home: &Path, host: &Host, file: &str, written: &str) -> Vec<String> {
+    let Some(rec) = read_record(home, host.root_of(file)) else {
         return Vec::new();
     };
-    let names: Vec<String> = entries
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
-        .filter_map(|e| e.file_name().into_string().ok())
-        .collect();
-    aw_core::install::backups::backups_to_remove(file, &names, written)
+    let recorded: Vec<String> = rec
+        .backups
         .into_iter()
-        .map(|n| dir.join(n))
-        .filter(|p| {
-            p.symlink_metadata().is_ok_and(|m| m.is_file()) && std::fs::remove_file(p).is_ok()
+        .filter(|b| regular_file(home, b))
+        .collect();
+    aw_core::install::backups::backups_to_remove(file, &recorded, written)
+}
+
+/// What a dry run of `ops` would delete among aw's settings backups: for each backup it would
+/// write (under the first free name, as a run does), the recorded ones beyond the newest few.
+pub fn planned_backup_removals(home: &Path, host: &Host, ops: &[Op]) -> Vec<PathBuf> {
+    ops.iter()
+        .filter_map(|op| match op {
+            Op::Backup { rel, to, .. } => Some((rel, to)),
+            _ => None,
         })
+        .flat_map(|(rel, to)| {
+            let free = free_name(&home.join(to));
+            let written = free
+                .strip_prefix(home)
+                .map(|p| p.to_string_lossy().into_owned())
+                .unwrap_or_else(|_| to.clone());
+            backups_beyond(home, host, rel, &written)
+        })
+        .map(|b| home.join(b))
         .collect()
+}
+
+/// Once every step is done: names each backup this run wrote (`(file, backup)`, relative to
+/// HOME) in the host's record, deletes the recorded backups of that file beyond the newest few
+/// (only regular files; one that cannot be deleted is left), and writes the record back naming
+/// what is left. A folder whose record is not aw's is left alone: its backups stay unrecorded,
+/// and nothing there is deleted. Returns the paths deleted.
+fn record_backups(
+    home: &Path,
+    version: &str,
+    host: &Host,
+    written: &[(String, String)],
+) -> Vec<PathBuf> {
+    use aw_core::install::backups::recorded_after;
+    let mut deleted = Vec::new();
+    for (file, backup) in written {
+        let root = host.root_of(file);
+        let Some(rec) = read_record(home, root) else {
+            continue;
+        };
+        let removed: Vec<String> = backups_beyond(home, host, file, backup)
+            .into_iter()
+            .filter(|b| regular_file(home, b) && std::fs::remove_file(home.join(b)).is_ok())
+            .collect();
+        let gone: Vec<String> = rec
+            .backups
+            .iter()
+            .filter(|b| !regular_file(home, b))
+            .cloned()
+            .collect();
+        let backups = recorded_after(&rec.backups, std::slice::from_ref(backup), &removed, &gone);
+        let new = Record {
+            backups,
+            ..rec.clone()
+        };
+        if new != rec {
+            let text = aw_core::install::marker::seal(&record::render(version, &new));
+            let _ = atomic::write(
+                &home.join(root),
+                &home.join(record::record_path(root)),
+                text.as_bytes(),
+            );
+        }
+        deleted.extend(removed.into_iter().map(|b| home.join(b)));
+    }
+    deleted
 }
 
 /// `path`, or `path.N` for the first N free.
@@ -738,6 +814,13 @@ fn remove_recorded(home: &Path, version: &str, records: &[RecordedFolders]) -> V
                     .files
                     .iter()
                     .filter(|f| home.join(f).is_file())
+                    .cloned()
+                    .collect(),
+                backups: rec
+                    .record
+                    .backups
+                    .iter()
+                    .filter(|b| regular_file(home, b))
                     .cloned()
                     .collect(),
             };

@@ -104,7 +104,7 @@ fn host_entry(home: &Path, snap: &mut Snapshot, h: &'static Host, program: &str)
         }
     };
     let shown = |r: &str| super::shown(home, r);
-    let survey = hook_survey(snap, h);
+    let survey = hook_survey(snap, h, program);
     let reference = reference_of(home, survey.as_ref(), &hi);
     // The reference's hooks count against the verdict only when an install would take them
     // out: one aw has no equivalent for stays while the reference is on PATH.
@@ -134,15 +134,32 @@ fn host_entry(home: &Path, snap: &mut Snapshot, h: &'static Host, program: &str)
     edited.extend(hi.edited.iter().map(|r| shown(r)));
     let stale: Vec<String> = hi.stale.iter().map(|f| shown(&f.rel)).collect();
     let duplicates = survey.as_ref().map(|s| s.duplicates()).unwrap_or_default();
+    // Every program aw's hooks run, edited hooks' included: a gone one fails at every trigger.
     let programs: Vec<String> = survey
         .as_ref()
-        .map(|s| {
-            let mut p: Vec<String> = s.ours.iter().map(|(_, p)| p.clone()).collect();
-            p.dedup();
-            p
-        })
+        .map(HookSurvey::programs)
         .unwrap_or_default();
     let gone: Vec<&String> = programs.iter().filter(|p| !program_runs(p)).collect();
+    // Each pair of aw's handlers that fire for one trigger, and whether install takes one out
+    // (two exact copies of aw's own entry); else both are the person's, named for them to choose.
+    let overlaps: Vec<Value> = survey
+        .as_ref()
+        .map(|s| {
+            s.overlaps()
+                .iter()
+                .map(|o| {
+                    let entry = |r: &aw_core::install::hooks::SurveyRun| {
+                        json!({ "entry": r.entry, "matcher": r.matcher, "command": r.command })
+                    };
+                    json!({
+                        "event": o.first.event,
+                        "entries": [entry(&o.first), entry(&o.second)],
+                        "fix": if o.install_removes { "install" } else { "by-hand" },
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
     let current = missing.is_empty()
         && outdated.is_empty()
         && stale.is_empty()
@@ -160,6 +177,7 @@ fn host_entry(home: &Path, snap: &mut Snapshot, h: &'static Host, program: &str)
     entry["hook_programs"] = json!(programs);
     entry["hook_programs_missing"] = json!(gone);
     entry["duplicate_hooks"] = json!(duplicates);
+    entry["duplicate_entries"] = json!(overlaps);
     entry["edited_hooks"] = survey
         .as_ref()
         .map(|s| {
@@ -236,10 +254,19 @@ fn human(model: &Value) -> String {
             out.push_str("            hooks: not in place\n");
         }
         for p in h["hook_programs_missing"].as_array().into_iter().flatten() {
+            let p = p.as_str().unwrap_or("");
             out.push_str(&format!(
-                "            hooks run {}, which is no longer there\n",
-                p.as_str().unwrap_or("")
+                "            hooks run {p}, which is no longer there\n"
             ));
+            for e in h["edited_hooks"].as_array().into_iter().flatten() {
+                let command = e["command"].as_str().unwrap_or("");
+                if aw_core::install::hooks::split_command(command).is_some_and(|(q, _)| q == p) {
+                    out.push_str(&format!(
+                        "            your edited {} hook `{command}` runs it: install keeps it as it is (yours), so change its program by hand\n",
+                        e["event"].as_str().unwrap_or("")
+                    ));
+                }
+            }
         }
         for e in h["edited_hooks"].as_array().into_iter().flatten() {
             out.push_str(&format!(
@@ -248,11 +275,40 @@ fn human(model: &Value) -> String {
                 e["command"].as_str().unwrap_or("")
             ));
         }
+        let pairs = h["duplicate_entries"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
         for e in h["duplicate_hooks"].as_array().into_iter().flatten() {
-            out.push_str(&format!(
-                "            {} runs twice (aw's command more than once for the same tools, or beside the reference's)\n",
-                e.as_str().unwrap_or("")
-            ));
+            let e = e.as_str().unwrap_or("");
+            let here: Vec<&Value> = pairs.iter().filter(|p| p["event"] == e).collect();
+            if here.is_empty() {
+                out.push_str(&format!(
+                    "            {e} runs twice (aw's hook beside the reference's equivalent; aw self install takes the reference's out)\n"
+                ));
+            }
+            for p in here {
+                let shown = |x: &Value| {
+                    format!(
+                        "entry {} (matcher {}, `{}`)",
+                        x["entry"],
+                        x["matcher"]
+                            .as_str()
+                            .map_or_else(|| "none".to_owned(), |m| format!("\"{m}\"")),
+                        x["command"].as_str().unwrap_or("")
+                    )
+                };
+                let (a, b) = (shown(&p["entries"][0]), shown(&p["entries"][1]));
+                if p["fix"] == "install" {
+                    out.push_str(&format!(
+                        "            {e} runs twice: {a} and {b} are copies of aw's entry; aw self install takes the second out\n"
+                    ));
+                } else {
+                    out.push_str(&format!(
+                        "            {e} runs twice: {a} and {b} fire for the same trigger; both are yours (tuned or edited), so aw keeps both: remove one of them by hand\n"
+                    ));
+                }
+            }
         }
         let r = &h["reference"];
         for p in r["files"].as_array().into_iter().flatten() {

@@ -10,6 +10,7 @@ use aw_core::error_code::ErrorCode;
 use aw_core::install::plan::{Action, HookPlan};
 use aw_workspace::install::{
     HostInstall, HostOps, Op, Snapshot, apply, check_ops, inspect_install, install_ops,
+    planned_backup_removals,
 };
 use clap::Args;
 use serde_json::{Value, json};
@@ -48,8 +49,10 @@ byte for byte (aw edits only its own entries); aw's entries are recognised by th
 whichever path it names, under the event aw installs it for, in a group reaching an edit tool \
 for the branch check. A hook of aw's you tuned (timeout, keys, your handler in its group, a \
 narrower matcher) is kept as it is (events_present); one whose command you edited \
-(`auto-compact-on-close --quiet`) is yours and aw adds none beside it (edited_kept). Only the \
-newest 5 of aw's settings backups are kept. A second install changes nothing (noop)."
+(`auto-compact-on-close --quiet`) is yours and aw adds none beside it (edited_kept). Only an \
+exact copy of aw's own entry is ever taken out as a duplicate. Only the newest 5 of the \
+settings backups aw wrote (its record names them) are kept; backups it did not write are never \
+deleted. A second install changes nothing (noop)."
 )]
 pub struct InstallArgs {
     #[command(flatten)]
@@ -108,6 +111,7 @@ pub fn run(args: &InstallArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         // every host's before the first write of any).
         for (hi, ops) in inspected.iter().zip(&all_ops) {
             check_ops(&home, hi.plan.host, ops).map_err(refused)?;
+            removed_backups.push(planned_backup_removals(&home, hi.plan.host, ops));
         }
     } else {
         // One transaction over every host: a failure on the last undoes the first.

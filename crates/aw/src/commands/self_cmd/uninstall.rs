@@ -7,7 +7,8 @@ use crate::output::{Format, Outcome};
 use crate::style::clean_lines;
 use aw_core::install::host::HookArtifact;
 use aw_workspace::install::{
-    HostOps, Op, Snapshot, apply, check_ops, inspect_uninstall, uninstall_ops,
+    HostOps, Op, Snapshot, apply, check_ops, inspect_uninstall, planned_backup_removals,
+    uninstall_ops,
 };
 use clap::Args;
 use serde_json::{Value, json};
@@ -19,7 +20,7 @@ use serde_json::{Value, json};
 the `w`, `design` and `w-<n>` skill folders, the command folder and the hook plugin that carries \
 aw's marker (a file of yours there is kept and listed), folders left empty, and aw's hook entries \
 in the host's settings (your own entries and keys kept; the file is backed up first as \
-<file>.bak.<epoch>; only the newest 5 of aw's backups are kept).\n\n\
+<file>.bak.<epoch>; only the newest 5 of the backups aw wrote are kept).\n\n\
 A file of aw's you edited since aw wrote it is yours: kept and listed in kept_edited; so is a \
 hook of aw's whose command you edited (hooks.edited_kept). The \
 folders aw created (its record, <host folder>/.aw-install.json, names them) are removed once \
@@ -62,7 +63,16 @@ pub fn run(args: &UninstallArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         removals.push((r, ops));
     }
     let mut removed_folders: Vec<Vec<String>> = vec![Vec::new(); removals.len()];
-    let mut removed_backups: Vec<Vec<std::path::PathBuf>> = vec![Vec::new(); removals.len()];
+    let mut removed_backups: Vec<Vec<std::path::PathBuf>> = removals
+        .iter()
+        .map(|(r, ops)| {
+            if args.flags.dry_run {
+                planned_backup_removals(&home, r.host, ops)
+            } else {
+                Vec::new()
+            }
+        })
+        .collect();
     if !args.flags.dry_run {
         let hosts: Vec<HostOps<'_>> = removals
             .iter()
