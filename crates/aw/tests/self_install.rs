@@ -844,6 +844,34 @@ fn a_linked_settings_file_inside_the_host_is_followed_and_one_leading_out_refuse
 }
 
 #[test]
+fn uninstall_keeps_a_link_the_person_made_to_a_file_aw_created() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    install(&ws, "claude");
+    // aw created the file; the person moves it into their dotfiles and links it back.
+    std::fs::create_dir_all(home.join(".claude/dots")).unwrap();
+    let real = home.join(".claude/dots/settings.json");
+    let link = home.join(".claude/settings.json");
+    std::fs::rename(&link, &real).unwrap();
+    std::os::unix::fs::symlink("dots/settings.json", &link).unwrap();
+    let v = ws.ok(&["self", "uninstall", "--target", "claude"]);
+    let hooks = &target(&v, "claude")["hooks"];
+    assert_eq!(hooks["file_removed"], false, "{v:#}");
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink(),
+        "the link stays a link"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&real).unwrap(),
+        "{}\n",
+        "aw's hooks left the target"
+    );
+}
+
+#[test]
 fn a_fifo_in_place_of_the_settings_file_is_refused_as_unsafe_not_as_json() {
     let ws = Ws::bare();
     let home = ws.home();

@@ -681,7 +681,10 @@ pub fn inspect_uninstall(
             let made_by_aw = records
                 .iter()
                 .any(|r| r.record.files.iter().any(|f| f == rel));
-            let goes = st.merge.emptied && made_by_aw;
+            // A link the person made to keep the file elsewhere stays: the emptied text is
+            // written through it, and the file it leads to is never removed.
+            let link = matches!(snap.kind(rel), Kind::Link);
+            let goes = st.merge.emptied && made_by_aw && !link;
             hooks_edited_kept.clone_from(&st.merge.edited_kept);
             (Some(st).filter(|s| s.merge.text.is_some()), goes)
         }
