@@ -1131,8 +1131,26 @@ fn a_path_entry_with_a_blank_is_named_quoted_and_the_doctor_says_when_it_is_gone
         hook_command(home, "PreCompact"),
         aw_command("checkpoint-write --can-pause")
     );
+    // The file named another aw's path: install backed it up first, and that backup (named in
+    // the record) is all uninstall leaves.
+    let backup = target(&m, "claude")["hooks"]["backup"]
+        .as_str()
+        .expect("another aw's path is backed up")
+        .to_owned();
     ws.ok(&["self", "uninstall", "--target", "claude"]);
-    assert!(!home.join(".claude").exists());
+    let left: Vec<String> = files_under(home, ".claude");
+    assert_eq!(
+        left,
+        [
+            ".claude/.aw-install.json".to_owned(),
+            Path::new(&backup)
+                .strip_prefix(home)
+                .unwrap()
+                .display()
+                .to_string()
+        ],
+        "{left:?}"
+    );
 }
 
 #[test]
@@ -1721,6 +1739,30 @@ fn the_doctor_judges_literal_lifecycle_matchers_and_checks_edited_hooks_programs
     assert_eq!(c["verdict"], "outdated", "{c:#}");
     let (_, human) = ws.stdout(&["self", "doctor", "--format", "human"], None, &[]);
     assert!(human.contains("change its program by hand"), "{human}");
+}
+
+#[test]
+fn a_hook_naming_another_aw_is_backed_up_before_install_and_uninstall_change_it() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    std::fs::create_dir_all(home.join(".claude")).unwrap();
+    let theirs = r#"{"hooks":{"PreCompact":[{"matcher":"","hooks":[{"type":"command","command":"/opt/other/aw checkpoint-write --can-pause","timeout":10}]}]}}"#;
+    std::fs::write(home.join(".claude/settings.json"), theirs).unwrap();
+    let r = install(&ws, "claude");
+    let h = &target(&r, "claude")["hooks"];
+    let backup = h["backup"]
+        .as_str()
+        .unwrap_or_else(|| panic!("the person's /opt/other/aw path is backed up first: {h:#}"));
+    assert_eq!(std::fs::read_to_string(backup).unwrap(), theirs);
+    assert!(!read(home, ".claude/settings.json").contains("/opt/other/aw"));
+    // The same file again, and uninstall: backed up before aw's entry goes.
+    std::fs::write(home.join(".claude/settings.json"), theirs).unwrap();
+    let r = ws.ok(&["self", "uninstall", "--target", "claude"]);
+    let h = &target(&r, "claude")["hooks"];
+    let backup = h["backup"]
+        .as_str()
+        .unwrap_or_else(|| panic!("uninstall backs it up too: {h:#}"));
+    assert_eq!(std::fs::read_to_string(backup).unwrap(), theirs);
 }
 
 #[test]

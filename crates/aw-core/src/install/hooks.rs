@@ -782,11 +782,12 @@ pub fn remove(text: Option<&str>, host: &Host, program: &str) -> Result<HookMerg
     edit(text, host, program, Mode::Remove)
 }
 
-/// Whether the settings `text` holds nothing but exact copies of aw's own groups, whichever aw
-/// they name (`{"hooks": {<event>: [<aw's group>]}}` and nothing else; `program` is the aw at
-/// work): then a copy of it holds nothing of the person's, and aw may change it without a
-/// backup. Anything else (a key of the person's, a tuned timeout, another matcher, an edited
-/// command, a handler of theirs) is worth a backup.
+/// Whether the settings `text` holds nothing but exact copies of aw's own groups naming exactly
+/// `program`, the aw at work, whose path this run writes (`{"hooks": {<event>: [<aw's group>]}}`
+/// and nothing else): then a copy of it holds nothing of the person's, and aw may change it
+/// without a backup. Anything else (a key of the person's, a tuned timeout, another matcher, an
+/// edited command, a handler of theirs, a bare `aw` or another aw's path, which install rewrites
+/// and uninstall takes out) is worth a backup.
 pub fn only_aws(text: &str, host: &Host, program: &str) -> bool {
     let Ok(d) = parsed(text) else {
         return false;
@@ -804,7 +805,7 @@ pub fn only_aws(text: &str, host: &Host, program: &str) -> bool {
                 m.value
                     .elements()
                     .iter()
-                    .all(|g| ids.copy_of(d.text, hook, g).is_some())
+                    .all(|g| ids.copy_of(d.text, hook, g).as_deref() == Some(program))
             })
     })
 }
@@ -1447,6 +1448,22 @@ mod tests {
         let m = merge(Some(&both), &claude()).unwrap();
         assert!(m.duplicates_removed.is_empty(), "{m:?}");
         assert!(m.text.unwrap().starts_with(&both[..both.len() - 2]));
+    }
+
+    #[test]
+    fn only_copies_naming_the_installing_aw_need_no_backup() {
+        let other = r#"{"hooks":{"PreCompact":[{"matcher":"","hooks":[{"type":"command","command":"/opt/other/aw checkpoint-write --can-pause","timeout":10}]}]}}"#;
+        assert!(
+            !only_aws(other, c(), AW),
+            "another aw's path is the person's"
+        );
+        assert!(!only_aws(other, c(), "aw"));
+        assert!(only_aws(other, c(), "/opt/other/aw"));
+        let bare = merge(None, &groups_for(c(), "aw")).unwrap().text.unwrap();
+        assert!(!only_aws(&bare, c(), AW), "a bare `aw` is the person's");
+        assert!(only_aws(&bare, c(), "aw"));
+        let ours = merge(None, &claude()).unwrap().text.unwrap();
+        assert!(only_aws(&ours, c(), AW));
     }
 
     #[test]
