@@ -1544,6 +1544,58 @@ fn an_edited_hook_of_aws_is_kept_not_doubled_named_by_the_doctor_and_left_by_uni
 }
 
 #[test]
+fn the_backup_reported_and_recorded_is_the_one_written_when_two_runs_share_a_second() {
+    // The pinned clock: every run shares one second, so one epoch.
+    let ws = Ws::bare().pinned_clock();
+    let home = ws.home();
+    let claude = home.join(".claude");
+    std::fs::create_dir_all(&claude).unwrap();
+    let first = "{\"model\": \"opus-1\"}\n";
+    std::fs::write(claude.join("settings.json"), first).unwrap();
+    let r = install(&ws, "claude");
+    let one = target(&r, "claude")["hooks"]["backup"]
+        .as_str()
+        .expect("a backup")
+        .to_owned();
+    assert_eq!(std::fs::read_to_string(&one).unwrap(), first);
+    let second = "{\"model\": \"opus-2\"}\n";
+    std::fs::write(claude.join("settings.json"), second).unwrap();
+    // A dry run names the name a run would choose now: the planned one is taken.
+    let d = ws.ok(&["self", "install", "--target", "claude", "--dry-run"]);
+    let planned = target(&d, "claude")["hooks"]["backup"]
+        .as_str()
+        .expect("a backup")
+        .to_owned();
+    assert_eq!(planned, format!("{one}.1"), "{d:#}");
+    let r = install(&ws, "claude");
+    let two = target(&r, "claude")["hooks"]["backup"]
+        .as_str()
+        .expect("a backup")
+        .to_owned();
+    assert_eq!(two, format!("{one}.1"), "{r:#}");
+    assert_eq!(std::fs::read_to_string(&two).unwrap(), second);
+    assert_eq!(std::fs::read_to_string(&one).unwrap(), first);
+    let record: Value = serde_json::from_str(&read(home, ".claude/.aw-install.json")).unwrap();
+    let rel = |p: &str| {
+        Path::new(p)
+            .strip_prefix(home)
+            .unwrap()
+            .display()
+            .to_string()
+    };
+    assert_eq!(record["backups"], serde_json::json!([rel(&one), rel(&two)]));
+    // Uninstall in the same second reports its own backup's name too.
+    let third = read(home, ".claude/settings.json");
+    let u = ws.ok(&["self", "uninstall", "--target", "claude"]);
+    let three = target(&u, "claude")["hooks"]["backup"]
+        .as_str()
+        .expect("a backup")
+        .to_owned();
+    assert_eq!(three, format!("{one}.2"), "{u:#}");
+    assert_eq!(std::fs::read_to_string(&three).unwrap(), third);
+}
+
+#[test]
 fn settings_backups_are_bounded_to_the_newest_five_and_nothing_else_goes() {
     let ws = Ws::bare().pinned_clock();
     let home = ws.home();

@@ -15,7 +15,7 @@ pub use lock::{HostLocks, lock_path, lock_roots};
 pub use snapshot::{Kind, Snapshot};
 pub use txn::{
     Applied, HostOps, Op, RecordedFolders, apply, backups_beyond, check_ops,
-    planned_backup_removals,
+    planned_backup_removals, planned_backups,
 };
 
 use crate::error::WorkspaceError;

@@ -101,6 +101,10 @@ pub struct Applied {
     /// (only the newest [`aw_core::install::backups::KEEP`] of those the host's record names
     /// stay), per host: absolute paths.
     pub removed_backups: Vec<Vec<PathBuf>>,
+    /// The settings backups this transaction wrote, per host: `(file, backup)`, relative to
+    /// HOME, the backup under the name it was actually written (a suffix when two runs shared a
+    /// second), which is what a report names.
+    pub written_backups: Vec<Vec<(String, String)>>,
 }
 
 /// Resolves each folder once: where a write in it lands, checked against the host's folder.
@@ -599,6 +603,7 @@ fn run_all(
         applied
             .removed_backups
             .push(record_backups(home, version, h.host, &backups));
+        applied.written_backups.push(backups);
     }
     touched.sort();
     touched.dedup();
@@ -637,6 +642,25 @@ pub fn backups_beyond(home: &Path, host: &Host, file: &str, written: &str) -> Ve
     aw_core::install::backups::backups_to_remove(file, &recorded, written)
 }
 
+/// The backups `ops` would write, `(file, backup)` relative to HOME, each under the name a run
+/// would choose now (the first free one), as a dry run reports them.
+pub fn planned_backups(home: &Path, ops: &[Op]) -> Vec<(String, String)> {
+    ops.iter()
+        .filter_map(|op| match op {
+            Op::Backup { rel, to, .. } => Some((rel.clone(), planned_name(home, to))),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The first free name for the backup planned as `to` (relative to HOME), relative to HOME.
+fn planned_name(home: &Path, to: &str) -> String {
+    free_name(&home.join(to))
+        .strip_prefix(home)
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_else(|_| to.to_owned())
+}
+
 /// What a dry run of `ops` would delete among aw's settings backups: for each backup it would
 /// write (under the first free name, as a run does), the recorded ones beyond the newest few.
 pub fn planned_backup_removals(home: &Path, host: &Host, ops: &[Op]) -> Vec<PathBuf> {
@@ -645,14 +669,7 @@ pub fn planned_backup_removals(home: &Path, host: &Host, ops: &[Op]) -> Vec<Path
             Op::Backup { rel, to, .. } => Some((rel, to)),
             _ => None,
         })
-        .flat_map(|(rel, to)| {
-            let free = free_name(&home.join(to));
-            let written = free
-                .strip_prefix(home)
-                .map(|p| p.to_string_lossy().into_owned())
-                .unwrap_or_else(|_| to.clone());
-            backups_beyond(home, host, rel, &written)
-        })
+        .flat_map(|(rel, to)| backups_beyond(home, host, rel, &planned_name(home, to)))
         .map(|b| home.join(b))
         .collect()
 }

@@ -10,7 +10,7 @@ use aw_core::error_code::ErrorCode;
 use aw_core::install::plan::{Action, HookPlan};
 use aw_workspace::install::{
     HostInstall, HostOps, Op, Snapshot, apply, check_ops, inspect_install, install_ops,
-    planned_backup_removals,
+    planned_backup_removals, planned_backups,
 };
 use clap::Args;
 use serde_json::{Value, json};
@@ -106,12 +106,16 @@ pub fn run(args: &InstallArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         .map(|hi| install_ops(hi, args.force, epoch))
         .collect();
     let mut removed_backups: Vec<Vec<std::path::PathBuf>> = Vec::new();
+    // The backups named in the report: a run's as written, a dry run's under the name a run
+    // would choose now.
+    let mut written: Vec<Vec<(String, String)>> = Vec::new();
     if args.flags.dry_run {
         // The paths a run would refuse, refused the same way (a run checks them in `apply`,
         // every host's before the first write of any).
         for (hi, ops) in inspected.iter().zip(&all_ops) {
             check_ops(&home, hi.plan.host, ops).map_err(refused)?;
             removed_backups.push(planned_backup_removals(&home, hi.plan.host, ops));
+            written.push(planned_backups(&home, ops));
         }
     } else {
         // One transaction over every host: a failure on the last undoes the first.
@@ -125,16 +129,17 @@ pub fn run(args: &InstallArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
                 records: &[],
             })
             .collect();
-        removed_backups = apply(&home, VERSION, &hosts)
-            .map_err(refused)?
-            .removed_backups;
+        let applied = apply(&home, VERSION, &hosts).map_err(refused)?;
+        removed_backups = applied.removed_backups;
+        written = applied.written_backups;
     }
     let reports: Vec<Value> = inspected
         .iter()
         .zip(&all_ops)
         .enumerate()
         .map(|(i, (hi, ops))| {
-            let mut r = report(&home, hi, ops, args.flags.dry_run, &program);
+            let backups = written.get(i).map(Vec::as_slice).unwrap_or_default();
+            let mut r = report(&home, hi, ops, backups, args.flags.dry_run, &program);
             r["backups_removed"] = json!(removed_backups.get(i).cloned().unwrap_or_default());
             r
         })
@@ -153,7 +158,15 @@ pub fn run(args: &InstallArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     })
 }
 
-fn report(home: &Path, hi: &HostInstall, ops: &[Op], dry_run: bool, program: &str) -> Value {
+/// `backups`: the settings backups written (or, in a dry run, to be written), `(file, backup)`.
+fn report(
+    home: &Path,
+    hi: &HostInstall,
+    ops: &[Op],
+    backups: &[(String, String)],
+    dry_run: bool,
+    program: &str,
+) -> Value {
     let status = if dry_run {
         "dry-run"
     } else if hi.is_noop() {
@@ -200,10 +213,9 @@ fn report(home: &Path, hi: &HostInstall, ops: &[Op], dry_run: bool, program: &st
             .any(|f| rel.strip_prefix(f).is_some_and(|r| r.starts_with('/')))
     };
     let backup_of = |rel: &str| {
-        ops.iter().find_map(|op| match op {
-            Op::Backup { rel: r, to, .. } if r == rel => Some(shown(home, to)),
-            _ => None,
-        })
+        backups
+            .iter()
+            .find_map(|(r, to)| (r == rel).then(|| shown(home, to)))
     };
     let hooks = match &hi.plan.hooks {
         HookPlan::Skipped => json!({ "status": "skipped" }),

@@ -7,8 +7,8 @@ use crate::output::{Format, Outcome};
 use crate::style::clean_lines;
 use aw_core::install::host::HookArtifact;
 use aw_workspace::install::{
-    HostOps, Op, Snapshot, apply, check_ops, inspect_uninstall, planned_backup_removals,
-    uninstall_ops,
+    HostOps, Snapshot, apply, check_ops, inspect_uninstall, planned_backup_removals,
+    planned_backups, uninstall_ops,
 };
 use clap::Args;
 use serde_json::{Value, json};
@@ -73,6 +73,18 @@ pub fn run(args: &UninstallArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             }
         })
         .collect();
+    // The backups named in the report: a run's as written, a dry run's under the name a run
+    // would choose now.
+    let mut written: Vec<Vec<(String, String)>> = removals
+        .iter()
+        .map(|(_, ops)| {
+            if args.flags.dry_run {
+                planned_backups(&home, ops)
+            } else {
+                Vec::new()
+            }
+        })
+        .collect();
     if !args.flags.dry_run {
         let hosts: Vec<HostOps<'_>> = removals
             .iter()
@@ -86,12 +98,14 @@ pub fn run(args: &UninstallArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         let applied = apply(&home, VERSION, &hosts).map_err(refused)?;
         removed_folders = applied.removed_folders;
         removed_backups = applied.removed_backups;
+        written = applied.written_backups;
     }
     let targets: Vec<Value> = removals
         .iter()
         .zip(&removed_folders)
         .zip(&removed_backups)
-        .map(|(((r, ops), folders), backups)| {
+        .zip(&written)
+        .map(|((((r, ops), folders), backups), written)| {
             let status = if args.flags.dry_run {
                 "dry-run"
             } else if ops.is_empty() && folders.is_empty() {
@@ -99,10 +113,7 @@ pub fn run(args: &UninstallArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             } else {
                 "removed"
             };
-            let backup = ops.iter().find_map(|op| match op {
-                Op::Backup { to, .. } => Some(shown(&home, to)),
-                _ => None,
-            });
+            let backup = written.first().map(|(_, to)| shown(&home, to));
             let mut hooks = match &r.settings {
                 Some(s) => json!({
                     "status": if args.flags.dry_run { "dry-run" } else { "removed" },
