@@ -1818,6 +1818,28 @@ fn a_hook_naming_another_aw_is_backed_up_before_install_and_uninstall_change_it(
 }
 
 #[test]
+fn a_handler_naming_a_key_twice_is_the_persons_never_rewritten_or_removed() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    std::fs::create_dir_all(home.join(".claude")).unwrap();
+    let handler = r#"{"type":"command","command":"aw checkpoint-write --can-pause","timeout":10,"type":"prompt"}"#;
+    let theirs = format!(r#"{{"hooks":{{"PreCompact":[{{"matcher":"","hooks":[{handler}]}}]}}}}"#);
+    std::fs::write(home.join(".claude/settings.json"), &theirs).unwrap();
+    let r = install(&ws, "claude");
+    let h = &target(&r, "claude")["hooks"];
+    assert!(h["backup"].is_string(), "{h:#}");
+    let after = read(home, ".claude/settings.json");
+    assert!(after.contains(handler), "kept byte for byte: {after}");
+    assert_eq!(
+        after.matches("checkpoint-write").count(),
+        2,
+        "aw's own entry beside it: {after}"
+    );
+    ws.ok(&["self", "uninstall", "--target", "claude"]);
+    assert_eq!(read(home, ".claude/settings.json"), theirs);
+}
+
+#[test]
 fn install_takes_out_only_an_exact_copy_of_aws_entry_and_backs_up_first() {
     let ws = Ws::bare();
     let home = ws.home();

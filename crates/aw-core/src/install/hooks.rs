@@ -333,6 +333,15 @@ struct Ids<'p> {
     program: &'p str,
 }
 
+/// Whether object `n` names one key twice (the host reads the last one, which aw does not
+/// guess at: such a handler is the person's).
+fn repeats_a_key(n: &Node) -> bool {
+    let m = n.members();
+    m.iter()
+        .enumerate()
+        .any(|(i, a)| m[..i].iter().any(|b| b.key == a.key))
+}
+
 /// Whether object `n` has exactly the keys `keys`, each once.
 fn exactly(n: &Node, keys: &[&str]) -> bool {
     n.is_object() && n.members().len() == keys.len() && keys.iter().all(|k| n.get(k).is_some())
@@ -396,7 +405,8 @@ impl<'p> Ids<'p> {
     }
 
     /// The handlers of group `g` (under `event`) that run aw's command for that event, exactly
-    /// or edited, with aw (see [`is_aw_program`]), in a group aw can judge: its `matcher` and
+    /// or edited, with aw (see [`is_aw_program`]), naming no key twice (a handler that repeats
+    /// `type` or any other key is the person's), in a group aw can judge: its `matcher` and
     /// `hooks` named once, and for the tool hook a matcher that reaches an edit tool by the
     /// rules of [`tool_reach`]. A `Bash` group running `aw hook branch-check` reaches no edit
     /// tool: the person's own use, not aw's hook; so is a group whose matcher is a pattern.
@@ -423,6 +433,9 @@ impl<'p> Ids<'p> {
             .iter()
             .enumerate()
             .filter_map(|(i, h)| {
+                if repeats_a_key(h) {
+                    return None;
+                }
                 let command = h.get("command")?.as_str()?;
                 let (program, _, kind) = self.aw_command(command, hook.args)?;
                 Some(AwRun {
@@ -1557,6 +1570,31 @@ mod tests {
             );
             let out = m.text.unwrap();
             assert!(out.contains(group), "kept byte for byte: {out}");
+            assert_eq!(
+                remove(Some(&out), &claude()).unwrap().text.as_deref(),
+                Some(text.as_str())
+            );
+            assert_eq!(remove(Some(&text), &claude()).unwrap().text, None);
+        }
+    }
+
+    #[test]
+    fn a_handler_naming_a_key_twice_is_the_persons() {
+        for handler in [
+            r#"{"type":"command","command":"aw checkpoint-write --can-pause","timeout":10,"type":"prompt"}"#,
+            r#"{"type":"command","command":"aw checkpoint-write --can-pause","command":"aw checkpoint-write --can-pause","timeout":10}"#,
+            r#"{"type":"command","command":"/old/aw checkpoint-write --can-pause","timeout":10,"timeout":10}"#,
+        ] {
+            let group = format!(r#"{{"matcher":"","hooks":[{handler}]}}"#);
+            let text = under("PreCompact", &[&group]);
+            let s = survey_(&text, c()).unwrap();
+            assert!(s.ours.is_empty() && s.runs.is_empty(), "{handler}: {s:?}");
+            assert!(!only_aws(&text, c(), AW), "{handler}");
+            let m = merge(Some(&text), &claude()).unwrap();
+            assert!(m.added.contains(&"PreCompact".to_owned()), "{m:?}");
+            assert!(m.present.is_empty(), "{m:?}");
+            let out = m.text.unwrap();
+            assert!(out.contains(handler), "never rewritten: {out}");
             assert_eq!(
                 remove(Some(&out), &claude()).unwrap().text.as_deref(),
                 Some(text.as_str())
