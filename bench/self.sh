@@ -5,10 +5,10 @@
 #   floor:    `aw --version` (process start-up and argument parsing).
 #   install:  `aw self install --target <host>` into an empty HOME (a new one before every run,
 #             the last moved aside, not deleted), for each host and for `all`; target: median <=
-#             10 ms per host. The install
-#             syncs the filesystem once (`syncfs`), which also waits for whatever other programs
-#             have written and not yet flushed: on a busy machine the wall-clock figures carry
-#             that wait, the cpu (user + system) figures do not.
+#             10 ms per host. The install syncs the filesystem once (`syncfs`), which also
+#             waits for whatever other programs have written and not yet flushed: on a busy
+#             machine the wall-clock figures carry that wait, the cpu (user + system) figures
+#             do not.
 #   doctor:   `aw self doctor` over a HOME where `--target all` and `agents` are installed;
 #             target: median <= 3x `aw --version`.
 #   syscalls: with strace at hand, the calls of one `install --target all` into an empty HOME and
