@@ -11,6 +11,8 @@
 //!   `AW_TEST_NOW=YYYY-MM-DD HH:MM[:SS]` (every command reads "now" from it); `TZ=UTC` fixes the zone.
 //! - [`wait_until`]: a hang guard for tests that wait on another process.
 
+pub mod wire;
+
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -359,6 +361,7 @@ impl Ws {
         if let Some(w) = writer {
             w.join().unwrap();
         }
+        wire::observe(args, &out.stdout, self.root.parent().unwrap());
         out
     }
 
