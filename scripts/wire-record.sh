@@ -19,6 +19,7 @@ while [ "$i" -le "$runs" ]; do
     i=$((i + 1))
 done
 out="$root/crates/aw/tests/wire/recorded.tsv"
+mkdir -p "$(dirname "$out")"
 {
     echo "# test<TAB>run<TAB>sha256 of the normalised stdout: written by scripts/wire-record.sh ($runs runs)"
     for i in $(seq 1 "$runs"); do cat "$work/$i"/*.tsv; done |

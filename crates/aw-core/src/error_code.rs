@@ -460,6 +460,17 @@ impl Serialize for ErrorCode {
     }
 }
 
+impl schemars::JsonSchema for ErrorCode {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ErrorCode".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let codes: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
+        schemars::json_schema!({ "type": "string", "enum": codes })
+    }
+}
+
 impl PartialEq<str> for ErrorCode {
     fn eq(&self, other: &str) -> bool {
         self.as_str() == other

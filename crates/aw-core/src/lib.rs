@@ -26,3 +26,4 @@ pub mod names;
 pub mod persist;
 pub mod project;
 pub mod session;
+pub mod wire;

@@ -403,6 +403,23 @@ pub fn remove_empty_dir(root: &Path, path: &Path) -> Result<()> {
     sync_dir(path.parent().unwrap_or(Path::new(".")))
 }
 
+/// Writes each `(name, bytes)` into the folder `dir` (created, with its parents, when missing),
+/// each file replaced as [`write`] replaces it; returns the paths written, in order. For files a
+/// person asked for by naming the folder (`aw schema --all <dir>`).
+pub fn write_into(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir).map_err(|e| WorkspaceError::io("could not create", dir, e))?;
+    let root = dir
+        .canonicalize()
+        .map_err(|e| WorkspaceError::io("could not resolve", dir, e))?;
+    let mut written = Vec::with_capacity(files.len());
+    for (name, bytes) in files {
+        let path = root.join(name);
+        write(&root, &path, bytes)?;
+        written.push(path);
+    }
+    Ok(written)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -175,8 +175,11 @@ fn claim_wait() -> Duration {
 /// rescans and reserves the slot under the workspace lock.
 pub fn number(ws: &Workspace, req: &NumberRequest<'_>) -> Result<Numbered> {
     let dir = req.dir;
-    let existed = dir.is_dir();
-    if dir.exists() && !existed {
+    // One look at the folder: asking "is it a folder?" and then "does it exist?" raced with a
+    // concurrent claim creating it in between, and refused a folder as "not a folder".
+    let found = std::fs::metadata(dir).ok();
+    let existed = found.as_ref().is_some_and(std::fs::Metadata::is_dir);
+    if found.is_some() && !existed {
         return Err(WorkspaceError::Refused {
             code: ErrorCode::InvalidInput,
             message: format!("`{}` exists but is not a folder.", req.typed),

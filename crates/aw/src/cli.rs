@@ -379,8 +379,10 @@ fn parse_failure(argv: &[OsString], err: clap::Error) -> u8 {
             )
             .with_details(json!({ "argument": arg, "valid_flags": flags }))
             // v22's key, so scripts written for it recognise the refusal.
-            .with_data("unknown_flags", json!(unknown))
-            .with_data("valid_flags", json!(flags))
+            .with_data(|d| {
+                d.unknown_flags = Some(unknown);
+                d.valid_flags = Some(flags);
+            })
         }
         ErrorKind::InvalidValue | ErrorKind::ValueValidation => {
             let arg = context_str(&err, ContextKind::InvalidArg).unwrap_or_default();

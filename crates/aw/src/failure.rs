@@ -7,6 +7,7 @@
 use crate::style::{Paint, clean, clean_lines};
 use aw_core::error_code::ErrorCode;
 use aw_core::session::resolve::RefusalKind;
+use aw_core::wire::envelope::{CandidateOut, DataOut, ErrorBody, FailureData, FailureEnvelope};
 use aw_workspace::WorkspaceError;
 use serde_json::{Value, json};
 
@@ -24,8 +25,8 @@ pub struct Failure {
     pub details: Option<Box<Value>>,
     /// The process exit code (1 unless a command documents otherwise).
     pub exit: u8,
-    /// Keys added to `data` beside `action` (the session resolver's `candidates`).
-    pub extra_data: Box<serde_json::Map<String, Value>>,
+    /// The context `data` carries before `action` (the session resolver's `candidates`, …).
+    pub data: Box<FailureData>,
 }
 
 impl Failure {
@@ -37,7 +38,7 @@ impl Failure {
             action: action.into(),
             details: None,
             exit: 1,
-            extra_data: Box::default(),
+            data: Box::default(),
         }
     }
 
@@ -47,50 +48,53 @@ impl Failure {
         self
     }
 
-    /// Adds a key to `data`, beside `action`.
-    pub fn with_data(mut self, key: &str, value: Value) -> Self {
-        self.extra_data.insert(key.to_owned(), value);
+    /// Sets the context `data` carries beside `action`.
+    pub fn with_data(mut self, set: impl FnOnce(&mut FailureData)) -> Self {
+        set(&mut self.data);
         self
     }
 
     /// Adds the message as `data.error`, where the reference's failure carried its reason there.
-    pub fn with_error_data(self) -> Self {
-        let message = json!(self.message);
-        self.with_data("error", message)
+    pub fn with_error_data(mut self) -> Self {
+        self.data.error = Some(self.message.clone());
+        self
     }
 
     /// Adds the error code as `data.code`, where the reference's failure repeated it there.
-    pub fn with_code_data(self) -> Self {
-        let code = json!(self.code);
-        self.with_data("code", code)
+    pub fn with_code_data(mut self) -> Self {
+        self.data.code = Some(self.code);
+        self
     }
 
     /// The JSON envelope.
-    pub fn envelope(&self) -> Value {
-        let mut error = json!({ "code": self.code, "message": self.message });
-        if let Some(d) = &self.details {
-            error["details"] = (**d).clone();
+    pub fn envelope(&self) -> FailureEnvelope<'_> {
+        FailureEnvelope {
+            ok: aw_core::wire::envelope::False,
+            error: ErrorBody {
+                code: self.code,
+                message: &self.message,
+                details: self.details.as_deref(),
+            },
+            data: DataOut {
+                context: &self.data,
+                action: &self.action,
+            },
         }
-        let mut data = (*self.extra_data).clone();
-        data.insert("action".to_owned(), Value::String(self.action.clone()));
-        json!({ "ok": false, "error": error, "data": data })
     }
 
     /// The human projection: a cross mark with the code, the message, and the next action.
     pub fn human(&self, color: bool) -> String {
         let head = Paint::new(color).bold_red(&format!("✗ {}", self.code));
         let mut out = format!("{head}\n{}\n", clean_lines(&self.message));
-        if let Some(Value::Array(cands)) = self.extra_data.get("candidates")
+        if let Some(cands) = &self.data.candidates
             && !cands.is_empty()
         {
             out.push_str("\nSessions:\n");
             for c in cands {
-                let folder = c.get("folder").and_then(Value::as_str).unwrap_or("?");
-                let state = c.get("state").and_then(Value::as_str).unwrap_or("?");
-                out.push_str(&format!("  {}  ({state})\n", clean(folder)));
+                out.push_str(&format!("  {}  ({})\n", clean(&c.folder), c.state));
             }
         }
-        if let Some(Value::Array(failures)) = self.extra_data.get("failures")
+        if let Some(failures) = &self.data.failures
             && !failures.is_empty()
         {
             out.push('\n');
@@ -118,7 +122,7 @@ impl From<WorkspaceError> for Failure {
             f = f.with_details(json!({ "pid": pid }));
         }
         if let WorkspaceError::Session(r) = &e {
-            f = f.with_data("candidates", candidates_json(&r.candidates));
+            f.data.candidates = Some(CandidateOut::all(&r.candidates));
         }
         f
     }
@@ -140,7 +144,7 @@ pub fn session_write(e: WorkspaceError) -> Failure {
     if resolver {
         return f;
     }
-    f.extra_data.remove("candidates");
+    f.data.candidates = None;
     f = f.with_error_data();
     if registry || lock {
         f.with_code_data()
@@ -157,11 +161,9 @@ pub fn with_error_unless_unresolved(e: WorkspaceError) -> Failure {
     if resolver { f } else { f.with_error_data() }
 }
 
-/// One entry of `data.failures` (`{code, artifact, path, message, action}`) as one line: where,
-/// what, and what to do.
-fn failure_line(f: &Value) -> String {
-    let field = |k: &str| clean(f.get(k).and_then(Value::as_str).unwrap_or("")).into_owned();
-    let (artifact, path) = (field("artifact"), field("path"));
+/// One entry of `data.failures` as one line: where, what, and what to do.
+fn failure_line(f: &aw_core::capability::validate::Failure) -> String {
+    let (artifact, path) = (clean(&f.artifact).into_owned(), clean(&f.path).into_owned());
     let place = if path.is_empty() {
         artifact
     } else {
@@ -169,18 +171,10 @@ fn failure_line(f: &Value) -> String {
     };
     format!(
         "  {place}: {} [{}] → {}\n",
-        field("message"),
-        field("code"),
-        field("action")
+        clean(&f.message),
+        f.code,
+        clean(&f.action)
     )
-}
-
-/// The resolver's candidates as the failure envelope lists them.
-pub fn candidates_json(candidates: &[aw_core::session::resolve::Candidate]) -> Value {
-    candidates
-        .iter()
-        .map(|c| json!({ "folder": c.folder, "code": c.code, "state": c.state.as_str() }))
-        .collect()
 }
 
 /// Capitalises the first letter and ends with a period.

@@ -10,7 +10,6 @@
 use crate::failure::Failure;
 use crate::style;
 use aw_core::error_code::ErrorCode;
-use serde_json::Value;
 use std::io::{IsTerminal, Write};
 
 /// How a result is projected (`--format human|json`).
@@ -95,8 +94,6 @@ pub fn tty_default() -> Format {
 /// What a command produced.
 #[derive(Debug)]
 pub enum Body {
-    /// A JSON model, printed pretty with a trailing newline.
-    Json(Value),
     /// A JSON model already serialised (large models are never held twice, as a tree and as
     /// text), printed as is.
     JsonText(String),
@@ -143,17 +140,9 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    /// A successful JSON result.
-    pub fn json(value: Value) -> Self {
-        Outcome {
-            body: Body::Json(value),
-            exit: 0,
-        }
-    }
-
-    /// A successful JSON result, serialised straight from its model: pretty, with a trailing
+    /// A successful JSON result, serialised from its typed model: pretty, with a trailing
     /// newline, as every command prints its model.
-    pub fn json_of<T: serde::Serialize>(model: &T) -> Self {
+    pub fn json<T: serde::Serialize + ?Sized>(model: &T) -> Self {
         let mut s = pretty_string(model);
         s.push('\n');
         Outcome {
@@ -200,7 +189,7 @@ impl Outcome {
 }
 
 /// Pretty JSON (two spaces) with a trailing newline.
-pub fn pretty(value: &Value) -> String {
+pub fn pretty<T: serde::Serialize + ?Sized>(value: &T) -> String {
     let mut s = pretty_string(value);
     s.push('\n');
     s
@@ -210,7 +199,6 @@ pub fn pretty(value: &Value) -> String {
 /// streamed model serialised straight into a buffered stdout.
 pub fn emit_body(body: Body) -> std::io::Result<()> {
     let text: std::borrow::Cow<'_, str> = match &body {
-        Body::Json(v) => pretty(v).into(),
         Body::JsonText(t) => t.into(),
         Body::Text(t) => style::for_terminal(t, style::stdout_sink()),
         Body::JsonModel(_) => {
@@ -380,7 +368,7 @@ mod tests {
     #[test]
     fn a_streamed_model_prints_what_a_held_one_would() {
         let model = serde_json::json!({"specs": [{"file": "docs/specs/001-spec-a.md"}], "n": 1});
-        let Body::JsonText(held) = Outcome::json_of(&model).body else {
+        let Body::JsonText(held) = Outcome::json(&model).body else {
             panic!("json_of holds its text");
         };
         let Body::JsonText(streamed) = Outcome::json_model(model).body.held() else {

@@ -324,3 +324,57 @@ fn the_binary_is_linked_at_a_fixed_address_unless_pie_is_asked_for() {
     let pie_asked = option_env!("AW_BUILD_PIE").is_some_and(|v| v == "1");
     assert_eq!(e_type, if pie_asked { 3 } else { 2 });
 }
+
+/// Every `json!` literal under `crates/aw/src/commands/`, as `file: count`, the files sorted.
+fn json_literals_in_commands() -> (usize, Vec<String>) {
+    fn walk(dir: &std::path::Path, root: &std::path::Path, out: &mut Vec<(String, usize)>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(&p, root, out);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                let n = std::fs::read_to_string(&p)
+                    .unwrap()
+                    .matches("json!")
+                    .count();
+                if n > 0 {
+                    let rel = p.strip_prefix(root).unwrap().display().to_string();
+                    out.push((rel, n));
+                }
+            }
+        }
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/commands");
+    let mut files = Vec::new();
+    walk(&root, &root, &mut files);
+    files.sort();
+    let total = files.iter().map(|(_, n)| n).sum();
+    (
+        total,
+        files
+            .into_iter()
+            .map(|(f, n)| format!("{f}: {n}"))
+            .collect(),
+    )
+}
+
+/// The wire is typed (issue 21): a command's JSON output is a `Serialize` model, never a `json!`
+/// literal. The commands not yet moved to models are the ceiling below, which may only go down;
+/// when it reaches 0 the rule is whole. Lower it in the same commit that removes literals.
+const JSON_LITERALS_CEILING: usize = 183;
+
+#[test]
+fn commands_build_output_from_typed_models_not_json_literals() {
+    let (total, files) = json_literals_in_commands();
+    assert!(
+        total <= JSON_LITERALS_CEILING,
+        "{total} `json!` literals under crates/aw/src/commands (ceiling {JSON_LITERALS_CEILING}): \
+         build the output as a typed model instead.\n{}",
+        files.join("\n")
+    );
+    assert!(
+        total == JSON_LITERALS_CEILING,
+        "{total} `json!` literals are left, fewer than the ceiling: lower \
+         JSON_LITERALS_CEILING to {total} so they cannot come back."
+    );
+}

@@ -37,6 +37,7 @@ mod protocol_differences;
 mod publish_crash;
 mod publish_journal;
 mod remove_source;
+mod schemas;
 mod self_install;
 mod self_install_reference;
 mod sessions;

@@ -17,7 +17,7 @@ pub const DEFAULT_ARTIFACT: &str = "workline-capability.json";
 macro_rules! wire_enum {
     ($(#[doc = $doc:literal])+ $name:ident { $($(#[doc = $vdoc:literal])+ $var:ident = $wire:literal,)+ }) => {
         $(#[doc = $doc])+
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
         pub enum $name {
             $($(#[doc = $vdoc])+ #[serde(rename = $wire)] $var,)+
         }

@@ -29,7 +29,8 @@ pub mod receipt;
 pub mod receipt_human;
 pub mod request;
 pub mod resolution;
-pub mod schema;
+#[cfg(test)]
+mod schema;
 #[cfg(test)]
 pub(crate) mod test_support;
 pub mod validate;

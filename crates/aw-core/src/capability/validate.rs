@@ -20,7 +20,7 @@ use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 
 /// One thing wrong with a descriptor.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Failure {
     /// The stable code.
     pub code: ErrorCode,
@@ -119,10 +119,6 @@ pub fn validate(value: &Value, artifact: &str) -> Result<Descriptor, Vec<Failure
     let checked = check(value, artifact);
     if !checked.failures.is_empty() {
         return Err(checked.failures);
-    }
-    let schema = super::schema::schema_failures(value, artifact);
-    if !schema.is_empty() {
-        return Err(schema);
     }
     // The checks above are the type's invariants; integers written as `1.0` are the one shape
     // serde would not read into `u64`, so they are normalised first.

@@ -7,7 +7,7 @@ use crate::error_code::ErrorCode;
 use serde::Serialize;
 
 /// One failure of the design domain (keys in emission order: code, artifact, message, action).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct DesignFailure {
     /// The stable code.
     pub code: ErrorCode,

@@ -13,7 +13,7 @@ static REFERENCE: LazyLock<Option<Regex>> = LazyLock::new(|| {
 });
 
 /// A package a plan names.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Reference {
     /// As written (`DES-001` or `DES-001@r2`).
     pub text: String,
@@ -85,7 +85,7 @@ fn is_section(title: &str) -> bool {
 }
 
 /// What the gate found for one reference.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
     /// Resolves, validates, is current (and approved when required).
@@ -101,7 +101,7 @@ pub enum Verdict {
 }
 
 /// One reference, judged.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Checked {
     /// The reference.
     #[serde(flatten)]
@@ -115,7 +115,7 @@ pub struct Checked {
 }
 
 /// The gate's result.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Gate {
     /// Whether every reference is `ok`.
     pub passed: bool,

@@ -91,7 +91,7 @@ impl PackageRead {
 
 /// One package of the index (keys in emission order; the files' contents are carried for the
 /// floor and never serialized).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct DesignPackageEntry {
     /// The validated identity; null when the manifest is missing or does not validate.
     pub id: Option<String>,
@@ -126,7 +126,7 @@ pub struct DesignPackageEntry {
 }
 
 /// The packages under `docs/designs/`, with the problems that span several of them.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct DesignIndex {
     /// Where the packages live, workspace-relative ([`DESIGNS_DIR`]).
     pub root: String,

@@ -115,7 +115,7 @@ pub enum FileRead {
 }
 
 /// A package's current baseline: its revision and the digest that proves it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Baseline {
     /// The revision, from 1.
     pub revision: u64,
@@ -124,7 +124,7 @@ pub struct Baseline {
 }
 
 /// One revision in a manifest's history (keys in emission order).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct HistoryEntry {
     /// The revision, from 1.
@@ -137,7 +137,7 @@ pub struct HistoryEntry {
 }
 
 /// A v1 manifest (keys in emission order: [`MANIFEST_KEYS`]).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Manifest {
     /// [`MANIFEST_SCHEMA`].
     pub schema: String,

@@ -14,7 +14,7 @@ use super::sources::{AttainedMaturity, DesignSource, Maturity, attained_maturity
 use serde::{Deserialize, Serialize};
 
 /// A package's maturity, as its manifest stores it (keys in emission order).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PackageMaturity {
     /// The maturity the author asked for (the `maturity` input), when it was exactly `outline`

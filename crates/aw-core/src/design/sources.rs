@@ -18,7 +18,7 @@ use std::sync::LazyLock;
 
 /// The kind of a source, from the v1 catalog. Binary documents are read by the host, never by
 /// aw: the catalog says what the domain can account for, not what aw decodes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SourceKind {
     /// Markdown or plain text.
@@ -85,7 +85,7 @@ impl SourceKind {
 
 /// What became of a source. Five values because the four ways a source can fail to contribute
 /// are four different problems for whoever has to fix them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Disposition {
     /// Read, and its content reached the design.
@@ -123,7 +123,7 @@ impl Disposition {
 }
 
 /// One declared source and what became of it (keys in emission order).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DesignSource {
     /// The declared input it arrived as.
@@ -222,7 +222,7 @@ pub fn floor_source(name: &str, locator: &str) -> DesignSource {
 }
 
 /// A set of sources judged: shape first, then consequence.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct SourceReport {
     /// Every source, as given.
     pub sources: Vec<DesignSource>,
@@ -303,7 +303,7 @@ pub fn handoff_gaps(report: &SourceReport) -> Vec<String> {
 }
 
 /// A rung of the maturity ladder.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Maturity {
     /// Enough to discuss, not to build from.
@@ -333,7 +333,7 @@ impl Maturity {
 }
 
 /// The maturity a result may claim, with what keeps it from the one asked for.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct AttainedMaturity {
     /// The rung reached.
     pub attained: Maturity,

@@ -106,6 +106,27 @@ impl BranchMap {
     }
 }
 
+/// On the wire, a JSON object from alias to branch, in line order.
+impl serde::Serialize for BranchMap {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.0.iter().map(|(a, b)| (a, b)))
+    }
+}
+
+impl schemars::JsonSchema for BranchMap {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "BranchMap".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "Alias → branch, in the block's line order.",
+            "type": "object",
+            "additionalProperties": { "type": "string" }
+        })
+    }
+}
+
 /// Everything the block says.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Block {

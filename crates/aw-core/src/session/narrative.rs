@@ -29,7 +29,7 @@ const MANAGED_NOTE: &str = "> Bloque administrado por el CLI: proyecta las fuent
 const SECTION_LIMIT: usize = 6;
 
 /// What a fact says happened to it (wire values are the reference's).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub enum FactState {
     /// Planned, not done yet.
     #[serde(rename = "planificado")]
@@ -58,7 +58,7 @@ impl FactState {
 }
 
 /// Where a session stands: derived from its folder, never declared.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub enum Phase {
     /// Open, nothing recorded as done yet.
     #[serde(rename = "abierta")]
@@ -101,7 +101,7 @@ impl Phase {
 }
 
 /// The artifact a fact comes from, and where in it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Source {
     /// The file name, as it is in the session folder.
     pub artifact: String,
@@ -110,7 +110,7 @@ pub struct Source {
 }
 
 /// One line of the narrative.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Fact {
     /// What happened to it.
     pub state: FactState,
@@ -123,7 +123,7 @@ pub struct Fact {
 }
 
 /// An artifact of the session folder the block links to.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Link {
     /// Its file name.
     pub label: String,
@@ -132,7 +132,7 @@ pub struct Link {
 }
 
 /// A session's narrative (the JSON `narrative` model, the reference's keys).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Narrative {
     /// The folder.
     pub session: String,

@@ -9,12 +9,12 @@ use aw_core::design::gate::{self, Gate, Verdict};
 use aw_core::design::index::{DesignIndex, DesignPackageEntry};
 use aw_core::design::review::entry_approved;
 use aw_core::error_code::ErrorCode;
+use aw_core::wire::designs::{Designs, Package, PlanGate};
 use aw_workspace::designs::read_index;
 use aw_workspace::locate::current_dir;
 use aw_workspace::project::read_optional;
 use aw_workspace::skill::resolve_arg;
 use clap::Args;
-use serde_json::json;
 use std::fmt::Write as _;
 
 // Arguments of `aw designs`.
@@ -55,7 +55,7 @@ pub fn run(args: &DesignsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             ));
         };
         return Ok(match style.format {
-            Format::Json => Outcome::json(json!({ "package": entry })),
+            Format::Json => Outcome::json(&Designs::Package(Package { package: entry })),
             Format::Human => Outcome::text(package_lines(entry)),
         });
     }
@@ -89,7 +89,7 @@ pub fn run(args: &DesignsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
                 "fix each reference listed (create or repair the package, update the plan's pin, or record an approval), then run the gate again",
             );
             return Err(match style.format {
-                Format::Json => failure.with_data("gate", json!(gate)),
+                Format::Json => failure.with_data(|d| d.gate = Some(gate)),
                 Format::Human => Failure {
                     message: format!("{}\n{}", failure.message, gate_lines(&gate)),
                     ..failure
@@ -97,7 +97,7 @@ pub fn run(args: &DesignsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             });
         }
         return Ok(match style.format {
-            Format::Json => Outcome::json(json!({ "plan": plan, "gate": gate })),
+            Format::Json => Outcome::json(&Designs::Gate(PlanGate { plan, gate: &gate })),
             Format::Human => Outcome::text(format!(
                 "✓ the design gate passes for {}\n{}",
                 clean(plan),
@@ -106,7 +106,7 @@ pub fn run(args: &DesignsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         });
     }
     Ok(match style.format {
-        Format::Json => Outcome::json(json!(index)),
+        Format::Json => Outcome::json(&Designs::Index(&index)),
         Format::Human => Outcome::text(index_lines(&index)),
     })
 }

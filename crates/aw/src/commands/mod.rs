@@ -19,6 +19,7 @@ mod next_number;
 pub mod persist;
 mod project;
 mod resume;
+mod schema;
 mod self_cmd;
 mod session;
 mod skill_index;
@@ -111,6 +112,8 @@ result classes and exit codes, so the scripts that call it keep working."
         about = "Where this conversation's session stands after a compaction (PostCompact hook)."
     )]
     ResumeSummary(checkpoint::resume_summary::ResumeSummaryArgs),
+    #[command(about = "The JSON Schema of a command's output, or of the failure envelope.")]
+    Schema(schema::SchemaArgs),
     #[command(
         name = "self",
         about = "Install aw into agent hosts, remove it, find hosts, check the installation.",
@@ -196,6 +199,7 @@ pub fn dispatch(command: &Command, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         Command::RemoveSource(args) => project::remove_source::run(args, cx),
         Command::Resume(args) => resume::run(args, cx),
         Command::ResumeSummary(args) => checkpoint::resume_summary::run(args, cx),
+        Command::Schema(args) => schema::run(args, cx),
         Command::SelfCmd(cmd) => self_cmd::dispatch(cmd, cx),
         Command::SessionArtifacts(args) => session::artifacts::run(args, cx),
         Command::SessionClose(args) => session::close::run(args, cx),

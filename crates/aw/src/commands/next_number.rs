@@ -8,18 +8,18 @@
 //! a number; with `--code` the slot holds a reservation marker owned by that session.
 
 use crate::context::Ctx;
-use crate::failure::{Failure, candidates_json};
+use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean;
 use aw_core::error_code::ErrorCode;
-use aw_core::session::correlative::Correlative;
 use aw_core::session::reservation;
+use aw_core::wire::envelope::SessionError;
+use aw_core::wire::next_number::{Correlative, NextNumber};
 use aw_workspace::WorkspaceError;
 use aw_workspace::containment::resolve_inside;
 use aw_workspace::locate::slashed;
 use aw_workspace::numbering::{self, NumberRequest};
 use clap::Args;
-use serde_json::{Value, json};
 
 // Arguments of `aw next-number`.
 #[derive(Debug, Args)]
@@ -60,24 +60,12 @@ fn owner_refused(e: WorkspaceError, owner: Option<&str>) -> Failure {
     let (WorkspaceError::Session(r), Some(owner)) = (&e, owner) else {
         return e.into();
     };
-    let session_error = json!({
-        "outcome": "error",
-        "code": r.kind.code(),
-        "message": r.message,
-        "candidates": candidates_json(&r.candidates),
-        "action": r.action,
-    });
+    let session_error = SessionError::of(r);
     let why = format!("The session `{owner}` that would own the claim cannot be resolved.");
-    Failure::from(e)
-        .with_data("error", json!(why))
-        .with_data("sessionError", session_error)
-}
-
-/// `current_max` as a JSON number when it fits, else as its digits.
-fn number_json(c: &Correlative) -> Value {
-    c.as_u64()
-        .map(Value::from)
-        .unwrap_or_else(|| Value::String(c.digits().to_owned()))
+    Failure::from(e).with_data(|d| {
+        d.error = Some(why);
+        d.session_error = Some(session_error);
+    })
 }
 
 /// Runs the command.
@@ -141,25 +129,21 @@ pub fn run(args: &NextNumberArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         .as_ref()
         .map(|c| c.number.clone())
         .unwrap_or_else(|| scan.next.clone());
-    let mut model = json!({
-        "directory": slashed(&dir),
-        "exists": existed,
-        "created": created,
-        "current_max": number_json(&scan.max),
-        "next": next.padded(),
-        "files": scan.files,
-        // Always present, as the reference prints them: null and false when nothing was claimed.
-        "claimed_path": null,
-        "claimed_owner": null,
-        "claim_reused": false,
-    });
-    if let Some(c) = &claim {
-        model["claimed_path"] = json!(slashed(&c.path));
-        model["claimed_owner"] = json!(owner);
-        model["claim_reused"] = json!(c.reused);
-    }
+    // The claim's keys are always present, as the reference prints them: null and false when
+    // nothing was claimed.
+    let model = NextNumber {
+        directory: slashed(&dir),
+        exists: existed,
+        created,
+        current_max: Correlative::of(&scan.max),
+        next: next.padded(),
+        files: scan.files,
+        claimed_path: claim.as_ref().map(|c| slashed(&c.path)),
+        claimed_owner: claim.as_ref().and(owner.clone()),
+        claim_reused: claim.as_ref().is_some_and(|c| c.reused),
+    };
     if style.format == Format::Json {
-        return Ok(Outcome::json(model));
+        return Ok(Outcome::json(&model));
     }
     let text = match &claim {
         Some(c) => format!(

@@ -6,16 +6,16 @@
 //! of the status pipeline, or the candidates tied with it.
 
 use crate::context::Ctx;
-use crate::failure::{Failure, candidates_json};
+use crate::failure::Failure;
 use crate::output::{Format, Outcome, Style};
 use crate::style::{Paint, clean};
 use aw_core::docs::resume::{self, Answer, Proposal, TARGET_INVALID};
 use aw_core::error_code::ErrorCode;
+use aw_core::wire::envelope::CandidateOut;
 use aw_workspace::WorkspaceError;
 use aw_workspace::board;
 use aw_workspace::resolver;
 use clap::Args;
-use serde_json::json;
 
 // Arguments of `aw resume`.
 #[derive(Debug, Args)]
@@ -68,7 +68,7 @@ pub fn run(args: &ResumeArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         }
     };
     Ok(match style.format {
-        Format::Json => Outcome::json_of(&answer),
+        Format::Json => Outcome::json(&answer),
         Format::Human => Outcome::text(render(&answer, style)),
     })
 }
@@ -88,7 +88,7 @@ fn target_invalid(e: WorkspaceError, code: &str) -> Failure {
             Failure::new(TARGET_INVALID, r.message.clone(), r.action.clone()),
             code,
         )
-        .with_data("candidates", candidates_json(&r.candidates)),
+        .with_data(|d| d.candidates = Some(CandidateOut::all(&r.candidates))),
         other => other.into(),
     }
 }
@@ -96,8 +96,10 @@ fn target_invalid(e: WorkspaceError, code: &str) -> Failure {
 /// The reference's `data` of an invalid target: `status` and the `target` as given, beside the
 /// action.
 fn invalid_target_data(f: Failure, target: &str) -> Failure {
-    f.with_data("status", json!("invalid_target"))
-        .with_data("target", json!(target))
+    f.with_data(|d| {
+        d.status = Some("invalid_target".to_owned());
+        d.target = Some(target.to_owned());
+    })
 }
 
 fn block(p: &Proposal, style: Style, out: &mut String) {

@@ -8,10 +8,10 @@ use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean;
 use aw_core::capability::inventory::skill_roots;
+use aw_core::wire::skill_index::{Skill, SkillIndex};
 use aw_workspace::locate::current_dir;
 use aw_workspace::skill_index::{IndexedSkill, index};
 use clap::Args;
-use serde_json::{Value, json};
 use std::path::PathBuf;
 
 // Arguments of `aw skill-index`.
@@ -48,23 +48,23 @@ pub fn run(args: &SkillIndexArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     }
     let skills = index(&roots);
     Ok(match style.format {
-        Format::Json => Outcome::json(json!({
-            "skills": skills.iter().map(skill_json).collect::<Vec<_>>(),
-            "roots": roots.iter().map(|r| r.display().to_string()).collect::<Vec<_>>(),
-            "count": skills.len(),
-        })),
+        Format::Json => Outcome::json(&SkillIndex {
+            skills: skills.iter().map(skill_out).collect(),
+            roots: roots.iter().map(|r| r.display().to_string()).collect(),
+            count: skills.len(),
+        }),
         Format::Human => Outcome::text(human(&skills)),
     })
 }
 
-fn skill_json(s: &IndexedSkill) -> Value {
-    json!({
-        "name": s.name,
-        "description": s.description,
-        "version": s.version,
-        "path": s.path,
-        "root": s.root,
-    })
+fn skill_out(s: &IndexedSkill) -> Skill<'_> {
+    Skill {
+        name: &s.name,
+        description: s.description.as_deref(),
+        version: s.version.as_deref(),
+        path: &s.path,
+        root: &s.root,
+    }
 }
 
 fn human(skills: &[IndexedSkill]) -> String {

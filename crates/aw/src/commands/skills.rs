@@ -83,7 +83,7 @@ pub fn run(args: &SkillsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         .chain(check_warnings)
         .collect();
     Ok(match style.format {
-        Format::Json => Outcome::json(model(&cascade, &checks, &warnings, &reports)),
+        Format::Json => Outcome::json(&model(&cascade, &checks, &warnings, &reports)),
         Format::Human => Outcome::text(human(&cascade, &checks, &warnings, &reports, style.detail)),
     })
 }

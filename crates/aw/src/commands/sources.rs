@@ -16,12 +16,12 @@ use aw_core::project::model::Block;
 use aw_core::project::sources::{
     Divergent, GitState, SessionBranches, SourceCheck, divergent, with_implicit_source,
 };
+use aw_core::wire::sources::{DivergentSource, SourceRow, Sources};
 use aw_workspace::locate::Workspace;
 use aw_workspace::project::{ProjectFiles, SourceState, source_state};
 use aw_workspace::resolver;
 use aw_workspace::sessions;
 use clap::Args;
-use serde_json::{Map, Value, json};
 
 // Arguments of `aw sources`.
 #[derive(Debug, Args)]
@@ -62,10 +62,7 @@ pub fn run(args: &SourcesArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let code = session_or_code(&args.session, &args.code).map_err(Failure::with_error_data)?;
     let ws = cx.workspace()?;
     let block = ProjectFiles::read(&ws.root)?.block(&ws.ns);
-    let extras = json!({
-        "workspace": ws.root.to_string_lossy(),
-        "block_found": block.is_some(),
-    });
+    let block_found = block.is_some();
     let folder = ws
         .root
         .file_name()
@@ -100,49 +97,36 @@ pub fn run(args: &SourcesArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         }
         return Ok(Outcome::text(text));
     }
-    let rows: Vec<Value> = checked
-        .iter()
-        .map(|(c, st)| {
-            let mut row = source_json(&b, c, st, args.no_git, args.verbose);
-            if implicit {
-                row["implicit"] = json!(true);
-            }
-            row
-        })
-        .collect();
-    let mut model = json!({
-        "sources": rows,
-        "working_branches_from_status": b.working_branches.to_json(),
-        "cross_source_consistent": divergent.is_empty(),
-        "divergent_sources": divergent.iter().map(|d| json!({
-            "alias": d.alias,
-            "current": d.current,
-            "expected": d.expected,
-        })).collect::<Vec<_>>(),
-    });
-    if args.verbose {
-        model["session_code"] = json!(code.unwrap_or(""));
-        model["scope"] = match &args.scope {
-            Some(_) => json!(selected.iter().map(|s| &s.alias).collect::<Vec<_>>()),
-            None => Value::Null,
-        };
-    } else if let Some(code) = code {
-        model["session_code"] = json!(code);
-    }
-    Ok(Outcome::json(merged(model, extras, checked.len())))
-}
-
-/// The reference's keys first, then ours.
-fn merged(model: Value, extras: Value, count: usize) -> Value {
-    let mut out = match model {
-        Value::Object(m) => m,
-        _ => Map::new(),
+    let model = Sources {
+        sources: checked
+            .iter()
+            .map(|(c, st)| source_row(&b, c, st, args.no_git, args.verbose, implicit))
+            .collect(),
+        working_branches_from_status: &b.working_branches,
+        cross_source_consistent: divergent.is_empty(),
+        divergent_sources: divergent
+            .iter()
+            .map(|d| DivergentSource {
+                alias: &d.alias,
+                current: &d.current,
+                expected: d.expected.as_deref(),
+            })
+            .collect(),
+        session_code: if args.verbose {
+            Some(code.unwrap_or(""))
+        } else {
+            code
+        },
+        scope: args.verbose.then(|| {
+            args.scope
+                .as_ref()
+                .map(|_| selected.iter().map(|s| s.alias.as_str()).collect())
+        }),
+        workspace: ws.root.to_string_lossy().into_owned(),
+        block_found,
+        count: checked.len(),
     };
-    if let Value::Object(e) = extras {
-        out.extend(e);
-    }
-    out.insert("count".to_owned(), json!(count));
-    Value::Object(out)
+    Ok(Outcome::json(&model))
 }
 
 /// The branches the session named by `code` declares (none when it has no `Branch:` line).
@@ -159,36 +143,40 @@ fn session_branches(ws: &Workspace, code: &str, today: &str) -> Result<SessionBr
 
 /// One source: the reference's keys in its order (the empty ones left out unless `--verbose`,
 /// as the reference does), then ours.
-fn source_json(b: &Block, c: &SourceCheck, st: &SourceState, no_git: bool, verbose: bool) -> Value {
+fn source_row<'a>(
+    b: &'a Block,
+    c: &'a SourceCheck,
+    st: &SourceState,
+    no_git: bool,
+    verbose: bool,
+    implicit: bool,
+) -> SourceRow<'a> {
     let s = &c.source;
-    let mut m = Map::new();
-    m.insert("alias".into(), json!(s.alias));
-    m.insert("path".into(), json!(s.path));
-    m.insert("main_branch".into(), json!(s.main_branch));
-    m.insert("expected_work_branch".into(), json!(c.expected));
-    if !no_git {
-        m.insert("current_branch".into(), json!(c.current_branch()));
-        m.insert("match".into(), json!(c.matches()));
-        m.insert("dirty".into(), json!(c.dirty()));
-        if verbose || !c.changed_files().is_empty() {
-            m.insert("changed_files".into(), json!(c.changed_files()));
-        }
-        if verbose || !c.is_repo() {
-            m.insert("is_repo".into(), json!(c.is_repo()));
-        }
-        let error = c.git.as_ref().and_then(|g| error_message(g, &s.path));
-        if verbose || error.is_some() {
-            m.insert("error".into(), json!(error));
-        }
-        if let Some(kind) = c.git.as_ref().and_then(GitState::error_code) {
-            m.insert("error_kind".into(), json!(kind));
-        }
+    let git = !no_git;
+    let error = c.git.as_ref().and_then(|g| error_message(g, &s.path));
+    SourceRow {
+        alias: &s.alias,
+        path: &s.path,
+        main_branch: s.main_branch.as_deref(),
+        expected_work_branch: c.expected.as_deref(),
+        current_branch: git.then(|| c.current_branch()),
+        matches: git.then(|| c.matches()),
+        dirty: git.then(|| c.dirty()),
+        changed_files: (git && (verbose || !c.changed_files().is_empty()))
+            .then(|| c.changed_files()),
+        is_repo: (git && (verbose || !c.is_repo())).then(|| c.is_repo()),
+        error: (git && (verbose || error.is_some())).then_some(error),
+        error_kind: if git {
+            c.git.as_ref().and_then(GitState::error_code)
+        } else {
+            None
+        },
+        expected_origin: c.origin.as_str(),
+        resolved_path: st.resolved.to_string_lossy().into_owned(),
+        exists: st.exists,
+        qa_branch: b.qa_branches.get(&s.alias),
+        implicit: implicit.then_some(true),
     }
-    m.insert("expected_origin".into(), json!(c.origin.as_str()));
-    m.insert("resolved_path".into(), json!(st.resolved.to_string_lossy()));
-    m.insert("exists".into(), json!(st.exists));
-    m.insert("qa_branch".into(), json!(b.qa_branches.get(&s.alias)));
-    Value::Object(m)
 }
 
 /// The reference's `error` text for a source git could not read.

@@ -8,7 +8,6 @@ use crate::output::{Format, Outcome};
 use crate::style::clean;
 use aw_workspace::project::folder_stack;
 use clap::Args;
-use serde_json::json;
 use std::path::PathBuf;
 
 // Arguments of `aw stack`.
@@ -39,13 +38,7 @@ pub fn run(args: &StackArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let detected = folder_stack(&dir)?;
     let st = &detected.stack;
     Ok(match style.format {
-        Format::Json => Outcome::json(json!({
-            "language": st.language,
-            "framework": st.framework,
-            "db": st.db,
-            "build": st.build,
-            "wrapper": detected.wrapper,
-        })),
+        Format::Json => Outcome::json(&aw_core::wire::stack::Stack::of(st, detected.wrapper)),
         Format::Human => {
             let mut out = format!("stack · {}\n", clean(&dir.to_string_lossy()));
             for (label, v) in [

@@ -134,7 +134,7 @@ pub fn run(args: &WorkspaceInitArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     })?;
     let model = to_json(&plan, args.dry_run);
     Ok(match style.format {
-        Format::Json => Outcome::json(model),
+        Format::Json => Outcome::json(&model),
         Format::Human => Outcome::text(human(
             &plan,
             args.dry_run,

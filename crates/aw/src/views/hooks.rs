@@ -4,9 +4,9 @@ use crate::failure::Failure;
 use crate::style::clean;
 use aw_core::checkpoint::hold::bind_action;
 use aw_core::session::folder::{SessionFolder, SessionState};
+use aw_core::wire::envelope::CandidateOut;
 use aw_workspace::WorkspaceError;
 use aw_workspace::hooks::Unresolved;
-use serde_json::{Value, json};
 
 /// An unresolved target, as the hooks report it.
 #[derive(Debug, Clone)]
@@ -14,7 +14,7 @@ pub struct Degraded {
     /// Why, in the resolver's words.
     pub reason: String,
     /// The resolver's candidates, in the failure envelope's shape.
-    pub candidates: Value,
+    pub candidates: Vec<CandidateOut>,
     /// What to do next.
     pub action: String,
     /// The active sessions, in listing (byte) order.
@@ -34,7 +34,7 @@ impl Degraded {
         };
         let f = Failure::from(u.refusal);
         Degraded {
-            candidates: f.extra_data.get("candidates").cloned().unwrap_or(json!([])),
+            candidates: f.data.candidates.clone().unwrap_or_default(),
             reason: f.message,
             action: bind.unwrap_or(f.action),
             active,

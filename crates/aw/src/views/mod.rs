@@ -2,7 +2,6 @@
 //! human renderings. A view takes values and returns a `serde_json::Value` or text; it reads
 //! nothing and decides no rule.
 
-pub mod checkpoint;
 pub mod hooks;
 pub mod multiroot;
 pub mod narrative;

@@ -54,7 +54,7 @@ pub fn run(args: &ValidateArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let path = resolve_arg(&current_dir()?, &args.path);
     match check_descriptor(&path, &args.path)? {
         Ok(d) => Ok(match style.format {
-            Format::Json => Outcome::json(json!({ "ok": true, "descriptor": summary(&d) })),
+            Format::Json => Outcome::json(&json!({ "ok": true, "descriptor": summary(&d) })),
             Format::Human => Outcome::text(format!(
                 "✓ {}: capability '{}' is valid (operations: {})\n",
                 clean(&args.path),
@@ -101,5 +101,5 @@ fn refusal(shown: &str, failures: &[aw_core::capability::validate::Failure]) -> 
     } else {
         "fix every problem listed under failures, then validate again".to_owned()
     };
-    Failure::new(first.code, message, action).with_data("failures", json!(failures))
+    Failure::new(first.code, message, action).with_data(|d| d.failures = Some(failures.to_vec()))
 }

@@ -224,7 +224,7 @@ pub fn run(verb: Verb, args: &ProtocolArgs, cx: &Ctx<'_>) -> Result<Outcome, Fai
         dispatch::attempt(&call)?
     };
     Ok(match style.format {
-        Format::Json => Outcome::json_of(&attempt),
+        Format::Json => Outcome::json(&attempt),
         Format::Human => Outcome::text(format!(
             "{}\n",
             clean_lines(&render_attempt(&attempt.receipt, attempt.plan.as_ref()))

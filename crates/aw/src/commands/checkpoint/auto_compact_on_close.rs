@@ -7,15 +7,14 @@
 //! exit code is 0. It does not bind the conversation either: no later turn would use it.
 
 use super::hook_request;
-use super::write::preserved;
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean;
 use crate::views::hooks::Degraded;
+use aw_core::wire::checkpoint::{AutoCompactOnClose, Kept, OnCloseEntry, PRESERVED_REASON};
 use aw_workspace::hooks::{self, Checkpointed, OnClose};
 use clap::Args;
-use serde_json::{Value, json};
 
 // Arguments of `aw auto-compact-on-close`.
 #[derive(Debug, Args)]
@@ -37,69 +36,104 @@ pub struct AutoCompactOnCloseArgs {
 pub fn run(args: &AutoCompactOnCloseArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
     let (ws, req) = hook_request(cx, &args.code)?;
-    let entry = match hooks::checkpoint_on_close(&ws, &req)? {
+    let (folder, result) = match hooks::checkpoint_on_close(&ws, &req)? {
         OnClose::Unresolved(u) => {
             let d = Degraded::of(u, req.context_id.as_deref());
             return Ok(degraded(style.format, d));
         }
-        OnClose::Session { folder, result } => match result {
-            Ok(Checkpointed::Kept { folder, path }) => preserved(&folder, &path.to_string_lossy()),
-            Ok(Checkpointed::Written {
-                folder,
-                path,
-                snapshot,
-                ..
-            }) => json!({
-                "session": folder,
-                "checkpoint_path": path.to_string_lossy(),
-                "progress_pct": snapshot.progress_pct(),
-            }),
-            Err(e) => {
-                let f = Failure::from(e);
-                json!({ "session": folder, "error": format!("{}: {}", f.code, f.message) })
-            }
-        },
+        OnClose::Session { folder, result } => (folder, result),
     };
-    let text = entry_text(&entry);
-    let model = json!({ "checkpoints_written": [entry] });
+    let done = match result {
+        Ok(Checkpointed::Kept { folder, path }) => Done::Kept {
+            folder,
+            path: path.to_string_lossy().into_owned(),
+        },
+        Ok(Checkpointed::Written {
+            folder,
+            path,
+            snapshot,
+            ..
+        }) => Done::Written {
+            folder,
+            path: path.to_string_lossy().into_owned(),
+            progress: snapshot.progress_pct(),
+        },
+        Err(e) => {
+            let f = Failure::from(e);
+            Done::Failed {
+                error: format!("{}: {}", f.code, f.message),
+            }
+        }
+    };
+    let (entry, text) = match &done {
+        Done::Kept { folder, path } => (
+            OnCloseEntry::Kept(Kept::of(folder, path)),
+            format!(
+                "Checkpoint kept · {}\n  Why  {PRESERVED_REASON}\n",
+                clean(folder)
+            ),
+        ),
+        Done::Written {
+            folder,
+            path,
+            progress,
+        } => (
+            OnCloseEntry::Written {
+                session: folder,
+                checkpoint_path: path,
+                progress_pct: *progress,
+            },
+            format!(
+                "Checkpoint written · {}\n  File  {}\n",
+                clean(folder),
+                clean(path)
+            ),
+        ),
+        Done::Failed { error } => (
+            OnCloseEntry::Failed {
+                session: &folder,
+                error: error.clone(),
+            },
+            format!(
+                "Checkpoint not written · {}\n  Why  {}\n",
+                clean(&folder),
+                clean(error)
+            ),
+        ),
+    };
     Ok(match style.format {
-        Format::Json => Outcome::json(model),
+        Format::Json => Outcome::json(&AutoCompactOnClose::Session {
+            checkpoints_written: [entry],
+        }),
         Format::Human => Outcome::text(text),
     })
 }
 
-fn entry_text(entry: &Value) -> String {
-    let s = |k: &str| clean(entry.get(k).and_then(Value::as_str).unwrap_or_default()).into_owned();
-    if entry.get("error").is_some() {
-        format!(
-            "Checkpoint not written · {}\n  Why  {}\n",
-            s("session"),
-            s("error")
-        )
-    } else if entry.get("preserved").is_some() {
-        format!(
-            "Checkpoint kept · {}\n  Why  {}\n",
-            s("session"),
-            s("reason")
-        )
-    } else {
-        format!(
-            "Checkpoint written · {}\n  File  {}\n",
-            s("session"),
-            s("checkpoint_path")
-        )
-    }
+/// What happened to the closing session's checkpoint, owned.
+enum Done {
+    Kept {
+        folder: String,
+        path: String,
+    },
+    Written {
+        folder: String,
+        path: String,
+        progress: Option<u32>,
+    },
+    Failed {
+        error: String,
+    },
 }
 
 fn degraded(format: Format, d: Degraded) -> Outcome {
     match format {
-        Format::Json => Outcome::json(json!({
-            "checkpoints_written": [],
-            "continuity": "degraded",
-            "primary_session": null,
-            "candidates": d.candidates,
-            "action": d.action,
-        })),
+        Format::Json => Outcome::json(&AutoCompactOnClose::Degraded {
+            checkpoints_written: [],
+            continuity: "degraded",
+            primary_session: None,
+            candidates: &d.candidates,
+            action: &d.action,
+        }),
         Format::Human => Outcome::text(d.text()),
     }
 }

@@ -10,14 +10,13 @@ use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean;
-use crate::views;
 use aw_core::checkpoint::parse;
 use aw_core::markdown::first_nonblank_line;
+use aw_core::wire::checkpoint::{Checkpoint, CheckpointRead};
 use aw_workspace::context_id::from_env;
 use aw_workspace::hooks::read_checkpoint;
 use aw_workspace::resolver::{self, Request};
 use clap::Args;
-use serde_json::json;
 
 // Arguments of `aw checkpoint-read`.
 #[derive(Debug, Args)]
@@ -51,11 +50,11 @@ pub fn run(args: &CheckpointReadArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> 
     let Some(text) = text else {
         let reason = "CHECKPOINT.md does not exist.";
         return Ok(match style.format {
-            Format::Json => Outcome::json(json!({
-                "session": resolved.folder,
-                "checkpoint": null,
-                "reason": reason,
-            })),
+            Format::Json => Outcome::json(&CheckpointRead::Missing {
+                session: &resolved.folder,
+                checkpoint: None,
+                reason,
+            }),
             Format::Human => Outcome::text(format!(
                 "{folder} · no checkpoint\n  Next  run `aw checkpoint-write --code {folder}` to start one\n",
                 folder = clean(&resolved.folder)
@@ -84,8 +83,8 @@ pub fn run(args: &CheckpointReadArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> 
         }
         return Ok(Outcome::text(out));
     }
-    Ok(Outcome::json(json!({
-        "session": resolved.folder,
-        "checkpoint": views::checkpoint::model(&path_str, &text),
-    })))
+    Ok(Outcome::json(&CheckpointRead::Found {
+        session: &resolved.folder,
+        checkpoint: Checkpoint::of(&path_str, &text),
+    }))
 }

@@ -141,7 +141,7 @@ pub fn run(args: &ResumeSummaryArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             // With no session at all there is nothing to do; with candidates, choosing is.
             model.insert("needs_ai_action".into(), json!(!active.is_empty()));
             model.insert("continuity".into(), json!("degraded"));
-            model.insert("candidates".into(), d.candidates.clone());
+            model.insert("candidates".into(), json!(d.candidates));
             model.insert("action".into(), json!(d.action));
             text = d.text();
         }
@@ -169,7 +169,7 @@ pub fn run(args: &ResumeSummaryArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         model.insert("recent_closed_with_artifacts".into(), json!(items));
     }
     Ok(match style.format {
-        Format::Json => Outcome::json(Value::Object(model)),
+        Format::Json => Outcome::json(&Value::Object(model)),
         Format::Human => Outcome::text(text),
     })
 }

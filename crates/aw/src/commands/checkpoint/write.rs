@@ -18,10 +18,10 @@ use crate::output::{Format, Outcome, emit_err};
 use crate::style::clean;
 use crate::views::hooks::Degraded;
 use aw_core::checkpoint::hold;
+use aw_core::wire::checkpoint::{self as wire, CheckpointWrite, Kept, PRESERVED_REASON, Written};
 use aw_workspace::WorkspaceError;
 use aw_workspace::hooks::{self, Checkpointed, Unresolved};
 use clap::Args;
-use serde_json::{Value, json};
 
 // Arguments of `aw checkpoint-write`.
 #[derive(Debug, Args)]
@@ -48,21 +48,14 @@ pub struct CheckpointWriteArgs {
     pub can_pause: bool,
 }
 
-/// Said whenever an existing checkpoint was kept.
-pub const PRESERVED_REASON: &str =
-    "CHECKPOINT.md holds written content, so it was kept; pass --force to regenerate it.";
-
 /// Runs the command.
 pub fn run(args: &CheckpointWriteArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
     let (ws, req) = hook_request(cx, &args.code)?;
-    let (model, text) = match hooks::write_checkpoint(&ws, &req, args.force)? {
-        Ok(done) => report(&done),
-        Err(u) => {
-            return unresolved(u, args.can_pause, req.context_id.as_deref(), style.format);
-        }
-    };
-    Ok(project(style.format, model, text))
+    match hooks::write_checkpoint(&ws, &req, args.force)? {
+        Ok(done) => Ok(report(&done, style.format)),
+        Err(u) => unresolved(u, args.can_pause, req.context_id.as_deref(), style.format),
+    }
 }
 
 /// No session to act on: exit 2 for a pausable host facing a choice that binding the
@@ -89,36 +82,33 @@ fn unresolved(
         return Err(f);
     }
     let d = Degraded::of(u, context_id);
-    let model = json!({
-        "skipped": true,
-        "reason": d.reason,
-        "continuity": "degraded",
-        "primary_session": null,
-        "active_sessions": d.active,
-        "candidates": d.candidates,
-        "action": d.action,
-    });
-    Ok(project(format, model, d.text()))
+    Ok(match format {
+        Format::Json => Outcome::json(&CheckpointWrite::Degraded(wire::Degraded {
+            skipped: true,
+            reason: &d.reason,
+            continuity: "degraded",
+            primary_session: None,
+            active_sessions: &d.active,
+            candidates: &d.candidates,
+            action: &d.action,
+        })),
+        Format::Human => Outcome::text(d.text()),
+    })
 }
 
-fn project(format: Format, model: Value, text: String) -> Outcome {
-    match format {
-        Format::Json => Outcome::json(model),
-        Format::Human => Outcome::text(text),
-    }
-}
-
-/// The model and text of a checkpoint that was written or kept.
-fn report(done: &Checkpointed) -> (Value, String) {
+/// The output of a checkpoint that was written or kept.
+fn report(done: &Checkpointed, format: Format) -> Outcome {
     match done {
         Checkpointed::Kept { folder, path } => {
             let path = path.to_string_lossy();
-            let text = format!(
+            if format == Format::Json {
+                return Outcome::json(&CheckpointWrite::Kept(Kept::of(folder, &path)));
+            }
+            Outcome::text(format!(
                 "Checkpoint kept · {}\n  File  {}\n  Why   {PRESERVED_REASON}\n",
                 clean(folder),
                 clean(&path)
-            );
-            (preserved(folder, &path), text)
+            ))
         }
         Checkpointed::Written {
             folder,
@@ -130,39 +120,27 @@ fn report(done: &Checkpointed) -> (Value, String) {
             let path = path.to_string_lossy();
             let progress = g.progress_pct();
             let files = g.files.len();
-            let mut model = json!({
-                "session": folder,
-                "checkpoint_path": path,
-                "lines_written": lines,
-                "progress_pct": progress,
-                "tasks_open": g.tasks_open(),
-                "tasks_closed": g.tasks_closed(),
-                "files_touched_count": files,
-            });
-            if let Err(e) = narrative {
-                model["narrative_error"] = json!(e);
+            if format == Format::Json {
+                return Outcome::json(&CheckpointWrite::Written(Written {
+                    session: folder,
+                    checkpoint_path: &path,
+                    lines_written: *lines,
+                    progress_pct: progress,
+                    tasks_open: g.tasks_open(),
+                    tasks_closed: g.tasks_closed(),
+                    files_touched_count: files,
+                    narrative_error: narrative.as_ref().err().map(String::as_str),
+                }));
             }
             let progress_text = match progress {
                 Some(p) => format!("{p}% ({} open, {} done)", g.tasks_open(), g.tasks_closed()),
                 None => "unknown (no tasks)".to_owned(),
             };
-            let text = format!(
+            Outcome::text(format!(
                 "Checkpoint written · {}\n  File      {}\n  Progress  {progress_text}\n  Changes   {files} uncommitted file(s)\n  Next      fill in the _[AI: …]_ placeholders\n",
                 clean(folder),
                 clean(&path)
-            );
-            (model, text)
+            ))
         }
     }
-}
-
-/// The model of a checkpoint that was kept.
-pub fn preserved(folder: &str, path: &str) -> Value {
-    json!({
-        "session": folder,
-        "checkpoint_path": path,
-        "skipped": true,
-        "preserved": true,
-        "reason": PRESERVED_REASON,
-    })
 }

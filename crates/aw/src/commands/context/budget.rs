@@ -88,7 +88,7 @@ pub fn run(args: &ContextBudgetArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     }
     let exit = u8::from(verdict == Verdict::OverBudget);
     let outcome = match style.format {
-        Format::Json => Outcome::json(model),
+        Format::Json => Outcome::json(&model),
         Format::Human => Outcome::text(human(&report, &bundle, verdict, &checks, &args.baseline)),
     };
     Ok(outcome.with_exit(exit))

@@ -50,7 +50,7 @@ pub fn run(args: &ContextPlanArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let command = args.command.as_deref().unwrap_or("");
     let p = plan(&bundle.graph, &bundle.tree, command, &args.signals).map_err(refusal)?;
     Ok(match style.format {
-        Format::Json => Outcome::json(model(&p, &bundle, &args.capabilities)),
+        Format::Json => Outcome::json(&model(&p, &bundle, &args.capabilities)),
         Format::Human => {
             if let Some(n) = &p.notice {
                 emit_err(&format!("aw context-plan: {}\n", clean(n)));

@@ -44,7 +44,6 @@ impl DesignStep {
 
 fn json_of(step: &Step) -> Value {
     match &step.body {
-        Body::Json(v) => v.clone(),
         Body::JsonText(t) | Body::Text(t) => serde_json::from_str(t).unwrap_or(Value::Null),
         Body::JsonModel(_) => Value::Null,
     }

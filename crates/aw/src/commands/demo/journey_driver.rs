@@ -158,7 +158,6 @@ fn scripted_answer(
             let ran = step::run(&ws.root, &args, Format::Json, cx)?;
             let ok = ran.exit == 0;
             let text = match &ran.body {
-                Body::Json(v) => crate::output::pretty(v),
                 Body::Text(t) | Body::JsonText(t) => t.clone(),
                 // Never here: `step::run` holds every body in memory.
                 Body::JsonModel(_) => String::new(),

@@ -69,7 +69,7 @@ pub fn run(args: &DemoArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         None
     };
     let outcome = match style.format {
-        Format::Json => Outcome::json(json!({
+        Format::Json => Outcome::json(&json!({
             "kept": kept,
             "manifests": skills::json(&family),
             "steps": steps.iter().map(|s| s.json()).collect::<Vec<_>>(),

@@ -25,7 +25,6 @@ impl Step {
     /// The step as JSON: `{command, exit, output}`.
     pub fn json(&self) -> Value {
         let output = match &self.body {
-            Body::Json(v) => v.clone(),
             // A command may hand its JSON already serialised (`status`, `resume`): embed it as
             // JSON, not as a string.
             Body::JsonText(t) => {
@@ -42,7 +41,6 @@ impl Step {
     pub fn human(&self) -> String {
         let body = match &self.body {
             Body::Text(t) | Body::JsonText(t) => t.clone(),
-            Body::Json(v) => crate::output::pretty(v),
             // Never here: `run` holds every body in memory.
             Body::JsonModel(_) => String::new(),
         };
@@ -114,7 +112,7 @@ pub(super) fn run(
         Err(f) => (
             f.exit,
             match format {
-                Format::Json => Body::Json(f.envelope()),
+                Format::Json => Body::JsonText(crate::output::pretty(&f.envelope())),
                 Format::Human => Body::Text(f.human(false)),
             },
         ),

@@ -40,7 +40,7 @@ pub fn run(args: &ModesArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let valid = m.dir.validate().class == Class::Valid;
     let dir = m.dir.root().to_string_lossy().into_owned();
     Ok(match style.format {
-        Format::Json => Outcome::json(json!({
+        Format::Json => Outcome::json(&json!({
             "skillDir": dir,
             "valid": valid,
             "catalog": view,

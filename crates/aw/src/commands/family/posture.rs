@@ -128,7 +128,7 @@ pub fn run(args: &PostureArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         })).collect::<Vec<_>>(),
     });
     Ok(match style.format {
-        Format::Json => Outcome::json(model),
+        Format::Json => Outcome::json(&model),
         Format::Human => Outcome::text(human(&model)),
     })
 }

@@ -200,7 +200,7 @@ pub fn run(args: &SandboxArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         "ackError": ack.as_ref().and_then(|a| a.error.clone()),
     });
     Ok(match style.format {
-        Format::Json => Outcome::json(model),
+        Format::Json => Outcome::json(&model),
         Format::Human => Outcome::text(clean_lines(&human(recipe.as_ref(), &model)).into_owned()),
     })
 }

@@ -153,7 +153,7 @@ pub fn run(args: &SettingsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         Verb::Reconcile => view.reconcile()?,
     };
     Ok(match style.format {
-        Format::Json => Outcome::json(model),
+        Format::Json => Outcome::json(&model),
         Format::Human => Outcome::text(human(verb, &model)),
     })
 }

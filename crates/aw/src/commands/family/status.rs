@@ -75,7 +75,7 @@ pub fn run(args: &StatusArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         "members": members,
     });
     Ok(match style.format {
-        Format::Json => Outcome::json(model),
+        Format::Json => Outcome::json(&model),
         Format::Human => Outcome::text(clean_lines(&human(&model)).into_owned()),
     })
 }

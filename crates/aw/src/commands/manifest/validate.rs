@@ -57,7 +57,7 @@ pub fn run(args: &ValidateArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let exit = if args.strict && !all_valid { 1 } else { 0 };
     let outcome = match style.format {
         Format::Human => Outcome::text(render_text(&results, Paint::new(style.color))),
-        Format::Json => Outcome::json(render_json(&results)),
+        Format::Json => Outcome::json(&render_json(&results)),
     };
     Ok(outcome.with_exit(exit))
 }

@@ -128,7 +128,7 @@ fn stdin_carried(stage: Stage, example: &str) -> Result<Option<Carried>, Failure
 /// The result as the chosen format shows it.
 fn output(result: &PersistResult, format: Format) -> Outcome {
     match format {
-        Format::Json => Outcome::json_of(result),
+        Format::Json => Outcome::json(&result),
         Format::Human => Outcome::text(format!("{}\n", clean_lines(&human(result)))),
     }
 }

@@ -103,7 +103,7 @@ fn read(args: &ProjectMdUpsertArgs, cx: &Ctx<'_>, format: Format) -> Result<Outc
     if args.verbose {
         out["cache_used"] = json!(false);
     }
-    Ok(Outcome::json(out))
+    Ok(Outcome::json(&out))
 }
 
 fn init(args: &ProjectMdUpsertArgs, cx: &Ctx<'_>, format: Format) -> Result<Outcome, Failure> {
@@ -137,7 +137,7 @@ fn init(args: &ProjectMdUpsertArgs, cx: &Ctx<'_>, format: Format) -> Result<Outc
         },
     )?;
     Ok(match format {
-        Format::Json => Outcome::json(write_json(&written, args.verbose)),
+        Format::Json => Outcome::json(&write_json(&written, args.verbose)),
         Format::Human => Outcome::text(
             format!(
                 "project-md-upsert · {}\n{}{}",

@@ -172,7 +172,7 @@ pub fn set_branch(
         },
     )?;
     Ok(match style.format {
-        Format::Json => Outcome::json(write_json(&written, args.verbose)),
+        Format::Json => Outcome::json(&write_json(&written, args.verbose)),
         Format::Human => {
             let what = match list {
                 BranchList::Working => "working branch",

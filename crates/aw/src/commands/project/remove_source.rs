@@ -48,7 +48,7 @@ fn not_a_source(f: Failure, alias: &str) -> Failure {
     } else {
         format!("unknown_source: {alias}")
     };
-    f.with_data("error", json!(token))
+    f.with_data(|d| d.error = Some(token))
 }
 
 fn refused(e: RemoveError, alias: &str) -> Failure {
@@ -158,7 +158,7 @@ pub fn run(args: &RemoveSourceArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let plan =
         remove(&ws, alias, &cx.now.minute_stamp(), args.dry_run).map_err(|e| refused(e, alias))?;
     Ok(match style.format {
-        Format::Json => Outcome::json(to_json(&plan, args.dry_run)),
+        Format::Json => Outcome::json(&to_json(&plan, args.dry_run)),
         Format::Human => Outcome::text(human(&plan, args.dry_run)),
     })
 }

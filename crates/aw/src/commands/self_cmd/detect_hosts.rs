@@ -45,7 +45,7 @@ pub fn run(_args: &DetectHostsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let model =
         json!({ "ok": true, "home": home.to_string_lossy(), "hosts": hosts, "present": present });
     Ok(match style.format {
-        Format::Json => Outcome::json(model),
+        Format::Json => Outcome::json(&model),
         Format::Human => {
             let mut out = String::new();
             for h in model["hosts"].as_array().into_iter().flatten() {

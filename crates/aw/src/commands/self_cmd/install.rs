@@ -153,7 +153,7 @@ pub fn run(args: &InstallArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         "targets": reports,
     });
     Ok(match style.format {
-        Format::Json => Outcome::json(model),
+        Format::Json => Outcome::json(&model),
         Format::Human => Outcome::text(human(&model, style.detail)),
     })
 }

@@ -166,7 +166,7 @@ pub fn run(args: &UninstallArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         );
     }
     Ok(match style.format {
-        Format::Json => Outcome::json(model),
+        Format::Json => Outcome::json(&model),
         Format::Human => Outcome::text(human(&model, style.detail)),
     })
 }

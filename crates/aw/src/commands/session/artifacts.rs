@@ -168,7 +168,7 @@ pub fn run(args: &SessionArtifactsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure
     if let Some(n) = story {
         model["narrative"] = json!(n);
     }
-    Ok(Outcome::json(model))
+    Ok(Outcome::json(&model))
 }
 
 fn dump_kinds(csv: &str, code: Option<&str>) -> Result<Vec<&'static str>, Failure> {
@@ -335,12 +335,13 @@ fn dump(
             "Read REQUIREMENTS.md directly, or move its content into a SESSION.md.",
         );
         // The reference's `data`: its token, the session, its folder and the reason again.
-        let hint = json!(f.message);
-        return Err(f
-            .with_data("error", json!("legacy_format"))
-            .with_data("session", json!(r.folder))
-            .with_data("path", json!(slashed(&r.path)))
-            .with_data("hint", hint));
+        let hint = f.message.clone();
+        return Err(f.with_data(|d| {
+            d.error = Some("legacy_format".to_owned());
+            d.session = Some(r.folder.clone());
+            d.path = Some(slashed(&r.path));
+            d.hint = Some(hint);
+        }));
     }
     let artifact = |k: ArtifactKind| -> Result<Value, Failure> {
         let Some(p) = disk::artifact(&r.path, entries, k) else {
@@ -375,7 +376,7 @@ fn dump(
         model[*kind] = v;
     }
     if format == Format::Json {
-        return Ok(Outcome::json(model));
+        return Ok(Outcome::json(&model));
     }
     let mut out = format!("{} · dump\n", clean(&r.folder));
     for (kind, v) in shown {

@@ -9,9 +9,9 @@ use crate::failure::{Failure, session_write};
 use crate::output::{Format, Outcome};
 use crate::style::clean;
 use aw_core::error_code::ErrorCode;
+use aw_core::wire::session::{HistoryRow, SessionClose};
 use aw_workspace::sessions;
 use clap::Args;
-use serde_json::json;
 
 // Arguments of `aw session-close`.
 #[derive(Debug, Args)]
@@ -71,27 +71,20 @@ pub fn run(args: &SessionCloseArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         line.push('\n');
         return Ok(Outcome::text(line));
     }
-    let mut model = json!({
-        "code": closed.code,
-        "folder": closed.folder,
-        "closed": true,
-        "checkpoint_path": closed.checkpoint_path.to_string_lossy(),
-        "backlog_path": closed.backlog_path.to_string_lossy(),
-        "refs": args.refs,
-        "bindings_invalidated": closed.bindings_invalidated,
-    });
-    match &closed.history {
-        Ok(action) => {
-            model["history"] = json!({ "action": action.as_str(), "state": "closed" });
-        }
-        Err(e) => {
-            model["history"] = json!(null);
-            model["history_error"] = json!(e);
-        }
-    }
-    model["reservations_released"] = json!(closed.reservations_released);
-    if let Err(e) = &closed.narrative {
-        model["narrative_error"] = json!(e);
-    }
-    Ok(Outcome::json(model))
+    Ok(Outcome::json(&SessionClose {
+        code: &closed.code,
+        folder: &closed.folder,
+        closed: true,
+        checkpoint_path: closed.checkpoint_path.to_string_lossy().into_owned(),
+        backlog_path: closed.backlog_path.to_string_lossy().into_owned(),
+        refs: args.refs.as_deref(),
+        bindings_invalidated: closed.bindings_invalidated,
+        history: closed.history.as_ref().ok().map(|action| HistoryRow {
+            action: action.as_str(),
+            state: "closed",
+        }),
+        history_error: closed.history.as_ref().err().map(String::as_str),
+        reservations_released: &closed.reservations_released,
+        narrative_error: closed.narrative.as_ref().err().map(String::as_str),
+    }))
 }

@@ -11,10 +11,10 @@ use crate::style::clean;
 use aw_core::error_code::ErrorCode;
 use aw_core::session::document;
 use aw_core::session::names::{SessionType, descriptor};
+use aw_core::wire::session::SessionCreate;
 use aw_workspace::context_id::from_env;
 use aw_workspace::sessions::{self, CreateRequest};
 use clap::Args;
-use serde_json::json;
 
 // Arguments of `aw session-create`.
 #[derive(Debug, Args)]
@@ -45,13 +45,14 @@ fn invalid(message: String, action: &str) -> Failure {
     Failure::new(ErrorCode::InvalidInput, message, action).with_error_data()
 }
 
-fn expected() -> serde_json::Value {
-    json!(
+/// The session types, as `data.expected` of a refused `--type`.
+fn expected(d: &mut aw_core::wire::envelope::FailureData) {
+    d.expected = Some(
         SessionType::ALL
             .iter()
-            .map(|t| t.as_str())
-            .collect::<Vec<_>>()
-    )
+            .map(|t| t.as_str().to_owned())
+            .collect(),
+    );
 }
 
 /// Runs the command.
@@ -62,14 +63,14 @@ pub fn run(args: &SessionCreateArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             "`--type` is required: research, refine, exec or quick.".to_owned(),
             "Add `--type research|refine|exec|quick`.",
         )
-        .with_data("expected", expected()));
+        .with_data(expected));
     };
     let Some(kind) = SessionType::parse(raw_type) else {
         return Err(invalid(
             format!("`--type` must be research, refine, exec or quick, not `{raw_type}`."),
             "Pass one of the four types.",
         )
-        .with_data("expected", expected()));
+        .with_data(expected));
     };
     let Some(name) = given(&args.name) else {
         return Err(invalid(
@@ -116,16 +117,13 @@ pub fn run(args: &SessionCreateArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             clean(&ws.shown(&created.session_path))
         )));
     }
-    let mut model = json!({
-        "type": kind.as_str(),
-        "name": name,
-        "number": created.number.padded(),
-        "folder": created.folder,
-        "path": created.path.to_string_lossy(),
-        "session_path": created.session_path.to_string_lossy(),
-    });
-    if let Some(o) = origin {
-        model["origin"] = json!(o);
-    }
-    Ok(Outcome::json(model))
+    Ok(Outcome::json(&SessionCreate {
+        kind: kind.as_str(),
+        name,
+        number: created.number.padded(),
+        folder: &created.folder,
+        path: created.path.to_string_lossy().into_owned(),
+        session_path: created.session_path.to_string_lossy().into_owned(),
+        origin,
+    }))
 }

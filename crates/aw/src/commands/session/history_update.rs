@@ -15,9 +15,9 @@ use aw_core::error_code::ErrorCode;
 use aw_core::session::folder::SessionState;
 use aw_core::session::history::RowRequest;
 use aw_core::session::resolve::is_valid_code;
+use aw_core::wire::session::HistoryUpdate;
 use aw_workspace::history;
 use clap::Args;
-use serde_json::json;
 
 // Arguments of `aw history-update`.
 #[derive(Debug, Args)]
@@ -116,10 +116,10 @@ pub fn run(args: &HistoryUpdateArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             state.as_str()
         )));
     }
-    Ok(Outcome::json(json!({
-        "code": code,
-        "flow": null,
-        "action": updated.action.as_str(),
-        "state": state.as_str(),
-    })))
+    Ok(Outcome::json(&HistoryUpdate {
+        code,
+        flow: None,
+        action: updated.action.as_str(),
+        state: state.as_str(),
+    }))
 }

@@ -17,6 +17,8 @@ use aw_core::docs::session_view::{checkpoint_view, session_view};
 use aw_core::error_code::ErrorCode;
 use aw_core::session::folder::{SessionFolder, identity};
 use aw_core::session::resolve::Intent;
+use aw_core::wire::checkpoint::Checkpoint;
+use aw_core::wire::session_resume::SessionResume;
 use aw_workspace::artifacts::entries;
 use aw_workspace::context_id::from_env;
 use aw_workspace::hooks::read_checkpoint;
@@ -24,7 +26,6 @@ use aw_workspace::narrative;
 use aw_workspace::resolver::{self, Request, Resolved};
 use aw_workspace::sessions::{self, DescriptorKind};
 use clap::Args;
-use serde_json::json;
 
 // Arguments of `aw session-resume`.
 #[derive(Debug, Args)]
@@ -117,21 +118,19 @@ pub fn run(args: &SessionResumeArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         }
         return Ok(Outcome::text(text));
     }
-    let cp = cp_text.map(|raw| views::checkpoint::model(&cp_path.to_string_lossy(), &raw));
-    let mut model = json!({
-        "code": id.code,
-        "folder": resolved.folder,
-        "path": rel,
-        "state": resolved.state.as_str(),
-        "narrative": narrative,
-        "objetivo": objective,
-        "objetivo_text": objective,
-        "checkpoint": cp,
-    });
-    if let Some(e) = refresh_error {
-        model["narrative_error"] = json!(e);
-    }
-    Ok(Outcome::json(model))
+    let cp_path = cp_path.to_string_lossy();
+    let model = SessionResume {
+        code: &id.code,
+        folder: &resolved.folder,
+        path: &rel,
+        state: resolved.state.as_str(),
+        narrative: &narrative,
+        objetivo: objective.as_deref(),
+        objetivo_text: objective.as_deref(),
+        checkpoint: cp_text.as_deref().map(|raw| Checkpoint::of(&cp_path, raw)),
+        narrative_error: refresh_error,
+    };
+    Ok(Outcome::json(&model))
 }
 
 /// The human view: the same objective and checkpoint lines the board shows.

@@ -164,16 +164,15 @@ pub fn run(args: &DoctorArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let r = report(&inspection);
     let drift = r.drift();
     Ok(match (style.format, drift) {
-        (Format::Json, None) => Outcome::json(to_json(&inspection, &r)),
+        (Format::Json, None) => Outcome::json(&to_json(&inspection, &r)),
         // A script gates on the exit code: drift is exit 1 with the reference's code, and the
         // whole report beside the action.
         (Format::Json, Some(message)) => {
             let report = to_json(&inspection, &r);
             let mut f = Failure::new(ErrorCode::VisibilityDrift, message, r.action.clone());
-            if let Value::Object(m) = report {
-                for (k, v) in m.into_iter().filter(|(k, _)| k != "action") {
-                    f = f.with_data(&k, v);
-                }
+            if let Value::Object(mut m) = report {
+                m.shift_remove("action");
+                f = f.with_data(|d| d.report = Some(m));
             }
             return Err(f);
         }

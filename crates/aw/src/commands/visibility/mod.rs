@@ -149,7 +149,7 @@ fn run(
         model["gitignore"] = json!(plan.gitignore.as_ref().map(|g| g.action));
     }
     Ok(match style.format {
-        Format::Json => Outcome::json(model),
+        Format::Json => Outcome::json(&model),
         Format::Human => {
             let verb = match direction {
                 Direction::Attach => "attach-multiroot",

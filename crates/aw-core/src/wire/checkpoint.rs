@@ -1,0 +1,206 @@
+//! `aw checkpoint-read` and the checkpoint `aw session-resume` reports: a parsed CHECKPOINT.md
+//! with the reference's Spanish keys, then its raw text.
+
+use super::envelope::CandidateOut;
+use crate::checkpoint::read::parse;
+use schemars::JsonSchema;
+use serde::Serialize;
+
+/// A parsed CHECKPOINT.md.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Checkpoint<'a> {
+    /// The file.
+    pub path: &'a str,
+    /// `Updated:` / `Actualizado:`.
+    pub actualizado: Option<String>,
+    /// `Progress:` / `Avance:`.
+    pub avance: Option<String>,
+    /// The last thing done.
+    pub ultimo: Option<String>,
+    /// The next step.
+    pub proximo: Option<String>,
+    /// Recent decisions.
+    pub decisiones: Option<String>,
+    /// Files touched.
+    pub archivos: Option<String>,
+    /// Critical context to resume.
+    pub contexto: Option<String>,
+    /// `## Refs`.
+    pub refs: Option<String>,
+    /// The whole text.
+    pub raw: &'a str,
+}
+
+impl<'a> Checkpoint<'a> {
+    /// The checkpoint at `path` whose text is `raw`.
+    pub fn of(path: &'a str, raw: &'a str) -> Checkpoint<'a> {
+        let f = parse(raw);
+        Checkpoint {
+            path,
+            actualizado: f.actualizado,
+            avance: f.avance,
+            ultimo: f.ultimo,
+            proximo: f.proximo,
+            decisiones: f.decisiones,
+            archivos: f.archivos,
+            contexto: f.contexto,
+            refs: f.refs,
+            raw,
+        }
+    }
+}
+
+/// The output of `aw checkpoint-read`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum CheckpointRead<'a> {
+    /// The session has a checkpoint.
+    Found {
+        /// The session's folder.
+        session: &'a str,
+        /// The checkpoint.
+        checkpoint: Checkpoint<'a>,
+    },
+    /// It has none: `checkpoint` is `null` and `reason` says why.
+    Missing {
+        /// The session's folder.
+        session: &'a str,
+        /// Always `null`.
+        checkpoint: Option<Checkpoint<'a>>,
+        /// Why there is none.
+        reason: &'a str,
+    },
+}
+
+/// Said whenever an existing checkpoint was kept.
+pub const PRESERVED_REASON: &str =
+    "CHECKPOINT.md holds written content, so it was kept; pass --force to regenerate it.";
+
+/// A checkpoint that was written.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Written<'a> {
+    /// The session's folder.
+    pub session: &'a str,
+    /// The file.
+    pub checkpoint_path: &'a str,
+    /// How many lines it has.
+    pub lines_written: usize,
+    /// Closed tasks over all tasks, in percent, or `null` when there are none.
+    pub progress_pct: Option<u32>,
+    /// Open tasks.
+    pub tasks_open: usize,
+    /// Closed tasks.
+    pub tasks_closed: usize,
+    /// Uncommitted files.
+    pub files_touched_count: usize,
+    /// Why the narrative block could not be refreshed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub narrative_error: Option<&'a str>,
+}
+
+/// A checkpoint that holds written content, so it was kept.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Kept<'a> {
+    /// The session's folder.
+    pub session: &'a str,
+    /// The file.
+    pub checkpoint_path: &'a str,
+    /// Always `true`.
+    pub skipped: bool,
+    /// Always `true`.
+    pub preserved: bool,
+    /// [`PRESERVED_REASON`].
+    pub reason: &'static str,
+}
+
+impl<'a> Kept<'a> {
+    /// The checkpoint of `session` at `path`, kept.
+    pub fn of(session: &'a str, checkpoint_path: &'a str) -> Kept<'a> {
+        Kept {
+            session,
+            checkpoint_path,
+            skipped: true,
+            preserved: true,
+            reason: PRESERVED_REASON,
+        }
+    }
+}
+
+/// No session could be settled on: nothing written, continuity degraded.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Degraded<'a> {
+    /// Always `true`.
+    pub skipped: bool,
+    /// Why, in the resolver's words.
+    pub reason: &'a str,
+    /// Always `degraded`.
+    pub continuity: &'static str,
+    /// Always `null`.
+    pub primary_session: Option<&'a str>,
+    /// The active sessions.
+    pub active_sessions: &'a [String],
+    /// The sessions it might have meant.
+    pub candidates: &'a [CandidateOut],
+    /// What to do next.
+    pub action: &'a str,
+}
+
+/// The output of `aw checkpoint-write`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum CheckpointWrite<'a> {
+    /// Written.
+    Written(Written<'a>),
+    /// Kept.
+    Kept(Kept<'a>),
+    /// No session.
+    Degraded(Degraded<'a>),
+}
+
+/// The output of `aw auto-compact-on-close`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum AutoCompactOnClose<'a> {
+    /// The session's checkpoint, written, kept or failed.
+    Session {
+        /// One entry.
+        checkpoints_written: [OnCloseEntry<'a>; 1],
+    },
+    /// No session could be settled on.
+    Degraded {
+        /// Always empty.
+        checkpoints_written: [OnCloseEntry<'a>; 0],
+        /// Always `degraded`.
+        continuity: &'static str,
+        /// Always `null`.
+        primary_session: Option<&'a str>,
+        /// The sessions it might have meant.
+        candidates: &'a [CandidateOut],
+        /// What to do next.
+        action: &'a str,
+    },
+}
+
+/// What happened to the closing session's checkpoint.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum OnCloseEntry<'a> {
+    /// Written.
+    Written {
+        /// The session's folder.
+        session: &'a str,
+        /// The file.
+        checkpoint_path: &'a str,
+        /// Closed tasks over all tasks, in percent, or `null`.
+        progress_pct: Option<u32>,
+    },
+    /// Kept.
+    Kept(Kept<'a>),
+    /// Not written.
+    Failed {
+        /// The session's folder.
+        session: &'a str,
+        /// `<CODE>: <message>`.
+        error: String,
+    },
+}

@@ -1,0 +1,151 @@
+//! The JSON Schema (draft 2020-12) of each typed output and of the failure envelope, generated
+//! from the types themselves (`aw schema`, `docs/schemas/`).
+
+use schemars::{JsonSchema, Schema};
+
+/// A command whose output is typed, and how to get its schema.
+#[derive(Debug, Clone, Copy)]
+pub struct Entry {
+    /// The command's words (`next-number`, `designs`).
+    pub command: &'static str,
+    /// Its output's schema.
+    pub schema: fn() -> Schema,
+}
+
+/// The schema of what `T` serialises to: a field is required unless it is skipped when empty
+/// (`skip_serializing_if`), so a key that is always printed, even as `null`, is required.
+fn schema_of<T: JsonSchema>() -> Schema {
+    schemars::generate::SchemaSettings::draft2020_12()
+        .for_serialize()
+        .into_generator()
+        .into_root_schema_for::<T>()
+}
+
+/// The name the failure envelope goes by (`aw schema error`, `docs/schemas/error.json`).
+pub const ERROR: &str = "error";
+
+/// Every typed command, by its words, sorted.
+pub const ENTRIES: &[Entry] = &[
+    Entry {
+        command: "auto-compact-on-close",
+        schema: schema_of::<super::checkpoint::AutoCompactOnClose<'static>>,
+    },
+    Entry {
+        command: "checkpoint-read",
+        schema: schema_of::<super::checkpoint::CheckpointRead<'static>>,
+    },
+    Entry {
+        command: "checkpoint-write",
+        schema: schema_of::<super::checkpoint::CheckpointWrite<'static>>,
+    },
+    Entry {
+        command: "designs",
+        schema: schema_of::<super::designs::Designs<'static>>,
+    },
+    Entry {
+        command: "history-update",
+        schema: schema_of::<super::session::HistoryUpdate<'static>>,
+    },
+    Entry {
+        command: "next-number",
+        schema: schema_of::<super::next_number::NextNumber>,
+    },
+    Entry {
+        command: "session-close",
+        schema: schema_of::<super::session::SessionClose<'static>>,
+    },
+    Entry {
+        command: "session-create",
+        schema: schema_of::<super::session::SessionCreate<'static>>,
+    },
+    Entry {
+        command: "session-resume",
+        schema: schema_of::<super::session_resume::SessionResume<'static>>,
+    },
+    Entry {
+        command: "skill-index",
+        schema: schema_of::<super::skill_index::SkillIndex<'static>>,
+    },
+    Entry {
+        command: "sources",
+        schema: schema_of::<super::sources::Sources<'static>>,
+    },
+    Entry {
+        command: "stack",
+        schema: schema_of::<super::stack::Stack>,
+    },
+];
+
+/// The schema of the failure envelope.
+pub fn error() -> Schema {
+    schema_of::<super::envelope::FailureEnvelope<'static>>()
+}
+
+/// The schema named by a command's words (or [`ERROR`]), if its output is typed.
+pub fn of(command: &str) -> Option<Schema> {
+    if command == ERROR {
+        return Some(error());
+    }
+    ENTRIES
+        .iter()
+        .find(|e| e.command == command)
+        .map(|e| (e.schema)())
+}
+
+/// `aw schema` with no command: the names it knows.
+#[derive(Debug, Clone, serde::Serialize, JsonSchema)]
+pub struct Index {
+    /// Every command whose output is typed, then [`ERROR`].
+    pub schemas: Vec<&'static str>,
+}
+
+impl Index {
+    /// Every name `aw schema` takes.
+    pub fn all() -> Index {
+        let mut schemas: Vec<&'static str> = ENTRIES.iter().map(|e| e.command).collect();
+        schemas.push(ERROR);
+        Index { schemas }
+    }
+}
+
+/// `aw schema --all <dir>`: the files written.
+#[derive(Debug, Clone, serde::Serialize, JsonSchema)]
+pub struct Written {
+    /// The folder.
+    pub dir: String,
+    /// Each file's name, in [`Index::all`]'s order.
+    pub files: Vec<String>,
+}
+
+/// The file a schema is kept in (`docs/schemas/<name>.json`).
+pub fn file_name(name: &str) -> String {
+    format!("{name}.json")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_are_sorted_and_named_once() {
+        let names: Vec<&str> = ENTRIES.iter().map(|e| e.command).collect();
+        let mut sorted = names.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(names, sorted);
+        assert!(!names.contains(&ERROR));
+    }
+
+    #[test]
+    fn every_schema_is_draft_2020_12() {
+        for e in ENTRIES {
+            let s = (e.schema)();
+            assert_eq!(
+                s.get("$schema").and_then(|v| v.as_str()),
+                Some("https://json-schema.org/draft/2020-12/schema"),
+                "{}",
+                e.command
+            );
+        }
+    }
+}

@@ -1,0 +1,76 @@
+//! `aw session-create` and `aw session-close`.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+/// The output of `aw session-create`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct SessionCreate<'a> {
+    /// `research`, `refine`, `exec` or `quick`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// The name as given.
+    pub name: &'a str,
+    /// The session's number, zero-padded.
+    pub number: String,
+    /// Its folder's name.
+    pub folder: &'a str,
+    /// The folder (absolute).
+    pub path: String,
+    /// Its SESSION.md (absolute).
+    pub session_path: String,
+    /// `--from` as given, when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub origin: Option<&'a str>,
+}
+
+/// The output of `aw session-close`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct SessionClose<'a> {
+    /// The session's number.
+    pub code: &'a str,
+    /// Its folder.
+    pub folder: &'a str,
+    /// Always `true`.
+    pub closed: bool,
+    /// Its CHECKPOINT.md (absolute).
+    pub checkpoint_path: String,
+    /// Where its backlog would be written (absolute).
+    pub backlog_path: String,
+    /// `--refs` as given, or `null`.
+    pub refs: Option<&'a str>,
+    /// How many conversation bindings to it were removed.
+    pub bindings_invalidated: usize,
+    /// The HISTORY row written, or `null` when it could not be (see `history_error`).
+    pub history: Option<HistoryRow>,
+    /// Why the HISTORY row could not be written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub history_error: Option<&'a str>,
+    /// The reservations released (slots it claimed and never used).
+    pub reservations_released: &'a [String],
+    /// Why the narrative block could not be refreshed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub narrative_error: Option<&'a str>,
+}
+
+/// The HISTORY row a close wrote.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct HistoryRow {
+    /// `added` or `replaced`.
+    pub action: &'static str,
+    /// Always `closed`.
+    pub state: &'static str,
+}
+
+/// The output of `aw history-update`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct HistoryUpdate<'a> {
+    /// The session's number.
+    pub code: &'a str,
+    /// Always `null` (the reference's key; aw keeps no flow in the row).
+    pub flow: Option<&'a str>,
+    /// `added` or `replaced`.
+    pub action: &'static str,
+    /// The state written.
+    pub state: &'static str,
+}

@@ -1,0 +1,132 @@
+//! `aw schema`: the JSON Schema of each typed output and of the failure envelope, and
+//! `docs/schemas/`, which must be what `aw schema --all` writes. (Every JSON output the suite
+//! reads is validated against these files by `support::wire`.)
+
+use crate::support::Ws;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+fn docs_schemas() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/schemas")
+}
+
+fn files_of(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let p = e.unwrap().path();
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read(&p).unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn docs_schemas_are_what_the_types_generate() {
+    let ws = Ws::bare();
+    let out = ws.root().join("schemas");
+    let written = ws.ok(&["schema", "--all", out.to_str().unwrap()]);
+    let generated = files_of(&out);
+    let kept = files_of(&docs_schemas());
+    let names: Vec<&String> = generated.keys().collect();
+    assert_eq!(
+        names,
+        kept.keys().collect::<Vec<_>>(),
+        "docs/schemas/ holds other files than `aw schema --all` writes: run \
+         `cargo run -- schema --all docs/schemas` (and remove what it no longer writes)"
+    );
+    for (name, bytes) in &generated {
+        assert!(
+            kept[name] == *bytes,
+            "docs/schemas/{name} drifted from the types: run `cargo run -- schema --all docs/schemas`"
+        );
+    }
+    assert_eq!(written["files"].as_array().unwrap().len(), generated.len());
+}
+
+#[test]
+fn each_schema_is_printed_by_name_and_the_list_ends_with_the_envelope() {
+    let ws = Ws::bare();
+    let index = ws.ok(&["schema"]);
+    let names: Vec<&str> = index["schemas"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect();
+    assert_eq!(names.last(), Some(&"error"));
+    for name in ["next-number", "stack", "designs", "error"] {
+        assert!(names.contains(&name), "{name} missing from {names:?}");
+        let printed = ws.ok(&["schema", name]);
+        assert_eq!(
+            printed["$schema"], "https://json-schema.org/draft/2020-12/schema",
+            "{name}"
+        );
+        let kept: serde_json::Value = serde_json::from_slice(
+            &std::fs::read(docs_schemas().join(format!("{name}.json"))).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(printed, kept, "{name}");
+    }
+}
+
+#[test]
+fn a_command_without_a_typed_output_is_refused_with_the_names_known() {
+    let ws = Ws::bare();
+    let v = ws.fails(&["schema", "flow", "advance"], "ARGS_INVALID");
+    let action = v["data"]["action"].as_str().unwrap();
+    assert!(
+        action.contains("next-number") && action.contains("error"),
+        "{action}"
+    );
+    ws.fails(&["schema", "stack", "--all", "x"], "ARGS_INVALID");
+    assert!(
+        !ws.root().join("x").exists(),
+        "a refused --all writes nothing"
+    );
+}
+
+#[test]
+fn the_envelope_schema_refuses_what_is_not_an_envelope() {
+    let schema: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(docs_schemas().join("error.json")).unwrap()).unwrap();
+    let v = jsonschema::draft202012::new(&schema).unwrap();
+    let good = serde_json::json!({
+        "ok": false,
+        "error": {"code": "ARGS_INVALID", "message": "m"},
+        "data": {"action": "a"}
+    });
+    assert!(v.is_valid(&good));
+    for bad in [
+        serde_json::json!({"ok": true, "error": {"code": "ARGS_INVALID", "message": "m"}, "data": {"action": "a"}}),
+        serde_json::json!({"ok": false, "error": {"code": "NOT_A_CODE", "message": "m"}, "data": {"action": "a"}}),
+        serde_json::json!({"ok": false, "error": {"code": "ARGS_INVALID", "message": "m"}, "data": {}}),
+    ] {
+        assert!(!v.is_valid(&bad), "{bad}");
+    }
+}
+
+#[test]
+fn next_number_output_keeps_its_claim_keys_as_null_when_nothing_is_claimed() {
+    let ws = Ws::new();
+    let v = ws.ok(&["next-number", "docs/specs", "--dry-run"]);
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(
+        keys,
+        [
+            "directory",
+            "exists",
+            "created",
+            "current_max",
+            "next",
+            "files",
+            "claimed_path",
+            "claimed_owner",
+            "claim_reused"
+        ]
+    );
+    assert!(v["claimed_path"].is_null() && v["claimed_owner"].is_null());
+    assert_eq!(v["claim_reused"], false);
+}
