@@ -19,7 +19,7 @@ pub const MAX_ARTIFACT_BYTES: usize = 256_000;
 pub const ANSWER_VERSION: u64 = 1;
 
 /// The answer's size limits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Limits {
     /// [`MAX_ARTIFACTS`].
     pub max_artifacts: usize,
@@ -28,7 +28,7 @@ pub struct Limits {
 }
 
 /// What the agent must author, and the frame its answer must fit.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct SemanticRequest {
     /// `<capability>.<operation>`: the answer repeats it.
     pub operation: String,

@@ -6,7 +6,7 @@ use super::bindings::{Cascade, ROLES, Source};
 use serde::Serialize;
 
 /// One checked role (`bindingChecks[]` on the wire, keys in this order).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct BindingCheck {
     /// The role.
     pub role: &'static str,

@@ -60,7 +60,7 @@ pub fn default_skill(role: &str) -> Option<&'static str> {
 }
 
 /// Where a role's binding came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Source {
     /// The built-in default.
@@ -83,7 +83,7 @@ impl Source {
 }
 
 /// One role as the cascade resolved it (`ResolvedSkill` on the wire, keys in this order).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct ResolvedSkill {
     /// The role.
     pub role: &'static str,
@@ -202,7 +202,7 @@ pub enum LevelInput {
 }
 
 /// Which files exist (`sources` on the wire): true even when the file failed to parse.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Sources {
     /// `~/.<ns>/skills.toml` exists.
     pub global: bool,
@@ -284,7 +284,7 @@ pub fn cascade(global: (&LevelInput, &str), workspace: (&LevelInput, &str)) -> C
 }
 
 /// What a capability's binding means for it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum BindingState {
     /// The role is off: each operation follows its own off policy (the descriptor's `off`).
@@ -309,7 +309,7 @@ impl BindingState {
 }
 
 /// A capability's binding policy: its state, and why and what to do when it is not plain.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct BindingPolicy {
     /// The state.
     pub state: BindingState,

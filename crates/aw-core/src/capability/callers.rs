@@ -16,7 +16,7 @@ use serde::Serialize;
 pub const UNKNOWN_HOST: &str = "unknown";
 
 /// How a host invokes an installed skill.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum InvocationKind {
     /// The skill activates by its description: the conversation names the capability.

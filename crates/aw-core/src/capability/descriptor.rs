@@ -199,7 +199,7 @@ wire_enum! {
 }
 
 /// A capability descriptor.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Descriptor {
     /// Always [`CONTRACT_VERSION`].
@@ -235,7 +235,7 @@ impl Descriptor {
 }
 
 /// One operation.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Operation {
     /// Its identifier.
@@ -259,7 +259,7 @@ pub struct Operation {
 }
 
 /// One input of an operation.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Input {
     /// Its identifier, unique in the operation.
@@ -275,7 +275,7 @@ pub struct Input {
 }
 
 /// What an operation returns.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Output {
     /// Value, reference or both.
@@ -287,7 +287,7 @@ pub struct Output {
 }
 
 /// One declared effect.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Effect {
     /// The class (the flow engine's classes: one list for both).
@@ -301,7 +301,7 @@ pub struct Effect {
 }
 
 /// The built-in implementation.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Floor {
     /// Whether Workline carries it.
@@ -313,7 +313,7 @@ pub struct Floor {
 }
 
 /// One declared degradation.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Degradation {
     /// Why.
@@ -323,7 +323,7 @@ pub struct Degradation {
 }
 
 /// Versions, improvement claims and retired names.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Compatibility {
     /// Current or deprecated.
@@ -339,7 +339,7 @@ pub struct Compatibility {
 }
 
 /// An improvement's claim, verified at resolution.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Improves {
     /// The capability improved.

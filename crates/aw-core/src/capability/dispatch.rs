@@ -120,7 +120,7 @@ pub struct Call<'a> {
 
 /// The authoring request an attempt hands the agent, with the answer it expects: an added key
 /// of ours, so no agent has to compute a digest by hand.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct SemanticView {
     /// The request.
     #[serde(flatten)]
@@ -131,7 +131,7 @@ pub struct SemanticView {
 
 /// One attempt's output (`CapabilityAttempt`, §3.5), keys in emission order; `semantic` is
 /// ours, added after the reference's keys.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Attempt {
     /// The request this attempt answered.
     pub request: CapabilityRequest,

@@ -33,7 +33,7 @@ pub struct Reach {
 }
 
 /// A class the host denied, with why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Denied {
     /// The class.
     pub class: EffectClass,
@@ -42,7 +42,7 @@ pub struct Denied {
 }
 
 /// The authorization of an operation's declared effects.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct EffectAuthorization {
     /// Every declared class, in declaration order.
     pub planned: Vec<EffectClass>,

@@ -6,7 +6,7 @@ use crate::error_code::ErrorCode;
 use serde::Serialize;
 
 /// A refusal of the capability protocol.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error, schemars::JsonSchema)]
 #[error("{code}: {message}")]
 pub struct CapabilityError {
     /// The stable code.

@@ -49,7 +49,7 @@ pub fn instance_digest(skill_md: &[u8], sealed: &str) -> String {
 }
 
 /// Where one copy of an installed skill lives.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Location {
     /// The skill root it was found under.
@@ -77,7 +77,7 @@ pub struct Copy {
 }
 
 /// Whether an instance can be used.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum State {
     /// Every copy loaded and all have the same bytes.
@@ -87,7 +87,7 @@ pub enum State {
 }
 
 /// An installed capability skill: every copy of one name.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Instance {
     /// The frontmatter name.
     pub name: String,

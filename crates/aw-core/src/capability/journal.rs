@@ -50,7 +50,7 @@ pub const MAX_JOURNAL_FILES: usize = 64;
 pub const MAX_HEADER_BYTES: usize = 16 * 1024;
 
 /// Which way an unfinished publish goes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Direction {
     /// The publish was decided: every file is to end holding its `content`.
@@ -60,7 +60,7 @@ pub enum Direction {
 }
 
 /// The bytes a replaced file held, as text when they are UTF-8, else as lowercase hex.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Previous {
     /// UTF-8 bytes.
@@ -110,7 +110,7 @@ impl Previous {
 }
 
 /// One file of a journalled publish.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct JournalFile {
     /// Where, relative to the publish root, reached without any symbolic link.
@@ -122,7 +122,7 @@ pub struct JournalFile {
 }
 
 /// What ties a journal to the one workspace (or explicit root) whose publish wrote it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Binding {
     /// The root's absolute path, canonical (links resolved), as the shell shows paths.
@@ -134,7 +134,7 @@ pub struct Binding {
 }
 
 /// The first line of a journal.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct Header {
     version: u32,
@@ -142,7 +142,7 @@ struct Header {
 }
 
 /// The rest of a journal.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct Body {
     direction: Direction,

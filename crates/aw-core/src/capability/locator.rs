@@ -15,7 +15,7 @@ use std::sync::LazyLock;
 pub const METADATA_KEY: &str = "workline-capability-descriptor";
 
 /// A parsed locator: exactly these two fields.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Locator {
     /// The descriptor's path, relative to the skill folder, ending in `.json`.
     pub path: String,

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 /// One file a plan writes.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Artifact {
     /// Where, relative to the workspace root.
@@ -32,7 +32,7 @@ pub struct Artifact {
 }
 
 /// What a person sees of one artifact before approving.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PreviewItem {
     /// The artifact's path.
@@ -44,7 +44,7 @@ pub struct PreviewItem {
 }
 
 /// The file a plan was prepared against, sealed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Base {
     /// Its path, relative to the workspace root.
@@ -54,7 +54,7 @@ pub struct Base {
 }
 
 /// A durable plan (`prepareDurableEffect`'s result). Field order is emission order.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DurablePlan {
     /// The capability.

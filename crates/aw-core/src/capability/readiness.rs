@@ -36,7 +36,7 @@ pub enum WrapperState {
 }
 
 /// A state with why and what to do (a route's verdict).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Verdict {
     /// The state.
     pub state: CapabilityState,
@@ -47,7 +47,7 @@ pub struct Verdict {
 }
 
 /// The floor's part (`floor` on the wire).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct FloorReadiness {
     /// Whether Workline carries it.
     pub builtin: bool,
@@ -58,7 +58,7 @@ pub struct FloorReadiness {
 }
 
 /// The first selected contributor (`instance` on the wire).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct InstanceReadiness {
     /// Its name.
     pub name: String,
@@ -73,7 +73,7 @@ pub struct InstanceReadiness {
 }
 
 /// How the detected host invokes the capability (`invocation` on the wire).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct InvocationReadiness {
     /// The host id.
     pub host: String,
@@ -86,7 +86,7 @@ pub struct InvocationReadiness {
 }
 
 /// Both routes' verdicts.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Exposures {
     /// The installed wrapper or a person.
     pub direct: Verdict,
@@ -95,7 +95,7 @@ pub struct Exposures {
 }
 
 /// One operation's readiness.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct OperationReadiness {
     /// Its name.
     pub operation: String,
@@ -114,7 +114,7 @@ pub struct OperationReadiness {
 }
 
 /// One installed skill that might improve the capability.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct ImprovementReadiness {
     /// Its name.
     pub name: String,
@@ -129,7 +129,7 @@ pub struct ImprovementReadiness {
 }
 
 /// The readiness of one capability (`CapabilityReadinessReport`, keys in emission order).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct ReadinessReport {
     /// The descriptor's name.
     pub capability: String,

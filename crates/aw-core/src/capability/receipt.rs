@@ -18,7 +18,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 /// The fields a receipt copies from its request, in emission order.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Correlation {
     /// The request's protocol version.
     pub protocol_version: u64,
@@ -39,7 +39,7 @@ pub struct Correlation {
 }
 
 /// A contributor that took part in the result.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct SelectedInstance {
     /// The installed skill's name.
     pub name: String,
@@ -56,7 +56,7 @@ pub struct SelectedInstance {
 }
 
 /// What became of one request input.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct InputDisposition {
     /// The input's name.
     pub name: String,
@@ -85,7 +85,7 @@ impl InputDisposition {
 }
 
 /// A durable result: `id` + `revision` identify it, `digest` proves it, `locator` is a hint.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct DurableReference {
     /// Its identity.
     pub id: String,
@@ -98,7 +98,7 @@ pub struct DurableReference {
 }
 
 /// What an operation produced.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct OperationOutput {
     /// A typed value.
     pub value: Option<Value>,
@@ -109,7 +109,7 @@ pub struct OperationOutput {
 }
 
 /// One check the result went through.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct ValidationOutcome {
     /// The check's id.
     pub id: String,
@@ -120,7 +120,7 @@ pub struct ValidationOutcome {
 }
 
 /// A fallback the run took and what it cost.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct ReceiptDegradation {
     /// A cause the descriptor declares.
     pub cause: DegradationCause,
@@ -129,7 +129,7 @@ pub struct ReceiptDegradation {
 }
 
 /// Everything a receipt says beyond its correlation fields, in emission order.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct ReceiptBody {
     /// How the attempt ended.
     pub outcome: Outcome,
@@ -156,7 +156,7 @@ pub struct ReceiptBody {
 }
 
 /// A capability receipt (`CapabilityReceipt`), valid by construction.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct CapabilityReceipt {
     #[serde(flatten)]
     correlation: Correlation,
@@ -165,7 +165,7 @@ pub struct CapabilityReceipt {
 }
 
 /// Whether a receipt's result is worth recording (§5.5). A label only: nothing is stored by it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Persistence {
     /// Nothing durable happened.

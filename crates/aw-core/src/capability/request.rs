@@ -45,7 +45,7 @@ pub const REQUEST_KEYS: [&str; 14] = [
 ];
 
 /// A capability request (`CapabilityRequest`). Field order is emission order.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CapabilityRequest {
     /// Always [`PROTOCOL_VERSION`].
@@ -79,7 +79,7 @@ pub struct CapabilityRequest {
 }
 
 /// The caller of a request.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Caller {
     /// `direct` or `compose`.
@@ -91,7 +91,7 @@ pub struct Caller {
 }
 
 /// Where a request's work happens.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RequestContext {
     /// The workspace's absolute path, or null outside one.
@@ -105,7 +105,7 @@ pub struct RequestContext {
 }
 
 /// One input of a request.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RequestInput {
     /// A name the operation declares.
@@ -117,7 +117,7 @@ pub struct RequestInput {
 }
 
 /// Where an input's value came from.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Provenance {
     /// What the value is (`text` for a flag).
@@ -154,7 +154,9 @@ impl RequestInput {
 }
 
 /// What the invocation allows.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(deny_unknown_fields)]
 pub struct Policy {
     /// `--sensitive-sources`.

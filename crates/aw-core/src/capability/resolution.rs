@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 pub const SKILLS_DETAIL_ACTION: &str = "run 'aw skills --detail' to see the capability's state";
 
 /// The state a resolution ends in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum CapabilityState {
     /// It runs as asked: the floor, or the host's verified selection.
@@ -53,7 +53,7 @@ impl CapabilityState {
 }
 
 /// One improvement the host says contributed, as the host declares it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Contributor {
     /// The installed skill's name.
     pub name: String,
@@ -71,14 +71,14 @@ pub struct Contributor {
 }
 
 /// What the host declares it selected. The CLI has no host producer yet, so it passes `None`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct HostSelection {
     /// The contributors, in any order.
     pub contributors: Vec<Contributor>,
 }
 
 /// Whether one operation can run under the resolution (`operations[]` on the wire).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct OperationAvailability {
     /// The operation's name.
     pub operation: String,
@@ -89,7 +89,7 @@ pub struct OperationAvailability {
 }
 
 /// The outcome of resolving a capability (`CapabilityResolution`, keys in emission order).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct CapabilityResolution {
     /// The descriptor's name.
     pub capability: String,
@@ -444,7 +444,7 @@ pub fn check_operation_available(
 }
 
 /// One pinned contributor.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PinnedInstance {
     /// The installed skill's name.
@@ -457,7 +457,7 @@ pub struct PinnedInstance {
 
 /// What an invocation ran with (`SelectionPin`, §8.6), carried back on stdin by later attempts
 /// so a changed selection is noticed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SelectionPin {
     /// The capability.

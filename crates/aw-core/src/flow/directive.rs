@@ -40,7 +40,7 @@ pub const DIRECTIVE_KEYS: [&str; 17] = [
 ];
 
 /// The directive.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Directive {
     /// 1.
     pub version: u32,
@@ -79,7 +79,7 @@ pub struct Directive {
 }
 
 /// The boundary block.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct BoundaryView {
     /// The kind.
     pub kind: BoundaryKind,
@@ -96,7 +96,7 @@ pub struct BoundaryView {
 }
 
 /// One step applied or skipped by an invocation.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Step {
     /// The transition.
     pub transition: String,
@@ -135,7 +135,7 @@ impl Step {
 }
 
 /// The effect ledger as shown (a capability receipt's `effects` too).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Effects {
     /// Planned classes.
     pub planned: Vec<EffectClass>,
@@ -146,7 +146,7 @@ pub struct Effects {
 }
 
 /// A step the run lost: passed over after exhausting its attempts.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Degradation {
     /// The transition.
     pub transition: String,
@@ -157,7 +157,7 @@ pub struct Degradation {
 }
 
 /// An error block.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct ErrorView {
     /// The stable code.
     pub code: ErrorCode,

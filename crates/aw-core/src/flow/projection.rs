@@ -10,7 +10,7 @@ use super::vocab::{BoundaryKind, Flow};
 use serde::Serialize;
 
 /// One session's run, projected.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct RunProjection {
     /// The flow (`?` when the state cannot be read).
     pub flow: String,

@@ -77,7 +77,7 @@ impl Decision {
 }
 
 /// A delegated invocation and what must come back from it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Action {
     /// What to run.
@@ -91,7 +91,7 @@ pub struct Action {
 }
 
 /// An exact command line.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Invocation {
     /// The program (`aw`).
@@ -138,7 +138,7 @@ pub struct Threshold {
 }
 
 /// One choice offered at a human or authorization boundary.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Choice {
     /// The exact label an answer quotes.

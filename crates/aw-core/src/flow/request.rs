@@ -7,7 +7,7 @@ use super::vocab::{Flow, REQUEST_VERSION};
 use serde::Serialize;
 
 /// The request (keys in emission order).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct SemanticRequest {
     /// 1.
     pub version: u32,
@@ -30,7 +30,7 @@ pub struct SemanticRequest {
 }
 
 /// The request's inventory.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Inventory {
     /// The flow.
     pub flow: Flow,
@@ -41,7 +41,7 @@ pub struct Inventory {
 }
 
 /// Artefact limits.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Limits {
     /// 0.
     pub max_artifacts: u32,
@@ -50,7 +50,7 @@ pub struct Limits {
 }
 
 /// Request sizes.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Metrics {
     /// The UTF-8 length of the request serialized (compact, in emission order) while this
     /// field was still 0 — so it does not count its own digits, as the reference counts it.

@@ -17,7 +17,7 @@ pub const DIRECTIVE_VERSION: u32 = 1;
 pub const REQUEST_VERSION: u32 = 1;
 
 /// A Workline flow: the journeys a run can walk.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Flow {
     /// `spec-refine`.
@@ -74,7 +74,7 @@ impl Flow {
 }
 
 /// The tranche of a flow.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Tranche {
     /// `quick`.
@@ -100,7 +100,7 @@ impl Tranche {
 }
 
 /// Who decides a row.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Authority {
     /// The CLI applies it (or delegates its execution).
@@ -123,7 +123,19 @@ impl Authority {
 }
 
 /// The six effect classes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum EffectClass {
     /// `read_only`.
@@ -184,7 +196,7 @@ impl EffectClass {
 }
 
 /// What kind of stop the walk made.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum BoundaryKind {
     /// The agent's judgment is needed.
@@ -226,7 +238,7 @@ impl BoundaryKind {
 }
 
 /// The outcome vocabulary shared with capability receipts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     /// `completed`.
@@ -269,7 +281,7 @@ impl Outcome {
 }
 
 /// What the walk did with one row.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum StepOutcome {
     /// The row was applied.
@@ -279,7 +291,7 @@ pub enum StepOutcome {
 }
 
 /// Where a chassis row sits in every journey.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Placement {
     /// Before the flow's own rows.

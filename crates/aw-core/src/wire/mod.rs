@@ -15,5 +15,6 @@ pub mod schema;
 pub mod session;
 pub mod session_resume;
 pub mod skill_index;
+pub mod skills;
 pub mod sources;
 pub mod stack;

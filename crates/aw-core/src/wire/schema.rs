@@ -67,6 +67,10 @@ pub const ENTRIES: &[Entry] = &[
         schema: schema_of::<super::skill_index::SkillIndex<'static>>,
     },
     Entry {
+        command: "skills",
+        schema: schema_of::<super::skills::Skills<'static>>,
+    },
+    Entry {
         command: "sources",
         schema: schema_of::<super::sources::Sources<'static>>,
     },

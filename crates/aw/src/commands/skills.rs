@@ -13,11 +13,11 @@ use aw_core::capability::dispatch::{REGISTERED, registered};
 use aw_core::capability::readiness::{ReadinessReport, WrapperState, readiness, render_detail};
 use aw_core::capability::resolution::resolve;
 use aw_core::error_code::ErrorCode;
+use aw_core::wire::skills::{RoleMap, Skills};
 use aw_workspace::capability::{detected_host, wrapper_state};
 use aw_workspace::inventory::survey;
 use aw_workspace::skill_bindings;
 use clap::Args;
-use serde_json::{Map, Value, json};
 
 // Arguments of `aw skills`.
 #[derive(Debug, Args)]
@@ -88,23 +88,19 @@ pub fn run(args: &SkillsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     })
 }
 
-fn model(
-    cascade: &Cascade,
-    checks: &[BindingCheck],
-    warnings: &[String],
-    reports: &[ReadinessReport],
-) -> Value {
-    let mut skills = Map::new();
-    for s in &cascade.skills {
-        skills.insert(s.role.to_owned(), json!(s));
+fn model<'a>(
+    cascade: &'a Cascade,
+    checks: &'a [BindingCheck],
+    warnings: &'a [String],
+    reports: &'a [ReadinessReport],
+) -> Skills<'a> {
+    Skills {
+        skills: RoleMap(&cascade.skills),
+        sources: &cascade.sources,
+        binding_checks: checks,
+        warnings,
+        capabilities: reports,
     }
-    json!({
-        "skills": skills,
-        "sources": cascade.sources,
-        "bindingChecks": checks,
-        "warnings": warnings,
-        "capabilities": reports,
-    })
 }
 
 fn human(
