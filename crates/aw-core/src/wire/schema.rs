@@ -43,6 +43,18 @@ pub const ENTRIES: &[Entry] = &[
         schema: schema_of::<super::designs::Designs<'static>>,
     },
     Entry {
+        command: "flow-advance",
+        schema: schema_of::<crate::flow::directive::Directive>,
+    },
+    Entry {
+        command: "flow-recover",
+        schema: schema_of::<crate::flow::directive::Directive>,
+    },
+    Entry {
+        command: "flow-submit",
+        schema: schema_of::<crate::flow::directive::Directive>,
+    },
+    Entry {
         command: "history-update",
         schema: schema_of::<super::session::HistoryUpdate<'static>>,
     },

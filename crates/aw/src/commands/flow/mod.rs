@@ -154,7 +154,7 @@ fn drive_in(
 /// Prints a directive in the resolved format.
 fn emit(style: Style, directive: &Directive) -> Outcome {
     match style.format {
-        Format::Json => Outcome::json(&directive.to_value()),
+        Format::Json => Outcome::json(directive),
         Format::Human => Outcome::text(clean_lines(&render(directive)).into_owned() + "\n"),
     }
 }
