@@ -9,7 +9,7 @@
 //! whole command.
 
 use crate::error::{Result, WorkspaceError};
-use crate::folder::read_regular_path;
+use crate::io::folder::read_regular_path;
 use aw_core::context::{COMMANDS_DIR, Doc, SKILL_FILE, Tree, line_count};
 use aw_core::error_code::ErrorCode;
 use aw_manifest::skill_md_field;

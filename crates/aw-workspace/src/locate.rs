@@ -271,7 +271,7 @@ pub fn locate(input: &LocateInput) -> Result<Workspace> {
         && let Some(home) = &input.home
     {
         let pin = home.join(".config/agent-workflow/namespace");
-        if let Ok(Ok(text)) = crate::folder::read_regular_path(&pin).map(String::from_utf8) {
+        if let Ok(Ok(text)) = crate::io::folder::read_regular_path(&pin).map(String::from_utf8) {
             ns = checked(&text, &pin.display().to_string())?.map(|n| (n, NamespaceSource::Config));
         }
     }

@@ -4,9 +4,9 @@
 use aw_core::flow::run::advance;
 use aw_core::flow::submit::{Submission, submit};
 use aw_core::flow::{Flow, Journey, RunState};
-use aw_workspace::flow_store::{self, project_run, state_path};
+use aw_workspace::flow::store::{self, project_run, state_path};
+use aw_workspace::io::lock::WorkspaceLock;
 use aw_workspace::locate::{NamespaceSource, Workspace};
-use aw_workspace::lock::WorkspaceLock;
 use std::time::Duration;
 
 const F: &str = "007-tramo-quick-quick";
@@ -110,7 +110,7 @@ fn the_store_writes_once_and_only_on_change() {
     let session = w.sessions_dir().join(F);
     let lock = WorkspaceLock::of(&w, Duration::from_millis(100)).unwrap();
     let j = Journey::builtin(Flow::Quick).unwrap();
-    flow_store::mutate(&session, F, &lock, false, |s| {
+    store::mutate(&session, F, &lock, false, |s| {
         assert!(s.is_none());
         advance(RunState::new(Flow::Quick, F), &j)
     })
@@ -118,10 +118,10 @@ fn the_store_writes_once_and_only_on_change() {
     let first = std::fs::read_to_string(state_path(&session)).unwrap();
     use std::os::unix::fs::MetadataExt;
     let ino = std::fs::metadata(state_path(&session)).unwrap().ino();
-    flow_store::mutate(&session, F, &lock, false, |s| advance(s.unwrap(), &j)).unwrap();
+    store::mutate(&session, F, &lock, false, |s| advance(s.unwrap(), &j)).unwrap();
     assert_eq!(std::fs::metadata(state_path(&session)).unwrap().ino(), ino);
     // A failing step writes nothing.
-    let err = flow_store::mutate(&session, F, &lock, false, |_| {
+    let err = store::mutate(&session, F, &lock, false, |_| {
         Err(aw_core::flow::FlowError::new(
             aw_core::error_code::ErrorCode::FlowResultInvalid,
             "m",

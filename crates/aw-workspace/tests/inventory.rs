@@ -5,7 +5,7 @@ use aw_core::canonical::{is_digest, sha256_hex};
 use aw_core::capability::builtin::DESIGN_DESCRIPTOR_JSON;
 use aw_core::capability::inventory::State;
 use aw_core::error_code::ErrorCode;
-use aw_workspace::inventory::scan;
+use aw_workspace::capability::inventory::scan;
 use std::path::Path;
 
 const KEY: &str = "workline-capability-descriptor";

@@ -1,8 +1,8 @@
 //! The `skills.toml` cascade read from a real home folder and workspace.
 
 use aw_core::capability::bindings::{BindingState, Source, classify_in};
+use aw_workspace::capability::skill_bindings::{global_path, read, workspace_path};
 use aw_workspace::locate::{NamespaceSource, Workspace};
-use aw_workspace::skill_bindings::{global_path, read, workspace_path};
 use std::path::Path;
 
 fn ws(root: &Path, ns: &str) -> Workspace {

@@ -5,7 +5,7 @@ use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{self, Format, FormatFlags};
 use aw_core::error_code::ErrorCode;
-use aw_workspace::clock::Now;
+use aw_workspace::io::clock::Now;
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Args, CommandFactory, FromArgMatches, Parser};
 use serde_json::json;

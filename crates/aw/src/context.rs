@@ -3,7 +3,7 @@
 use crate::cli::Global;
 use crate::failure::Failure;
 use crate::output::{Format, Style};
-use aw_workspace::clock::Now;
+use aw_workspace::io::clock::Now;
 use aw_workspace::locate::{LocateInput, Workspace, home_dir, locate, locate_exact};
 use aw_workspace::publish::Unsettled;
 use std::path::{Path, PathBuf};

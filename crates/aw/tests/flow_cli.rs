@@ -836,7 +836,7 @@ fn race(ws: &FlowWs, payloads: Vec<String>) -> Vec<(i32, Value)> {
 fn a_busy_workspace_is_flow_run_locked() {
     let ws = FlowWs::new("locked-quick");
     ws.adopt();
-    let held = aw_workspace::lock::WorkspaceLock::acquire(
+    let held = aw_workspace::io::lock::WorkspaceLock::acquire(
         ws.root(),
         &ws.root().join(".workflow/.lock"),
         std::time::Duration::from_millis(100),

@@ -322,7 +322,7 @@ fn set_branch_refusals_write_nothing() {
         "no block, nothing written"
     );
     assert!(!w.root().join("AGENTS.md").exists());
-    let held = aw_workspace::lock::WorkspaceLock::acquire(
+    let held = aw_workspace::io::lock::WorkspaceLock::acquire(
         w.root(),
         &w.root().join(".workflow/.lock"),
         std::time::Duration::from_millis(10),

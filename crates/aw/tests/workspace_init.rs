@@ -265,7 +265,7 @@ fn invalid_namespace_is_an_args_invalid_envelope() {
 fn a_busy_lock_fails_the_run_and_nothing_is_written() {
     let w = ws();
     w.write("CLAUDE.md", "mine\n");
-    let held = aw_workspace::lock::WorkspaceLock::acquire(
+    let held = aw_workspace::io::lock::WorkspaceLock::acquire(
         w.root(),
         &w.root().join(".workflow/.lock"),
         std::time::Duration::from_millis(10),

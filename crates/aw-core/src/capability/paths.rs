@@ -3,7 +3,7 @@
 //!
 //! These are checks on the text of a path only. Whether a path that passes them reaches out of
 //! the workspace through a symbolic link is the shell's check, made when it writes
-//! (`aw_workspace::atomic` refuses with `PATH_OUTSIDE_WORKSPACE`).
+//! (`aw_workspace::io::atomic` refuses with `PATH_OUTSIDE_WORKSPACE`).
 
 /// The most segments a safe relative path may have. Real destinations are a handful of folders
 /// deep; without a bound, a path thousands of folders deep makes every writer walk it once per

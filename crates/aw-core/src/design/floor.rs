@@ -65,7 +65,7 @@ pub struct RootListing {
 
 /// The `design` floor. Built by the shell per invocation: `workspace` says whether the call
 /// runs inside one, `index` is the design index the shell read from it
-/// (`aw_workspace::designs::read_index`; `None` reads as an index with no packages), and
+/// (`aw_workspace::capability::designs::read_index`; `None` reads as an index with no packages), and
 /// `listing` the entries of the output root the request names ([`DesignFloor::listing_root`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct DesignFloor {

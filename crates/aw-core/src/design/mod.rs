@@ -3,7 +3,7 @@
 //! is and what its omission costs, and the index of the packages under `docs/designs/`.
 //!
 //! Everything here is pure. The shell reads the folders under `docs/designs/` into a
-//! [`index::DesignDir`] tree (`aw_workspace::designs::read_index`), and the floor is built with
+//! [`index::DesignDir`] tree (`aw_workspace::capability::designs::read_index`), and the floor is built with
 //! the index that tree gives: nothing in this module opens a file.
 //!
 //! The package format is v1 (see `docs/PROTOCOL.md`, "The design package format (v1)"): an

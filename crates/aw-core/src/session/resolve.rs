@@ -2,7 +2,7 @@
 //!
 //! Precedence: an explicit code, then the conversation's binding, then the only active session.
 //! Nothing is ever chosen by order or recency, and an explicit code that fails never falls
-//! through. This module decides from values; `aw_workspace::resolver` feeds it the listing and
+//! through. This module decides from values; `aw_workspace::sessions::resolver` feeds it the listing and
 //! the registry and performs the binding write.
 
 use super::folder::{Match, SessionFolder, SessionState, matches, number, numeric_code};

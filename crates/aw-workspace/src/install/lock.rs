@@ -14,7 +14,7 @@
 //! other.
 
 use crate::error::WorkspaceError;
-use crate::lock::{check_regular, names_this_file, open_failed, open_lock_file};
+use crate::io::lock::{check_regular, names_this_file, open_failed, open_lock_file};
 use aw_core::error_code::ErrorCode;
 use std::fs::{File, TryLockError};
 use std::path::{Path, PathBuf};

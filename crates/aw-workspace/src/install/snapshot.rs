@@ -5,8 +5,8 @@
 //! them. A final symbolic link is never followed (it is never aw's file); a folder on the way is
 //! followed as an ordinary open follows it (a host folder linked to a dotfiles checkout).
 
-use crate::atomic::TEMP_PREFIX;
-use crate::folder::{EntryKind, Folder, read_regular_in};
+use crate::io::atomic::TEMP_PREFIX;
+use crate::io::folder::{EntryKind, Folder, read_regular_in};
 use aw_core::install::plan::Found;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};

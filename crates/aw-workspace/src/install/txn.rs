@@ -10,9 +10,9 @@
 //! installed and others not.
 
 use super::InstallError;
-use crate::atomic::{self, TEMP_PREFIX};
-use crate::containment::write_target;
 use crate::error::WorkspaceError;
+use crate::io::atomic::{self, TEMP_PREFIX};
+use crate::io::containment::write_target;
 use aw_core::install::host::Host;
 use aw_core::install::plan::Managed;
 use aw_core::install::record::{self, RECORD_NAME, Record};

@@ -14,9 +14,9 @@
 //!   was published: complete, nothing written, never a second package.
 
 use super::from_workspace;
-use crate::atomic::TEMP_PREFIX;
-use crate::containment::write_target;
-use crate::folder::read_regular_sized;
+use crate::io::atomic::TEMP_PREFIX;
+use crate::io::containment::write_target;
+use crate::io::folder::read_regular_sized;
 use aw_core::capability::error::CapabilityError;
 use aw_core::capability::handler::{ClaimLineage, NumberClaim};
 use aw_core::capability::paths::unsafe_relative;

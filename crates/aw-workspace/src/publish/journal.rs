@@ -19,11 +19,11 @@
 
 use super::write::{self, WritePlan};
 use super::{Leftover, LeftoverKind, PublishError, Rollback, failed};
-use crate::atomic;
-use crate::containment::write_target;
 use crate::error::WorkspaceError;
+use crate::io::atomic;
+use crate::io::containment::write_target;
+use crate::io::lock::{WorkspaceLock, default_wait};
 use crate::locate::{Workspace, slashed};
-use crate::lock::{WorkspaceLock, default_wait};
 use aw_core::capability::error::CapabilityError;
 use aw_core::capability::journal::{
     Binding, FileState, Journal, JournalFile, MAX_HEADER_BYTES, MAX_JOURNAL_BYTES, Recovery,

@@ -49,12 +49,12 @@ pub use journal::{
     EXPLICIT_JOURNAL_FILE, JOURNAL_FILE, Settled, Unsettled, recover, settle, workspace_journal,
 };
 
-use crate::atomic;
-use crate::containment::{check_writes, entry_target, write_target};
 use crate::error::{Result, WorkspaceError};
-use crate::folder::{read_regular_path, read_regular_sized};
+use crate::io::atomic;
+use crate::io::containment::{check_writes, entry_target, write_target};
+use crate::io::folder::{read_regular_path, read_regular_sized};
+use crate::io::lock::WorkspaceLock;
 use crate::locate::Workspace;
-use crate::lock::WorkspaceLock;
 use aw_core::capability::error::CapabilityError;
 use aw_core::capability::handler::NumberClaim;
 use aw_core::capability::paths::{is_within, unsafe_relative};
@@ -493,7 +493,7 @@ fn write_all(
         journal::begin(root, journal_path, plan).map_err(PublishError::before_any_write)?;
     for (i, part) in plan.parts.iter().enumerate() {
         if i > 0 {
-            crate::test_hook::stall_at("publish-unit");
+            crate::io::test_hook::stall_at("publish-unit");
         }
         if let Err(error) = write::write_part(root, plan, part) {
             let rollback = journal::roll_back(root, journal_path, &journal);

@@ -1,5 +1,5 @@
 use super::*;
-use crate::atomic;
+use crate::io::atomic;
 use aw_core::capability::plan::base_digest;
 use std::collections::BTreeMap;
 

@@ -9,10 +9,10 @@
 //! A publish of one part needs nothing more; one of several parts is journalled (`journal.rs`).
 
 use super::{failed, from_workspace};
-use crate::atomic;
-use crate::containment::{entry_target, write_target};
 use crate::error::WorkspaceError;
-use crate::folder::{read_regular_path, read_regular_sized};
+use crate::io::atomic;
+use crate::io::containment::{entry_target, write_target};
+use crate::io::folder::{read_regular_path, read_regular_sized};
 use aw_core::capability::error::CapabilityError;
 use aw_core::capability::journal::{FileState, JournalFile, Previous};
 use aw_core::capability::plan::Artifact;
@@ -382,7 +382,7 @@ pub(super) fn undo(
                 e,
             )),
         }
-        crate::test_hook::stall_at("publish-undo");
+        crate::io::test_hook::stall_at("publish-undo");
     }
     for folder in folders.iter().rev() {
         let path: PathBuf = root.join(folder);

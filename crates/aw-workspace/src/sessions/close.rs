@@ -7,14 +7,14 @@
 //! busy lock writes nothing.
 
 use super::{CLOSED_SENTINEL, info};
-use crate::artifacts::artifact;
-use crate::checkpoint::checkpoint_path;
-use crate::containment::check_writes;
 use crate::error::Result;
+use crate::io::containment::check_writes;
+use crate::io::lock::{WorkspaceLock, default_wait};
 use crate::locate::Workspace;
-use crate::lock::{WorkspaceLock, default_wait};
-use crate::resolver;
-use crate::{atomic, bindings, history, narrative, numbering, test_hook};
+use crate::sessions::artifacts::artifact;
+use crate::sessions::checkpoint::checkpoint_path;
+use crate::sessions::resolver;
+use crate::{documents::numbering, io::atomic, io::test_hook, sessions::bindings, sessions::history, sessions::narrative};
 use aw_core::artifacts::ArtifactKind;
 use aw_core::session::folder::{SessionFolder, SessionState, identity};
 use aw_core::session::history::{Row, Upsert, refs_cell, row_key};

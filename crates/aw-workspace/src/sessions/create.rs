@@ -6,11 +6,11 @@
 //! concurrent creates never share a number.
 
 use super::{list, next_number};
-use crate::atomic::{self, TEMP_PREFIX};
-use crate::containment::write_target;
 use crate::error::{Result, WorkspaceError};
+use crate::io::atomic::{self, TEMP_PREFIX};
+use crate::io::containment::write_target;
 use crate::locate::Workspace;
-use crate::{bindings, history, test_hook};
+use crate::{io::test_hook, sessions::bindings, sessions::history};
 use aw_core::error_code::ErrorCode;
 use aw_core::session::correlative::Correlative;
 use aw_core::session::document::{self, NewSession};
@@ -53,7 +53,7 @@ pub struct Created {
 /// Creates the session. Everything that can refuse (a broken bindings registry, an existing
 /// folder, a registry that is a link out of the workspace) is checked before the first write.
 pub fn create(ws: &Workspace, req: &CreateRequest<'_>) -> Result<Created> {
-    let lock = crate::lock::WorkspaceLock::of(ws, crate::lock::default_wait())?;
+    let lock = crate::io::lock::WorkspaceLock::of(ws, crate::io::lock::default_wait())?;
     let mut registry = match req.context_id {
         Some(_) => Some(bindings::load(ws)?),
         None => None,
@@ -82,7 +82,7 @@ pub fn create(ws: &Workspace, req: &CreateRequest<'_>) -> Result<Created> {
     });
 
     if registry.is_some() {
-        crate::containment::check_writes(&ws.root, [bindings::path(ws).as_path()])?;
+        crate::io::containment::check_writes(&ws.root, [bindings::path(ws).as_path()])?;
     }
     atomic::create_dir_all(&ws.root, &sessions_dir)?;
     // The real folders (a link inside the workspace is followed; one out of it is refused).

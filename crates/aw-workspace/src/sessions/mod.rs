@@ -1,9 +1,17 @@
 //! The sessions folder on disk: listing session folders and their state, reading what a listing
 //! shows of each, and the transactions that create, close and reopen one.
 
+pub mod artifacts;
+pub mod bindings;
+pub mod checkpoint;
 mod close;
+pub mod context_id;
 mod create;
+pub mod history;
+pub mod hooks;
+pub mod narrative;
 mod reopen;
+pub mod resolver;
 
 pub use close::{CHECKPOINT_STUB, Closed, close};
 pub use create::{CreateRequest, Created, create};
@@ -19,7 +27,7 @@ use aw_core::session::document::{self, Facts};
 use aw_core::session::folder::{
     SessionFolder, SessionState, identity, is_session_entry, next_session,
 };
-use aw_core::session::history;
+
 use std::path::{Path, PathBuf};
 
 /// The `.closed` sentinel that marks a session closed.
@@ -117,7 +125,12 @@ fn scan_in(root: &Path, dir: &Path, stated: bool) -> Result<Vec<SessionFolder>> 
 /// layouts) and the HISTORY rows (`history` is HISTORY.md's text).
 pub fn next_number(listing: &[SessionFolder], history: Option<&str>) -> Correlative {
     let keys: Vec<String> = history
-        .map(|h| history::rows(h).into_iter().map(|r| r.key).collect())
+        .map(|h| {
+            aw_core::session::history::rows(h)
+                .into_iter()
+                .map(|r| r.key)
+                .collect()
+        })
         .unwrap_or_default();
     next_number_of(listing, keys.iter().map(String::as_str))
 }
@@ -185,7 +198,7 @@ pub fn descriptor(dir: &Path, entries: &[String]) -> Result<Option<Descriptor>> 
     let path = dir.join(name);
     // Opened once (a FIFO refused, never waited on), its size asked through the handle, read
     // without a probe for the end.
-    match crate::folder::read_regular_path(&path) {
+    match crate::io::folder::read_regular_path(&path) {
         Ok(bytes) => Ok(Some(Descriptor {
             kind,
             path,
@@ -230,11 +243,11 @@ pub struct Info {
 pub fn info(
     ws: &Workspace,
     folder: &SessionFolder,
-    history: Option<&history::Dates>,
+    history: Option<&aw_core::session::history::Dates>,
     today: &str,
 ) -> Result<Info> {
     let dir = folder_path(ws, &folder.folder);
-    let entries = crate::artifacts::entries(&dir)?;
+    let entries = crate::sessions::artifacts::entries(&dir)?;
     // The folder's own listing says whether it is closed (as of now).
     let state = if entries.iter().any(|e| e == CLOSED_SENTINEL) {
         SessionState::Closed
@@ -247,13 +260,13 @@ pub fn info(
     // A date the document declares, else the day the reference's custody says the session was
     // born (read only when the folder lists one), then HISTORY, then today.
     let born = if facts.date.is_none() && entries.iter().any(|e| e == CUSTODY) {
-        crate::folder::read_regular_path(&dir.join(CUSTODY))
+        crate::io::folder::read_regular_path(&dir.join(CUSTODY))
             .ok()
             .and_then(|bytes| custody::created(&String::from_utf8_lossy(&bytes)))
     } else {
         None
     };
-    let date = history::session_date(
+    let date = aw_core::session::history::session_date(
         &folder.folder,
         facts.date.as_deref().or(born.as_deref()),
         history,
@@ -277,7 +290,7 @@ pub fn info(
 pub fn infos(
     ws: &Workspace,
     folders: &[&SessionFolder],
-    history: Option<&history::Dates>,
+    history: Option<&aw_core::session::history::Dates>,
     today: &str,
 ) -> Result<Vec<Info>> {
     // Asking for the cores reads the control groups' files: not worth it for a few folders.

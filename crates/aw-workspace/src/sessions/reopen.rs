@@ -3,10 +3,10 @@
 
 use super::CLOSED_SENTINEL;
 use crate::error::Result;
+use crate::io::lock::{WorkspaceLock, default_wait};
 use crate::locate::Workspace;
-use crate::lock::{WorkspaceLock, default_wait};
-use crate::resolver::{self, Resolved};
-use crate::{atomic, bindings, narrative};
+use crate::sessions::resolver::{self, Resolved};
+use crate::{io::atomic, sessions::bindings, sessions::narrative};
 use aw_core::session::folder::SessionState;
 
 /// Reopens the session `code`: removes its `.closed`, when there is a conversation binds it to
@@ -31,7 +31,7 @@ pub fn reopen(
         targets.push(&bindings_path);
     }
     // A registry that is a link out of the workspace refuses before `.closed` goes.
-    crate::containment::check_writes(&ws.root, targets)?;
+    crate::io::containment::check_writes(&ws.root, targets)?;
     atomic::remove_file(&ws.root, &closed)?;
     resolved.state = SessionState::Active;
     if let (Some(cid), Some(mut registry)) = (context_id, registry)

@@ -10,10 +10,10 @@ use aw_core::design::index::{DesignIndex, DesignPackageEntry};
 use aw_core::design::review::entry_approved;
 use aw_core::error_code::ErrorCode;
 use aw_core::wire::designs::{Designs, Package, PlanGate};
-use aw_workspace::designs::read_index;
+use aw_workspace::capability::designs::read_index;
 use aw_workspace::locate::current_dir;
 use aw_workspace::project::read_optional;
-use aw_workspace::skill::resolve_arg;
+use aw_workspace::family::skill::resolve_arg;
 use clap::Args;
 use std::fmt::Write as _;
 

@@ -16,9 +16,9 @@ use aw_core::session::reservation;
 use aw_core::wire::envelope::SessionError;
 use aw_core::wire::next_number::{Correlative, NextNumber};
 use aw_workspace::WorkspaceError;
-use aw_workspace::containment::resolve_inside;
+use aw_workspace::documents::numbering::{self, NumberRequest};
+use aw_workspace::io::containment::resolve_inside;
 use aw_workspace::locate::slashed;
-use aw_workspace::numbering::{self, NumberRequest};
 use clap::Args;
 
 // Arguments of `aw next-number`.

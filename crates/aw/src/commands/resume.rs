@@ -13,8 +13,8 @@ use aw_core::docs::resume::{self, Answer, Proposal, TARGET_INVALID};
 use aw_core::error_code::ErrorCode;
 use aw_core::wire::envelope::CandidateOut;
 use aw_workspace::WorkspaceError;
-use aw_workspace::board;
-use aw_workspace::resolver;
+use aw_workspace::documents::board;
+use aw_workspace::sessions::resolver;
 use clap::Args;
 
 // Arguments of `aw resume`.

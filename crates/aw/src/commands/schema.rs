@@ -7,7 +7,7 @@ use crate::failure::Failure;
 use crate::output::{Format, Outcome, pretty};
 use aw_core::error_code::ErrorCode;
 use aw_core::wire::schema::{self, Index, Written};
-use aw_workspace::atomic::write_into;
+use aw_workspace::io::atomic::write_into;
 use clap::Args;
 use std::path::PathBuf;
 

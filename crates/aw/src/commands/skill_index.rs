@@ -1,7 +1,7 @@
 //! `aw skill-index [--root <dir>]…`: the installed skills, from their SKILL.md frontmatter only.
 //! The roots are the hosts' standard skill folders (aw-core's `skill_roots`, under the current
 //! folder and the home folder, as `aw skills` searches them) and every `--root`; the walk is
-//! `aw_workspace::skill_index`.
+//! `aw_workspace::capability::skill_index`.
 
 use crate::context::Ctx;
 use crate::failure::Failure;
@@ -10,7 +10,7 @@ use crate::style::clean;
 use aw_core::capability::inventory::skill_roots;
 use aw_core::wire::skill_index::{Skill, SkillIndex};
 use aw_workspace::locate::current_dir;
-use aw_workspace::skill_index::{IndexedSkill, index};
+use aw_workspace::capability::skill_index::{IndexedSkill, index};
 use clap::Args;
 use std::path::PathBuf;
 

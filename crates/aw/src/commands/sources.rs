@@ -19,8 +19,8 @@ use aw_core::project::sources::{
 use aw_core::wire::sources::{DivergentSource, SourceRow, Sources};
 use aw_workspace::locate::Workspace;
 use aw_workspace::project::{ProjectFiles, SourceState, source_state};
-use aw_workspace::resolver;
 use aw_workspace::sessions;
+use aw_workspace::sessions::resolver;
 use clap::Args;
 
 // Arguments of `aw sources`.

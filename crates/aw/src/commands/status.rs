@@ -6,7 +6,7 @@ use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::views;
-use aw_workspace::board;
+use aw_workspace::documents::board;
 use clap::Args;
 
 // Arguments of `aw status`.

@@ -23,8 +23,8 @@ use crate::views::project_block::{
 };
 use aw_core::error_code::ErrorCode;
 use aw_workspace::WorkspaceError;
-use aw_workspace::init::{self, InitError, InitPlan, InitRequest, RunError, Step};
 use aw_workspace::project::chosen_for_the_reference;
+use aw_workspace::project::init::{self, InitError, InitPlan, InitRequest, RunError, Step};
 use clap::Args;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};

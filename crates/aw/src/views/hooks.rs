@@ -6,7 +6,7 @@ use aw_core::checkpoint::hold::bind_action;
 use aw_core::session::folder::{SessionFolder, SessionState};
 use aw_core::wire::envelope::CandidateOut;
 use aw_workspace::WorkspaceError;
-use aw_workspace::hooks::Unresolved;
+use aw_workspace::sessions::hooks::Unresolved;
 
 /// An unresolved target, as the hooks report it.
 #[derive(Debug, Clone)]

@@ -4,7 +4,7 @@
 
 use crate::style::clean;
 use aw_core::project::visibility::{SKIPPED_BY_FLAG, WARP_REASON};
-use aw_workspace::visibility::{HostChange, HostsPlan};
+use aw_workspace::project::visibility::{HostChange, HostsPlan};
 use serde_json::{Value, json};
 
 /// A skipped host.

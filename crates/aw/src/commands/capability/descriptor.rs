@@ -8,8 +8,8 @@ use crate::output::{Format, Outcome};
 use crate::style::clean;
 use aw_core::capability::descriptor::Descriptor;
 use aw_workspace::capability::check_descriptor;
+use aw_workspace::family::skill::resolve_arg;
 use aw_workspace::locate::current_dir;
-use aw_workspace::skill::resolve_arg;
 use clap::{Args, Subcommand};
 use serde_json::json;
 

@@ -22,10 +22,10 @@ use aw_core::design::output_root::OutputRoot;
 use aw_core::error_code::ErrorCode;
 use aw_core::flow::Flow;
 use aw_workspace::capability::detected_host;
+use aw_workspace::io::stdin::{AnswerLimits, read_answer};
 use aw_workspace::locate::{slashed, workspace_holding};
 use aw_workspace::publish::PublishTarget;
-use aw_workspace::stdin::{AnswerLimits, read_answer};
-use aw_workspace::{designs, inventory, lock, publish, random, skill_bindings};
+use aw_workspace::{capability::designs, capability::inventory, capability::skill_bindings, io::lock, io::random, publish};
 use clap::Args;
 use std::path::{Path, PathBuf};
 

@@ -13,7 +13,7 @@ use crate::output::{Format, Outcome};
 use crate::style::clean;
 use crate::views::hooks::Degraded;
 use aw_core::wire::checkpoint::{AutoCompactOnClose, Kept, OnCloseEntry, PRESERVED_REASON};
-use aw_workspace::hooks::{self, Checkpointed, OnClose};
+use aw_workspace::sessions::hooks::{self, Checkpointed, OnClose};
 use clap::Args;
 
 // Arguments of `aw auto-compact-on-close`.

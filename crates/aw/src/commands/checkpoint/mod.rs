@@ -16,13 +16,13 @@ pub mod write;
 use crate::context::Ctx;
 use crate::failure::Failure;
 use aw_core::error_code::ErrorCode;
-use aw_workspace::hooks::HookRequest;
 use aw_workspace::locate::Workspace;
+use aw_workspace::sessions::hooks::HookRequest;
 
 /// The conversation the hook acts for (the environment's context id and/or the hook's
 /// `session_id`).
 fn hook_context_id() -> Result<Option<String>, Failure> {
-    aw_workspace::context_id::for_hook().map_err(|c| {
+    aw_workspace::sessions::context_id::for_hook().map_err(|c| {
         Failure::new(
             ErrorCode::ContextIdConflict,
             format!(

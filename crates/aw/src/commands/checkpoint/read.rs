@@ -13,9 +13,9 @@ use crate::style::clean;
 use aw_core::checkpoint::parse;
 use aw_core::markdown::first_nonblank_line;
 use aw_core::wire::checkpoint::{Checkpoint, CheckpointRead};
-use aw_workspace::context_id::from_env;
-use aw_workspace::hooks::read_checkpoint;
-use aw_workspace::resolver::{self, Request};
+use aw_workspace::sessions::context_id::from_env;
+use aw_workspace::sessions::hooks::read_checkpoint;
+use aw_workspace::sessions::resolver::{self, Request};
 use clap::Args;
 
 // Arguments of `aw checkpoint-read`.

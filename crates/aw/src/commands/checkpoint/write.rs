@@ -20,7 +20,7 @@ use crate::views::hooks::Degraded;
 use aw_core::checkpoint::hold;
 use aw_core::wire::checkpoint::{self as wire, CheckpointWrite, Kept, PRESERVED_REASON, Written};
 use aw_workspace::WorkspaceError;
-use aw_workspace::hooks::{self, Checkpointed, Unresolved};
+use aw_workspace::sessions::hooks::{self, Checkpointed, Unresolved};
 use clap::Args;
 
 // Arguments of `aw checkpoint-write`.

@@ -16,8 +16,8 @@ use aw_core::flow::effects::approval_digest;
 use aw_core::flow::run::{Turn, advance, starting_state};
 use aw_core::flow::submit::{Submission, submit};
 use aw_core::flow::{BoundaryKind, Directive, Flow, FlowError, Journey, RunState};
+use aw_workspace::flow::{plan_evidence, store};
 use aw_workspace::locate::Workspace;
-use aw_workspace::{flow_store, plan_evidence};
 use serde_json::{Value, json};
 
 /// One boundary met by the scripted journey.
@@ -107,7 +107,7 @@ fn turn(
     folder: &str,
     f: impl FnOnce(Option<RunState>, &str) -> Result<Turn, FlowError>,
 ) -> Result<Directive, Failure> {
-    Ok(flow_store::drive(ws, Some(folder), None, false, f)?.directive)
+    Ok(store::drive(ws, Some(folder), None, false, f)?.directive)
 }
 
 /// The scripted answer to a directive: (stdin text, --approval).

@@ -5,7 +5,7 @@ use crate::failure::Failure;
 use crate::style::Paint;
 use aw_core::error_code::ErrorCode;
 use aw_manifest::{Class, Report};
-use aw_workspace::skill::SkillDir;
+use aw_workspace::family::skill::SkillDir;
 use serde_json::Value;
 use std::path::Path;
 

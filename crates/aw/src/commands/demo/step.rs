@@ -60,7 +60,7 @@ pub(super) fn run_piped(
     format: Format,
     cx: &Ctx<'_>,
 ) -> Result<Step, Failure> {
-    aw_workspace::stdin::provide(stdin);
+    aw_workspace::io::stdin::provide(stdin);
     run(root, args, format, cx)
 }
 

@@ -38,7 +38,7 @@ const DOCS: &[(&str, &str)] = &[
 /// Creates the example workspace under `root/project` and runs the workspace commands on it.
 pub(super) fn run(root: &Path, format: Format, cx: &Ctx<'_>) -> Result<Vec<Step>, Failure> {
     let project = root.join("project");
-    aw_workspace::atomic::create_dir_all(root, &project).map_err(io_failure)?;
+    aw_workspace::io::atomic::create_dir_all(root, &project).map_err(io_failure)?;
     let mut steps = vec![step::run(
         &project,
         &[

@@ -9,11 +9,11 @@ use crate::style::clean_lines;
 use aw_core::error_code::ErrorCode;
 use aw_core::family::links::{Action, SourceProblem, action, derive};
 use aw_manifest::role_wrappers_of;
-use aw_workspace::locate::current_dir;
-use aw_workspace::skill::resolve_arg;
-use aw_workspace::wrapper_links::{
+use aw_workspace::family::links::{
     create, found, make_executable, prepare_bin, remove, restore_mode, source_ready,
 };
+use aw_workspace::family::skill::resolve_arg;
+use aw_workspace::locate::current_dir;
 use clap::Args;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};

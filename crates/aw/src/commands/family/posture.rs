@@ -9,7 +9,9 @@ use aw_core::bridge_settings::{active, env_rule, resolve};
 use aw_core::family::State;
 use aw_core::family::posture::{BACKENDS, Pins, TIER_SETTING, posture_line};
 use aw_manifest::{PostureBlock, SettingKind, Summary};
-use aw_workspace::bridge_settings::{config_home, file_path, member_at, read as read_settings};
+use aw_workspace::family::bridge_settings::{
+    config_home, file_path, member_at, read as read_settings,
+};
 use aw_workspace::family::manifest_summary;
 use aw_workspace::locate::env_value;
 use clap::Args;

@@ -3,8 +3,8 @@
 
 use crate::failure::Failure;
 use aw_core::error_code::ErrorCode;
+use aw_workspace::family::skill::{SkillDir, resolve_arg};
 use aw_workspace::locate::current_dir;
-use aw_workspace::skill::{SkillDir, resolve_arg};
 
 /// A member folder and its manifest text.
 pub struct Member {

@@ -14,11 +14,11 @@ use aw_core::family::sandbox::{Recipe, merge_hosts, recipe, resolve_writable_dir
 use aw_core::family::wiring::{ClaudeWiring, SETTINGS_FILES, acknowledged, wiring};
 use aw_manifest::Class;
 use aw_manifest::sandbox_view_of;
+use aw_workspace::family::skill::{SkillDir, resolve_arg};
 use aw_workspace::family::{acks_text, claude_settings_files};
 use aw_workspace::install::on_path;
 use aw_workspace::locate::current_dir;
 use aw_workspace::locate::env_value;
-use aw_workspace::skill::{SkillDir, resolve_arg};
 use clap::Args;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 //! The bridges' host settings file, `${XDG_CONFIG_HOME:-~/.config}/agent-workflow/
 //! bridge-settings.conf`, typed by the `settings` blocks of the family members' manifests. The
 //! file format, the edits and the resolution are `aw_core::bridge_settings`'s; the file and the
-//! members on disk are `aw_workspace::bridge_settings`'s.
+//! members on disk are `aw_workspace::family::bridge_settings`'s.
 
 use super::survey::{roots, survey};
 use crate::context::Ctx;
@@ -17,10 +17,12 @@ use aw_core::bridge_settings::{
 use aw_core::error_code::ErrorCode;
 use aw_core::family::roster::BRIDGE_KIND;
 use aw_manifest::{Class, SettingEntry, SettingKind};
-use aw_workspace::bridge_settings::{FileState, Member, config_home, edit, file_path, member_at};
+use aw_workspace::family::bridge_settings::{
+    FileState, Member, config_home, edit, file_path, member_at,
+};
+use aw_workspace::family::skill::resolve_arg;
 use aw_workspace::locate::current_dir;
 use aw_workspace::locate::env_value;
-use aw_workspace::skill::resolve_arg;
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 use std::path::Path;
@@ -166,7 +168,7 @@ struct View<'a, 'm> {
 
 impl View<'_, '_> {
     fn state(&self) -> FileState {
-        aw_workspace::bridge_settings::read(self.path)
+        aw_workspace::family::bridge_settings::read(self.path)
     }
 
     fn find(&self, key: &str) -> Result<&Known1<'_>, Failure> {

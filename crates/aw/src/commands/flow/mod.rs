@@ -20,9 +20,9 @@ use aw_core::flow::error::FlowError;
 use aw_core::flow::human::render;
 use aw_core::flow::run::Turn;
 use aw_core::flow::{Directive, Flow, RunState};
-use aw_workspace::context_id::from_env;
 use aw_workspace::locate::Workspace;
-use aw_workspace::{WorkspaceError, flow_store};
+use aw_workspace::sessions::context_id::from_env;
+use aw_workspace::{WorkspaceError, flow::store};
 use clap::{Args, Subcommand};
 use serde_json::json;
 
@@ -125,7 +125,7 @@ fn failure(e: WorkspaceError) -> Failure {
 }
 
 /// Resolves the session, takes the lock, and runs one engine step over its run state
-/// (`aw_workspace::flow_store::drive`).
+/// (`aw_workspace::flow::store::drive`).
 fn drive(
     args: &FlowArgs,
     cx: &Ctx<'_>,
@@ -145,7 +145,7 @@ fn drive_in(
     let code = session_arg(args)?;
     let ws = cx.workspace_settled()?;
     let cid = from_env();
-    flow_store::drive(&ws, code, cid.as_deref(), adopting, |stored, folder| {
+    store::drive(&ws, code, cid.as_deref(), adopting, |stored, folder| {
         step(stored, folder, &ws)
     })
     .map_err(failure)

@@ -9,8 +9,8 @@ use aw_core::error_code::ErrorCode;
 use aw_core::flow::Journey;
 use aw_core::flow::error::FlowError;
 use aw_core::flow::submit::{Submission, submit};
-use aw_workspace::plan_evidence;
-use aw_workspace::stdin::{AnswerLimits, read_answer};
+use aw_workspace::flow::plan_evidence;
+use aw_workspace::io::stdin::{AnswerLimits, read_answer};
 use clap::Args;
 
 // Arguments of `aw flow submit`.

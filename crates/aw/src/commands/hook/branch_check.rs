@@ -1,5 +1,5 @@
 //! `aw hook branch-check`: refuses an edit in a source that is not on its working branch. The
-//! verdict is `aw_core::project::branch_check`; what it reads is `aw_workspace::branch_check`.
+//! verdict is `aw_core::project::branch_check`; what it reads is `aw_workspace::git::branch_check`.
 //! What it cannot read about the repository (no workspace, no block, a folder git cannot read)
 //! lets the edit through, silently; an edit it cannot judge (too large, cut short, malformed, no
 //! verdict within the time budget) is refused with the reason, since a host lets through what a
@@ -9,9 +9,9 @@ use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Outcome, emit_err};
 use aw_core::project::branch_check::{MAX_PAYLOAD_BYTES, Verdict};
-use aw_workspace::branch_check::{budget_from_env, judge, read_deadline};
+use aw_workspace::git::branch_check::{budget_from_env, judge, read_deadline};
+use aw_workspace::io::stdin::read_hook_payload;
 use aw_workspace::locate::LocateInput;
-use aw_workspace::stdin::read_hook_payload;
 use clap::Args;
 use std::time::Instant;
 

@@ -11,8 +11,8 @@ use crate::output::{Format, Outcome, emit_err};
 use crate::style::{Paint, clean};
 use anstyle::AnsiColor;
 use aw_manifest::{Class, Report};
+use aw_workspace::family::skill::{SkillDir, resolve_arg};
 use aw_workspace::locate::current_dir;
-use aw_workspace::skill::{SkillDir, resolve_arg};
 use clap::Args;
 use serde_json::{Value, json};
 

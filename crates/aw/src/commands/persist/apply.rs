@@ -9,9 +9,9 @@ use aw_core::error_code::ErrorCode;
 use aw_core::persist::plan::check_carried;
 use aw_core::persist::result::{self, Carried, PersistResult, Stage};
 use aw_core::persist::{answer, plan};
+use aw_workspace::documents::persist::read_inventory;
 use aw_workspace::locate::Workspace;
-use aw_workspace::persist::read_inventory;
-use aw_workspace::{lock, persist};
+use aw_workspace::{documents::persist, io::lock};
 use clap::Args;
 
 /// The stage's one-line help.

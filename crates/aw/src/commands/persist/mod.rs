@@ -14,7 +14,7 @@ use crate::style::clean_lines;
 use aw_core::docs::names::DocKind;
 use aw_core::error_code::ErrorCode;
 use aw_core::persist::result::{Carried, Outcome as Ended, PersistResult, Stage};
-use aw_workspace::stdin::{AnswerLimits, read_answer};
+use aw_workspace::io::stdin::{AnswerLimits, read_answer};
 use clap::{Args, Subcommand};
 
 /// The one-line summary of `aw persist`, also set on its entry in the command list (the

@@ -5,7 +5,7 @@ use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::Outcome;
 use aw_core::persist::{answer, result};
-use aw_workspace::persist::read_inventory;
+use aw_workspace::documents::persist::read_inventory;
 
 /// The stage's one-line help.
 pub const ABOUT: &str =

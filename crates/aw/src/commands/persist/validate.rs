@@ -7,7 +7,7 @@ use crate::output::Outcome;
 use aw_core::error_code::ErrorCode;
 use aw_core::persist::result::{self, Carried, Stage};
 use aw_core::persist::{answer, plan};
-use aw_workspace::persist::read_inventory;
+use aw_workspace::documents::persist::read_inventory;
 
 /// The stage's one-line help.
 pub const ABOUT: &str = "Check the agent's answer ({\"answer\": …}, or the answer itself, on stdin) and propose a numbered plan.";

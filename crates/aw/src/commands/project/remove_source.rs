@@ -17,7 +17,7 @@ use crate::views::project_block::{dropped_human, results_human, results_json};
 use aw_core::error_code::ErrorCode;
 use aw_core::project::InputError;
 use aw_core::project::source::check_alias;
-use aw_workspace::source_removal::{Detach, RemovalPlan, RemoveError, run as remove};
+use aw_workspace::project::source_removal::{Detach, RemovalPlan, RemoveError, run as remove};
 use clap::Args;
 use serde_json::{Value, json};
 

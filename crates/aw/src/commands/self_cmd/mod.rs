@@ -121,7 +121,7 @@ pub fn program() -> String {
 /// Takes the locks of the host folders of `hosts` (shared for a command that only reads).
 pub fn lock(home: &Path, hosts: &[&'static Host], shared: bool) -> Result<HostLocks, Failure> {
     let roots: Vec<&str> = hosts.iter().flat_map(|h| h.roots()).collect();
-    lock_roots(home, &roots, shared, aw_workspace::lock::default_wait()).map_err(Failure::from)
+    lock_roots(home, &roots, shared, aw_workspace::io::lock::default_wait()).map_err(Failure::from)
 }
 
 /// A path relative to HOME, as the output shows it (absolute).

@@ -12,7 +12,7 @@ use aw_core::error_code::ErrorCode;
 use aw_core::session::document;
 use aw_core::session::names::{SessionType, descriptor};
 use aw_core::wire::session::SessionCreate;
-use aw_workspace::context_id::from_env;
+use aw_workspace::sessions::context_id::from_env;
 use aw_workspace::sessions::{self, CreateRequest};
 use clap::Args;
 

@@ -16,7 +16,7 @@ use aw_core::session::folder::SessionState;
 use aw_core::session::history::RowRequest;
 use aw_core::session::resolve::is_valid_code;
 use aw_core::wire::session::HistoryUpdate;
-use aw_workspace::history;
+use aw_workspace::sessions::history;
 use clap::Args;
 
 // Arguments of `aw history-update`.

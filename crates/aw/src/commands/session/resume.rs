@@ -19,11 +19,11 @@ use aw_core::session::folder::{SessionFolder, identity};
 use aw_core::session::resolve::Intent;
 use aw_core::wire::checkpoint::Checkpoint;
 use aw_core::wire::session_resume::SessionResume;
-use aw_workspace::artifacts::entries;
-use aw_workspace::context_id::from_env;
-use aw_workspace::hooks::read_checkpoint;
-use aw_workspace::narrative;
-use aw_workspace::resolver::{self, Request, Resolved};
+use aw_workspace::sessions::artifacts::entries;
+use aw_workspace::sessions::context_id::from_env;
+use aw_workspace::sessions::hooks::read_checkpoint;
+use aw_workspace::sessions::narrative;
+use aw_workspace::sessions::resolver::{self, Request, Resolved};
 use aw_workspace::sessions::{self, DescriptorKind};
 use clap::Args;
 

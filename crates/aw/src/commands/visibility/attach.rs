@@ -4,7 +4,7 @@ use super::MultirootFlags;
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::Outcome;
-use aw_workspace::visibility::Direction;
+use aw_workspace::project::visibility::Direction;
 use clap::Args;
 
 // Arguments of `aw attach-multiroot`.

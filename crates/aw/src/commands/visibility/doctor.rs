@@ -9,7 +9,7 @@ use aw_core::error_code::ErrorCode;
 use aw_core::project::visibility::{
     CLAUDE_FILE, CODEX_FILE, Doctor, DoctorInput, HostReport, Listing, WARP_REASON, doctor,
 };
-use aw_workspace::visibility::{Inspection, inspect};
+use aw_workspace::project::visibility::{Inspection, inspect};
 use clap::Args;
 use serde_json::{Value, json};
 

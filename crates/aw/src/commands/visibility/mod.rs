@@ -16,7 +16,7 @@ use crate::views::multiroot::{folders_human, hosts_human, multiroot_json};
 use aw_core::error_code::ErrorCode;
 use aw_core::project::source::check_path;
 use aw_core::project::visibility::Skip;
-use aw_workspace::visibility::{Direction, MultirootRequest, VisibilityError, multiroot};
+use aw_workspace::project::visibility::{Direction, MultirootRequest, VisibilityError, multiroot};
 use clap::{Args, Subcommand};
 use serde_json::json;
 

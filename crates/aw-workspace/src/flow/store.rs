@@ -1,0 +1,239 @@
+//! The run state on disk: `.<ns>/sessions/<folder>/.flow-run.json`.
+//!
+//! One mutation per invocation, under the workspace lock: the file is read once, the pure engine
+//! computes the next state, and the state is written once, atomically — or not at all when the
+//! engine refused, when the invocation spent nothing, or when the bytes would not change (the
+//! reference rewrote the file on every `advance`).
+
+use crate::error::{Result, WorkspaceError};
+use crate::io::lock::{WorkspaceLock, default_wait};
+use crate::locate::Workspace;
+use crate::sessions;
+use crate::sessions::resolver::{self, Request};
+use aw_core::error_code::ErrorCode;
+use aw_core::flow::Journey;
+use aw_core::flow::error::FlowError;
+use aw_core::flow::projection::{RunProjection, project};
+use aw_core::flow::run::{Turn, closed_session_allows};
+use aw_core::flow::state::{RUN_STATE_FILE, RunState};
+use aw_core::flow::state_parse::{self, parse_state};
+use aw_core::session::folder::SessionState;
+use aw_core::session::resolve::Intent;
+use std::path::{Path, PathBuf};
+
+/// The state file of a session folder.
+pub fn state_path(session_dir: &Path) -> PathBuf {
+    session_dir.join(RUN_STATE_FILE)
+}
+
+/// A flow refusal as a shell error (same code, message and action).
+pub fn refused(e: FlowError) -> WorkspaceError {
+    WorkspaceError::Refused {
+        code: e.code,
+        message: e.message,
+        action: e.action,
+    }
+}
+
+/// The file's text, `None` when it does not exist.
+fn read_text(path: &Path) -> Result<Option<String>> {
+    // A FIFO named like the state is refused, never waited on.
+    match crate::io::folder::read_regular_path(path) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(text) => Ok(Some(text)),
+            Err(_) => Err(refused(FlowError::new(
+                ErrorCode::FlowRunInvalid,
+                "The run state is unusable: it is not UTF-8 text.",
+                "Nothing was changed. Move .flow-run.json out of the session folder and adopt the \
+                 session again with `aw flow advance --session <session> --flow <flow> --adopt`.",
+            ))),
+        },
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => Err(refused(FlowError::new(
+            ErrorCode::FlowRunInvalid,
+            "The run state is unusable: it is not a regular file.",
+            "Nothing was changed. Move .flow-run.json out of the session folder and adopt the \
+             session again with `aw flow advance --session <session> --flow <flow> --adopt`.",
+        ))),
+        Err(e) => Err(WorkspaceError::io("could not read", path, e)),
+    }
+}
+
+/// A session's run, read fail-closed (`None` when the session has no state).
+pub fn read(session_dir: &Path, folder: &str) -> Result<Option<RunState>> {
+    read_with_text(session_dir, folder).map(|r| r.map(|(s, _)| s))
+}
+
+fn read_with_text(session_dir: &Path, folder: &str) -> Result<Option<(RunState, String)>> {
+    let Some(text) = read_text(&state_path(session_dir))? else {
+        return Ok(None);
+    };
+    let state = parse_state(&text, folder).map_err(refused)?;
+    Ok(Some((state, text)))
+}
+
+/// Runs one mutation of a session's run while the caller holds the workspace lock: reads the
+/// state, hands it to `step` (which sees `None` when there is none), and writes the resulting
+/// state once, atomically, when the step allows it and the bytes change.
+///
+/// When `adopting` and the file holds a run state of the reference CLI v22, `step` sees `None`
+/// (the session is adopted afresh) and, only once it has produced a state, the old file is
+/// renamed aside (see [`state_parse::set_aside_name`]) before the new one is written: nothing
+/// is deleted, and a failed adoption moves nothing.
+pub fn mutate(
+    session_dir: &Path,
+    folder: &str,
+    held: &WorkspaceLock,
+    adopting: bool,
+    step: impl FnOnce(Option<RunState>) -> std::result::Result<Turn, FlowError>,
+) -> Result<Turn> {
+    let path = state_path(session_dir);
+    let text = read_text(&path)?;
+    let mut set_aside = None;
+    let state = match &text {
+        None => None,
+        Some(t) => match parse_state(t, folder) {
+            Ok(s) => Some(s),
+            Err(e) => match state_parse::reference_v22_version(t) {
+                Some(version) if adopting => {
+                    set_aside = Some((version, e));
+                    None
+                }
+                _ => return Err(refused(e)),
+            },
+        },
+    };
+    let (turn, set_aside) = match (step(state), set_aside) {
+        (Ok(turn), aside) => (turn, aside.map(|(version, _)| version)),
+        // A v22 state stays where it is. An adoption refused only for want of its flow gets the
+        // v22 refusal, which names the flow to give; any other refusal (a closed session, say)
+        // is the real obstacle and says so itself.
+        (Err(e), Some((_, v22))) if e.code == ErrorCode::FlowAdoptionFlowMissing => {
+            return Err(refused(v22));
+        }
+        (Err(e), Some(_)) => return Err(refused(e)),
+        (Err(e), None) => return Err(refused(e)),
+    };
+    if turn.write {
+        if let Some(version) = set_aside {
+            keep_aside(held, session_dir, &path, version)?;
+        }
+        let after = turn.state.serialize();
+        if set_aside.is_some() || text.as_deref() != Some(after.as_str()) {
+            crate::io::atomic::write_entry(held.root(), &path, after.as_bytes())?;
+        }
+    }
+    Ok(turn)
+}
+
+/// Renames a v22 state to the first free set-aside name beside it (a hard link then an unlink,
+/// so an earlier copy is never overwritten).
+fn keep_aside(held: &WorkspaceLock, dir: &Path, path: &Path, version: u64) -> Result<()> {
+    crate::io::containment::write_target(held.root(), path)?;
+    for n in 0..1000 {
+        let aside = dir.join(state_parse::set_aside_name(version, n));
+        match std::fs::hard_link(path, &aside) {
+            Ok(()) => {
+                std::fs::remove_file(path)
+                    .map_err(|e| WorkspaceError::io("could not move aside", path, e))?;
+                return crate::io::atomic::sync_dir(dir);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(WorkspaceError::io("could not keep a copy of", path, e)),
+        }
+    }
+    Err(WorkspaceError::Refused {
+        code: ErrorCode::IoError,
+        message: format!("{} already holds 1000 set-aside run states.", dir.display()),
+        action: "Remove the old .flow-run.v*.json copies you no longer need.".to_owned(),
+    })
+}
+
+/// One invocation of a flow verb: takes the workspace lock, resolves the session (`code`, else
+/// the conversation's binding, else the only active session; the conversation is bound to it),
+/// and runs one engine `step` over its run state (see [`mutate`]; `adopting` is set by
+/// `advance --adopt`). A closed session is accepted only for a run that is finished or stands
+/// on the step that closed it.
+pub fn drive(
+    ws: &Workspace,
+    code: Option<&str>,
+    context_id: Option<&str>,
+    adopting: bool,
+    step: impl FnOnce(Option<RunState>, &str) -> std::result::Result<Turn, FlowError>,
+) -> Result<Turn> {
+    let lock = WorkspaceLock::of(ws, default_wait())?;
+    let listing = sessions::list(ws)?;
+    let request = Request {
+        code,
+        allow_closed: true,
+        bind: true,
+        context_id,
+        intent: Intent::Write,
+    };
+    let resolved = resolver::resolve_locked(ws, &listing, &request, &lock)?;
+    let closed = resolved.state == SessionState::Closed;
+    let folder = resolved.folder.clone();
+    mutate(&resolved.path, &folder, &lock, adopting, |stored| {
+        if closed {
+            let allowed = match &stored {
+                None => false,
+                Some(s) => closed_session_allows(s, &Journey::builtin(s.flow)?),
+            };
+            if !allowed {
+                return Err(session_closed(&folder));
+            }
+        }
+        step(stored, &folder)
+    })
+}
+
+fn session_closed(folder: &str) -> FlowError {
+    FlowError::new(
+        ErrorCode::SessionClosed,
+        format!("Session '{folder}' is closed."),
+        format!(
+            "Reopen it with `aw session-resume --code {folder} --reopen`, or pick an active session."
+        ),
+    )
+}
+
+/// The flow projection of one session for `aw status` / `aw resume` (§12): `None` when the
+/// session has no run state. Read-only: takes no lock and never writes.
+pub fn project_run(ws: &Workspace, folder: &str) -> Option<RunProjection> {
+    let dir = sessions::folder_path(ws, folder);
+    project_read(read_text(&state_path(&dir)), folder)
+}
+
+/// The run state's text of a session folder (`None` when there is none) and its projection, for
+/// a reader that needs both from one read (the session narrative).
+pub fn read_and_project(
+    session_dir: &Path,
+    folder: &str,
+) -> (Option<String>, Option<RunProjection>) {
+    let read = read_text(&state_path(session_dir));
+    let text = read.as_ref().ok().and_then(Option::clone);
+    (text, project_read(read, folder))
+}
+
+/// Projects what reading a state file gave.
+fn project_read(read: Result<Option<String>>, folder: &str) -> Option<RunProjection> {
+    let (read, flow_hint) = match read {
+        Ok(None) => (Ok(None), None),
+        Ok(Some(text)) => (
+            parse_state(&text, folder).map(Some),
+            state_parse::flow_named_in(&text),
+        ),
+        Err(e) => (
+            Err(match e {
+                WorkspaceError::Refused {
+                    code,
+                    message,
+                    action,
+                } => FlowError::new(code, message, action),
+                other => FlowError::new(ErrorCode::IoError, other.to_string(), other.action()),
+            }),
+            None,
+        ),
+    };
+    project(read, folder, flow_hint)
+}
