@@ -7,6 +7,9 @@
 use crate::markdown::{self, Line};
 use serde::Serialize;
 
+/// How long an excerpt (origin, decision body) may be, in characters.
+pub const EXCERPT_CHARS: usize = 140;
+
 /// Whether a task is still to do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -326,7 +329,7 @@ pub fn last_decision(text: &str) -> Option<(String, String)> {
         .iter()
         .take_while(|l| l.heading.is_none_or(|(lv, _)| lv > 3));
     let excerpt = markdown::first_nonblank(body.map(|l| l.text))
-        .map(|t| t.chars().take(crate::checkpoint::EXCERPT_CHARS).collect())
+        .map(|t| t.chars().take(EXCERPT_CHARS).collect())
         .unwrap_or_default();
     Some((heading, excerpt))
 }
@@ -363,8 +366,8 @@ pub fn items_under_in(lines: &[Line<'_>], titles: &[&str]) -> Vec<String> {
     let wanted: Vec<String> = titles.iter().map(|t| markdown::fold(t)).collect();
     // `loose_title(t) == w`, without a folded copy of every heading.
     let matches = |t: &str| {
-        let t = crate::docs::titles::loose(t);
-        wanted.iter().any(|w| crate::docs::titles::folds_to(t, w))
+        let t = crate::vocab::titles::loose(t);
+        wanted.iter().any(|w| crate::vocab::titles::folds_to(t, w))
     };
     let Some(start) = lines
         .iter()
@@ -380,11 +383,6 @@ pub fn items_under_in(lines: &[Line<'_>], titles: &[&str]) -> Vec<String> {
         .filter_map(list_item)
         .filter(|t| !t.starts_with("List of"))
         .collect()
-}
-
-/// A heading title folded, without a trailing `(…)` and `:`, so `Deferred (v2):` reads `deferred`.
-pub fn loose_title(title: &str) -> String {
-    markdown::fold(crate::docs::titles::loose(title))
 }
 
 /// The text of a `- x`, `* x`, `1. x` or `1) x` line.
@@ -526,9 +524,41 @@ fn ends_with_ignore_case(name: &str, suffix: &str) -> bool {
         && name.as_bytes()[name.len() - suffix.len()..].eq_ignore_ascii_case(suffix.as_bytes())
 }
 
+/// The CHECKPOINT sections that say what was done: `## Completed` (the loop-owned heading)
+/// first, then the snapshot's `Last action`.
+const ULTIMO: &[&str] = &["Completed", "Last action", "Lo último que hice"];
+/// `## Pending / Next` first, then the snapshot's `Next step`.
+const PROXIMO: &[&str] = &["Pending / Next", "Pending", "Next step", "Próximo paso"];
+
+/// The part of a CHECKPOINT that says where the work stands: the fields of `checkpoint::read::Fields` the status board
+/// reads, without the cost of the others.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Progress {
+    /// `Updated:` / `Actualizado:`.
+    pub actualizado: Option<String>,
+    /// `## Completed`, else `## Last action` / `Lo último que hice`.
+    pub ultimo: Option<String>,
+    /// `## Pending / Next`, else `## Next step` / `Próximo paso`.
+    pub proximo: Option<String>,
+}
+
+/// Reads where a CHECKPOINT's work stands from its scanned lines (the same values `checkpoint::read::parse`
+/// gives).
+pub fn progress(lines: &[Line<'_>]) -> Progress {
+    Progress {
+        actualizado: markdown::value_in(
+            lines.iter().filter(|l| !l.fenced).map(|l| l.text),
+            markdown::aliases::UPDATED,
+        ),
+        ultimo: markdown::section_any(lines, ULTIMO),
+        proximo: markdown::section_any(lines, PROXIMO),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::vocab::titles::loose_title;
 
     const TASKS: &str = "# Tasks\n\n## Phase 0\n\n- [x] T0.1 — fixture\n- [X] T0.2 — contract\n\n\
                          ## Phase 2\n\n- [ ] T2.1 — parser\n- [ ] T2.2 — table (deps: T2.1)\n\

@@ -7,23 +7,25 @@
 #![forbid(unsafe_code)]
 
 pub mod artifacts;
-pub mod bridge_settings;
+pub mod board;
+pub mod bundle;
 pub mod calendar;
 pub mod canonical;
 pub mod capability;
 pub mod checkpoint;
-pub mod context;
 pub mod context_id;
 pub mod decimal;
 pub mod design;
-pub mod docs;
+pub mod documents;
 pub mod error_code;
 pub mod family;
 pub mod flow;
 pub mod install;
+pub mod journal;
 pub mod markdown;
 pub mod names;
 pub mod persist;
 pub mod project;
 pub mod session;
+pub mod vocab;
 pub mod wire;

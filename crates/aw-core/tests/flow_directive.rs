@@ -6,8 +6,8 @@ use aw_core::flow::checks::check;
 use aw_core::flow::directive::{DIRECTIVE_KEYS, Directive, ErrorView, Step};
 use aw_core::flow::human::render;
 use aw_core::flow::registry::Choice;
-use aw_core::flow::vocab::{BoundaryKind, Outcome, StepOutcome};
 use aw_core::flow::{EffectClass, Flow, Journey};
+use aw_core::vocab::flow::{BoundaryKind, Outcome, StepOutcome};
 use serde_json::json;
 
 fn semantic() -> Directive {
@@ -184,7 +184,7 @@ fn every_lying_combination_is_refused() {
     let mut d = semantic();
     let step = Step {
         transition: "x".into(),
-        authority: aw_core::flow::vocab::Authority::Cli,
+        authority: aw_core::vocab::flow::Authority::Cli,
         ownership: "cli-owned".into(),
         outcome: StepOutcome::Applied,
         reason: None,

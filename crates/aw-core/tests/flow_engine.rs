@@ -8,8 +8,8 @@ use aw_core::flow::boundary::{action_digest, resolve};
 use aw_core::flow::effects::{approval_digest, authorize_transition};
 use aw_core::flow::human::render;
 use aw_core::flow::run::advance;
-use aw_core::flow::vocab::{PAUSE_LABEL, STOP_LABEL};
 use aw_core::flow::{EffectClass, Flow, Journey, RunState};
+use aw_core::vocab::flow::{PAUSE_LABEL, STOP_LABEL};
 use serde_json::json;
 
 const F: &str = "044-fixture-quick";

@@ -3,8 +3,8 @@
 
 use aw_core::flow::gloss;
 use aw_core::flow::registry::{Realization, Registry};
-use aw_core::flow::vocab::{Authority, CLI_OWNED, Placement};
 use aw_core::flow::{EffectClass, Flow, Journey};
+use aw_core::vocab::flow::{Authority, CLI_OWNED, Placement};
 use std::collections::{BTreeSet, HashSet};
 
 fn reg() -> &'static Registry {

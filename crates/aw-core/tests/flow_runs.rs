@@ -6,8 +6,8 @@
 use crate::common::{Run, decided};
 use aw_core::flow::recover::recover;
 use aw_core::flow::state::Observation;
-use aw_core::flow::vocab::{PAUSE_LABEL, STOP_LABEL};
 use aw_core::flow::{EffectClass, Flow, Journey, RunState};
+use aw_core::vocab::flow::{PAUSE_LABEL, STOP_LABEL};
 use serde_json::json;
 
 const Q: &str = "007-tramo-quick-quick";

@@ -4,9 +4,9 @@
 //! that every file of every crate's `tests/` is declared in its runner.)
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod board;
 mod common;
-mod docs_board;
-mod docs_props;
+mod documents_props;
 mod flow_directive;
 mod flow_engine;
 mod flow_registry;
@@ -14,3 +14,4 @@ mod flow_robustness;
 mod flow_runs;
 mod flow_state;
 mod flow_vectors;
+mod layering;

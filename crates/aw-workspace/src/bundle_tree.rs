@@ -10,7 +10,7 @@
 
 use crate::error::{Result, WorkspaceError};
 use crate::io::folder::read_regular_path;
-use aw_core::context::{COMMANDS_DIR, Doc, SKILL_FILE, Tree, line_count};
+use aw_core::bundle::{COMMANDS_DIR, Doc, SKILL_FILE, Tree, line_count};
 use aw_core::error_code::ErrorCode;
 use aw_manifest::skill_md_field;
 use std::path::{Path, PathBuf};

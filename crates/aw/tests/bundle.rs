@@ -7,7 +7,7 @@ use aw_bundle::{FILES, commands};
 use aw_core::flow::choices::RESOLVE_LABEL;
 use aw_core::flow::gloss;
 use aw_core::flow::registry::Registry;
-use aw_core::flow::vocab::{PAUSE_LABEL, STOP_LABEL};
+use aw_core::vocab::flow::{PAUSE_LABEL, STOP_LABEL};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The whole bundle stays under this many lines (the reference ships 7,248).

@@ -7,7 +7,7 @@
 use crate::persist as ps;
 use crate::publish_crash::{JOURNAL, PLAN, SPEC, completed, kill, persist_plan, spawn, strs};
 use crate::support::{Ws, git, wait_until};
-use aw_core::capability::journal::{Binding, Journal, JournalFile};
+use aw_core::journal::{Binding, Journal, JournalFile};
 use serde_json::json;
 
 const HOOK: &str =

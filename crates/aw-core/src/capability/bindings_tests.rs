@@ -255,14 +255,6 @@ fn a_level_lists_its_bindings_in_file_order() {
 }
 
 #[test]
-fn the_seeded_template_sets_nothing() {
-    let t = crate::project::skills_toml::template("workflow");
-    let c = resolve(&LevelInput::Absent, &text(&t));
-    assert!(c.warnings.is_empty());
-    assert!(all_default(&c));
-}
-
-#[test]
 fn retired_names_compare_without_case() {
     assert_eq!(retired("UI-Design").map(|r| r.name), Some("ui-design"));
     assert_eq!(retired("ui-spec").map(|r| r.name), Some("ui-spec"));

@@ -39,7 +39,7 @@ pub fn trusted_design_descriptor() -> Result<Descriptor, Vec<Failure>> {
 mod tests {
     use super::*;
     use crate::capability::descriptor::{OffPolicy, Route};
-    use crate::flow::vocab::EffectClass;
+    use crate::vocab::flow::EffectClass;
 
     #[test]
     fn the_trusted_reading_is_the_checked_one() {

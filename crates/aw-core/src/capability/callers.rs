@@ -9,7 +9,7 @@
 use super::error::{CapabilityError, CapabilityResult};
 use super::receipt::{CapabilityReceipt, DurableReference, ValidationOutcome};
 use crate::error_code::ErrorCode;
-use crate::flow::vocab::Flow;
+use crate::vocab::flow::Flow;
 use serde::Serialize;
 
 /// The host id when no marker matches (also the id of a host with no invocation form).

@@ -4,7 +4,7 @@
 //! checked rule by rule first, then read into the model, so the model needs no checks of its own.
 //! Every object is closed (`deny_unknown_fields`) like the schema's.
 
-use crate::flow::vocab::EffectClass;
+use crate::vocab::flow::EffectClass;
 use serde::{Deserialize, Serialize};
 
 /// The contract version this CLI reads (and the highest `minimum_contract_version` it accepts).

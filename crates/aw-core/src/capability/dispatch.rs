@@ -30,7 +30,7 @@ use super::resolution::{
     resolve,
 };
 use crate::error_code::ErrorCode;
-use crate::flow::vocab::EffectClass;
+use crate::vocab::flow::EffectClass;
 use serde::Serialize;
 use serde_json::{Value, json};
 

@@ -8,7 +8,7 @@ use super::bindings::BindingState;
 use super::descriptor::{Approval, Authorization, Effect, OffPolicy, Operation};
 use super::error::{CapabilityError, CapabilityResult};
 use crate::error_code::ErrorCode;
-use crate::flow::vocab::EffectClass;
+use crate::vocab::flow::EffectClass;
 use serde::Serialize;
 
 /// Why a denied class is denied.

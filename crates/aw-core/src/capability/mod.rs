@@ -20,7 +20,6 @@ pub mod error;
 pub mod grammar;
 pub mod handler;
 pub mod inventory;
-pub mod journal;
 pub mod locator;
 pub mod paths;
 pub mod plan;

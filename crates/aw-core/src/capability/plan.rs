@@ -14,7 +14,7 @@ use super::paths::destination_refusal;
 use super::request::CapabilityRequest;
 use crate::canonical::semantic_digest;
 use crate::error_code::ErrorCode;
-use crate::flow::vocab::EffectClass;
+use crate::vocab::flow::EffectClass;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 

@@ -14,7 +14,7 @@ use super::callers::{InvocationKind, harness};
 use super::descriptor::{Descriptor, FloorKind, Improves, Route, WorkspaceNeed};
 use super::inventory::{Instance, State};
 use super::resolution::{CapabilityResolution, CapabilityState};
-use crate::flow::vocab::EffectClass;
+use crate::vocab::flow::EffectClass;
 use serde::Serialize;
 
 /// What the shell found where the detected host keeps the capability's direct wrapper

@@ -10,9 +10,9 @@ use super::descriptor::{Completeness, DegradationCause, Descriptor, Operation, W
 use super::error::{CapabilityError, CapabilityResult};
 use super::request::{CapabilityRequest, Provenance, RequestContext};
 use crate::error_code::ErrorCode;
-pub use crate::flow::directive::Effects;
-use crate::flow::vocab::EffectClass;
-pub use crate::flow::vocab::Outcome;
+use crate::vocab::flow::EffectClass;
+pub use crate::vocab::flow::Effects;
+pub use crate::vocab::flow::Outcome;
 use aw_json::js::js_trim;
 use serde::Serialize;
 use serde_json::Value;

@@ -3,7 +3,7 @@
 
 use super::plan::DurablePlan;
 use super::receipt::CapabilityReceipt;
-use crate::flow::vocab::EffectClass;
+use crate::vocab::flow::EffectClass;
 
 /// An attempt as a person reads it: the receipt's lines, then, when the attempt proposes a plan,
 /// what approving it would write (each file, its size, whether it replaces one) and the digest

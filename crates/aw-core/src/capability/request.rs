@@ -12,7 +12,7 @@ use super::descriptor::{Descriptor, Operation, Route, Sensitivity};
 use super::error::{CapabilityError, CapabilityResult};
 use crate::canonical::{semantic_digest, utf16_cmp};
 use crate::error_code::ErrorCode;
-use crate::flow::vocab::EffectClass;
+use crate::vocab::flow::EffectClass;
 use aw_json::js::js_trim;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};

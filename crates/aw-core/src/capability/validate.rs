@@ -13,7 +13,7 @@ use super::descriptor::{
 };
 use super::grammar::Grammar;
 use crate::error_code::ErrorCode;
-use crate::flow::vocab::EffectClass;
+use crate::vocab::flow::EffectClass;
 use aw_json::js::js_trim;
 use serde::Serialize;
 use serde_json::{Map, Value};

@@ -15,6 +15,3 @@ pub use snapshot::{
     FileTouched, Snapshot, SnapshotSources, origin_excerpt, parse_numstat, snapshot,
 };
 pub use template::{Guard, guard, is_pristine, is_stub, render};
-
-/// How long an excerpt (origin, decision body) may be, in characters.
-pub const EXCERPT_CHARS: usize = 140;

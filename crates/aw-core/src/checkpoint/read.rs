@@ -1,12 +1,8 @@
 //! Reading a CHECKPOINT back: aw's own snapshot, the reference's (either language), or one a
 //! loop maintains.
 
+use crate::artifacts::{Progress, progress};
 use crate::markdown::{self, Line, aliases};
-
-/// `## Completed` (the loop-owned heading) first, then the snapshot's `Last action`.
-const ULTIMO: &[&str] = &["Completed", "Last action", "Lo último que hice"];
-/// `## Pending / Next` first, then the snapshot's `Next step`.
-const PROXIMO: &[&str] = &["Pending / Next", "Pending", "Next step", "Próximo paso"];
 
 /// A CHECKPOINT as `checkpoint-read` reports it (the reference's Spanish keys).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -47,28 +43,6 @@ pub fn parse(text: &str) -> Fields {
         archivos: sec(aliases::FILES_TOUCHED_POST).or_else(|| sec(aliases::FILES_TOUCHED)),
         contexto: sec(aliases::CRITICAL_CONTEXT),
         refs: sec(&["Refs"]),
-    }
-}
-
-/// The part of a CHECKPOINT that says where the work stands: the [`Fields`] the status board
-/// reads, without the cost of the others.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Progress {
-    /// `Updated:` / `Actualizado:`.
-    pub actualizado: Option<String>,
-    /// `## Completed`, else `## Last action` / `Lo último que hice`.
-    pub ultimo: Option<String>,
-    /// `## Pending / Next`, else `## Next step` / `Próximo paso`.
-    pub proximo: Option<String>,
-}
-
-/// Reads where a CHECKPOINT's work stands from its scanned lines (the same values [`parse`]
-/// gives).
-pub fn progress(lines: &[Line<'_>]) -> Progress {
-    Progress {
-        actualizado: header_value_in(lines, aliases::UPDATED),
-        ultimo: first_section(lines, ULTIMO),
-        proximo: first_section(lines, PROXIMO),
     }
 }
 

@@ -1,8 +1,8 @@
 //! What a checkpoint states about a session: the snapshot, built from what the shell read (its
 //! tasks, decisions, document, scripts and the workspace's uncommitted changes).
 
-use super::EXCERPT_CHARS;
 use crate::artifacts::ArtifactKind;
+use crate::artifacts::EXCERPT_CHARS;
 use crate::calendar::WallClock;
 use crate::markdown::{self, aliases};
 

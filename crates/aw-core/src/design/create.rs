@@ -24,7 +24,7 @@ use crate::capability::receipt::{DurableReference, OperationOutput};
 use crate::capability::request::CapabilityRequest;
 use crate::error_code::ErrorCode;
 use crate::names::slug;
-use crate::session::correlative::{Correlative, highest_and_next};
+use crate::vocab::correlative::{Correlative, highest_and_next};
 use aw_json::js::js_trim;
 use serde_json::{Value, json};
 

@@ -1,6 +1,7 @@
 use super::*;
 use crate::design::failure::DesignFailure;
 use crate::design::manifest::Baseline;
+use crate::documents::design_refs::references;
 use crate::error_code::ErrorCode;
 
 fn entry(id: &str, revision: u64, ok: bool) -> DesignPackageEntry {

@@ -3,9 +3,10 @@
 //! it, and the counts: valid, stale (a pinned revision that moved on), missing (no valid package
 //! has the identity) and orphaned (a valid package no document references).
 
-use super::gate::{Reference, Verdict, check};
+use super::gate::{Verdict, check};
 use super::index::DesignIndex;
 use super::output_root::DESIGNS_DIR;
+use crate::documents::design_refs::Reference;
 use serde::Serialize;
 
 /// A package, as the board lists it.
@@ -140,9 +141,9 @@ pub fn graph(index: &DesignIndex, docs: &[(&str, &[Reference])]) -> Designs {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::design::gate::references;
     use crate::design::index::DesignPackageEntry;
     use crate::design::manifest::Baseline;
+    use crate::documents::design_refs::references;
 
     fn entry(n: &str, revision: u64) -> DesignPackageEntry {
         DesignPackageEntry {

@@ -21,7 +21,7 @@ use super::maturity::{PackageMaturity, intrinsic_maturity};
 use super::sources::{DesignSource, Maturity, report_sources};
 use crate::canonical::sha256_hex;
 use crate::error_code::ErrorCode;
-use crate::session::correlative::Correlative;
+use crate::vocab::correlative::Correlative;
 use aw_json::js::{is_safe_integer, js_trim};
 use regex::Regex;
 use serde::{Deserialize, Serialize};

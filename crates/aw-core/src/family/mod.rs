@@ -4,6 +4,7 @@
 //! bundled copy, the configured posture line, the sandbox-lane recipe (and the wiring and
 //! acknowledgement it depends on) and the wrapper links.
 
+pub mod bridge_settings;
 pub mod ladder;
 pub mod links;
 pub mod posture;

@@ -7,9 +7,9 @@ use super::effects::approval_digest;
 use super::next_action::{advance_command, submit_command};
 use super::registry::{Choice, Invocation};
 use super::verdict::{ExecResult, parse_result};
-use super::vocab::{BoundaryKind, EffectClass, Outcome, PAUSE_LABEL, STOP_LABEL};
 use crate::canonical::parse_json;
 use crate::error_code::ErrorCode;
+use crate::vocab::flow::{BoundaryKind, EffectClass, Outcome, PAUSE_LABEL, STOP_LABEL};
 use serde_json::{Map, Value};
 
 /// A refused answer: returned as a directive with `error` set (exit 0).

@@ -7,9 +7,9 @@ use super::error::FlowError;
 use super::journey::Journey;
 use super::registry::{Action, Decision};
 use super::state::RunState;
-use super::vocab::{Authority, BoundaryKind, MAX_BOUNDARY_ATTEMPTS};
 use crate::canonical::semantic_digest;
 use crate::error_code::ErrorCode;
+use crate::vocab::flow::{Authority, BoundaryKind, MAX_BOUNDARY_ATTEMPTS};
 use serde_json::{Value, json};
 
 /// A resolved boundary.

@@ -4,8 +4,8 @@
 
 use super::directive::Directive;
 use super::error::{FlowError, FlowResult};
-use super::vocab::{BoundaryKind, CLI_OWNED, StepOutcome};
 use crate::error_code::ErrorCode;
+use crate::vocab::flow::{BoundaryKind, CLI_OWNED, StepOutcome};
 
 const ACTION: &str = "This is a bug in aw (a directive contradicted itself); report it with the command you ran and `aw --version`.";
 

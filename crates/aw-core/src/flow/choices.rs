@@ -3,7 +3,7 @@
 
 use super::boundary::Resolved;
 use super::registry::{Choice, Decision};
-use super::vocab::{BoundaryKind, EffectClass, PAUSE_LABEL, STOP_LABEL};
+use crate::vocab::flow::{BoundaryKind, EffectClass, PAUSE_LABEL, STOP_LABEL};
 
 /// The label of the generic choice of a human row without alternatives.
 pub const RESOLVE_LABEL: &str = "Resolve the boundary";

@@ -11,11 +11,12 @@ use super::next_action::next_action;
 use super::registry::{Action, Choice, Decision};
 use super::request::{SemanticRequest, build_request};
 use super::state::RunState;
-use super::vocab::{
+use crate::error_code::ErrorCode;
+use crate::vocab::flow::Effects;
+use crate::vocab::flow::{
     Authority, BoundaryKind, DIRECTIVE_VERSION, EffectClass, Flow, MAX_BOUNDARY_ATTEMPTS, Outcome,
     StepOutcome, Tranche,
 };
-use crate::error_code::ErrorCode;
 use serde::Serialize;
 
 /// The closed key set of the directive, in emission order.
@@ -132,17 +133,6 @@ impl Step {
             reason: Some(reason),
         }
     }
-}
-
-/// The effect ledger as shown (a capability receipt's `effects` too).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
-pub struct Effects {
-    /// Planned classes.
-    pub planned: Vec<EffectClass>,
-    /// Approved classes.
-    pub approved: Vec<EffectClass>,
-    /// Applied classes.
-    pub applied: Vec<EffectClass>,
 }
 
 /// A step the run lost: passed over after exhausting its attempts.

@@ -1,8 +1,8 @@
 //! Effect authorization per transition (§9.6) and the approval digest (§9.7).
 
 use super::registry::Decision;
-use super::vocab::EffectClass;
 use crate::canonical::semantic_digest;
+use crate::vocab::flow::EffectClass;
 use serde_json::json;
 
 /// What a transition needs before the run may apply it.

@@ -2,7 +2,7 @@
 //! doctrine document as a rule to apply.
 
 use super::directive::Directive;
-use super::vocab::{EffectClass, StepOutcome};
+use crate::vocab::flow::{EffectClass, StepOutcome};
 
 /// Renders a directive as lines of text (no trailing newline).
 pub fn render(d: &Directive) -> String {

@@ -4,8 +4,8 @@
 use super::error::{FlowError, FlowResult};
 use super::registry::{Decision, Registry};
 use super::state::RunState;
-use super::vocab::{Flow, Placement};
 use crate::error_code::ErrorCode;
+use crate::vocab::flow::{Flow, Placement};
 
 /// The rows of one flow, in walking order.
 #[derive(Debug, Clone)]

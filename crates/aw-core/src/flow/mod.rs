@@ -33,12 +33,12 @@ pub mod state_parse;
 pub mod submit;
 pub mod threshold;
 pub mod verdict;
-pub mod vocab;
+
 pub mod walk;
 
+pub use crate::vocab::flow::{BoundaryKind, EffectClass, Flow, Outcome};
 pub use directive::Directive;
 pub use error::{FlowError, FlowResult};
 pub use journey::Journey;
 pub use registry::{Decision, Registry};
 pub use state::RunState;
-pub use vocab::{BoundaryKind, EffectClass, Flow, Outcome};

@@ -7,7 +7,7 @@ use super::effects::approval_digest;
 use super::gloss;
 use super::plan_evidence::{DETAIL_TEMPLATE, PLAN_PUBLISHED};
 use super::registry::{Choice, Decision, Invocation};
-use super::vocab::{BoundaryKind, Flow, STOP_LABEL};
+use crate::vocab::flow::{BoundaryKind, Flow, STOP_LABEL};
 use serde_json::{Value, json};
 
 /// The command that answers a boundary of this session.
@@ -64,7 +64,7 @@ pub fn next_action(resolved: &Resolved<'_>, folder: &str, choices: &[Choice]) ->
                 "Ask the person whether '{}' may exercise {}. If they approve, pipe {} into \
                  `{submit} --approval {digest}`; to stop instead, pipe {} without --approval.",
                 row.title,
-                super::vocab::EffectClass::join(missing),
+                crate::vocab::flow::EffectClass::join(missing),
                 compact(&json!({"input_digest": seal})),
                 compact(&json!({"input_digest": seal, "choice": STOP_LABEL})),
             )

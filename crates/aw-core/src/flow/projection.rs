@@ -6,7 +6,7 @@ use super::error::FlowError;
 use super::journey::Journey;
 use super::next_action::{adopt_command, advance_command, submit_command};
 use super::state::RunState;
-use super::vocab::{BoundaryKind, Flow};
+use crate::vocab::flow::{BoundaryKind, Flow};
 use serde::Serialize;
 
 /// One session's run, projected.
@@ -121,42 +121,5 @@ impl RunProjection {
     /// continuing the run).
     pub fn stopped(&self) -> bool {
         self.boundary != BoundaryKind::Final.as_str()
-    }
-}
-
-/// The board's view of a run: the projection as the session's `flow`, and, when the run is
-/// stopped short of final, its summary and exact command as what `aw resume` proposes.
-impl From<RunProjection> for crate::docs::flow_view::FlowProjection {
-    fn from(p: RunProjection) -> Self {
-        let stop = p.stopped().then(|| crate::docs::flow_view::FlowStop {
-            next: p.summary.clone(),
-            command: p.command.clone(),
-        });
-        crate::docs::flow_view::FlowProjection {
-            model: serde_json::to_value(&p).unwrap_or_default(),
-            stop,
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_board_gets_the_model_and_the_stop() {
-        let p = project(
-            Ok(Some(RunState::new(crate::flow::Flow::Quick, "001-x"))),
-            "001-x",
-            None,
-        )
-        .unwrap();
-        // Never advanced: the run stands before its first row, which the CLI would apply.
-        assert!(p.stopped());
-        let board: crate::docs::flow_view::FlowProjection = p.clone().into();
-        assert_eq!(board.model["flow"], "quick");
-        let stop = board.stop.unwrap();
-        assert_eq!(stop.command, p.command);
-        assert_eq!(stop.next, p.summary);
     }
 }

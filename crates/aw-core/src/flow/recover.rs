@@ -10,9 +10,9 @@ use super::journey::Journey;
 use super::next_action::advance_command;
 use super::run::Turn;
 use super::state::{AttemptGrant, RunState};
-use super::vocab::MAX_BOUNDARY_ATTEMPTS;
 use super::walk::advance_run;
 use crate::error_code::ErrorCode;
+use crate::vocab::flow::MAX_BOUNDARY_ATTEMPTS;
 
 /// Gives the exhausted boundary in force its attempts back. `transition`, when given, must name
 /// that boundary.

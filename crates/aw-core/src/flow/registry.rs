@@ -5,8 +5,8 @@
 //! The engine never branches on a row id: it only interprets the declarative fields below.
 
 use super::error::FlowError;
-use super::vocab::{Authority, CLI_OWNED, EffectClass, Placement};
 use crate::error_code::ErrorCode;
+use crate::vocab::flow::{Authority, CLI_OWNED, EffectClass, Placement};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::OnceLock;

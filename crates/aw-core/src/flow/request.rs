@@ -3,7 +3,7 @@
 
 use super::registry::Decision;
 use super::state::RunState;
-use super::vocab::{Flow, REQUEST_VERSION};
+use crate::vocab::flow::{Flow, REQUEST_VERSION};
 use serde::Serialize;
 
 /// The request (keys in emission order).

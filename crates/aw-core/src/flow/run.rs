@@ -5,9 +5,9 @@ use super::directive::Directive;
 use super::error::{FlowError, FlowResult};
 use super::journey::Journey;
 use super::state::RunState;
-use super::vocab::Flow;
 use super::walk::advance_run;
 use crate::error_code::ErrorCode;
+use crate::vocab::flow::Flow;
 
 /// What one invocation produced: the state to persist and the directive to print.
 #[derive(Debug, Clone)]

@@ -6,8 +6,8 @@
 //! reference keeps them. The one key aw adds, `attempt_grants` (written only once `aw flow
 //! recover` has granted something), is such a key for the reference.
 
-use super::vocab::{EffectClass, Flow};
 use crate::canonical::{canonical_json, semantic_digest};
+use crate::vocab::flow::{EffectClass, Flow};
 use serde_json::{Map, Value, json};
 
 /// The state version this engine reads and writes.

@@ -8,9 +8,9 @@ use super::state::{
     Attempt, AttemptGrant, EffectLedger, KNOWN_KEYS, Observation, PendingAction, RUN_STATE_VERSION,
     RunState,
 };
-use super::vocab::{EffectClass, Flow};
 use crate::canonical::{parse_json, semantic_digest};
 use crate::error_code::ErrorCode;
+use crate::vocab::flow::{EffectClass, Flow};
 use aw_json::js::js_string;
 use serde_json::{Map, Value};
 

@@ -16,9 +16,9 @@ use super::plan_evidence::{self, EvidenceFacts};
 use super::run::Turn;
 use super::state::{Attempt, RunState};
 use super::verdict::verdict;
-use super::vocab::{BoundaryKind, Outcome, PAUSE_LABEL, STOP_LABEL};
 use super::walk::advance_run;
 use crate::error_code::ErrorCode;
+use crate::vocab::flow::{BoundaryKind, Outcome, PAUSE_LABEL, STOP_LABEL};
 
 /// What `submit` received.
 #[derive(Debug, Clone, Copy)]

@@ -5,8 +5,8 @@
 
 use super::answer::Rejection;
 use super::registry::{Action, Decision, Invocation};
-use super::vocab::{EffectClass, Outcome};
 use crate::error_code::ErrorCode;
+use crate::vocab::flow::{EffectClass, Outcome};
 use serde_json::{Map, Value};
 
 /// One reported validation.

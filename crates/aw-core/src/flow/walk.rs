@@ -10,7 +10,7 @@ use super::journey::Journey;
 use super::run::Turn;
 use super::state::{PendingAction, RunState};
 use super::threshold::skip_reason;
-use super::vocab::{Authority, BoundaryKind};
+use crate::vocab::flow::{Authority, BoundaryKind};
 
 /// Walks the state forward as far as the CLI may go on its own.
 pub fn walk(state: &mut RunState, journey: &Journey<'_>) -> Vec<Step> {

@@ -967,6 +967,18 @@ pub fn survey(text: &str, host: &Host, program: &str) -> Result<HookSurvey, Sett
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_branch_check_budget_ends_before_the_installed_hook_timeout() {
+        use crate::project::branch_check::BUDGET;
+        use std::time::Duration;
+        let hook = OUR_HOOKS
+            .iter()
+            .find(|h| h.event == "PreToolUse" && h.on_edit)
+            .unwrap();
+        // Two seconds at least for the process to start and the host to read the answer.
+        assert!(BUDGET + Duration::from_secs(2) <= Duration::from_secs(hook.timeout));
+    }
     use crate::install::host::host;
 
     const AW: &str = "/opt/aw tools/bin/aw";

@@ -4,7 +4,7 @@
 use super::marker::{hash_marker, markdown_marker};
 use crate::capability::locator::METADATA_KEY;
 use crate::capability::wrapper::WRAPPER_MARKER;
-use crate::docs::frontmatter::{Frontmatter, read};
+use crate::documents::frontmatter::{Frontmatter, read};
 use crate::markdown::scan;
 
 /// The token a bundle document may use for the installed bundle's folder; replaced with the

@@ -16,7 +16,7 @@
 use super::inventory::{Inventory, title_of};
 use crate::capability::answer::{ANSWER_VERSION, EnvelopeActions, SemanticRequest, check_envelope};
 use crate::capability::error::{CapabilityError, CapabilityResult};
-use crate::docs::names::{DocKind, parse_name};
+use crate::documents::names::{DocKind, parse_name};
 use crate::error_code::ErrorCode;
 use aw_json::js::js_trim;
 use serde_json::{Map, Value, json};

@@ -188,7 +188,7 @@ fn slugs_read_back_through_the_docs_grammar() {
         assert!(is_valid_slug(slug));
         let file = DocKind::Spec.file_name("001", slug);
         assert_eq!(
-            crate::docs::names::parse_name(DocKind::Spec, &file)
+            crate::documents::names::parse_name(DocKind::Spec, &file)
                 .unwrap()
                 .slug,
             slug

@@ -7,9 +7,9 @@
 //! number was claimed, quotes a digest that no longer matches (`SEMANTIC_STALE`).
 
 use crate::canonical::semantic_digest;
-use crate::docs::names::{DocKind, inventory_order, parse_name};
+use crate::documents::names::{DocKind, inventory_order, parse_name};
 use crate::markdown::{fold, scan};
-use crate::session::correlative::{Correlative, next_after};
+use crate::vocab::correlative::{Correlative, next_after};
 use serde::Serialize;
 use serde_json::Value;
 

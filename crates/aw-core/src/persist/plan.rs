@@ -19,9 +19,9 @@ use crate::capability::error::{CapabilityError, CapabilityResult};
 use crate::capability::plan::{
     Artifact, DurablePlan, approval_digest, check_destinations, check_seal, preview_of,
 };
-use crate::docs::names::{DocKind, parse_name};
+use crate::documents::names::{DocKind, parse_name};
 use crate::error_code::ErrorCode;
-use crate::session::correlative::Correlative;
+use crate::vocab::correlative::Correlative;
 
 /// The plan's `capability`: aw itself.
 pub const PLAN_CAPABILITY: &str = "aw";

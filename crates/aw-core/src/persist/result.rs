@@ -10,7 +10,7 @@ use super::inventory::Inventory;
 use crate::capability::answer::SemanticRequest;
 use crate::capability::error::CapabilityError;
 use crate::capability::plan::DurablePlan;
-use crate::docs::names::DocKind;
+use crate::documents::names::DocKind;
 use serde::Serialize;
 use serde_json::Value;
 

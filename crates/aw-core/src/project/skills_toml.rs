@@ -46,6 +46,20 @@ pub fn template(ns: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::capability::bindings::{LevelInput, Source, cascade, default_skill};
+
+    #[test]
+    fn the_seeded_template_sets_nothing() {
+        let t = template("workflow");
+        let c = cascade(
+            (&LevelInput::Absent, "/home/u/.workflow/skills.toml"),
+            (&LevelInput::Text(t), "/ws/.workflow/skills.toml"),
+        );
+        assert!(c.warnings.is_empty());
+        assert!(c.skills.iter().all(|s| {
+            s.source == Source::Default && s.enabled && s.skill.as_deref() == default_skill(s.role)
+        }));
+    }
 
     #[test]
     fn template_structure() {

@@ -1,7 +1,7 @@
 //! Session folder identity: the two layouts (`NNN-<descriptor>` and the legacy
 //! `sessionNNN-<name>`), state, numbers and how a typed code matches a folder.
 
-use super::correlative::{Correlative, highest_and_next};
+use crate::vocab::correlative::{Correlative, highest_and_next};
 
 /// Whether a session is open.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -10,7 +10,7 @@
 //! views map the wire words).
 
 use crate::artifacts::parse_decisions;
-use crate::checkpoint::read::progress;
+use crate::artifacts::progress;
 use crate::markdown::{self, PLACEHOLDER, aliases};
 use crate::session::folder::numeric_code;
 use serde::Serialize;

@@ -43,7 +43,7 @@ pub fn claimed_name(padded: &str, rest: &str) -> String {
 
 /// The `rest` of a numbered name (`NNN-<rest>` → `<rest>`), if it has the correlative shape.
 pub fn rest_of(name: &str) -> Option<&str> {
-    super::correlative::Correlative::of_name(name)?;
+    crate::vocab::correlative::Correlative::of_name(name)?;
     let digits = name.bytes().take_while(u8::is_ascii_digit).count();
     name.get(digits + 1..)
 }

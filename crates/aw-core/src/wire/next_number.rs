@@ -38,7 +38,7 @@ pub enum Correlative {
 
 impl Correlative {
     /// The wire form of a correlative.
-    pub fn of(c: &crate::session::correlative::Correlative) -> Correlative {
+    pub fn of(c: &crate::vocab::correlative::Correlative) -> Correlative {
         match c.as_u64() {
             Some(n) => Correlative::Number(n),
             None => Correlative::Digits(c.digits().to_owned()),

@@ -8,17 +8,17 @@ use crate::io::folder::{self, EntryKind, Folder};
 use crate::locate::Workspace;
 use crate::sessions;
 use aw_core::artifacts::ArtifactKind;
-use aw_core::calendar::{Moment, WallClock};
-use aw_core::docs::board_input::{BoardInput, PlanInput, SessionInput, SourceDoc, SpecInput};
-use aw_core::docs::flow_view::FlowProjection;
-use aw_core::docs::names::{DocKind, DocName, parse_name};
-use aw_core::docs::plan::{PlanFacts, parse_plan};
-use aw_core::docs::session_view::{
+use aw_core::board::board_input::{BoardInput, PlanInput, SessionInput, SourceDoc, SpecInput};
+use aw_core::board::flow_view::FlowProjection;
+use aw_core::board::session_view::{
     self, CheckpointView, SessionView, checkpoint_view, session_view,
 };
-use aw_core::docs::spec::{SpecFacts, parse_spec};
-use aw_core::docs::status::WorkspaceEntry;
-use aw_core::docs::status::{self, SessionEntry, StatusModel};
+use aw_core::board::status::WorkspaceEntry;
+use aw_core::board::status::{self, SessionEntry, StatusModel};
+use aw_core::calendar::{Moment, WallClock};
+use aw_core::documents::names::{DocKind, DocName, parse_name};
+use aw_core::documents::plan::{PlanFacts, parse_plan};
+use aw_core::documents::spec::{SpecFacts, parse_spec};
 use aw_core::flow::state::RUN_STATE_FILE;
 use aw_core::session::folder::SessionFolder;
 use aw_core::session::folder::SessionState;

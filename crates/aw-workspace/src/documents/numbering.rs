@@ -7,9 +7,9 @@ use crate::io::lock::{WorkspaceLock, default_wait};
 use crate::locate::Workspace;
 use crate::sessions::resolver::{self, Request};
 use aw_core::error_code::ErrorCode;
-use aw_core::session::correlative::{Correlative, next_after};
 use aw_core::session::reservation;
 use aw_core::session::resolve::Intent;
+use aw_core::vocab::correlative::{Correlative, next_after};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 

@@ -11,7 +11,7 @@ use crate::io::folder::read_regular_path;
 use crate::locate::Workspace;
 use crate::publish::{PublishError, Published, lock_for_publish, placed_already, publish_held};
 use aw_core::capability::plan::Artifact;
-use aw_core::docs::names::{DocKind, parse_name};
+use aw_core::documents::names::{DocKind, parse_name};
 use aw_core::persist::answer::Item;
 use aw_core::persist::inventory::{self, Entry, Inventory};
 use aw_core::persist::plan::{Planned, allowed_destinations, approval_at, check_fresh};

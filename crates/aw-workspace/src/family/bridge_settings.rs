@@ -1,13 +1,13 @@
 //! The bridge settings file on disk and the manifests that declare its keys: where the file
 //! lives, reading it, editing it under a lock with an atomic replace, the environment overrides,
 //! and the family members found under the skill roots. The rules are
-//! `aw_core::bridge_settings`'s; the typed `settings` block is `aw_manifest`'s.
+//! `aw_core::family::bridge_settings`'s; the typed `settings` block is `aw_manifest`'s.
 
 use crate::error::WorkspaceError;
 use crate::family::skill::SkillDir;
 use crate::io::lock::{WorkspaceLock, default_wait};
-use aw_core::bridge_settings::SettingsFile;
 use aw_core::error_code::ErrorCode;
+use aw_core::family::bridge_settings::SettingsFile;
 use aw_manifest::{Report, SettingEntry, setting_entries};
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};

@@ -23,7 +23,7 @@ use aw_core::capability::paths::unsafe_relative;
 use aw_core::capability::plan::Artifact;
 use aw_core::design::manifest::{MAX_MANIFEST_BYTES, records_lineage};
 use aw_core::error_code::ErrorCode;
-use aw_core::session::correlative::Correlative;
+use aw_core::vocab::correlative::Correlative;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 

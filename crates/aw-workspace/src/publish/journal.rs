@@ -25,12 +25,12 @@ use crate::io::containment::write_target;
 use crate::io::lock::{WorkspaceLock, default_wait};
 use crate::locate::{Workspace, slashed};
 use aw_core::capability::error::CapabilityError;
-use aw_core::capability::journal::{
+use aw_core::checkpoint::hold::shell_word;
+use aw_core::error_code::ErrorCode;
+use aw_core::journal::{
     Binding, FileState, Journal, JournalFile, MAX_HEADER_BYTES, MAX_JOURNAL_BYTES, Recovery,
     recoverable_path,
 };
-use aw_core::checkpoint::hold::shell_word;
-use aw_core::error_code::ErrorCode;
 use std::io::{BufRead, BufReader, ErrorKind, Read};
 use std::path::{Component, Path, PathBuf};
 
@@ -544,7 +544,7 @@ fn settled_back(
     shown: &str,
     mut settled: Settled,
 ) -> Result<Settled, PublishError> {
-    let back = if journal.direction == aw_core::capability::journal::Direction::Back {
+    let back = if journal.direction == aw_core::journal::Direction::Back {
         journal.clone()
     } else {
         mark_back(root, path, journal)

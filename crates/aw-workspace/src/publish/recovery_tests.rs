@@ -4,7 +4,7 @@
 
 use super::write::{self, Part};
 use super::*;
-use aw_core::capability::journal::{Direction, Journal};
+use aw_core::journal::{Direction, Journal};
 use std::collections::BTreeMap;
 
 const WAIT: Duration = Duration::from_millis(20);
@@ -268,7 +268,7 @@ fn a_failure_after_the_first_part_undoes_it_and_removes_the_journal() {
     assert_eq!(files(root), want);
 }
 
-use aw_core::capability::journal::{JournalFile, MAX_JOURNAL_FILES};
+use aw_core::journal::{JournalFile, MAX_JOURNAL_FILES};
 
 /// Writes a journal of `files` (and `folders`) going `direction` at `path`, bound to `root` as
 /// a publish there would bind it: what a forger on this machine could write.
@@ -289,7 +289,7 @@ fn jf(path: &str, content: &str, previous: Option<&str>) -> JournalFile {
     JournalFile {
         path: path.to_owned(),
         content: content.to_owned(),
-        previous: previous.map(|p| aw_core::capability::journal::Previous::of(p.as_bytes())),
+        previous: previous.map(|p| aw_core::journal::Previous::of(p.as_bytes())),
     }
 }
 
@@ -532,8 +532,7 @@ fn a_journal_too_large_to_replay_is_neither_written_nor_read() {
     );
     // A journal over the size bound is refused from its size alone.
     let f = std::fs::File::create(&journal_path).unwrap();
-    f.set_len(aw_core::capability::journal::MAX_JOURNAL_BYTES + 1)
-        .unwrap();
+    f.set_len(aw_core::journal::MAX_JOURNAL_BYTES + 1).unwrap();
     let e = recover(root, &journal_path).unwrap_err();
     assert!(e.error.message.contains("more than"), "{}", e.error.message);
 }

@@ -533,7 +533,7 @@ fn new_files_and_folders_follow_the_umask_like_a_plain_create() {
 /// What a rollback cannot undo is named, path by path, in the next action.
 #[test]
 fn a_rollback_that_cannot_undo_everything_names_what_is_left() {
-    use aw_core::capability::journal::{JournalFile, Previous};
+    use aw_core::journal::{JournalFile, Previous};
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     // Someone put a file where the publish made a folder: it is theirs, not a folder of ours to

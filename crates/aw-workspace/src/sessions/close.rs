@@ -14,7 +14,10 @@ use crate::locate::Workspace;
 use crate::sessions::artifacts::artifact;
 use crate::sessions::checkpoint::checkpoint_path;
 use crate::sessions::resolver;
-use crate::{documents::numbering, io::atomic, io::test_hook, sessions::bindings, sessions::history, sessions::narrative};
+use crate::{
+    documents::numbering, io::atomic, io::test_hook, sessions::bindings, sessions::history,
+    sessions::narrative,
+};
 use aw_core::artifacts::ArtifactKind;
 use aw_core::session::folder::{SessionFolder, SessionState, identity};
 use aw_core::session::history::{Row, Upsert, refs_cell, row_key};

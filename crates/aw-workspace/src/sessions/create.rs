@@ -12,9 +12,9 @@ use crate::io::containment::write_target;
 use crate::locate::Workspace;
 use crate::{io::test_hook, sessions::bindings, sessions::history};
 use aw_core::error_code::ErrorCode;
-use aw_core::session::correlative::Correlative;
 use aw_core::session::document::{self, NewSession};
 use aw_core::session::names::SessionType;
+use aw_core::vocab::correlative::Correlative;
 use std::path::PathBuf;
 use std::time::SystemTime;
 

@@ -21,12 +21,12 @@ use crate::error::{Result, WorkspaceError};
 use crate::locate::Workspace;
 use aw_core::artifacts::ArtifactKind;
 use aw_core::project::reference_trace::CUSTODY;
-use aw_core::session::correlative::Correlative;
 use aw_core::session::custody;
 use aw_core::session::document::{self, Facts};
 use aw_core::session::folder::{
     SessionFolder, SessionState, identity, is_session_entry, next_session,
 };
+use aw_core::vocab::correlative::Correlative;
 
 use std::path::{Path, PathBuf};
 

@@ -11,9 +11,9 @@ use aw_core::design::review::entry_approved;
 use aw_core::error_code::ErrorCode;
 use aw_core::wire::designs::{Designs, Package, PlanGate};
 use aw_workspace::capability::designs::read_index;
+use aw_workspace::family::skill::resolve_arg;
 use aw_workspace::locate::current_dir;
 use aw_workspace::project::read_optional;
-use aw_workspace::family::skill::resolve_arg;
 use clap::Args;
 use std::fmt::Write as _;
 
@@ -69,7 +69,7 @@ pub fn run(args: &DesignsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             ));
         };
         let gate = gate::check(
-            gate::references(&text),
+            aw_core::documents::design_refs::references(&text),
             &index,
             args.require_approval,
             entry_approved,

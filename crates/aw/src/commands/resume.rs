@@ -9,7 +9,7 @@ use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome, Style};
 use crate::style::{Paint, clean};
-use aw_core::docs::resume::{self, Answer, Proposal, TARGET_INVALID};
+use aw_core::board::resume::{self, Answer, Proposal, TARGET_INVALID};
 use aw_core::error_code::ErrorCode;
 use aw_core::wire::envelope::CandidateOut;
 use aw_workspace::WorkspaceError;
@@ -76,7 +76,7 @@ pub fn run(args: &ResumeArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
 /// Lets go of the board once the answer is taken from it: the process exits right after
 /// printing, which frees it at once, where dropping it would free thousands of allocations one by
 /// one.
-fn leave(model: aw_core::docs::status::StatusModel) {
+fn leave(model: aw_core::board::status::StatusModel) {
     std::mem::forget(model);
 }
 

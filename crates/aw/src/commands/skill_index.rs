@@ -9,8 +9,8 @@ use crate::output::{Format, Outcome};
 use crate::style::clean;
 use aw_core::capability::inventory::skill_roots;
 use aw_core::wire::skill_index::{Skill, SkillIndex};
-use aw_workspace::locate::current_dir;
 use aw_workspace::capability::skill_index::{IndexedSkill, index};
+use aw_workspace::locate::current_dir;
 use clap::Args;
 use std::path::PathBuf;
 

@@ -14,9 +14,9 @@ use aw_core::capability::readiness::{ReadinessReport, WrapperState, readiness, r
 use aw_core::capability::resolution::resolve;
 use aw_core::error_code::ErrorCode;
 use aw_core::wire::skills::{RoleMap, Skills};
-use aw_workspace::capability::{detected_host, wrapper_state};
 use aw_workspace::capability::inventory::survey;
 use aw_workspace::capability::skill_bindings;
+use aw_workspace::capability::{detected_host, wrapper_state};
 use clap::Args;
 
 // Arguments of `aw skills`.

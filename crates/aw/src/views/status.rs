@@ -9,12 +9,12 @@
 
 use crate::output::Style;
 use crate::style::{Paint, clean};
-use aw_core::docs::pipeline::{
+use aw_core::board::pipeline::{
     CHECKPOINT_ORPHAN, PLAN_OPEN, PipelineItem, SPEC_UNPLANNED, SPEC_UNREFINED,
 };
-use aw_core::docs::plan::{Declaration, PlanState};
-use aw_core::docs::relation::SpecRelation;
-use aw_core::docs::status::{PlanEntry, SessionEntry, SpecEntry, StatusModel};
+use aw_core::board::status::{PlanEntry, SessionEntry, SpecEntry, StatusModel};
+use aw_core::documents::plan::{Declaration, PlanState};
+use aw_core::documents::relation::SpecRelation;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -492,10 +492,10 @@ fn detail(m: &StatusModel, p: Paint, out: &mut String) {
 mod tests {
     use super::*;
     use crate::output::Format;
-    use aw_core::docs::board_input::{BoardInput, PlanInput};
-    use aw_core::docs::names::{DocKind, parse_name};
-    use aw_core::docs::plan::parse_plan;
-    use aw_core::docs::status::{WorkspaceEntry, build};
+    use aw_core::board::board_input::{BoardInput, PlanInput};
+    use aw_core::board::status::{WorkspaceEntry, build};
+    use aw_core::documents::names::{DocKind, parse_name};
+    use aw_core::documents::plan::parse_plan;
 
     fn model() -> StatusModel {
         let plan = |file: &str, text: &str| PlanInput {

@@ -25,7 +25,10 @@ use aw_workspace::capability::detected_host;
 use aw_workspace::io::stdin::{AnswerLimits, read_answer};
 use aw_workspace::locate::{slashed, workspace_holding};
 use aw_workspace::publish::PublishTarget;
-use aw_workspace::{capability::designs, capability::inventory, capability::skill_bindings, io::lock, io::random, publish};
+use aw_workspace::{
+    capability::designs, capability::inventory, capability::skill_bindings, io::lock, io::random,
+    publish,
+};
 use clap::Args;
 use std::path::{Path, PathBuf};
 

@@ -1,14 +1,14 @@
 //! `aw context-budget [--root <dir>] [--baseline <file>]`: what the bundle costs an agent,
 //! command by command, judged against a frozen baseline when one is given (a CI check). The
-//! measures and the judging are `aw_core::context::budget`.
+//! measures and the judging are `aw_core::bundle::budget`.
 
 use super::Bundle;
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean;
-use aw_core::context::TOKENS_ESTIMATE;
-use aw_core::context::budget::{
+use aw_core::bundle::TOKENS_ESTIMATE;
+use aw_core::bundle::budget::{
     Check, HEADROOM_PERCENT, Report, Status, Verdict, figures, judge, measure,
 };
 use aw_core::error_code::ErrorCode;
@@ -95,7 +95,7 @@ pub fn run(args: &ContextBudgetArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
 }
 
 /// The baseline's revision object and its judged figures.
-fn read_baseline(path: &Path) -> Result<(Value, Vec<aw_core::context::budget::Figure>), Failure> {
+fn read_baseline(path: &Path) -> Result<(Value, Vec<aw_core::bundle::budget::Figure>), Failure> {
     let invalid = |why: String| {
         Failure::new(
             ErrorCode::ContextBaselineInvalid,

@@ -6,7 +6,7 @@ pub mod budget;
 pub mod plan;
 
 use crate::failure::Failure;
-use aw_core::context::{Module, ReadSet, Tree, graph};
+use aw_core::bundle::{Module, ReadSet, Tree, graph};
 use aw_workspace::bundle_tree::{packaged, read_root};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};

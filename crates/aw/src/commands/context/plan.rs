@@ -1,14 +1,14 @@
 //! `aw context-plan --command <c> [--signal s]… [--capability k]… [--root <dir>]`: which bundle
 //! documents a command reads, in order, under the signals observed. The rules are
-//! `aw_core::context::plan`.
+//! `aw_core::bundle::plan`.
 
 use super::Bundle;
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome, emit_err};
 use crate::style::clean;
-use aw_core::context::plan::{Plan, PlanError, plan};
-use aw_core::context::{TOKENS_ESTIMATE, tokens};
+use aw_core::bundle::plan::{Plan, PlanError, plan};
+use aw_core::bundle::{TOKENS_ESTIMATE, tokens};
 use aw_core::error_code::ErrorCode;
 use clap::Args;
 use serde_json::{Value, json};

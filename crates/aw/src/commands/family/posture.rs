@@ -5,8 +5,8 @@ use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean;
-use aw_core::bridge_settings::{active, env_rule, resolve};
 use aw_core::family::State;
+use aw_core::family::bridge_settings::{active, env_rule, resolve};
 use aw_core::family::posture::{BACKENDS, Pins, TIER_SETTING, posture_line};
 use aw_manifest::{PostureBlock, SettingKind, Summary};
 use aw_workspace::family::bridge_settings::{

@@ -2,7 +2,7 @@
 //!
 //! The bridges' host settings file, `${XDG_CONFIG_HOME:-~/.config}/agent-workflow/
 //! bridge-settings.conf`, typed by the `settings` blocks of the family members' manifests. The
-//! file format, the edits and the resolution are `aw_core::bridge_settings`'s; the file and the
+//! file format, the edits and the resolution are `aw_core::family::bridge_settings`'s; the file and the
 //! members on disk are `aw_workspace::family::bridge_settings`'s.
 
 use super::survey::{roots, survey};
@@ -10,11 +10,11 @@ use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::{clean, escaped};
-use aw_core::bridge_settings::{
+use aw_core::error_code::ErrorCode;
+use aw_core::family::bridge_settings::{
     Effective, KeyClass, Known, Outcome as FileOutcome, SettingsFile, env_rule, outcome, reconcile,
     resolve, writable_value,
 };
-use aw_core::error_code::ErrorCode;
 use aw_core::family::roster::BRIDGE_KIND;
 use aw_manifest::{Class, SettingEntry, SettingKind};
 use aw_workspace::family::bridge_settings::{

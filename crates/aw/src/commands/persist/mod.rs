@@ -11,7 +11,7 @@ use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean_lines;
-use aw_core::docs::names::DocKind;
+use aw_core::documents::names::DocKind;
 use aw_core::error_code::ErrorCode;
 use aw_core::persist::result::{Carried, Outcome as Ended, PersistResult, Stage};
 use aw_workspace::io::stdin::{AnswerLimits, read_answer};

@@ -13,7 +13,7 @@ use crate::failure::{Failure, session_write};
 use crate::output::{Format, Outcome};
 use crate::style::clean;
 use crate::views;
-use aw_core::docs::session_view::{checkpoint_view, session_view};
+use aw_core::board::session_view::{checkpoint_view, session_view};
 use aw_core::error_code::ErrorCode;
 use aw_core::session::folder::{SessionFolder, identity};
 use aw_core::session::resolve::Intent;

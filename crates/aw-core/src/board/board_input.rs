@@ -2,12 +2,12 @@
 //! parsed, with their file times. Any order; [`super::status::build`] sorts.
 
 use super::flow_view::FlowProjection;
-use super::names::DocName;
-use super::plan::PlanFacts;
 use super::session_view::{CheckpointView, SessionView};
-use super::spec::SpecFacts;
 use super::status::WorkspaceEntry;
 use crate::calendar::Moment;
+use crate::documents::names::DocName;
+use crate::documents::plan::PlanFacts;
+use crate::documents::spec::SpecFacts;
 
 /// A spec read from disk.
 #[derive(Debug, Clone)]

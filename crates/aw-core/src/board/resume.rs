@@ -16,13 +16,13 @@
 //!   never reached `ready-for-plan`), and a proposal for it says its plan is done.
 
 use super::pipeline::{self, CHECKPOINT_ORPHAN, PLAN_OPEN, PipelineItem, SPEC_UNREFINED};
-use super::plan::{Declaration, PlanState};
-use super::relation::SpecRelation;
-use super::spec::Maturity;
 use super::status::{PlanEntry, SessionEntry, SpecEntry, StatusModel};
+use crate::documents::plan::{Declaration, PlanState};
+use crate::documents::relation::SpecRelation;
+use crate::documents::spec::Maturity;
 use crate::error_code::ErrorCode;
-use crate::session::correlative::Correlative;
 use crate::session::narrative::Phase;
+use crate::vocab::correlative::Correlative;
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 use std::collections::HashMap;

@@ -299,3 +299,14 @@ pub enum Placement {
     /// After the flow's own rows.
     Suffix,
 }
+
+/// The effect ledger as shown (a capability receipt's `effects` too).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct Effects {
+    /// Planned classes.
+    pub planned: Vec<EffectClass>,
+    /// Approved classes.
+    pub approved: Vec<EffectClass>,
+    /// Applied classes.
+    pub applied: Vec<EffectClass>,
+}

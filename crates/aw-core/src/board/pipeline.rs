@@ -14,11 +14,11 @@
 //! does, its folder name as `file` and `slug` and its code (the folder name, `NNN` for a legacy
 //! `sessionNNN-` folder) as `number`.
 
-use super::plan::PlanState;
-use super::spec::Maturity;
 use super::status::{PlanEntry, SessionEntry, SpecEntry};
 use crate::decimal::push_decimal;
-use crate::session::correlative::Correlative;
+use crate::documents::plan::PlanState;
+use crate::documents::spec::Maturity;
+use crate::vocab::correlative::Correlative;
 use serde::Serialize;
 use std::cmp::Ordering;
 

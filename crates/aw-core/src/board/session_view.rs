@@ -2,10 +2,9 @@
 //! start date; the checkpoint's completed and pending work and its exclusions; the backlog's
 //! deferred items.
 
-use super::relation::links_a_document;
 use crate::artifacts;
 use crate::calendar::{Moment, parse_declared};
-use crate::checkpoint;
+use crate::documents::relation::links_a_document;
 use crate::markdown::{self, aliases};
 use crate::session::document;
 use crate::session::folder::{SessionFolder, SessionState, identity, numeric_code};
@@ -71,7 +70,7 @@ pub struct CheckpointView {
 pub fn checkpoint_view(text: &str) -> CheckpointView {
     // Scanned once for all three readings.
     let lines = markdown::scan(text);
-    let p = checkpoint::read::progress(&lines);
+    let p = crate::artifacts::progress(&lines);
     CheckpointView {
         completed: p.ultimo.as_deref().and_then(first_line),
         pending: p.proximo.as_deref().and_then(first_line),

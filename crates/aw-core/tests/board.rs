@@ -1,15 +1,15 @@
 //! The status board and resume proposals, built from document texts without touching a disk:
 //! pipeline priorities and ties, the spec → plan link, the flow slot, dates.
 
+use aw_core::board::board_input::{BoardInput, PlanInput, SessionInput, SourceDoc, SpecInput};
+use aw_core::board::flow_view::{FlowProjection, FlowStop};
+use aw_core::board::resume::{self, Answer};
+use aw_core::board::session_view::{checkpoint_view, session_view};
+use aw_core::board::status::{StatusModel, WorkspaceEntry, build};
 use aw_core::calendar::{Moment, WallClock};
-use aw_core::docs::board_input::{BoardInput, PlanInput, SessionInput, SourceDoc, SpecInput};
-use aw_core::docs::flow_view::{FlowProjection, FlowStop};
-use aw_core::docs::names::{DocKind, parse_name};
-use aw_core::docs::plan::parse_plan;
-use aw_core::docs::resume::{self, Answer};
-use aw_core::docs::session_view::{checkpoint_view, session_view};
-use aw_core::docs::spec::parse_spec;
-use aw_core::docs::status::{StatusModel, WorkspaceEntry, build};
+use aw_core::documents::names::{DocKind, parse_name};
+use aw_core::documents::plan::parse_plan;
+use aw_core::documents::spec::parse_spec;
 use aw_core::session::folder::{SessionFolder, SessionState};
 
 fn now() -> WallClock {

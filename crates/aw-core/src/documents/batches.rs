@@ -9,8 +9,8 @@
 
 use super::phases::Phase;
 use super::spec::section_lines;
-use super::titles::folds_to;
 use crate::markdown::Line;
+use crate::vocab::titles::folds_to;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -207,7 +207,7 @@ fn check(items: &[Batch], phases: &[Phase], problems: &mut Vec<Problem>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::docs::phases::phase_blocks;
+    use crate::documents::phases::phase_blocks;
     use crate::markdown::scan;
 
     fn plan(batches: &str) -> Option<Batches> {

@@ -12,9 +12,9 @@
 
 use super::preamble::{self, Preamble};
 use super::spec::section_lines;
-use super::titles::contains_ascii_ci;
 use crate::markdown::Line;
-use crate::session::correlative::Correlative;
+use crate::vocab::correlative::Correlative;
+use crate::vocab::titles::contains_ascii_ci;
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
@@ -289,7 +289,7 @@ fn spec_references(text: &str, out: &mut Vec<Correlative>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::docs::preamble::find;
+    use crate::documents::preamble::find;
     use crate::markdown::scan;
 
     fn rel(text: &str) -> SpecRelation {

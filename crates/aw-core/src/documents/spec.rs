@@ -6,9 +6,9 @@
 
 use super::frontmatter::{self, Frontmatter};
 use super::preamble;
-use super::titles::is_one_of;
 use crate::calendar::{Moment, parse_declared};
 use crate::markdown::{self, Line};
+use crate::vocab::titles::is_one_of;
 use serde::Serialize;
 
 /// How far a spec has been refined.
@@ -54,8 +54,8 @@ pub struct SpecFacts {
     pub open_questions: usize,
     /// The spec's own date (frontmatter `date:`, else a `Date:` / `Fecha:` preamble line).
     pub declared: Option<Moment>,
-    /// The design packages it references (`crate::design::gate::references`).
-    pub design_refs: Vec<crate::design::gate::Reference>,
+    /// The design packages it references (`crate::documents::design_refs::references`).
+    pub design_refs: Vec<crate::documents::design_refs::Reference>,
 }
 
 /// Headings that show a legacy spec went through refinement.
@@ -108,7 +108,7 @@ pub fn parse_spec(text: &str) -> SpecFacts {
         open_questions: open_questions(&lines),
         declared,
         design_refs: if text.contains("DES-") {
-            crate::design::gate::references_in(&lines)
+            crate::documents::design_refs::references_in(&lines)
         } else {
             Vec::new()
         },

@@ -6,7 +6,7 @@
 //! width of at least three digits count (`1000-spec-x.md` is 1000; the reference's v21 could not
 //! see it) and compare numerically.
 
-use crate::session::correlative::Correlative;
+use crate::vocab::correlative::Correlative;
 use std::cmp::Ordering;
 use std::collections::HashSet;
 

@@ -5,21 +5,21 @@
 //! plan has no batches section), and dates come from the document's own declared date when it
 //! has one, else from the file's modification time.
 
-use super::batches::Batches;
 use super::board_input::{BoardInput, PlanInput, SessionInput};
 use super::discarded::{DiscardedEntry, discarded};
 use super::flow_view::FlowStop;
-use super::names::{drop_superseded_refined, inventory_order};
-use super::phases::PhaseState;
 use super::pipeline::{PipelineItem, pipeline};
-use super::plan::{Declaration, PlanState};
-use super::relation::{self, SpecRelation};
 use super::relative_time::relative;
 use super::session_view::CheckpointView;
-use super::spec::Maturity;
 use crate::calendar::{Moment, WallClock};
-use crate::session::correlative::Correlative;
+use crate::documents::batches::Batches;
+use crate::documents::names::{drop_superseded_refined, inventory_order};
+use crate::documents::phases::PhaseState;
+use crate::documents::plan::{Declaration, PlanState};
+use crate::documents::relation::{self, SpecRelation};
+use crate::documents::spec::Maturity;
 use crate::session::folder::SessionState;
+use crate::vocab::correlative::Correlative;
 use serde::Serialize;
 use serde_json::Value;
 use std::cell::Cell;
@@ -234,7 +234,7 @@ pub fn dated(
 /// Builds the board. `now` is the local wall clock.
 pub fn build(input: BoardInput, now: &WallClock) -> StatusModel {
     let designs = {
-        let docs: Vec<(&str, &[crate::design::gate::Reference])> = input
+        let docs: Vec<(&str, &[crate::documents::design_refs::Reference])> = input
             .specs
             .iter()
             .map(|s| (s.file.as_str(), s.facts.design_refs.as_slice()))

@@ -9,8 +9,8 @@
 //! validated.
 
 use super::preamble::{is_key, quoted};
-use super::titles::{is_one_of, words_fold_to_any};
 use crate::markdown::{Line, trim, trim_start};
+use crate::vocab::titles::{is_one_of, words_fold_to_any};
 use serde::Serialize;
 
 /// Where a phase stands.

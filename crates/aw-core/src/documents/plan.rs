@@ -84,8 +84,8 @@ pub struct PlanFacts {
     pub batches: Option<Batches>,
     /// The plan's own date (frontmatter `date:`, else a `Date:` / `Fecha:` preamble line).
     pub declared: Option<Moment>,
-    /// The design packages it references (`crate::design::gate::references`).
-    pub design_refs: Vec<crate::design::gate::Reference>,
+    /// The design packages it references (`crate::documents::design_refs::references`).
+    pub design_refs: Vec<crate::documents::design_refs::Reference>,
 }
 
 /// Folded keys of the plan-level state line.
@@ -121,7 +121,7 @@ pub fn parse_plan(text: &str) -> PlanFacts {
         batches,
         declared,
         design_refs: if text.contains("DES-") {
-            crate::design::gate::references_in(&lines)
+            crate::documents::design_refs::references_in(&lines)
         } else {
             Vec::new()
         },

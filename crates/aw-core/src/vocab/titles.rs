@@ -171,10 +171,14 @@ pub fn contains_ascii_ci(hay: &str, needle: &str) -> bool {
     false
 }
 
+/// A heading title folded, without a trailing `(…)` and `:`, so `Deferred (v2):` reads `deferred`.
+pub fn loose_title(title: &str) -> String {
+    crate::markdown::fold(loose(title))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::artifacts::loose_title;
 
     #[test]
     fn agrees_with_fold() {

@@ -1,9 +1,9 @@
 //! Properties of the document grammars on arbitrary input: nothing panics, CRLF reads like LF,
 //! and scanning cuts lines exactly where `\n` is.
 
-use aw_core::docs::plan::parse_plan;
-use aw_core::docs::session_view::checkpoint_view;
-use aw_core::docs::spec::parse_spec;
+use aw_core::board::session_view::checkpoint_view;
+use aw_core::documents::plan::parse_plan;
+use aw_core::documents::spec::parse_spec;
 use aw_core::markdown::{Line, scan};
 use proptest::prelude::*;
 

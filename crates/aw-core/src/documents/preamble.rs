@@ -5,9 +5,9 @@
 //! with a level-1 title. Frontmatter lines are not part of it. Fenced lines never declare
 //! anything.
 
-use super::titles::folds_to;
 use crate::calendar::{Moment, parse_declared};
 use crate::markdown::{Line, trim, trim_ascii_char, trim_start};
+use crate::vocab::titles::folds_to;
 use std::borrow::Cow;
 
 /// Keys of a declared document date.

@@ -30,7 +30,7 @@ use crate::capability::paths::unsafe_relative;
 use crate::design::manifest::{DESIGN_DOC_FILE, MANIFEST_FILE, REVISIONS_DIR, folder_number};
 use crate::design::render::RENDERS_DIR;
 use crate::design::review::REVIEWS_DIR;
-use crate::docs::names::{DocKind, parse_name};
+use crate::documents::names::{DocKind, parse_name};
 use crate::persist::answer::is_valid_slug;
 use serde::{Deserialize, Serialize};
 

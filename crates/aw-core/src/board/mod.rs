@@ -1,0 +1,19 @@
+//! The board: the `aw status` model and the `aw resume` proposals, built from documents and
+//! session folders already read and parsed.
+//!
+//! - [`session_view`]: what the board reads of a session folder.
+//! - [`flow_view`]: the slot where the flow engine's per-session projection plugs in.
+//! - [`board_input`], [`status`], [`pipeline`], [`discarded`]: the `aw status` model and what
+//!   it is built from.
+//! - [`resume`]: the `aw resume` proposals.
+//! - [`relative_time`]: how long ago, in English, with "now" passed in (dates themselves are
+//!   read by [`crate::calendar`]).
+
+pub mod board_input;
+pub mod discarded;
+pub mod flow_view;
+pub mod pipeline;
+pub mod relative_time;
+pub mod resume;
+pub mod session_view;
+pub mod status;
