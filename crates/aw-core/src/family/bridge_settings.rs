@@ -475,9 +475,44 @@ pub fn outcome(classes: &[(FileEntry, KeyClass)]) -> Outcome {
     }
 }
 
+/// A settings key and the member that declares it first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Declared<'m, M, E> {
+    /// The declaring member.
+    pub member: &'m M,
+    /// Its declaration of the key.
+    pub entry: &'m E,
+}
+
+/// Every key the members declare, in member then declaration order; the first declaration of a
+/// key wins, as the wrappers read the first manifest that names it.
+pub fn first_declarations<'m, M, E>(
+    members: &'m [M],
+    entries: impl Fn(&'m M) -> &'m [E],
+    key: impl Fn(&E) -> &str,
+) -> Vec<Declared<'m, M, E>> {
+    let mut out: Vec<Declared<'m, M, E>> = Vec::new();
+    for member in members {
+        for entry in entries(member) {
+            if !out.iter().any(|d| key(d.entry) == key(entry)) {
+                out.push(Declared { member, entry });
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_first_declaration_of_a_key_wins() {
+        let members = [("a", vec!["X", "Y"]), ("b", vec!["Y", "Z"])];
+        let found = first_declarations(&members, |m| m.1.as_slice(), |e| e);
+        let pairs: Vec<(&str, &str)> = found.iter().map(|d| (d.member.0, *d.entry)).collect();
+        assert_eq!(pairs, [("a", "X"), ("a", "Y"), ("b", "Z")]);
+    }
 
     const TEXT: &str = "# my knobs\nA=1\n\n  # keep this\nB = 5m\nnot a setting\nA=2\n";
 

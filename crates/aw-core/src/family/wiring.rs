@@ -123,6 +123,50 @@ pub fn acknowledged(acks: &str, fingerprint: &str) -> Result<bool, String> {
     Ok(root.get("sandboxLaneAck").and_then(Value::as_str) == Some(fingerprint))
 }
 
+/// Where the acknowledgements file lives in a project.
+pub const ACKS_FILE: &str = "docs/ai/acks.json";
+
+/// Whether a project acknowledges a recipe fingerprint, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ack {
+    /// `None` when it cannot be known (the acknowledgements file is not usable).
+    pub acknowledged: Option<bool>,
+    /// The file that acknowledges it.
+    pub source: Option<&'static str>,
+    /// Why it cannot be known.
+    pub error: Option<String>,
+}
+
+/// Which acknowledgement counts, as the kit decides: `docs/ai/acks.json` (`acks`: its text, or
+/// why it cannot be used), then the older key of the Claude settings files (`legacy`). An acks
+/// file that cannot be trusted leaves the answer unknown, with why.
+pub fn acknowledgement(
+    acks: Result<Option<String>, String>,
+    legacy: &[String],
+    fingerprint: &str,
+) -> Ack {
+    match acks.and_then(|t| t.map(|t| acknowledged(&t, fingerprint)).transpose()) {
+        Err(why) => Ack {
+            acknowledged: None,
+            source: None,
+            error: Some(format!("{ACKS_FILE} is not usable: {why}")),
+        },
+        Ok(Some(true)) => Ack {
+            acknowledged: Some(true),
+            source: Some(ACKS_FILE),
+            error: None,
+        },
+        Ok(_) => {
+            let by_settings = legacy.iter().any(|a| a == fingerprint);
+            Ack {
+                acknowledged: Some(by_settings),
+                source: by_settings.then_some(".claude/settings"),
+                error: None,
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,6 +225,30 @@ mod tests {
         assert_eq!(problems, ["permissions.allow is not a list"]);
         let problems = w.add("settings.json", r#"{"permissions":3}"#).unwrap();
         assert_eq!(problems, ["permissions is not an object"]);
+    }
+
+    #[test]
+    fn the_acks_file_speaks_first_then_the_settings_and_a_broken_one_leaves_it_unknown() {
+        let legacy = ["abc".to_owned()];
+        let a = acknowledgement(
+            Ok(Some(r#"{"sandboxLaneAck":"abc"}"#.into())),
+            &legacy,
+            "abc",
+        );
+        assert_eq!((a.acknowledged, a.source), (Some(true), Some(ACKS_FILE)));
+        let a = acknowledgement(Ok(Some("{}".into())), &legacy, "abc");
+        assert_eq!(
+            (a.acknowledged, a.source),
+            (Some(true), Some(".claude/settings"))
+        );
+        let a = acknowledgement(Ok(None), &[], "abc");
+        assert_eq!((a.acknowledged, a.source), (Some(false), None));
+        let a = acknowledgement(Err("a link".into()), &legacy, "abc");
+        assert_eq!(a.acknowledged, None);
+        assert_eq!(
+            a.error.as_deref(),
+            Some("docs/ai/acks.json is not usable: a link")
+        );
     }
 
     #[test]

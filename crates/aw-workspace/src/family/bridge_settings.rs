@@ -4,11 +4,10 @@
 //! `aw_core::family::bridge_settings`'s; the typed `settings` block is `aw_manifest`'s.
 
 use crate::error::WorkspaceError;
-use crate::family::skill::SkillDir;
 use crate::io::lock::{WorkspaceLock, default_wait};
 use aw_core::error_code::ErrorCode;
 use aw_core::family::bridge_settings::SettingsFile;
-use aw_manifest::{Report, SettingEntry, setting_entries};
+use aw_manifest::{Report, SettingEntry};
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
@@ -186,18 +185,19 @@ impl Member {
     }
 }
 
-/// Reads and validates the member at `dir`; its settings are kept only when it is VALID.
+/// Reads and validates the member at `dir` (its manifest read once); its settings are kept only
+/// when it is VALID.
 pub fn member_at(dir: &Path) -> Member {
-    let skill = SkillDir::new(dir);
-    let manifest = crate::io::folder::read_regular_path(&dir.join("capability.json")).ok();
-    let report = aw_manifest::validate(manifest.as_deref(), &dir.to_string_lossy(), &skill);
-    let settings = match (&manifest, report.class) {
-        (Some(bytes), aw_manifest::Class::Valid) => setting_entries(bytes),
-        _ => Vec::new(),
-    };
-    Member {
-        dir: dir.to_path_buf(),
-        report,
-        settings,
+    Member::of(dir, &super::read_copy(dir))
+}
+
+impl Member {
+    /// The member a copy already read makes, with no second read.
+    pub fn of(dir: &Path, copy: &super::InstalledCopy) -> Member {
+        Member {
+            dir: dir.to_path_buf(),
+            report: copy.report.clone(),
+            settings: copy.settings(),
+        }
     }
 }

@@ -9,7 +9,7 @@
 use crate::family::skill::resolve_path;
 use aw_core::family::links::{Found, SourceProblem};
 use std::io::{Error, ErrorKind};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// What is at `<bin>/<cmd>`: aw's link only when it is a symlink to exactly `target`. A relative
 /// link is read from the bin folder's real place (where the system resolves it, even when the bin
@@ -128,4 +128,98 @@ pub fn remove(bin: &Path, cmd: &str, target: &Path) -> std::io::Result<bool> {
     }
     std::fs::remove_file(bin.join(cmd))?;
     Ok(true)
+}
+
+/// Why [`apply`] stopped; everything it had changed was put back first.
+#[derive(Debug)]
+pub enum ApplyError {
+    /// A source could not be given its execute bits.
+    Chmod {
+        /// The source.
+        target: PathBuf,
+        /// Why.
+        error: Error,
+    },
+    /// A link could not be made.
+    Link {
+        /// The link's name in the bin folder.
+        cmd: String,
+        /// Why.
+        error: Error,
+    },
+}
+
+/// Makes the links `<bin>/<cmd>` → `target`, each target first given its execute bits; all or
+/// nothing: on a failure the links made and the modes changed are put back before the error.
+pub fn apply(bin: &Path, links: &[(&str, &Path)]) -> Result<(), ApplyError> {
+    let mut changed: Vec<(&Path, u32)> = Vec::new();
+    let mut created: Vec<(&str, &Path)> = Vec::new();
+    let undo = |changed: &[(&Path, u32)], created: &[(&str, &Path)]| {
+        for (cmd, target) in created {
+            let _ = remove(bin, cmd, target);
+        }
+        for (path, mode) in changed {
+            restore_mode(path, *mode);
+        }
+    };
+    for &(cmd, target) in links {
+        match make_executable(target) {
+            Ok(Some(mode)) => changed.push((target, mode)),
+            Ok(None) => {}
+            Err(error) => {
+                undo(&changed, &created);
+                return Err(ApplyError::Chmod {
+                    target: target.to_path_buf(),
+                    error,
+                });
+            }
+        }
+        if let Err(error) = create(bin, cmd, target) {
+            undo(&changed, &created);
+            return Err(ApplyError::Link {
+                cmd: cmd.to_owned(),
+                error,
+            });
+        }
+        created.push((cmd, target));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn a_failed_apply_puts_back_every_link_and_mode_it_changed() {
+        let dir = tempfile::tempdir().unwrap();
+        let (bin, skill) = (dir.path().join("bin"), dir.path().join("skill"));
+        std::fs::create_dir_all(&bin).unwrap();
+        std::fs::create_dir_all(&skill).unwrap();
+        let (a, b) = (skill.join("a.sh"), skill.join("b.sh"));
+        for f in [&a, &b] {
+            std::fs::write(f, "#!/bin/sh\n").unwrap();
+            std::fs::set_permissions(f, std::fs::Permissions::from_mode(0o644)).unwrap();
+        }
+        // Something that is not aw's is already where the second link goes.
+        std::fs::write(bin.join("b"), "mine").unwrap();
+        let err = apply(&bin, &[("a", &a), ("b", &b)]).unwrap_err();
+        assert!(matches!(err, ApplyError::Link { ref cmd, .. } if cmd == "b"));
+        assert!(
+            std::fs::symlink_metadata(bin.join("a")).is_err(),
+            "the first link is undone"
+        );
+        for f in [&a, &b] {
+            let mode = std::fs::metadata(f).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o644, "{} keeps its mode", f.display());
+        }
+        assert_eq!(std::fs::read_to_string(bin.join("b")).unwrap(), "mine");
+        apply(&bin, &[("a", &a)]).unwrap();
+        assert_eq!(found(&bin, "a", &a), Found::Ours);
+        assert_eq!(
+            std::fs::metadata(&a).unwrap().permissions().mode() & 0o777,
+            0o755
+        );
+    }
 }

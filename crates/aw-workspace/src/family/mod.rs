@@ -7,12 +7,21 @@ pub mod links;
 pub mod skill;
 
 use crate::family::skill::SkillDir;
-use aw_manifest::{AuthoritativeVersion, Report, Summary};
+use aw_manifest::{
+    AuthoritativeVersion, Class, FileRead, Report, SettingEntry, SkillFiles, Summary,
+    setting_entries,
+};
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::path::Path;
 
-/// One folder that holds a member's marker file, validated once.
+/// One member folder, read once: its `capability.json` bytes, the validator's report on them,
+/// the authoritative version and the consumer view, every file of the folder read at most once
+/// (the validator and the version both read SKILL.md, for one).
 #[derive(Debug, Clone)]
 pub struct InstalledCopy {
+    /// The bytes of its `capability.json`, or why they could not be read.
+    pub manifest: Result<Vec<u8>, String>,
     /// The validator's report on its `capability.json`.
     pub report: Report,
     /// Its authoritative version (package.json, else SKILL.md `metadata.version`).
@@ -21,10 +30,28 @@ pub struct InstalledCopy {
     pub summary: Option<Summary>,
 }
 
+impl InstalledCopy {
+    /// The `settings` entries of its manifest, kept only when the manifest is VALID (a member
+    /// that does not validate adds no key).
+    pub fn settings(&self) -> Vec<SettingEntry> {
+        match (&self.manifest, self.report.class) {
+            (Ok(bytes), Class::Valid) => setting_entries(bytes),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The text of its manifest (invalid UTF-8 replaced, as the validator reads it).
+    pub fn text(&self) -> Option<String> {
+        self.manifest
+            .as_ref()
+            .ok()
+            .map(|b| String::from_utf8_lossy(b).into_owned())
+    }
+}
+
 /// Validates the folder at `dir` when its marker file (`detect.installed.file`) exists, as the
 /// family's tools do; `None` means "not installed here".
 pub fn inspect(dir: &Path, marker: &str) -> Option<InstalledCopy> {
-    let skill = SkillDir::new(dir);
     // The marker must be a regular file (a link to one counts), as the kit's check wants: a
     // folder named SKILL.md is no install. A marker that cannot be looked at (no permission) is
     // let through, and the validator then says it cannot read it.
@@ -33,20 +60,81 @@ pub fn inspect(dir: &Path, marker: &str) -> Option<InstalledCopy> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
         _ => {}
     }
-    let report = skill.validate();
-    let version = aw_manifest::read_authoritative_version(&skill);
-    Some(InstalledCopy {
-        report,
-        version,
-        summary: manifest_summary(dir),
-    })
+    Some(read_copy(dir))
 }
 
-/// The consumer view of `<dir>/capability.json`; `None` when it cannot be read or is not a
-/// JSON object.
-pub fn manifest_summary(dir: &Path) -> Option<Summary> {
-    let bytes = crate::io::folder::read_regular_path(&dir.join("capability.json")).ok()?;
-    aw_manifest::summary(&bytes)
+/// Reads and validates the member folder at `dir`, whatever is there.
+pub fn read_copy(dir: &Path) -> InstalledCopy {
+    read_copy_from(&SkillDir::new(dir))
+}
+
+/// [`read_copy`] over any folder view: `capability.json` read once through
+/// [`ManifestFiles::manifest`], every other file at most once.
+pub fn read_copy_from(files: &dyn ManifestFiles) -> InstalledCopy {
+    let once = OnceFiles::new(files);
+    let manifest = files.manifest().map_err(|e| e.to_string());
+    let report = aw_manifest::validate(
+        manifest.as_deref().ok(),
+        &files.root().to_string_lossy(),
+        &once,
+    );
+    let version = aw_manifest::read_authoritative_version(&once);
+    let summary = manifest.as_deref().ok().and_then(aw_manifest::summary);
+    InstalledCopy {
+        manifest,
+        report,
+        version,
+        summary,
+    }
+}
+
+/// A member folder as [`read_copy_from`] reads it: the validator's view of its files, and its
+/// `capability.json`.
+pub trait ManifestFiles: SkillFiles {
+    /// The folder.
+    fn root(&self) -> &Path;
+    /// The bytes of `capability.json` (a regular file; anything else is an error).
+    fn manifest(&self) -> std::io::Result<Vec<u8>>;
+}
+
+impl ManifestFiles for SkillDir {
+    fn root(&self) -> &Path {
+        SkillDir::root(self)
+    }
+
+    fn manifest(&self) -> std::io::Result<Vec<u8>> {
+        self.manifest_bytes()
+    }
+}
+
+/// A folder view that reads each file once and answers later asks from what it read.
+struct OnceFiles<'a> {
+    files: &'a dyn SkillFiles,
+    read: RefCell<HashMap<String, FileRead>>,
+}
+
+impl<'a> OnceFiles<'a> {
+    fn new(files: &'a dyn SkillFiles) -> Self {
+        OnceFiles {
+            files,
+            read: RefCell::new(HashMap::new()),
+        }
+    }
+}
+
+impl SkillFiles for OnceFiles<'_> {
+    fn exists(&self, rel: &str) -> bool {
+        self.files.exists(rel)
+    }
+
+    fn read(&self, rel: &str) -> FileRead {
+        if let Some(found) = self.read.borrow().get(rel) {
+            return found.clone();
+        }
+        let found = self.files.read(rel);
+        self.read.borrow_mut().insert(rel.to_owned(), found.clone());
+        found
+    }
 }
 
 /// A bundled copy's manifest: `Ok(None)` when there is none, its consumer view, or why it cannot
@@ -136,4 +224,68 @@ pub fn distinct_folders<T>(folders: Vec<(std::path::PathBuf, T)>) -> Vec<(std::p
             Err(_) => true,
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+
+    /// A member folder in memory that counts every read.
+    struct Counted {
+        root: std::path::PathBuf,
+        files: HashMap<&'static str, &'static str>,
+        reads: RefCell<HashMap<String, usize>>,
+        manifest_reads: Cell<usize>,
+    }
+
+    impl SkillFiles for Counted {
+        fn exists(&self, rel: &str) -> bool {
+            self.files.contains_key(rel)
+        }
+
+        fn read(&self, rel: &str) -> FileRead {
+            *self.reads.borrow_mut().entry(rel.to_owned()).or_default() += 1;
+            self.files
+                .get(rel)
+                .map_or(FileRead::Absent, |t| FileRead::Bytes(t.as_bytes().to_vec()))
+        }
+    }
+
+    impl ManifestFiles for Counted {
+        fn root(&self) -> &Path {
+            &self.root
+        }
+
+        fn manifest(&self) -> std::io::Result<Vec<u8>> {
+            self.manifest_reads.set(self.manifest_reads.get() + 1);
+            Ok(self.files["capability.json"].as_bytes().to_vec())
+        }
+    }
+
+    #[test]
+    fn a_member_folder_is_read_once_for_every_question_a_command_asks() {
+        let folder = Counted {
+            root: "/skills/m".into(),
+            files: HashMap::from([
+                ("capability.json", r#"{"name":"m","settings":{}}"#),
+                (
+                    "SKILL.md",
+                    "---\nname: m\nmetadata:\n  version: 1.2.3\n---\n",
+                ),
+            ]),
+            reads: RefCell::new(HashMap::new()),
+            manifest_reads: Cell::new(0),
+        };
+        let copy = read_copy_from(&folder);
+        // Everything the family verbs ask of a member comes from this one read.
+        let _ = (copy.settings(), copy.text(), copy.summary.clone());
+        assert_eq!(folder.manifest_reads.get(), 1);
+        assert!(
+            folder.reads.borrow().values().all(|n| *n == 1),
+            "{:?}",
+            folder.reads.borrow()
+        );
+        assert_eq!(folder.reads.borrow().get("SKILL.md"), Some(&1));
+    }
 }

@@ -10,7 +10,7 @@ use aw_core::error_code::ErrorCode;
 use aw_core::family::links::{Action, SourceProblem, action, derive};
 use aw_manifest::role_wrappers_of;
 use aw_workspace::family::links::{
-    create, found, make_executable, prepare_bin, remove, restore_mode, source_ready,
+    ApplyError, apply as apply_links, found, prepare_bin, remove, source_ready,
 };
 use aw_workspace::family::skill::resolve_arg;
 use aw_workspace::locate::current_dir;
@@ -197,48 +197,26 @@ struct Row {
     problem: Option<SourceProblem>,
 }
 
-/// Makes every link to create, each source first given its execute bits; all or nothing: on a
-/// failure the links made and the modes changed are put back before the refusal.
+/// Makes every link to create through the shell's all-or-nothing transaction; says which rows
+/// it made.
 fn apply(bin: &Path, rows: &[Row]) -> Result<Vec<bool>, Failure> {
-    let mut changed: Vec<(&Path, u32)> = Vec::new();
-    let mut created: Vec<&Row> = Vec::new();
-    let undo = |changed: &[(&Path, u32)], created: &[&Row]| {
-        for r in created {
-            let _ = remove(bin, &r.cmd, &r.target);
-        }
-        for (path, mode) in changed {
-            restore_mode(path, *mode);
-        }
-    };
-    let mut done = Vec::new();
-    for r in rows {
-        if r.action != Action::Create {
-            done.push(false);
-            continue;
-        }
-        match make_executable(&r.target) {
-            Ok(Some(mode)) => changed.push((&r.target, mode)),
-            Ok(None) => {}
-            Err(e) => {
-                undo(&changed, &created);
-                return Err(Failure::new(
-                    ErrorCode::FamilyLinksInvalid,
-                    format!(
-                        "could not make {} executable: {e}; nothing was kept",
-                        r.target.display()
-                    ),
-                    "give it the execute bit yourself (chmod +x), then run again",
-                ));
-            }
-        }
-        if let Err(e) = create(bin, &r.cmd, &r.target) {
-            undo(&changed, &created);
-            return Err(link_failed(bin, &r.cmd, &e));
-        }
-        created.push(r);
-        done.push(true);
+    let links: Vec<(&str, &Path)> = rows
+        .iter()
+        .filter(|r| r.action == Action::Create)
+        .map(|r| (r.cmd.as_str(), r.target.as_path()))
+        .collect();
+    match apply_links(bin, &links) {
+        Ok(()) => Ok(rows.iter().map(|r| r.action == Action::Create).collect()),
+        Err(ApplyError::Chmod { target, error }) => Err(Failure::new(
+            ErrorCode::FamilyLinksInvalid,
+            format!(
+                "could not make {} executable: {error}; nothing was kept",
+                target.display()
+            ),
+            "give it the execute bit yourself (chmod +x), then run again",
+        )),
+        Err(ApplyError::Link { cmd, error }) => Err(link_failed(bin, &cmd, &error)),
     }
-    Ok(done)
 }
 
 fn link_failed(bin: &std::path::Path, cmd: &str, e: &std::io::Error) -> Failure {

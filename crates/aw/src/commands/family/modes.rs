@@ -37,7 +37,7 @@ pub fn run(args: &ModesArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
     let m = member(&args.dir)?;
     let view = catalog_view_of(&m.text).map_err(|why| malformed(&m, &why))?;
-    let valid = m.dir.validate().class == Class::Valid;
+    let valid = m.validate().class == Class::Valid;
     let dir = m.dir.root().to_string_lossy().into_owned();
     Ok(match style.format {
         Format::Json => Outcome::json(&json!({

@@ -8,15 +8,13 @@ use crate::style::clean;
 use aw_core::family::State;
 use aw_core::family::bridge_settings::{active, env_rule, resolve};
 use aw_core::family::posture::{BACKENDS, Pins, TIER_SETTING, posture_line};
-use aw_manifest::{PostureBlock, SettingKind, Summary};
-use aw_workspace::family::bridge_settings::{
-    config_home, file_path, member_at, read as read_settings,
-};
-use aw_workspace::family::manifest_summary;
+use aw_manifest::{PostureBlock, SettingEntry, SettingKind, Summary};
+use aw_workspace::family::bridge_settings::{config_home, file_path, read as read_settings};
+use aw_workspace::family::read_copy;
 use aw_workspace::locate::env_value;
 use clap::Args;
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 // Arguments of `aw family posture`.
 #[derive(Debug, Args)]
@@ -62,12 +60,13 @@ pub fn run(args: &PostureArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             .iter()
             .map(|(name, label)| {
                 let dir = cwd.join(b).join(name);
-                let summary = manifest_summary(&dir);
+                let copy = read_copy(&dir);
                 Source {
                     name,
                     label,
                     dir: Some(dir),
-                    summary,
+                    summary: copy.summary.clone(),
+                    settings: copy.settings(),
                     ladder: None,
                 }
             })
@@ -92,6 +91,7 @@ pub fn run(args: &PostureArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
                         label,
                         dir: own.map(|p| p.dir.clone()),
                         summary: own.and_then(|p| p.copy.summary.clone()),
+                        settings: own.map(|p| p.copy.settings()).unwrap_or_default(),
                         ladder: primary.map(|p| p.class.state),
                     }
                 })
@@ -99,17 +99,17 @@ pub fn run(args: &PostureArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         }
     };
     let bundled = args.bundled.is_some();
-    let mut backends: Vec<Backend> = sources
-        .into_iter()
-        .map(|src| backend(src, bundled))
-        .collect();
-    // An active `CODEX_SERVICE_TIER` host setting is the codex tier that dispatch really uses.
-    for b in &mut backends {
+    let mut backends: Vec<Backend> = Vec::new();
+    for mut src in sources {
+        let settings = std::mem::take(&mut src.settings);
+        let mut b = backend(src, bundled);
+        // An active `CODEX_SERVICE_TIER` host setting is the codex tier that dispatch really uses.
         if b.label == "codex"
-            && let (Some(pins), Some(dir)) = (&mut b.pins, &b.dir)
+            && let (Some(pins), Some(_)) = (&mut b.pins, &b.dir)
         {
-            pins.settings_tier = settings_tier(dir, cx);
+            pins.settings_tier = settings_tier(&settings, cx);
         }
+        backends.push(b);
     }
     // The family's rule: any malformed or unreadable source silences the whole line.
     let silenced = backends
@@ -135,11 +135,10 @@ pub fn run(args: &PostureArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     })
 }
 
-/// The active value of the tier setting the member at `dir` declares (env > file > default,
+/// The active value of the tier setting a member declares in `settings` (env > file > default,
 /// the value checked by its kind), when one is set other than its default.
-fn settings_tier(dir: &Path, cx: &Ctx<'_>) -> Option<String> {
-    let member = member_at(dir);
-    let entry = member.settings.iter().find(|e| e.key == TIER_SETTING)?;
+fn settings_tier(settings: &[SettingEntry], cx: &Ctx<'_>) -> Option<String> {
+    let entry = settings.iter().find(|e| e.key == TIER_SETTING)?;
     let state = config_home(cx.home().as_deref()).map(|c| read_settings(&file_path(&c)));
     let file = state.as_ref().and_then(|s| s.file());
     let env = env_value(TIER_SETTING);
@@ -159,6 +158,8 @@ struct Source {
     label: &'static str,
     dir: Option<PathBuf>,
     summary: Option<Summary>,
+    /// Its `settings` entries (none unless its manifest is VALID).
+    settings: Vec<SettingEntry>,
     /// The installed copy's rung on the detection ladder (none for a bundled copy).
     ladder: Option<State>,
 }

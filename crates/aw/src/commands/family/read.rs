@@ -12,6 +12,19 @@ pub struct Member {
     pub dir: SkillDir,
     /// The text of its `capability.json` (invalid UTF-8 replaced, as the validator reads it).
     pub text: String,
+    /// The bytes that text was read from.
+    bytes: Vec<u8>,
+}
+
+impl Member {
+    /// The validator's report on the folder, from the manifest bytes already read.
+    pub fn validate(&self) -> aw_manifest::Report {
+        aw_manifest::validate(
+            Some(&self.bytes),
+            &self.dir.root().to_string_lossy(),
+            &self.dir,
+        )
+    }
 }
 
 /// Reads the manifest of the skill folder named by `arg`.
@@ -26,21 +39,27 @@ pub fn member(arg: &str) -> Result<Member, Failure> {
     })?;
     Ok(Member {
         text: String::from_utf8_lossy(&bytes).into_owned(),
+        bytes,
         dir,
     })
 }
 
 /// The failure for a manifest that does not parse as a JSON object.
 pub fn malformed(member: &Member, why: &str) -> Failure {
+    malformed_at(member.dir.root(), why)
+}
+
+/// [`malformed`] for the member folder at `dir`.
+pub fn malformed_at(dir: &std::path::Path, why: &str) -> Failure {
     Failure::new(
         ErrorCode::FamilyManifestMalformed,
         format!(
             "{}/capability.json is not a JSON object: {why}",
-            member.dir.root().display()
+            dir.display()
         ),
         format!(
             "run `aw manifest validate {}` for the full report",
-            member.dir.root().display()
+            dir.display()
         ),
     )
 }

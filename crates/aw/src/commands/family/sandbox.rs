@@ -2,7 +2,7 @@
 //! hosts and writable state dirs the family members whose review wrapper is wired need, and the
 //! recipe fingerprint the kit keys its acknowledgement by.
 
-use super::read::{malformed, member};
+use super::read::{malformed, malformed_at, member};
 use super::survey::{roots, survey};
 use crate::context::Ctx;
 use crate::failure::Failure;
@@ -11,11 +11,11 @@ use crate::style::clean_lines;
 use aw_core::family::State;
 use aw_core::family::roster::BRIDGE_KIND;
 use aw_core::family::sandbox::{Recipe, merge_hosts, recipe, resolve_writable_dir};
-use aw_core::family::wiring::{ClaudeWiring, SETTINGS_FILES, acknowledged, wiring};
+use aw_core::family::wiring::{Ack, ClaudeWiring, SETTINGS_FILES, acknowledgement, wiring};
 use aw_manifest::Class;
 use aw_manifest::sandbox_view_of;
-use aw_workspace::family::skill::{SkillDir, resolve_arg};
-use aw_workspace::family::{acks_text, claude_settings_files};
+use aw_workspace::family::skill::resolve_arg;
+use aw_workspace::family::{acks_text, claude_settings_files, read_copy};
 use aw_workspace::install::on_path;
 use aw_workspace::locate::current_dir;
 use aw_workspace::locate::env_value;
@@ -55,22 +55,30 @@ pub struct SandboxArgs {
     pub all: bool,
 }
 
-/// The folders to read, and the installed copies passed over with why.
+/// A bridge folder and its manifest text, when it could be read.
+type Bridge = (PathBuf, Option<String>);
+
+/// The folders to read with their manifest text (each read once, when it was validated), and
+/// the copies passed over with why.
 fn bridge_dirs(
     args: &SandboxArgs,
     cwd: &Path,
     cx: &Ctx<'_>,
-) -> Result<(Vec<PathBuf>, Vec<Value>), Failure> {
+) -> Result<(Vec<Bridge>, Vec<Value>), Failure> {
     let mut skipped = Vec::new();
     if !args.members.is_empty() {
         let mut dirs = Vec::new();
         for m in &args.members {
             let dir = resolve_arg(cwd, m);
-            let report = SkillDir::new(&dir).validate();
-            if report.class == Class::Valid {
-                dirs.push(dir);
+            let copy = read_copy(&dir);
+            if copy.report.class == Class::Valid {
+                dirs.push((dir, copy.text()));
             } else {
-                let first = report.errors.first().map_or("", |e| e.message.as_str());
+                let first = copy
+                    .report
+                    .errors
+                    .first()
+                    .map_or("", |e| e.message.as_str());
                 skipped.push(json!({
                     "dir": dir.to_string_lossy(),
                     "reason": format!("its manifest does not validate: {first}"),
@@ -90,7 +98,7 @@ fn bridge_dirs(
     for s in &bridges {
         let Some(copy) = s.primary() else { continue };
         if copy.class.state == State::Ok {
-            dirs.push(copy.dir.clone());
+            dirs.push((copy.dir.clone(), copy.copy.text()));
         } else {
             skipped.push(json!({
                 "dir": copy.dir.to_string_lossy(),
@@ -131,10 +139,15 @@ pub fn run(args: &SandboxArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let mut members = Vec::new();
     let mut all_hosts: Vec<String> = Vec::new();
     let mut all_dirs: Vec<String> = Vec::new();
-    for dir in &dirs {
+    for (dir, text) in &dirs {
         let shown = dir.to_string_lossy().into_owned();
-        let read = member(&shown)
-            .and_then(|m| sandbox_view_of(&m.text).map_err(|why| malformed(&m, &why)));
+        // A copy that validated was read whole; only one that could not be read is read again,
+        // for the failure that says why.
+        let read = match text {
+            Some(text) => sandbox_view_of(text).map_err(|why| malformed_at(dir, &why)),
+            None => member(&shown)
+                .and_then(|m| sandbox_view_of(&m.text).map_err(|why| malformed(&m, &why))),
+        };
         let view = match read {
             Ok(r) => r,
             Err(f) => {
@@ -205,38 +218,10 @@ pub fn run(args: &SandboxArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     })
 }
 
-/// Whether the project acknowledges a fingerprint, and where.
-struct Ack {
-    acknowledged: Option<bool>,
-    source: Option<&'static str>,
-    error: Option<String>,
-}
-
-/// Reads the acknowledgement as the kit does: `docs/ai/acks.json` (never through a link), then
-/// the older key of the Claude settings files. An acks file that cannot be trusted leaves the
-/// answer unknown, with why.
+/// Reads the acknowledgement as the kit does (`docs/ai/acks.json` never through a link, then
+/// the older key of the Claude settings files); which one counts is the core's.
 fn ack(project: &Path, claude: &ClaudeWiring, fingerprint: &str) -> Ack {
-    const ACKS: &str = "docs/ai/acks.json";
-    match acks_text(project).and_then(|t| t.map(|t| acknowledged(&t, fingerprint)).transpose()) {
-        Err(why) => Ack {
-            acknowledged: None,
-            source: None,
-            error: Some(format!("{ACKS} is not usable: {why}")),
-        },
-        Ok(Some(true)) => Ack {
-            acknowledged: Some(true),
-            source: Some(ACKS),
-            error: None,
-        },
-        Ok(_) => {
-            let legacy = claude.legacy_acks.iter().any(|a| a == fingerprint);
-            Ack {
-                acknowledged: Some(legacy),
-                source: legacy.then_some(".claude/settings"),
-                error: None,
-            }
-        }
-    }
+    acknowledgement(acks_text(project), &claude.legacy_acks, fingerprint)
 }
 
 fn human(recipe: Option<&Recipe>, v: &Value) -> String {

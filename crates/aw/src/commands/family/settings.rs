@@ -12,8 +12,8 @@ use crate::output::{Format, Outcome};
 use crate::style::{clean, escaped};
 use aw_core::error_code::ErrorCode;
 use aw_core::family::bridge_settings::{
-    Effective, KeyClass, Known, Outcome as FileOutcome, SettingsFile, env_rule, outcome, reconcile,
-    resolve, writable_value,
+    Declared, Effective, KeyClass, Known, Outcome as FileOutcome, SettingsFile, env_rule,
+    first_declarations, outcome, reconcile, resolve, writable_value,
 };
 use aw_core::family::roster::BRIDGE_KIND;
 use aw_manifest::{Class, SettingEntry, SettingKind};
@@ -79,24 +79,8 @@ pub enum Verb {
     Reconcile,
 }
 
-/// A known key and the member that declares it.
-struct Known1<'m> {
-    entry: &'m SettingEntry,
-    member: &'m Member,
-}
-
-/// Every key the members declare, the first declaration of a key winning.
-fn registry(members: &[Member]) -> Vec<Known1<'_>> {
-    let mut out: Vec<Known1<'_>> = Vec::new();
-    for member in members {
-        for entry in &member.settings {
-            if !out.iter().any(|k| k.entry.key == entry.key) {
-                out.push(Known1 { entry, member });
-            }
-        }
-    }
-    out
-}
+/// A known key: its first declaration and the member that makes it.
+type KnownKey<'m> = Declared<'m, Member, SettingEntry>;
 
 /// Runs `aw family settings`.
 pub fn run(args: &SettingsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
@@ -110,7 +94,7 @@ pub fn run(args: &SettingsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         survey(&cwd, &roots, cx)
             .iter()
             .filter(|s| s.member.kind == BRIDGE_KIND)
-            .filter_map(|s| s.primary().map(|p| member_at(&p.dir)))
+            .filter_map(|s| s.primary().map(|p| Member::of(&p.dir, &p.copy)))
             .collect()
     } else {
         let mut out = Vec::new();
@@ -132,7 +116,7 @@ pub fn run(args: &SettingsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         }
         out
     };
-    let known = registry(&members);
+    let known = first_declarations(&members, |m| m.settings.as_slice(), |e| e.key.as_str());
     let Some(config) = config_home(home.as_deref()) else {
         return Err(Failure::new(
             ErrorCode::FamilySettingsNoConfigDir,
@@ -161,7 +145,7 @@ pub fn run(args: &SettingsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
 }
 
 struct View<'a, 'm> {
-    known: &'a [Known1<'m>],
+    known: &'a [KnownKey<'m>],
     members: &'a [Member],
     path: &'a Path,
 }
@@ -171,7 +155,7 @@ impl View<'_, '_> {
         aw_workspace::family::bridge_settings::read(self.path)
     }
 
-    fn find(&self, key: &str) -> Result<&Known1<'_>, Failure> {
+    fn find(&self, key: &str) -> Result<&KnownKey<'_>, Failure> {
         self.known
             .iter()
             .find(|k| k.entry.key == key)
@@ -196,7 +180,7 @@ impl View<'_, '_> {
         f
     }
 
-    fn setting(&self, k: &Known1<'_>, file: Option<&SettingsFile>) -> Value {
+    fn setting(&self, k: &KnownKey<'_>, file: Option<&SettingsFile>) -> Value {
         let e = k.entry;
         let env = env_value(&e.key);
         let in_file = file.and_then(|f| f.value(&e.key));
