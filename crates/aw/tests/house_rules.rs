@@ -317,7 +317,7 @@ fn output_that_cannot_be_written_is_a_failure_not_a_success() {
     not(target_feature = "crt-static")
 ))]
 fn the_binary_is_linked_at_a_fixed_address_unless_pie_is_asked_for() {
-    let bytes = std::fs::read(env!("CARGO_BIN_EXE_aw")).unwrap();
+    let bytes = std::fs::read(crate::support::bin()).unwrap();
     assert_eq!(&bytes[..4], b"\x7fELF");
     // e_type, little-endian, at offset 16: 2 is EXEC, 3 is DYN.
     let e_type = u16::from_le_bytes([bytes[16], bytes[17]]);

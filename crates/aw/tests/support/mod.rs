@@ -42,9 +42,13 @@ pub const FIXTURE_MTIME: Duration = Duration::from_secs(1_773_081_000);
 /// hang; the property under test is never how fast something happens.
 pub const HANG_GUARD: Duration = Duration::from_secs(60);
 
-/// The `aw` binary under test.
+/// The `aw` binary under test: the one cargo built for this suite, or `AW_TEST_BINARY` (CI
+/// runs the suite again against the release build, whose dependencies are built without the
+/// features the test build's dev-dependencies turn on).
 pub fn bin() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_aw"))
+    std::env::var_os("AW_TEST_BINARY")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_aw")))
 }
 
 /// Gives `c` the clean environment: HOME is `home`, and no `AW_*` or `GIT_*` variable of the
