@@ -330,9 +330,6 @@ pub fn session_or_code<'a>(
 
 /// Parses `argv`, runs the command, prints its result and returns the exit code.
 pub fn run(argv: Vec<OsString>) -> u8 {
-    // Before anything else, and before any thread exists (the local offset can only be read
-    // while the process is single-threaded).
-    let now = Now::read();
     let cli = match Cli::read(&argv) {
         Ok(cli) => cli,
         Err(err) => {
@@ -340,6 +337,9 @@ pub fn run(argv: Vec<OsString>) -> u8 {
             return parse_failure(&argv, err);
         }
     };
+    // Before the command, and before any thread exists (the local offset can only be read
+    // while the process is single-threaded); not for help, the version or a refused line.
+    let now = Now::read();
     style::choose(cli.global.color.unwrap_or_default());
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         commands::dispatch(
