@@ -79,7 +79,14 @@ pub const HELP_MAP: &[(&str, &[&str])] = &[
     ),
     (
         "Agent hosts and the shell",
-        &["self", "skill-index", "context-plan", "completions", "man"],
+        &[
+            "self",
+            "skill-index",
+            "context-plan",
+            "schema",
+            "completions",
+            "man",
+        ],
     ),
     ("Family manifests", &["manifest", "family"]),
     (

@@ -40,7 +40,7 @@ pub fn run(args: &CompletionsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.style(Format::Human)?;
     let script = script(args.shell);
     Ok(match style.format {
-        Format::Json => Outcome::json_of(&Completions {
+        Format::Json => Outcome::json(&Completions {
             shell: args.shell.to_string(),
             script,
         }),

@@ -45,7 +45,7 @@ pub fn run(args: &ManArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.style(Format::Human)?;
     let (page, roff) = page(&args.path)?;
     Ok(match style.format {
-        Format::Json => Outcome::json_of(&ManPage { page, roff }),
+        Format::Json => Outcome::json(&ManPage { page, roff }),
         Format::Human => Outcome::text(roff),
     })
 }
