@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Whole-process latency of aw commands.
 #
-# Usage: bench/latency.sh [manifest|sessions|listing|flow|status|capability|family|hook|all] [SKILL_DIR...]
+# Usage: bench/latency.sh [manifest|sessions|listing|flow|status|capability|family|hook|startup|all] [SKILL_DIR...]
 #   manifest: `aw manifest validate --strict` over the given skill folders (default: the five
 #             family members of ../shared/data/manifest-fixtures when present, else the demo's
 #             example skills).
@@ -42,11 +42,22 @@
 #             --porcelain`; timed by a small Python loop (each command started directly, stdin
 #             from the payload file, the commands interleaved). Target: the hook <= 3x the floor
 #             at every size.
+#   startup:  process start-up: `aw --version`, and on a small workspace (5 sessions, 5 specs)
+#             `next-number docs/specs --dry-run`, `sessions` and `flow advance` (a boundary
+#             re-read), each beside /bin/true (the spawn floor), timed by a small Python loop (each
+#             command started directly, all interleaved, 1000 rounds; AW_BENCH_ROUNDS overrides):
+#             median and p10 wall time, and with perf, task-clock (cpu) and page faults from
+#             `perf stat -r 300`. Target: --version <= 1.5x /bin/true, the others <= 2x.
 # Uses hyperfine when installed (median of >= 100 runs), else a loop of N runs timed with `date`.
+# AW_BIN times another aw binary (say, an older build kept aside) instead of building this tree's.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-aw=${CARGO_TARGET_DIR:-$root/target}/release/aw
-cargo build --release --quiet --manifest-path "$root/Cargo.toml"
+if [ -n "${AW_BIN:-}" ]; then
+  aw=$(realpath "$AW_BIN")
+else
+  aw=${CARGO_TARGET_DIR:-$root/target}/release/aw
+  cargo build --release --quiet --manifest-path "$root/Cargo.toml"
+fi
 # The examples the benchmarks use, built here: the benchmarks point HOME at throwaway folders,
 # where cargo would find no toolchain. bare-read is the floor; gen-workspace writes workspaces.
 floor=${CARGO_TARGET_DIR:-$root/target}/release/examples/bare-read
@@ -134,8 +145,8 @@ case $what in
     measure "session-create (200+ sessions)" "$aw" session-create --type quick --name bench-quick --objective "Bench" --json
     cd "$root"
     ;;
-  manifest|listing|flow|status|capability|family|hook) ;;
-  *) echo "unknown benchmark: $what (manifest|sessions|listing|flow|status|capability|family|hook|all)" >&2; exit 2 ;;
+  manifest|listing|flow|status|capability|family|hook|startup) ;;
+  *) echo "unknown benchmark: $what (manifest|sessions|listing|flow|status|capability|family|hook|startup|all)" >&2; exit 2 ;;
 esac
 
 case $what in
@@ -371,5 +382,84 @@ PY
       cd "$root"
     done
     rm -rf "$hws"
+    ;;
+esac
+
+case $what in
+  startup|all)
+    stws=$(mktemp -d /tmp/aw-bench-startup.XXXXXX)
+    trap 'rm -rf "${stws:-}" "${hws:-}" "${fam:-}" "${cws:-}" "${sws:-}" "${ws:-}"' EXIT
+    export HOME=$stws/home AW_LOCK_WAIT_MS=30000
+    unset AW_NAMESPACE AW_CONTEXT_ID CLAUDE_CODE_SESSION_ID NO_COLOR CLICOLOR_FORCE
+    mkdir -p "$HOME" "$stws/app" "$stws/docs/specs"
+    cd "$stws"
+    "$aw" workspace-init --source app:app --json >/dev/null
+    for ((i = 1; i <= 5; i++)); do
+      "$aw" session-create --type quick --name "topic-$i" --objective "Bench session $i" --json >/dev/null
+      : >"docs/specs/$(printf '%03d' "$i")-spec-topic-$i.md"
+    done
+    folder=005-topic-5
+    "$aw" flow advance --session "$folder" --flow quick --adopt --json >/dev/null
+    # Each command must work before it is timed: a failing command would time its error path.
+    for args in "--version" "next-number docs/specs --dry-run --json" "sessions --json" \
+      "flow advance --session $folder --json"; do
+      # shellcheck disable=SC2086 # the arguments are meant to split
+      "$aw" $args >/dev/null || { echo "aw $args failed" >&2; exit 1; }
+    done
+    python3 - "$aw" "$folder" "${AW_BENCH_ROUNDS:-1000}" <<'PY'
+import shutil, statistics, subprocess, sys, time
+aw, folder, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
+cmds = {
+    "floor: /bin/true": ["/bin/true"],
+    "aw --version": [aw, "--version"],
+    "aw next-number docs/specs --dry-run": [aw, "next-number", "docs/specs", "--dry-run", "--json"],
+    "aw sessions (5 sessions)": [aw, "sessions", "--json"],
+    "aw flow advance (boundary re-read)": [aw, "flow", "advance", "--session", folder, "--json"],
+}
+targets = {"aw --version": 1.5}
+def run(cmd):
+    start = time.perf_counter_ns()
+    subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return (time.perf_counter_ns() - start) / 1e6
+def stat(cmd):
+    """task-clock (cpu ms) and page faults from perf stat, or None without perf."""
+    if not shutil.which("perf"):
+        return None
+    p = subprocess.run(["perf", "stat", "-x,", "-r", "300", "-e", "page-faults,task-clock", *cmd],
+                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    got = {}
+    for line in p.stderr.splitlines():
+        f = line.split(",")
+        if len(f) > 3 and f[0] and f[2].startswith(("page-faults", "task-clock")):
+            got[f[2].split(":")[0]] = float(f[0])
+    return got if len(got) == 2 else None
+times = {name: [] for name in cmds}
+for cmd in cmds.values():
+    for _ in range(20):
+        run(cmd)
+for _ in range(rounds):
+    for name, cmd in cmds.items():
+        times[name].append(run(cmd))
+for xs in times.values():
+    xs.sort()
+floor = times["floor: /bin/true"]
+fstat = stat(cmds["floor: /bin/true"])
+for name, cmd in cmds.items():
+    xs = times[name]
+    med, p10 = statistics.median(xs), xs[len(xs) // 10]
+    st = fstat if name.startswith("floor") else stat(cmd)
+    line = f"{name:<38} median {med:5.2f} ms  p10 {p10:5.2f} ms"
+    if st:
+        line += f"  cpu {st['task-clock']:5.2f} ms  {st['page-faults']:4.0f} faults"
+    if not name.startswith("floor"):
+        line += f"  | {med / statistics.median(floor):4.2f}x median, {p10 / floor[len(floor) // 10]:4.2f}x p10"
+        if st and fstat:
+            line += f", {st['task-clock'] / fstat['task-clock']:4.2f}x cpu"
+        line += f" (target <= {targets.get(name, 2.0)})"
+    print(line)
+print(f"({rounds} interleaved rounds" + ("; cpu and faults: perf stat -r 300)" if fstat else ")"))
+PY
+    cd "$root"
+    rm -rf "$stws"
     ;;
 esac

@@ -509,6 +509,7 @@ mod tests {
         "CLAUDE_CODE_SESSION_ID",
         "CLAUDE_CONFIG_DIR",
         "CLAUDE_PLUGIN_ROOT",
+        "CLICOLOR_FORCE",
         "CODEX_CLI",
         "CODEX_HOME",
         "CODEX_RUNTIME",

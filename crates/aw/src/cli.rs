@@ -4,8 +4,10 @@ use crate::commands::{self, Command};
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{self, Format, FormatFlags};
+use crate::style::{self, ColorChoice};
 use aw_core::error_code::ErrorCode;
 use aw_workspace::io::clock::Now;
+use clap::builder::StyledStr;
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Args, CommandFactory, FromArgMatches, Parser};
 use serde_json::json;
@@ -23,11 +25,241 @@ use std::ffi::OsString;
     disable_help_subcommand = true,
     after_help = "Output: JSON when stdout is piped, text on a terminal; `--format` or `--json` decide.\nRun `aw <command> --help` for the details of one command."
 )]
-pub struct Cli {
+struct Top {
     #[command(flatten)]
+    global: Global,
+}
+
+/// The parsed command line: the global flags and the command.
+#[derive(Debug)]
+pub struct Cli {
     pub global: Global,
-    #[command(subcommand)]
     pub command: Command,
+}
+
+/// The top-level help's map: each heading, in order, with the commands under it. Every command
+/// is under exactly one heading (`tests/cli_contract.rs` checks it against the command list).
+pub const HELP_MAP: &[(&str, &[&str])] = &[
+    (
+        "Workspace and sources",
+        &[
+            "workspace-init",
+            "sources",
+            "stack",
+            "project-md-upsert",
+            "set-working-branch",
+            "set-qa-branch",
+            "remove-source",
+            "attach-multiroot",
+            "detach-multiroot",
+            "visibility",
+        ],
+    ),
+    (
+        "Sessions and checkpoints",
+        &[
+            "session-create",
+            "sessions",
+            "session-resume",
+            "session-close",
+            "session-artifacts",
+            "history-update",
+            "checkpoint-write",
+            "checkpoint-read",
+        ],
+    ),
+    (
+        "Documents and the board",
+        &["status", "resume", "next-number", "persist"],
+    ),
+    ("Flows", &["flow"]),
+    (
+        "Capabilities and designs",
+        &["capability", "designs", "skills"],
+    ),
+    (
+        "Agent hosts and the shell",
+        &[
+            "self",
+            "skill-index",
+            "context-plan",
+            "schema",
+            "completions",
+            "man",
+        ],
+    ),
+    ("Family manifests", &["manifest", "family"]),
+    (
+        "Hook targets (commands a host calls, not a person)",
+        &["hook", "auto-compact-on-close", "resume-summary"],
+    ),
+    ("Development", &["context-budget", "demo"]),
+];
+
+/// The column the top-level help wraps its summaries at.
+const HELP_WIDTH: usize = 100;
+
+impl CommandFactory for Cli {
+    /// The whole command tree, as help, errors, completions and man pages show it: the
+    /// top-level help lists the commands under the headings of [`HELP_MAP`].
+    fn command() -> clap::Command {
+        let top = Top::command()
+            .subcommand_required(true)
+            .arg_required_else_help(true);
+        // The command list would otherwise take the summary of aw from the enum's doc comment.
+        let (about, long_about) = (top.get_about().cloned(), top.get_long_about().cloned());
+        let mut cmd = <Command as clap::Subcommand>::augment_subcommands(top);
+        if let (Some(about), Some(long_about)) = (about, long_about) {
+            cmd = cmd.about(about).long_about(long_about);
+        }
+        let template = help_template(&cmd);
+        cmd.help_template(template)
+    }
+
+    fn command_for_update() -> clap::Command {
+        Cli::command()
+    }
+}
+
+impl FromArgMatches for Cli {
+    fn from_arg_matches(m: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        Ok(Cli {
+            global: Global::from_arg_matches(m)?,
+            command: Command::from_arg_matches(m)?,
+        })
+    }
+
+    fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Cli::from_arg_matches(m)?;
+        Ok(())
+    }
+}
+
+/// `Cli::try_parse_from` and the rest parse with the whole tree; `aw` itself parses with
+/// [`Cli::read`].
+impl Parser for Cli {}
+
+impl Cli {
+    /// Parses the command line. Start-up is most of a small command's time, so the tree is
+    /// first cut to the verb the line names: clap then copies the global flags into one
+    /// command, not into all of them (some 200 clones and 200 KiB of heap). A line the cut
+    /// tree does not parse, or that asks for help (anything but a parse or `--version`), is
+    /// parsed again by the whole tree, which alone decides what is printed.
+    pub fn read(argv: &[OsString]) -> Result<Cli, clap::Error> {
+        if let Some(cut) = cut_tree(argv) {
+            match cut.try_get_matches_from(argv) {
+                Ok(m) if m.subcommand_name().is_some() => return Cli::from_arg_matches(&m),
+                Err(e) if e.kind() == ErrorKind::DisplayVersion => return Err(e),
+                _ => {}
+            }
+        }
+        let m = Cli::command().try_get_matches_from(argv)?;
+        Cli::from_arg_matches(&m)
+    }
+}
+
+/// The top-level command holding only the verb `argv` names (its first bare word, past the
+/// global flags and their values), or none at all when it names none; `None` when that word
+/// is not a command.
+fn cut_tree(argv: &[OsString]) -> Option<clap::Command> {
+    let top = Top::command();
+    let mut words = argv.iter().skip(1).map(|a| a.to_str());
+    let verb = loop {
+        let Some(word) = words.next() else {
+            return Some(top);
+        };
+        let word = word?;
+        if word == "--" {
+            return None;
+        }
+        if let Some(long) = word.strip_prefix("--") {
+            let takes_value = !long.contains('=')
+                && top
+                    .get_arguments()
+                    .any(|a| a.get_long() == Some(long) && a.get_action().takes_values());
+            if takes_value {
+                words.next();
+            }
+            continue;
+        }
+        if !word.starts_with('-') {
+            break word;
+        }
+    };
+    let all = <Command as clap::Subcommand>::augment_subcommands(clap::Command::new("aw"));
+    let sub = all.find_subcommand(verb)?.clone();
+    Some(top.subcommand(sub))
+}
+
+/// The top-level help: clap's, with the commands listed under the headings of [`HELP_MAP`] (a
+/// command missing from the map is listed last, under "Other commands").
+fn help_template(cmd: &clap::Command) -> StyledStr {
+    use std::fmt::Write;
+    let styles = cmd.get_styles();
+    let (header, literal) = (styles.get_header(), styles.get_literal());
+    let named: Vec<(&str, String)> = cmd
+        .get_subcommands()
+        .map(|c| {
+            let about = c.get_about().map(|a| a.to_string()).unwrap_or_default();
+            (c.get_name(), about)
+        })
+        .collect();
+    let width = named.iter().map(|(n, _)| n.len()).max().unwrap_or(0) + 2;
+    let mapped: Vec<&str> = HELP_MAP
+        .iter()
+        .flat_map(|(_, names)| names.iter().copied())
+        .collect();
+    let others: Vec<&str> = named
+        .iter()
+        .map(|(n, _)| *n)
+        .filter(|n| !mapped.contains(n))
+        .collect();
+    let mut t = StyledStr::new();
+    let _ = writeln!(
+        t,
+        "{{before-help}}{{about-with-newline}}\n{{usage-heading}} {{usage}}"
+    );
+    let groups = HELP_MAP
+        .iter()
+        .copied()
+        .chain((!others.is_empty()).then_some(("Other commands", others.as_slice())));
+    for (heading, names) in groups {
+        let _ = write!(t, "\n{header}{heading}:{header:#}\n");
+        for name in names {
+            let about = named
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, a)| a.as_str())
+                .unwrap_or_default();
+            let pad = width - name.len();
+            let _ = write!(t, "  {literal}{name}{literal:#}{:pad$}", "");
+            let _ = writeln!(t, "{}", wrap(about, 2 + width, HELP_WIDTH));
+        }
+    }
+    let _ = write!(
+        t,
+        "\n{header}Global options:{header:#}\n{{options}}{{after-help}}"
+    );
+    t
+}
+
+/// `text` wrapped at `width` columns, each line after the first indented by `indent`.
+fn wrap(text: &str, indent: usize, width: usize) -> String {
+    let mut out = String::new();
+    let mut col = indent;
+    for word in text.split_whitespace() {
+        if col > indent && col + 1 + word.chars().count() > width {
+            out.push('\n');
+            out.push_str(&" ".repeat(indent));
+            col = indent;
+        } else if col > indent {
+            out.push(' ');
+            col += 1;
+        }
+        out.push_str(word);
+        col += word.chars().count();
+    }
+    out
 }
 
 // Flags every command accepts.
@@ -58,6 +290,16 @@ pub struct Global {
         help_heading = "Global options"
     )]
     pub workspace: Option<std::path::PathBuf>,
+    /// Colour in text output and help: `auto` (on a terminal, unless `NO_COLOR` is set;
+    /// `CLICOLOR_FORCE` forces it), `always` or `never`; the flag wins over the variables.
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        value_name = "WHEN",
+        help_heading = "Global options"
+    )]
+    pub color: Option<ColorChoice>,
 }
 
 impl Global {
@@ -95,16 +337,17 @@ pub fn session_or_code<'a>(
 
 /// Parses `argv`, runs the command, prints its result and returns the exit code.
 pub fn run(argv: Vec<OsString>) -> u8 {
-    // Before anything else, and before any thread exists (the local offset can only be read
-    // while the process is single-threaded).
-    let now = Now::read();
-    let parsed = Cli::command()
-        .try_get_matches_from(&argv)
-        .and_then(|m| Cli::from_arg_matches(&m));
-    let cli = match parsed {
+    let cli = match Cli::read(&argv) {
         Ok(cli) => cli,
-        Err(err) => return parse_failure(&argv, err),
+        Err(err) => {
+            style::choose(raw_color(&argv));
+            return parse_failure(&argv, err);
+        }
     };
+    // Before the command, and before any thread exists (the local offset can only be read
+    // while the process is single-threaded); not for help, the version or a refused line.
+    let now = Now::read();
+    style::choose(cli.global.color.unwrap_or_default());
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         commands::dispatch(
             &cli.command,
@@ -177,6 +420,27 @@ fn raw_format(argv: &[OsString]) -> Format {
         .resolve(output::tty_default())
         .map(|s| s.format)
         .unwrap_or_else(|_| output::tty_default())
+}
+
+/// The `--color` choice read from the raw arguments (they may not have parsed): the last one
+/// given wins, as when they parse; a value that is not a choice is `auto`.
+fn raw_color(argv: &[OsString]) -> ColorChoice {
+    let mut choice = ColorChoice::Auto;
+    let mut words = argv.iter().skip(1).map(|a| a.to_string_lossy());
+    while let Some(word) = words.next() {
+        if word == "--" {
+            break;
+        }
+        let value = match word.strip_prefix("--color") {
+            Some("") => words.next().map(|v| v.into_owned()),
+            Some(rest) => rest.strip_prefix('=').map(str::to_owned),
+            None => continue,
+        };
+        choice = value
+            .and_then(|v| <ColorChoice as clap::ValueEnum>::from_str(&v, false).ok())
+            .unwrap_or_default();
+    }
+    choice
 }
 
 fn format_named(v: &str) -> Option<Format> {
@@ -264,21 +528,33 @@ fn context_str(err: &clap::Error, kind: ContextKind) -> Option<String> {
     }
 }
 
+/// Help or the version as clap renders it, in colour when colour is on.
+fn rendered(err: &clap::Error) -> String {
+    let text = err.render();
+    if style::stdout_sink().color {
+        text.ansi().to_string()
+    } else {
+        text.to_string()
+    }
+}
+
 /// Turns a clap error into help output or a failure envelope.
 fn parse_failure(argv: &[OsString], err: clap::Error) -> u8 {
+    // Help and the version are rendered by clap as it parsed: the whole tree is not built for
+    // them (`aw --version` is the start-up floor that scripts and hooks pay).
+    if matches!(
+        err.kind(),
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
+    ) {
+        return written_or_failed(output::emit(&rendered(&err)), 0);
+    }
     let (cmd, path) = command_at(argv);
-    match err.kind() {
-        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
-            return written_or_failed(output::emit(&err.render().to_string()), 0);
-        }
-        // `aw` alone and `aw self` alone print the help, as the reference does (it lists the
-        // commands; `self` lists its verbs with exit 0).
-        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
-            if matches!(path.as_str(), "aw" | "aw self") =>
-        {
-            return written_or_failed(output::emit(&err.render().to_string()), 0);
-        }
-        _ => {}
+    // `aw` alone and `aw self` alone print the help, as the reference does (it lists the
+    // commands; `self` lists its verbs with exit 0).
+    if err.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+        && matches!(path.as_str(), "aw" | "aw self")
+    {
+        return written_or_failed(output::emit(&rendered(&err)), 0);
     }
     let mut subcommands: Vec<String> = cmd
         .get_subcommands()

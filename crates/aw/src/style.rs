@@ -2,6 +2,8 @@
 //!
 //! Colour is on when stdout is a terminal, `NO_COLOR` is unset or empty, and `TERM` is not `dumb`
 //! (`CLICOLOR_FORCE`, set and not `0`, turns it on without a terminal; `NO_COLOR` still wins).
+//! The global `--color always|never` decides instead of all of them; `--color auto` is the rule
+//! above. The choice is recorded once per process ([`choose`]), before anything is printed.
 //! Every piece of user-supplied text a view shows (titles, objectives, names, paths) goes through
 //! [`clean`], and human text bound for a terminal goes through [`for_terminal`] as it is written,
 //! which keeps only the colour sequences [`Paint`] itself writes: no control character from a
@@ -10,6 +12,27 @@
 use anstyle::{AnsiColor, Effects, Style};
 use std::borrow::Cow;
 use std::ffi::OsStr;
+use std::sync::OnceLock;
+
+/// `--color`: when the human views and help are coloured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// On a terminal, unless `NO_COLOR` is set (`CLICOLOR_FORCE` forces it).
+    #[default]
+    Auto,
+    /// Always, whatever the variables say and wherever stdout goes.
+    Always,
+    /// Never.
+    Never,
+}
+
+/// The process's `--color` choice, recorded once by the command line.
+static CHOICE: OnceLock<ColorChoice> = OnceLock::new();
+
+/// Records the `--color` choice for every later [`stdout_sink`]; only the first call counts.
+pub fn choose(choice: ColorChoice) {
+    let _ = CHOICE.set(choice);
+}
 
 /// Where human text goes: whether it is bound for a terminal, and whether colour is on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,14 +54,23 @@ pub struct ColorEnv<'a> {
     pub term: Option<&'a OsStr>,
     /// `CLICOLOR_FORCE`.
     pub force: Option<&'a OsStr>,
+    /// `--color`: `always` and `never` win over every variable above.
+    pub choice: ColorChoice,
 }
 
 /// Where human text goes, from the facts that decide it.
 pub fn sink_for(env: ColorEnv<'_>) -> Sink {
     let set = |v: Option<&OsStr>| v.is_some_and(|v| !v.is_empty());
     let forced = env.force.is_some_and(|v| !v.is_empty() && v != "0");
-    let color =
-        (env.is_terminal || forced) && !set(env.no_color) && env.term.is_none_or(|t| t != "dumb");
+    let color = match env.choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            (env.is_terminal || forced)
+                && !set(env.no_color)
+                && env.term.is_none_or(|t| t != "dumb")
+        }
+    };
     Sink {
         terminal: env.is_terminal || color,
         color,
@@ -58,6 +90,7 @@ pub fn stdout_sink() -> Sink {
         no_color: no_color.as_deref(),
         term: term.as_deref(),
         force: force.as_deref(),
+        choice: CHOICE.get().copied().unwrap_or_default(),
     })
 }
 
@@ -220,12 +253,70 @@ mod tests {
         term: Option<&'a str>,
         force: Option<&'a str>,
     ) -> Sink {
+        chosen(is_terminal, no_color, term, force, ColorChoice::Auto)
+    }
+
+    fn chosen<'a>(
+        is_terminal: bool,
+        no_color: Option<&'a str>,
+        term: Option<&'a str>,
+        force: Option<&'a str>,
+        choice: ColorChoice,
+    ) -> Sink {
         sink_for(ColorEnv {
             is_terminal,
             no_color: no_color.map(OsStr::new),
             term: term.map(OsStr::new),
             force: force.map(OsStr::new),
+            choice,
         })
+    }
+
+    #[test]
+    fn the_color_flag_wins_over_the_variables() {
+        use ColorChoice::{Always, Auto, Never};
+        let on = Sink {
+            terminal: true,
+            color: true,
+        };
+        // `always`: colour without a terminal, against NO_COLOR, TERM=dumb and CLICOLOR_FORCE=0.
+        assert_eq!(chosen(false, None, None, None, Always), on);
+        assert_eq!(
+            chosen(false, Some("1"), Some("dumb"), Some("0"), Always),
+            on
+        );
+        // `never`: no colour on a terminal, against CLICOLOR_FORCE.
+        let plain_terminal = Sink {
+            terminal: true,
+            color: false,
+        };
+        assert_eq!(
+            chosen(true, None, Some("xterm"), Some("1"), Never),
+            plain_terminal
+        );
+        assert_eq!(
+            chosen(false, None, None, Some("1"), Never),
+            Sink {
+                terminal: false,
+                color: false
+            },
+            "never colours nothing, so piped text stays as it is"
+        );
+        // `auto` is the variables' rule.
+        for (t, nc, term, force, color) in [
+            (true, None, Some("xterm"), None, true),
+            (true, Some("1"), Some("xterm"), None, false),
+            (false, None, None, Some("1"), true),
+            (false, Some("1"), None, Some("1"), false),
+            (true, None, Some("dumb"), None, false),
+            (false, None, Some("xterm"), None, false),
+        ] {
+            assert_eq!(
+                chosen(t, nc, term, force, Auto).color,
+                color,
+                "auto on {t} {nc:?} {term:?} {force:?}"
+            );
+        }
     }
 
     #[test]

@@ -44,15 +44,12 @@ fn version_and_help() {
     assert!(top.contains("manifest") && top.contains("demo"));
 }
 
-/// The command names a `--help` page lists under "Commands:" (wrapped lines skipped).
+/// The command names a `--help` page lists: under "Commands:", or under the headings of the
+/// top-level map.
 fn listed_commands(help: &str) -> Vec<String> {
-    help.lines()
-        .skip_while(|l| !l.starts_with("Commands:"))
-        .skip(1)
-        .take_while(|l| !l.trim().is_empty())
-        .filter(|l| l.starts_with("  ") && !l.starts_with("    "))
-        .filter_map(|l| l.split_whitespace().next().map(str::to_owned))
-        .filter(|c| c != "help")
+    crate::help_map::command_sections(help)
+        .into_iter()
+        .flat_map(|(_, entries)| entries.into_iter().map(|(name, _)| name))
         .collect()
 }
 
@@ -478,26 +475,13 @@ fn each_verbs_summary_is_the_line_its_parent_lists() {
         assert!(out.status.success(), "{args:?}");
         String::from_utf8(out.stdout).unwrap()
     };
-    // The parent's list as (name, summary), wrapped lines joined.
+    // The parent's list as (name, summary), wrapped lines joined: its "Commands:", or the
+    // headings of the top-level map.
     let entries = |help: &str| -> Vec<(String, String)> {
-        let mut out: Vec<(String, String)> = Vec::new();
-        for l in help
-            .lines()
-            .skip_while(|l| !l.starts_with("Commands:"))
-            .skip(1)
-            .take_while(|l| !l.trim().is_empty())
-        {
-            if l.starts_with("  ") && !l.starts_with("    ") {
-                let mut it = l.trim().splitn(2, ' ');
-                let name = it.next().unwrap_or_default().to_owned();
-                let rest = it.next().unwrap_or_default().trim().to_owned();
-                out.push((name, rest));
-            } else if let Some(last) = out.last_mut() {
-                last.1 = format!("{} {}", last.1, l.trim()).trim().to_owned();
-            }
-        }
-        out.retain(|(n, _)| n != "help");
-        out
+        crate::help_map::command_sections(help)
+            .into_iter()
+            .flat_map(|(_, entries)| entries)
+            .collect()
     };
     let summary = |help: String| {
         help.split("\nUsage:")

@@ -305,24 +305,59 @@ fn output_that_cannot_be_written_is_a_failure_not_a_success() {
     assert!(err.contains("could not be written"), "{err}");
 }
 
-/// On Linux with glibc the `aw` executable is linked at a fixed address (ELF type `EXEC`), so
-/// the loader patches no table at start-up (see ARCHITECTURE.md, "Start-up"); a build with
-/// `AW_BUILD_PIE=1` keeps a position-independent executable (type `DYN`) for packagers whose
-/// policy requires one.
+/// On Linux with glibc the `aw` executable is linked statically at a fixed address (ELF type
+/// `EXEC`, no interpreter, no dynamic section), so no loader runs and no table is patched at
+/// start-up (see ARCHITECTURE.md, "Start-up"). `AW_BUILD_DYNAMIC=1` links it dynamically at a
+/// fixed address, `AW_BUILD_PIE=1` keeps a position-independent executable (type `DYN`) for
+/// packagers whose policy requires one; only a C toolchain without static glibc, as the build
+/// script reports (`AW_LINK`), makes the default dynamic.
 #[test]
 #[cfg(all(
     target_os = "linux",
     target_env = "gnu",
     target_endian = "little",
+    target_pointer_width = "64",
     not(target_feature = "crt-static")
 ))]
-fn the_binary_is_linked_at_a_fixed_address_unless_pie_is_asked_for() {
-    let bytes = std::fs::read(crate::support::bin()).unwrap();
+fn the_binary_is_linked_statically_at_a_fixed_address_unless_asked_otherwise() {
+    // The binary this test build made (AW_LINK says how build.rs linked it), even when the
+    // suite runs against another one.
+    let bytes = std::fs::read(env!("CARGO_BIN_EXE_aw")).unwrap();
     assert_eq!(&bytes[..4], b"\x7fELF");
-    // e_type, little-endian, at offset 16: 2 is EXEC, 3 is DYN.
-    let e_type = u16::from_le_bytes([bytes[16], bytes[17]]);
-    let pie_asked = option_env!("AW_BUILD_PIE").is_some_and(|v| v == "1");
-    assert_eq!(e_type, if pie_asked { 3 } else { 2 });
+    let u16_at = |o: usize| u16::from_le_bytes([bytes[o], bytes[o + 1]]);
+    let u32_at = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().unwrap());
+    let u64_at = |o: usize| u64::from_le_bytes(bytes[o..o + 8].try_into().unwrap());
+    // e_type at 16: 2 is EXEC, 3 is DYN. The program headers: e_phoff at 32, e_phentsize at
+    // 54, e_phnum at 56; each header's p_type first: 2 is DYNAMIC, 3 is INTERP.
+    let e_type = u16_at(16);
+    let (phoff, phentsize, phnum) = (u64_at(32) as usize, u16_at(54), u16_at(56));
+    let types: Vec<u32> = (0..usize::from(phnum))
+        .map(|i| u32_at(phoff + i * usize::from(phentsize)))
+        .collect();
+    let dynamic = types.contains(&2) || types.contains(&3);
+    let link = env!("AW_LINK");
+    let asked = |v: &str| {
+        option_env!("AW_BUILD_PIE").is_some_and(|x| x == "1") && v == "pie"
+            || option_env!("AW_BUILD_DYNAMIC").is_some_and(|x| x == "1") && v == "dynamic"
+    };
+    match link {
+        "static" => {
+            assert_eq!(e_type, 2, "a fixed address");
+            assert!(!dynamic, "no interpreter, no dynamic section: {types:?}");
+        }
+        "pie" => {
+            assert!(asked("pie"), "a PIE nobody asked for");
+            assert_eq!(e_type, 3);
+        }
+        "dynamic" => {
+            assert!(asked("dynamic"), "a dynamic link nobody asked for");
+            assert_eq!(e_type, 2);
+            assert!(dynamic);
+        }
+        // The C toolchain has no static glibc: the build said so, and the address stays fixed.
+        "dynamic-no-static-glibc" => assert_eq!(e_type, 2),
+        other => panic!("build.rs linked aw as `{other}`"),
+    }
 }
 
 /// Every `json!` literal under `crates/aw/src/commands/`, as `file: count`, the files sorted.

@@ -26,6 +26,7 @@ mod flow_cli;
 mod flow_journeys;
 mod flow_status;
 mod golden;
+mod help_map;
 mod hook;
 mod house_rules;
 mod manifest_validate;

@@ -8,12 +8,14 @@
 
 pub mod capability;
 mod checkpoint;
+mod completions;
 mod context;
 mod demo;
 mod designs;
 pub mod family;
 pub mod flow;
 mod hook;
+mod man;
 pub mod manifest;
 mod next_number;
 pub mod persist;
@@ -49,6 +51,10 @@ pub enum Command {
     AutoCompactOnClose(checkpoint::auto_compact_on_close::AutoCompactOnCloseArgs),
     #[command(about = capability::ABOUT)]
     Capability(capability::CapabilityArgs),
+    #[command(
+        about = "Print the completion script of a shell (bash, zsh, fish, powershell, elvish)."
+    )]
+    Completions(completions::CompletionsArgs),
     #[command(about = "Parse a session's CHECKPOINT.md (English or Spanish).")]
     CheckpointRead(checkpoint::read::CheckpointReadArgs),
     #[command(about = "Write a CHECKPOINT.md snapshot of the session (PreCompact hook).")]
@@ -96,6 +102,8 @@ result classes and exit codes, so the scripts that call it keep working."
     )]
     #[command(subcommand)]
     Manifest(manifest::ManifestCommand),
+    #[command(about = "Print the man page of aw, of a command or of a verb (roff).")]
+    Man(man::ManArgs),
     #[command(about = "Print the next NNN of a docs folder, or claim one atomically.")]
     NextNumber(next_number::NextNumberArgs),
     #[command(about = persist::ABOUT)]
@@ -183,6 +191,7 @@ pub fn dispatch(command: &Command, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         Command::AutoCompactOnClose(args) => checkpoint::auto_compact_on_close::run(args, cx),
         Command::Capability(args) => capability::dispatch(args, cx),
         Command::CheckpointRead(args) => checkpoint::read::run(args, cx),
+        Command::Completions(args) => completions::run(args, cx),
         Command::CheckpointWrite(args) => checkpoint::write::run(args, cx),
         Command::ContextBudget(args) => context::budget::run(args, cx),
         Command::ContextPlan(args) => context::plan::run(args, cx),
@@ -193,6 +202,7 @@ pub fn dispatch(command: &Command, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         Command::HistoryUpdate(args) => session::history_update::run(args, cx),
         Command::Hook(cmd) => hook::dispatch(cmd, cx),
         Command::Manifest(cmd) => manifest::dispatch(cmd, cx),
+        Command::Man(args) => man::run(args, cx),
         Command::NextNumber(args) => next_number::run(args, cx),
         Command::Persist(args) => persist::dispatch(args, cx),
         Command::ProjectMdUpsert(args) => project::md_upsert::run(args, cx),
