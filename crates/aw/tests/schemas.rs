@@ -130,3 +130,63 @@ fn next_number_output_keeps_its_claim_keys_as_null_when_nothing_is_claimed() {
     assert!(v["claimed_path"].is_null() && v["claimed_owner"].is_null());
     assert_eq!(v["claim_reused"], false);
 }
+
+/// The recorded wire fails open on a run it has no digest for (a new test, an output that
+/// depends on time), so a record that lost most of its lines would check almost nothing and
+/// still pass: it must keep covering the suite.
+#[test]
+fn the_recorded_wire_still_covers_the_suite() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/wire/recorded.tsv");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let runs = text.lines().filter(|l| !l.starts_with('#')).count();
+    let tests: std::collections::BTreeSet<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| l.split('\t').next())
+        .collect();
+    assert!(
+        runs >= 1_500 && tests.len() >= 300,
+        "{} holds {runs} runs of {} tests: record it again with scripts/wire-record.sh",
+        path.display(),
+        tests.len()
+    );
+}
+
+/// A schema says what a command prints, not just its shape: no key it never prints, and the
+/// constants it always prints as themselves.
+#[test]
+fn the_schemas_refuse_keys_and_values_the_commands_never_print() {
+    let validator = |name: &str| {
+        let schema: serde_json::Value = serde_json::from_slice(
+            &std::fs::read(docs_schemas().join(format!("{name}.json"))).unwrap(),
+        )
+        .unwrap();
+        jsonschema::draft202012::new(&schema).unwrap()
+    };
+    let ws = Ws::new();
+    let mut printed = ws.ok(&["next-number", "docs/specs", "--dry-run"]);
+    let next = validator("next-number");
+    assert!(next.is_valid(&printed));
+    printed["extra"] = serde_json::json!(1);
+    assert!(!next.is_valid(&printed), "a key next-number never prints");
+    let kept = serde_json::json!({
+        "session": "001-a-quick",
+        "checkpoint_path": "/p/CHECKPOINT.md",
+        "skipped": true,
+        "preserved": true,
+        "reason": "kept"
+    });
+    let write = validator("checkpoint-write");
+    assert!(write.is_valid(&kept));
+    let mut not_skipped = kept.clone();
+    not_skipped["skipped"] = serde_json::json!(false);
+    assert!(
+        !write.is_valid(&not_skipped),
+        "a kept checkpoint is always skipped"
+    );
+    let missing = serde_json::json!({"session": "001-a-quick", "checkpoint": {}, "reason": "r"});
+    assert!(
+        !validator("checkpoint-read").is_valid(&missing),
+        "a missing checkpoint is null"
+    );
+}

@@ -8,6 +8,7 @@ use serde::Serialize;
 
 /// A parsed CHECKPOINT.md.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Checkpoint<'a> {
     /// The file.
     pub path: &'a str,
@@ -66,6 +67,7 @@ pub enum CheckpointRead<'a> {
         /// The session's folder.
         session: &'a str,
         /// Always `null`.
+        #[schemars(extend("const" = null))]
         checkpoint: Option<Checkpoint<'a>>,
         /// Why there is none.
         reason: &'a str,
@@ -78,6 +80,7 @@ pub const PRESERVED_REASON: &str =
 
 /// A checkpoint that was written.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Written<'a> {
     /// The session's folder.
     pub session: &'a str,
@@ -100,16 +103,19 @@ pub struct Written<'a> {
 
 /// A checkpoint that holds written content, so it was kept.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Kept<'a> {
     /// The session's folder.
     pub session: &'a str,
     /// The file.
     pub checkpoint_path: &'a str,
     /// Always `true`.
+    #[schemars(extend("const" = true))]
     pub skipped: bool,
     /// Always `true`.
+    #[schemars(extend("const" = true))]
     pub preserved: bool,
-    /// [`PRESERVED_REASON`].
+    /// Why it was kept (always the same sentence).
     pub reason: &'static str,
 }
 
@@ -128,14 +134,18 @@ impl<'a> Kept<'a> {
 
 /// No session could be settled on: nothing written, continuity degraded.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Degraded<'a> {
     /// Always `true`.
+    #[schemars(extend("const" = true))]
     pub skipped: bool,
     /// Why, in the resolver's words.
     pub reason: &'a str,
     /// Always `degraded`.
+    #[schemars(extend("const" = "degraded"))]
     pub continuity: &'static str,
     /// Always `null`.
+    #[schemars(extend("const" = null))]
     pub primary_session: Option<&'a str>,
     /// The active sessions.
     pub active_sessions: &'a [String],
@@ -171,8 +181,10 @@ pub enum AutoCompactOnClose<'a> {
         /// Always empty.
         checkpoints_written: [OnCloseEntry<'a>; 0],
         /// Always `degraded`.
+        #[schemars(extend("const" = "degraded"))]
         continuity: &'static str,
         /// Always `null`.
+        #[schemars(extend("const" = null))]
         primary_session: Option<&'a str>,
         /// The sessions it might have meant.
         candidates: &'a [CandidateOut],

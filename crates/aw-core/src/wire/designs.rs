@@ -8,6 +8,7 @@ use serde::Serialize;
 
 /// `aw designs --id DES-NNN`.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Package<'a> {
     /// The package.
     pub package: &'a DesignPackageEntry,
@@ -16,6 +17,7 @@ pub struct Package<'a> {
 /// `aw designs --plan <path>` when the gate passes (a gate that does not is a failure carrying
 /// it as `data.gate`).
 #[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct PlanGate<'a> {
     /// The plan as given.
     pub plan: &'a str,

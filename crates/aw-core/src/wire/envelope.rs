@@ -143,6 +143,7 @@ impl CandidateOut {
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct SessionError {
     /// Always `error`.
+    #[schemars(extend("const" = "error"))]
     pub outcome: &'static str,
     /// The resolver's code.
     pub code: ErrorCode,

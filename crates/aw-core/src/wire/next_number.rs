@@ -5,6 +5,7 @@ use serde::Serialize;
 
 /// The output of `aw next-number`.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct NextNumber {
     /// The folder, workspace-relative with `/`.
     pub directory: String,

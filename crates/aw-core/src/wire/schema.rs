@@ -39,6 +39,10 @@ pub const ENTRIES: &[Entry] = &[
         schema: schema_of::<super::checkpoint::CheckpointWrite<'static>>,
     },
     Entry {
+        command: "completions",
+        schema: schema_of::<super::shell::Completions>,
+    },
+    Entry {
         command: "designs",
         schema: schema_of::<super::designs::Designs<'static>>,
     },
@@ -57,6 +61,10 @@ pub const ENTRIES: &[Entry] = &[
     Entry {
         command: "history-update",
         schema: schema_of::<super::session::HistoryUpdate<'static>>,
+    },
+    Entry {
+        command: "man",
+        schema: schema_of::<super::shell::ManPage>,
     },
     Entry {
         command: "next-number",
@@ -110,6 +118,7 @@ pub fn of(command: &str) -> Option<Schema> {
 
 /// `aw schema` with no command: the names it knows.
 #[derive(Debug, Clone, serde::Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Index {
     /// Every command whose output is typed, then [`ERROR`].
     pub schemas: Vec<&'static str>,
@@ -126,6 +135,7 @@ impl Index {
 
 /// `aw schema --all <dir>`: the files written.
 #[derive(Debug, Clone, serde::Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Written {
     /// The folder.
     pub dir: String,

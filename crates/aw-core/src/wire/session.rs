@@ -5,6 +5,7 @@ use serde::Serialize;
 
 /// The output of `aw session-create`.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct SessionCreate<'a> {
     /// `research`, `refine`, `exec` or `quick`.
     #[serde(rename = "type")]
@@ -26,12 +27,14 @@ pub struct SessionCreate<'a> {
 
 /// The output of `aw session-close`.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct SessionClose<'a> {
     /// The session's number.
     pub code: &'a str,
     /// Its folder.
     pub folder: &'a str,
     /// Always `true`.
+    #[schemars(extend("const" = true))]
     pub closed: bool,
     /// Its CHECKPOINT.md (absolute).
     pub checkpoint_path: String,
@@ -55,21 +58,25 @@ pub struct SessionClose<'a> {
 
 /// The HISTORY row a close wrote.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct HistoryRow {
-    /// `added` or `replaced`.
+    /// `added`, `updated` or `unchanged`.
     pub action: &'static str,
     /// Always `closed`.
+    #[schemars(extend("const" = "closed"))]
     pub state: &'static str,
 }
 
 /// The output of `aw history-update`.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct HistoryUpdate<'a> {
     /// The session's number.
     pub code: &'a str,
     /// Always `null` (the reference's key; aw keeps no flow in the row).
+    #[schemars(extend("const" = null))]
     pub flow: Option<&'a str>,
-    /// `added` or `replaced`.
+    /// `added`, `updated` or `unchanged`.
     pub action: &'static str,
     /// The state written.
     pub state: &'static str,

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 /// The output of `aw session-resume`.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct SessionResume<'a> {
     /// The session's number (`NNN`).
     pub code: &'a str,

@@ -5,6 +5,7 @@ use serde::Serialize;
 
 /// The output of `aw skill-index`.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct SkillIndex<'a> {
     /// The skills, in root order, each root's by folder name.
     pub skills: Vec<Skill<'a>>,
@@ -16,6 +17,7 @@ pub struct SkillIndex<'a> {
 
 /// One installed skill.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Skill<'a> {
     /// The frontmatter `name`, else the folder's name.
     pub name: &'a str,

@@ -9,6 +9,7 @@ use serde::Serialize;
 
 /// The output of `aw skills`.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Skills<'a> {
     /// Each role's binding, by role.
     pub skills: RoleMap<'a>,

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 /// The output of `aw sources`.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Sources<'a> {
     /// Each source asked for.
     pub sources: Vec<SourceRow<'a>>,
@@ -33,6 +34,7 @@ pub struct Sources<'a> {
 
 /// One source. The git keys are left out with `--no-git`; the empty ones unless `--verbose`.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct SourceRow<'a> {
     /// Its alias.
     pub alias: &'a str,
@@ -78,6 +80,7 @@ pub struct SourceRow<'a> {
 
 /// A repository on another branch than the rest.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct DivergentSource<'a> {
     /// Its alias.
     pub alias: &'a str,

@@ -5,6 +5,7 @@ use serde::Serialize;
 
 /// The output of `aw stack`; an unknown key is `null`.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Stack {
     /// The language (`Java`, `TypeScript`, …).
     pub language: Option<String>,

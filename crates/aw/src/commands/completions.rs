@@ -5,10 +5,10 @@ use crate::cli::Cli;
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
+use aw_core::wire::shell::Completions;
 use clap::Args;
 use clap::CommandFactory;
 use clap_complete::Shell;
-use serde::Serialize;
 
 // Arguments of `aw completions`.
 #[derive(Debug, Args)]
@@ -25,13 +25,6 @@ pub struct CompletionsArgs {
     /// The shell to complete in.
     #[arg(value_enum, value_name = "SHELL")]
     pub shell: Shell,
-}
-
-/// The JSON model: the shell and its script.
-#[derive(Debug, Serialize)]
-struct Completions {
-    shell: String,
-    script: String,
 }
 
 /// Runs the command.

@@ -6,6 +6,7 @@ use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use aw_core::error_code::ErrorCode;
+use aw_core::wire::shell::ManPage;
 use clap::Args;
 use clap::CommandFactory;
 use serde::Serialize;
@@ -23,13 +24,6 @@ pub struct ManArgs {
     /// The command, and its verb (none: aw's own page, which lists the commands).
     #[arg(value_name = "COMMAND")]
     pub path: Vec<String>,
-}
-
-/// The JSON model: the page's name and its roff source.
-#[derive(Debug, Serialize)]
-struct ManPage {
-    page: String,
-    roff: String,
 }
 
 /// The details of a command that has no page.

@@ -31,7 +31,10 @@ fn recorded() -> &'static HashMap<(String, u32), String> {
     static RECORDED: OnceLock<HashMap<(String, u32), String>> = OnceLock::new();
     RECORDED.get_or_init(|| {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/wire/recorded.tsv");
-        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        // A missing record is a failure, not an empty record: it would check nothing.
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+            panic!("{}: {e} (scripts/wire-record.sh writes it)", path.display())
+        });
         text.lines()
             .filter(|l| !l.starts_with('#') && !l.is_empty())
             .map(|l| {
