@@ -4,8 +4,8 @@
 use crate::artifacts::{Progress, progress};
 use crate::markdown::{self, Line, aliases};
 
-/// A CHECKPOINT as `checkpoint-read` reports it (the reference's Spanish keys).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// A CHECKPOINT as `checkpoint-read` reports it (the reference's Spanish keys, in its order).
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct Fields {
     /// `Updated:` / `Actualizado:`.
     pub actualizado: Option<String>,

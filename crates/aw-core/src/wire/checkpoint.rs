@@ -2,32 +2,18 @@
 //! with the reference's Spanish keys, then its raw text.
 
 use super::envelope::CandidateOut;
-use crate::checkpoint::read::parse;
+use crate::checkpoint::read::{Fields, parse};
 use schemars::JsonSchema;
 use serde::Serialize;
 
-/// A parsed CHECKPOINT.md.
+/// A parsed CHECKPOINT.md: its path, the fields with the reference's Spanish keys, its text.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
 pub struct Checkpoint<'a> {
     /// The file.
     pub path: &'a str,
-    /// `Updated:` / `Actualizado:`.
-    pub actualizado: Option<String>,
-    /// `Progress:` / `Avance:`.
-    pub avance: Option<String>,
-    /// The last thing done.
-    pub ultimo: Option<String>,
-    /// The next step.
-    pub proximo: Option<String>,
-    /// Recent decisions.
-    pub decisiones: Option<String>,
-    /// Files touched.
-    pub archivos: Option<String>,
-    /// Critical context to resume.
-    pub contexto: Option<String>,
-    /// `## Refs`.
-    pub refs: Option<String>,
+    /// What the file says, field by field.
+    #[serde(flatten)]
+    pub fields: Fields,
     /// The whole text.
     pub raw: &'a str,
 }
@@ -35,17 +21,9 @@ pub struct Checkpoint<'a> {
 impl<'a> Checkpoint<'a> {
     /// The checkpoint at `path` whose text is `raw`.
     pub fn of(path: &'a str, raw: &'a str) -> Checkpoint<'a> {
-        let f = parse(raw);
         Checkpoint {
             path,
-            actualizado: f.actualizado,
-            avance: f.avance,
-            ultimo: f.ultimo,
-            proximo: f.proximo,
-            decisiones: f.decisiones,
-            archivos: f.archivos,
-            contexto: f.contexto,
-            refs: f.refs,
+            fields: parse(raw),
             raw,
         }
     }
