@@ -396,7 +396,7 @@ fn json_literals_in_commands() -> (usize, Vec<String>) {
 /// The wire is typed (issue 21): a command's JSON output is a `Serialize` model, never a `json!`
 /// literal. The commands not yet moved to models are the ceiling below, which may only go down;
 /// when it reaches 0 the rule is whole. Lower it in the same commit that removes literals.
-const JSON_LITERALS_CEILING: usize = 181;
+const JSON_LITERALS_CEILING: usize = 161;
 
 #[test]
 fn commands_build_output_from_typed_models_not_json_literals() {

@@ -194,3 +194,74 @@ pub enum OnCloseEntry<'a> {
         error: String,
     },
 }
+
+/// The output of `aw resume-summary`: where this conversation's session stands after a
+/// compaction. The checkpoint keys are there when a session was settled on; `candidates` and
+/// `action` when none was.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ResumeSummary<'a> {
+    /// The active sessions.
+    pub active_sessions: &'a [String],
+    /// The session settled on, or `null`.
+    pub primary_session: Option<String>,
+    /// Its number, or `null`.
+    pub primary_session_code: Option<String>,
+    /// Whether it has a CHECKPOINT.md.
+    pub checkpoint_present: bool,
+    /// The checkpoint's path (`null` when there is none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub checkpoint_path: Option<Option<String>>,
+    /// `complete`, `stale`, `partial`, `missing`, ….
+    pub checkpoint_status: &'static str,
+    /// Seconds since its `Updated:` line (`null` when that does not parse).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub checkpoint_age_seconds: Option<Option<i64>>,
+    /// The fields that still hold a placeholder.
+    pub unfilled_placeholders: Vec<&'static str>,
+    /// Whether the agent has something to do before going on.
+    pub needs_ai_action: bool,
+    /// `ok`, or `degraded` when no session could be settled on.
+    pub continuity: &'static str,
+    /// The checkpoint at a glance, when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub checkpoint: Option<Glance>,
+    /// The sessions it might have meant (no session settled on).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub candidates: Option<Vec<CandidateOut>>,
+    /// What to do next (no session settled on).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub action: Option<String>,
+    /// With `--include-recent-closed`: sessions closed lately that concluded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recent_closed_with_artifacts: Option<Vec<RecentClosed<'a>>>,
+}
+
+/// A checkpoint at a glance.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Glance {
+    /// `Updated:`.
+    pub actualizado: Option<String>,
+    /// `Progress:`.
+    pub avance: Option<String>,
+    /// The first lines of the next step.
+    pub proximo: Option<Vec<String>>,
+}
+
+/// A session closed lately that concluded.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RecentClosed<'a> {
+    /// Its code.
+    pub code: &'a str,
+    /// Its folder.
+    pub folder: &'a str,
+    /// Seconds since it was closed.
+    pub closed_age_seconds: u64,
+    /// Always `true`.
+    #[schemars(extend("const" = true))]
+    pub complete: bool,
+    /// `CONCLUSIONS` or `ANALYSIS-FILE`.
+    pub artifact_signal: &'static str,
+}

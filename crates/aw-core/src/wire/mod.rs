@@ -14,6 +14,7 @@ pub mod next_number;
 pub mod schema;
 pub mod session;
 pub mod session_resume;
+pub mod sessions;
 pub mod shell;
 pub mod skill_index;
 pub mod skills;

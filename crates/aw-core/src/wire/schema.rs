@@ -83,6 +83,10 @@ pub const ENTRIES: &[Entry] = &[
         schema: schema_of::<super::session_resume::SessionResume<'static>>,
     },
     Entry {
+        command: "sessions",
+        schema: schema_of::<super::sessions::Listing>,
+    },
+    Entry {
         command: "skill-index",
         schema: schema_of::<super::skill_index::SkillIndex<'static>>,
     },

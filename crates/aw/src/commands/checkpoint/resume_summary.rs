@@ -16,12 +16,12 @@ use aw_core::checkpoint::{assess, parse};
 use aw_core::markdown::first_lines;
 use aw_core::session::folder::numeric_code;
 use aw_core::session::resolve::Intent;
+use aw_core::wire::checkpoint::{Glance, RecentClosed, ResumeSummary};
 use aw_workspace::sessions;
 use aw_workspace::sessions::checkpoint::recent_closed;
 use aw_workspace::sessions::hooks::{Unresolved, read_checkpoint};
 use aw_workspace::sessions::resolver::{self, Request};
 use clap::Args;
-use serde_json::{Map, Value, json};
 use std::time::Duration;
 
 // Arguments of `aw resume-summary`.
@@ -72,26 +72,33 @@ pub fn run(args: &ResumeSummaryArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         context_id: hook.context_id.as_deref(),
         intent: Intent::Read,
     };
-    let mut model = Map::new();
-    model.insert("active_sessions".into(), json!(active));
+    let mut model = ResumeSummary {
+        active_sessions: &active,
+        primary_session: None,
+        primary_session_code: None,
+        checkpoint_present: false,
+        checkpoint_path: None,
+        checkpoint_status: "missing",
+        checkpoint_age_seconds: None,
+        unfilled_placeholders: Vec::new(),
+        needs_ai_action: false,
+        continuity: "ok",
+        checkpoint: None,
+        candidates: None,
+        action: None,
+        recent_closed_with_artifacts: None,
+    };
     let mut text;
     match resolver::resolve_in(&ws, &listing, &req) {
         Ok(r) => {
             let (path, cp) = read_checkpoint(&r.path)?;
             let a = assess(cp.as_deref(), cx.now.wall);
-            let path_str = cp.as_ref().map(|_| path.to_string_lossy().into_owned());
-            model.insert("primary_session".into(), json!(r.folder));
-            model.insert(
-                "primary_session_code".into(),
-                json!(numeric_code(&r.folder)),
-            );
-            model.insert("checkpoint_present".into(), json!(cp.is_some()));
-            model.insert("checkpoint_path".into(), json!(path_str));
-            model.insert("checkpoint_status".into(), json!(a.status.as_str()));
-            model.insert("checkpoint_age_seconds".into(), json!(a.age_seconds));
-            model.insert("unfilled_placeholders".into(), json!(a.unfilled));
-            model.insert("needs_ai_action".into(), json!(a.needs_ai_action()));
-            model.insert("continuity".into(), json!("ok"));
+            model.primary_session_code = numeric_code(&r.folder);
+            model.checkpoint_present = cp.is_some();
+            model.checkpoint_path = Some(cp.as_ref().map(|_| path.to_string_lossy().into_owned()));
+            model.checkpoint_status = a.status.as_str();
+            model.checkpoint_age_seconds = Some(a.age_seconds);
+            model.needs_ai_action = a.needs_ai_action();
             text = format!(
                 "Session {} · checkpoint {}\n",
                 clean(&r.folder),
@@ -110,10 +117,11 @@ pub fn run(args: &ResumeSummaryArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
                 if let Some(p) = &f.avance {
                     text.push_str(&format!("  Progress  {}\n", clean(p)));
                 }
-                model.insert(
-                    "checkpoint".into(),
-                    json!({ "actualizado": f.actualizado, "avance": f.avance, "proximo": next }),
-                );
+                model.checkpoint = Some(Glance {
+                    actualizado: f.actualizado,
+                    avance: f.avance,
+                    proximo: next,
+                });
             }
             if !a.unfilled.is_empty() {
                 text.push_str(&format!("  To fill   {}\n", a.unfilled.join(", ")));
@@ -124,6 +132,8 @@ pub fn run(args: &ResumeSummaryArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
                     clean(&r.folder)
                 ));
             }
+            model.unfilled_placeholders = a.unfilled;
+            model.primary_session = Some(r.folder);
         }
         Err(e) if e.is_unresolved() => {
             let d = Degraded::of(
@@ -133,43 +143,48 @@ pub fn run(args: &ResumeSummaryArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
                 },
                 hook.context_id.as_deref(),
             );
-            model.insert("primary_session".into(), Value::Null);
-            model.insert("primary_session_code".into(), Value::Null);
-            model.insert("checkpoint_present".into(), json!(false));
-            model.insert("checkpoint_status".into(), json!("missing"));
-            model.insert("unfilled_placeholders".into(), json!([]));
             // With no session at all there is nothing to do; with candidates, choosing is.
-            model.insert("needs_ai_action".into(), json!(!active.is_empty()));
-            model.insert("continuity".into(), json!("degraded"));
-            model.insert("candidates".into(), json!(d.candidates));
-            model.insert("action".into(), json!(d.action));
+            model.needs_ai_action = !active.is_empty();
+            model.continuity = "degraded";
             text = d.text();
+            model.candidates = Some(d.candidates);
+            model.action = Some(d.action);
         }
         Err(e) => return Err(e.into()),
     }
-    if args.include_recent_closed {
+    // Held outside the branch: the model borrows from it.
+    let recent = if args.include_recent_closed {
         let window = Duration::from_secs(days.saturating_mul(86_400));
-        let recent = recent_closed(&ws.sessions_dir(), &listing, cx.now.system, window);
+        Some(recent_closed(
+            &ws.sessions_dir(),
+            &listing,
+            cx.now.system,
+            window,
+        ))
+    } else {
+        None
+    };
+    if let Some(recent) = &recent {
         if !recent.is_empty() {
             text.push_str(&format!("Recently closed (last {days} day(s)):\n"));
         }
-        let items: Vec<Value> = recent
+        let items: Vec<RecentClosed<'_>> = recent
             .iter()
             .map(|r| {
                 text.push_str(&format!("  {}  {}\n", clean(&r.folder), r.artifact_signal));
-                json!({
-                    "code": r.code,
-                    "folder": r.folder,
-                    "closed_age_seconds": r.closed_age_seconds,
-                    "complete": true,
-                    "artifact_signal": r.artifact_signal,
-                })
+                RecentClosed {
+                    code: &r.code,
+                    folder: &r.folder,
+                    closed_age_seconds: r.closed_age_seconds,
+                    complete: true,
+                    artifact_signal: r.artifact_signal,
+                }
             })
             .collect();
-        model.insert("recent_closed_with_artifacts".into(), json!(items));
+        model.recent_closed_with_artifacts = Some(items);
     }
     Ok(match style.format {
-        Format::Json => Outcome::json(&Value::Object(model)),
+        Format::Json => Outcome::json(&model),
         Format::Human => Outcome::text(text),
     })
 }

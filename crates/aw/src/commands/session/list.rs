@@ -11,11 +11,11 @@ use crate::output::{Format, Outcome};
 use crate::style::{Paint, clean};
 use aw_core::session::folder::{SessionState, identity};
 use aw_core::session::history::Dates;
+use aw_core::wire::sessions::{Entry, Listing};
 use aw_workspace::locate::{Workspace, slashed};
 use aw_workspace::sessions::history;
 use aw_workspace::sessions::{self, Info};
 use clap::Args;
-use serde::Serialize;
 
 /// Which sessions `--state` lists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -119,7 +119,7 @@ pub fn run(args: &SessionsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     // and streamed into stdout.
     let sessions = shown
         .into_iter()
-        .map(|i| Entry::of(&ws, i, args.verbose))
+        .map(|i| entry(&ws, i, args.verbose))
         .collect();
     Ok(Outcome::json_model(Listing {
         sessions,
@@ -132,59 +132,24 @@ pub fn run(args: &SessionsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     }))
 }
 
-/// The JSON model, with the reference's keys in its order.
-#[derive(Serialize)]
-struct Listing {
-    sessions: Vec<Entry>,
-    active_count: usize,
-    closed_count: usize,
-    total_count: usize,
-    next_correlative: String,
-    /// The (always empty) list the reference reported, with `--include-legacy`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    legacy: Option<Vec<Entry>>,
-    /// With `--verbose`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    history_exists: Option<bool>,
-}
-
-/// One session as the listing reports it: `{code, name, folder, path, state, [type], date,
-/// summary, [branch]}`, with the reference's keys.
-#[derive(Serialize)]
-struct Entry {
-    code: String,
-    name: String,
-    folder: String,
-    path: String,
-    state: &'static str,
-    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
-    kind: Option<String>,
-    date: String,
-    summary: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    branch: Option<String>,
-}
-
-impl Entry {
-    /// The entry of one session: its path workspace-relative, or absolute when `absolute`.
-    fn of(ws: &Workspace, info: Info, absolute: bool) -> Entry {
-        let id = identity(&info.folder.folder);
-        let path = if absolute {
-            slashed(&info.dir)
-        } else {
-            ws.shown(&info.dir)
-        };
-        Entry {
-            code: id.code,
-            name: id.name,
-            state: info.folder.state.as_str(),
-            folder: info.folder.folder,
-            path,
-            kind: info.facts.kind,
-            date: info.date,
-            summary: info.facts.summary,
-            branch: info.facts.branch,
-        }
+/// The entry of one session: its path workspace-relative, or absolute when `absolute`.
+fn entry(ws: &Workspace, info: Info, absolute: bool) -> Entry {
+    let id = identity(&info.folder.folder);
+    let path = if absolute {
+        slashed(&info.dir)
+    } else {
+        ws.shown(&info.dir)
+    };
+    Entry {
+        code: id.code,
+        name: id.name,
+        state: info.folder.state.as_str(),
+        folder: info.folder.folder,
+        path,
+        kind: info.facts.kind,
+        date: info.date,
+        summary: info.facts.summary,
+        branch: info.facts.branch,
     }
 }
 
