@@ -126,20 +126,13 @@ pub fn mutate(
     Ok(turn)
 }
 
-/// Renames a v22 state to the first free set-aside name beside it (a hard link then an unlink,
-/// so an earlier copy is never overwritten).
+/// Renames a v22 state to the first free set-aside name beside it (never over an earlier copy:
+/// `atomic::move_noclobber`).
 fn keep_aside(held: &WorkspaceLock, dir: &Path, path: &Path, version: u64) -> Result<()> {
-    crate::io::containment::write_target(held.root(), path)?;
     for n in 0..1000 {
         let aside = dir.join(state_parse::set_aside_name(version, n));
-        match std::fs::hard_link(path, &aside) {
-            Ok(()) => {
-                std::fs::remove_file(path)
-                    .map_err(|e| WorkspaceError::io("could not move aside", path, e))?;
-                return crate::io::atomic::sync_dir(dir);
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(WorkspaceError::io("could not keep a copy of", path, e)),
+        if crate::io::atomic::move_noclobber(held.root(), path, &aside)? {
+            return Ok(());
         }
     }
     Err(WorkspaceError::Refused {

@@ -354,6 +354,23 @@ pub fn put_back(aside: &Path, path: &Path) -> bool {
     done
 }
 
+/// Moves the file `from` (inside `root`) to the name `to` beside it only if nothing is there:
+/// `false` when something is (nothing moved). A hard link to the new name, then the old name
+/// removed, then the folder synced, so a copy kept aside never replaces an earlier one and a
+/// kill leaves the file under one name or both, never under none. A final symbolic link at
+/// `from` is moved itself, not followed; one that leads out of the workspace is refused.
+pub fn move_noclobber(root: &Path, from: &Path, to: &Path) -> Result<bool> {
+    write_target(root, from)?;
+    match std::fs::hard_link(from, to) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => return Ok(false),
+        Err(e) => return Err(WorkspaceError::io("could not keep a copy of", from, e)),
+    }
+    std::fs::remove_file(from).map_err(|e| WorkspaceError::io("could not move aside", from, e))?;
+    sync_dir(to.parent().unwrap_or(Path::new(".")))?;
+    Ok(true)
+}
+
 /// Creates a folder (inside `root`) and its missing parents, syncing the parent of each folder
 /// created.
 pub fn create_dir_all(root: &Path, path: &Path) -> Result<()> {
@@ -442,6 +459,44 @@ mod tests {
         assert!(create_new(dir.path(), &p, b"mine").unwrap());
         assert!(!create_new(dir.path(), &p, b"theirs").unwrap());
         assert_eq!(std::fs::read(&p).unwrap(), b"mine");
+    }
+
+    #[test]
+    fn move_noclobber_moves_and_never_replaces() {
+        let dir = tempfile::tempdir().unwrap();
+        let (from, to) = (
+            dir.path().join("state.json"),
+            dir.path().join("state.v1.json"),
+        );
+        std::fs::write(&from, "old").unwrap();
+        std::fs::write(&to, "kept earlier").unwrap();
+        assert!(!move_noclobber(dir.path(), &from, &to).unwrap());
+        assert_eq!(std::fs::read(&from).unwrap(), b"old");
+        assert_eq!(std::fs::read(&to).unwrap(), b"kept earlier");
+        let free = dir.path().join("state.v2.json");
+        assert!(move_noclobber(dir.path(), &from, &free).unwrap());
+        assert!(std::fs::symlink_metadata(&from).is_err());
+        assert_eq!(std::fs::read(&free).unwrap(), b"old");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn move_noclobber_refuses_a_link_out_of_the_root() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("theirs"), "theirs").unwrap();
+        let from = dir.path().join("state.json");
+        std::os::unix::fs::symlink(outside.path().join("theirs"), &from).unwrap();
+        let err = move_noclobber(dir.path(), &from, &dir.path().join("aside")).unwrap_err();
+        assert_eq!(
+            err.code(),
+            aw_core::error_code::ErrorCode::PathOutsideWorkspace
+        );
+        assert!(std::fs::symlink_metadata(dir.path().join("aside")).is_err());
+        assert_eq!(
+            std::fs::read(outside.path().join("theirs")).unwrap(),
+            b"theirs"
+        );
     }
 
     #[test]
