@@ -4,7 +4,7 @@
 //! routes a parsed command to its file.
 //!
 //! A command file parses its arguments, calls the shell (`aw-workspace`) and the core
-//! (`aw-core`), and builds the output; it never opens a file or decides a rule itself.
+//! (`aw-core`), and builds the output; it does its I/O through the shell and its rules through the core (docs/ARCHITECTURE.md lists where that is not yet so).
 
 pub mod capability;
 mod checkpoint;
