@@ -40,7 +40,7 @@ fn the_valid_shapes_build() {
     assert!(check(&d).is_ok());
     assert_eq!(d.tranche.as_str(), "quick");
     assert_eq!(d.boundary.ownership.as_deref(), Some("cli-owned"));
-    let v = d.to_value();
+    let v = serde_json::to_value(&d).unwrap();
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(keys, DIRECTIVE_KEYS);
     assert!(!keys.contains(&"input_digest"));

@@ -276,10 +276,3 @@ pub fn directive_for(
     check(&directive)?;
     Ok(directive)
 }
-
-impl Directive {
-    /// The directive as JSON, keys in emission order.
-    pub fn to_value(&self) -> serde_json::Value {
-        serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
-    }
-}

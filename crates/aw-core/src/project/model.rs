@@ -95,14 +95,9 @@ impl BranchMap {
         dropped
     }
 
-    /// The wire form: a JSON object in line order.
+    /// The wire form as a JSON value: its `Serialize` form (an object in line order).
     pub fn to_json(&self) -> Value {
-        Value::Object(
-            self.0
-                .iter()
-                .map(|(a, b)| (a.clone(), Value::String(b.clone())))
-                .collect(),
-        )
+        serde_json::to_value(self).unwrap_or_else(|_| Value::Object(Map::new()))
     }
 }
 
