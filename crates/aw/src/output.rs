@@ -9,6 +9,7 @@
 
 use crate::failure::Failure;
 use crate::style;
+use crate::views::View;
 use aw_core::error_code::ErrorCode;
 use std::io::{IsTerminal, Write};
 
@@ -170,6 +171,14 @@ impl Outcome {
         Outcome {
             body: Body::JsonModel(Streamed(Box::new(write))),
             exit: 0,
+        }
+    }
+
+    /// A successful result, shown as its model asks: JSON, or its human [`View`].
+    pub fn shown<T: serde::Serialize + View>(model: &T, style: &Style) -> Self {
+        match style.format {
+            Format::Json => Outcome::json(model),
+            Format::Human => Outcome::text(model.text(style)),
         }
     }
 

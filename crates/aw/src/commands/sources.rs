@@ -10,11 +10,10 @@
 use crate::cli::session_or_code;
 use crate::context::Ctx;
 use crate::failure::Failure;
-use crate::output::{Format, Outcome};
-use crate::style::clean;
+use crate::output::Outcome;
 use aw_core::project::model::Block;
 use aw_core::project::sources::{
-    Divergent, GitState, SessionBranches, SourceCheck, divergent, with_implicit_source,
+    GitState, SessionBranches, SourceCheck, divergent, with_implicit_source,
 };
 use aw_core::wire::sources::{DivergentSource, SourceRow, Sources};
 use aw_workspace::locate::Workspace;
@@ -86,17 +85,6 @@ pub fn run(args: &SourcesArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         .collect();
     let checks: Vec<SourceCheck> = checked.iter().map(|(c, _)| c.clone()).collect();
     let divergent = divergent(&checks);
-    if style.format == Format::Human {
-        let mut text = human(&checked, &divergent);
-        if implicit {
-            text.push_str(
-                "No source is declared: the workspace's own folder stands for one.\n  Next  \
-                 declare sources with `aw workspace-init --source alias:path` when the work spans \
-                 other repositories\n",
-            );
-        }
-        return Ok(Outcome::text(text));
-    }
     let model = Sources {
         sources: checked
             .iter()
@@ -126,7 +114,7 @@ pub fn run(args: &SourcesArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         block_found,
         count: checked.len(),
     };
-    Ok(Outcome::json(&model))
+    Ok(Outcome::shown(&model, &style))
 }
 
 /// The branches the session named by `code` declares (none when it has no `Branch:` line).
@@ -188,56 +176,4 @@ fn error_message(g: &GitState, path: &str) -> Option<String> {
         GitState::GitNotFound => "git is not installed or not on PATH".to_owned(),
         GitState::Failed(msg) => msg.clone(),
     })
-}
-
-fn human(checked: &[(SourceCheck, SourceState)], divergent: &[Divergent]) -> String {
-    let mut out = format!("{} source(s)\n", checked.len());
-    for (c, _) in checked {
-        let git = match &c.git {
-            None => "git not checked".to_owned(),
-            Some(GitState::Repo {
-                branch,
-                changed_files,
-            }) => {
-                let mark = match c.matches() {
-                    Some(false) => " (not the expected branch)",
-                    _ => "",
-                };
-                let dirty = match changed_files.len() {
-                    0 => String::new(),
-                    n => format!(", {n} uncommitted file(s)"),
-                };
-                format!("on {}{mark}{dirty}", clean(branch))
-            }
-            Some(other) => other.error_code().unwrap_or("").replace('_', " "),
-        };
-        out.push_str(&format!(
-            "  {:<12} {}  expected: {}  {git}\n",
-            clean(&c.source.alias),
-            clean(&c.source.path),
-            clean(c.expected.as_deref().unwrap_or("—"))
-        ));
-    }
-    let off: Vec<String> = checked
-        .iter()
-        .filter(|(c, _)| c.matches() == Some(false))
-        .map(|(c, _)| clean(&c.source.alias).into_owned())
-        .collect();
-    if !off.is_empty() {
-        out.push_str(&format!(
-            "Not on their expected branch: {}\n",
-            off.join(", ")
-        ));
-    }
-    if !divergent.is_empty() {
-        let on: Vec<String> = divergent
-            .iter()
-            .map(|d| format!("{} on {}", clean(&d.alias), clean(&d.current)))
-            .collect();
-        out.push_str(&format!(
-            "The sources are on different branches: {}\n",
-            on.join(", ")
-        ));
-    }
-    out
 }
