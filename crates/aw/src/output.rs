@@ -182,6 +182,15 @@ impl Outcome {
         }
     }
 
+    /// A large model shown as its model asks: streamed JSON (see [`Outcome::json_model`]), or
+    /// its human [`View`].
+    pub fn shown_model<T: serde::Serialize + View + 'static>(model: T, style: &Style) -> Self {
+        match style.format {
+            Format::Json => Outcome::json_model(model),
+            Format::Human => Outcome::text(model.text(style)),
+        }
+    }
+
     /// A successful text result.
     pub fn text(text: String) -> Self {
         Outcome {

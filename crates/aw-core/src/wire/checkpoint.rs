@@ -168,6 +168,14 @@ pub enum AutoCompactOnClose<'a> {
         candidates: &'a [CandidateOut],
         /// What to do next.
         action: &'a str,
+        /// Why no session was settled on (for the human view only).
+        #[serde(skip)]
+        #[schemars(skip)]
+        reason: &'a str,
+        /// The active sessions (for the human view only).
+        #[serde(skip)]
+        #[schemars(skip)]
+        active_sessions: &'a [String],
     },
 }
 
@@ -235,6 +243,14 @@ pub struct ResumeSummary<'a> {
     /// With `--include-recent-closed`: sessions closed lately that concluded.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub recent_closed_with_artifacts: Option<Vec<RecentClosed<'a>>>,
+    /// Why no session was settled on, when continuity is degraded (for the human view only).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub degraded_reason: Option<String>,
+    /// The days `recent_closed_with_artifacts` looks back (for the human view only).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub recent_days: u64,
 }
 
 /// A checkpoint at a glance.

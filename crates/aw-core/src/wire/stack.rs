@@ -17,17 +17,26 @@ pub struct Stack {
     pub build: Option<String>,
     /// The command that runs the build (`./mvnw`, `gradle`, `npm`, …).
     pub wrapper: Option<&'static str>,
+    /// The folder looked at (for the human view only).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub folder: String,
 }
 
 impl Stack {
-    /// The output for a detected stack and its build command.
-    pub fn of(st: &crate::project::model::Stack, wrapper: Option<&'static str>) -> Stack {
+    /// The output for the stack detected in `folder` and its build command.
+    pub fn of(
+        st: &crate::project::model::Stack,
+        wrapper: Option<&'static str>,
+        folder: String,
+    ) -> Stack {
         Stack {
             language: st.language.clone(),
             framework: st.framework.clone(),
             db: st.db.clone(),
             build: st.build.clone(),
             wrapper,
+            folder,
         }
     }
 }

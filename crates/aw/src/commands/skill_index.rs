@@ -5,8 +5,7 @@
 
 use crate::context::Ctx;
 use crate::failure::Failure;
-use crate::output::{Format, Outcome};
-use crate::style::clean;
+use crate::output::Outcome;
 use aw_core::capability::inventory::skill_roots;
 use aw_core::wire::skill_index::{Skill, SkillIndex};
 use aw_workspace::capability::skill_index::{IndexedSkill, index};
@@ -47,14 +46,12 @@ pub fn run(args: &SkillIndexArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         }
     }
     let skills = index(&roots);
-    Ok(match style.format {
-        Format::Json => Outcome::json(&SkillIndex {
-            skills: skills.iter().map(skill_out).collect(),
-            roots: roots.iter().map(|r| r.display().to_string()).collect(),
-            count: skills.len(),
-        }),
-        Format::Human => Outcome::text(human(&skills)),
-    })
+    let model = SkillIndex {
+        skills: skills.iter().map(skill_out).collect(),
+        roots: roots.iter().map(|r| r.display().to_string()).collect(),
+        count: skills.len(),
+    };
+    Ok(Outcome::shown(&model, &style))
 }
 
 fn skill_out(s: &IndexedSkill) -> Skill<'_> {
@@ -65,28 +62,4 @@ fn skill_out(s: &IndexedSkill) -> Skill<'_> {
         path: &s.path,
         root: &s.root,
     }
-}
-
-fn human(skills: &[IndexedSkill]) -> String {
-    if skills.is_empty() {
-        return "No skills installed under the standard skill folders.\n".to_owned();
-    }
-    let width = skills
-        .iter()
-        .map(|s| s.name.chars().count())
-        .max()
-        .unwrap_or(0);
-    let mut out = format!("{} skill(s)\n", skills.len());
-    for s in skills {
-        out.push_str(&format!(
-            "  {:<width$}  {:<8}  {}\n",
-            clean(&s.name),
-            clean(s.version.as_deref().unwrap_or("—")),
-            clean(&s.path),
-        ));
-        if let Some(d) = &s.description {
-            out.push_str(&format!("  {:<width$}  {}\n", "", clean(d)));
-        }
-    }
-    out
 }

@@ -4,8 +4,8 @@
 
 use crate::context::Ctx;
 use crate::failure::Failure;
-use crate::output::{Format, Outcome};
-use crate::style::clean;
+use crate::output::Outcome;
+use aw_core::wire::stack::Stack;
 use aw_workspace::project::folder_stack;
 use clap::Args;
 use std::path::PathBuf;
@@ -36,28 +36,10 @@ pub fn run(args: &StackArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         None => cx.workspace()?.root,
     };
     let detected = folder_stack(&dir)?;
-    let st = &detected.stack;
-    Ok(match style.format {
-        Format::Json => Outcome::json(&aw_core::wire::stack::Stack::of(st, detected.wrapper)),
-        Format::Human => {
-            let mut out = format!("stack · {}\n", clean(&dir.to_string_lossy()));
-            for (label, v) in [
-                ("Language", &st.language),
-                ("Framework", &st.framework),
-                ("Database", &st.db),
-                ("Build", &st.build),
-            ] {
-                out.push_str(&format!(
-                    "  {label:<10} {}\n",
-                    clean(v.as_deref().unwrap_or("unknown"))
-                ));
-            }
-            out.push_str(&format!(
-                "  {:<10} {}\n",
-                "Command",
-                detected.wrapper.unwrap_or("unknown")
-            ));
-            Outcome::text(out)
-        }
-    })
+    let model = Stack::of(
+        &detected.stack,
+        detected.wrapper,
+        dir.to_string_lossy().into_owned(),
+    );
+    Ok(Outcome::shown(&model, &style))
 }

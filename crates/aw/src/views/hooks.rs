@@ -7,6 +7,7 @@ use aw_core::session::folder::{SessionFolder, SessionState};
 use aw_core::wire::envelope::CandidateOut;
 use aw_workspace::WorkspaceError;
 use aw_workspace::sessions::hooks::Unresolved;
+use std::fmt::{self, Write};
 
 /// An unresolved target, as the hooks report it.
 #[derive(Debug, Clone)]
@@ -40,17 +41,25 @@ impl Degraded {
             active,
         }
     }
+}
 
-    /// The human lines.
-    pub fn text(&self) -> String {
-        let mut out = format!("Continuity degraded: {}\n", clean(&self.reason));
-        if !self.active.is_empty() {
-            let active: Vec<_> = self.active.iter().map(|a| clean(a)).collect();
-            out.push_str(&format!("  Active sessions  {}\n", active.join(", ")));
+/// The human lines of degraded continuity: why, the active sessions, what to do next.
+pub fn write_degraded(
+    out: &mut dyn Write,
+    reason: &str,
+    active: &[String],
+    action: &str,
+) -> fmt::Result {
+    writeln!(out, "Continuity degraded: {}", clean(reason))?;
+    if !active.is_empty() {
+        write!(out, "  Active sessions  ")?;
+        for (i, a) in active.iter().enumerate() {
+            let sep = if i == 0 { "" } else { ", " };
+            write!(out, "{sep}{}", clean(a))?;
         }
-        out.push_str(&format!("  Next             {}\n", clean(&self.action)));
-        out
+        writeln!(out)?;
     }
+    writeln!(out, "  Next             {}", clean(action))
 }
 
 /// The folders of the active sessions, in listing (byte) order.

@@ -6,11 +6,19 @@
 //! view reads nothing, decides no rule and never looks into a JSON value; it writes with
 //! `write!` into the one buffer it is given.
 
+pub mod checkpoint_read;
+pub mod checkpoint_write;
 pub mod hooks;
 pub mod multiroot;
 pub mod narrative;
 pub mod project_block;
+pub mod resume_summary;
+pub mod session_close;
+pub mod session_resume;
+pub mod sessions;
+pub mod skill_index;
 pub mod sources;
+pub mod stack;
 pub mod status;
 
 use crate::output::Style;

@@ -3,6 +3,7 @@
 
 use crate::style::clean;
 use aw_core::session::narrative::{Fact, FactState, List, Narrative};
+use std::fmt::{self, Write};
 
 fn state_word(s: FactState) -> &'static str {
     match s {
@@ -27,44 +28,64 @@ fn heading(list: List) -> &'static str {
 
 /// One fact: its text, then its state and the file it comes from (with `detail`, where in the
 /// file and the technical detail too).
-fn fact(f: &Fact, detail: bool) -> String {
-    let mut source = clean(&f.source.artifact).into_owned();
+fn fact(out: &mut dyn Write, f: &Fact, detail: bool) -> fmt::Result {
+    write!(
+        out,
+        "{} [{} · {}",
+        clean(&f.text),
+        state_word(f.state),
+        clean(&f.source.artifact)
+    )?;
     if detail {
         if let Some(l) = &f.source.locator {
-            source.push_str(&format!(" › {}", clean(l)));
+            write!(out, " › {}", clean(l))?;
         }
         if let Some(d) = &f.detail {
-            source.push_str(&format!(" · {}", clean(d)));
+            write!(out, " · {}", clean(d))?;
         }
     }
-    format!("{} [{} · {source}]", clean(&f.text), state_word(f.state))
+    write!(out, "]")
 }
 
 /// The narrative's lines, indented under a `Narrative · <phase>` heading.
 pub fn lines(n: &Narrative, detail: bool) -> String {
-    let mut out = format!("  Narrative · {}\n", n.phase.word());
+    let mut out = String::new();
+    // Writing into a `String` cannot fail.
+    let _ = write_lines(&mut out, n, detail);
+    out
+}
+
+/// Writes the narrative's lines (see [`lines`]) into `out`.
+pub fn write_lines(out: &mut dyn Write, n: &Narrative, detail: bool) -> fmt::Result {
+    writeln!(out, "  Narrative · {}", n.phase.word())?;
     if let Some(o) = &n.objective {
-        out.push_str(&format!("    Objective  {}\n", fact(o, detail)));
+        write!(out, "    Objective  ")?;
+        fact(out, o, detail)?;
+        writeln!(out)?;
     }
     if let Some(x) = &n.next {
-        out.push_str(&format!("    Next       {}\n", fact(x, detail)));
+        write!(out, "    Next       ")?;
+        fact(out, x, detail)?;
+        writeln!(out)?;
     }
     for (list, facts) in n.lists() {
         if facts.is_empty() {
             continue;
         }
-        out.push_str(&format!("    {}\n", heading(list)));
+        writeln!(out, "    {}", heading(list))?;
         for f in facts {
-            out.push_str(&format!("      · {}\n", fact(f, detail)));
+            write!(out, "      · ")?;
+            fact(out, f, detail)?;
+            writeln!(out)?;
         }
     }
     if !n.links.is_empty() {
-        let labels: Vec<String> = n
-            .links
-            .iter()
-            .map(|l| clean(&l.label).into_owned())
-            .collect();
-        out.push_str(&format!("    Files      {}\n", labels.join(" · ")));
+        write!(out, "    Files      ")?;
+        for (i, l) in n.links.iter().enumerate() {
+            let sep = if i == 0 { "" } else { " · " };
+            write!(out, "{sep}{}", clean(&l.label))?;
+        }
+        writeln!(out)?;
     }
-    out
+    Ok(())
 }

@@ -9,10 +9,9 @@
 use super::hook_request;
 use crate::context::Ctx;
 use crate::failure::Failure;
-use crate::output::{Format, Outcome};
-use crate::style::clean;
+use crate::output::{Outcome, Style};
 use crate::views::hooks::Degraded;
-use aw_core::wire::checkpoint::{AutoCompactOnClose, Kept, OnCloseEntry, PRESERVED_REASON};
+use aw_core::wire::checkpoint::{AutoCompactOnClose, Kept, OnCloseEntry};
 use aw_workspace::sessions::hooks::{self, Checkpointed, OnClose};
 use clap::Args;
 
@@ -39,7 +38,7 @@ pub fn run(args: &AutoCompactOnCloseArgs, cx: &Ctx<'_>) -> Result<Outcome, Failu
     let (folder, result) = match hooks::checkpoint_on_close(&ws, &req)? {
         OnClose::Unresolved(u) => {
             let d = Degraded::of(u, req.context_id.as_deref());
-            return Ok(degraded(style.format, d));
+            return Ok(degraded(&style, d));
         }
         OnClose::Session { folder, result } => (folder, result),
     };
@@ -65,48 +64,26 @@ pub fn run(args: &AutoCompactOnCloseArgs, cx: &Ctx<'_>) -> Result<Outcome, Failu
             }
         }
     };
-    let (entry, text) = match &done {
-        Done::Kept { folder, path } => (
-            OnCloseEntry::Kept(Kept::of(folder, path)),
-            format!(
-                "Checkpoint kept · {}\n  Why  {PRESERVED_REASON}\n",
-                clean(folder)
-            ),
-        ),
+    let entry = match &done {
+        Done::Kept { folder, path } => OnCloseEntry::Kept(Kept::of(folder, path)),
         Done::Written {
             folder,
             path,
             progress,
-        } => (
-            OnCloseEntry::Written {
-                session: folder,
-                checkpoint_path: path,
-                progress_pct: *progress,
-            },
-            format!(
-                "Checkpoint written · {}\n  File  {}\n",
-                clean(folder),
-                clean(path)
-            ),
-        ),
-        Done::Failed { error } => (
-            OnCloseEntry::Failed {
-                session: &folder,
-                error: error.clone(),
-            },
-            format!(
-                "Checkpoint not written · {}\n  Why  {}\n",
-                clean(&folder),
-                clean(error)
-            ),
-        ),
+        } => OnCloseEntry::Written {
+            session: folder,
+            checkpoint_path: path,
+            progress_pct: *progress,
+        },
+        Done::Failed { error } => OnCloseEntry::Failed {
+            session: &folder,
+            error: error.clone(),
+        },
     };
-    Ok(match style.format {
-        Format::Json => Outcome::json(&AutoCompactOnClose::Session {
-            checkpoints_written: [entry],
-        }),
-        Format::Human => Outcome::text(text),
-    })
+    let model = AutoCompactOnClose::Session {
+        checkpoints_written: [entry],
+    };
+    Ok(Outcome::shown(&model, &style))
 }
 
 /// What happened to the closing session's checkpoint, owned.
@@ -125,15 +102,15 @@ enum Done {
     },
 }
 
-fn degraded(format: Format, d: Degraded) -> Outcome {
-    match format {
-        Format::Json => Outcome::json(&AutoCompactOnClose::Degraded {
-            checkpoints_written: [],
-            continuity: "degraded",
-            primary_session: None,
-            candidates: &d.candidates,
-            action: &d.action,
-        }),
-        Format::Human => Outcome::text(d.text()),
-    }
+fn degraded(style: &Style, d: Degraded) -> Outcome {
+    let model = AutoCompactOnClose::Degraded {
+        checkpoints_written: [],
+        continuity: "degraded",
+        primary_session: None,
+        candidates: &d.candidates,
+        action: &d.action,
+        reason: &d.reason,
+        active_sessions: &d.active,
+    };
+    Outcome::shown(&model, style)
 }

@@ -8,10 +8,7 @@
 
 use crate::context::Ctx;
 use crate::failure::Failure;
-use crate::output::{Format, Outcome};
-use crate::style::clean;
-use aw_core::checkpoint::parse;
-use aw_core::markdown::first_nonblank_line;
+use crate::output::Outcome;
 use aw_core::wire::checkpoint::{Checkpoint, CheckpointRead};
 use aw_workspace::sessions::context_id::from_env;
 use aw_workspace::sessions::hooks::read_checkpoint;
@@ -47,44 +44,17 @@ pub fn run(args: &CheckpointReadArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> 
         },
     )?;
     let (path, text) = read_checkpoint(&resolved.path)?;
-    let Some(text) = text else {
-        let reason = "CHECKPOINT.md does not exist.";
-        return Ok(match style.format {
-            Format::Json => Outcome::json(&CheckpointRead::Missing {
-                session: &resolved.folder,
-                checkpoint: None,
-                reason,
-            }),
-            Format::Human => Outcome::text(format!(
-                "{folder} · no checkpoint\n  Next  run `aw checkpoint-write --code {folder}` to start one\n",
-                folder = clean(&resolved.folder)
-            )),
-        });
-    };
     let path_str = path.to_string_lossy().into_owned();
-    if style.format == Format::Human {
-        let f = parse(&text);
-        let mut out = format!("{} · checkpoint\n", clean(&resolved.folder));
-        let rows = [
-            ("Updated", &f.actualizado),
-            ("Progress", &f.avance),
-            ("Done", &f.ultimo),
-            ("Next", &f.proximo),
-        ];
-        for (label, value) in rows {
-            let first = value
-                .as_deref()
-                .and_then(first_nonblank_line)
-                .unwrap_or("—");
-            out.push_str(&format!("  {label:<9} {}\n", clean(first)));
-        }
-        if style.detail {
-            out.push_str(&format!("  {:<9} {}\n", "File", clean(&path_str)));
-        }
-        return Ok(Outcome::text(out));
-    }
-    Ok(Outcome::json(&CheckpointRead::Found {
-        session: &resolved.folder,
-        checkpoint: Checkpoint::of(&path_str, &text),
-    }))
+    let model = match &text {
+        None => CheckpointRead::Missing {
+            session: &resolved.folder,
+            checkpoint: None,
+            reason: "CHECKPOINT.md does not exist.",
+        },
+        Some(text) => CheckpointRead::Found {
+            session: &resolved.folder,
+            checkpoint: Checkpoint::of(&path_str, text),
+        },
+    };
+    Ok(Outcome::shown(&model, &style))
 }

@@ -9,8 +9,7 @@
 use super::hook_request;
 use crate::context::Ctx;
 use crate::failure::Failure;
-use crate::output::{Format, Outcome};
-use crate::style::clean;
+use crate::output::Outcome;
 use crate::views::hooks::{Degraded, active_folders};
 use aw_core::checkpoint::{assess, parse};
 use aw_core::markdown::first_lines;
@@ -87,8 +86,9 @@ pub fn run(args: &ResumeSummaryArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         candidates: None,
         action: None,
         recent_closed_with_artifacts: None,
+        degraded_reason: None,
+        recent_days: days,
     };
-    let mut text;
     match resolver::resolve_in(&ws, &listing, &req) {
         Ok(r) => {
             let (path, cp) = read_checkpoint(&r.path)?;
@@ -99,11 +99,6 @@ pub fn run(args: &ResumeSummaryArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             model.checkpoint_status = a.status.as_str();
             model.checkpoint_age_seconds = Some(a.age_seconds);
             model.needs_ai_action = a.needs_ai_action();
-            text = format!(
-                "Session {} · checkpoint {}\n",
-                clean(&r.folder),
-                a.status.as_str()
-            );
             if let Some(cp) = &cp {
                 let f = parse(cp);
                 let next = f
@@ -111,26 +106,11 @@ pub fn run(args: &ResumeSummaryArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
                     .as_deref()
                     .map(|p| first_lines(p, 3))
                     .filter(|l| !l.is_empty());
-                if let Some(lines) = &next {
-                    text.push_str(&format!("  Next      {}\n", clean(&lines.join(" / "))));
-                }
-                if let Some(p) = &f.avance {
-                    text.push_str(&format!("  Progress  {}\n", clean(p)));
-                }
                 model.checkpoint = Some(Glance {
                     actualizado: f.actualizado,
                     avance: f.avance,
                     proximo: next,
                 });
-            }
-            if !a.unfilled.is_empty() {
-                text.push_str(&format!("  To fill   {}\n", a.unfilled.join(", ")));
-            }
-            if a.needs_ai_action() {
-                text.push_str(&format!(
-                    "  Next step run `aw checkpoint-read --code {}` and bring the checkpoint up to date\n",
-                    clean(&r.folder)
-                ));
             }
             model.unfilled_placeholders = a.unfilled;
             model.primary_session = Some(r.folder);
@@ -146,7 +126,7 @@ pub fn run(args: &ResumeSummaryArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             // With no session at all there is nothing to do; with candidates, choosing is.
             model.needs_ai_action = !active.is_empty();
             model.continuity = "degraded";
-            text = d.text();
+            model.degraded_reason = Some(d.reason);
             model.candidates = Some(d.candidates);
             model.action = Some(d.action);
         }
@@ -165,26 +145,17 @@ pub fn run(args: &ResumeSummaryArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         None
     };
     if let Some(recent) = &recent {
-        if !recent.is_empty() {
-            text.push_str(&format!("Recently closed (last {days} day(s)):\n"));
-        }
         let items: Vec<RecentClosed<'_>> = recent
             .iter()
-            .map(|r| {
-                text.push_str(&format!("  {}  {}\n", clean(&r.folder), r.artifact_signal));
-                RecentClosed {
-                    code: &r.code,
-                    folder: &r.folder,
-                    closed_age_seconds: r.closed_age_seconds,
-                    complete: true,
-                    artifact_signal: r.artifact_signal,
-                }
+            .map(|r| RecentClosed {
+                code: &r.code,
+                folder: &r.folder,
+                closed_age_seconds: r.closed_age_seconds,
+                complete: true,
+                artifact_signal: r.artifact_signal,
             })
             .collect();
         model.recent_closed_with_artifacts = Some(items);
     }
-    Ok(match style.format {
-        Format::Json => Outcome::json(&model),
-        Format::Human => Outcome::text(text),
-    })
+    Ok(Outcome::shown(&model, &style))
 }

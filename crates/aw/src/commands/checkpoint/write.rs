@@ -14,11 +14,11 @@
 use super::hook_request;
 use crate::context::Ctx;
 use crate::failure::Failure;
-use crate::output::{Format, Outcome, emit_err};
+use crate::output::{Outcome, Style, emit_err};
 use crate::style::clean;
 use crate::views::hooks::Degraded;
 use aw_core::checkpoint::hold;
-use aw_core::wire::checkpoint::{self as wire, CheckpointWrite, Kept, PRESERVED_REASON, Written};
+use aw_core::wire::checkpoint::{self as wire, CheckpointWrite, Kept, Written};
 use aw_workspace::WorkspaceError;
 use aw_workspace::sessions::hooks::{self, Checkpointed, Unresolved};
 use clap::Args;
@@ -53,8 +53,8 @@ pub fn run(args: &CheckpointWriteArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure>
     let style = cx.default_style()?;
     let (ws, req) = hook_request(cx, &args.code)?;
     match hooks::write_checkpoint(&ws, &req, args.force)? {
-        Ok(done) => Ok(report(&done, style.format)),
-        Err(u) => unresolved(u, args.can_pause, req.context_id.as_deref(), style.format),
+        Ok(done) => Ok(report(&done, &style)),
+        Err(u) => unresolved(u, args.can_pause, req.context_id.as_deref(), &style),
     }
 }
 
@@ -66,7 +66,7 @@ fn unresolved(
     u: Unresolved,
     can_pause: bool,
     context_id: Option<&str>,
-    format: Format,
+    style: &Style,
 ) -> Result<Outcome, Failure> {
     let held = match &u.refusal {
         WorkspaceError::Session(r) if can_pause => {
@@ -82,33 +82,24 @@ fn unresolved(
         return Err(f);
     }
     let d = Degraded::of(u, context_id);
-    Ok(match format {
-        Format::Json => Outcome::json(&CheckpointWrite::Degraded(wire::Degraded {
-            skipped: true,
-            reason: &d.reason,
-            continuity: "degraded",
-            primary_session: None,
-            active_sessions: &d.active,
-            candidates: &d.candidates,
-            action: &d.action,
-        })),
-        Format::Human => Outcome::text(d.text()),
-    })
+    let model = CheckpointWrite::Degraded(wire::Degraded {
+        skipped: true,
+        reason: &d.reason,
+        continuity: "degraded",
+        primary_session: None,
+        active_sessions: &d.active,
+        candidates: &d.candidates,
+        action: &d.action,
+    });
+    Ok(Outcome::shown(&model, style))
 }
 
 /// The output of a checkpoint that was written or kept.
-fn report(done: &Checkpointed, format: Format) -> Outcome {
+fn report(done: &Checkpointed, style: &Style) -> Outcome {
     match done {
         Checkpointed::Kept { folder, path } => {
             let path = path.to_string_lossy();
-            if format == Format::Json {
-                return Outcome::json(&CheckpointWrite::Kept(Kept::of(folder, &path)));
-            }
-            Outcome::text(format!(
-                "Checkpoint kept · {}\n  File  {}\n  Why   {PRESERVED_REASON}\n",
-                clean(folder),
-                clean(&path)
-            ))
+            Outcome::shown(&CheckpointWrite::Kept(Kept::of(folder, &path)), style)
         }
         Checkpointed::Written {
             folder,
@@ -118,29 +109,17 @@ fn report(done: &Checkpointed, format: Format) -> Outcome {
             narrative,
         } => {
             let path = path.to_string_lossy();
-            let progress = g.progress_pct();
-            let files = g.files.len();
-            if format == Format::Json {
-                return Outcome::json(&CheckpointWrite::Written(Written {
-                    session: folder,
-                    checkpoint_path: &path,
-                    lines_written: *lines,
-                    progress_pct: progress,
-                    tasks_open: g.tasks_open(),
-                    tasks_closed: g.tasks_closed(),
-                    files_touched_count: files,
-                    narrative_error: narrative.as_ref().err().map(String::as_str),
-                }));
-            }
-            let progress_text = match progress {
-                Some(p) => format!("{p}% ({} open, {} done)", g.tasks_open(), g.tasks_closed()),
-                None => "unknown (no tasks)".to_owned(),
-            };
-            Outcome::text(format!(
-                "Checkpoint written · {}\n  File      {}\n  Progress  {progress_text}\n  Changes   {files} uncommitted file(s)\n  Next      fill in the _[AI: …]_ placeholders\n",
-                clean(folder),
-                clean(&path)
-            ))
+            let model = CheckpointWrite::Written(Written {
+                session: folder,
+                checkpoint_path: &path,
+                lines_written: *lines,
+                progress_pct: g.progress_pct(),
+                tasks_open: g.tasks_open(),
+                tasks_closed: g.tasks_closed(),
+                files_touched_count: g.files.len(),
+                narrative_error: narrative.as_ref().err().map(String::as_str),
+            });
+            Outcome::shown(&model, style)
         }
     }
 }

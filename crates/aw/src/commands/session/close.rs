@@ -6,8 +6,7 @@
 use crate::cli::given;
 use crate::context::Ctx;
 use crate::failure::{Failure, session_write};
-use crate::output::{Format, Outcome};
-use crate::style::clean;
+use crate::output::Outcome;
 use aw_core::error_code::ErrorCode;
 use aw_core::wire::session::{HistoryRow, SessionClose};
 use aw_workspace::sessions;
@@ -47,31 +46,7 @@ pub fn run(args: &SessionCloseArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let closed =
         sessions::close(&ws, code, args.refs.as_deref(), &cx.now.today()).map_err(session_write)?;
 
-    if style.format == Format::Human {
-        let mut line = format!("Closed session {}", clean(&closed.folder));
-        match &closed.history {
-            Ok(a) => line.push_str(&format!(" · HISTORY row {}", a.as_str())),
-            Err(e) => line.push_str(&format!(" · HISTORY not updated: {}", clean(e))),
-        }
-        if closed.bindings_invalidated > 0 {
-            line.push_str(&format!(
-                " · {} binding(s) removed",
-                closed.bindings_invalidated
-            ));
-        }
-        if !closed.reservations_released.is_empty() {
-            line.push_str(&format!(
-                " · {} reservation(s) released",
-                closed.reservations_released.len()
-            ));
-        }
-        if let Err(e) = &closed.narrative {
-            line.push_str(&format!(" · narrative not refreshed: {}", clean(e)));
-        }
-        line.push('\n');
-        return Ok(Outcome::text(line));
-    }
-    Ok(Outcome::json(&SessionClose {
+    let model = SessionClose {
         code: &closed.code,
         folder: &closed.folder,
         closed: true,
@@ -86,5 +61,6 @@ pub fn run(args: &SessionCloseArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         history_error: closed.history.as_ref().err().map(String::as_str),
         reservations_released: &closed.reservations_released,
         narrative_error: closed.narrative.as_ref().err().map(String::as_str),
-    }))
+    };
+    Ok(Outcome::shown(&model, &style))
 }

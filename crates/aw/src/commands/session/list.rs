@@ -7,8 +7,7 @@
 
 use crate::context::Ctx;
 use crate::failure::Failure;
-use crate::output::{Format, Outcome};
-use crate::style::{Paint, clean};
+use crate::output::Outcome;
 use aw_core::session::folder::{SessionState, identity};
 use aw_core::session::history::Dates;
 use aw_core::wire::sessions::{Entry, Listing};
@@ -105,23 +104,13 @@ pub fn run(args: &SessionsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         .filter(|f| f.state == SessionState::Active)
         .count();
     let closed = listing.len() - active;
-    if style.format == Format::Human {
-        return Ok(Outcome::text(human(
-            &shown,
-            active,
-            closed,
-            &next.padded(),
-            style.detail,
-            Paint::new(style.color),
-        )));
-    }
     // Serialised straight from typed entries (no JSON tree of thousands of objects is built),
     // and streamed into stdout.
     let sessions = shown
         .into_iter()
         .map(|i| entry(&ws, i, args.verbose))
         .collect();
-    Ok(Outcome::json_model(Listing {
+    let model = Listing {
         sessions,
         active_count: active,
         closed_count: closed,
@@ -129,7 +118,8 @@ pub fn run(args: &SessionsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         next_correlative: next.padded(),
         legacy: args.include_legacy.then(Vec::new),
         history_exists: args.verbose.then_some(history_text.is_some()),
-    }))
+    };
+    Ok(Outcome::shown_model(model, &style))
 }
 
 /// The entry of one session: its path workspace-relative, or absolute when `absolute`.
@@ -151,56 +141,4 @@ fn entry(ws: &Workspace, info: Info, absolute: bool) -> Entry {
         summary: info.facts.summary,
         branch: info.facts.branch,
     }
-}
-
-/// A compact table: folder, state, type, date, summary.
-fn human(
-    shown: &[Info],
-    active: usize,
-    closed: usize,
-    next: &str,
-    detail: bool,
-    p: Paint,
-) -> String {
-    let mut out = String::new();
-    if shown.is_empty() {
-        out.push_str("No sessions to show.\n");
-    } else {
-        let width = shown
-            .iter()
-            .map(|i| i.folder.folder.chars().count())
-            .max()
-            .unwrap_or(6)
-            .max(6);
-        out.push_str(&format!(
-            "{:<width$}  {:<6}  {:<8}  {:<10}  SUMMARY\n",
-            "FOLDER", "STATE", "TYPE", "DATE"
-        ));
-        for i in shown {
-            let summary = clean(&i.facts.summary);
-            let summary: String = if detail {
-                summary.into_owned()
-            } else {
-                summary.chars().take(60).collect()
-            };
-            let state = format!("{:<6}", i.folder.state.as_str());
-            // Active in green, closed dimmed.
-            let state = match i.folder.state {
-                SessionState::Active => p.green(&state),
-                SessionState::Closed => p.dim(&state),
-            };
-            out.push_str(&format!(
-                "{:<width$}  {}  {:<8}  {:<10}  {}\n",
-                clean(&i.folder.folder),
-                state,
-                clean(i.facts.kind.as_deref().unwrap_or("—")),
-                clean(&i.date),
-                summary
-            ));
-        }
-    }
-    out.push_str(&format!(
-        "\n{active} active, {closed} closed · the next session takes number {next}\n"
-    ));
-    out
 }

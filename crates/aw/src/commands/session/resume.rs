@@ -10,20 +10,17 @@
 use crate::cli::given;
 use crate::context::Ctx;
 use crate::failure::{Failure, session_write};
-use crate::output::{Format, Outcome};
-use crate::style::clean;
-use crate::views;
-use aw_core::board::session_view::{checkpoint_view, session_view};
+use crate::output::Outcome;
 use aw_core::error_code::ErrorCode;
 use aw_core::session::folder::{SessionFolder, identity};
 use aw_core::session::resolve::Intent;
 use aw_core::wire::checkpoint::Checkpoint;
-use aw_core::wire::session_resume::SessionResume;
+use aw_core::wire::session_resume::{ResumeLines, SessionResume};
 use aw_workspace::sessions::artifacts::entries;
 use aw_workspace::sessions::context_id::from_env;
 use aw_workspace::sessions::hooks::read_checkpoint;
 use aw_workspace::sessions::narrative;
-use aw_workspace::sessions::resolver::{self, Request, Resolved};
+use aw_workspace::sessions::resolver::{self, Request};
 use aw_workspace::sessions::{self, DescriptorKind};
 use clap::Args;
 
@@ -100,24 +97,6 @@ pub fn run(args: &SessionResumeArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let id = identity(&resolved.folder);
     let rel = ws.shown(&resolved.path);
     let refresh_error = refreshed.and_then(Result::err);
-    if style.format == Format::Human {
-        let mut text = human(
-            &resolved,
-            &rel,
-            objective.as_deref(),
-            cp_text.as_deref(),
-            args.reopen,
-        );
-        let (head, rest) = text.split_once('\n').unwrap_or((&text, ""));
-        text = format!(
-            "{head}\n{}{rest}",
-            views::narrative::lines(&narrative, style.detail)
-        );
-        if let Some(e) = &refresh_error {
-            text.push_str(&format!("  Narrative block not refreshed: {}\n", clean(e)));
-        }
-        return Ok(Outcome::text(text));
-    }
     let cp_path = cp_path.to_string_lossy();
     let model = SessionResume {
         code: &id.code,
@@ -129,45 +108,15 @@ pub fn run(args: &SessionResumeArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         objetivo_text: objective.as_deref(),
         checkpoint: cp_text.as_deref().map(|raw| Checkpoint::of(&cp_path, raw)),
         narrative_error: refresh_error,
+        lines: ResumeLines::of(
+            &SessionFolder {
+                folder: resolved.folder.clone(),
+                state: resolved.state,
+            },
+            objective.as_deref(),
+            cp_text.as_deref(),
+            args.reopen,
+        ),
     };
-    Ok(Outcome::json(&model))
-}
-
-/// The human view: the same objective and checkpoint lines the board shows.
-fn human(
-    r: &Resolved,
-    rel: &str,
-    descriptor: Option<&str>,
-    cp: Option<&str>,
-    reopened: bool,
-) -> String {
-    let mut out = format!(
-        "{}{} · {} · {}\n",
-        if reopened { "Reopened " } else { "" },
-        clean(&r.folder),
-        r.state.as_str(),
-        clean(rel)
-    );
-    let folder = SessionFolder {
-        folder: r.folder.clone(),
-        state: r.state,
-    };
-    // The objective's first meaningful line, else the summary listings show.
-    let objective = descriptor.map(|text| {
-        let view = session_view(&folder, Some(text));
-        view.objective.unwrap_or(view.summary)
-    });
-    out.push_str(&format!(
-        "  Objective  {}\n",
-        clean(objective.as_deref().unwrap_or("—"))
-    ));
-    match cp.map(checkpoint_view) {
-        None => out.push_str("  Checkpoint none\n"),
-        Some(v) => {
-            let line = |l: Option<String>| clean(l.as_deref().unwrap_or("—")).into_owned();
-            out.push_str(&format!("  Done       {}\n", line(v.completed)));
-            out.push_str(&format!("  Next       {}\n", line(v.pending)));
-        }
-    }
-    out
+    Ok(Outcome::shown(&model, &style))
 }
