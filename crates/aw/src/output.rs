@@ -187,7 +187,13 @@ impl Outcome {
     pub fn shown_model<T: serde::Serialize + View + 'static>(model: T, style: &Style) -> Self {
         match style.format {
             Format::Json => Outcome::json_model(model),
-            Format::Human => Outcome::text(model.text(style)),
+            Format::Human => {
+                let text = model.text(style);
+                // The command's last use of the model: the process exit frees it at once, where
+                // dropping it would free thousands of allocations one by one.
+                std::mem::forget(model);
+                Outcome::text(text)
+            }
         }
     }
 

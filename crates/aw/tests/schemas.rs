@@ -75,7 +75,7 @@ fn each_schema_is_printed_by_name_and_the_list_ends_with_the_envelope() {
 #[test]
 fn a_command_without_a_typed_output_is_refused_with_the_names_known() {
     let ws = Ws::bare();
-    let v = ws.fails(&["schema", "status"], "ARGS_INVALID");
+    let v = ws.fails(&["schema", "hook"], "ARGS_INVALID");
     let action = v["data"]["action"].as_str().unwrap();
     assert!(
         action.contains("next-number") && action.contains("error"),

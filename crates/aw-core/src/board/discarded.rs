@@ -7,7 +7,7 @@ use crate::calendar::WallClock;
 use serde::Serialize;
 
 /// One deferred or excluded item.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct DiscardedEntry {
     /// The session's code.
     pub source: String,

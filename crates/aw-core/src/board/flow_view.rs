@@ -7,14 +7,13 @@
 //! final, lets `stop` decide what `aw resume` proposes for that session.
 
 use crate::flow::projection::RunProjection;
-use serde_json::Value;
 
 /// A session's flow run, as the flow engine projects it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FlowProjection {
-    /// The JSON shown as the session's `flow` in `aw status` (the reference's
+    /// The projection shown as the session's `flow` in `aw status` (the reference's
     /// `{flow, boundary, transition, title, invocation, command, summary}`).
-    pub model: Value,
+    pub model: RunProjection,
     /// Set when the run is stopped at a boundary that is not final: what to do next there.
     pub stop: Option<FlowStop>,
 }
@@ -36,10 +35,7 @@ impl From<RunProjection> for FlowProjection {
             next: p.summary.clone(),
             command: p.command.clone(),
         });
-        FlowProjection {
-            model: serde_json::to_value(&p).unwrap_or_default(),
-            stop,
-        }
+        FlowProjection { model: p, stop }
     }
 }
 
@@ -60,7 +56,7 @@ mod tests {
         // Never advanced: the run stands before its first row, which the CLI would apply.
         assert!(p.stopped());
         let board: FlowProjection = p.clone().into();
-        assert_eq!(board.model["flow"], "quick");
+        assert_eq!(board.model.flow, "quick");
         let stop = board.stop.unwrap();
         assert_eq!(stop.command, p.command);
         assert_eq!(stop.next, p.summary);

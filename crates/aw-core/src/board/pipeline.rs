@@ -32,7 +32,7 @@ pub const PLAN_OPEN: &str = "plan-open";
 pub const CHECKPOINT_ORPHAN: &str = "checkpoint-orphan";
 
 /// One thing left to do.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct PipelineItem {
     /// What kind of work it is.
     pub kind: &'static str,

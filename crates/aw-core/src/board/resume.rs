@@ -24,7 +24,7 @@ use crate::error_code::ErrorCode;
 use crate::session::narrative::Phase;
 use crate::vocab::correlative::Correlative;
 use serde::Serialize;
-use serde::ser::{SerializeMap, Serializer};
+
 use std::collections::HashMap;
 
 /// The error code of an unusable target.
@@ -34,7 +34,7 @@ pub const TARGET_INVALID: ErrorCode = ErrorCode::ResumeTargetInvalid;
 pub const SESSION: &str = "session";
 
 /// One proposal: what it is about, where it stands, what comes next and the command for it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Proposal {
     /// The kind the pipeline gives the item (`spec-unrefined`, `spec-unplanned`, `plan-open`,
     /// `checkpoint-orphan`), or `session` for a session the pipeline does not list.
@@ -60,8 +60,9 @@ impl Proposal {
     }
 }
 
-/// The answer of `aw resume`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The answer of `aw resume`: `status` names the variant, its fields follow.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(tag = "status", rename_all = "lowercase")]
 pub enum Answer {
     /// One thing to resume. `via` is `explicit` (a target was given) or `pipeline`.
     Proposal {
@@ -82,29 +83,6 @@ pub enum Answer {
         /// What that means.
         action: String,
     },
-}
-
-impl Serialize for Answer {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(None)?;
-        match self {
-            Answer::Proposal { via, proposal } => {
-                m.serialize_entry("status", "proposal")?;
-                m.serialize_entry("via", via)?;
-                m.serialize_entry("proposal", proposal)?;
-            }
-            Answer::Candidates { candidates, action } => {
-                m.serialize_entry("status", "candidates")?;
-                m.serialize_entry("candidates", candidates)?;
-                m.serialize_entry("action", action)?;
-            }
-            Answer::Idle { action } => {
-                m.serialize_entry("status", "idle")?;
-                m.serialize_entry("action", action)?;
-            }
-        }
-        m.end()
-    }
 }
 
 /// A target that names nothing resumable (`RESUME_TARGET_INVALID`).

@@ -21,11 +21,10 @@ use crate::documents::spec::Maturity;
 use crate::session::folder::SessionState;
 use crate::vocab::correlative::Correlative;
 use serde::Serialize;
-use serde_json::Value;
 use std::cell::Cell;
 
 /// The workspace as the board names it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct WorkspaceEntry {
     /// The project block's description, else the folder's name.
     pub name: String,
@@ -36,7 +35,7 @@ pub struct WorkspaceEntry {
 }
 
 /// One spec on the board.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct SpecEntry {
     /// Workspace-relative path.
     pub file: String,
@@ -63,7 +62,7 @@ pub struct SpecEntry {
 }
 
 /// A blocked phase.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct BlockedPhase {
     /// `n` of `F<n>`.
     pub number: u64,
@@ -74,7 +73,7 @@ pub struct BlockedPhase {
 }
 
 /// One plan on the board.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct PlanEntry {
     /// Workspace-relative path.
     pub file: String,
@@ -127,7 +126,7 @@ pub struct PlanEntry {
 }
 
 /// One session on the board.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct SessionEntry {
     /// The session's code.
     pub code: String,
@@ -143,7 +142,7 @@ pub struct SessionEntry {
     /// How long ago, in English.
     pub relative: Option<String>,
     /// The flow engine's projection of the session's run (active sessions; null otherwise).
-    pub flow: Option<Value>,
+    pub flow: Option<crate::flow::projection::RunProjection>,
     /// What resuming needs beyond the wire model.
     #[serde(skip)]
     pub detail: SessionDetail,
@@ -169,7 +168,7 @@ pub struct SessionDetail {
 }
 
 /// Active and closed sessions.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct SessionsEntry {
     /// Active, in folder byte order.
     pub active: Vec<SessionEntry>,
@@ -180,7 +179,7 @@ pub struct SessionsEntry {
 pub use crate::design::graph::{DesignCounts, Designs};
 
 /// The board's counts.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Counts {
     /// Specs.
     pub specs: usize,
@@ -199,7 +198,7 @@ pub struct Counts {
 }
 
 /// The whole board.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct StatusModel {
     /// The workspace.
     pub workspace: WorkspaceEntry,

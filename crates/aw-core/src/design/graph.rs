@@ -10,7 +10,7 @@ use crate::documents::design_refs::Reference;
 use serde::Serialize;
 
 /// A package, as the board lists it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct GraphPackage {
     /// The validated identity, else null.
     pub id: Option<String>,
@@ -30,7 +30,7 @@ pub struct GraphPackage {
 }
 
 /// One reference from a document to a package.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct GraphReference {
     /// The document, workspace-relative.
     pub from: String,
@@ -47,7 +47,7 @@ pub struct GraphReference {
 }
 
 /// The counts by state.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct DesignCounts {
     /// Valid references.
     pub valid: usize,
@@ -60,7 +60,7 @@ pub struct DesignCounts {
 }
 
 /// The design graph.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Designs {
     /// `docs/designs`.
     pub root: String,

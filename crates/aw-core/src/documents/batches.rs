@@ -15,7 +15,7 @@ use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// How a batch runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
     /// Its phases run one after the other in one go.
@@ -25,7 +25,7 @@ pub enum Mode {
 }
 
 /// One batch line.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Batch {
     /// `B<n>` as written.
     pub id: String,
@@ -36,7 +36,7 @@ pub struct Batch {
 }
 
 /// A disagreement between the batches and the phases.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Problem {
     /// A list item that is not a batch line.
@@ -73,7 +73,7 @@ pub enum Problem {
 }
 
 /// The section, read and checked.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Batches {
     /// The batch lines, in order.
     pub items: Vec<Batch>,

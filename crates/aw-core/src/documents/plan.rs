@@ -34,7 +34,7 @@ pub enum Declaration {
 }
 
 /// The plan's state once its declaration is checked against its counters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum PlanState {
     /// Still open (declared open, or not declared).

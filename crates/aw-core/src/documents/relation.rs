@@ -16,10 +16,9 @@ use crate::markdown::Line;
 use crate::vocab::correlative::Correlative;
 use crate::vocab::titles::contains_ascii_ci;
 use serde::Serialize;
-use serde::ser::{SerializeMap, Serializer};
 
 /// How a plan names its spec.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Evidence {
     /// A spec path on a "derived from" preamble line.
@@ -49,8 +48,9 @@ pub struct Clues {
     pub level: Option<(Evidence, Vec<Correlative>)>,
 }
 
-/// What a plan's spec relation resolved to.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What a plan's spec relation resolved to: `status` names the variant, its fields follow.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(tag = "status", rename_all = "lowercase")]
 pub enum SpecRelation {
     /// Exactly one spec, present in the workspace.
     Resolved {
@@ -82,34 +82,6 @@ impl SpecRelation {
             SpecRelation::Resolved { number, .. } => Some(number),
             _ => None,
         }
-    }
-}
-
-impl Serialize for SpecRelation {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(None)?;
-        match self {
-            SpecRelation::Resolved {
-                number,
-                file,
-                evidence,
-            } => {
-                m.serialize_entry("status", "resolved")?;
-                m.serialize_entry("number", number)?;
-                m.serialize_entry("file", file)?;
-                m.serialize_entry("evidence", evidence.as_str())?;
-            }
-            SpecRelation::Unknown { reason } => {
-                m.serialize_entry("status", "unknown")?;
-                m.serialize_entry("reason", reason)?;
-            }
-            SpecRelation::Ambiguous { numbers, evidence } => {
-                m.serialize_entry("status", "ambiguous")?;
-                m.serialize_entry("numbers", numbers)?;
-                m.serialize_entry("evidence", evidence.as_str())?;
-            }
-        }
-        m.end()
     }
 }
 

@@ -12,7 +12,7 @@ use crate::vocab::titles::is_one_of;
 use serde::Serialize;
 
 /// How far a spec has been refined.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Maturity {
     /// Written, not refined.

@@ -71,6 +71,14 @@ pub const ENTRIES: &[Entry] = &[
         schema: schema_of::<super::next_number::NextNumber>,
     },
     Entry {
+        command: "resume",
+        schema: schema_of::<crate::board::resume::Answer>,
+    },
+    Entry {
+        command: "resume-summary",
+        schema: schema_of::<super::checkpoint::ResumeSummary<'static>>,
+    },
+    Entry {
         command: "session-close",
         schema: schema_of::<super::session::SessionClose<'static>>,
     },
@@ -101,6 +109,10 @@ pub const ENTRIES: &[Entry] = &[
     Entry {
         command: "stack",
         schema: schema_of::<super::stack::Stack>,
+    },
+    Entry {
+        command: "status",
+        schema: schema_of::<crate::board::status::StatusModel>,
     },
 ];
 

@@ -7,9 +7,8 @@
 
 use crate::context::Ctx;
 use crate::failure::Failure;
-use crate::output::{Format, Outcome, Style};
-use crate::style::{Paint, clean};
-use aw_core::board::resume::{self, Answer, Proposal, TARGET_INVALID};
+use crate::output::Outcome;
+use aw_core::board::resume::{self, TARGET_INVALID};
 use aw_core::error_code::ErrorCode;
 use aw_core::wire::envelope::CandidateOut;
 use aw_workspace::WorkspaceError;
@@ -67,10 +66,7 @@ pub fn run(args: &ResumeArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             answer
         }
     };
-    Ok(match style.format {
-        Format::Json => Outcome::json(&answer),
-        Format::Human => Outcome::text(render(&answer, style)),
-    })
+    Ok(Outcome::shown(&answer, &style))
 }
 
 /// Lets go of the board once the answer is taken from it: the process exits right after
@@ -100,39 +96,4 @@ fn invalid_target_data(f: Failure, target: &str) -> Failure {
         d.status = Some("invalid_target".to_owned());
         d.target = Some(target.to_owned());
     })
-}
-
-fn block(p: &Proposal, style: Style, out: &mut String) {
-    let head = Paint::new(style.color).bold(&format!("▸ {}", clean(&p.objective)));
-    out.push_str(&format!(
-        "{head}\n  Progress   {}\n  Next       {}\n  Command    {}\n",
-        clean(&p.progress),
-        clean(&p.next),
-        clean(&p.command)
-    ));
-    if style.detail {
-        let label = if p.is_session() { "Session" } else { "Path" };
-        out.push_str(&format!("  {label:<10} {}\n", clean(&p.file)));
-    }
-}
-
-/// The human projection.
-fn render(a: &Answer, style: Style) -> String {
-    let mut out = String::new();
-    match a {
-        Answer::Proposal { proposal, .. } => block(proposal, style, &mut out),
-        Answer::Candidates { candidates, action } => {
-            out.push_str(action);
-            out.push('\n');
-            for c in candidates {
-                out.push('\n');
-                block(c, style, &mut out);
-            }
-        }
-        Answer::Idle { action } => {
-            out.push_str(action);
-            out.push('\n');
-        }
-    }
-    out
 }

@@ -4,8 +4,7 @@
 
 use crate::context::Ctx;
 use crate::failure::Failure;
-use crate::output::{Format, Outcome};
-use crate::views;
+use crate::output::Outcome;
 use aw_workspace::documents::board;
 use clap::Args;
 
@@ -25,15 +24,7 @@ pub fn run(_args: &StatusArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
     let ws = cx.workspace_settled()?;
     let model = board::load(&ws, &cx.now.wall);
-    Ok(match style.format {
-        // Serialised straight from the model into stdout: a large board never exists in memory
-        // as a JSON tree, nor whole as text.
-        Format::Json => Outcome::json_model(model),
-        Format::Human => {
-            let text = views::status::render(&model, style);
-            // The command's last use of the board: the process exit frees it at once.
-            std::mem::forget(model);
-            Outcome::text(text)
-        }
-    })
+    // Serialised straight from the model into stdout: a large board never exists in memory as a
+    // JSON tree, nor whole as text.
+    Ok(Outcome::shown_model(model, &style))
 }

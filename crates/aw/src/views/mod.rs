@@ -12,6 +12,7 @@ pub mod hooks;
 pub mod multiroot;
 pub mod narrative;
 pub mod project_block;
+pub mod resume;
 pub mod resume_summary;
 pub mod session_close;
 pub mod session_resume;

@@ -15,9 +15,9 @@ use aw_core::board::pipeline::{
 use aw_core::board::status::{PlanEntry, SessionEntry, SpecEntry, StatusModel};
 use aw_core::documents::plan::{Declaration, PlanState};
 use aw_core::documents::relation::SpecRelation;
-use serde_json::Value;
+use aw_core::flow::projection::RunProjection;
 use std::collections::HashMap;
-use std::fmt::Write;
+use std::fmt::{self, Write};
 
 /// The pipeline groups, in priority order.
 const GROUPS: &[(&str, &str)] = &[
@@ -228,8 +228,14 @@ fn plans_done(m: &StatusModel) -> usize {
         .count()
 }
 
-/// The dashboard.
-pub fn render(m: &StatusModel, style: Style) -> String {
+impl super::View for StatusModel {
+    fn render(&self, out: &mut dyn fmt::Write, style: &Style) -> fmt::Result {
+        out.write_str(&dashboard(self, *style))
+    }
+}
+
+/// The dashboard, written with `writeln!` into one buffer.
+fn dashboard(m: &StatusModel, style: Style) -> String {
     let p = Paint::new(style.color);
     let mut out = String::new();
     let name = clean(m.workspace.name.lines().next().unwrap_or_default());
@@ -313,7 +319,7 @@ fn design_problems(m: &StatusModel, p: Paint, out: &mut String) {
 /// Active sessions stopped inside a flow: where each stands and the exact next command. They are
 /// shown even without `--detail`, because an agent's open journey is work in progress.
 fn flows(m: &StatusModel, p: Paint, out: &mut String) {
-    let in_flow: Vec<(&SessionEntry, &Value)> = m
+    let in_flow: Vec<(&SessionEntry, &RunProjection)> = m
         .sessions
         .active
         .iter()
@@ -328,10 +334,9 @@ fn flows(m: &StatusModel, p: Paint, out: &mut String) {
         p.bold(&format!("Sessions in a flow ({})", in_flow.len()))
     );
     for (s, f) in in_flow {
-        let text = |k: &str| clean(f.get(k).and_then(Value::as_str).unwrap_or("—")).into_owned();
-        let _ = writeln!(out, "  {} · {} flow", clean(&s.folder), text("flow"));
-        let _ = writeln!(out, "    {}", text("summary"));
-        let _ = writeln!(out, "    {}", p.dim(&text("command")));
+        let _ = writeln!(out, "  {} · {} flow", clean(&s.folder), clean(&f.flow));
+        let _ = writeln!(out, "    {}", clean(&f.summary));
+        let _ = writeln!(out, "    {}", p.dim(&clean(&f.command)));
     }
 }
 
@@ -366,9 +371,7 @@ fn session_line(s: &SessionEntry, p: Paint) -> String {
     let flow = s
         .flow
         .as_ref()
-        .and_then(|f| f.get("summary"))
-        .and_then(Value::as_str)
-        .map(|f| format!("\n      flow: {}", clean(f)))
+        .map(|f| format!("\n      flow: {}", clean(&f.summary)))
         .unwrap_or_default();
     format!(
         "  {mark} {}  {}  {}  {}{flow}",
