@@ -540,7 +540,7 @@ mod tests {
     #[test]
     fn colour_only_when_allowed() {
         let m = model();
-        let plain = render(&m, style(false, true));
+        let plain = dashboard(&m, style(false, true));
         assert!(!plain.contains('\u{1b}'));
         assert!(
             plain.starts_with("Demo · /ws\n"),
@@ -549,7 +549,7 @@ mod tests {
         assert!(plain.contains("INCONSISTENT"));
         assert!(plain.contains("✗ F1 — x: no reason given"));
         assert!(plain.contains("declared done with 1 task open"));
-        let coloured = render(&m, style(true, false));
+        let coloured = dashboard(&m, style(true, false));
         let red = |s: &str| Paint::new(true).red(s);
         assert!(coloured.contains(&red("INCONSISTENT")));
         assert!(coloured.contains(&red("✗")));
