@@ -10,6 +10,7 @@ use aw_core::calendar::{Moment, WallClock};
 use aw_core::documents::names::{DocKind, parse_name};
 use aw_core::documents::plan::parse_plan;
 use aw_core::documents::spec::parse_spec;
+use aw_core::flow::projection::RunProjection;
 use aw_core::session::folder::{SessionFolder, SessionState};
 
 fn now() -> WallClock {
@@ -251,6 +252,19 @@ fn resume_ties_on_priority_and_started() {
     assert!(matches!(resume::from_pipeline(&idle), Answer::Idle { .. }));
 }
 
+/// A run's projection with only what the board reads filled in.
+fn projection(flow: &str, boundary: &str, summary: &str) -> RunProjection {
+    RunProjection {
+        flow: flow.into(),
+        boundary: boundary.into(),
+        transition: None,
+        title: None,
+        invocation: None,
+        command: "aw flow advance --session 001-x-plan-exec".into(),
+        summary: summary.into(),
+    }
+}
+
 #[test]
 fn the_flow_slot_feeds_status_and_resume() {
     let mut active = session(
@@ -260,7 +274,7 @@ fn the_flow_slot_feeds_status_and_resume() {
         Some("## Pending / Next\n- y\n"),
     );
     active.flow = Some(FlowProjection {
-        model: serde_json::json!({"flow": "plan-exec", "boundary": "decision", "summary": "boundary decision at entry"}),
+        model: projection("plan-exec", "decision", "boundary decision at entry"),
         stop: Some(FlowStop {
             next: "answer the entry gate".into(),
             command: "aw flow advance --session 001-x-plan-exec".into(),
@@ -268,12 +282,12 @@ fn the_flow_slot_feeds_status_and_resume() {
     });
     let mut closed = session("002-y-quick", true, "## Objective\nOld\n", None);
     closed.flow = Some(FlowProjection {
-        model: serde_json::json!({"flow": "quick"}),
+        model: projection("quick", "final", "the journey has no pending transitions"),
         stop: None,
     });
     let m = board(vec![], vec![], vec![active, closed]);
     assert_eq!(
-        m.sessions.active[0].flow.as_ref().unwrap()["flow"],
+        m.sessions.active[0].flow.as_ref().unwrap().flow,
         "plan-exec"
     );
     assert_eq!(
