@@ -4,7 +4,6 @@
 //! output layer turns it into `{"ok":false,"error":{…},"data":{"action":…}}` (JSON) or a short
 //! human block.
 
-use crate::style::{Paint, clean, clean_lines};
 use aw_core::error_code::ErrorCode;
 use aw_core::session::resolve::RefusalKind;
 use aw_core::wire::envelope::{CandidateOut, DataOut, ErrorBody, FailureData, FailureEnvelope};
@@ -82,30 +81,15 @@ impl Failure {
         }
     }
 
-    /// The human projection: a cross mark with the code, the message, and the next action.
+    /// The human projection (see `views::failure`): a cross mark with the code, the message,
+    /// and the next action.
     pub fn human(&self, color: bool) -> String {
-        let head = Paint::new(color).bold_red(&format!("✗ {}", self.code));
-        let mut out = format!("{head}\n{}\n", clean_lines(&self.message));
-        if let Some(cands) = &self.data.candidates
-            && !cands.is_empty()
-        {
-            out.push_str("\nSessions:\n");
-            for c in cands {
-                out.push_str(&format!("  {}  ({})\n", clean(&c.folder), c.state));
-            }
-        }
-        if let Some(failures) = &self.data.failures
-            && !failures.is_empty()
-        {
-            out.push('\n');
-            for f in failures {
-                out.push_str(&failure_line(f));
-            }
-        }
-        if !self.action.is_empty() {
-            out.push_str(&format!("\nNext: {}\n", clean_lines(&self.action)));
-        }
-        out
+        use crate::views::View;
+        self.envelope().text(&crate::output::Style {
+            format: crate::output::Format::Human,
+            detail: false,
+            color,
+        })
     }
 }
 
@@ -159,22 +143,6 @@ pub fn with_error_unless_unresolved(e: WorkspaceError) -> Failure {
     let resolver = matches!(e, WorkspaceError::Session(_));
     let f = Failure::from(e);
     if resolver { f } else { f.with_error_data() }
-}
-
-/// One entry of `data.failures` as one line: where, what, and what to do.
-fn failure_line(f: &aw_core::capability::validate::Failure) -> String {
-    let (artifact, path) = (clean(&f.artifact).into_owned(), clean(&f.path).into_owned());
-    let place = if path.is_empty() {
-        artifact
-    } else {
-        format!("{artifact} › {path}")
-    };
-    format!(
-        "  {place}: {} [{}] → {}\n",
-        clean(&f.message),
-        f.code,
-        clean(&f.action)
-    )
 }
 
 /// Capitalises the first letter and ends with a period.

@@ -428,7 +428,7 @@ fn commands_build_output_from_typed_models_not_json_literals() {
 /// Human text is written with `write!` into one buffer (issue 21): `push_str(&format!(…))` makes
 /// a string only to copy it. The views not yet rewritten are the ceiling below, which may only go
 /// down; lower it in the same commit that rewrites them.
-const FORMAT_PUSHES_CEILING: usize = 133;
+const FORMAT_PUSHES_CEILING: usize = 130;
 
 #[test]
 fn human_text_is_written_into_one_buffer_not_pushed_as_formatted_strings() {

@@ -22,6 +22,19 @@ pub enum Verdict {
     Unapproved,
 }
 
+impl Verdict {
+    /// The wire spelling (`ok`, `missing`, `invalid`, `stale`, `unapproved`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Ok => "ok",
+            Verdict::Missing => "missing",
+            Verdict::Invalid => "invalid",
+            Verdict::Stale => "stale",
+            Verdict::Unapproved => "unapproved",
+        }
+    }
+}
+
 /// One reference, judged.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Checked {

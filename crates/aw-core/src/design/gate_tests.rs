@@ -117,3 +117,16 @@ fn a_plan_naming_no_design_passes() {
     );
     assert!(gate.passed && gate.references.is_empty());
 }
+
+#[test]
+fn a_verdicts_words_are_its_wire_spelling() {
+    for v in [
+        Verdict::Ok,
+        Verdict::Missing,
+        Verdict::Invalid,
+        Verdict::Stale,
+        Verdict::Unapproved,
+    ] {
+        assert_eq!(serde_json::to_value(v).unwrap(), v.as_str());
+    }
+}

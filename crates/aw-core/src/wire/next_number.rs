@@ -25,6 +25,14 @@ pub struct NextNumber {
     pub claimed_owner: Option<String>,
     /// Whether the claim returned a slot the session already held.
     pub claim_reused: bool,
+    /// What the human view names: the claimed slot, else the folder, workspace-relative.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub shown: String,
+    /// The highest number found, zero-padded (for the human view).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub highest: String,
 }
 
 /// A correlative on the wire: a JSON number when it fits in 64 bits, else its digits.

@@ -23,6 +23,10 @@ pub struct SessionCreate<'a> {
     /// `--from` as given, when given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub origin: Option<&'a str>,
+    /// The session's file, workspace-relative (for the human view).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub shown_path: String,
 }
 
 /// The output of `aw session-close`.
@@ -80,4 +84,8 @@ pub struct HistoryUpdate<'a> {
     pub action: &'static str,
     /// The state written.
     pub state: &'static str,
+    /// The row's key in HISTORY.md (for the human view).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub row_key: &'a str,
 }

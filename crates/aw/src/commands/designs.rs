@@ -4,9 +4,7 @@
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
-use crate::style::clean;
-use aw_core::design::gate::{self, Gate, Verdict};
-use aw_core::design::index::{DesignIndex, DesignPackageEntry};
+use aw_core::design::gate::{self, Verdict};
 use aw_core::design::review::entry_approved;
 use aw_core::error_code::ErrorCode;
 use aw_core::wire::designs::{Designs, Package, PlanGate};
@@ -15,7 +13,6 @@ use aw_workspace::family::skill::resolve_arg;
 use aw_workspace::locate::current_dir;
 use aw_workspace::project::read_optional;
 use clap::Args;
-use std::fmt::Write as _;
 
 // Arguments of `aw designs`.
 #[derive(Debug, Args)]
@@ -54,10 +51,10 @@ pub fn run(args: &DesignsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
                 "run `aw designs` to list the identities",
             ));
         };
-        return Ok(match style.format {
-            Format::Json => Outcome::json(&Designs::Package(Package { package: entry })),
-            Format::Human => Outcome::text(package_lines(entry)),
-        });
+        return Ok(Outcome::shown(
+            &Designs::Package(Package { package: entry }),
+            &style,
+        ));
     }
     if let Some(plan) = &args.plan {
         let path = resolve_arg(&current_dir()?, plan);
@@ -91,99 +88,19 @@ pub fn run(args: &DesignsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             return Err(match style.format {
                 Format::Json => failure.with_data(|d| d.gate = Some(gate)),
                 Format::Human => Failure {
-                    message: format!("{}\n{}", failure.message, gate_lines(&gate)),
+                    message: format!(
+                        "{}\n{}",
+                        failure.message,
+                        crate::views::designs::gate_lines(&gate)
+                    ),
                     ..failure
                 },
             });
         }
-        return Ok(match style.format {
-            Format::Json => Outcome::json(&Designs::Gate(PlanGate { plan, gate: &gate })),
-            Format::Human => Outcome::text(format!(
-                "✓ the design gate passes for {}\n{}",
-                clean(plan),
-                gate_lines(&gate)
-            )),
-        });
+        return Ok(Outcome::shown(
+            &Designs::Gate(PlanGate { plan, gate: &gate }),
+            &style,
+        ));
     }
-    Ok(match style.format {
-        Format::Json => Outcome::json(&Designs::Index(&index)),
-        Format::Human => Outcome::text(index_lines(&index)),
-    })
-}
-
-fn index_lines(index: &DesignIndex) -> String {
-    let mut out = String::new();
-    if index.packages.is_empty() {
-        let _ = writeln!(out, "No design packages under {}.", index.root);
-    }
-    for p in &index.packages {
-        let id = p.id.as_deref().or(p.declared_id.as_deref()).unwrap_or("—");
-        let revision = p
-            .current_baseline
-            .as_ref()
-            .map(|b| format!("r{}", b.revision))
-            .unwrap_or_else(|| "—".to_owned());
-        let state = if p.ok { "ok" } else { "invalid" };
-        let _ = writeln!(
-            out,
-            "{:<9} {:<5} {:<8} {}  {}",
-            clean(id),
-            revision,
-            state,
-            clean(p.title.as_deref().unwrap_or("")),
-            clean(&p.path)
-        );
-        for f in &p.failures {
-            let _ = writeln!(out, "    {}: {}", f.code.as_str(), clean(&f.message));
-        }
-    }
-    for f in &index.failures {
-        let _ = writeln!(out, "{}: {}", f.code.as_str(), clean(&f.message));
-    }
-    out
-}
-
-fn package_lines(p: &DesignPackageEntry) -> String {
-    let mut out = String::new();
-    let id = p.id.as_deref().or(p.declared_id.as_deref()).unwrap_or("—");
-    let _ = writeln!(
-        out,
-        "{} — {}",
-        clean(id),
-        clean(p.title.as_deref().unwrap_or("(no title)"))
-    );
-    let _ = writeln!(out, "  folder    {}", clean(&p.path));
-    if let Some(b) = &p.current_baseline {
-        let _ = writeln!(out, "  revision  r{} ({})", b.revision, b.digest);
-    }
-    let _ = writeln!(out, "  validates {}", if p.ok { "yes" } else { "no" });
-    for f in &p.failures {
-        let _ = writeln!(out, "    {}: {}", f.code.as_str(), clean(&f.message));
-    }
-    out
-}
-
-fn gate_lines(gate: &Gate) -> String {
-    let mut out = String::new();
-    if gate.references.is_empty() {
-        out.push_str("  the plan references no design package\n");
-    }
-    for c in &gate.references {
-        let verdict = serde_json::to_value(c.verdict)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_owned))
-            .unwrap_or_default();
-        let _ = writeln!(
-            out,
-            "  {:<10} {} (line {}){}",
-            verdict,
-            clean(&c.reference.text),
-            c.reference.line,
-            c.detail
-                .as_deref()
-                .map(|d| format!(": {}", clean(d)))
-                .unwrap_or_default()
-        );
-    }
-    out
+    Ok(Outcome::shown(&Designs::Index(&index), &style))
 }

@@ -9,8 +9,7 @@
 
 use crate::context::Ctx;
 use crate::failure::Failure;
-use crate::output::{Format, Outcome};
-use crate::style::clean;
+use crate::output::Outcome;
 use aw_core::error_code::ErrorCode;
 use aw_core::session::reservation;
 use aw_core::wire::envelope::SessionError;
@@ -141,28 +140,11 @@ pub fn run(args: &NextNumberArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         claimed_path: claim.as_ref().map(|c| slashed(&c.path)),
         claimed_owner: claim.as_ref().and(owner.clone()),
         claim_reused: claim.as_ref().is_some_and(|c| c.reused),
+        shown: match &claim {
+            Some(c) => ws.shown(&c.path),
+            None => ws.shown(&dir),
+        },
+        highest: scan.max.padded(),
     };
-    if style.format == Format::Json {
-        return Ok(Outcome::json(&model));
-    }
-    let text = match &claim {
-        Some(c) => format!(
-            "{} {} (next number {}{})\n",
-            if c.reused { "Reusing" } else { "Claimed" },
-            clean(&ws.shown(&c.path)),
-            next.padded(),
-            owner
-                .as_deref()
-                .map(|o| format!(", reserved for {}", clean(o)))
-                .unwrap_or_default()
-        ),
-        None => format!(
-            "Next number in {}: {} (highest so far {}){}\n",
-            clean(&ws.shown(&dir)),
-            next.padded(),
-            scan.max.padded(),
-            if created { "; folder created" } else { "" }
-        ),
-    };
-    Ok(Outcome::text(text))
+    Ok(Outcome::shown(&model, &style))
 }

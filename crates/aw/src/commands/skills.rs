@@ -4,13 +4,12 @@
 
 use crate::context::Ctx;
 use crate::failure::Failure;
-use crate::output::{Format, Outcome};
-use crate::style::clean_lines;
+use crate::output::Outcome;
 use aw_core::capability::binding_check::{BindingCheck, check_installed};
-use aw_core::capability::bindings::{Cascade, Source, classify_in};
+use aw_core::capability::bindings::{Cascade, classify_in};
 use aw_core::capability::callers::{harness, harness_ids};
 use aw_core::capability::dispatch::{REGISTERED, registered};
-use aw_core::capability::readiness::{ReadinessReport, WrapperState, readiness, render_detail};
+use aw_core::capability::readiness::{ReadinessReport, WrapperState, readiness};
 use aw_core::capability::resolution::resolve;
 use aw_core::error_code::ErrorCode;
 use aw_core::wire::skills::{RoleMap, Skills};
@@ -82,10 +81,10 @@ pub fn run(args: &SkillsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         .cloned()
         .chain(check_warnings)
         .collect();
-    Ok(match style.format {
-        Format::Json => Outcome::json(&model(&cascade, &checks, &warnings, &reports)),
-        Format::Human => Outcome::text(human(&cascade, &checks, &warnings, &reports, style.detail)),
-    })
+    Ok(Outcome::shown(
+        &model(&cascade, &checks, &warnings, &reports),
+        &style,
+    ))
 }
 
 fn model<'a>(
@@ -101,73 +100,4 @@ fn model<'a>(
         warnings,
         capabilities: reports,
     }
-}
-
-fn human(
-    cascade: &Cascade,
-    checks: &[BindingCheck],
-    warnings: &[String],
-    reports: &[ReadinessReport],
-    detail: bool,
-) -> String {
-    let mut rows: Vec<[String; 4]> = vec![[
-        "ROLE".into(),
-        "SKILL".into(),
-        "SOURCE".into(),
-        "INSTALLED".into(),
-    ]];
-    for s in &cascade.skills {
-        let skill = s.skill.clone().unwrap_or_else(|| "off".to_owned());
-        let installed = if !s.enabled {
-            "—".to_owned()
-        } else if s.source == Source::Default {
-            "built-in".to_owned()
-        } else {
-            match checks.iter().find(|c| c.role == s.role) {
-                Some(c) if c.installed => "yes".to_owned(),
-                Some(_) => "no".to_owned(),
-                None => "—".to_owned(),
-            }
-        };
-        rows.push([
-            s.role.to_owned(),
-            skill,
-            s.source.as_str().to_owned(),
-            installed,
-        ]);
-    }
-    let widths: Vec<usize> = (0..3)
-        .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
-        .collect();
-    let mut out = String::new();
-    for r in &rows {
-        let line = format!(
-            "{:<w0$}  {:<w1$}  {:<w2$}  {}",
-            r[0],
-            r[1],
-            r[2],
-            r[3],
-            w0 = widths[0],
-            w1 = widths[1],
-            w2 = widths[2]
-        );
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    if detail {
-        for report in reports {
-            out.push('\n');
-            for line in render_detail(report) {
-                out.push_str(&line);
-                out.push('\n');
-            }
-        }
-    }
-    if !warnings.is_empty() {
-        out.push('\n');
-    }
-    for w in warnings {
-        out.push_str(&format!("warning: {w}\n"));
-    }
-    clean_lines(&out).into_owned()
 }

@@ -8,16 +8,21 @@
 
 pub mod checkpoint_read;
 pub mod checkpoint_write;
+pub mod designs;
+pub mod failure;
 pub mod hooks;
 pub mod multiroot;
 pub mod narrative;
+pub mod next_number;
 pub mod project_block;
 pub mod resume;
 pub mod resume_summary;
+pub mod session;
 pub mod session_close;
 pub mod session_resume;
 pub mod sessions;
 pub mod skill_index;
+pub mod skills;
 pub mod sources;
 pub mod stack;
 pub mod status;

@@ -6,8 +6,7 @@
 use crate::cli::given;
 use crate::context::Ctx;
 use crate::failure::{Failure, sentence, session_write};
-use crate::output::{Format, Outcome};
-use crate::style::clean;
+use crate::output::Outcome;
 use aw_core::error_code::ErrorCode;
 use aw_core::session::document;
 use aw_core::session::names::{SessionType, descriptor};
@@ -109,15 +108,7 @@ pub fn run(args: &SessionCreateArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     )
     .map_err(session_write)?;
 
-    if style.format == Format::Human {
-        return Ok(Outcome::text(format!(
-            "Created session {} ({}) · {}\n",
-            clean(&created.folder),
-            kind.as_str(),
-            clean(&ws.shown(&created.session_path))
-        )));
-    }
-    Ok(Outcome::json(&SessionCreate {
+    let model = SessionCreate {
         kind: kind.as_str(),
         name,
         number: created.number.padded(),
@@ -125,5 +116,7 @@ pub fn run(args: &SessionCreateArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         path: created.path.to_string_lossy().into_owned(),
         session_path: created.session_path.to_string_lossy().into_owned(),
         origin,
-    }))
+        shown_path: ws.shown(&created.session_path),
+    };
+    Ok(Outcome::shown(&model, &style))
 }

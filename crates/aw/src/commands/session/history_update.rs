@@ -8,8 +8,7 @@
 use crate::cli::given;
 use crate::context::Ctx;
 use crate::failure::{Failure, with_error_unless_unresolved};
-use crate::output::{Format, Outcome};
-use crate::style::clean;
+use crate::output::Outcome;
 use aw_core::calendar::parse_date;
 use aw_core::error_code::ErrorCode;
 use aw_core::session::folder::SessionState;
@@ -108,18 +107,12 @@ pub fn run(args: &HistoryUpdateArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     )
     .map_err(with_error_unless_unresolved)?;
 
-    if style.format == Format::Human {
-        return Ok(Outcome::text(format!(
-            "HISTORY row {} {} ({})\n",
-            clean(&updated.row.key),
-            updated.action.as_str(),
-            state.as_str()
-        )));
-    }
-    Ok(Outcome::json(&HistoryUpdate {
+    let model = HistoryUpdate {
         code,
         flow: None,
         action: updated.action.as_str(),
         state: state.as_str(),
-    }))
+        row_key: &updated.row.key,
+    };
+    Ok(Outcome::shown(&model, &style))
 }
