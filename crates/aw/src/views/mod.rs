@@ -6,6 +6,7 @@
 //! view reads nothing, decides no rule and never looks into a JSON value; it writes with
 //! `write!` into the one buffer it is given.
 
+pub mod capability;
 pub mod checkpoint_read;
 pub mod checkpoint_write;
 pub mod designs;
@@ -14,6 +15,7 @@ pub mod hooks;
 pub mod multiroot;
 pub mod narrative;
 pub mod next_number;
+pub mod persist;
 pub mod project_block;
 pub mod resume;
 pub mod resume_summary;

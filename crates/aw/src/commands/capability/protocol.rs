@@ -6,8 +6,7 @@
 
 use crate::context::Ctx;
 use crate::failure::Failure;
-use crate::output::{Format, Outcome};
-use crate::style::clean_lines;
+use crate::output::Outcome;
 use aw_core::capability::bindings::classify_in;
 use aw_core::capability::callers::{check_compose, harness, harness_ids};
 use aw_core::capability::carry::{self, Carried};
@@ -15,7 +14,6 @@ use aw_core::capability::dispatch::{
     self, ApplyGate, Attempt, Call, Flags, Publication, REGISTERED, Unpublished, registered,
 };
 use aw_core::capability::handler::{PublishRoot, Verb};
-use aw_core::capability::receipt_human::render_attempt;
 use aw_core::capability::request::RequestInput;
 use aw_core::design::floor::DesignFloor;
 use aw_core::design::output_root::OutputRoot;
@@ -226,13 +224,7 @@ pub fn run(verb: Verb, args: &ProtocolArgs, cx: &Ctx<'_>) -> Result<Outcome, Fai
     } else {
         dispatch::attempt(&call)?
     };
-    Ok(match style.format {
-        Format::Json => Outcome::json(&attempt),
-        Format::Human => Outcome::text(format!(
-            "{}\n",
-            clean_lines(&render_attempt(&attempt.receipt, attempt.plan.as_ref()))
-        )),
-    })
+    Ok(Outcome::shown(&attempt, &style))
 }
 
 /// `apply`: the checks that need no disk, then the base read, the lock and the publish — into

@@ -1,6 +1,6 @@
 //! `aw persist apply`: an approved persist plan, written all or nothing.
 
-use super::{KindArgs, output, stdin_carried};
+use super::{KindArgs, stdin_carried};
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::Outcome;
@@ -107,7 +107,7 @@ pub fn run(args: &ApplyArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             }
         }
     };
-    Ok(output(&result, style.format))
+    Ok(Outcome::shown(&result, &style))
 }
 
 /// The apply of a plan: its seal and paths checked, then written all or nothing under the lock.

@@ -9,11 +9,10 @@ pub mod validate;
 
 use crate::context::Ctx;
 use crate::failure::Failure;
-use crate::output::{Format, Outcome};
-use crate::style::clean_lines;
+use crate::output::Outcome;
 use aw_core::documents::names::DocKind;
 use aw_core::error_code::ErrorCode;
-use aw_core::persist::result::{Carried, Outcome as Ended, PersistResult, Stage};
+use aw_core::persist::result::{Carried, Stage};
 use aw_workspace::io::stdin::{AnswerLimits, read_answer};
 use clap::{Args, Subcommand};
 
@@ -123,67 +122,4 @@ fn stdin_carried(stage: Stage, example: &str) -> Result<Option<Carried>, Failure
     let text = read_answer(AnswerLimits::from_env())
         .map_err(|e| Failure::from(e.into_error_for(example)))?;
     Ok(aw_core::persist::result::carried(&text, stage)?)
-}
-
-/// The result as the chosen format shows it.
-fn output(result: &PersistResult, format: Format) -> Outcome {
-    match format {
-        Format::Json => Outcome::json(&result),
-        Format::Human => Outcome::text(format!("{}\n", clean_lines(&human(result)))),
-    }
-}
-
-/// The human view: what the stage found or did, then the next action.
-fn human(r: &PersistResult) -> String {
-    let stage = match r.stage {
-        Stage::Prepare => "prepare",
-        Stage::Validate => "validate",
-        Stage::Apply => "apply",
-    };
-    let outcome = match r.outcome {
-        Ended::NeedsInput => "needs input",
-        Ended::Blocked => "blocked",
-        Ended::Completed => "completed",
-    };
-    let mut out = vec![format!("persist {stage} — {outcome}")];
-    if let (Some(inv), Stage::Prepare) = (&r.inventory, r.stage) {
-        for f in &inv.folders {
-            out.push(format!(
-                "{} (next {}): {} document{}",
-                f.folder,
-                f.next,
-                f.documents.len(),
-                if f.documents.len() == 1 { "" } else { "s" }
-            ));
-            for d in &f.documents {
-                out.push(format!(
-                    "  {} {} — {}",
-                    d.number,
-                    if d.slug.is_empty() {
-                        "(no slug)"
-                    } else {
-                        &d.slug
-                    },
-                    d.title.as_deref().unwrap_or("(no title)")
-                ));
-            }
-        }
-    }
-    if let Some(s) = &r.semantic {
-        out.push(format!("input_digest: {}", s.request.input_digest));
-    }
-    if let Some(plan) = &r.plan {
-        out.push(format!("plan (approval_digest {}):", plan.approval_digest));
-        for p in &plan.preview {
-            out.push(format!("  {} ({} bytes)", p.path, p.bytes));
-        }
-    }
-    for w in &r.written {
-        out.push(format!("wrote {w}"));
-    }
-    if let Some(e) = &r.error {
-        out.push(format!("error {}: {}", e.code, e.message));
-    }
-    out.push(format!("next: {}", r.next_action));
-    out.join("\n")
 }

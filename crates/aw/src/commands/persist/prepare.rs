@@ -1,6 +1,6 @@
 //! `aw persist prepare`: the inventory and the semantic request the agent answers.
 
-use super::{KindArgs, output};
+use super::KindArgs;
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::Outcome;
@@ -27,5 +27,8 @@ pub fn run(args: &KindArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let ws = cx.workspace_settled()?;
     let inventory = read_inventory(&ws, &kinds)?;
     let request = answer::request(&inventory);
-    Ok(output(&result::prepared(inventory, request), style.format))
+    Ok(Outcome::shown(
+        &result::prepared(inventory, request),
+        &style,
+    ))
 }

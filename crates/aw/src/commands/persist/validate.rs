@@ -1,6 +1,6 @@
 //! `aw persist validate`: the agent's answer checked, numbered and turned into a durable plan.
 
-use super::{KindArgs, output, stdin_carried};
+use super::{KindArgs, stdin_carried};
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::Outcome;
@@ -50,5 +50,5 @@ pub fn run(args: &KindArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         Ok(plan) => result::proposed(inventory, plan, bare),
         Err(e) => result::blocked(Stage::Validate, Some(inventory), e, None),
     };
-    Ok(output(&result, style.format))
+    Ok(Outcome::shown(&result, &style))
 }
