@@ -1,7 +1,8 @@
 //! `aw sources`: the project block's sources, the branch each is expected on and, unless
 //! `--no-git`, the branch it is on; the reference's keys first, then aw's.
 
-use crate::project::model::BranchMap;
+use crate::project::model::{Block, BranchMap};
+use crate::project::sources::{GitState, SourceCheck};
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -88,4 +89,64 @@ pub struct DivergentSource<'a> {
     pub current: &'a str,
     /// The branch it is expected on, or `null`.
     pub expected: Option<&'a str>,
+}
+
+/// What the shell found of a source and how it was asked for, beside its check.
+#[derive(Debug, Clone)]
+pub struct Listed {
+    /// The path resolved (absolute).
+    pub resolved_path: String,
+    /// Whether that folder exists.
+    pub exists: bool,
+    /// `--no-git`: git was not run.
+    pub no_git: bool,
+    /// `--verbose`: every key, even the empty ones.
+    pub verbose: bool,
+    /// The workspace's own folder stands for an undeclared source.
+    pub implicit: bool,
+}
+
+impl<'a> SourceRow<'a> {
+    /// One source: the reference's keys in its order (the empty ones left out unless
+    /// `--verbose`, as the reference does), then aw's.
+    pub fn of(b: &'a Block, c: &'a SourceCheck, listed: Listed) -> SourceRow<'a> {
+        let s = &c.source;
+        let git = !listed.no_git;
+        let verbose = listed.verbose;
+        let error = c.git.as_ref().and_then(|g| error_message(g, &s.path));
+        SourceRow {
+            alias: &s.alias,
+            path: &s.path,
+            main_branch: s.main_branch.as_deref(),
+            expected_work_branch: c.expected.as_deref(),
+            current_branch: git.then(|| c.current_branch()),
+            matches: git.then(|| c.matches()),
+            dirty: git.then(|| c.dirty()),
+            changed_files: (git && (verbose || !c.changed_files().is_empty()))
+                .then(|| c.changed_files()),
+            is_repo: (git && (verbose || !c.is_repo())).then(|| c.is_repo()),
+            error: (git && (verbose || error.is_some())).then_some(error),
+            error_kind: if git {
+                c.git.as_ref().and_then(GitState::error_code)
+            } else {
+                None
+            },
+            expected_origin: c.origin.as_str(),
+            resolved_path: listed.resolved_path,
+            exists: listed.exists,
+            qa_branch: b.qa_branches.get(&s.alias),
+            implicit: listed.implicit.then_some(true),
+        }
+    }
+}
+
+/// The reference's `error` text for a source git could not read.
+fn error_message(g: &GitState, path: &str) -> Option<String> {
+    Some(match g {
+        GitState::Repo { .. } => return None,
+        GitState::MissingFolder => format!("Path does not exist: {path}"),
+        GitState::NotARepository => "Not a git repository".to_owned(),
+        GitState::GitNotFound => "git is not installed or not on PATH".to_owned(),
+        GitState::Failed(msg) => msg.clone(),
+    })
 }

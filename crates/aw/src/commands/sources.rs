@@ -11,11 +11,8 @@ use crate::cli::session_or_code;
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::Outcome;
-use aw_core::project::model::Block;
-use aw_core::project::sources::{
-    GitState, SessionBranches, SourceCheck, divergent, with_implicit_source,
-};
-use aw_core::wire::sources::{DivergentSource, SourceRow, Sources};
+use aw_core::project::sources::{SessionBranches, SourceCheck, divergent, with_implicit_source};
+use aw_core::wire::sources::{DivergentSource, Listed, SourceRow, Sources};
 use aw_workspace::locate::Workspace;
 use aw_workspace::project::{ProjectFiles, SourceState, source_state};
 use aw_workspace::sessions;
@@ -88,7 +85,19 @@ pub fn run(args: &SourcesArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let model = Sources {
         sources: checked
             .iter()
-            .map(|(c, st)| source_row(&b, c, st, args.no_git, args.verbose, implicit))
+            .map(|(c, st)| {
+                SourceRow::of(
+                    &b,
+                    c,
+                    Listed {
+                        resolved_path: st.resolved.to_string_lossy().into_owned(),
+                        exists: st.exists,
+                        no_git: args.no_git,
+                        verbose: args.verbose,
+                        implicit,
+                    },
+                )
+            })
             .collect(),
         working_branches_from_status: &b.working_branches,
         cross_source_consistent: divergent.is_empty(),
@@ -127,53 +136,4 @@ fn session_branches(ws: &Workspace, code: &str, today: &str) -> Result<SessionBr
         .as_deref()
         .map(SessionBranches::parse)
         .unwrap_or_default())
-}
-
-/// One source: the reference's keys in its order (the empty ones left out unless `--verbose`,
-/// as the reference does), then ours.
-fn source_row<'a>(
-    b: &'a Block,
-    c: &'a SourceCheck,
-    st: &SourceState,
-    no_git: bool,
-    verbose: bool,
-    implicit: bool,
-) -> SourceRow<'a> {
-    let s = &c.source;
-    let git = !no_git;
-    let error = c.git.as_ref().and_then(|g| error_message(g, &s.path));
-    SourceRow {
-        alias: &s.alias,
-        path: &s.path,
-        main_branch: s.main_branch.as_deref(),
-        expected_work_branch: c.expected.as_deref(),
-        current_branch: git.then(|| c.current_branch()),
-        matches: git.then(|| c.matches()),
-        dirty: git.then(|| c.dirty()),
-        changed_files: (git && (verbose || !c.changed_files().is_empty()))
-            .then(|| c.changed_files()),
-        is_repo: (git && (verbose || !c.is_repo())).then(|| c.is_repo()),
-        error: (git && (verbose || error.is_some())).then_some(error),
-        error_kind: if git {
-            c.git.as_ref().and_then(GitState::error_code)
-        } else {
-            None
-        },
-        expected_origin: c.origin.as_str(),
-        resolved_path: st.resolved.to_string_lossy().into_owned(),
-        exists: st.exists,
-        qa_branch: b.qa_branches.get(&s.alias),
-        implicit: implicit.then_some(true),
-    }
-}
-
-/// The reference's `error` text for a source git could not read.
-fn error_message(g: &GitState, path: &str) -> Option<String> {
-    Some(match g {
-        GitState::Repo { .. } => return None,
-        GitState::MissingFolder => format!("Path does not exist: {path}"),
-        GitState::NotARepository => "Not a git repository".to_owned(),
-        GitState::GitNotFound => "git is not installed or not on PATH".to_owned(),
-        GitState::Failed(msg) => msg.clone(),
-    })
 }
