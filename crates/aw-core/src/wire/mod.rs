@@ -12,6 +12,7 @@ pub mod designs;
 pub mod envelope;
 pub mod next_number;
 pub mod schema;
+pub mod self_cmd;
 pub mod session;
 pub mod session_resume;
 pub mod sessions;

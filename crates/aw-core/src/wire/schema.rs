@@ -71,6 +71,18 @@ pub const ENTRIES: &[Entry] = &[
         schema: schema_of::<super::next_number::NextNumber>,
     },
     Entry {
+        command: "self-detect-hosts",
+        schema: schema_of::<super::self_cmd::DetectHosts<'static>>,
+    },
+    Entry {
+        command: "self-install",
+        schema: schema_of::<super::self_cmd::SelfInstall<'static>>,
+    },
+    Entry {
+        command: "self-uninstall",
+        schema: schema_of::<super::self_cmd::SelfUninstall<'static>>,
+    },
+    Entry {
         command: "session-close",
         schema: schema_of::<super::session::SessionClose<'static>>,
     },

@@ -10,6 +10,7 @@ pub mod hooks;
 pub mod multiroot;
 pub mod narrative;
 pub mod project_block;
+pub mod self_cmd;
 pub mod sources;
 pub mod status;
 
