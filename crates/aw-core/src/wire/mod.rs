@@ -21,3 +21,4 @@ pub mod skill_index;
 pub mod skills;
 pub mod sources;
 pub mod stack;
+pub mod visibility;

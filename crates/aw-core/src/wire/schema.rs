@@ -114,6 +114,10 @@ pub const ENTRIES: &[Entry] = &[
         command: "stack",
         schema: schema_of::<super::stack::Stack>,
     },
+    Entry {
+        command: "visibility-doctor",
+        schema: schema_of::<super::visibility::VisibilityDoctor<'static>>,
+    },
 ];
 
 /// The schema of the failure envelope.

@@ -13,6 +13,7 @@ pub mod project_block;
 pub mod self_cmd;
 pub mod sources;
 pub mod status;
+pub mod visibility;
 
 use crate::output::Style;
 use std::fmt::{self, Write};
