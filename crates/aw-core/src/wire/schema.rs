@@ -75,6 +75,10 @@ pub const ENTRIES: &[Entry] = &[
         schema: schema_of::<super::self_cmd::DetectHosts<'static>>,
     },
     Entry {
+        command: "self-doctor",
+        schema: schema_of::<super::self_cmd::SelfDoctor<'static>>,
+    },
+    Entry {
         command: "self-install",
         schema: schema_of::<super::self_cmd::SelfInstall<'static>>,
     },

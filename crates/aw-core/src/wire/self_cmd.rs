@@ -1,4 +1,4 @@
-//! `aw self install | uninstall | detect-hosts`: aw's own installation into agent hosts. Every
+//! `aw self install | uninstall | detect-hosts | doctor`: aw's own installation into agent hosts. Every
 //! path is shown absolute (under HOME).
 
 use schemars::JsonSchema;
@@ -374,4 +374,141 @@ pub enum SelfFailureDetails<'a> {
         /// Each path.
         conflicts: &'a [String],
     },
+}
+
+/// The output of `aw self doctor`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SelfDoctor<'a> {
+    /// Always `true`.
+    #[schemars(extend("const" = true))]
+    pub ok: bool,
+    /// Whether an aw is on PATH, it is not the reference's, and no host is outdated.
+    pub healthy: bool,
+    /// This aw's version.
+    pub version: &'a str,
+    /// The path hooks would run this aw by.
+    pub program: &'a str,
+    /// The first `aw` on PATH, or `null`.
+    pub aw_on_path: Option<String>,
+    /// Which program that is (`this-aw`, `reference`, `other-native`, `other`), or `null`.
+    pub aw_on_path_is: Option<&'a str>,
+    /// Every `aw` on PATH, in PATH's order.
+    pub aws_on_path: Vec<AwOnPath<'a>>,
+    /// The reference's `agent-workflow` on PATH, or `null`.
+    pub agent_workflow_on_path: Option<String>,
+    /// HOME.
+    pub home: String,
+    /// Every host of the host table, and the shared agents folder.
+    pub hosts: Vec<DoctorHost<'a>>,
+}
+
+/// An `aw` on PATH.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AwOnPath<'a> {
+    /// Its path.
+    pub path: String,
+    /// Which program it is (`this-aw`, `reference`, `other-native`, `other`).
+    pub program: &'a str,
+}
+
+/// One host, checked. The keys after `verdict` are there only for a host where aw is
+/// installed (`problem`: only when its files could not be inspected).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DoctorHost<'a> {
+    /// Its id.
+    pub id: &'a str,
+    /// Whether its folder exists.
+    pub present: bool,
+    /// The aw version its marker names, or `null`.
+    pub installed_version: Option<String>,
+    /// What the reference's own install left in this host's places (not for an absent host).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reference: Option<DoctorReference>,
+    /// `ok`, `outdated`, `not-installed` or `absent`.
+    pub verdict: &'static str,
+    /// Why its files could not be inspected.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub problem: Option<String>,
+    /// Files aw would create.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub missing: Option<Vec<String>>,
+    /// Files aw would update.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outdated: Option<Vec<String>>,
+    /// Stale files of an older install.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stale: Option<Vec<String>>,
+    /// Files of aw's you edited since (yours, kept).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub edited: Option<Vec<String>>,
+    /// Files of yours where aw would write.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub foreign_in_the_way: Option<Vec<String>>,
+    /// Whether every hook entry of aw's is there (`null`: the host keeps no settings file).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hooks_in_place: Option<Option<bool>>,
+    /// Every program aw's hooks run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hook_programs: Option<Vec<String>>,
+    /// Those that are no longer there.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hook_programs_missing: Option<Vec<String>>,
+    /// Each event whose hook would run twice.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub duplicate_hooks: Option<Vec<String>>,
+    /// Each pair of aw's handlers that fire for one trigger.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub duplicate_entries: Option<Vec<DuplicateEntry>>,
+    /// Hooks of aw's whose command you edited (yours, no fault).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub edited_hooks: Option<Vec<EditedHook>>,
+}
+
+/// What the reference's own install left in a host's places.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DoctorReference {
+    /// Its files and folders in aw's places.
+    pub files: Vec<String>,
+    /// The events holding its hook entries.
+    pub hooks: Vec<String>,
+    /// What it left outside the host's folder.
+    pub outside: Vec<ReferenceOutside>,
+}
+
+/// Two handlers of aw's that fire for one trigger.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DuplicateEntry {
+    /// The event.
+    pub event: String,
+    /// The two entries, in the file's order.
+    pub entries: Vec<SurveyEntry>,
+    /// `install` (both exact copies of aw's: install takes one out) or `by-hand`.
+    pub fix: &'static str,
+}
+
+/// One hook entry of a settings file.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SurveyEntry {
+    /// Its group's place in the event's list, from 1.
+    pub entry: usize,
+    /// Its group's matcher, or `null`.
+    pub matcher: Option<String>,
+    /// Its command.
+    pub command: String,
+}
+
+/// A hook of aw's whose command you edited.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EditedHook {
+    /// The event.
+    pub event: String,
+    /// The command.
+    pub command: String,
 }

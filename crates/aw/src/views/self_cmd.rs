@@ -1,11 +1,12 @@
-//! The human views of `aw self install | uninstall | detect-hosts`.
+//! The human views of `aw self install | uninstall | detect-hosts | doctor`.
 
 use super::View;
 use crate::output::Style;
 use crate::style::clean_lines;
+use aw_core::install::hooks::split_command;
 use aw_core::wire::self_cmd::{
-    DetectHosts, InstallFile, InstallHooks, InstallTarget, SelfInstall, SelfUninstall,
-    UninstallHooks,
+    DetectHosts, DoctorHost, InstallFile, InstallHooks, InstallTarget, SelfDoctor, SelfInstall,
+    SelfUninstall, SurveyEntry, UninstallHooks,
 };
 use std::fmt::{self, Write};
 
@@ -228,4 +229,159 @@ impl View for DetectHosts<'_> {
         }
         Ok(())
     }
+}
+
+impl View for SelfDoctor<'_> {
+    fn render(&self, out: &mut dyn Write, _style: &Style) -> fmt::Result {
+        writeln!(out, "aw {}", clean_lines(self.version))?;
+        if self.aws_on_path.is_empty() {
+            writeln!(
+                out,
+                "  on PATH: no aw (the commands the agent runs call `aw`: put this aw on PATH)"
+            )?;
+        }
+        for (i, a) in self.aws_on_path.iter().enumerate() {
+            writeln!(
+                out,
+                "  {} {} · {}",
+                if i == 0 { "on PATH:" } else { "   also:" },
+                clean_lines(&a.path),
+                which(a.program)
+            )?;
+        }
+        if let Some(p) = &self.agent_workflow_on_path {
+            writeln!(out, "  the reference is on PATH too: {}", clean_lines(p))?;
+        }
+        for h in &self.hosts {
+            doctor_host(out, h)?;
+        }
+        Ok(())
+    }
+}
+
+/// What an `aw` on PATH is, for a person.
+fn which(program: &str) -> &'static str {
+    match program {
+        "this-aw" => "this aw",
+        "reference" => {
+            "the reference's (Workline) aw: commands the agent runs would reach it, not this aw"
+        }
+        "other-native" => "another native program: another aw build, or something else named aw",
+        _ => "a script or other program named aw",
+    }
+}
+
+fn doctor_host(out: &mut dyn Write, h: &DoctorHost<'_>) -> fmt::Result {
+    write!(out, "  {:<9} {}", clean_lines(h.id), h.verdict)?;
+    if let Some(v) = &h.installed_version {
+        write!(out, " · aw {}", clean_lines(v))?;
+    }
+    writeln!(out)?;
+    for (key, list) in [
+        ("missing", &h.missing),
+        ("outdated", &h.outdated),
+        ("stale", &h.stale),
+        ("foreign_in_the_way", &h.foreign_in_the_way),
+    ] {
+        for p in list.iter().flatten() {
+            writeln!(out, "{INDENT}{key}: {}", clean_lines(p))?;
+        }
+    }
+    for p in h.edited.iter().flatten() {
+        writeln!(out, "{INDENT}edited (yours now, kept): {}", clean_lines(p))?;
+    }
+    if h.hooks_in_place == Some(Some(false)) {
+        writeln!(out, "{INDENT}hooks: not in place")?;
+    }
+    let edited_hooks = h.edited_hooks.as_deref().unwrap_or_default();
+    for p in h.hook_programs_missing.iter().flatten() {
+        writeln!(
+            out,
+            "{INDENT}hooks run {}, which is no longer there",
+            clean_lines(p)
+        )?;
+        for e in edited_hooks {
+            if split_command(&e.command).is_some_and(|(q, _)| q == p.as_str()) {
+                writeln!(
+                    out,
+                    "{INDENT}your edited {} hook `{}` runs it: install keeps it as it is (yours), so change its program by hand",
+                    clean_lines(&e.event),
+                    clean_lines(&e.command)
+                )?;
+            }
+        }
+    }
+    for e in edited_hooks {
+        writeln!(
+            out,
+            "{INDENT}edited hook (yours now, kept): {} `{}`",
+            clean_lines(&e.event),
+            clean_lines(&e.command)
+        )?;
+    }
+    let pairs = h.duplicate_entries.as_deref().unwrap_or_default();
+    for e in h.duplicate_hooks.iter().flatten() {
+        let e_shown = clean_lines(e);
+        let mut here = pairs.iter().filter(|p| p.event == *e).peekable();
+        if here.peek().is_none() {
+            writeln!(
+                out,
+                "{INDENT}{e_shown} runs twice (aw's hook beside the reference's equivalent; aw self install takes the reference's out)"
+            )?;
+        }
+        for p in here {
+            write!(out, "{INDENT}{e_shown} runs twice: ")?;
+            survey_entry(out, p.entries.first())?;
+            write!(out, " and ")?;
+            survey_entry(out, p.entries.get(1))?;
+            if p.fix == "install" {
+                writeln!(
+                    out,
+                    " are copies of aw's entry; aw self install takes the second out"
+                )?;
+            } else {
+                writeln!(
+                    out,
+                    " fire for the same trigger; both are yours (tuned or edited), so aw keeps both: remove one of them by hand"
+                )?;
+            }
+        }
+    }
+    if let Some(r) = &h.reference {
+        for p in &r.files {
+            writeln!(out, "{INDENT}the reference's: {}", clean_lines(p))?;
+        }
+        for e in &r.hooks {
+            writeln!(out, "{INDENT}the reference's hook: {}", clean_lines(e))?;
+        }
+        for o in &r.outside {
+            writeln!(
+                out,
+                "{INDENT}the reference's, left outside: {} ({})",
+                clean_lines(&o.path),
+                clean_lines(o.note)
+            )?;
+        }
+    }
+    if matches!(h.verdict, "outdated" | "not-installed") {
+        writeln!(
+            out,
+            "{INDENT}next: aw self install --target {}",
+            clean_lines(h.id)
+        )?;
+    }
+    Ok(())
+}
+
+/// One entry of a duplicate pair: `entry 2 (matcher "Edit", `aw hook …`)`.
+fn survey_entry(out: &mut dyn Write, e: Option<&SurveyEntry>) -> fmt::Result {
+    let Some(e) = e else {
+        return write!(out, "entry null (matcher none, ``)");
+    };
+    write!(out, "entry {} (matcher ", e.entry)?;
+    match &e.matcher {
+        Some(m) => write!(out, "\"{}\"", clean_lines(m))?,
+        None => write!(out, "none")?,
+    }
+    write!(out, ", `{}`)", clean_lines(&e.command))
 }
