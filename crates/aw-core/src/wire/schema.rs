@@ -27,6 +27,10 @@ pub const ERROR: &str = "error";
 /// Every typed command, by its words, sorted.
 pub const ENTRIES: &[Entry] = &[
     Entry {
+        command: "attach-multiroot",
+        schema: schema_of::<super::visibility::Multiroot<'static>>,
+    },
+    Entry {
         command: "auto-compact-on-close",
         schema: schema_of::<super::checkpoint::AutoCompactOnClose<'static>>,
     },
@@ -45,6 +49,10 @@ pub const ENTRIES: &[Entry] = &[
     Entry {
         command: "designs",
         schema: schema_of::<super::designs::Designs<'static>>,
+    },
+    Entry {
+        command: "detach-multiroot",
+        schema: schema_of::<super::visibility::Multiroot<'static>>,
     },
     Entry {
         command: "flow-advance",

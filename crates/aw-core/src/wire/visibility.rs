@@ -1,5 +1,6 @@
-//! `aw visibility doctor`: whether the agent hosts' files list every source outside the
-//! workspace, and nothing stale.
+//! Multi-root visibility: `aw visibility doctor` (whether the agent hosts' files list every
+//! source outside the workspace, and nothing stale), `aw attach-multiroot` and
+//! `aw detach-multiroot` (what changed in those files).
 
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -98,4 +99,77 @@ pub struct GitignoreCheck<'a> {
     pub status: &'a str,
     /// The entries of its visibility section it lacks.
     pub missing: &'a [String],
+}
+
+/// The output of `aw attach-multiroot` and `aw detach-multiroot`: the reference's multi-root
+/// object (`paths`, one entry per host, `detached_removed`) beside the run's facts.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Multiroot<'a> {
+    /// Always `true`.
+    #[schemars(extend("const" = true))]
+    pub ok: bool,
+    /// Whether this was a dry run (nothing written).
+    pub dry_run: bool,
+    /// The workspace (canonical).
+    pub workspace: String,
+    /// The folders attached or withdrawn, resolved, once each.
+    pub paths: &'a [String],
+    /// Claude Code's `.claude/settings.local.json`.
+    pub claude: HostFileChange<'a>,
+    /// Codex's `.codex/config.toml`.
+    pub codex: HostFileChange<'a>,
+    /// Warp and Oz: never written.
+    pub warp: SkippedHost<'a>,
+    /// Every folder some file loses, once each.
+    pub detached_removed: Vec<String>,
+    /// `attach-multiroot` only: what happens to `.gitignore` (`created`, `updated`,
+    /// `unchanged`), or `null` when nothing is attached.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gitignore: Option<Option<&'a str>>,
+    /// The command's name, for the human view.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub command: &'a str,
+}
+
+/// One host's file in a change of multi-root visibility.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum HostFileChange<'a> {
+    /// The file, and what happens to it.
+    Changed(ChangedHostFile<'a>),
+    /// Left alone, as asked (`reason: skipped_by_flag`).
+    Skipped(SkippedHost<'a>),
+}
+
+/// A host's file, changed (or not) by a change of multi-root visibility.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChangedHostFile<'a> {
+    /// The file, relative to the workspace.
+    pub file: &'a str,
+    /// `created`, `updated` or `unchanged`.
+    pub action: &'a str,
+    /// Folders it gains.
+    pub added: &'a [String],
+    /// Folders it loses.
+    pub removed: &'a [String],
+}
+
+/// The `error.details` of a refused `attach-multiroot`, `detach-multiroot` or
+/// `visibility doctor`.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum VisibilityFailureDetails<'a> {
+    /// The argument refused (`--global`).
+    Argument {
+        /// Its flag.
+        argument: &'a str,
+    },
+    /// The host's file that cannot be updated.
+    File {
+        /// The file.
+        file: String,
+    },
 }

@@ -1,9 +1,10 @@
-//! The human view of `aw visibility doctor`.
+//! The human views of `aw visibility doctor`, `aw attach-multiroot` and `aw detach-multiroot`.
 
 use super::View;
 use crate::output::Style;
 use crate::style::{Paint, clean};
-use aw_core::wire::visibility::VisibilityDoctor;
+use aw_core::project::visibility::SKIPPED_BY_FLAG;
+use aw_core::wire::visibility::{HostFileChange, Multiroot, VisibilityDoctor};
 use std::fmt::{self, Write};
 
 impl View for VisibilityDoctor<'_> {
@@ -65,5 +66,53 @@ impl View for VisibilityDoctor<'_> {
             }
         }
         writeln!(out, "Next: {}", clean(self.action))
+    }
+}
+
+impl View for Multiroot<'_> {
+    fn render(&self, out: &mut dyn Write, style: &Style) -> fmt::Result {
+        let dry = if self.dry_run {
+            " · dry run, nothing written"
+        } else {
+            ""
+        };
+        writeln!(
+            out,
+            "{}{dry} · {}\n  {:<12} {}",
+            self.command,
+            clean(&self.workspace),
+            "Folders",
+            self.paths.len()
+        )?;
+        for (name, h) in [("Claude Code", &self.claude), ("Codex", &self.codex)] {
+            match h {
+                HostFileChange::Changed(h) => writeln!(
+                    out,
+                    "  {:<12} {} {} (+{}, -{})",
+                    name,
+                    h.file,
+                    h.action,
+                    h.added.len(),
+                    h.removed.len()
+                )?,
+                HostFileChange::Skipped(_) => writeln!(out, "  {name:<12} skipped")?,
+            }
+        }
+        let warp = if self.warp.reason == SKIPPED_BY_FLAG {
+            "skipped"
+        } else {
+            "nothing to write (Warp and Oz have no per-project folder setting)"
+        };
+        writeln!(out, "  {:<12} {warp}", "Warp / Oz")?;
+        if let Some(Some(action)) = self.gitignore {
+            writeln!(out, "  {:<12} {action}", ".gitignore")?;
+        }
+        if style.detail && !self.paths.is_empty() {
+            writeln!(out, "\nFolders")?;
+            for p in self.paths {
+                writeln!(out, "  {}", clean(p))?;
+            }
+        }
+        Ok(())
     }
 }
