@@ -441,3 +441,63 @@ fn the_users_own_settings_are_never_widened() {
     assert_eq!(code, 0, "{v:#}");
     assert!(w.root().join(".claude/settings.local.json").exists());
 }
+
+#[test]
+fn attach_and_detach_show_each_host_the_gitignore_and_with_detail_the_folders() {
+    let (w, tmp) = ws();
+    let t = tmp.display();
+    let (code, text) = w.text(&[
+        "attach-multiroot",
+        "--path",
+        "../ext",
+        "--paths",
+        "../b",
+        "--dry-run",
+        "--format",
+        "human",
+    ]);
+    assert_eq!(code, 0, "{text}");
+    let first = text.lines().next().unwrap_or("");
+    assert!(
+        first.starts_with("attach-multiroot · dry run, nothing written · "),
+        "{text}"
+    );
+    let (code, text) = w.text(&[
+        "attach-multiroot",
+        "--path",
+        "../ext",
+        "--paths",
+        "../b",
+        "--format",
+        "human",
+        "--detail",
+    ]);
+    assert_eq!(code, 0, "{text}");
+    let rest: Vec<&str> = text.lines().skip(1).collect();
+    assert_eq!(
+        rest.join("\n"),
+        format!(
+            "  Folders      2\n  Claude Code  .claude/settings.local.json created (+2, -0)\n  \
+             Codex        .codex/config.toml created (+2, -0)\n  Warp / Oz    nothing to write \
+             (Warp and Oz have no per-project folder setting)\n  .gitignore   updated\n\nFolders\n  \
+             {t}/ext\n  {t}/b"
+        )
+    );
+    let (code, text) = w.text(&[
+        "detach-multiroot",
+        "--path",
+        "../b",
+        "--skip-oz",
+        "--skip-claude",
+        "--format",
+        "human",
+    ]);
+    assert_eq!(code, 0, "{text}");
+    let rest: Vec<&str> = text.lines().skip(1).collect();
+    assert!(text.starts_with("detach-multiroot · "), "{text}");
+    assert_eq!(
+        rest.join("\n"),
+        "  Folders      1\n  Claude Code  skipped\n  Codex        .codex/config.toml updated \
+         (+0, -1)\n  Warp / Oz    skipped"
+    );
+}

@@ -27,6 +27,10 @@ pub const ERROR: &str = "error";
 /// Every typed command, by its words, sorted.
 pub const ENTRIES: &[Entry] = &[
     Entry {
+        command: "attach-multiroot",
+        schema: schema_of::<super::visibility::Multiroot<'static>>,
+    },
+    Entry {
         command: "auto-compact-on-close",
         schema: schema_of::<super::checkpoint::AutoCompactOnClose<'static>>,
     },
@@ -45,6 +49,10 @@ pub const ENTRIES: &[Entry] = &[
     Entry {
         command: "designs",
         schema: schema_of::<super::designs::Designs<'static>>,
+    },
+    Entry {
+        command: "detach-multiroot",
+        schema: schema_of::<super::visibility::Multiroot<'static>>,
     },
     Entry {
         command: "flow-advance",
@@ -77,6 +85,22 @@ pub const ENTRIES: &[Entry] = &[
     Entry {
         command: "resume-summary",
         schema: schema_of::<super::checkpoint::ResumeSummary<'static>>,
+    },
+    Entry {
+        command: "self-detect-hosts",
+        schema: schema_of::<super::self_cmd::DetectHosts<'static>>,
+    },
+    Entry {
+        command: "self-doctor",
+        schema: schema_of::<super::self_cmd::SelfDoctor<'static>>,
+    },
+    Entry {
+        command: "self-install",
+        schema: schema_of::<super::self_cmd::SelfInstall<'static>>,
+    },
+    Entry {
+        command: "self-uninstall",
+        schema: schema_of::<super::self_cmd::SelfUninstall<'static>>,
     },
     Entry {
         command: "session-close",
@@ -113,6 +137,10 @@ pub const ENTRIES: &[Entry] = &[
     Entry {
         command: "status",
         schema: schema_of::<crate::board::status::StatusModel>,
+    },
+    Entry {
+        command: "visibility-doctor",
+        schema: schema_of::<super::visibility::VisibilityDoctor<'static>>,
     },
 ];
 

@@ -19,6 +19,7 @@ pub mod persist;
 pub mod project_block;
 pub mod resume;
 pub mod resume_summary;
+pub mod self_cmd;
 pub mod session;
 pub mod session_close;
 pub mod session_resume;
@@ -28,6 +29,7 @@ pub mod skills;
 pub mod sources;
 pub mod stack;
 pub mod status;
+pub mod visibility;
 
 use crate::output::Style;
 use std::fmt::{self, Write};

@@ -2,7 +2,6 @@
 //! `attach-multiroot`, `detach-multiroot`, `remove-source`): one entry per host, in the
 //! reference's keys.
 
-use crate::style::clean;
 use aw_core::project::visibility::{SKIPPED_BY_FLAG, WARP_REASON};
 use aw_workspace::project::visibility::{HostChange, HostsPlan};
 use serde_json::{Value, json};
@@ -68,14 +67,5 @@ pub fn hosts_human(hosts: &HostsPlan, warp_skipped: bool) -> String {
         "nothing to write (Warp and Oz have no per-project folder setting)"
     };
     out.push_str(&format!("  {:<12} {warp}\n", "Warp / Oz"));
-    out
-}
-
-/// The folders, one per line, for `--detail`.
-pub fn folders_human(title: &str, paths: &[String]) -> String {
-    let mut out = format!("\n{title}\n");
-    for p in paths {
-        out.push_str(&format!("  {}\n", clean(p)));
-    }
     out
 }

@@ -7,17 +7,19 @@
 use super::{VERSION, home, host_plan, lock, program};
 use crate::context::Ctx;
 use crate::failure::Failure;
-use crate::output::{Format, Outcome};
-use crate::style::clean_lines;
-use aw_core::install::hooks::HookSurvey;
+use crate::output::Outcome;
+use aw_core::install::hooks::{HookSurvey, SurveyRun};
 use aw_core::install::host::{HOSTS, Host};
 use aw_core::install::plan::{Action, Parts};
+use aw_core::wire::self_cmd::{
+    AwOnPath, DoctorHost, DoctorReference, DuplicateEntry, EditedHook, ReferenceOutside,
+    SelfDoctor, SurveyEntry,
+};
 use aw_workspace::install::{
     HostInstall, Program, Snapshot, every_on_path, hook_survey, host_present, inspect_install,
     installed_version, program_runs, which_program,
 };
 use clap::Args;
-use serde_json::{Value, json};
 use std::path::Path;
 
 // Arguments of `aw self doctor`.
@@ -43,11 +45,14 @@ pub fn run(_args: &DoctorArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
     let home = home(cx)?;
     let program = program();
-    let aws: Vec<Value> = every_on_path("aw")
+    let aws: Vec<AwOnPath<'_>> = every_on_path("aw")
         .into_iter()
-        .map(|p| json!({ "path": p.to_string_lossy(), "program": which_program(&p).as_str() }))
+        .map(|p| AwOnPath {
+            program: which_program(&p).as_str(),
+            path: p.to_string_lossy().into_owned(),
+        })
         .collect();
-    let first_is = aws.first().map(|a| a["program"].clone());
+    let first_is = aws.first().map(|a| a.program);
     let all: Vec<&'static Host> = HOSTS.iter().collect();
     let _locks = lock(&home, &all, true)?;
     let mut snap = Snapshot::new(&home);
@@ -55,51 +60,71 @@ pub fn run(_args: &DoctorArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     for h in HOSTS {
         hosts.push(host_entry(&home, &mut snap, h, &program));
     }
-    let reference_first = first_is
-        .as_ref()
-        .is_some_and(|p| p == Program::Reference.as_str());
+    let reference_first = first_is.is_some_and(|p| p == Program::Reference.as_str());
     let healthy =
-        !aws.is_empty() && !reference_first && hosts.iter().all(|h| h["verdict"] != "outdated");
-    let model = json!({
-        "ok": true,
-        "healthy": healthy,
-        "version": VERSION,
-        "program": program,
-        "aw_on_path": aws.first().map(|a| a["path"].clone()),
-        "aw_on_path_is": first_is,
-        "aws_on_path": aws,
-        "agent_workflow_on_path": aw_workspace::install::on_path("agent-workflow").map(|p| p.to_string_lossy().into_owned()),
-        "home": home.to_string_lossy(),
-        "hosts": hosts,
-    });
-    Ok(match style.format {
-        Format::Json => Outcome::json(&model),
-        Format::Human => Outcome::text(human(&model)),
-    })
+        !aws.is_empty() && !reference_first && hosts.iter().all(|h| h.verdict != "outdated");
+    let model = SelfDoctor {
+        ok: true,
+        healthy,
+        version: VERSION,
+        program: &program,
+        aw_on_path: aws.first().map(|a| a.path.clone()),
+        aw_on_path_is: first_is,
+        aws_on_path: aws,
+        agent_workflow_on_path: aw_workspace::install::on_path("agent-workflow")
+            .map(|p| p.to_string_lossy().into_owned()),
+        home: home.to_string_lossy().into_owned(),
+        hosts,
+    };
+    Ok(Outcome::shown(&model, &style))
 }
 
-fn host_entry(home: &Path, snap: &mut Snapshot, h: &'static Host, program: &str) -> Value {
+/// A host with nothing but its id, presence, version and verdict.
+fn bare(h: &'static Host, present: bool, version: Option<String>) -> DoctorHost<'static> {
+    DoctorHost {
+        id: h.id,
+        present,
+        installed_version: version,
+        reference: None,
+        verdict: "absent",
+        problem: None,
+        missing: None,
+        outdated: None,
+        stale: None,
+        edited: None,
+        foreign_in_the_way: None,
+        hooks_in_place: None,
+        hook_programs: None,
+        hook_programs_missing: None,
+        duplicate_hooks: None,
+        duplicate_entries: None,
+        edited_hooks: None,
+    }
+}
+
+fn host_entry(
+    home: &Path,
+    snap: &mut Snapshot,
+    h: &'static Host,
+    program: &str,
+) -> DoctorHost<'static> {
     let present = host_present(snap, h);
     let version = installed_version(snap, h);
-    let mut entry = json!({
-        "id": h.id,
-        "present": present,
-        "installed_version": version,
-    });
-    if !present && version.is_none() {
-        entry["verdict"] = json!("absent");
+    let installed = version.is_some();
+    let mut entry = bare(h, present, version);
+    if !present && !installed {
         return entry;
     }
     let plan = host_plan(h, Parts::default(), home, program);
     let hi = match inspect_install(snap, plan, VERSION) {
         Ok(hi) => hi,
         Err(e) => {
-            entry["verdict"] = json!(if version.is_some() {
+            entry.verdict = if installed {
                 "outdated"
             } else {
                 "not-installed"
-            });
-            entry["problem"] = json!(e.to_string());
+            };
+            entry.problem = Some(e.to_string());
             return entry;
         }
     };
@@ -110,13 +135,12 @@ fn host_entry(home: &Path, snap: &mut Snapshot, h: &'static Host, program: &str)
     // out: one aw has no equivalent for stays while the reference is on PATH.
     let reference_hooks = match &hi.settings {
         Some(st) => !st.merge.reference_removed.is_empty(),
-        None => reference["hooks"].as_array().is_some_and(|a| !a.is_empty()),
+        None => !reference.hooks.is_empty(),
     };
-    let has_reference =
-        reference["files"].as_array().is_some_and(|a| !a.is_empty()) || reference_hooks;
-    entry["reference"] = reference;
-    if version.is_none() {
-        entry["verdict"] = json!("not-installed");
+    let has_reference = !reference.files.is_empty() || reference_hooks;
+    entry.reference = Some(reference);
+    if !installed {
+        entry.verdict = "not-installed";
         return entry;
     }
     let of = |a: Action| -> Vec<String> {
@@ -139,23 +163,33 @@ fn host_entry(home: &Path, snap: &mut Snapshot, h: &'static Host, program: &str)
         .as_ref()
         .map(HookSurvey::programs)
         .unwrap_or_default();
-    let gone: Vec<&String> = programs.iter().filter(|p| !program_runs(p)).collect();
+    let gone: Vec<String> = programs
+        .iter()
+        .filter(|p| !program_runs(p))
+        .cloned()
+        .collect();
     // Each pair of aw's handlers that fire for one trigger, and whether install takes one out
     // (two exact copies of aw's own entry); else both are the person's, named for them to choose.
-    let overlaps: Vec<Value> = survey
+    let overlaps: Vec<DuplicateEntry> = survey
         .as_ref()
         .map(|s| {
             s.overlaps()
-                .iter()
+                .into_iter()
                 .map(|o| {
-                    let entry = |r: &aw_core::install::hooks::SurveyRun| {
-                        json!({ "entry": r.entry, "matcher": r.matcher, "command": r.command })
+                    let entry = |r: SurveyRun| SurveyEntry {
+                        entry: r.entry,
+                        matcher: r.matcher,
+                        command: r.command,
                     };
-                    json!({
-                        "event": o.first.event,
-                        "entries": [entry(&o.first), entry(&o.second)],
-                        "fix": if o.install_removes { "install" } else { "by-hand" },
-                    })
+                    DuplicateEntry {
+                        event: o.first.event.clone(),
+                        fix: if o.install_removes {
+                            "install"
+                        } else {
+                            "by-hand"
+                        },
+                        entries: vec![entry(o.first), entry(o.second)],
+                    }
                 })
                 .collect()
         })
@@ -167,175 +201,46 @@ fn host_entry(home: &Path, snap: &mut Snapshot, h: &'static Host, program: &str)
         && gone.is_empty()
         && duplicates.is_empty()
         && !has_reference;
-    entry["verdict"] = json!(if current { "ok" } else { "outdated" });
-    entry["missing"] = json!(missing);
-    entry["outdated"] = json!(outdated);
-    entry["stale"] = json!(stale);
-    entry["edited"] = json!(edited);
-    entry["foreign_in_the_way"] = json!(conflicts);
-    entry["hooks_in_place"] = json!(hooks);
-    entry["hook_programs"] = json!(programs);
-    entry["hook_programs_missing"] = json!(gone);
-    entry["duplicate_hooks"] = json!(duplicates);
-    entry["duplicate_entries"] = json!(overlaps);
-    entry["edited_hooks"] = survey
-        .as_ref()
-        .map(|s| {
-            s.edited
-                .iter()
-                .map(|(e, c)| json!({ "event": e, "command": c }))
-                .collect()
-        })
-        .unwrap_or_else(|| json!([]));
+    entry.verdict = if current { "ok" } else { "outdated" };
+    entry.missing = Some(missing);
+    entry.outdated = Some(outdated);
+    entry.stale = Some(stale);
+    entry.edited = Some(edited);
+    entry.foreign_in_the_way = Some(conflicts);
+    entry.hooks_in_place = Some(hooks);
+    entry.hook_programs = Some(programs);
+    entry.hook_programs_missing = Some(gone);
+    entry.duplicate_hooks = Some(duplicates);
+    entry.duplicate_entries = Some(overlaps);
+    entry.edited_hooks = Some(
+        survey
+            .map(|s| {
+                s.edited
+                    .into_iter()
+                    .map(|(event, command)| EditedHook { event, command })
+                    .collect()
+            })
+            .unwrap_or_default(),
+    );
     entry
 }
 
 /// What the reference's own install left in this host's places.
-fn reference_of(home: &Path, survey: Option<&HookSurvey>, hi: &HostInstall) -> Value {
-    let hooks = survey.map(|s| s.reference.clone()).unwrap_or_default();
-    json!({
-        "files": hi.reference.iter().map(|r| super::shown(home, &r.rel)).collect::<Vec<_>>(),
-        "hooks": hooks,
-        "outside": hi.reference_outside.iter().map(|(r, what)| json!({ "path": super::shown(home, r), "note": what })).collect::<Vec<_>>(),
-    })
-}
-
-fn human(model: &Value) -> String {
-    let which = |p: &str| match p {
-        "this-aw" => "this aw",
-        "reference" => {
-            "the reference's (Workline) aw: commands the agent runs would reach it, not this aw"
-        }
-        "other-native" => "another native program: another aw build, or something else named aw",
-        _ => "a script or other program named aw",
-    };
-    let mut out = format!("aw {}\n", model["version"].as_str().unwrap_or(""));
-    let aws = model["aws_on_path"].as_array().cloned().unwrap_or_default();
-    if aws.is_empty() {
-        out.push_str(
-            "  on PATH: no aw (the commands the agent runs call `aw`: put this aw on PATH)\n",
-        );
+fn reference_of(home: &Path, survey: Option<&HookSurvey>, hi: &HostInstall) -> DoctorReference {
+    DoctorReference {
+        files: hi
+            .reference
+            .iter()
+            .map(|r| super::shown(home, &r.rel))
+            .collect(),
+        hooks: survey.map(|s| s.reference.clone()).unwrap_or_default(),
+        outside: hi
+            .reference_outside
+            .iter()
+            .map(|(r, what)| ReferenceOutside {
+                path: super::shown(home, r),
+                note: what,
+            })
+            .collect(),
     }
-    for (i, a) in aws.iter().enumerate() {
-        out.push_str(&format!(
-            "  {} {} · {}\n",
-            if i == 0 { "on PATH:" } else { "   also:" },
-            a["path"].as_str().unwrap_or(""),
-            which(a["program"].as_str().unwrap_or(""))
-        ));
-    }
-    if let Some(p) = model["agent_workflow_on_path"].as_str() {
-        out.push_str(&format!("  the reference is on PATH too: {p}\n"));
-    }
-    for h in model["hosts"].as_array().into_iter().flatten() {
-        let v = h["installed_version"]
-            .as_str()
-            .map_or_else(String::new, |v| format!(" · aw {v}"));
-        out.push_str(&format!(
-            "  {:<9} {}{v}\n",
-            h["id"].as_str().unwrap_or(""),
-            h["verdict"].as_str().unwrap_or("")
-        ));
-        for key in ["missing", "outdated", "stale", "foreign_in_the_way"] {
-            for p in h[key].as_array().into_iter().flatten() {
-                out.push_str(&format!(
-                    "            {key}: {}\n",
-                    p.as_str().unwrap_or("")
-                ));
-            }
-        }
-        for p in h["edited"].as_array().into_iter().flatten() {
-            out.push_str(&format!(
-                "            edited (yours now, kept): {}\n",
-                p.as_str().unwrap_or("")
-            ));
-        }
-        if h["hooks_in_place"] == false {
-            out.push_str("            hooks: not in place\n");
-        }
-        for p in h["hook_programs_missing"].as_array().into_iter().flatten() {
-            let p = p.as_str().unwrap_or("");
-            out.push_str(&format!(
-                "            hooks run {p}, which is no longer there\n"
-            ));
-            for e in h["edited_hooks"].as_array().into_iter().flatten() {
-                let command = e["command"].as_str().unwrap_or("");
-                if aw_core::install::hooks::split_command(command).is_some_and(|(q, _)| q == p) {
-                    out.push_str(&format!(
-                        "            your edited {} hook `{command}` runs it: install keeps it as it is (yours), so change its program by hand\n",
-                        e["event"].as_str().unwrap_or("")
-                    ));
-                }
-            }
-        }
-        for e in h["edited_hooks"].as_array().into_iter().flatten() {
-            out.push_str(&format!(
-                "            edited hook (yours now, kept): {} `{}`\n",
-                e["event"].as_str().unwrap_or(""),
-                e["command"].as_str().unwrap_or("")
-            ));
-        }
-        let pairs = h["duplicate_entries"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default();
-        for e in h["duplicate_hooks"].as_array().into_iter().flatten() {
-            let e = e.as_str().unwrap_or("");
-            let here: Vec<&Value> = pairs.iter().filter(|p| p["event"] == e).collect();
-            if here.is_empty() {
-                out.push_str(&format!(
-                    "            {e} runs twice (aw's hook beside the reference's equivalent; aw self install takes the reference's out)\n"
-                ));
-            }
-            for p in here {
-                let shown = |x: &Value| {
-                    format!(
-                        "entry {} (matcher {}, `{}`)",
-                        x["entry"],
-                        x["matcher"]
-                            .as_str()
-                            .map_or_else(|| "none".to_owned(), |m| format!("\"{m}\"")),
-                        x["command"].as_str().unwrap_or("")
-                    )
-                };
-                let (a, b) = (shown(&p["entries"][0]), shown(&p["entries"][1]));
-                if p["fix"] == "install" {
-                    out.push_str(&format!(
-                        "            {e} runs twice: {a} and {b} are copies of aw's entry; aw self install takes the second out\n"
-                    ));
-                } else {
-                    out.push_str(&format!(
-                        "            {e} runs twice: {a} and {b} fire for the same trigger; both are yours (tuned or edited), so aw keeps both: remove one of them by hand\n"
-                    ));
-                }
-            }
-        }
-        let r = &h["reference"];
-        for p in r["files"].as_array().into_iter().flatten() {
-            out.push_str(&format!(
-                "            the reference's: {}\n",
-                p.as_str().unwrap_or("")
-            ));
-        }
-        for e in r["hooks"].as_array().into_iter().flatten() {
-            out.push_str(&format!(
-                "            the reference's hook: {}\n",
-                e.as_str().unwrap_or("")
-            ));
-        }
-        for o in r["outside"].as_array().into_iter().flatten() {
-            out.push_str(&format!(
-                "            the reference's, left outside: {} ({})\n",
-                o["path"].as_str().unwrap_or(""),
-                o["note"].as_str().unwrap_or("")
-            ));
-        }
-        if matches!(h["verdict"].as_str(), Some("outdated" | "not-installed")) {
-            out.push_str(&format!(
-                "            next: aw self install --target {}\n",
-                h["id"].as_str().unwrap_or("")
-            ));
-        }
-    }
-    clean_lines(&out).into_owned()
 }

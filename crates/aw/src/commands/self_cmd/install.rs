@@ -1,20 +1,24 @@
 //! `aw self install --target <t> [--dry-run] [--force] [--skill-only] [--no-commands]
 //! [--no-hooks]`.
 
-use super::{TargetFlags, VERSION, home, host_plan, lock, program, refused, shown};
+use super::{TargetFlags, VERSION, details, home, host_plan, lock, program, refused, shown};
 use crate::context::Ctx;
 use crate::failure::Failure;
-use crate::output::{Format, Outcome};
-use crate::style::clean_lines;
+use crate::output::Outcome;
 use aw_core::error_code::ErrorCode;
+use aw_core::install::hooks::HookMerge;
 use aw_core::install::plan::{Action, HookPlan};
+use aw_core::wire::self_cmd::{
+    InstallCommands, InstallFile, InstallHooks, InstallReference, InstallTarget, MissingEvent,
+    ModuleHooks, MovedAside, NamedHook, PluginHooks, ReferenceConfig, ReferenceOutside,
+    SelfFailureDetails, SelfInstall, SettingsHooks, SkippedHooks, UnsupportedHooks,
+};
 use aw_workspace::install::{
     HostInstall, HostOps, Op, Snapshot, apply, check_ops, inspect_install, install_ops,
     planned_backup_removals, planned_backups,
 };
 use clap::Args;
-use serde_json::{Value, json};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 // Arguments of `aw self install`.
 #[derive(Debug, Args)]
@@ -99,7 +103,9 @@ pub fn run(args: &InstallArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             ),
             "Move or rename them (they may be your own skill or command of the same name), or run again with --force to move each aside as <file>.aw-backup-<epoch> and install aw's.",
         )
-        .with_details(json!({ "conflicts": conflicts })));
+        .with_details(details(&SelfFailureDetails::Conflicts {
+            conflicts: &conflicts,
+        })));
     }
     let all_ops: Vec<Vec<Op>> = inspected
         .iter()
@@ -133,40 +139,48 @@ pub fn run(args: &InstallArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         removed_backups = applied.removed_backups;
         written = applied.written_backups;
     }
-    let reports: Vec<Value> = inspected
-        .iter()
-        .zip(&all_ops)
-        .enumerate()
-        .map(|(i, (hi, ops))| {
-            let backups = written.get(i).map(Vec::as_slice).unwrap_or_default();
-            let mut r = report(&home, hi, ops, backups, args.flags.dry_run, &program);
-            r["backups_removed"] = json!(removed_backups.get(i).cloned().unwrap_or_default());
-            r
-        })
-        .collect();
-    let model = json!({
-        "ok": true,
-        "dry_run": args.flags.dry_run,
-        "home": home.to_string_lossy(),
-        "version": VERSION,
-        "program": program,
-        "targets": reports,
-    });
-    Ok(match style.format {
-        Format::Json => Outcome::json(&model),
-        Format::Human => Outcome::text(human(&model, style.detail)),
-    })
+    let model = SelfInstall {
+        ok: true,
+        dry_run: args.flags.dry_run,
+        home: home.to_string_lossy().into_owned(),
+        version: VERSION,
+        program: &program,
+        targets: inspected
+            .iter()
+            .zip(&all_ops)
+            .enumerate()
+            .map(|(i, (hi, ops))| {
+                let backups = written.get(i).map(Vec::as_slice).unwrap_or_default();
+                let removed = removed_backups
+                    .get(i)
+                    .map(Vec::as_slice)
+                    .unwrap_or_default();
+                report(
+                    &home,
+                    hi,
+                    ops,
+                    backups,
+                    removed,
+                    args.flags.dry_run,
+                    &program,
+                )
+            })
+            .collect(),
+    };
+    Ok(Outcome::shown(&model, &style))
 }
 
-/// `backups`: the settings backups written (or, in a dry run, to be written), `(file, backup)`.
-fn report(
+/// `backups`: the settings backups written (or, in a dry run, to be written), `(file, backup)`;
+/// `removed_backups`: the older ones deleted.
+fn report<'a>(
     home: &Path,
-    hi: &HostInstall,
+    hi: &'a HostInstall,
     ops: &[Op],
     backups: &[(String, String)],
+    removed_backups: &'a [PathBuf],
     dry_run: bool,
-    program: &str,
-) -> Value {
+    program: &'a str,
+) -> InstallTarget<'a> {
     let status = if dry_run {
         "dry-run"
     } else if hi.is_noop() {
@@ -174,15 +188,18 @@ fn report(
     } else {
         "installed"
     };
-    let files: Vec<Value> = hi
+    let files: Vec<InstallFile> = hi
         .steps
         .iter()
-        .map(|s| json!({ "path": shown(home, &s.rel), "action": s.action.as_str() }))
+        .map(|s| InstallFile {
+            path: shown(home, &s.rel),
+            action: s.action.as_str(),
+        })
         .collect();
     let folders = hi.foreign_skill_folders();
     let edited = hi.edited_files();
     let reference: Vec<&str> = hi.reference.iter().map(|r| r.rel.as_str()).collect();
-    let moved: Vec<Value> = ops
+    let moved: Vec<MovedAside> = ops
         .iter()
         .filter_map(|op| match op {
             Op::MoveAside { rel, to } => {
@@ -195,7 +212,11 @@ fn report(
                 } else {
                     "entry"
                 };
-                Some(json!({ "path": shown(home, rel), "to": shown(home, to), "kind": kind }))
+                Some(MovedAside {
+                    path: shown(home, rel),
+                    to: shown(home, to),
+                    kind,
+                })
             }
             _ => None,
         })
@@ -218,19 +239,22 @@ fn report(
             .find_map(|(r, to)| (r == rel).then(|| shown(home, to)))
     };
     let hooks = match &hi.plan.hooks {
-        HookPlan::Skipped => json!({ "status": "skipped" }),
-        HookPlan::Unsupported(why) => json!({ "status": "unsupported", "reason": why }),
+        HookPlan::Skipped => InstallHooks::Skipped(SkippedHooks { status: "skipped" }),
+        HookPlan::Unsupported(why) => InstallHooks::Unsupported(UnsupportedHooks {
+            status: "unsupported",
+            reason: why,
+        }),
         HookPlan::Module { path } => {
             let changed = hi
                 .steps
                 .iter()
                 .any(|s| s.rel == *path && s.action != Action::Noop);
-            json!({
-                "status": if changed { "installed" } else { "noop" },
-                "module": shown(home, path),
-                "program": program,
-                "note": "OpenCode loads the modules of its global plugins folder by itself at start.",
-                "missing_events": missing(hi),
+            InstallHooks::Module(ModuleHooks {
+                status: if changed { "installed" } else { "noop" },
+                module: shown(home, path),
+                program,
+                note: "OpenCode loads the modules of its global plugins folder by itself at start.",
+                missing_events: missing(hi),
             })
         }
         HookPlan::Plugin { dir } => {
@@ -238,29 +262,39 @@ fn report(
                 .steps
                 .iter()
                 .any(|s| s.rel.starts_with(dir.as_str()) && s.action != Action::Noop);
-            json!({
-                "status": if changed { "generated" } else { "noop" },
-                "plugin": shown(home, dir),
-                "program": program,
-                "note": "Codex arms plugin hooks only once you install this plugin in Codex and trust its hooks; aw does not enable it for you.",
-                "missing_events": missing(hi),
+            InstallHooks::Plugin(PluginHooks {
+                status: if changed { "generated" } else { "noop" },
+                plugin: shown(home, dir),
+                program,
+                note: "Codex arms plugin hooks only once you install this plugin in Codex and trust its hooks; aw does not enable it for you.",
+                missing_events: missing(hi),
             })
         }
         HookPlan::Settings { .. } => {
             let st = hi.settings.as_ref();
-            json!({
-                "status": if st.is_some_and(|s| s.merge.text.is_some()) { "installed" } else { "noop" },
-                "file": st.map(|s| shown(home, &s.rel)),
-                "backup": st.and_then(|s| backup_of(&s.rel)),
-                "program": program,
-                "events_added": st.map(|s| s.merge.added.clone()).unwrap_or_default(),
-                "events_present": st.map(|s| s.merge.present.clone()).unwrap_or_default(),
-                "edited_kept": st.map(|s| s.merge.edited_kept.clone()).unwrap_or_default(),
-                "duplicates_removed": st.map(|s| s.merge.duplicates_removed.clone()).unwrap_or_default(),
-                "reference_events_removed": st.map(|s| s.merge.reference_removed.clone()).unwrap_or_default(),
-                "reference_hooks_removed": st.map(|s| hooks_named(&s.merge.reference_hooks_removed)).unwrap_or_default(),
-                "reference_hooks_kept": st.map(|s| hooks_named(&s.merge.reference_hooks_kept)).unwrap_or_default(),
-                "missing_events": missing(hi),
+            let merge = st.map(|s| &s.merge);
+            let list = |f: fn(&'a HookMerge) -> &'a [String]| merge.map(f).unwrap_or_default();
+            InstallHooks::Settings(SettingsHooks {
+                status: if merge.is_some_and(|m| m.text.is_some()) {
+                    "installed"
+                } else {
+                    "noop"
+                },
+                file: st.map(|s| shown(home, &s.rel)),
+                backup: st.and_then(|s| backup_of(&s.rel)),
+                program,
+                events_added: list(|m| &m.added),
+                events_present: list(|m| &m.present),
+                edited_kept: list(|m| &m.edited_kept),
+                duplicates_removed: list(|m| &m.duplicates_removed),
+                reference_events_removed: list(|m| &m.reference_removed),
+                reference_hooks_removed: merge
+                    .map(|m| hooks_named(&m.reference_hooks_removed))
+                    .unwrap_or_default(),
+                reference_hooks_kept: merge
+                    .map(|m| hooks_named(&m.reference_hooks_kept))
+                    .unwrap_or_default(),
+                missing_events: missing(hi),
             })
         }
     };
@@ -275,7 +309,10 @@ fn report(
                 .iter()
                 .any(|f| f.rel.starts_with(&format!("{}/", c.dir)))
         })
-        .map(|c| json!({ "dir": shown(home, c.dir), "invoked_as": c.invoked_as }));
+        .map(|c| InstallCommands {
+            dir: shown(home, c.dir),
+            invoked_as: c.invoked_as,
+        });
     let kept_edited: Vec<String> = if ops
         .iter()
         .any(|op| matches!(op, Op::MoveAside { rel, .. } if edited.contains(&rel.as_str())))
@@ -289,174 +326,61 @@ fn report(
             .map(|r| shown(home, r))
             .collect()
     };
-    let reference_config = hi
-        .reference_config
-        .as_ref()
-        .map(|st| json!({ "file": shown(home, &st.rel), "backup": backup_of(&st.rel) }));
-    json!({
-        "target": hi.plan.host.id,
-        "status": status,
-        "skill": shown(home, &format!("{}/w", hi.plan.host.skills_dir)),
-        "commands": commands,
-        "files": files,
-        "removed_stale": hi.stale.iter().filter(|f| !under_moved(&f.rel)).map(|f| shown(home, &f.rel)).collect::<Vec<_>>(),
-        "moved_aside": moved,
-        "kept_foreign": hi.foreign.iter().filter(|r| !under_moved(r)).map(|r| shown(home, r)).collect::<Vec<_>>(),
-        "kept_edited": kept_edited,
-        "reference": {
-            "replaced": hi.reference.iter().map(|r| shown(home, &r.rel)).collect::<Vec<_>>(),
-            "config": reference_config,
-            "outside": hi.reference_outside.iter().map(|(r, what)| json!({ "path": shown(home, r), "note": what })).collect::<Vec<_>>(),
+    let reference_config = hi.reference_config.as_ref().map(|st| ReferenceConfig {
+        file: shown(home, &st.rel),
+        backup: backup_of(&st.rel),
+    });
+    InstallTarget {
+        target: hi.plan.host.id,
+        status,
+        skill: shown(home, &format!("{}/w", hi.plan.host.skills_dir)),
+        commands,
+        files,
+        removed_stale: hi
+            .stale
+            .iter()
+            .filter(|f| !under_moved(&f.rel))
+            .map(|f| shown(home, &f.rel))
+            .collect(),
+        moved_aside: moved,
+        kept_foreign: hi
+            .foreign
+            .iter()
+            .filter(|r| !under_moved(r))
+            .map(|r| shown(home, r))
+            .collect(),
+        kept_edited,
+        reference: InstallReference {
+            replaced: hi.reference.iter().map(|r| shown(home, &r.rel)).collect(),
+            config: reference_config,
+            outside: hi
+                .reference_outside
+                .iter()
+                .map(|(r, what)| ReferenceOutside {
+                    path: shown(home, r),
+                    note: what,
+                })
+                .collect(),
         },
-        "created_folders": hi.created.iter().map(|r| shown(home, r)).collect::<Vec<_>>(),
-        "hooks": hooks,
-    })
+        created_folders: hi.created.iter().map(|r| shown(home, r)).collect(),
+        hooks,
+        backups_removed: removed_backups,
+    }
 }
 
 /// `(event, command)` pairs as `[{event, command}]`.
-fn hooks_named(hooks: &[(String, String)]) -> Value {
+fn hooks_named(hooks: &[(String, String)]) -> Vec<NamedHook<'_>> {
     hooks
         .iter()
-        .map(|(e, c)| json!({ "event": e, "command": c }))
+        .map(|(event, command)| NamedHook { event, command })
         .collect()
 }
 
-fn missing(hi: &HostInstall) -> Value {
+fn missing(hi: &HostInstall) -> Vec<MissingEvent<'static>> {
     hi.plan
         .host
         .missing_events
         .iter()
-        .map(|(e, why)| json!({ "event": e, "reason": why }))
+        .map(|(event, reason)| MissingEvent { event, reason })
         .collect()
-}
-
-fn count(files: &Value, action: &str) -> usize {
-    files
-        .as_array()
-        .map_or(0, |a| a.iter().filter(|f| f["action"] == action).count())
-}
-
-fn human(model: &Value, detail: bool) -> String {
-    let mut out = String::new();
-    let dry = if model["dry_run"] == true {
-        " · dry run, nothing written"
-    } else {
-        ""
-    };
-    out.push_str(&format!(
-        "aw self install {}{dry}\n",
-        model["version"].as_str().unwrap_or("")
-    ));
-    for t in model["targets"].as_array().into_iter().flatten() {
-        let files = &t["files"];
-        let mut counts = format!(
-            "{} new, {} updated, {} unchanged",
-            count(files, "create"),
-            count(files, "update"),
-            count(files, "noop"),
-        );
-        for (action, label) in [
-            ("reference", "in place of the reference's"),
-            ("edited", "edited by you and kept"),
-        ] {
-            let n = count(files, action);
-            if n > 0 {
-                counts.push_str(&format!(", {n} {label}"));
-            }
-        }
-        out.push_str(&format!(
-            "  {:<9} {:<9} {counts}, {} stale removed\n",
-            t["target"].as_str().unwrap_or(""),
-            t["status"].as_str().unwrap_or(""),
-            t["removed_stale"].as_array().map_or(0, Vec::len),
-        ));
-        let h = &t["hooks"];
-        let mut line = format!("            hooks: {}", h["status"].as_str().unwrap_or(""));
-        for key in ["file", "plugin", "module", "backup", "reason", "note"] {
-            if let Some(v) = h[key].as_str() {
-                line.push_str(&format!(" · {key}: {v}"));
-            }
-        }
-        out.push_str(&line);
-        out.push('\n');
-        for e in h["edited_kept"].as_array().into_iter().flatten() {
-            out.push_str(&format!(
-                "            kept: your edited {} hook running aw (yours now; aw adds none beside it)\n",
-                e.as_str().unwrap_or("")
-            ));
-        }
-        for (key, what) in [
-            (
-                "reference_hooks_kept",
-                "kept: the reference's hook, while agent-workflow is on PATH",
-            ),
-            (
-                "reference_hooks_removed",
-                "taken out: the reference's hook (agent-workflow is no longer on PATH)",
-            ),
-        ] {
-            for r in h[key].as_array().into_iter().flatten() {
-                out.push_str(&format!(
-                    "            {what}: {} `{}`\n",
-                    r["event"].as_str().unwrap_or(""),
-                    r["command"].as_str().unwrap_or("")
-                ));
-            }
-        }
-        for b in t["backups_removed"].as_array().into_iter().flatten() {
-            out.push_str(&format!(
-                "            older backup deleted (the newest {} are kept): {}\n",
-                aw_core::install::backups::KEEP,
-                b.as_str().unwrap_or("")
-            ));
-        }
-        if let Some(c) = t["commands"]["invoked_as"].as_str() {
-            out.push_str(&format!(
-                "            commands: {c} (in {})\n",
-                t["commands"]["dir"].as_str().unwrap_or("")
-            ));
-        }
-        for m in t["moved_aside"].as_array().into_iter().flatten() {
-            let what = match m["kind"].as_str() {
-                Some("skill-folder") => "your skill folder, whole, moved aside",
-                Some("reference") => "the reference's, replaced and kept aside",
-                Some("edited") => "your edit, moved aside",
-                _ => "moved aside",
-            };
-            out.push_str(&format!(
-                "            {what}: {} → {}\n",
-                m["path"].as_str().unwrap_or(""),
-                m["to"].as_str().unwrap_or("")
-            ));
-        }
-        for e in t["kept_edited"].as_array().into_iter().flatten() {
-            out.push_str(&format!(
-                "            kept (edited since aw wrote it, yours now; --force moves it aside): {}\n",
-                e.as_str().unwrap_or("")
-            ));
-        }
-        for o in t["reference"]["outside"].as_array().into_iter().flatten() {
-            out.push_str(&format!(
-                "            left as it is: {} ({})\n",
-                o["path"].as_str().unwrap_or(""),
-                o["note"].as_str().unwrap_or("")
-            ));
-        }
-        if detail {
-            for f in files.as_array().into_iter().flatten() {
-                out.push_str(&format!(
-                    "            {:<7} {}\n",
-                    f["action"].as_str().unwrap_or(""),
-                    f["path"].as_str().unwrap_or("")
-                ));
-            }
-            for r in t["removed_stale"].as_array().into_iter().flatten() {
-                out.push_str(&format!(
-                    "            remove  {}\n",
-                    r.as_str().unwrap_or("")
-                ));
-            }
-        }
-    }
-    clean_lines(&out).into_owned()
 }

@@ -3,15 +3,16 @@
 use super::{TargetFlags, VERSION, home, host_plan, lock, program, refused, shown};
 use crate::context::Ctx;
 use crate::failure::Failure;
-use crate::output::{Format, Outcome};
-use crate::style::clean_lines;
+use crate::output::Outcome;
 use aw_core::install::host::HookArtifact;
+use aw_core::wire::self_cmd::{
+    SelfUninstall, UninstallHooks, UninstallOtherHooks, UninstallSettingsHooks, UninstallTarget,
+};
 use aw_workspace::install::{
     HostOps, Snapshot, apply, check_ops, inspect_uninstall, planned_backup_removals,
     planned_backups, uninstall_ops,
 };
 use clap::Args;
-use serde_json::{Value, json};
 
 // Arguments of `aw self uninstall`.
 #[derive(Debug, Args)]
@@ -100,7 +101,7 @@ pub fn run(args: &UninstallArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         removed_backups = applied.removed_backups;
         written = applied.written_backups;
     }
-    let targets: Vec<Value> = removals
+    let targets: Vec<UninstallTarget<'_>> = removals
         .iter()
         .zip(&removed_folders)
         .zip(&removed_backups)
@@ -114,13 +115,20 @@ pub fn run(args: &UninstallArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
                 "removed"
             };
             let backup = written.first().map(|(_, to)| shown(&home, to));
-            let mut hooks = match &r.settings {
-                Some(s) => json!({
-                    "status": if args.flags.dry_run { "dry-run" } else { "removed" },
-                    "file": shown(&home, &s.rel),
-                    "file_removed": r.settings_goes,
-                    "backup": backup,
-                    "events": s.merge.removed,
+            let edited_kept = (matches!(r.host.hooks, HookArtifact::Settings(_)) && with_hooks)
+                .then_some(r.hooks_edited_kept.as_slice());
+            let hooks = match &r.settings {
+                Some(s) => UninstallHooks::Settings(UninstallSettingsHooks {
+                    status: if args.flags.dry_run {
+                        "dry-run"
+                    } else {
+                        "removed"
+                    },
+                    file: shown(&home, &s.rel),
+                    file_removed: r.settings_goes,
+                    backup,
+                    events: &s.merge.removed,
+                    edited_kept,
                 }),
                 None => {
                     let plugin = match r.host.hooks {
@@ -136,80 +144,32 @@ pub fn run(args: &UninstallArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
                         (true, true, false) => "removed",
                         (true, false, _) => "noop",
                     };
-                    json!({ "status": status })
+                    UninstallHooks::Other(UninstallOtherHooks {
+                        status,
+                        edited_kept,
+                    })
                 }
             };
-            if matches!(r.host.hooks, HookArtifact::Settings(_)) && with_hooks {
-                hooks["edited_kept"] = json!(r.hooks_edited_kept);
+            UninstallTarget {
+                target: r.host.id,
+                status,
+                removed: r.remove.iter().map(|x| shown(&home, &x.rel)).collect(),
+                kept_foreign: r.foreign.iter().map(|x| shown(&home, x)).collect(),
+                kept_edited: r.edited.iter().map(|x| shown(&home, x)).collect(),
+                removed_folders: folders.iter().map(|x| shown(&home, x)).collect(),
+                backups_removed: backups,
+                hooks,
             }
-            json!({
-                "target": r.host.id,
-                "status": status,
-                "removed": r.remove.iter().map(|x| shown(&home, &x.rel)).collect::<Vec<_>>(),
-                "kept_foreign": r.foreign.iter().map(|x| shown(&home, x)).collect::<Vec<_>>(),
-                "kept_edited": r.edited.iter().map(|x| shown(&home, x)).collect::<Vec<_>>(),
-                "removed_folders": folders.iter().map(|x| shown(&home, x)).collect::<Vec<_>>(),
-                "backups_removed": backups,
-                "hooks": hooks,
-            })
         })
         .collect();
-    let mut model = json!({
-        "ok": true,
-        "dry_run": args.flags.dry_run,
-        "home": home.to_string_lossy(),
-        "targets": targets,
-    });
-    if args.flags.target.trim() == "all" {
-        model["note"] = json!(
-            "`all` is every host; the shared agents folder is removed only with --target agents."
-        );
-    }
-    Ok(match style.format {
-        Format::Json => Outcome::json(&model),
-        Format::Human => Outcome::text(human(&model, style.detail)),
-    })
-}
-
-fn human(model: &Value, detail: bool) -> String {
-    let dry = if model["dry_run"] == true {
-        " · dry run, nothing removed"
-    } else {
-        ""
+    let model = SelfUninstall {
+        ok: true,
+        dry_run: args.flags.dry_run,
+        home: home.to_string_lossy().into_owned(),
+        targets,
+        note: (args.flags.target.trim() == "all").then_some(
+            "`all` is every host; the shared agents folder is removed only with --target agents.",
+        ),
     };
-    let mut out = format!("aw self uninstall{dry}\n");
-    for t in model["targets"].as_array().into_iter().flatten() {
-        out.push_str(&format!(
-            "  {:<9} {:<8} {} file(s) removed, {} kept (not aw's) · hooks: {}\n",
-            t["target"].as_str().unwrap_or(""),
-            t["status"].as_str().unwrap_or(""),
-            t["removed"].as_array().map_or(0, Vec::len),
-            t["kept_foreign"].as_array().map_or(0, Vec::len),
-            t["hooks"]["status"].as_str().unwrap_or(""),
-        ));
-        for e in t["hooks"]["edited_kept"].as_array().into_iter().flatten() {
-            out.push_str(&format!(
-                "            kept: your edited {} hook running aw (yours now)\n",
-                e.as_str().unwrap_or("")
-            ));
-        }
-        if detail {
-            for f in t["removed"].as_array().into_iter().flatten() {
-                out.push_str(&format!(
-                    "            remove {}\n",
-                    f.as_str().unwrap_or("")
-                ));
-            }
-            for f in t["kept_foreign"].as_array().into_iter().flatten() {
-                out.push_str(&format!(
-                    "            keep   {}\n",
-                    f.as_str().unwrap_or("")
-                ));
-            }
-        }
-    }
-    if let Some(n) = model["note"].as_str() {
-        out.push_str(&format!("{n}\n"));
-    }
-    clean_lines(&out).into_owned()
+    Ok(Outcome::shown(&model, &style))
 }

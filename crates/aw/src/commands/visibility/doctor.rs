@@ -4,14 +4,16 @@
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
-use crate::style::{Paint, clean};
 use aw_core::error_code::ErrorCode;
 use aw_core::project::visibility::{
-    CLAUDE_FILE, CODEX_FILE, Doctor, DoctorInput, HostReport, Listing, WARP_REASON, doctor,
+    CLAUDE_FILE, CODEX_FILE, Doctor, DoctorInput, HostReport, WARP_REASON, doctor,
+};
+use aw_core::wire::visibility::{
+    DoctorHosts, GitignoreCheck, HostCheck, SkippedHost, SourceSight, VisibilityDoctor,
 };
 use aw_workspace::project::visibility::{Inspection, inspect};
 use clap::Args;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 // Arguments of `aw visibility doctor`.
 #[derive(Debug, Args)]
@@ -53,104 +55,58 @@ fn report(i: &Inspection) -> Doctor {
     })
 }
 
-fn host_json(file: &str, h: &HostReport) -> Value {
-    json!({
-        "file": file,
-        "status": h.status.as_str(),
-        "listed": h.listed,
-        "missing": h.missing,
-        "stale": h.stale,
-        "action": h.action,
-    })
+fn host_check<'a>(file: &'a str, h: &'a HostReport, trusted: Option<bool>) -> HostCheck<'a> {
+    HostCheck {
+        file,
+        status: h.status.as_str(),
+        listed: &h.listed,
+        missing: &h.missing,
+        stale: &h.stale,
+        action: h.action.as_deref(),
+        trusted,
+    }
 }
 
-fn listed(listing: &Listing, folder: &str) -> Value {
-    json!(listing.names(folder))
-}
-
-fn to_json(i: &Inspection, r: &Doctor) -> Value {
-    let mut codex = host_json(CODEX_FILE, &r.codex);
-    codex["trusted"] = json!(r.trusted);
-    json!({
-        "workspace": i.root.to_string_lossy(),
-        "block_found": i.block_found,
-        "ok": r.ok,
-        "sources": i.sources.iter().map(|s| json!({
-            "alias": s.source.alias,
-            "path": s.source.path,
-            "resolved_path": s.resolved,
-            "exists": s.exists,
-            "external": s.external,
-            "claude": if s.external { listed(&i.claude, &s.resolved) } else { Value::Null },
-            "codex": if s.external { listed(&i.codex, &s.resolved) } else { Value::Null },
-        })).collect::<Vec<_>>(),
-        "hosts": {
-            "claude": host_json(CLAUDE_FILE, &r.claude),
-            "codex": codex,
-            "warp": { "skipped": true, "reason": WARP_REASON },
+fn model<'a>(i: &'a Inspection, r: &'a Doctor) -> VisibilityDoctor<'a> {
+    VisibilityDoctor {
+        workspace: i.root.to_string_lossy().into_owned(),
+        block_found: i.block_found,
+        ok: r.ok,
+        sources: i
+            .sources
+            .iter()
+            .map(|s| SourceSight {
+                alias: &s.source.alias,
+                path: &s.source.path,
+                resolved_path: &s.resolved,
+                exists: s.exists,
+                external: s.external,
+                claude: if s.external {
+                    i.claude.names(&s.resolved)
+                } else {
+                    None
+                },
+                codex: if s.external {
+                    i.codex.names(&s.resolved)
+                } else {
+                    None
+                },
+            })
+            .collect(),
+        hosts: DoctorHosts {
+            claude: host_check(CLAUDE_FILE, &r.claude, None),
+            codex: host_check(CODEX_FILE, &r.codex, Some(r.trusted)),
+            warp: SkippedHost {
+                skipped: true,
+                reason: WARP_REASON,
+            },
         },
-        "gitignore": { "status": r.gitignore, "missing": i.gitignore_missing },
-        "action": r.action,
-    })
-}
-
-fn human(i: &Inspection, r: &Doctor, detail: bool, p: Paint) -> String {
-    let mut out = format!(
-        "{}\n",
-        p.bold(&format!(
-            "visibility doctor · {}",
-            clean(&i.root.to_string_lossy())
-        ))
-    );
-    let external = i.sources.iter().filter(|s| s.external).count();
-    out.push_str(&format!(
-        "  {:<12} {} ({external} outside the workspace)\n",
-        "Sources",
-        i.sources.len()
-    ));
-    for (name, file, h) in [
-        ("Claude Code", CLAUDE_FILE, &r.claude),
-        ("Codex", CODEX_FILE, &r.codex),
-    ] {
-        let mut line = format!("  {name:<12} {:<10} {file}", h.status.as_str());
-        if !h.missing.is_empty() {
-            line.push_str(&format!(", {} missing", h.missing.len()));
-        }
-        if !h.stale.is_empty() {
-            line.push_str(&format!(", {} stale", h.stale.len()));
-        }
-        out.push_str(&line);
-        out.push('\n');
+        gitignore: GitignoreCheck {
+            status: r.gitignore,
+            missing: &i.gitignore_missing,
+        },
+        action: &r.action,
     }
-    out.push_str(&format!(
-        "  {:<12} nothing to check (no per-project folder setting)\n",
-        "Warp / Oz"
-    ));
-    out.push_str(&format!("  {:<12} {}\n", ".gitignore", r.gitignore));
-    if detail {
-        out.push_str("\nSources\n");
-        for s in &i.sources {
-            let place = match (s.external, s.exists) {
-                (false, _) => "inside",
-                (true, true) => "outside",
-                (true, false) => "outside, missing",
-            };
-            out.push_str(&format!(
-                "  {:<12} {}  ({place})\n",
-                clean(&s.source.alias),
-                clean(&s.resolved)
-            ));
-        }
-        for (name, h) in [("Claude Code", &r.claude), ("Codex", &r.codex)] {
-            for (what, list) in [("missing", &h.missing), ("stale", &h.stale)] {
-                for f in list {
-                    out.push_str(&format!("  {name:<12} {what:<8} {}\n", clean(f)));
-                }
-            }
-        }
-    }
-    out.push_str(&format!("Next: {}\n", clean(&r.action)));
-    out
 }
 
 /// Runs the command.
@@ -163,12 +119,13 @@ pub fn run(args: &DoctorArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let inspection = inspect(&ws)?;
     let r = report(&inspection);
     let drift = r.drift();
+    let model = model(&inspection, &r);
     Ok(match (style.format, drift) {
-        (Format::Json, None) => Outcome::json(&to_json(&inspection, &r)),
+        (Format::Json, None) => Outcome::json(&model),
         // A script gates on the exit code: drift is exit 1 with the reference's code, and the
         // whole report beside the action.
         (Format::Json, Some(message)) => {
-            let report = to_json(&inspection, &r);
+            let report = serde_json::to_value(&model).unwrap_or_default();
             let mut f = Failure::new(ErrorCode::VisibilityDrift, message, r.action.clone());
             if let Value::Object(mut m) = report {
                 m.shift_remove("action");
@@ -176,12 +133,8 @@ pub fn run(args: &DoctorArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             }
             return Err(f);
         }
-        (Format::Human, drift) => Outcome::text(human(
-            &inspection,
-            &r,
-            style.detail,
-            Paint::new(style.color),
-        ))
-        .with_exit(if drift.is_some() { 1 } else { 0 }),
+        (Format::Human, drift) => {
+            Outcome::shown(&model, &style).with_exit(if drift.is_some() { 1 } else { 0 })
+        }
     })
 }

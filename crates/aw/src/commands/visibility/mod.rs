@@ -10,15 +10,17 @@ pub mod doctor;
 use super::project::invalid;
 use crate::context::Ctx;
 use crate::failure::Failure;
-use crate::output::{Format, Outcome};
-use crate::style::clean;
-use crate::views::multiroot::{folders_human, hosts_human, multiroot_json};
+use crate::output::Outcome;
 use aw_core::error_code::ErrorCode;
 use aw_core::project::source::check_path;
-use aw_core::project::visibility::Skip;
-use aw_workspace::project::visibility::{Direction, MultirootRequest, VisibilityError, multiroot};
+use aw_core::project::visibility::{SKIPPED_BY_FLAG, Skip, WARP_REASON};
+use aw_core::wire::visibility::{
+    ChangedHostFile, HostFileChange, Multiroot, SkippedHost, VisibilityFailureDetails,
+};
+use aw_workspace::project::visibility::{
+    Direction, HostChange, MultirootRequest, VisibilityError, multiroot,
+};
 use clap::{Args, Subcommand};
-use serde_json::json;
 
 // The flags `attach-multiroot` and `detach-multiroot` share.
 #[derive(Debug, Args)]
@@ -62,7 +64,15 @@ pub fn global_refused(command: &str) -> Failure {
         ),
         format!("Run `aw {command}` without `--global`; change the home configuration of a host in that host."),
     )
-    .with_details(json!({ "argument": "--global" }))
+    .with_details(details(&VisibilityFailureDetails::Argument {
+        argument: "--global",
+    }))
+}
+
+/// A failure's `error.details`, from its typed shape.
+fn details(d: &VisibilityFailureDetails<'_>) -> serde_json::Value {
+    // These shapes hold only strings, which always serialise.
+    serde_json::to_value(d).unwrap_or_default()
 }
 
 impl MultirootFlags {
@@ -118,7 +128,9 @@ pub fn settings_refused(e: VisibilityError) -> Failure {
             ),
             "Fix or remove that file (aw only lists extra folders in it), then run the command again.",
         )
-        .with_details(json!({ "file": path.to_string_lossy() })),
+        .with_details(details(&VisibilityFailureDetails::File {
+            file: path.to_string_lossy().into_owned(),
+        })),
         VisibilityError::Workspace(e) => e.into(),
     }
 }
@@ -134,48 +146,43 @@ fn run(
     let req = flags.request(command, direction)?;
     let ws = cx.workspace()?;
     let plan = multiroot(&ws, &req).map_err(settings_refused)?;
-    let mut model = json!({
-        "ok": true,
-        "dry_run": req.dry_run,
-        "workspace": plan.root.to_string_lossy(),
-    });
-    if let (Some(m), serde_json::Value::Object(body)) = (
-        model.as_object_mut(),
-        multiroot_json(&plan.paths, &plan.hosts, req.skip.warp),
-    ) {
-        m.extend(body);
-    }
-    if direction == Direction::Attach {
-        model["gitignore"] = json!(plan.gitignore.as_ref().map(|g| g.action));
-    }
-    Ok(match style.format {
-        Format::Json => Outcome::json(&model),
-        Format::Human => {
-            let verb = match direction {
-                Direction::Attach => "attach-multiroot",
-                Direction::Detach => "detach-multiroot",
-            };
-            let dry = if req.dry_run {
-                " · dry run, nothing written"
+    let model = Multiroot {
+        ok: true,
+        dry_run: req.dry_run,
+        workspace: plan.root.to_string_lossy().into_owned(),
+        paths: &plan.paths,
+        claude: host(&plan.hosts.claude),
+        codex: host(&plan.hosts.codex),
+        warp: SkippedHost {
+            skipped: true,
+            reason: if req.skip.warp {
+                SKIPPED_BY_FLAG
             } else {
-                ""
-            };
-            let mut out = format!(
-                "{verb}{dry} · {}\n  {:<12} {}\n",
-                clean(&plan.root.to_string_lossy()),
-                "Folders",
-                plan.paths.len()
-            );
-            out.push_str(&hosts_human(&plan.hosts, req.skip.warp));
-            if let Some(g) = &plan.gitignore {
-                out.push_str(&format!("  {:<12} {}\n", ".gitignore", g.action));
-            }
-            if style.detail && !plan.paths.is_empty() {
-                out.push_str(&folders_human("Folders", &plan.paths));
-            }
-            Outcome::text(out)
-        }
-    })
+                WARP_REASON
+            },
+        },
+        detached_removed: plan.hosts.removed(),
+        gitignore: (direction == Direction::Attach)
+            .then(|| plan.gitignore.as_ref().map(|g| g.action)),
+        command,
+    };
+    Ok(Outcome::shown(&model, &style))
+}
+
+/// One host's file as reported, or skipped as asked.
+fn host(h: &Option<HostChange>) -> HostFileChange<'_> {
+    match h {
+        Some(h) => HostFileChange::Changed(ChangedHostFile {
+            file: h.file,
+            action: h.change.action,
+            added: &h.added,
+            removed: &h.removed,
+        }),
+        None => HostFileChange::Skipped(SkippedHost {
+            skipped: true,
+            reason: SKIPPED_BY_FLAG,
+        }),
+    }
 }
 
 /// The `visibility` verbs.
