@@ -13,6 +13,7 @@ pub mod envelope;
 pub mod next_number;
 pub mod schema;
 pub mod session;
+pub mod session_artifacts;
 pub mod session_resume;
 pub mod sessions;
 pub mod shell;

@@ -71,6 +71,10 @@ pub const ENTRIES: &[Entry] = &[
         schema: schema_of::<super::next_number::NextNumber>,
     },
     Entry {
+        command: "session-artifacts",
+        schema: schema_of::<super::session_artifacts::SessionArtifacts<'static>>,
+    },
+    Entry {
         command: "session-close",
         schema: schema_of::<super::session::SessionClose<'static>>,
     },

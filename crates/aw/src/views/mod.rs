@@ -10,6 +10,7 @@ pub mod hooks;
 pub mod multiroot;
 pub mod narrative;
 pub mod project_block;
+pub mod session_artifacts;
 pub mod sources;
 pub mod status;
 
