@@ -10,7 +10,9 @@
 pub mod checkpoint;
 pub mod designs;
 pub mod envelope;
+pub mod multiroot;
 pub mod next_number;
+pub mod project_block;
 pub mod schema;
 pub mod session;
 pub mod session_artifacts;
@@ -21,3 +23,4 @@ pub mod skill_index;
 pub mod skills;
 pub mod sources;
 pub mod stack;
+pub mod workspace_init;

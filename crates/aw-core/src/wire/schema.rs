@@ -106,6 +106,10 @@ pub const ENTRIES: &[Entry] = &[
         command: "stack",
         schema: schema_of::<super::stack::Stack>,
     },
+    Entry {
+        command: "workspace-init",
+        schema: schema_of::<super::workspace_init::WorkspaceInit<'static>>,
+    },
 ];
 
 /// The schema of the failure envelope.

@@ -10,9 +10,11 @@ pub mod hooks;
 pub mod multiroot;
 pub mod narrative;
 pub mod project_block;
+pub mod project_write;
 pub mod session_artifacts;
 pub mod sources;
 pub mod status;
+pub mod workspace_init;
 
 use crate::output::Style;
 use std::fmt::{self, Write};

@@ -1,0 +1,58 @@
+//! What a write of the project block reports, as the commands that write it share it
+//! (`workspace-init`, `remove-source`, `project-md-upsert`).
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+/// One file the block is written into.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FileResult {
+    /// `CLAUDE.md` or `AGENTS.md`.
+    pub file: &'static str,
+    /// The same name (the reference's second key).
+    pub path: &'static str,
+    /// `created`, `updated` or `unchanged`.
+    pub action: &'static str,
+    /// `QTC-PROJECT` when the write replaced those legacy markers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("const" = "QTC-PROJECT"))]
+    pub migrated_from: Option<&'static str>,
+}
+
+impl FileResult {
+    /// A file written, with whether it held the legacy markers.
+    pub fn new(file: &'static str, action: &'static str, migrated: bool) -> FileResult {
+        FileResult {
+            file,
+            path: file,
+            action,
+            migrated_from: migrated.then_some("QTC-PROJECT"),
+        }
+    }
+}
+
+/// Why a new block was written in the reference's Spanish.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BlockLanguage<'a> {
+    /// Always `es`.
+    #[schemars(extend("const" = "es"))]
+    pub language: &'static str,
+    /// Always `reference_in_use`.
+    #[schemars(extend("const" = "reference_in_use"))]
+    pub reason: &'static str,
+    /// The traces of the reference CLI found.
+    pub traces: &'a [String],
+}
+
+impl<'a> BlockLanguage<'a> {
+    /// The language chosen for these traces.
+    pub fn of(traces: &'a [String]) -> BlockLanguage<'a> {
+        BlockLanguage {
+            language: "es",
+            reason: "reference_in_use",
+            traces,
+        }
+    }
+}
