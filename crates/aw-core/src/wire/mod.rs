@@ -8,6 +8,7 @@
 //! test counts them down to none.
 
 pub mod checkpoint;
+pub mod context;
 pub mod designs;
 pub mod envelope;
 pub mod multiroot;

@@ -43,6 +43,14 @@ pub const ENTRIES: &[Entry] = &[
         schema: schema_of::<super::shell::Completions>,
     },
     Entry {
+        command: "context-budget",
+        schema: schema_of::<super::context::ContextBudget<'static>>,
+    },
+    Entry {
+        command: "context-plan",
+        schema: schema_of::<super::context::ContextPlan<'static>>,
+    },
+    Entry {
         command: "designs",
         schema: schema_of::<super::designs::Designs<'static>>,
     },

@@ -6,6 +6,7 @@
 //! view reads nothing, decides no rule and never looks into a JSON value; it writes with
 //! `write!` into the one buffer it is given.
 
+pub mod context;
 pub mod hooks;
 pub mod multiroot;
 pub mod narrative;
