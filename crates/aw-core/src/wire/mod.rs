@@ -14,6 +14,7 @@ pub mod envelope;
 pub mod multiroot;
 pub mod next_number;
 pub mod project_block;
+pub mod remove_source;
 pub mod schema;
 pub mod session;
 pub mod session_artifacts;

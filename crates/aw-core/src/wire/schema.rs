@@ -79,6 +79,10 @@ pub const ENTRIES: &[Entry] = &[
         schema: schema_of::<super::next_number::NextNumber>,
     },
     Entry {
+        command: "remove-source",
+        schema: schema_of::<super::remove_source::RemoveSource<'static>>,
+    },
+    Entry {
         command: "session-artifacts",
         schema: schema_of::<super::session_artifacts::SessionArtifacts<'static>>,
     },

@@ -17,8 +17,8 @@ use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::Outcome;
 use aw_core::error_code::ErrorCode;
-use aw_core::project::visibility::{SKIPPED_BY_FLAG, WARP_REASON};
-use aw_core::wire::multiroot::{Host, HostFile, Multiroot, Skipped};
+use aw_core::project::visibility::WARP_REASON;
+use aw_core::wire::multiroot::{Multiroot, Skipped};
 use aw_core::wire::project_block::{BlockLanguage, FileResult};
 use aw_core::wire::workspace_init::{
     Attach, DeclaredSource, InitCause, InitFailed, LegacyLaunch, NoExternal, NotOk, ProjectMd,
@@ -167,19 +167,6 @@ fn paths(list: &[PathBuf]) -> Vec<String> {
         .collect()
 }
 
-/// One host's file, or skipped when the command was told to leave it alone.
-fn host(h: &Option<HostChange>) -> Host<'_> {
-    match h {
-        Some(h) => Host::File(HostFile {
-            file: h.file,
-            action: h.change.action,
-            added: &h.added,
-            removed: &h.removed,
-        }),
-        None => Host::Skipped(Skipped::because(SKIPPED_BY_FLAG)),
-    }
-}
-
 /// Multi-root visibility: the hosts' files, or skipped when no source lies outside (with the
 /// hosts still, when folders were withdrawn).
 fn attach<'a>(plan: &'a InitPlan, removed: &[String]) -> Attach<'a> {
@@ -190,14 +177,14 @@ fn attach<'a>(plan: &'a InitPlan, removed: &[String]) -> Attach<'a> {
             skipped: true,
             reason: "no_external_sources",
             detached_removed: any.then(|| removed.to_vec()),
-            claude: any.then(|| host(&v.hosts.claude)),
-            codex: any.then(|| host(&v.hosts.codex)),
+            claude: any.then(|| HostChange::wire(&v.hosts.claude)),
+            codex: any.then(|| HostChange::wire(&v.hosts.codex)),
         });
     }
     Attach::Attached(Multiroot {
         paths: &v.external,
-        claude: host(&v.hosts.claude),
-        codex: host(&v.hosts.codex),
+        claude: HostChange::wire(&v.hosts.claude),
+        codex: HostChange::wire(&v.hosts.codex),
         warp: Skipped::because(WARP_REASON),
         detached_removed: removed.to_vec(),
     })

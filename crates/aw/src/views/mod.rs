@@ -12,6 +12,7 @@ pub mod multiroot;
 pub mod narrative;
 pub mod project_block;
 pub mod project_write;
+pub mod remove_source;
 pub mod session_artifacts;
 pub mod sources;
 pub mod status;
