@@ -14,6 +14,7 @@ pub mod envelope;
 pub mod multiroot;
 pub mod next_number;
 pub mod project_block;
+pub mod project_md_upsert;
 pub mod remove_source;
 pub mod schema;
 pub mod session;

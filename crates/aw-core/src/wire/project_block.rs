@@ -1,6 +1,7 @@
 //! What a write of the project block reports, as the commands that write it share it
 //! (`workspace-init`, `remove-source`, `project-md-upsert`).
 
+use crate::project::model::BranchMap;
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -55,4 +56,35 @@ impl<'a> BlockLanguage<'a> {
             traces,
         }
     }
+}
+
+/// What a write of the project block reports: compact (`ok`, `action`), or with `--verbose` the
+/// block's branches and each file. `dropped_lines` is there whenever the write left a line out.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BlockWrite<'a> {
+    /// Always `true`.
+    #[schemars(extend("const" = true))]
+    pub ok: bool,
+    /// Always `init`.
+    #[schemars(extend("const" = "init"))]
+    pub action: &'static str,
+    /// With `--verbose`: always `init`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mode: Option<&'static str>,
+    /// With `--verbose`: the block's working branches.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub working_branches: Option<&'a BranchMap>,
+    /// With `--verbose`: the block's QA branches.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub qa_branches: Option<&'a BranchMap>,
+    /// With `--verbose`: each file written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub results: Option<Vec<FileResult>>,
+    /// The lines the block no longer declares.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dropped_lines: Option<&'a [String]>,
+    /// Why a new block is in Spanish.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub block_language: Option<BlockLanguage<'a>>,
 }

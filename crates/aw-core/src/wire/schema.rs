@@ -79,6 +79,10 @@ pub const ENTRIES: &[Entry] = &[
         schema: schema_of::<super::next_number::NextNumber>,
     },
     Entry {
+        command: "project-md-upsert",
+        schema: schema_of::<super::project_md_upsert::ProjectMdUpsert<'static>>,
+    },
+    Entry {
         command: "remove-source",
         schema: schema_of::<super::remove_source::RemoveSource<'static>>,
     },

@@ -11,6 +11,7 @@ pub mod hooks;
 pub mod multiroot;
 pub mod narrative;
 pub mod project_block;
+pub mod project_md_upsert;
 pub mod project_write;
 pub mod remove_source;
 pub mod session_artifacts;
