@@ -11,6 +11,7 @@ pub mod checkpoint;
 pub mod context;
 pub mod designs;
 pub mod envelope;
+pub mod manifest_validate;
 pub mod multiroot;
 pub mod next_number;
 pub mod project_block;

@@ -75,6 +75,10 @@ pub const ENTRIES: &[Entry] = &[
         schema: schema_of::<super::shell::ManPage>,
     },
     Entry {
+        command: "manifest-validate",
+        schema: schema_of::<super::manifest_validate::ManifestValidate<'static>>,
+    },
+    Entry {
         command: "next-number",
         schema: schema_of::<super::next_number::NextNumber>,
     },

@@ -8,6 +8,7 @@
 
 pub mod context;
 pub mod hooks;
+pub mod manifest_validate;
 pub mod multiroot;
 pub mod narrative;
 pub mod project_block;

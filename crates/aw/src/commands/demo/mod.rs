@@ -19,7 +19,6 @@ mod workspace;
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
-use crate::style::Paint;
 use aw_workspace::example::ExampleDir;
 use clap::Args;
 use serde_json::json;
@@ -85,7 +84,7 @@ pub fn run(args: &DemoArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         Format::Human => {
             let mut text =
                 String::from("aw demo: everything below runs in a temporary folder.\n\n");
-            text.push_str(&skills::human(&family, Paint::new(style.color)));
+            text.push_str(&skills::human(&family, &style));
             text.push_str("\n2. A workspace where an agent fixes a bug in a quick session:\n\n");
             for s in &steps {
                 text.push_str(&s.human());
