@@ -407,7 +407,7 @@ fn occurrences_under(folder: &str, pattern: &str) -> (usize, Vec<String>) {
 /// The wire is typed (issue 21): a command's JSON output is a `Serialize` model, never a `json!`
 /// literal. The commands not yet moved to models are the ceiling below, which may only go down;
 /// when it reaches 0 the rule is whole. Lower it in the same commit that removes literals.
-const JSON_LITERALS_CEILING: usize = 117;
+const JSON_LITERALS_CEILING: usize = 114;
 
 #[test]
 fn commands_build_output_from_typed_models_not_json_literals() {

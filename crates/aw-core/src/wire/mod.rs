@@ -7,10 +7,12 @@
 //! drift from the output. Commands not yet moved here still build `json!` literals; a house-rules
 //! test counts them down to none.
 
+pub mod capability_descriptor;
 pub mod checkpoint;
 pub mod context;
 pub mod designs;
 pub mod envelope;
+pub mod lock;
 pub mod manifest_validate;
 pub mod multiroot;
 pub mod next_number;

@@ -31,6 +31,10 @@ pub const ENTRIES: &[Entry] = &[
         schema: schema_of::<super::checkpoint::AutoCompactOnClose<'static>>,
     },
     Entry {
+        command: "capability-descriptor",
+        schema: schema_of::<super::capability_descriptor::DescriptorValid<'static>>,
+    },
+    Entry {
         command: "checkpoint-read",
         schema: schema_of::<super::checkpoint::CheckpointRead<'static>>,
     },

@@ -6,7 +6,9 @@
 //! view reads nothing, decides no rule and never looks into a JSON value; it writes with
 //! `write!` into the one buffer it is given.
 
+pub mod capability_descriptor;
 pub mod context;
+pub mod flow;
 pub mod hooks;
 pub mod manifest_validate;
 pub mod multiroot;
