@@ -10,6 +10,7 @@
 pub mod capability_descriptor;
 pub mod checkpoint;
 pub mod context;
+pub mod demo;
 pub mod designs;
 pub mod envelope;
 pub mod lock;

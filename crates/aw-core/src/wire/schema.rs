@@ -55,6 +55,10 @@ pub const ENTRIES: &[Entry] = &[
         schema: schema_of::<super::context::ContextPlan<'static>>,
     },
     Entry {
+        command: "demo",
+        schema: schema_of::<super::demo::Demo<'static>>,
+    },
+    Entry {
         command: "designs",
         schema: schema_of::<super::designs::Designs<'static>>,
     },
