@@ -11,7 +11,7 @@ use serde::Serialize;
 pub const EXCERPT_CHARS: usize = 140;
 
 /// Whether a task is still to do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum TaskStatus {
     /// `- [ ]`.
@@ -21,7 +21,7 @@ pub enum TaskStatus {
 }
 
 /// One checkbox line of a TASKS file. Serialises as the reference's `{n, status, text[, deps]}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Task {
     /// 1-based position among the task lines of the file.
     pub n: usize,
@@ -43,7 +43,7 @@ pub struct Tasks {
 
 /// The counts a session summary reports for a TASKS file (`{total, open, closed, progress_pct,
 /// next_open}`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct TasksSummary {
     /// Number of task lines.
     pub total: usize,

@@ -26,7 +26,7 @@ use serde_json::Value;
 pub const HEADROOM_PERCENT: u64 = 110;
 
 /// Lines, bytes and the token estimate of some files.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Size {
     /// How many files.
     pub files: u64,
@@ -48,7 +48,7 @@ impl Size {
 }
 
 /// What identifies the tree measured.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Revision {
     /// First 16 hex digits of the SHA-256 of the sorted `path:size` lines.
     pub digest: String,
@@ -57,7 +57,7 @@ pub struct Revision {
 }
 
 /// One description.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct DescriptionRow {
     /// The file it heads.
     pub path: String,
@@ -66,7 +66,7 @@ pub struct DescriptionRow {
 }
 
 /// The discovery measure.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Discovery {
     /// Every description, `SKILL.md` first.
     pub rows: Vec<DescriptionRow>,
@@ -77,7 +77,7 @@ pub struct Discovery {
 }
 
 /// One command document.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct ActivationRow {
     /// The command.
     pub command: String,
@@ -91,7 +91,7 @@ pub struct ActivationRow {
 }
 
 /// The activation measure.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Activation {
     /// One row per command, by name.
     pub rows: Vec<ActivationRow>,
@@ -101,7 +101,7 @@ pub struct Activation {
 }
 
 /// One command's core read-set.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct GuaranteedRow {
     /// The command.
     pub command: String,
@@ -113,14 +113,14 @@ pub struct GuaranteedRow {
 }
 
 /// The guaranteed measure.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Guaranteed {
     /// One row per command, by name.
     pub rows: Vec<GuaranteedRow>,
 }
 
 /// Everything measured.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Report {
     /// The tree measured.
     pub revision: Revision,
@@ -298,7 +298,7 @@ pub fn figures(v: &Value) -> Option<Vec<Figure>> {
 }
 
 /// How one figure compares with the baseline.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     /// Within its ceiling.
@@ -310,7 +310,7 @@ pub enum Status {
 }
 
 /// One figure judged.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Check {
     /// The measure.
     pub measure: &'static str,
@@ -327,7 +327,7 @@ pub struct Check {
 }
 
 /// The verdict of a run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub enum Verdict {
     /// No baseline: only measured.
     #[serde(rename = "measured")]

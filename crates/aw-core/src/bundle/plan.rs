@@ -16,7 +16,7 @@ use super::{Module, ReadSet, Tree};
 use serde::Serialize;
 
 /// How much of the command's documents the plan reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Profile {
     /// The core and the modules of the observed signals.
@@ -26,7 +26,7 @@ pub enum Profile {
 }
 
 /// Why a plan fell back to the safe profile.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Fallback {
     /// A signal no command declares.
@@ -36,7 +36,7 @@ pub enum Fallback {
 }
 
 /// Whether a read-set entry is read every time or under a signal.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
     /// Read every time.
@@ -46,7 +46,7 @@ pub enum Kind {
 }
 
 /// One document to read.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Entry {
     /// Bundle-relative path.
     pub path: String,
@@ -61,7 +61,7 @@ pub struct Entry {
 }
 
 /// A signal the command reads a module for.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Available {
     /// The signal.
     pub signal: String,

@@ -7,13 +7,23 @@
 //! drift from the output. Commands not yet moved here still build `json!` literals; a house-rules
 //! test counts them down to none.
 
+pub mod capability_descriptor;
 pub mod checkpoint;
+pub mod context;
+pub mod demo;
 pub mod designs;
 pub mod envelope;
+pub mod lock;
+pub mod manifest_validate;
+pub mod multiroot;
 pub mod next_number;
+pub mod project_block;
+pub mod project_md_upsert;
+pub mod remove_source;
 pub mod schema;
 pub mod self_cmd;
 pub mod session;
+pub mod session_artifacts;
 pub mod session_resume;
 pub mod sessions;
 pub mod shell;
@@ -22,3 +32,4 @@ pub mod skills;
 pub mod sources;
 pub mod stack;
 pub mod visibility;
+pub mod workspace_init;

@@ -35,6 +35,10 @@ pub const ENTRIES: &[Entry] = &[
         schema: schema_of::<super::checkpoint::AutoCompactOnClose<'static>>,
     },
     Entry {
+        command: "capability-descriptor",
+        schema: schema_of::<super::capability_descriptor::DescriptorValid<'static>>,
+    },
+    Entry {
         command: "checkpoint-read",
         schema: schema_of::<super::checkpoint::CheckpointRead<'static>>,
     },
@@ -45,6 +49,18 @@ pub const ENTRIES: &[Entry] = &[
     Entry {
         command: "completions",
         schema: schema_of::<super::shell::Completions>,
+    },
+    Entry {
+        command: "context-budget",
+        schema: schema_of::<super::context::ContextBudget<'static>>,
+    },
+    Entry {
+        command: "context-plan",
+        schema: schema_of::<super::context::ContextPlan<'static>>,
+    },
+    Entry {
+        command: "demo",
+        schema: schema_of::<super::demo::Demo<'static>>,
     },
     Entry {
         command: "designs",
@@ -75,8 +91,20 @@ pub const ENTRIES: &[Entry] = &[
         schema: schema_of::<super::shell::ManPage>,
     },
     Entry {
+        command: "manifest-validate",
+        schema: schema_of::<super::manifest_validate::ManifestValidate<'static>>,
+    },
+    Entry {
         command: "next-number",
         schema: schema_of::<super::next_number::NextNumber>,
+    },
+    Entry {
+        command: "project-md-upsert",
+        schema: schema_of::<super::project_md_upsert::ProjectMdUpsert<'static>>,
+    },
+    Entry {
+        command: "remove-source",
+        schema: schema_of::<super::remove_source::RemoveSource<'static>>,
     },
     Entry {
         command: "resume",
@@ -101,6 +129,10 @@ pub const ENTRIES: &[Entry] = &[
     Entry {
         command: "self-uninstall",
         schema: schema_of::<super::self_cmd::SelfUninstall<'static>>,
+    },
+    Entry {
+        command: "session-artifacts",
+        schema: schema_of::<super::session_artifacts::SessionArtifacts<'static>>,
     },
     Entry {
         command: "session-close",
@@ -141,6 +173,10 @@ pub const ENTRIES: &[Entry] = &[
     Entry {
         command: "visibility-doctor",
         schema: schema_of::<super::visibility::VisibilityDoctor<'static>>,
+    },
+    Entry {
+        command: "workspace-init",
+        schema: schema_of::<super::workspace_init::WorkspaceInit<'static>>,
     },
 ];
 

@@ -2,6 +2,7 @@
 //! source outside the workspace, and nothing stale), `aw attach-multiroot` and
 //! `aw detach-multiroot` (what changed in those files).
 
+pub use super::multiroot::{Host, HostFile, Skipped};
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -56,7 +57,7 @@ pub struct DoctorHosts<'a> {
     /// Codex's `.codex/config.toml`.
     pub codex: HostCheck<'a>,
     /// Warp and Oz: nothing to check.
-    pub warp: SkippedHost<'a>,
+    pub warp: Skipped<'a>,
 }
 
 /// One host's file, checked.
@@ -78,17 +79,6 @@ pub struct HostCheck<'a> {
     /// Codex only: whether its file marks the workspace trusted.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trusted: Option<bool>,
-}
-
-/// A host aw does not check or write.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct SkippedHost<'a> {
-    /// Always `true`.
-    #[schemars(extend("const" = true))]
-    pub skipped: bool,
-    /// Why.
-    pub reason: &'a str,
 }
 
 /// The `.gitignore` check.
@@ -116,11 +106,11 @@ pub struct Multiroot<'a> {
     /// The folders attached or withdrawn, resolved, once each.
     pub paths: &'a [String],
     /// Claude Code's `.claude/settings.local.json`.
-    pub claude: HostFileChange<'a>,
+    pub claude: Host<'a>,
     /// Codex's `.codex/config.toml`.
-    pub codex: HostFileChange<'a>,
+    pub codex: Host<'a>,
     /// Warp and Oz: never written.
-    pub warp: SkippedHost<'a>,
+    pub warp: Skipped<'a>,
     /// Every folder some file loses, once each.
     pub detached_removed: Vec<String>,
     /// `attach-multiroot` only: what happens to `.gitignore` (`created`, `updated`,
@@ -131,30 +121,6 @@ pub struct Multiroot<'a> {
     #[serde(skip)]
     #[schemars(skip)]
     pub command: &'a str,
-}
-
-/// One host's file in a change of multi-root visibility.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-#[serde(untagged)]
-pub enum HostFileChange<'a> {
-    /// The file, and what happens to it.
-    Changed(ChangedHostFile<'a>),
-    /// Left alone, as asked (`reason: skipped_by_flag`).
-    Skipped(SkippedHost<'a>),
-}
-
-/// A host's file, changed (or not) by a change of multi-root visibility.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ChangedHostFile<'a> {
-    /// The file, relative to the workspace.
-    pub file: &'a str,
-    /// `created`, `updated` or `unchanged`.
-    pub action: &'a str,
-    /// Folders it gains.
-    pub added: &'a [String],
-    /// Folders it loses.
-    pub removed: &'a [String],
 }
 
 /// The `error.details` of a refused `attach-multiroot`, `detach-multiroot` or

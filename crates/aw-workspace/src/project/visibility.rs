@@ -122,6 +122,25 @@ pub struct HostsPlan {
     pub codex: Option<HostChange>,
 }
 
+impl HostChange {
+    /// One host's file as the wire reports it, or skipped (`skipped_by_flag`) when the command
+    /// was told to leave it alone.
+    pub fn wire(h: &Option<HostChange>) -> aw_core::wire::multiroot::Host<'_> {
+        use aw_core::wire::multiroot::{Host, HostFile, Skipped};
+        match h {
+            Some(h) => Host::File(HostFile {
+                file: h.file,
+                action: h.change.action,
+                added: &h.added,
+                removed: &h.removed,
+            }),
+            None => Host::Skipped(Skipped::because(
+                aw_core::project::visibility::SKIPPED_BY_FLAG,
+            )),
+        }
+    }
+}
+
 impl HostsPlan {
     fn each(&self) -> impl Iterator<Item = &HostChange> {
         self.claude.iter().chain(self.codex.iter())

@@ -15,18 +15,20 @@
 use super::project::{self, BlockFlags, invalid};
 use crate::context::Ctx;
 use crate::failure::Failure;
-use crate::output::{Format, Outcome};
-use crate::style::{Paint, clean};
-use crate::views::multiroot::{host_json, hosts_human, multiroot_json};
-use crate::views::project_block::{
-    block_language_human, block_language_json, dropped_human, results_human, results_json,
-};
+use crate::output::Outcome;
 use aw_core::error_code::ErrorCode;
+use aw_core::project::visibility::WARP_REASON;
+use aw_core::wire::multiroot::{Multiroot, Skipped};
+use aw_core::wire::project_block::{BlockLanguage, FileResult};
+use aw_core::wire::workspace_init::{
+    Attach, DeclaredSource, InitCause, InitFailed, LegacyLaunch, NoExternal, NotOk, ProjectMd,
+    Scaffold, WorkspaceInit,
+};
 use aw_workspace::WorkspaceError;
 use aw_workspace::project::chosen_for_the_reference;
 use aw_workspace::project::init::{self, InitError, InitPlan, InitRequest, RunError, Step};
+use aw_workspace::project::visibility::HostChange;
 use clap::Args;
-use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
 // Arguments of `aw workspace-init`.
@@ -51,9 +53,26 @@ pub struct WorkspaceInitArgs {
     pub dry_run: bool,
 }
 
-fn init_failed(message: String, action: &str, details: Value) -> Failure {
+fn init_failed(message: String, action: &str, details: &InitFailed<'_>) -> Failure {
+    let details = serde_json::to_value(details).unwrap_or_default();
     Failure::new(ErrorCode::WorkspaceInitFailed, message, action).with_details(details)
 }
+
+/// No detail yet: each failure sets its own.
+const NO_DETAILS: InitFailed<'static> = InitFailed {
+    step: None,
+    file: None,
+    cause: None,
+    pid: None,
+    project_md: None,
+    attach_multiroot: None,
+};
+
+/// The multi-root step, skipped because the block's write failed.
+const AFTER_PROJECT_MD: Skipped<'static> = Skipped {
+    skipped: true,
+    reason: "project_md_failed",
+};
 
 fn plan_failure(e: InitError) -> Failure {
     match e {
@@ -65,7 +84,11 @@ fn plan_failure(e: InitError) -> Failure {
                 path.display()
             ),
             "Fix or remove that file (aw only lists extra folders in it), then run workspace-init again.",
-            json!({ "step": "attach_multiroot", "file": path.to_string_lossy() }),
+            &InitFailed {
+                step: Some("attach_multiroot"),
+                file: Some(path.to_string_lossy().into_owned()),
+                ..NO_DETAILS
+            },
         ),
     }
 }
@@ -77,12 +100,13 @@ fn lock_failure(e: WorkspaceError) -> Failure {
     init_failed(
         format!("workspace-init wrote nothing: {}.", sentence(&e)),
         &e.action(),
-        json!({
-            "cause": ErrorCode::LockBusy,
-            "pid": pid,
-            "project_md": { "ok": false },
-            "attach_multiroot": { "skipped": true, "reason": "project_md_failed" },
-        }),
+        &InitFailed {
+            cause: Some(InitCause::Code(ErrorCode::LockBusy)),
+            pid: Some(pid),
+            project_md: Some(NotOk { ok: false }),
+            attach_multiroot: Some(AFTER_PROJECT_MD),
+            ..NO_DETAILS
+        },
     )
 }
 
@@ -95,20 +119,20 @@ fn apply_failure(step: Step, e: WorkspaceError) -> Failure {
     match step {
         Step::Scaffold => e.into(),
         Step::ProjectMd | Step::Visibility => {
-            let name = if step == Step::ProjectMd {
-                "project_md"
-            } else {
-                "attach_multiroot"
-            };
-            let mut details = json!({ "step": name, "cause": e.to_string() });
-            if step == Step::ProjectMd {
-                details["attach_multiroot"] =
-                    json!({ "skipped": true, "reason": "project_md_failed" });
-            }
+            let project_md = step == Step::ProjectMd;
             init_failed(
                 format!("workspace-init did not complete: {}.", sentence(&e)),
                 &e.action(),
-                details,
+                &InitFailed {
+                    step: Some(if project_md {
+                        "project_md"
+                    } else {
+                        "attach_multiroot"
+                    }),
+                    cause: Some(InitCause::Text(e.to_string())),
+                    attach_multiroot: project_md.then_some(AFTER_PROJECT_MD),
+                    ..NO_DETAILS
+                },
             )
         }
     }
@@ -132,85 +156,94 @@ pub fn run(args: &WorkspaceInitArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         RunError::Plan(e) => plan_failure(e),
         RunError::Apply(step, e) => apply_failure(step, e),
     })?;
-    let model = to_json(&plan, args.dry_run);
-    Ok(match style.format {
-        Format::Json => Outcome::json(&model),
-        Format::Human => Outcome::text(human(
-            &plan,
-            args.dry_run,
-            style.detail,
-            Paint::new(style.color),
-        )),
-    })
+    let removed = plan.visibility.hosts.removed();
+    let model = model(&plan, args.dry_run, &removed);
+    Ok(Outcome::shown(&model, &style))
 }
 
-fn paths(list: &[PathBuf]) -> Value {
+fn paths(list: &[PathBuf]) -> Vec<String> {
     list.iter()
         .map(|p| p.to_string_lossy().into_owned())
         .collect()
 }
 
-fn attach_json(plan: &InitPlan) -> Value {
+/// Multi-root visibility: the hosts' files, or skipped when no source lies outside (with the
+/// hosts still, when folders were withdrawn).
+fn attach<'a>(plan: &'a InitPlan, removed: &[String]) -> Attach<'a> {
     let v = &plan.visibility;
     if v.external.is_empty() {
-        let mut out = json!({ "skipped": true, "reason": "no_external_sources" });
-        let removed = v.hosts.removed();
-        if !removed.is_empty() {
-            out["detached_removed"] = json!(removed);
-            out["claude"] = host_json(&v.hosts.claude);
-            out["codex"] = host_json(&v.hosts.codex);
-        }
-        return out;
+        let any = !removed.is_empty();
+        return Attach::Skipped(NoExternal {
+            skipped: true,
+            reason: "no_external_sources",
+            detached_removed: any.then(|| removed.to_vec()),
+            claude: any.then(|| HostChange::wire(&v.hosts.claude)),
+            codex: any.then(|| HostChange::wire(&v.hosts.codex)),
+        });
     }
-    multiroot_json(&v.external, &v.hosts, false)
-}
-
-fn legacy_json(plan: &InitPlan) -> Value {
-    plan.legacy_launch
-        .iter()
-        .map(|l| {
-            json!({
-                "tool": l.tool,
-                "from": rel(&plan.root, &l.from),
-                "to": rel(&plan.root, &l.to),
-                "action": l.action.as_str(),
-            })
-        })
-        .collect()
-}
-
-fn to_json(plan: &InitPlan, dry_run: bool) -> Value {
-    let b = &plan.block;
-    let mut project_md = json!({
-        "ok": true,
-        "action": "init",
-        "mode": "init",
-        "working_branches": b.working_branches.to_json(),
-        "qa_branches": b.qa_branches.to_json(),
-        "results": results_json(&plan.files),
-    });
-    if !plan.dropped_lines.is_empty() {
-        project_md["dropped_lines"] = json!(plan.dropped_lines);
-    }
-    if let Some(traces) = chosen_for_the_reference(&plan.language, &plan.files) {
-        project_md["block_language"] = block_language_json(traces);
-    }
-    json!({
-        "ok": true,
-        "dry_run": dry_run,
-        "workspace": plan.root.to_string_lossy(),
-        "sources": b.sources.len(),
-        "scaffold": {
-            "created": paths(&plan.scaffold.created),
-            "existing": paths(&plan.scaffold.existing),
-            "pruned": paths(&plan.scaffold.pruned),
-        },
-        "skills_toml": if plan.skills_toml.text.is_some() { "created" } else { "exists" },
-        "gitignore": plan.gitignore.action,
-        "legacy_launch": legacy_json(plan),
-        "project_md": project_md,
-        "attach_multiroot": attach_json(plan),
+    Attach::Attached(Multiroot {
+        paths: &v.external,
+        claude: HostChange::wire(&v.hosts.claude),
+        codex: HostChange::wire(&v.hosts.codex),
+        warp: Skipped::because(WARP_REASON),
+        detached_removed: removed.to_vec(),
     })
+}
+
+fn model<'a>(plan: &'a InitPlan, dry_run: bool, removed: &[String]) -> WorkspaceInit<'a> {
+    let b = &plan.block;
+    WorkspaceInit {
+        ok: true,
+        dry_run,
+        workspace: plan.root.to_string_lossy().into_owned(),
+        sources: b.sources.len(),
+        scaffold: Scaffold {
+            created: paths(&plan.scaffold.created),
+            existing: paths(&plan.scaffold.existing),
+            pruned: paths(&plan.scaffold.pruned),
+        },
+        skills_toml: if plan.skills_toml.text.is_some() {
+            "created"
+        } else {
+            "exists"
+        },
+        gitignore: plan.gitignore.action,
+        legacy_launch: plan
+            .legacy_launch
+            .iter()
+            .map(|l| LegacyLaunch {
+                tool: &l.tool,
+                from: rel(&plan.root, &l.from),
+                to: rel(&plan.root, &l.to),
+                action: l.action.as_str(),
+            })
+            .collect(),
+        project_md: ProjectMd {
+            ok: true,
+            action: "init",
+            mode: "init",
+            working_branches: &b.working_branches,
+            qa_branches: &b.qa_branches,
+            results: plan
+                .files
+                .iter()
+                .map(|f| FileResult::new(f.file, f.action.as_str(), f.migrated))
+                .collect(),
+            dropped_lines: (!plan.dropped_lines.is_empty()).then_some(&plan.dropped_lines[..]),
+            block_language: chosen_for_the_reference(&plan.language, &plan.files)
+                .map(BlockLanguage::of),
+        },
+        attach_multiroot: attach(plan, removed),
+        declared: b
+            .sources
+            .iter()
+            .map(|s| DeclaredSource {
+                alias: &s.alias,
+                path: &s.path,
+                main_branch: s.main_branch.as_deref(),
+            })
+            .collect(),
+    }
 }
 
 /// `p` relative to the workspace root (as is when it lies elsewhere).
@@ -219,114 +252,4 @@ fn rel(root: &Path, p: &Path) -> String {
         .unwrap_or(p)
         .to_string_lossy()
         .into_owned()
-}
-
-fn human(plan: &InitPlan, dry_run: bool, detail: bool, p: Paint) -> String {
-    let root = clean(&plan.root.to_string_lossy()).into_owned();
-    let b = &plan.block;
-    let title = if dry_run {
-        format!("workspace-init · dry run, nothing written · {root}")
-    } else {
-        format!("workspace-init · {root}")
-    };
-    let mut out = format!("{}\n", p.bold(&title));
-    let aliases: Vec<String> = b
-        .sources
-        .iter()
-        .map(|s| clean(&s.alias).into_owned())
-        .collect();
-    out.push_str(&format!(
-        "  {:<12} {} ({})\n",
-        "Sources",
-        aliases.len(),
-        aliases.join(", ")
-    ));
-    let sc = &plan.scaffold;
-    out.push_str(&format!(
-        "  {:<12} {} created, {} already there, {} pruned\n",
-        "Scaffold",
-        sc.created.len(),
-        sc.existing.len(),
-        sc.pruned.len()
-    ));
-    let skills = if plan.skills_toml.text.is_some() {
-        "created"
-    } else {
-        "exists"
-    };
-    out.push_str(&format!("  {:<12} {skills}\n", "skills.toml"));
-    out.push_str(&format!(
-        "  {:<12} {}\n",
-        ".gitignore", plan.gitignore.action
-    ));
-    out.push_str(&results_human(&plan.files));
-    if let Some(traces) = chosen_for_the_reference(&plan.language, &plan.files) {
-        out.push_str(&block_language_human(traces));
-    }
-    let v = &plan.visibility;
-    if v.external.is_empty() {
-        out.push_str(&format!("  {:<12} no external sources\n", "Multi-root"));
-    } else {
-        out.push_str(&format!(
-            "  {:<12} {} external folder(s)\n",
-            "Multi-root",
-            v.external.len()
-        ));
-    }
-    if !v.external.is_empty() || !v.hosts.removed().is_empty() {
-        out.push_str(&hosts_human(&v.hosts, false));
-    }
-    if !plan.legacy_launch.is_empty() {
-        out.push_str(&format!(
-            "  {:<12} {} legacy launch folder(s) of docs/tools\n",
-            "Launch",
-            plan.legacy_launch.len()
-        ));
-    }
-    out.push_str(&dropped_human(&plan.dropped_lines));
-    if detail {
-        out.push_str("\nSources\n");
-        for s in &b.sources {
-            out.push_str(&format!(
-                "  {:<12} {}  main: {}\n",
-                clean(&s.alias),
-                clean(&s.path),
-                clean(s.main_branch.as_deref().unwrap_or("—"))
-            ));
-        }
-        for (label, list) in [
-            ("Created", &sc.created),
-            ("Already there", &sc.existing),
-            ("Pruned", &sc.pruned),
-        ] {
-            if !list.is_empty() {
-                out.push_str(&format!("\n{label}\n"));
-                for path in list.iter() {
-                    out.push_str(&format!("  {}\n", clean(&rel(&plan.root, path))));
-                }
-            }
-        }
-        let removed = v.hosts.removed();
-        if !v.external.is_empty() || !removed.is_empty() {
-            out.push_str("\nMulti-root\n");
-            for path in &v.external {
-                out.push_str(&format!("  attached {}\n", clean(path)));
-            }
-            for path in &removed {
-                out.push_str(&format!("  removed  {}\n", clean(path)));
-            }
-        }
-        if !plan.legacy_launch.is_empty() {
-            out.push_str("\nLegacy launch folders\n");
-            for l in &plan.legacy_launch {
-                out.push_str(&format!(
-                    "  {:<8} {} -> {}\n",
-                    l.action.as_str(),
-                    clean(&rel(&plan.root, &l.from)),
-                    clean(&rel(&plan.root, &l.to))
-                ));
-            }
-        }
-    }
-    out
 }

@@ -7,20 +7,27 @@
 //! `write!` into the one buffer it is given.
 
 pub mod capability;
+pub mod capability_descriptor;
 pub mod checkpoint_read;
 pub mod checkpoint_write;
+pub mod context;
 pub mod designs;
 pub mod failure;
+pub mod flow;
 pub mod hooks;
-pub mod multiroot;
+pub mod manifest_validate;
 pub mod narrative;
 pub mod next_number;
 pub mod persist;
 pub mod project_block;
+pub mod project_md_upsert;
+pub mod project_write;
+pub mod remove_source;
 pub mod resume;
 pub mod resume_summary;
 pub mod self_cmd;
 pub mod session;
+pub mod session_artifacts;
 pub mod session_close;
 pub mod session_resume;
 pub mod sessions;
@@ -30,6 +37,7 @@ pub mod sources;
 pub mod stack;
 pub mod status;
 pub mod visibility;
+pub mod workspace_init;
 
 use crate::output::Style;
 use std::fmt::{self, Write};

@@ -4,7 +4,7 @@ use super::View;
 use crate::output::Style;
 use crate::style::{Paint, clean};
 use aw_core::project::visibility::SKIPPED_BY_FLAG;
-use aw_core::wire::visibility::{HostFileChange, Multiroot, VisibilityDoctor};
+use aw_core::wire::visibility::{Host, Multiroot, VisibilityDoctor};
 use std::fmt::{self, Write};
 
 impl View for VisibilityDoctor<'_> {
@@ -86,7 +86,7 @@ impl View for Multiroot<'_> {
         )?;
         for (name, h) in [("Claude Code", &self.claude), ("Codex", &self.codex)] {
             match h {
-                HostFileChange::Changed(h) => writeln!(
+                Host::File(h) => writeln!(
                     out,
                     "  {:<12} {} {} (+{}, -{})",
                     name,
@@ -95,7 +95,7 @@ impl View for Multiroot<'_> {
                     h.added.len(),
                     h.removed.len()
                 )?,
-                HostFileChange::Skipped(_) => writeln!(out, "  {name:<12} skipped")?,
+                Host::Skipped(_) => writeln!(out, "  {name:<12} skipped")?,
             }
         }
         let warp = if self.warp.reason == SKIPPED_BY_FLAG {

@@ -4,14 +4,13 @@
 
 use crate::context::Ctx;
 use crate::failure::Failure;
-use crate::output::{Format, Outcome};
-use crate::style::clean;
+use crate::output::Outcome;
 use aw_core::capability::descriptor::Descriptor;
+use aw_core::wire::capability_descriptor::{DescriptorSummary, DescriptorValid};
 use aw_workspace::capability::check_descriptor;
 use aw_workspace::family::skill::resolve_arg;
 use aw_workspace::locate::current_dir;
 use clap::{Args, Subcommand};
-use serde_json::json;
 
 /// The `capability descriptor` verbs.
 #[derive(Debug, Subcommand)]
@@ -53,26 +52,23 @@ pub fn run(args: &ValidateArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
     let path = resolve_arg(&current_dir()?, &args.path);
     match check_descriptor(&path, &args.path)? {
-        Ok(d) => Ok(match style.format {
-            Format::Json => Outcome::json(&json!({ "ok": true, "descriptor": summary(&d) })),
-            Format::Human => Outcome::text(format!(
-                "✓ {}: capability '{}' is valid (operations: {})\n",
-                clean(&args.path),
-                clean(&d.name),
-                d.operations
-                    .iter()
-                    .map(|o| o.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )),
-        }),
+        Ok(d) => {
+            let model = DescriptorValid {
+                ok: true,
+                descriptor: summary(&d),
+                shown: &args.path,
+            };
+            Ok(Outcome::shown(&model, &style))
+        }
         Err(failures) => Err(refusal(&args.path, &failures)),
     }
 }
 
-fn summary(d: &Descriptor) -> serde_json::Value {
-    let ops: Vec<&str> = d.operations.iter().map(|o| o.name.as_str()).collect();
-    json!({ "name": d.name, "operations": ops })
+fn summary(d: &Descriptor) -> DescriptorSummary<'_> {
+    DescriptorSummary {
+        name: &d.name,
+        operations: d.operations.iter().map(|o| o.name.as_str()).collect(),
+    }
 }
 
 /// The failure envelope: the first failure's code, every failure under `data.failures`.

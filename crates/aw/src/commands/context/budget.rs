@@ -5,16 +5,14 @@
 use super::Bundle;
 use crate::context::Ctx;
 use crate::failure::Failure;
-use crate::output::{Format, Outcome};
-use crate::style::clean;
+use crate::output::Outcome;
 use aw_core::bundle::TOKENS_ESTIMATE;
-use aw_core::bundle::budget::{
-    Check, HEADROOM_PERCENT, Report, Status, Verdict, figures, judge, measure,
-};
+use aw_core::bundle::budget::{Check, HEADROOM_PERCENT, Status, Verdict, figures, judge, measure};
 use aw_core::error_code::ErrorCode;
+use aw_core::wire::context::{Baseline, BudgetRevision, ContextBudget};
 use aw_workspace::project::read_optional;
 use clap::Args;
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 // Arguments of `aw context-budget`.
@@ -47,8 +45,7 @@ pub fn run(args: &ContextBudgetArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
     let bundle = Bundle::load(args.root.as_deref())?;
     let report = measure(&bundle.graph, &bundle.tree);
-    let mut model = serde_json::to_value(&report).unwrap_or(Value::Null);
-    let current = figures(&model).unwrap_or_default();
+    let current = figures(&serde_json::to_value(&report).unwrap_or_default()).unwrap_or_default();
     let frozen = match &args.baseline {
         Some(path) => Some((path, read_baseline(path)?)),
         None => None,
@@ -57,41 +54,36 @@ pub fn run(args: &ContextBudgetArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         Some((_, (_, baseline))) => judge(&current, baseline),
         None => (Verdict::Measured, Vec::new()),
     };
-    let (root, origin) = bundle.origin();
-    if let Some(m) = model.as_object_mut() {
-        if let Some(rev) = m.get_mut("revision").and_then(Value::as_object_mut) {
-            rev.insert("cli_version".into(), json!(env!("CARGO_PKG_VERSION")));
-        }
-        let mut head = serde_json::Map::new();
-        head.insert("root".into(), root);
-        head.insert("root_origin".into(), json!(origin));
-        head.insert("tokens_estimate".into(), json!(TOKENS_ESTIMATE));
-        head.extend(std::mem::take(m));
-        *m = head;
-        m.insert("verdict".into(), json!(verdict));
-        m.insert("headroom_percent".into(), json!(HEADROOM_PERCENT));
-        m.insert(
-            "baseline".into(),
-            match &frozen {
-                Some((path, (rev, _))) => json!({
-                    "path": path.display().to_string(),
-                    "revision": rev,
-                    "same_revision": rev.get("digest") == Some(&json!(report.revision.digest)),
-                }),
-                None => Value::Null,
-            },
-        );
-        let of = |s: Status| -> Vec<&Check> { checks.iter().filter(|c| c.status == s).collect() };
-        m.insert("checks".into(), json!(checks));
-        m.insert("offenders".into(), json!(of(Status::Over)));
-        m.insert("new_rows".into(), json!(of(Status::New)));
-    }
-    let exit = u8::from(verdict == Verdict::OverBudget);
-    let outcome = match style.format {
-        Format::Json => Outcome::json(&model),
-        Format::Human => Outcome::text(human(&report, &bundle, verdict, &checks, &args.baseline)),
+    let (root, root_origin) = bundle.origin();
+    let of = |s: Status| -> Vec<&Check> { checks.iter().filter(|c| c.status == s).collect() };
+    let model = ContextBudget {
+        root: root.as_deref(),
+        root_origin,
+        tokens_estimate: TOKENS_ESTIMATE,
+        revision: BudgetRevision {
+            digest: &report.revision.digest,
+            files: report.revision.files,
+            cli_version: env!("CARGO_PKG_VERSION"),
+        },
+        bundle: &report.bundle,
+        discovery: &report.discovery,
+        activation: &report.activation,
+        guaranteed: &report.guaranteed,
+        modules: &report.modules,
+        verdict,
+        headroom_percent: HEADROOM_PERCENT,
+        baseline: frozen.as_ref().map(|(path, (rev, _))| Baseline {
+            path: path.display().to_string(),
+            revision: rev,
+            same_revision: rev.get("digest").and_then(Value::as_str)
+                == Some(report.revision.digest.as_str()),
+        }),
+        checks: &checks,
+        offenders: of(Status::Over),
+        new_rows: of(Status::New),
     };
-    Ok(outcome.with_exit(exit))
+    let exit = u8::from(verdict == Verdict::OverBudget);
+    Ok(Outcome::shown(&model, &style).with_exit(exit))
 }
 
 /// The baseline's revision object and its judged figures.
@@ -115,101 +107,4 @@ fn read_baseline(path: &Path) -> Result<(Value, Vec<aw_core::bundle::budget::Fig
         value.get("revision").cloned().unwrap_or(Value::Null),
         figures,
     ))
-}
-
-fn human(
-    r: &Report,
-    bundle: &Bundle,
-    verdict: Verdict,
-    checks: &[Check],
-    baseline: &Option<PathBuf>,
-) -> String {
-    let place = bundle
-        .root
-        .as_ref()
-        .map_or("the bundle built into aw".to_owned(), |p| {
-            p.display().to_string()
-        });
-    let mut out = format!(
-        "{}: {} files, {} lines, {} bytes (~{} tokens; tokens ≈ bytes / 4)\nrevision {}\n\n",
-        clean(&place),
-        r.bundle.files,
-        r.bundle.lines,
-        r.bundle.bytes,
-        r.bundle.tokens,
-        r.revision.digest
-    );
-    let mut rows: Vec<[String; 5]> = vec![[
-        "COMMAND".into(),
-        "BODY lines/bytes".into(),
-        "READ-SET files".into(),
-        "lines/bytes".into(),
-        "~tokens".into(),
-    ]];
-    for (a, g) in r.activation.rows.iter().zip(&r.guaranteed.rows) {
-        rows.push([
-            clean(&a.command).into_owned(),
-            format!("{}/{}", a.size.lines, a.size.bytes),
-            g.size.files.to_string(),
-            format!("{}/{}", g.size.lines, g.size.bytes),
-            g.size.tokens.to_string(),
-        ]);
-    }
-    let widths: Vec<usize> = (0..4)
-        .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
-        .collect();
-    for row in &rows {
-        out.push_str(&format!(
-            "  {:<w0$}  {:>w1$}  {:>w2$}  {:>w3$}  {:>6}\n",
-            row[0],
-            row[1],
-            row[2],
-            row[3],
-            row[4],
-            w0 = widths[0],
-            w1 = widths[1],
-            w2 = widths[2],
-            w3 = widths[3],
-        ));
-    }
-    out.push_str(&format!(
-        "\ndiscovery {} bytes (~{} tokens) · activation median {} bytes · modules {} files, {} bytes\n",
-        r.discovery.bytes,
-        r.discovery.tokens,
-        r.activation.median_bytes,
-        r.modules.files,
-        r.modules.bytes
-    ));
-    match (verdict, baseline) {
-        (Verdict::Measured, _) | (_, None) => out.push_str("verdict: measured (no baseline)\n"),
-        (v, Some(path)) => {
-            let word = if v == Verdict::OverBudget {
-                "over-budget"
-            } else {
-                "ok"
-            };
-            out.push_str(&format!(
-                "verdict: {word} against {} (ceiling: baseline × {}%)\n",
-                clean(&path.display().to_string()),
-                HEADROOM_PERCENT
-            ));
-            for c in checks {
-                let what = match c.status {
-                    Status::Over => "over",
-                    Status::New => "new",
-                    Status::Ok => continue,
-                };
-                out.push_str(&format!(
-                    "  {what}: {} {}: {} bytes{}\n",
-                    c.measure,
-                    clean(&c.key),
-                    c.actual,
-                    c.ceiling
-                        .map(|x| format!(" > ceiling {x}"))
-                        .unwrap_or_default()
-                ));
-            }
-        }
-    }
-    out
 }

@@ -8,7 +8,6 @@ pub mod plan;
 use crate::failure::Failure;
 use aw_core::bundle::{Module, ReadSet, Tree, graph};
 use aw_workspace::bundle_tree::{packaged, read_root};
-use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
 /// The bundle a context command works on.
@@ -50,10 +49,10 @@ impl Bundle {
 
     /// `root` and `root_origin` of the receipts: the folder (`explicit`), or `null` and
     /// `packaged` for the bundle built into aw.
-    pub fn origin(&self) -> (Value, &'static str) {
+    pub fn origin(&self) -> (Option<String>, &'static str) {
         match &self.root {
-            Some(r) => (json!(r.display().to_string()), "explicit"),
-            None => (Value::Null, "packaged"),
+            Some(r) => (Some(r.display().to_string()), "explicit"),
+            None => (None, "packaged"),
         }
     }
 }

@@ -10,8 +10,10 @@ use crate::style::clean;
 use aw_core::bundle::plan::{Plan, PlanError, plan};
 use aw_core::bundle::{TOKENS_ESTIMATE, tokens};
 use aw_core::error_code::ErrorCode;
+use aw_core::wire::context::{
+    ContextPlan, PlanEntry, PlanFallback, Receipt, Tokens, UnknownCommand,
+};
 use clap::Args;
-use serde_json::{Value, json};
 use std::path::PathBuf;
 
 // Arguments of `aw context-plan`.
@@ -49,20 +51,22 @@ pub fn run(args: &ContextPlanArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let bundle = Bundle::load(args.root.as_deref())?;
     let command = args.command.as_deref().unwrap_or("");
     let p = plan(&bundle.graph, &bundle.tree, command, &args.signals).map_err(refusal)?;
-    Ok(match style.format {
-        Format::Json => Outcome::json(&model(&p, &bundle, &args.capabilities)),
-        Format::Human => {
-            if let Some(n) = &p.notice {
-                emit_err(&format!("aw context-plan: {}\n", clean(n)));
-            }
-            let mut out = String::new();
-            for e in &p.read_set {
-                out.push_str(&bundle.absolute(&e.path).unwrap_or_else(|| e.path.clone()));
-                out.push('\n');
-            }
-            Outcome::text(out)
-        }
-    })
+    let (root, origin) = bundle.origin();
+    let mut caps: Vec<&str> = args
+        .capabilities
+        .iter()
+        .map(|c| c.trim())
+        .filter(|c| !c.is_empty())
+        .collect();
+    caps.sort_unstable();
+    caps.dedup();
+    let model = model(&p, &bundle, &caps, root.as_deref(), origin);
+    if style.format == Format::Human
+        && let Some(n) = &p.notice
+    {
+        emit_err(&format!("aw context-plan: {}\n", clean(n)));
+    }
+    Ok(Outcome::shown(&model, &style))
 }
 
 fn refusal(e: PlanError) -> Failure {
@@ -77,62 +81,71 @@ fn refusal(e: PlanError) -> Failure {
             format!("The bundle has no command `{name}`."),
             format!("Use one of: {}.", valid.join(", ")),
         )
-        .with_details(json!({ "command": name, "available_commands": valid })),
+        .with_details(
+            serde_json::to_value(UnknownCommand {
+                command: &name,
+                available_commands: &valid,
+            })
+            .unwrap_or_default(),
+        ),
     }
 }
 
-fn model(p: &Plan, bundle: &Bundle, capabilities: &[String]) -> Value {
-    let (root, origin) = bundle.origin();
-    let read_set: Vec<Value> = p
-        .read_set
-        .iter()
-        .map(|e| {
-            json!({
-                "path": e.path,
-                "absolute": bundle.absolute(&e.path),
-                "bytes": e.bytes,
-                "kind": e.kind,
-                "signal": e.signal,
-                "missing": e.missing,
+fn model<'a>(
+    p: &'a Plan,
+    bundle: &Bundle,
+    caps: &'a [&'a str],
+    root: Option<&'a str>,
+    root_origin: &'static str,
+) -> ContextPlan<'a> {
+    ContextPlan {
+        command: &p.command,
+        profile: p.profile,
+        signals: &p.signals,
+        available_signals: &p.available,
+        read_set: p
+            .read_set
+            .iter()
+            .map(|e| PlanEntry {
+                path: &e.path,
+                absolute: bundle.absolute(&e.path),
+                bytes: e.bytes,
+                kind: e.kind,
+                signal: e.signal.as_deref(),
+                missing: e.missing,
             })
-        })
-        .collect();
-    let mut caps: Vec<&str> = capabilities
-        .iter()
-        .map(|c| c.trim())
-        .filter(|c| !c.is_empty())
-        .collect();
-    caps.sort_unstable();
-    caps.dedup();
-    json!({
-        "command": p.command,
-        "profile": p.profile,
-        "signals": p.signals,
-        "available_signals": p.available,
-        "read_set": read_set,
-        "bytes": p.bytes,
-        "degraded": p.degraded,
-        "notice": p.notice,
-        "receipt": {
-            "command": p.command,
-            "profile": p.profile,
-            "signals": p.signals,
-            "capabilities": caps,
-            "loaded": p.read_set.iter().filter(|e| !e.missing).map(|e| &e.path).collect::<Vec<_>>(),
-            "reference_hops": 0,
-            "bytes": p.bytes,
-            "tokens": {
-                "available": false,
-                "reason": "aw runs no tokenizer",
-                "estimate": tokens(p.bytes),
-                "method": TOKENS_ESTIMATE,
+            .collect(),
+        bytes: p.bytes,
+        degraded: p.degraded,
+        notice: p.notice.as_deref(),
+        receipt: Receipt {
+            command: &p.command,
+            profile: p.profile,
+            signals: &p.signals,
+            capabilities: caps,
+            loaded: p
+                .read_set
+                .iter()
+                .filter(|e| !e.missing)
+                .map(|e| e.path.as_str())
+                .collect(),
+            reference_hops: 0,
+            bytes: p.bytes,
+            tokens: Tokens {
+                available: false,
+                reason: "aw runs no tokenizer",
+                estimate: tokens(p.bytes),
+                method: TOKENS_ESTIMATE,
             },
-            "fallback": {"used": p.degraded, "reasons": p.reasons},
-            "root": root,
-            "root_origin": origin,
-            "telemetry": "local-only",
+            fallback: PlanFallback {
+                used: p.degraded,
+                reasons: &p.reasons,
+            },
+            root,
+            root_origin,
+            telemetry: "local-only",
         },
-        "unknown_signals": p.unknown_signals,
-        "capabilities": caps,
-    })
+        unknown_signals: &p.unknown_signals,
+        capabilities: caps,
+    }
 }

@@ -11,7 +11,9 @@ use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Body, Format};
 use aw_core::error_code::ErrorCode;
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
+use std::fmt::Write;
 use std::path::Path;
 
 /// The design an agent would author from the login spec.
@@ -36,10 +38,43 @@ impl DesignStep {
     pub fn human(&self) -> String {
         let mut out = format!("   $ {}\n", self.step.shown);
         for line in summary(&self.attempt) {
-            out.push_str(&format!("     {line}\n"));
+            // Writing into a `String` cannot fail.
+            let _ = writeln!(out, "     {line}");
         }
         out
     }
+}
+
+/// A file the agent authored, as the answer lists it.
+#[derive(Debug, Serialize)]
+struct Artifact<'a> {
+    /// Where it goes.
+    path: &'a str,
+    /// Its text.
+    content: &'a str,
+}
+
+/// `capability validate`'s stdin: the request aw prepared and the agent's answer.
+#[derive(Debug, Serialize)]
+struct Answered<'a> {
+    /// The request, as `prepare` printed it.
+    request: &'a Value,
+    /// The answer.
+    answer: &'a Value,
+}
+
+/// `capability apply`'s stdin: the request and the plan a person approved.
+#[derive(Debug, Serialize)]
+struct Approved<'a> {
+    /// The request, as aw printed it.
+    request: &'a Value,
+    /// The plan, as aw printed it.
+    plan: &'a Value,
+}
+
+/// A value as JSON (`null` if it cannot be serialised, which these cannot fail to).
+fn to_value(v: impl Serialize) -> Value {
+    serde_json::to_value(v).unwrap_or_default()
 }
 
 fn json_of(step: &Step) -> Value {
@@ -112,8 +147,14 @@ pub(super) fn run(
     };
     // The agent's answer: the skeleton aw printed, filled in.
     let mut answer = semantic["answer_skeleton"].clone();
-    answer["artifacts"] = json!([{ "path": path, "content": DESIGN_MD }]);
-    let stdin = json!({ "request": prepared.attempt["request"], "answer": answer });
+    answer["artifacts"] = to_value([Artifact {
+        path,
+        content: DESIGN_MD,
+    }]);
+    let stdin = to_value(Answered {
+        request: &prepared.attempt["request"],
+        answer: &answer,
+    });
     steps.push(prepared);
     let validated = capability(
         project,
@@ -127,8 +168,10 @@ pub(super) fn run(
     else {
         return Err(broke("validate", &validated.attempt));
     };
-    let stdin =
-        json!({ "request": validated.attempt["request"], "plan": validated.attempt["plan"] });
+    let stdin = to_value(Approved {
+        request: &validated.attempt["request"],
+        plan: &validated.attempt["plan"],
+    });
     steps.push(validated);
     // A person read the plan's preview and approved it: the digest is the approval.
     let applied = capability(
@@ -184,7 +227,10 @@ pub(super) fn run(
     else {
         return Err(broke("render", &render.attempt));
     };
-    let stdin = json!({ "request": render.attempt["request"], "plan": render.attempt["plan"] });
+    let stdin = to_value(Approved {
+        request: &render.attempt["request"],
+        plan: &render.attempt["plan"],
+    });
     steps.push(render);
     steps.push(capability(
         project,
@@ -206,7 +252,7 @@ pub(super) fn run(
 /// The lines the human view shows of one attempt (or failure envelope).
 fn summary(v: &Value) -> Vec<String> {
     let mut lines = Vec::new();
-    if v["ok"] == json!(false) {
+    if v["ok"].as_bool() == Some(false) {
         lines.push(format!(
             "failed: {} — {}",
             v["error"]["code"].as_str().unwrap_or_default(),
@@ -255,7 +301,7 @@ fn summary(v: &Value) -> Vec<String> {
         lines.push(format!(
             "check {}: {}",
             check["id"].as_str().unwrap_or_default(),
-            if check["passed"] == json!(true) {
+            if check["passed"].as_bool() == Some(true) {
                 "ok"
             } else {
                 "failed"

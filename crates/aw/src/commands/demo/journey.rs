@@ -7,8 +7,8 @@ use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::Format;
 use aw_core::flow::Flow;
+use aw_core::wire::demo::DemoBoundary;
 use aw_workspace::locate::{LocateInput, locate};
-use serde_json::{Value, json};
 use std::path::Path;
 
 use super::step;
@@ -78,13 +78,15 @@ pub(super) fn run(
 }
 
 /// The boundaries as JSON.
-pub(super) fn json(steps: &[DemoStep]) -> Value {
-    Value::Array(
-        steps
-            .iter()
-            .map(|s| json!({"kind": s.kind, "transition": s.transition, "next_action": s.next_action}))
-            .collect(),
-    )
+pub(super) fn json(steps: &[DemoStep]) -> Vec<DemoBoundary<'_>> {
+    steps
+        .iter()
+        .map(|s| DemoBoundary {
+            kind: &s.kind,
+            transition: &s.transition,
+            next_action: &s.next_action,
+        })
+        .collect()
 }
 
 /// The boundaries as text, indented under the demo's section.

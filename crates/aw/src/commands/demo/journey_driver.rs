@@ -13,12 +13,14 @@ use crate::failure::Failure;
 use crate::output::{Body, Format};
 use aw_core::error_code::ErrorCode;
 use aw_core::flow::effects::approval_digest;
+use aw_core::flow::registry::Invocation;
 use aw_core::flow::run::{Turn, advance, starting_state};
 use aw_core::flow::submit::{Submission, submit};
 use aw_core::flow::{BoundaryKind, Directive, Flow, FlowError, Journey, RunState};
 use aw_workspace::flow::{plan_evidence, store};
 use aw_workspace::locate::Workspace;
-use serde_json::{Value, json};
+use serde::Serialize;
+use std::fmt::Write;
 
 /// One boundary met by the scripted journey.
 #[derive(Debug, Clone)]
@@ -91,8 +93,15 @@ pub fn drive(
 pub fn render_steps(steps: &[DemoStep]) -> String {
     let mut out = String::new();
     for (i, s) in steps.iter().enumerate() {
-        out.push_str(&format!("{:>2}. {} {}\n", i + 1, s.kind, s.transition));
-        out.push_str(&format!("    next: {}\n", s.next_action));
+        // Writing into a `String` cannot fail.
+        let _ = writeln!(
+            out,
+            "{:>2}. {} {}\n    next: {}",
+            i + 1,
+            s.kind,
+            s.transition,
+            s.next_action
+        );
     }
     out
 }
@@ -110,6 +119,65 @@ fn turn(
     Ok(store::drive(ws, Some(folder), None, false, f)?.directive)
 }
 
+/// A scripted answer, as `aw flow submit` reads it on stdin: the seal, then what the boundary
+/// asks for.
+#[derive(Debug, Default, Serialize)]
+struct Answer<'a> {
+    /// The directive's `state_digest`.
+    input_digest: &'a str,
+    /// The size signals observed (the `quick` entry gate).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    signals: Option<Vec<&'a String>>,
+    /// A semantic boundary's judgment.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    decisions: Option<Judged>,
+    /// A human boundary's choice (`null` when none is recommended).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    choice: Option<Option<String>>,
+    /// An execution's outcome.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    outcome: Option<&'static str>,
+    /// The command run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    invocation: Option<&'a Invocation>,
+    /// Each evidence the boundary asks for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    validations: Option<Vec<Validation<'a>>>,
+    /// The effects applied.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    effects: Option<Applied<'a>>,
+}
+
+/// The demo's judgment at a semantic boundary.
+#[derive(Debug, Serialize)]
+struct Judged {
+    /// Always the same sentence.
+    demo: &'static str,
+}
+
+/// One evidence of an execution.
+#[derive(Debug, Serialize)]
+struct Validation<'a> {
+    /// Its id.
+    id: &'a str,
+    /// Whether the command succeeded.
+    passed: bool,
+    /// The command's first line.
+    detail: &'a str,
+}
+
+/// The effects an execution applied.
+#[derive(Debug, Serialize)]
+struct Applied<'a> {
+    /// Their names.
+    applied: Vec<&'a str>,
+}
+
+/// An answer as the compact JSON text `aw flow submit` reads.
+fn text(answer: &Answer<'_>) -> String {
+    serde_json::to_string(answer).unwrap_or_default()
+}
+
 /// The scripted answer to a directive: (stdin text, --approval).
 fn scripted_answer(
     d: &Directive,
@@ -117,7 +185,10 @@ fn scripted_answer(
     ws: &Workspace,
     cx: &Ctx<'_>,
 ) -> Result<(String, Option<String>), Failure> {
-    let seal = &d.state_digest;
+    let seal = Answer {
+        input_digest: &d.state_digest,
+        ..Answer::default()
+    };
     let transition = d.boundary.transition.clone().unwrap_or_default();
     let answer = match d.boundary.kind {
         BoundaryKind::Semantic => {
@@ -128,9 +199,17 @@ fn scripted_answer(
                 .map(|r| r.inventory.signals.iter().take(1).collect())
                 .unwrap_or_default();
             if transition == "quick.entry-gate-signal" {
-                json!({"input_digest": seal, "signals": signals})
+                text(&Answer {
+                    signals: Some(signals),
+                    ..seal
+                })
             } else {
-                json!({"input_digest": seal, "decisions": {"demo": "judged by the script"}})
+                text(&Answer {
+                    decisions: Some(Judged {
+                        demo: "judged by the script",
+                    }),
+                    ..seal
+                })
             }
         }
         BoundaryKind::Human => {
@@ -139,12 +218,15 @@ fn scripted_answer(
                 .iter()
                 .find(|c| c.recommended)
                 .map(|c| c.label.clone());
-            json!({"input_digest": seal, "choice": label})
+            text(&Answer {
+                choice: Some(label),
+                ..seal
+            })
         }
         BoundaryKind::Authorization => {
             let row = journey.find(&transition);
             let digest = row.map(|r| approval_digest(&r.id, &r.effects()));
-            return Ok((json!({"input_digest": seal}).to_string(), digest));
+            return Ok((text(&seal), digest));
         }
         BoundaryKind::Execution => {
             let action = d.action.as_ref().ok_or_else(|| {
@@ -157,12 +239,12 @@ fn scripted_answer(
             let args: Vec<&str> = action.invocation.args.iter().map(String::as_str).collect();
             let ran = step::run(&ws.root, &args, Format::Json, cx)?;
             let ok = ran.exit == 0;
-            let text = match &ran.body {
+            let output = match &ran.body {
                 Body::Text(t) | Body::JsonText(t) => t.clone(),
                 // Never here: `step::run` holds every body in memory.
                 Body::JsonModel(_) => String::new(),
             };
-            let first = text
+            let first = output
                 .lines()
                 .find(|l| !l.trim().is_empty())
                 .unwrap_or("")
@@ -172,26 +254,31 @@ fn scripted_answer(
             } else {
                 format!("it failed: {first}")
             };
-            let validations: Vec<Value> = action
-                .evidence
-                .iter()
-                .map(|id| json!({"id": id, "passed": ok, "detail": detail}))
-                .collect();
             let applied: Vec<&str> = journey
                 .find(&transition)
                 .map(|r| r.effects().iter().map(|c| c.as_str()).collect())
                 .unwrap_or_default();
-            json!({
-                "input_digest": seal,
-                "outcome": if ok { "completed" } else { "failed" },
-                "invocation": action.invocation,
-                "validations": validations,
-                "effects": {"applied": applied},
+            text(&Answer {
+                outcome: Some(if ok { "completed" } else { "failed" }),
+                invocation: Some(&action.invocation),
+                validations: Some(
+                    action
+                        .evidence
+                        .iter()
+                        .map(|id| Validation {
+                            id,
+                            passed: ok,
+                            detail: &detail,
+                        })
+                        .collect(),
+                ),
+                effects: Some(Applied { applied }),
+                ..seal
             })
         }
-        BoundaryKind::Blocked | BoundaryKind::Final => json!({"input_digest": seal}),
+        BoundaryKind::Blocked | BoundaryKind::Final => text(&seal),
     };
-    Ok((answer.to_string(), None))
+    Ok((answer, None))
 }
 
 #[cfg(test)]

@@ -19,10 +19,10 @@ mod workspace;
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
-use crate::style::Paint;
+use aw_core::wire::demo::{Demo, DemoDesign, DemoJourney};
 use aw_workspace::example::ExampleDir;
 use clap::Args;
-use serde_json::json;
+use std::fmt::Write;
 
 // Arguments of `aw demo`.
 #[derive(Debug, Args)]
@@ -69,23 +69,29 @@ pub fn run(args: &DemoArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         None
     };
     let outcome = match style.format {
-        Format::Json => Outcome::json(&json!({
-            "kept": kept,
-            "manifests": skills::json(&family),
-            "steps": steps.iter().map(|s| s.json()).collect::<Vec<_>>(),
-            "journey": { "session": journey_session.json(), "boundaries": journey::json(&journey) },
-            "plan_exec": { "session": exec_session.json(), "boundaries": journey::json(&exec) },
-            "design": {
-                "steps": design_steps.iter().map(|s| s.step.json()).collect::<Vec<_>>(),
-                "packages": designs.json(),
+        Format::Json => Outcome::json(&Demo {
+            kept: kept.clone(),
+            manifests: skills::json(&family),
+            steps: steps.iter().map(|s| s.json()).collect(),
+            journey: DemoJourney {
+                session: journey_session.json(),
+                boundaries: journey::json(&journey),
             },
-            "host": host_steps.iter().map(|s| s.json()).collect::<Vec<_>>(),
-            "board": board.json(),
-        })),
+            plan_exec: DemoJourney {
+                session: exec_session.json(),
+                boundaries: journey::json(&exec),
+            },
+            design: DemoDesign {
+                steps: design_steps.iter().map(|s| s.step.json()).collect(),
+                packages: designs.json(),
+            },
+            host: host_steps.iter().map(|s| s.json()).collect(),
+            board: board.json(),
+        }),
         Format::Human => {
             let mut text =
                 String::from("aw demo: everything below runs in a temporary folder.\n\n");
-            text.push_str(&skills::human(&family, Paint::new(style.color)));
+            text.push_str(&skills::human(&family, &style));
             text.push_str("\n2. A workspace where an agent fixes a bug in a quick session:\n\n");
             for s in &steps {
                 text.push_str(&s.human());
@@ -129,14 +135,17 @@ pub fn run(args: &DemoArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             text.push_str("7. The board: specs, plans, sessions and what is left, on three progress axes:\n\n");
             text.push_str(&board.human());
             text.push('\n');
-            match &kept {
-                Some(path) => text.push_str(&format!(
-                    "The example is kept in {path}: `cd {path}/project && aw status`.\n"
-                )),
-                None => text.push_str(
-                    "Run `aw demo --keep` to keep the example workspace and explore it yourself.\n",
+            // Writing into a `String` cannot fail.
+            let _ = match &kept {
+                Some(path) => writeln!(
+                    text,
+                    "The example is kept in {path}: `cd {path}/project && aw status`."
                 ),
-            }
+                None => writeln!(
+                    text,
+                    "Run `aw demo --keep` to keep the example workspace and explore it yourself."
+                ),
+            };
             Outcome::text(text)
         }
     };

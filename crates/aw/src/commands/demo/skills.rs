@@ -1,12 +1,14 @@
 //! Part one of the demo: an example agent-workflow skill family, validated.
 
-use crate::commands::manifest::validate::{render_json, render_text};
+use crate::commands::manifest::validate::model;
 use crate::failure::Failure;
-use crate::style::Paint;
+use crate::output::Style;
+use crate::views::View;
 use aw_core::error_code::ErrorCode;
+use aw_core::wire::manifest_validate::ManifestValidate;
 use aw_manifest::{Class, Report};
 use aw_workspace::family::skill::SkillDir;
-use serde_json::Value;
+use std::fmt::Write;
 use std::path::Path;
 
 /// The example skill family, embedded in the binary: (relative path, contents).
@@ -84,21 +86,23 @@ pub(super) fn run(root: &Path) -> Result<Results, Failure> {
 }
 
 /// The text section of the demo for the family.
-pub(super) fn human(results: &Results, p: Paint) -> String {
+pub(super) fn human(results: &Results, style: &Style) -> String {
     let count = |c: Class| results.iter().filter(|(_, _, r)| r.class == c).count();
     let mut text =
         String::from("1. A skill family of four skills, checked by `aw manifest validate`:\n\n");
-    text.push_str(&render_text(results, p));
-    text.push_str(&format!(
-        "\n   {} valid, {} invalid, {} unsupported.\n",
+    // Writing into a `String` cannot fail.
+    let _ = model(results).render(&mut text, style);
+    let _ = writeln!(
+        text,
+        "\n   {} valid, {} invalid, {} unsupported.",
         count(Class::Valid),
         count(Class::Invalid),
         count(Class::Unsupported)
-    ));
+    );
     text
 }
 
 /// The JSON section of the demo for the family.
-pub(super) fn json(results: &Results) -> Value {
-    render_json(results)
+pub(super) fn json(results: &Results) -> ManifestValidate<'_> {
+    model(results)
 }

@@ -7,8 +7,10 @@ use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Body, Format};
 use aw_core::error_code::ErrorCode;
+use aw_core::wire::demo::DemoCommand;
 use clap::Parser;
-use serde_json::{Value, json};
+use serde_json::Value;
+use std::fmt::Write;
 use std::path::Path;
 
 /// One command the demo ran, with what it printed.
@@ -23,7 +25,7 @@ pub(super) struct Step {
 
 impl Step {
     /// The step as JSON: `{command, exit, output}`.
-    pub fn json(&self) -> Value {
+    pub fn json(&self) -> DemoCommand<'_> {
         let output = match &self.body {
             // A command may hand its JSON already serialised (`status`, `resume`): embed it as
             // JSON, not as a string.
@@ -34,7 +36,11 @@ impl Step {
             // Never here: `run` holds every body in memory.
             Body::JsonModel(_) => Value::Null,
         };
-        json!({ "command": self.shown, "exit": self.exit, "output": output })
+        DemoCommand {
+            command: &self.shown,
+            exit: self.exit,
+            output,
+        }
     }
 
     /// The step as text: the prompt line, then the command's own text, indented.
@@ -46,7 +52,8 @@ impl Step {
         };
         let mut out = format!("   $ {}\n", self.shown);
         for line in body.lines() {
-            out.push_str(&format!("     {line}\n"));
+            // Writing into a `String` cannot fail.
+            let _ = writeln!(out, "     {line}");
         }
         out
     }

@@ -12,19 +12,17 @@ mod submit;
 
 use crate::context::Ctx;
 use crate::failure::Failure;
-use crate::output::{Format, Outcome, Style};
-use crate::style::clean_lines;
+use crate::output::{Outcome, Style};
 use aw_core::capability::callers::{harness, harness_ids};
 use aw_core::error_code::ErrorCode;
 use aw_core::flow::error::FlowError;
-use aw_core::flow::human::render;
 use aw_core::flow::run::Turn;
 use aw_core::flow::{Directive, Flow, RunState};
+use aw_core::wire::lock::LockHeld;
 use aw_workspace::locate::Workspace;
 use aw_workspace::sessions::context_id::from_env;
 use aw_workspace::{WorkspaceError, flow::store};
 use clap::{Args, Subcommand};
-use serde_json::json;
 
 /// The one-line summary of `aw flow`, also set on its entry in the command list (the
 /// arguments are built only when the command runs).
@@ -119,7 +117,7 @@ fn failure(e: WorkspaceError) -> Failure {
             ),
             "Wait for it to finish, then run this command again (AW_LOCK_WAIT_MS waits longer).",
         )
-        .with_details(json!({ "pid": pid })),
+        .with_details(serde_json::to_value(LockHeld { pid: &pid }).unwrap_or_default()),
         other => Failure::from(other),
     }
 }
@@ -153,8 +151,5 @@ fn drive_in(
 
 /// Prints a directive in the resolved format.
 fn emit(style: Style, directive: &Directive) -> Outcome {
-    match style.format {
-        Format::Json => Outcome::json(directive),
-        Format::Human => Outcome::text(clean_lines(&render(directive)).into_owned() + "\n"),
-    }
+    Outcome::shown(directive, &style)
 }

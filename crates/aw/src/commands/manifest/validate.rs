@@ -8,13 +8,11 @@
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome, emit_err};
-use crate::style::{Paint, clean};
-use anstyle::AnsiColor;
+use aw_core::wire::manifest_validate::{Finding, ManifestClass, ManifestResult, ManifestValidate};
 use aw_manifest::{Class, Report};
 use aw_workspace::family::skill::{SkillDir, resolve_arg};
 use aw_workspace::locate::current_dir;
 use clap::Args;
-use serde_json::{Value, json};
 
 // Arguments of `aw manifest validate`.
 #[derive(Debug, Args)]
@@ -55,55 +53,36 @@ pub fn run(args: &ValidateArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         .collect();
     let all_valid = results.iter().all(|(_, _, r)| r.class == Class::Valid);
     let exit = if args.strict && !all_valid { 1 } else { 0 };
-    let outcome = match style.format {
-        Format::Human => Outcome::text(render_text(&results, Paint::new(style.color))),
-        Format::Json => Outcome::json(&render_json(&results)),
-    };
-    Ok(outcome.with_exit(exit))
+    Ok(Outcome::shown(&model(&results), &style).with_exit(exit))
 }
 
-/// The reference's text layout: a header per folder, then one indented line per error. The
-/// folder as typed, the skill's name and the messages (which quote paths) lose their control and
-/// bidirectional-text characters, piped or not: a name cannot add a line, and a terminal reading
-/// a piped report (`| less -R`, a log shown later) gets no escape sequence from it. On a terminal
-/// the class label is coloured.
-pub fn render_text(results: &[(String, String, Report)], p: Paint) -> String {
-    let shown = |s: &str| clean(s).into_owned();
-    let mut out = String::new();
-    for (arg, _, report) in results {
-        let color = match report.class {
-            Class::Valid => AnsiColor::Green,
-            Class::Invalid => AnsiColor::Red,
-            Class::Unsupported => AnsiColor::Yellow,
-        };
-        let label = p.bold_in(color, report.class.label());
-        out.push_str(&format!("[{label}] {}", shown(arg)));
-        if let Some(name) = report.name_label() {
-            out.push_str(&format!(" ({})", shown(&name)));
-        }
-        out.push('\n');
-        for e in &report.errors {
-            out.push_str(&format!("    - {}\n", shown(&e.message)));
-        }
-    }
-    out
-}
-
-/// The JSON model: one result per argument, in order.
-pub fn render_json(results: &[(String, String, Report)]) -> Value {
-    let items: Vec<Value> = results
-        .iter()
-        .map(|(arg, path, r)| {
-            json!({
-                "path": path,
-                "arg": arg,
-                "name": r.name,
-                "kind": r.kind,
-                "available": r.available,
-                "class": r.class,
-                "errors": r.errors,
+/// The model: one result per argument, in order.
+pub fn model(results: &[(String, String, Report)]) -> ManifestValidate<'_> {
+    ManifestValidate {
+        results: results
+            .iter()
+            .map(|(arg, path, r)| ManifestResult {
+                path,
+                arg,
+                name: r.name.as_ref(),
+                kind: r.kind.as_ref(),
+                available: r.available,
+                class: match r.class {
+                    Class::Valid => ManifestClass::Valid,
+                    Class::Invalid => ManifestClass::Invalid,
+                    Class::Unsupported => ManifestClass::Unsupported,
+                },
+                errors: r
+                    .errors
+                    .iter()
+                    .map(|e| Finding {
+                        path: &e.path,
+                        rule: e.rule,
+                        message: &e.message,
+                    })
+                    .collect(),
+                name_label: r.name_label(),
             })
-        })
-        .collect();
-    json!({ "results": items })
+            .collect(),
+    }
 }

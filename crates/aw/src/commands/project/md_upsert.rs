@@ -9,14 +9,13 @@
 use super::BlockFlags;
 use crate::context::Ctx;
 use crate::failure::Failure;
-use crate::output::{Format, Outcome};
-use crate::style::clean;
-use crate::views::project_block::{dropped_human, language_human, results_human, write_json};
+use crate::output::{Format, Outcome, Style};
 use aw_core::error_code::ErrorCode;
 use aw_core::project::reconcile::{Changes, SourceMode, reconcile};
-use aw_workspace::project::{self, BLOCK_FILES, ProjectFiles};
+use aw_core::wire::project_block::{BlockLanguage, BlockWrite, FileResult};
+use aw_core::wire::project_md_upsert::{BlockRead, ProjectMdInit, ProjectMdRead, ProjectMdUpsert};
+use aw_workspace::project::{self, BLOCK_FILES, ProjectFiles, chosen_for_the_reference};
 use clap::Args;
-use serde_json::json;
 
 // Arguments of `aw project-md-upsert`.
 #[derive(Debug, Args)]
@@ -60,53 +59,25 @@ pub fn run(args: &ProjectMdUpsertArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure>
             "`--read` takes no values to write.",
             "Drop the values, or use `--init` to write them.",
         )),
-        (true, false) => read(args, cx, style.format),
-        (false, true) => init(args, cx, style.format),
+        (true, false) => read(args, cx, &style),
+        (false, true) => init(args, cx, &style),
     }
 }
 
-fn read(args: &ProjectMdUpsertArgs, cx: &Ctx<'_>, format: Format) -> Result<Outcome, Failure> {
+fn read(args: &ProjectMdUpsertArgs, cx: &Ctx<'_>, style: &Style) -> Result<Outcome, Failure> {
     let ws = cx.workspace()?;
     let files = ProjectFiles::read(&ws.root)?;
     let block = files.block(&ws.ns);
     let dropped = files.dropped(&ws.ns);
-    if format == Format::Human {
-        return Ok(Outcome::text(match &block {
-            None => "No project block in CLAUDE.md or AGENTS.md.\n  Next  run `aw workspace-init --source alias:path`\n".to_owned(),
-            Some(b) => {
-                let mut out = format!("Project · {}\n", clean(b.project.as_deref().unwrap_or("(no description)")));
-                for s in &b.sources {
-                    out.push_str(&format!(
-                        "  {:<12} {}  main: {}  working: {}  QA: {}\n",
-                        clean(&s.alias),
-                        clean(&s.path),
-                        clean(s.main_branch.as_deref().unwrap_or("—")),
-                        clean(b.working_branches.get(&s.alias).unwrap_or("—")),
-                        clean(b.qa_branches.get(&s.alias).unwrap_or("—")),
-                    ));
-                }
-                if let Some(at) = &b.last_activity {
-                    out.push_str(&format!("  Last activity {}\n", clean(at)));
-                }
-                out
-            }
-        }));
-    }
-    let mut block_json = block.as_ref().map(|b| b.to_json());
-    if let Some(b) = block_json.as_mut().filter(|_| !dropped.is_empty()) {
-        b["dropped_lines"] = json!(dropped);
-    }
-    let mut out = json!({
-        "block": block_json,
-        "files": BLOCK_FILES,
+    let model = ProjectMdUpsert::Read(ProjectMdRead {
+        block: block.as_ref().map(|b| BlockRead::of(b, &dropped)),
+        files: BLOCK_FILES,
+        cache_used: args.verbose.then_some(false),
     });
-    if args.verbose {
-        out["cache_used"] = json!(false);
-    }
-    Ok(Outcome::json(&out))
+    Ok(Outcome::shown(&model, style))
 }
 
-fn init(args: &ProjectMdUpsertArgs, cx: &Ctx<'_>, format: Format) -> Result<Outcome, Failure> {
+fn init(args: &ProjectMdUpsertArgs, cx: &Ctx<'_>, style: &Style) -> Result<Outcome, Failure> {
     let changes = Changes {
         project: super::project(&args.block.project)?,
         sources: super::sources(&args.block.sources)?,
@@ -136,15 +107,28 @@ fn init(args: &ProjectMdUpsertArgs, cx: &Ctx<'_>, format: Format) -> Result<Outc
                 .map_err(super::invalid)
         },
     )?;
-    Ok(match format {
-        Format::Json => Outcome::json(&write_json(&written, args.verbose)),
-        Format::Human => Outcome::text(
-            format!(
-                "project-md-upsert · {}\n{}{}",
-                clean(&ws.root.to_string_lossy()),
-                results_human(&written.files),
-                dropped_human(&written.dropped_lines)
-            ) + &language_human(&written),
-        ),
-    })
+    // The human view lists each file whatever `--verbose` says.
+    let verbose = args.verbose || style.format == Format::Human;
+    let model = ProjectMdUpsert::Init(ProjectMdInit {
+        write: BlockWrite {
+            ok: true,
+            action: "init",
+            mode: verbose.then_some("init"),
+            working_branches: verbose.then_some(&written.block.working_branches),
+            qa_branches: verbose.then_some(&written.block.qa_branches),
+            results: verbose.then(|| {
+                written
+                    .files
+                    .iter()
+                    .map(|f| FileResult::new(f.file, f.action.as_str(), f.migrated))
+                    .collect()
+            }),
+            dropped_lines: (!written.dropped_lines.is_empty())
+                .then_some(&written.dropped_lines[..]),
+            block_language: chosen_for_the_reference(&written.language, &written.files)
+                .map(BlockLanguage::of),
+        },
+        workspace: ws.root.to_string_lossy().into_owned(),
+    });
+    Ok(Outcome::shown(&model, style))
 }

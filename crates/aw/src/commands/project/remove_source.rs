@@ -10,16 +10,19 @@ use super::{invalid, no_block};
 use crate::commands::visibility::settings_refused;
 use crate::context::Ctx;
 use crate::failure::Failure;
-use crate::output::{Format, Outcome};
-use crate::style::clean;
-use crate::views::multiroot::{hosts_human, multiroot_json};
-use crate::views::project_block::{dropped_human, results_human, results_json};
+use crate::output::Outcome;
 use aw_core::error_code::ErrorCode;
 use aw_core::project::InputError;
 use aw_core::project::source::check_alias;
+use aw_core::project::visibility::WARP_REASON;
+use aw_core::wire::multiroot::{Multiroot, Skipped};
+use aw_core::wire::project_block::FileResult;
+use aw_core::wire::remove_source::{
+    Detach as DetachModel, Launch, RemoveSource, RemovedSource, Results, UnknownSource,
+};
 use aw_workspace::project::source_removal::{Detach, RemovalPlan, RemoveError, run as remove};
+use aw_workspace::project::visibility::HostChange;
 use clap::Args;
-use serde_json::{Value, json};
 
 // Arguments of `aw remove-source`.
 #[derive(Debug, Args)]
@@ -57,7 +60,7 @@ fn refused(e: RemoveError, alias: &str) -> Failure {
         RemoveError::Input(e) => {
             let known = match &e {
                 InputError::UnknownSource { alias, known } => {
-                    Some(json!({ "alias": alias, "known": known }))
+                    serde_json::to_value(UnknownSource { alias, known }).ok()
                 }
                 _ => None,
             };
@@ -70,13 +73,17 @@ fn refused(e: RemoveError, alias: &str) -> Failure {
     }
 }
 
-fn detach_json(d: &Detach) -> Value {
+fn detach(d: &Detach) -> DetachModel<'_> {
     match d {
-        Detach::NotExternal => json!({ "skipped": true, "reason": "not_external" }),
-        Detach::StillUsed => json!({ "skipped": true, "reason": "still_used" }),
-        Detach::Withdrawn { path, hosts } => {
-            multiroot_json(std::slice::from_ref(path), hosts, false)
-        }
+        Detach::NotExternal => DetachModel::Skipped(Skipped::because("not_external")),
+        Detach::StillUsed => DetachModel::Skipped(Skipped::because("still_used")),
+        Detach::Withdrawn { path, hosts } => DetachModel::Withdrawn(Multiroot {
+            paths: std::slice::from_ref(path),
+            claude: HostChange::wire(&hosts.claude),
+            codex: HostChange::wire(&hosts.codex),
+            warp: Skipped::because(WARP_REASON),
+            detached_removed: hosts.removed(),
+        }),
     }
 }
 
@@ -87,60 +94,36 @@ fn rel(p: &RemovalPlan, path: &std::path::Path) -> String {
         .into_owned()
 }
 
-fn to_json(p: &RemovalPlan, dry_run: bool) -> Value {
+fn model(p: &RemovalPlan, dry_run: bool) -> RemoveSource<'_> {
     let s = &p.removal.source;
-    json!({
-        "ok": true,
-        "dry_run": dry_run,
-        "workspace": p.root.to_string_lossy(),
-        "alias": s.alias,
+    RemoveSource {
+        ok: true,
+        dry_run,
+        workspace: p.root.to_string_lossy().into_owned(),
+        alias: &s.alias,
         // The reference's keys: the source's path as declared, and the processes it stopped
         // (aw starts none, so none).
-        "path": s.path,
-        "processesStopped": 0,
-        "source": { "alias": s.alias, "path": s.path, "main_branch": s.main_branch },
-        "project_md": { "results": results_json(&p.files) },
-        "dropped_lines": p.dropped_lines,
-        "detach_multiroot": detach_json(&p.detach),
-        "launch": {
-            "path": rel(p, &p.launch.path),
-            "action": p.launch.action.as_str(),
+        path: &s.path,
+        processes_stopped: 0,
+        source: RemovedSource {
+            alias: &s.alias,
+            path: &s.path,
+            main_branch: s.main_branch.as_deref(),
         },
-    })
-}
-
-fn human(p: &RemovalPlan, dry_run: bool) -> String {
-    let s = &p.removal.source;
-    let dry = if dry_run {
-        " · dry run, nothing written"
-    } else {
-        ""
-    };
-    let mut out = format!("remove-source{dry} · {}\n", clean(&s.alias));
-    out.push_str(&results_human(&p.files));
-    out.push_str(&dropped_human(&p.dropped_lines));
-    match &p.detach {
-        Detach::NotExternal => {
-            out.push_str(&format!("  {:<12} inside the workspace\n", "Multi-root"));
-        }
-        Detach::StillUsed => out.push_str(&format!(
-            "  {:<12} kept: another source has the same folder\n",
-            "Multi-root"
-        )),
-        Detach::Withdrawn { hosts, .. } => out.push_str(&hosts_human(hosts, false)),
+        project_md: Results {
+            results: p
+                .files
+                .iter()
+                .map(|f| FileResult::new(f.file, f.action.as_str(), f.migrated))
+                .collect(),
+        },
+        dropped_lines: &p.dropped_lines,
+        detach_multiroot: detach(&p.detach),
+        launch: Launch {
+            path: rel(p, &p.launch.path),
+            action: p.launch.action.as_str(),
+        },
     }
-    out.push_str(&format!(
-        "  {:<12} {} {}\n",
-        "Launch",
-        clean(&rel(p, &p.launch.path)),
-        p.launch.action.as_str()
-    ));
-    out.push_str(&format!(
-        "  {:<12} {} (left as it is)\n",
-        "Folder",
-        clean(&s.path)
-    ));
-    out
 }
 
 /// Runs the command.
@@ -157,8 +140,5 @@ pub fn run(args: &RemoveSourceArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let ws = cx.workspace()?;
     let plan =
         remove(&ws, alias, &cx.now.minute_stamp(), args.dry_run).map_err(|e| refused(e, alias))?;
-    Ok(match style.format {
-        Format::Json => Outcome::json(&to_json(&plan, args.dry_run)),
-        Format::Human => Outcome::text(human(&plan, args.dry_run)),
-    })
+    Ok(Outcome::shown(&model(&plan, args.dry_run), &style))
 }

@@ -9,21 +9,23 @@
 use crate::cli::given;
 use crate::context::Ctx;
 use crate::failure::Failure;
-use crate::output::{Format, Outcome};
-use crate::style::clean;
+use crate::output::Outcome;
 use aw_core::artifacts::{ArtifactKind, ScriptCounts};
 use aw_core::error_code::ErrorCode;
 use aw_core::session::folder::identity;
 use aw_core::session::resolve::Intent;
+use aw_core::wire::session_artifacts::{
+    Artifacts, ArtifactsDump, ArtifactsSummary, Dump, Dumped, DumpedFile, DumpedScript, Outline,
+    ScriptTotals, SessionArtifacts,
+};
 use aw_workspace::locate::slashed;
-use aw_workspace::sessions::artifacts::{self as disk, Script, Summary, entries, sql_scripts};
+use aw_workspace::sessions::artifacts::{self as disk, Summary, entries, sql_scripts};
 use aw_workspace::sessions::context_id::from_env;
 use aw_workspace::sessions::hooks::read_checkpoint;
 use aw_workspace::sessions::narrative;
 use aw_workspace::sessions::resolver::{self, Request, Resolved};
 use aw_workspace::sessions::{self, Descriptor, DescriptorKind};
 use clap::Args;
-use serde_json::{Map, Value, json};
 use std::path::Path;
 
 // Arguments of `aw session-artifacts`.
@@ -124,14 +126,17 @@ pub fn run(args: &SessionArtifactsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure
         ws.shown(&resolved.path)
     };
     let id = identity(&resolved.folder);
-    let mut model = json!({
-        "session": resolved.folder,
-        "path": shown,
-        "code": id.code,
-        "state": resolved.state.as_str(),
-    });
+    let state = resolved.state.as_str();
     if let Some(kinds) = kinds {
-        return dump(&resolved, &names, descriptor, &kinds, model, style.format);
+        let dumped = dump(&resolved, &names, descriptor, &kinds)?;
+        let model = SessionArtifacts::Dump(ArtifactsDump {
+            session: &resolved.folder,
+            path: shown,
+            code: id.code,
+            state,
+            dumped,
+        });
+        return Ok(Outcome::shown(&model, &style));
     }
     let summary = disk::summary(&resolved.path, &names, descriptor.as_ref())?;
     let story = if args.no_narrative {
@@ -148,27 +153,19 @@ pub fn run(args: &SessionArtifactsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure
             checkpoint.as_deref(),
         )?)
     };
-    if style.format == Format::Human {
-        let mut text = human(&summary, &resolved.folder, style.detail);
-        if let Some(n) = &story {
-            let (head, rest) = text.split_once('\n').unwrap_or((&text, ""));
-            text = format!(
-                "{head}\n{}{rest}",
-                crate::views::narrative::lines(n, style.detail)
-            );
-        }
-        return Ok(Outcome::text(text));
-    }
-    model["artifacts"] = summary_json(&summary, args.verbose);
-    match (&summary.branch, args.verbose) {
-        (Some(b), _) => model["branch"] = json!(b),
-        (None, true) => model["branch"] = json!(""),
-        (None, false) => {}
-    }
-    if let Some(n) = story {
-        model["narrative"] = json!(n);
-    }
-    Ok(Outcome::json(&model))
+    // `--detail` (human only) counts the scripts even when there are none.
+    let artifacts = artifacts(&summary, args.verbose, style.detail);
+    let model = SessionArtifacts::Summary(ArtifactsSummary {
+        session: &resolved.folder,
+        path: shown,
+        code: id.code,
+        state,
+        artifacts,
+        branch: summary.branch.as_deref().or(args.verbose.then_some("")),
+        branch_declared: summary.branch.is_some(),
+        narrative: story.as_ref(),
+    });
+    Ok(Outcome::shown(&model, &style))
 }
 
 fn dump_kinds(csv: &str, code: Option<&str>) -> Result<Vec<&'static str>, Failure> {
@@ -207,121 +204,54 @@ fn dump_kinds(csv: &str, code: Option<&str>) -> Result<Vec<&'static str>, Failur
     Ok(kinds)
 }
 
-/// The presence flags, with the reference's keys, in its order.
-fn presence(s: &Summary) -> [(&'static str, bool); 5] {
+/// What the summary's files hold: a presence flag only when true, unless `verbose`; the
+/// scripts only when there are some, unless `verbose` or `detail`.
+fn artifacts(s: &Summary, verbose: bool, detail: bool) -> Artifacts<'_> {
     let p = s.presence;
-    [
-        ("checkpoint_present", p.checkpoint),
-        ("conclusiones_present", p.conclusions),
-        ("analysis_file_present", p.analysis_file),
-        ("backlog_present", p.backlog),
-        ("scripts_sql_present", p.scripts_sql),
-    ]
-}
-
-/// `{total, forward, rollback}` of the scripts.
-fn counts(scripts: &[Script]) -> ScriptCounts {
-    ScriptCounts::of(scripts.iter().map(|s| s.rollback))
-}
-
-fn summary_json(s: &Summary, verbose: bool) -> Value {
-    let mut a = Map::new();
-    let session = s.outline.as_ref().map_or(Value::Null, |o| {
-        json!({
-            "titulo": o.title,
-            "criterios_count": o.criteria_count,
-            "has_origen": o.has_origin,
-        })
-    });
-    a.insert("session".into(), session);
-    a.insert(
-        "tasks".into(),
-        s.tasks.as_ref().map_or(Value::Null, |t| {
-            serde_json::to_value(t).unwrap_or(Value::Null)
+    let flag = |present: bool| (present || verbose).then_some(present);
+    let ScriptCounts {
+        total,
+        forward,
+        rollback,
+    } = ScriptCounts::of(s.scripts.iter().map(|s| s.rollback));
+    Artifacts {
+        session: s.outline.as_ref().map(|o| Outline {
+            titulo: o.title.as_deref(),
+            criterios_count: o.criteria_count,
+            has_origen: o.has_origin,
         }),
-    );
-    a.insert("decisiones_count".into(), json!(s.decisions));
-    for (k, present) in presence(s) {
-        if present || verbose {
-            a.insert(k.into(), json!(present));
-        }
+        tasks: s.tasks.as_ref(),
+        decisiones_count: s.decisions,
+        checkpoint_present: flag(p.checkpoint),
+        conclusiones_present: flag(p.conclusions),
+        analysis_file_present: flag(p.analysis_file),
+        backlog_present: flag(p.backlog),
+        scripts_sql_present: flag(p.scripts_sql),
+        scripts: (total > 0 || verbose || detail).then_some(ScriptTotals {
+            total,
+            forward,
+            rollback,
+            has_bundle: p.scripts_sql,
+        }),
     }
-    let ScriptCounts {
-        total,
-        forward,
-        rollback,
-    } = counts(&s.scripts);
-    if total > 0 || verbose {
-        a.insert(
-            "scripts".into(),
-            json!({
-                "total": total,
-                "forward": forward,
-                "rollback": rollback,
-                "has_bundle": s.presence.scripts_sql,
-            }),
-        );
-    }
-    Value::Object(a)
 }
 
-fn human(s: &Summary, folder: &str, detail: bool) -> String {
-    let mut out = format!("{}\n", clean(folder));
-    let title = s.outline.as_ref().and_then(|o| o.title.as_deref());
-    out.push_str(&format!("  Title      {}\n", clean(title.unwrap_or("—"))));
-    let tasks = s
-        .tasks
-        .as_ref()
-        .map(|t| format!("{}/{} done ({}%)", t.closed, t.total, t.progress_pct))
-        .unwrap_or_else(|| "no TASKS.md".to_owned());
-    out.push_str(&format!("  Tasks      {tasks}\n"));
-    out.push_str(&format!("  Decisions  {}\n", s.decisions));
-    let present: Vec<&str> = presence(s)
-        .iter()
-        .filter(|(_, p)| *p)
-        .map(|(k, _)| k.trim_end_matches("_present"))
-        .collect();
-    out.push_str(&format!(
-        "  Also       {}\n",
-        if present.is_empty() {
-            "—".to_owned()
-        } else {
-            present.join(", ")
-        }
-    ));
-    let ScriptCounts {
-        total,
-        forward,
-        rollback,
-    } = counts(&s.scripts);
-    if total > 0 || detail {
-        out.push_str(&format!(
-            "  Scripts    {total} ({forward} forward, {rollback} rollback)\n"
-        ));
+/// A file dumped: its path, text and size.
+fn file(path: &Path, content: String) -> DumpedFile {
+    DumpedFile {
+        path: path.to_string_lossy().into_owned(),
+        size: content.len(),
+        content,
     }
-    if let Some(b) = &s.branch {
-        out.push_str(&format!("  Branch     {}\n", clean(b)));
-    }
-    out
 }
 
-fn file_json(path: &Path, content: String) -> Value {
-    let size = content.len();
-    json!({
-        "path": path.to_string_lossy(),
-        "content": content,
-        "size": size,
-    })
-}
-
+/// The files of the kinds asked for, in that order.
 fn dump(
     r: &Resolved,
     entries: &[String],
     descriptor: Option<Descriptor>,
-    kinds: &[&str],
-    mut model: Value,
-    format: Format,
-) -> Result<Outcome, Failure> {
+    kinds: &[&'static str],
+) -> Result<Dumped, Failure> {
     if descriptor
         .as_ref()
         .is_some_and(|d| d.kind == DescriptorKind::Requirements)
@@ -343,53 +273,34 @@ fn dump(
             d.hint = Some(hint);
         }));
     }
-    let artifact = |k: ArtifactKind| -> Result<Value, Failure> {
+    let artifact = |k: ArtifactKind| -> Result<Dump, Failure> {
         let Some(p) = disk::artifact(&r.path, entries, k) else {
-            return Ok(Value::Null);
+            return Ok(Dump::File(None));
         };
-        Ok(disk::read_text(&p)?.map_or(Value::Null, |t| file_json(&p, t)))
+        Ok(Dump::File(disk::read_text(&p)?.map(|t| file(&p, t))))
     };
-    let mut shown = Vec::new();
+    let mut dumped = Vec::new();
     for kind in kinds {
         let v = match *kind {
-            "objetivo" => descriptor
-                .as_ref()
-                .map_or(Value::Null, |d| file_json(&d.path, d.text.clone())),
+            "objetivo" => Dump::File(descriptor.as_ref().map(|d| file(&d.path, d.text.clone()))),
             "decisiones" => artifact(ArtifactKind::Decisions)?,
             "conclusiones" => artifact(ArtifactKind::Conclusions)?,
             "tasks" => artifact(ArtifactKind::Tasks)?,
             "checkpoint" => artifact(ArtifactKind::Checkpoint)?,
             "backlog" => artifact(ArtifactKind::Backlog)?,
-            _ => json!(
+            _ => Dump::Scripts(
                 sql_scripts(&r.path)
-                    .iter()
-                    .map(|f| json!({
-                        "name": f.name,
-                        "path": f.path.to_string_lossy(),
-                        "size": f.size,
-                        "is_rollback": f.rollback,
-                    }))
-                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .map(|f| DumpedScript {
+                        name: f.name,
+                        path: f.path.to_string_lossy().into_owned(),
+                        size: f.size,
+                        is_rollback: f.rollback,
+                    })
+                    .collect(),
             ),
         };
-        shown.push((*kind, v.clone()));
-        model[*kind] = v;
+        dumped.push((*kind, v));
     }
-    if format == Format::Json {
-        return Ok(Outcome::json(&model));
-    }
-    let mut out = format!("{} · dump\n", clean(&r.folder));
-    for (kind, v) in shown {
-        let line = match &v {
-            Value::Null => "—".to_owned(),
-            Value::Array(a) => format!("{} file(s)", a.len()),
-            other => format!(
-                "{} bytes · {}",
-                other["size"],
-                clean(other["path"].as_str().unwrap_or(""))
-            ),
-        };
-        out.push_str(&format!("  {kind:<13} {line}\n"));
-    }
-    Ok(Outcome::text(out))
+    Ok(Dumped(dumped))
 }

@@ -9,7 +9,7 @@ use aw_core::project::visibility::{
     CLAUDE_FILE, CODEX_FILE, Doctor, DoctorInput, HostReport, WARP_REASON, doctor,
 };
 use aw_core::wire::visibility::{
-    DoctorHosts, GitignoreCheck, HostCheck, SkippedHost, SourceSight, VisibilityDoctor,
+    DoctorHosts, GitignoreCheck, HostCheck, Skipped, SourceSight, VisibilityDoctor,
 };
 use aw_workspace::project::visibility::{Inspection, inspect};
 use clap::Args;
@@ -96,7 +96,7 @@ fn model<'a>(i: &'a Inspection, r: &'a Doctor) -> VisibilityDoctor<'a> {
         hosts: DoctorHosts {
             claude: host_check(CLAUDE_FILE, &r.claude, None),
             codex: host_check(CODEX_FILE, &r.codex, Some(r.trusted)),
-            warp: SkippedHost {
+            warp: Skipped {
                 skipped: true,
                 reason: WARP_REASON,
             },

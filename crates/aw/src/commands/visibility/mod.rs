@@ -14,9 +14,7 @@ use crate::output::Outcome;
 use aw_core::error_code::ErrorCode;
 use aw_core::project::source::check_path;
 use aw_core::project::visibility::{SKIPPED_BY_FLAG, Skip, WARP_REASON};
-use aw_core::wire::visibility::{
-    ChangedHostFile, HostFileChange, Multiroot, SkippedHost, VisibilityFailureDetails,
-};
+use aw_core::wire::visibility::{Host, HostFile, Multiroot, Skipped, VisibilityFailureDetails};
 use aw_workspace::project::visibility::{
     Direction, HostChange, MultirootRequest, VisibilityError, multiroot,
 };
@@ -153,7 +151,7 @@ fn run(
         paths: &plan.paths,
         claude: host(&plan.hosts.claude),
         codex: host(&plan.hosts.codex),
-        warp: SkippedHost {
+        warp: Skipped {
             skipped: true,
             reason: if req.skip.warp {
                 SKIPPED_BY_FLAG
@@ -170,15 +168,15 @@ fn run(
 }
 
 /// One host's file as reported, or skipped as asked.
-fn host(h: &Option<HostChange>) -> HostFileChange<'_> {
+fn host(h: &Option<HostChange>) -> Host<'_> {
     match h {
-        Some(h) => HostFileChange::Changed(ChangedHostFile {
+        Some(h) => Host::File(HostFile {
             file: h.file,
             action: h.change.action,
             added: &h.added,
             removed: &h.removed,
         }),
-        None => HostFileChange::Skipped(SkippedHost {
+        None => Host::Skipped(Skipped {
             skipped: true,
             reason: SKIPPED_BY_FLAG,
         }),
