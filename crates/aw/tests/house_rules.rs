@@ -407,7 +407,7 @@ fn occurrences_under(folder: &str, pattern: &str) -> (usize, Vec<String>) {
 /// The wire is typed (issue 21): a command's JSON output is a `Serialize` model, never a `json!`
 /// literal. The commands not yet moved to models are the ceiling below, which may only go down;
 /// when it reaches 0 the rule is whole. Lower it in the same commit that removes literals.
-const JSON_LITERALS_CEILING: usize = 161;
+const JSON_LITERALS_CEILING: usize = 123;
 
 #[test]
 fn commands_build_output_from_typed_models_not_json_literals() {
@@ -428,7 +428,7 @@ fn commands_build_output_from_typed_models_not_json_literals() {
 /// Human text is written with `write!` into one buffer (issue 21): `push_str(&format!(…))` makes
 /// a string only to copy it. The views not yet rewritten are the ceiling below, which may only go
 /// down; lower it in the same commit that rewrites them.
-const FORMAT_PUSHES_CEILING: usize = 168;
+const FORMAT_PUSHES_CEILING: usize = 126;
 
 #[test]
 fn human_text_is_written_into_one_buffer_not_pushed_as_formatted_strings() {

@@ -10,6 +10,7 @@
 pub mod checkpoint;
 pub mod designs;
 pub mod envelope;
+pub mod family;
 pub mod next_number;
 pub mod schema;
 pub mod session;

@@ -47,6 +47,30 @@ pub const ENTRIES: &[Entry] = &[
         schema: schema_of::<super::designs::Designs<'static>>,
     },
     Entry {
+        command: "family-links",
+        schema: schema_of::<super::family::FamilyLinks>,
+    },
+    Entry {
+        command: "family-modes",
+        schema: schema_of::<super::family::FamilyModes<serde_json::Value>>,
+    },
+    Entry {
+        command: "family-posture",
+        schema: schema_of::<super::family::FamilyPosture>,
+    },
+    Entry {
+        command: "family-sandbox",
+        schema: schema_of::<super::family::FamilySandbox>,
+    },
+    Entry {
+        command: "family-settings",
+        schema: schema_of::<super::family::FamilySettings<'static>>,
+    },
+    Entry {
+        command: "family-status",
+        schema: schema_of::<super::family::FamilyStatus>,
+    },
+    Entry {
         command: "flow-advance",
         schema: schema_of::<crate::flow::directive::Directive>,
     },

@@ -6,6 +6,12 @@
 //! view reads nothing, decides no rule and never looks into a JSON value; it writes with
 //! `write!` into the one buffer it is given.
 
+pub mod family_links;
+pub mod family_modes;
+pub mod family_posture;
+pub mod family_sandbox;
+pub mod family_settings;
+pub mod family_status;
 pub mod hooks;
 pub mod multiroot;
 pub mod narrative;
