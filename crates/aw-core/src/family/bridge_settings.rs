@@ -604,6 +604,42 @@ mod tests {
     use super::*;
 
     #[test]
+    fn an_edited_file_reads_back_as_itself() {
+        // `aw family settings set|unset` report the file as written without reading it again: what
+        // they report of it (its settings and its malformed lines) must be what a reread gives.
+        // (A last line's carriage return may read back as its terminator once a line follows.)
+        for text in [
+            "",
+            "A=1",
+            "A=1\n",
+            "# c\r\nA=1\r\nbad line\nA=2\nB=x\r",
+            "A=1\r\nA\r=2\n\n",
+        ] {
+            for edit in [
+                (|f: &mut SettingsFile| {
+                    f.set("A", "9");
+                }) as fn(&mut SettingsFile),
+                |f| {
+                    f.set("C", "3");
+                },
+                |f| {
+                    f.unset("A");
+                },
+                |f| {
+                    f.unset("B");
+                },
+            ] {
+                let mut f = SettingsFile::parse(text);
+                edit(&mut f);
+                let again = SettingsFile::parse(&f.render());
+                assert_eq!(again.entries(), f.entries(), "{text:?}");
+                assert_eq!(again.malformed(), f.malformed(), "{text:?}");
+                assert_eq!(again.render(), f.render(), "{text:?}");
+            }
+        }
+    }
+
+    #[test]
     fn set_refuses_a_retired_key_before_its_value() {
         let any = |_: &str| true;
         let none = |_: &str| false;
