@@ -6,7 +6,7 @@ use crate::failure::Failure;
 use crate::output::Outcome;
 use aw_core::family::State;
 use aw_core::family::bridge_settings::{active, env_rule, resolve};
-use aw_core::family::posture::{BACKENDS, Pins, TIER_SETTING, posture_line};
+use aw_core::family::posture::{BACKENDS, Pins, PostureState, TIER_SETTING, configured_line};
 use aw_core::wire::family::{FamilyPosture, PostureBackend, PosturePins};
 use aw_manifest::{PostureBlock, SettingEntry, SettingKind, Summary};
 use aw_workspace::family::bridge_settings::{config_home, file_path, read as read_settings};
@@ -42,8 +42,8 @@ struct Backend {
     name: &'static str,
     label: &'static str,
     dir: Option<PathBuf>,
-    /// `pinned`, `absent`, `invalid`, `unreadable` or `not-installed`.
-    state: &'static str,
+    /// What its posture source gives.
+    state: PostureState,
     /// The installed copy's rung, when an installed copy was read.
     ladder: Option<State>,
     pins: Option<Pins>,
@@ -110,12 +110,7 @@ pub fn run(args: &PostureArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         }
         backends.push(b);
     }
-    // The family's rule: any malformed or unreadable source silences the whole line.
-    let silenced = backends
-        .iter()
-        .any(|b| b.state == "invalid" || b.state == "unreadable");
-    let pins: Vec<Pins> = backends.iter().filter_map(|b| b.pins.clone()).collect();
-    let line = if silenced { None } else { posture_line(&pins) };
+    let line = configured_line(backends.iter().map(|b| (b.state, b.pins.as_ref())));
     let model = FamilyPosture {
         line,
         backends: backends
@@ -124,7 +119,7 @@ pub fn run(args: &PostureArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
                 name: b.name,
                 label: b.label,
                 dir: b.dir.as_ref().map(|d| d.display().to_string()),
-                state: b.state,
+                state: b.state.label(),
                 ladder: b.ladder.map(State::label),
                 posture: b.pins.as_ref().map(|p| PosturePins {
                     model: p.model.clone(),
@@ -172,23 +167,22 @@ fn backend(src: Source, bundled: bool) -> Backend {
         name: src.name,
         label: src.label,
         dir: src.dir,
-        state: "not-installed",
+        state: PostureState::NotInstalled,
         ladder: src.ladder,
         pins: None,
         errors: Vec::new(),
     };
     let label = src.label;
     match src.summary {
-        None if bundled || b.dir.is_some() => b.state = "unreadable",
-        None => {}
+        None => b.state = PostureState::unread(bundled || b.dir.is_some()),
         Some(s) => match s.posture {
-            PostureBlock::Absent => b.state = "absent",
+            PostureBlock::Absent => b.state = PostureState::Absent,
             PostureBlock::Invalid(findings) => {
-                b.state = "invalid";
+                b.state = PostureState::Invalid;
                 b.errors = findings.into_iter().map(|f| f.message).collect();
             }
             PostureBlock::Pins(p) => {
-                b.state = "pinned";
+                b.state = PostureState::Pinned;
                 b.pins = Some(Pins {
                     label,
                     model: p.model,
