@@ -8,7 +8,7 @@ use aw_core::error_code::ErrorCode;
 use aw_core::session::resolve::RefusalKind;
 use aw_core::wire::envelope::{CandidateOut, DataOut, ErrorBody, FailureData, FailureEnvelope};
 use aw_workspace::WorkspaceError;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 /// A failed command.
 #[derive(Debug, Clone)]
@@ -103,7 +103,9 @@ impl From<WorkspaceError> for Failure {
     fn from(e: WorkspaceError) -> Self {
         let mut f = Failure::new(e.code(), sentence(&e.to_string()), e.action());
         if let WorkspaceError::LockBusy { pid, .. } = &e {
-            f = f.with_details(json!({ "pid": pid }));
+            f = f.with_details(
+                serde_json::to_value(aw_core::wire::lock::LockHeld { pid }).unwrap_or_default(),
+            );
         }
         if let WorkspaceError::Session(r) = &e {
             f.data.candidates = Some(CandidateOut::all(&r.candidates));

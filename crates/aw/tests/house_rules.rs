@@ -404,44 +404,28 @@ fn occurrences_under(folder: &str, pattern: &str) -> (usize, Vec<String>) {
     )
 }
 
-/// The wire is typed (issue 21): a command's JSON output is a `Serialize` model, never a `json!`
-/// literal. The commands not yet moved to models are the ceiling below, which may only go down;
-/// when it reaches 0 the rule is whole. Lower it in the same commit that removes literals.
-const JSON_LITERALS_CEILING: usize = 38;
-
+/// The wire is typed (issue 21): a command's JSON output is a `Serialize` model with a schema,
+/// never a `json!` literal built in its file.
 #[test]
 fn commands_build_output_from_typed_models_not_json_literals() {
     let (total, files) = json_literals_in_commands();
     assert!(
-        total <= JSON_LITERALS_CEILING,
-        "{total} `json!` literals under crates/aw/src/commands (ceiling {JSON_LITERALS_CEILING}): \
-         build the output as a typed model instead.\n{}",
+        total == 0,
+        "{total} `json!` literals under crates/aw/src/commands: build the output as a typed model \
+         in aw_core::wire instead.\n{}",
         files.join("\n")
-    );
-    assert!(
-        total == JSON_LITERALS_CEILING,
-        "{total} `json!` literals are left, fewer than the ceiling: lower \
-         JSON_LITERALS_CEILING to {total} so they cannot come back."
     );
 }
 
 /// Human text is written with `write!` into one buffer (issue 21): `push_str(&format!(…))` makes
-/// a string only to copy it. The views not yet rewritten are the ceiling below, which may only go
-/// down; lower it in the same commit that rewrites them.
-const FORMAT_PUSHES_CEILING: usize = 44;
-
+/// a string only to copy it.
 #[test]
 fn human_text_is_written_into_one_buffer_not_pushed_as_formatted_strings() {
     let (total, files) = occurrences_under("src", "push_str(&format!");
     assert!(
-        total <= FORMAT_PUSHES_CEILING,
-        "{total} `push_str(&format!(…))` under crates/aw/src (ceiling {FORMAT_PUSHES_CEILING}): \
-         write the view with `write!` into its buffer (see `views::View`).\n{}",
+        total == 0,
+        "{total} `push_str(&format!(…))` under crates/aw/src: write the view with `write!` into \
+         its buffer (see `views::View`).\n{}",
         files.join("\n")
-    );
-    assert!(
-        total == FORMAT_PUSHES_CEILING,
-        "{total} `push_str(&format!(…))` are left, fewer than the ceiling: lower \
-         FORMAT_PUSHES_CEILING to {total} so they cannot come back."
     );
 }

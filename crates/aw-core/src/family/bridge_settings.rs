@@ -235,7 +235,7 @@ impl SettingsFile {
 }
 
 /// Where an effective value comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Source {
     /// The environment variable named like the key.
@@ -258,7 +258,7 @@ impl Source {
 }
 
 /// Why a value that was set is not the one in effect.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub enum IgnoredWhy {
     /// Its kind refuses it; the next source applies.
@@ -272,7 +272,7 @@ pub enum IgnoredWhy {
 }
 
 /// A value that was set but is not the one in effect.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Ignored {
     /// Where it was set.
     pub source: Source,
@@ -403,7 +403,7 @@ pub fn active<'e>(eff: &'e Effective, default: Option<&str>) -> Option<&'e str> 
 }
 
 /// What `reconcile` makes of one line of the file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum KeyClass {
     /// No member declares it.
@@ -414,6 +414,18 @@ pub enum KeyClass {
     Duplicate,
     /// Declared and in force.
     Current,
+}
+
+impl KeyClass {
+    /// The wire spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            KeyClass::Unknown => "unknown",
+            KeyClass::Retired => "retired",
+            KeyClass::Duplicate => "duplicate",
+            KeyClass::Current => "current",
+        }
+    }
 }
 
 /// How the registry knows a key.
@@ -448,7 +460,7 @@ pub fn reconcile(file: &SettingsFile, known: &dyn Fn(&str) -> Known) -> Vec<(Fil
 }
 
 /// What `reconcile` says of a file as a whole (the kit's outcomes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Outcome {
     /// No file.
@@ -502,9 +514,189 @@ pub fn first_declarations<'m, M, E>(
     out
 }
 
+/// The declaration of `key` (`key_of` gives an entry's key), when a member declares it.
+pub fn declared<'d, 'm, M, E>(
+    known: &'d [Declared<'m, M, E>],
+    key: &str,
+    key_of: impl Fn(&E) -> &str,
+) -> Option<&'d Declared<'m, M, E>> {
+    known.iter().find(|d| key_of(d.entry) == key)
+}
+
+/// How the declarations know `key`: not at all, retired (`retired` says whether an entry is),
+/// or in force; the first declaration decides.
+pub fn known_as<M, E>(
+    known: &[Declared<'_, M, E>],
+    key: &str,
+    key_of: impl Fn(&E) -> &str,
+    retired: impl Fn(&E) -> bool,
+) -> Known {
+    match declared(known, key, key_of) {
+        None => Known::No,
+        Some(d) if retired(d.entry) => Known::Retired,
+        Some(_) => Known::Current,
+    }
+}
+
+/// Why `set` refuses a value for a declared key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal<'e> {
+    /// The key is retired, for this reason: it arms nothing, whatever the value.
+    Retired(&'e str),
+    /// The value cannot be written on a line, or the key's kind refuses it.
+    Value,
+}
+
+/// Whether `set` may write `value` for a key declared with `retired` (why it is retired, when it
+/// is) and the kind's check `accepts`: a retired key never; then the value must be writable on
+/// one line ([`writable_value`]) and accepted by its kind.
+pub fn check_set<'e>(
+    retired: Option<&'e str>,
+    value: &str,
+    accepts: impl Fn(&str) -> bool,
+) -> Result<(), Refusal<'e>> {
+    if let Some(why) = retired {
+        return Err(Refusal::Retired(why));
+    }
+    if !writable_value(value) || !accepts(value) {
+        return Err(Refusal::Value);
+    }
+    Ok(())
+}
+
+/// How many of a file's classified lines fall in each class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Counts {
+    /// Declared and in force.
+    pub current: usize,
+    /// Declared by no member.
+    pub unknown: usize,
+    /// Retired.
+    pub retired: usize,
+    /// Set again on a later line.
+    pub duplicate: usize,
+}
+
+impl Counts {
+    /// Counts the classified lines.
+    pub fn of(classes: &[(FileEntry, KeyClass)]) -> Counts {
+        let mut c = Counts::default();
+        for (_, class) in classes {
+            match class {
+                KeyClass::Current => c.current += 1,
+                KeyClass::Unknown => c.unknown += 1,
+                KeyClass::Retired => c.retired += 1,
+                KeyClass::Duplicate => c.duplicate += 1,
+            }
+        }
+        c
+    }
+
+    /// Whether every line is current (true of a file with no key line).
+    pub fn all_current(&self) -> bool {
+        self.unknown == 0 && self.retired == 0 && self.duplicate == 0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_edited_file_reads_back_as_itself() {
+        // `aw family settings set|unset` report the file as written without reading it again: what
+        // they report of it (its settings and its malformed lines) must be what a reread gives.
+        // (A last line's carriage return may read back as its terminator once a line follows.)
+        for text in [
+            "",
+            "A=1",
+            "A=1\n",
+            "# c\r\nA=1\r\nbad line\nA=2\nB=x\r",
+            "A=1\r\nA\r=2\n\n",
+        ] {
+            for edit in [
+                (|f: &mut SettingsFile| {
+                    f.set("A", "9");
+                }) as fn(&mut SettingsFile),
+                |f| {
+                    f.set("C", "3");
+                },
+                |f| {
+                    f.unset("A");
+                },
+                |f| {
+                    f.unset("B");
+                },
+            ] {
+                let mut f = SettingsFile::parse(text);
+                edit(&mut f);
+                let again = SettingsFile::parse(&f.render());
+                assert_eq!(again.entries(), f.entries(), "{text:?}");
+                assert_eq!(again.malformed(), f.malformed(), "{text:?}");
+                assert_eq!(again.render(), f.render(), "{text:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn set_refuses_a_retired_key_before_its_value() {
+        let any = |_: &str| true;
+        let none = |_: &str| false;
+        assert_eq!(
+            check_set(Some("why"), "1", any),
+            Err(Refusal::Retired("why"))
+        );
+        assert_eq!(
+            check_set(Some("why"), "1", none),
+            Err(Refusal::Retired("why"))
+        );
+        assert_eq!(check_set(None, "1", none), Err(Refusal::Value));
+        assert_eq!(check_set(None, " 1", any), Err(Refusal::Value));
+        assert_eq!(check_set(None, "a\nB=1", any), Err(Refusal::Value));
+        assert_eq!(check_set(None, "1", any), Ok(()));
+    }
+
+    #[test]
+    fn the_first_declaration_says_how_a_key_is_known() {
+        // (member, [(key, retired)]): b's retired X comes second and does not count.
+        let members = [
+            ("a", vec![("X", false), ("R", true)]),
+            ("b", vec![("X", true), ("Y", false)]),
+        ];
+        let known = first_declarations(&members, |m| m.1.as_slice(), |e| e.0);
+        let how = |k: &str| known_as(&known, k, |e| e.0, |e| e.1);
+        assert_eq!(how("X"), Known::Current);
+        assert_eq!(how("R"), Known::Retired);
+        assert_eq!(how("Y"), Known::Current);
+        assert_eq!(how("Z"), Known::No);
+        assert_eq!(
+            declared(&known, "Y", |e| e.0).map(|d| d.member.0),
+            Some("b")
+        );
+    }
+
+    #[test]
+    fn counts_tally_each_class_and_all_current_needs_no_other() {
+        let file = SettingsFile::parse("A=1\nB=2\nA=3\nR=4\n");
+        let known = |k: &str| match k {
+            "A" => Known::Current,
+            "R" => Known::Retired,
+            _ => Known::No,
+        };
+        let c = Counts::of(&reconcile(&file, &known));
+        assert_eq!(
+            c,
+            Counts {
+                current: 1,
+                unknown: 1,
+                retired: 1,
+                duplicate: 1
+            }
+        );
+        assert!(!c.all_current());
+        assert!(Counts::of(&[]).all_current());
+    }
 
     #[test]
     fn the_first_declaration_of_a_key_wins() {

@@ -5,7 +5,7 @@ use super::roster::Member;
 use serde::Serialize;
 
 /// Where a member's copy stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum State {
     /// No marker file where the member should be.

@@ -194,7 +194,7 @@ pub fn derive(roles: &[(String, Option<String>, Option<String>)]) -> Result<Vec<
 }
 
 /// What is at a link's place in the bin folder.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Found {
     /// Nothing.
@@ -206,7 +206,7 @@ pub enum Found {
 }
 
 /// What to do at one link's place.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Action {
     /// Create the link.

@@ -52,9 +52,97 @@ pub fn posture_line(pins: &[Pins]) -> Option<String> {
     (!parts.is_empty()).then(|| parts.join(" · "))
 }
 
+/// What one backend's posture source gives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PostureState {
+    /// A posture block with its pins.
+    Pinned,
+    /// A manifest without a posture block.
+    Absent,
+    /// A malformed posture block.
+    Invalid,
+    /// A manifest expected but not read (a bundled copy, or an installed folder, without one that
+    /// parses).
+    Unreadable,
+    /// Nothing installed to read.
+    NotInstalled,
+}
+
+impl PostureState {
+    /// The wire spelling.
+    pub fn label(self) -> &'static str {
+        match self {
+            PostureState::Pinned => "pinned",
+            PostureState::Absent => "absent",
+            PostureState::Invalid => "invalid",
+            PostureState::Unreadable => "unreadable",
+            PostureState::NotInstalled => "not-installed",
+        }
+    }
+
+    /// The state of a source whose manifest could not be read: unreadable when one was
+    /// `expected` there (a bundled copy, an installed folder), else not installed.
+    pub fn unread(expected: bool) -> PostureState {
+        if expected {
+            PostureState::Unreadable
+        } else {
+            PostureState::NotInstalled
+        }
+    }
+
+    /// Whether this source silences the whole line, as the family's tools do: a malformed
+    /// posture or an unreadable manifest.
+    pub fn silences(self) -> bool {
+        matches!(self, PostureState::Invalid | PostureState::Unreadable)
+    }
+}
+
+/// The configured line of the backends, each given as its state and its pins when pinned: none
+/// when any source silences it (see [`PostureState::silences`]), else [`posture_line`].
+pub fn configured_line<'p>(
+    backends: impl IntoIterator<Item = (PostureState, Option<&'p Pins>)> + Clone,
+) -> Option<String> {
+    if backends.clone().into_iter().any(|(s, _)| s.silences()) {
+        return None;
+    }
+    let pins: Vec<Pins> = backends
+        .into_iter()
+        .filter_map(|(_, p)| p.cloned())
+        .collect();
+    posture_line(&pins)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_malformed_or_unreadable_source_silences_the_line() {
+        let codex = Pins {
+            label: "codex",
+            model: "m1".into(),
+            effort: None,
+            tier: None,
+            tier_declared: false,
+            settings_tier: None,
+        };
+        let line = |second: PostureState| {
+            configured_line([(PostureState::Pinned, Some(&codex)), (second, None)])
+        };
+        assert_eq!(
+            line(PostureState::Absent).as_deref(),
+            Some("codex model=m1")
+        );
+        assert_eq!(
+            line(PostureState::NotInstalled).as_deref(),
+            Some("codex model=m1")
+        );
+        assert_eq!(line(PostureState::Invalid), None);
+        assert_eq!(line(PostureState::Unreadable), None);
+        assert_eq!(PostureState::unread(true), PostureState::Unreadable);
+        assert_eq!(PostureState::unread(false), PostureState::NotInstalled);
+        assert_eq!(PostureState::NotInstalled.label(), "not-installed");
+    }
 
     #[test]
     fn line() {

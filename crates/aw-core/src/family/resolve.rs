@@ -4,7 +4,7 @@ use serde::Serialize;
 use std::path::{Path, PathBuf};
 
 /// Which part of `detect.installed` chose the folder.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Via {
     /// The environment variable, set and non-empty.
@@ -67,7 +67,7 @@ pub fn resolve_installed(
 }
 
 /// Why a folder is a candidate for a member.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Found {
     /// It is where `detect.installed` points.
@@ -97,7 +97,7 @@ pub fn candidates(
 }
 
 /// An installed copy's version against the bundled one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Freshness {
     /// The bundled copy is newer: a refresh would bring it.
@@ -108,6 +108,18 @@ pub enum Freshness {
     Unknown,
     /// Not compared: only a bridge whose copy is `ok` has a bundled copy to compare with.
     NotChecked,
+}
+
+impl Freshness {
+    /// The label used in output.
+    pub fn label(self) -> &'static str {
+        match self {
+            Freshness::Behind => "behind",
+            Freshness::Current => "current",
+            Freshness::Unknown => "unknown",
+            Freshness::NotChecked => "not-checked",
+        }
+    }
 }
 
 /// Compares an installed version with a bundled one as the kit does: each is read as the

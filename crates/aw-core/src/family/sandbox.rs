@@ -6,6 +6,8 @@
 //! `{"hosts":[sorted],"dirs":[sorted, unique, home-symbolic]}`, first 16 hex digits. Sorting is by
 //! UTF-16 code unit, as JavaScript's default sort compares.
 
+use super::roster::{BRIDGE_KIND, Member};
+use super::wiring::Wiring;
 use crate::canonical::sha256_hex;
 use serde::Serialize;
 
@@ -120,9 +122,103 @@ pub fn recipe(hosts: Vec<String>, dirs: Vec<String>, home: Option<&str>) -> Reci
     }
 }
 
+/// The bridges among the surveyed members, as the kit walks its bundle folder: only the
+/// execution backends, in name order (`member` gives each item's roster entry).
+pub fn bridges_in_kit_order<T>(
+    members: impl IntoIterator<Item = T>,
+    member: impl Fn(&T) -> &Member,
+) -> Vec<T> {
+    let mut out: Vec<T> = members
+        .into_iter()
+        .filter(|m| member(m).kind == BRIDGE_KIND)
+        .collect();
+    out.sort_by_key(|m| member(m).name);
+    out
+}
+
+/// Whether a bridge counts towards the recipe: with `--all` (`all`) every bridge does, else only
+/// one whose review wrapper is wired (a bridge without a review wrapper never is).
+pub fn counts(all: bool, wiring: Option<Wiring>) -> bool {
+    all || wiring.is_some_and(Wiring::wired)
+}
+
+/// The recipe of the counted bridges, each given as its hosts and its writable dirs (resolved):
+/// hosts and dirs merged in member order, first occurrence kept; `None` when no bridge counts,
+/// since then there is no advice to give.
+pub fn lane_recipe<'a, H, D>(
+    counted: impl IntoIterator<Item = (H, D)>,
+    home: Option<&str>,
+) -> Option<Recipe>
+where
+    H: IntoIterator<Item = &'a str>,
+    D: IntoIterator<Item = &'a str>,
+{
+    let mut hosts: Vec<&str> = Vec::new();
+    let mut dirs: Vec<&str> = Vec::new();
+    let mut any = false;
+    for (h, d) in counted {
+        any = true;
+        hosts.extend(h);
+        dirs.extend(d);
+    }
+    any.then(|| recipe(merge_hosts(hosts), merge_hosts(dirs), home))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[test]
+    fn only_the_bridges_count_in_name_order() {
+        let mut roster: Vec<&Member> = crate::family::MEMBERS.iter().collect();
+        roster.reverse();
+        let order: Vec<&str> = bridges_in_kit_order(roster, |m| m)
+            .iter()
+            .map(|m| m.name)
+            .collect();
+        let mut want: Vec<&str> = crate::family::MEMBERS
+            .iter()
+            .filter(|m| m.kind == BRIDGE_KIND)
+            .map(|m| m.name)
+            .collect();
+        want.sort_unstable();
+        assert!(!want.is_empty());
+        assert_eq!(order, want);
+    }
+
+    #[test]
+    fn a_bridge_counts_when_wired_or_with_all() {
+        let wired = Wiring {
+            excluded: true,
+            on_path: true,
+            allowed: true,
+        };
+        let half = Wiring {
+            allowed: false,
+            ..wired
+        };
+        assert!(counts(false, Some(wired)));
+        assert!(!counts(false, Some(half)));
+        assert!(!counts(false, None));
+        assert!(counts(true, Some(half)));
+        assert!(counts(true, None));
+    }
+
+    #[test]
+    fn the_lane_recipe_merges_the_counted_bridges_and_needs_one() {
+        let none: [(Vec<&str>, Vec<&str>); 0] = [];
+        assert_eq!(lane_recipe(none, None), None);
+        let r = lane_recipe(
+            [
+                (vec!["x.io", "y.io"], vec!["/s"]),
+                (vec!["y.io", "z.io"], vec!["/s", "/t"]),
+            ],
+            None,
+        )
+        .unwrap();
+        assert_eq!(r.hosts, ["x.io", "y.io", "z.io"]);
+        assert_eq!(r.dirs, ["/s", "/t"]);
+        assert_eq!(r.fingerprint, recipe_fingerprint(&r.hosts, &r.dirs, None));
+    }
 
     fn v(items: &[&str]) -> Vec<String> {
         items.iter().map(|s| s.to_string()).collect()

@@ -83,7 +83,7 @@ impl ClaudeWiring {
 }
 
 /// The three conditions of a wired review wrapper.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Wiring {
     /// Listed, by its bare name, in `sandbox.excludedCommands`.

@@ -13,6 +13,7 @@ pub mod context;
 pub mod demo;
 pub mod designs;
 pub mod envelope;
+pub mod family;
 pub mod lock;
 pub mod manifest_validate;
 pub mod multiroot;

@@ -88,3 +88,27 @@ pub struct BlockWrite<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub block_language: Option<BlockLanguage<'a>>,
 }
+
+/// The output of `aw set-working-branch` and `aw set-qa-branch`: the block write's report.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct BranchSet<'a> {
+    /// The write, as every block write reports it.
+    #[serde(flatten)]
+    pub write: BlockWrite<'a>,
+    /// The alias whose branch was set (for the human view).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub alias: &'a str,
+    /// The branch set (for the human view).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub branch: &'a str,
+    /// `working branch` or `QA branch` (for the human view).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub list: &'static str,
+    /// Each file written, whatever `--verbose` says (for the human view).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub files: Vec<FileResult>,
+}

@@ -71,6 +71,30 @@ pub const ENTRIES: &[Entry] = &[
         schema: schema_of::<super::visibility::Multiroot<'static>>,
     },
     Entry {
+        command: "family-links",
+        schema: schema_of::<super::family::FamilyLinks>,
+    },
+    Entry {
+        command: "family-modes",
+        schema: schema_of::<super::family::FamilyModes<serde_json::Value>>,
+    },
+    Entry {
+        command: "family-posture",
+        schema: schema_of::<super::family::FamilyPosture>,
+    },
+    Entry {
+        command: "family-sandbox",
+        schema: schema_of::<super::family::FamilySandbox>,
+    },
+    Entry {
+        command: "family-settings",
+        schema: schema_of::<super::family::FamilySettings<'static>>,
+    },
+    Entry {
+        command: "family-status",
+        schema: schema_of::<super::family::FamilyStatus>,
+    },
+    Entry {
         command: "flow-advance",
         schema: schema_of::<crate::flow::directive::Directive>,
     },
@@ -149,6 +173,14 @@ pub const ENTRIES: &[Entry] = &[
     Entry {
         command: "sessions",
         schema: schema_of::<super::sessions::Listing>,
+    },
+    Entry {
+        command: "set-qa-branch",
+        schema: schema_of::<super::project_block::BranchSet<'static>>,
+    },
+    Entry {
+        command: "set-working-branch",
+        schema: schema_of::<super::project_block::BranchSet<'static>>,
     },
     Entry {
         command: "skill-index",

@@ -6,6 +6,7 @@
 //! view reads nothing, decides no rule and never looks into a JSON value; it writes with
 //! `write!` into the one buffer it is given.
 
+pub mod branch_set;
 pub mod capability;
 pub mod capability_descriptor;
 pub mod checkpoint_read;
@@ -13,13 +14,18 @@ pub mod checkpoint_write;
 pub mod context;
 pub mod designs;
 pub mod failure;
+pub mod family_links;
+pub mod family_modes;
+pub mod family_posture;
+pub mod family_sandbox;
+pub mod family_settings;
+pub mod family_status;
 pub mod flow;
 pub mod hooks;
 pub mod manifest_validate;
 pub mod narrative;
 pub mod next_number;
 pub mod persist;
-pub mod project_block;
 pub mod project_md_upsert;
 pub mod project_write;
 pub mod remove_source;

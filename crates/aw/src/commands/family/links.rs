@@ -6,8 +6,10 @@ use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean_lines;
+use crate::views::View;
 use aw_core::error_code::ErrorCode;
 use aw_core::family::links::{Action, SourceProblem, action, derive};
+use aw_core::wire::family::{FamilyLinks, LinkRow};
 use aw_manifest::role_wrappers_of;
 use aw_workspace::family::links::{
     ApplyError, apply as apply_links, found, prepare_bin, remove, source_ready,
@@ -15,7 +17,6 @@ use aw_workspace::family::links::{
 use aw_workspace::family::skill::resolve_arg;
 use aw_workspace::locate::current_dir;
 use clap::Args;
-use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
 // Arguments of `aw family links`.
@@ -164,24 +165,28 @@ pub fn run(args: &LinksArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     } else {
         "plan"
     };
-    let items: Vec<Value> = rows
-        .iter()
-        .zip(&done)
-        .map(|(r, did)| {
-            json!({"cmd": r.cmd, "roles": r.roles, "source": r.source,
-                   "target": r.target.to_string_lossy(), "found": r.found, "action": r.action,
-                   "problem": r.problem.as_ref().map(SourceProblem::message), "done": did})
-        })
-        .collect();
-    let model = json!({
-        "skillDir": root.to_string_lossy(),
-        "binDir": bin.to_string_lossy(),
-        "mode": mode,
-        "links": items,
-    });
+    let model = FamilyLinks {
+        skill_dir: root.to_string_lossy().into_owned(),
+        bin_dir: bin.to_string_lossy().into_owned(),
+        mode,
+        links: rows
+            .into_iter()
+            .zip(done)
+            .map(|(r, done)| LinkRow {
+                problem: r.problem.as_ref().map(SourceProblem::message),
+                target: r.target.to_string_lossy().into_owned(),
+                cmd: r.cmd,
+                roles: r.roles,
+                source: r.source,
+                found: r.found,
+                action: r.action,
+                done,
+            })
+            .collect(),
+    };
     Ok(match style.format {
         Format::Json => Outcome::json(&model),
-        Format::Human => Outcome::text(clean_lines(&human(&model)).into_owned()),
+        Format::Human => Outcome::text(clean_lines(&model.text(&style)).into_owned()),
     })
 }
 
@@ -225,35 +230,4 @@ fn link_failed(bin: &std::path::Path, cmd: &str, e: &std::io::Error) -> Failure 
         format!("could not change the link {}/{cmd}: {e}", bin.display()),
         "look at that path, then run again",
     )
-}
-
-fn human(model: &Value) -> String {
-    let mode = model["mode"].as_str().unwrap_or("plan");
-    let mut out = String::new();
-    for l in model["links"].as_array().into_iter().flatten() {
-        let act = l["action"].as_str().unwrap_or("?");
-        let word = match (act, l["done"].as_bool() == Some(true), mode) {
-            ("create", true, _) => "created",
-            ("remove", true, _) => "removed",
-            ("create", false, _) if l["problem"].is_string() => "cannot be linked",
-            ("create", false, _) => "would create",
-            ("remove", false, _) => "would remove",
-            ("conflict", _, _) => "not aw's, left alone",
-            (_, _, "remove") => "nothing of aw's",
-            _ => "in place",
-        };
-        out.push_str(&format!(
-            "{}/{} -> {}  ({word})\n",
-            model["binDir"].as_str().unwrap_or(""),
-            l["cmd"].as_str().unwrap_or(""),
-            l["target"].as_str().unwrap_or("")
-        ));
-        if let Some(p) = l["problem"].as_str() {
-            out.push_str(&format!("    the source cannot be linked: {p}\n"));
-        }
-    }
-    if mode == "plan" {
-        out.push_str("dry run: nothing written (--apply creates, --remove removes aw's links)\n");
-    }
-    out
 }

@@ -3,17 +3,16 @@
 use super::survey::{roots, survey};
 use crate::context::Ctx;
 use crate::failure::Failure;
-use crate::output::{Format, Outcome};
-use crate::style::clean;
+use crate::output::Outcome;
 use aw_core::family::State;
 use aw_core::family::bridge_settings::{active, env_rule, resolve};
-use aw_core::family::posture::{BACKENDS, Pins, TIER_SETTING, posture_line};
+use aw_core::family::posture::{BACKENDS, Pins, PostureState, TIER_SETTING, configured_line};
+use aw_core::wire::family::{FamilyPosture, PostureBackend, PosturePins};
 use aw_manifest::{PostureBlock, SettingEntry, SettingKind, Summary};
 use aw_workspace::family::bridge_settings::{config_home, file_path, read as read_settings};
 use aw_workspace::family::read_copy;
 use aw_workspace::locate::env_value;
 use clap::Args;
-use serde_json::{Value, json};
 use std::path::PathBuf;
 
 // Arguments of `aw family posture`.
@@ -43,8 +42,8 @@ struct Backend {
     name: &'static str,
     label: &'static str,
     dir: Option<PathBuf>,
-    /// `pinned`, `absent`, `invalid`, `unreadable` or `not-installed`.
-    state: &'static str,
+    /// What its posture source gives.
+    state: PostureState,
     /// The installed copy's rung, when an installed copy was read.
     ladder: Option<State>,
     pins: Option<Pins>,
@@ -111,28 +110,27 @@ pub fn run(args: &PostureArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         }
         backends.push(b);
     }
-    // The family's rule: any malformed or unreadable source silences the whole line.
-    let silenced = backends
-        .iter()
-        .any(|b| b.state == "invalid" || b.state == "unreadable");
-    let pins: Vec<Pins> = backends.iter().filter_map(|b| b.pins.clone()).collect();
-    let line = if silenced { None } else { posture_line(&pins) };
-    let model = json!({
-        "line": line,
-        "backends": backends.iter().map(|b| json!({
-            "name": b.name,
-            "label": b.label,
-            "dir": b.dir.as_ref().map(|d| d.display().to_string()),
-            "state": b.state,
-            "ladder": b.ladder.map(State::label),
-            "posture": b.pins.as_ref().map(|p| json!({"model": p.model, "effort": p.effort, "tier": p.tier})),
-            "errors": b.errors,
-        })).collect::<Vec<_>>(),
-    });
-    Ok(match style.format {
-        Format::Json => Outcome::json(&model),
-        Format::Human => Outcome::text(human(&model)),
-    })
+    let line = configured_line(backends.iter().map(|b| (b.state, b.pins.as_ref())));
+    let model = FamilyPosture {
+        line,
+        backends: backends
+            .iter()
+            .map(|b| PostureBackend {
+                name: b.name,
+                label: b.label,
+                dir: b.dir.as_ref().map(|d| d.display().to_string()),
+                state: b.state.label(),
+                ladder: b.ladder.map(State::label),
+                posture: b.pins.as_ref().map(|p| PosturePins {
+                    model: p.model.clone(),
+                    effort: p.effort.clone(),
+                    tier: p.tier.clone(),
+                }),
+                errors: b.errors.clone(),
+            })
+            .collect(),
+    };
+    Ok(Outcome::shown(&model, &style))
 }
 
 /// The active value of the tier setting a member declares in `settings` (env > file > default,
@@ -169,23 +167,22 @@ fn backend(src: Source, bundled: bool) -> Backend {
         name: src.name,
         label: src.label,
         dir: src.dir,
-        state: "not-installed",
+        state: PostureState::NotInstalled,
         ladder: src.ladder,
         pins: None,
         errors: Vec::new(),
     };
     let label = src.label;
     match src.summary {
-        None if bundled || b.dir.is_some() => b.state = "unreadable",
-        None => {}
+        None => b.state = PostureState::unread(bundled || b.dir.is_some()),
         Some(s) => match s.posture {
-            PostureBlock::Absent => b.state = "absent",
+            PostureBlock::Absent => b.state = PostureState::Absent,
             PostureBlock::Invalid(findings) => {
-                b.state = "invalid";
+                b.state = PostureState::Invalid;
                 b.errors = findings.into_iter().map(|f| f.message).collect();
             }
             PostureBlock::Pins(p) => {
-                b.state = "pinned";
+                b.state = PostureState::Pinned;
                 b.pins = Some(Pins {
                     label,
                     model: p.model,
@@ -198,30 +195,4 @@ fn backend(src: Source, bundled: bool) -> Backend {
         },
     }
     b
-}
-
-fn human(model: &Value) -> String {
-    // Each piece is cleaned on its own, so a manifest value cannot start a line of its own.
-    let mut out = match model["line"].as_str() {
-        Some(line) => format!("{}\n", clean(line)),
-        None => "no configured posture\n".to_owned(),
-    };
-    for b in model["backends"].as_array().into_iter().flatten() {
-        let ladder = b["ladder"].as_str().filter(|l| *l != "ok");
-        if b["state"] == "pinned" && ladder.is_none() {
-            continue;
-        }
-        let copy = ladder.map_or(String::new(), |l| {
-            format!(" (its installed copy is {l}: `aw family status` says why)")
-        });
-        out.push_str(&format!(
-            "    {}: {}{copy}\n",
-            clean(b["name"].as_str().unwrap_or("")),
-            clean(b["state"].as_str().unwrap_or(""))
-        ));
-        for e in b["errors"].as_array().into_iter().flatten() {
-            out.push_str(&format!("        {}\n", clean(e.as_str().unwrap_or(""))));
-        }
-    }
-    out
 }

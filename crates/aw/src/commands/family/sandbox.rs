@@ -8,10 +8,13 @@ use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean_lines;
+use crate::views::View;
 use aw_core::family::State;
-use aw_core::family::roster::BRIDGE_KIND;
-use aw_core::family::sandbox::{Recipe, merge_hosts, recipe, resolve_writable_dir};
+use aw_core::family::sandbox::{bridges_in_kit_order, counts, lane_recipe, resolve_writable_dir};
 use aw_core::family::wiring::{Ack, ClaudeWiring, SETTINGS_FILES, acknowledgement, wiring};
+use aw_core::wire::family::{
+    FamilySandbox, SandboxDir, SandboxMember, SandboxSkipped, SettingsSkipped,
+};
 use aw_manifest::Class;
 use aw_manifest::sandbox_view_of;
 use aw_workspace::family::skill::resolve_arg;
@@ -20,7 +23,6 @@ use aw_workspace::install::on_path;
 use aw_workspace::locate::current_dir;
 use aw_workspace::locate::env_value;
 use clap::Args;
-use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
 // Arguments of `aw family sandbox`.
@@ -64,7 +66,7 @@ fn bridge_dirs(
     args: &SandboxArgs,
     cwd: &Path,
     cx: &Ctx<'_>,
-) -> Result<(Vec<Bridge>, Vec<Value>), Failure> {
+) -> Result<(Vec<Bridge>, Vec<SandboxSkipped>), Failure> {
     let mut skipped = Vec::new();
     if !args.members.is_empty() {
         let mut dirs = Vec::new();
@@ -79,36 +81,34 @@ fn bridge_dirs(
                     .errors
                     .first()
                     .map_or("", |e| e.message.as_str());
-                skipped.push(json!({
-                    "dir": dir.to_string_lossy(),
-                    "reason": format!("its manifest does not validate: {first}"),
-                }));
+                skipped.push(SandboxSkipped {
+                    dir: dir.to_string_lossy().into_owned(),
+                    reason: format!("its manifest does not validate: {first}"),
+                });
             }
         }
         return Ok((dirs, skipped));
     }
     let (cwd, roots) = roots(&[], cx)?;
-    let mut bridges: Vec<_> = survey(&cwd, &roots, cx)
-        .into_iter()
-        .filter(|s| s.member.kind == BRIDGE_KIND)
-        .collect();
-    // The kit walks its bundle folder, so the bridges come in name order.
-    bridges.sort_by_key(|s| s.member.name);
+    let bridges = bridges_in_kit_order(survey(&cwd, &roots, cx), |s| s.member);
     let mut dirs = Vec::new();
     for s in &bridges {
         let Some(copy) = s.primary() else { continue };
         if copy.class.state == State::Ok {
             dirs.push((copy.dir.clone(), copy.copy.text()));
         } else {
-            skipped.push(json!({
-                "dir": copy.dir.to_string_lossy(),
-                "reason": format!(
+            skipped.push(SandboxSkipped {
+                dir: copy.dir.to_string_lossy().into_owned(),
+                reason: format!(
                     "{} is {}{}",
                     s.member.name,
                     copy.class.state.label(),
-                    copy.class.reason.as_ref().map_or(String::new(), |r| format!(": {r}"))
+                    copy.class
+                        .reason
+                        .as_ref()
+                        .map_or(String::new(), |r| format!(": {r}"))
                 ),
-            }));
+            });
         }
     }
     Ok((dirs, skipped))
@@ -132,13 +132,14 @@ pub fn run(args: &SandboxArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             Ok(problems) => problems,
             Err(why) => vec![why],
         };
-        for why in problems {
-            settings_skipped.push(json!({"path": path.to_string_lossy(), "reason": why}));
+        for reason in problems {
+            settings_skipped.push(SettingsSkipped {
+                path: path.to_string_lossy().into_owned(),
+                reason,
+            });
         }
     }
     let mut members = Vec::new();
-    let mut all_hosts: Vec<String> = Vec::new();
-    let mut all_dirs: Vec<String> = Vec::new();
     for (dir, text) in &dirs {
         let shown = dir.to_string_lossy().into_owned();
         // A copy that validated was read whole; only one that could not be read is read again,
@@ -151,70 +152,77 @@ pub fn run(args: &SandboxArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         let view = match read {
             Ok(r) => r,
             Err(f) => {
-                skipped.push(json!({"dir": shown, "reason": f.message}));
+                skipped.push(SandboxSkipped {
+                    dir: shown,
+                    reason: f.message,
+                });
                 continue;
             }
         };
-        let wired = view
+        let wiring = view
             .review_cmd
             .as_deref()
             .map(|cmd| wiring(cmd, &claude, on_path(cmd).is_some()));
-        let counted = args.all || wired.is_some_and(|w| w.wired());
-        let resolved: Vec<Value> = view
+        let dirs = view
             .dirs
-            .iter()
+            .into_iter()
             .map(|d| {
                 let env = d.env.as_deref().and_then(env_value);
-                let path = resolve_writable_dir(env.as_deref(), &d.default, &root);
+                let resolved = resolve_writable_dir(env.as_deref(), &d.default, &root);
                 let from = if env.is_some_and(|e| !e.is_empty()) {
                     "env"
                 } else {
                     "default"
                 };
-                if counted {
-                    all_dirs.push(path.clone());
+                SandboxDir {
+                    env: d.env,
+                    default: d.default,
+                    resolved,
+                    from,
                 }
-                json!({"env": d.env, "default": d.default, "resolved": path, "from": from})
             })
             .collect();
-        if counted {
-            all_hosts.extend(view.hosts.iter().cloned());
-        }
-        members.push(json!({
-            "dir": shown,
-            "name": view.name,
-            "reviewCmd": view.review_cmd,
-            "wiring": wired,
-            "counted": counted,
-            "hosts": view.hosts,
-            "dirs": resolved,
-        }));
+        members.push(SandboxMember {
+            dir: shown,
+            name: view.name,
+            review_cmd: view.review_cmd,
+            wiring,
+            counted: counts(args.all, wiring),
+            hosts: view.hosts,
+            dirs,
+        });
     }
-    let hosts = merge_hosts(all_hosts.iter().map(String::as_str));
-    let unique_dirs = merge_hosts(all_dirs.iter().map(String::as_str));
     let home_text = home.as_ref().map(|h| h.to_string_lossy().into_owned());
-    let any_counted = members.iter().any(|m| m["counted"] == true);
-    let recipe = any_counted.then(|| recipe(hosts, unique_dirs, home_text.as_deref()));
+    let counted = members.iter().filter(|m| m.counted).map(|m| {
+        (
+            m.hosts.iter().map(String::as_str),
+            m.dirs.iter().map(|d| d.resolved.as_str()),
+        )
+    });
+    let recipe = lane_recipe(counted, home_text.as_deref());
     let ack = recipe
         .as_ref()
         .map(|r| ack(&project, &claude, &r.fingerprint));
-    let scope = if args.all { "all" } else { "wired" };
-    let model = json!({
-        "projectRoot": root,
-        "scope": scope,
-        "members": members,
-        "skipped": skipped,
-        "settingsSkipped": settings_skipped,
-        "hosts": recipe.as_ref().map(|r| r.hosts.clone()).unwrap_or_default(),
-        "dirs": recipe.as_ref().map(|r| r.dirs.clone()).unwrap_or_default(),
-        "fingerprint": recipe.as_ref().map(|r| r.fingerprint.clone()),
-        "acknowledged": ack.as_ref().and_then(|a| a.acknowledged),
-        "ackSource": ack.as_ref().and_then(|a| a.source),
-        "ackError": ack.as_ref().and_then(|a| a.error.clone()),
-    });
+    let (hosts, dirs, fingerprint) = match recipe {
+        Some(r) => (r.hosts, r.dirs, Some(r.fingerprint)),
+        None => (Vec::new(), Vec::new(), None),
+    };
+    let model = FamilySandbox {
+        project_root: root,
+        scope: if args.all { "all" } else { "wired" },
+        members,
+        skipped,
+        settings_skipped,
+        hosts,
+        dirs,
+        fingerprint,
+        acknowledged: ack.as_ref().and_then(|a| a.acknowledged),
+        ack_source: ack.as_ref().and_then(|a| a.source),
+        ack_error: ack.and_then(|a| a.error),
+    };
     Ok(match style.format {
         Format::Json => Outcome::json(&model),
-        Format::Human => Outcome::text(clean_lines(&human(recipe.as_ref(), &model)).into_owned()),
+        Format::Human => Outcome::text(clean_lines(&model.text(&style)).into_owned()),
     })
 }
 
@@ -222,85 +230,4 @@ pub fn run(args: &SandboxArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
 /// the older key of the Claude settings files); which one counts is the core's.
 fn ack(project: &Path, claude: &ClaudeWiring, fingerprint: &str) -> Ack {
     acknowledgement(acks_text(project), &claude.legacy_acks, fingerprint)
-}
-
-fn human(recipe: Option<&Recipe>, v: &Value) -> String {
-    let mut out = String::new();
-    let members = v["members"].as_array().cloned().unwrap_or_default();
-    let name = |m: &Value| -> String {
-        m["name"]
-            .as_str()
-            .or(m["dir"].as_str())
-            .unwrap_or("?")
-            .to_owned()
-    };
-    match recipe {
-        None if members.is_empty() => out.push_str("no family bridge is installed and ok\n"),
-        None => {
-            out.push_str(
-                "no review wrapper is wired into this project, so there is no sandbox-lane \
-                 advice (wired: named in sandbox.excludedCommands, allowed by Bash(<cmd> \
-                 code:*), on PATH)\n",
-            );
-            for m in &members {
-                out.push_str(&format!("  {}: {}\n", name(m), wiring_line(m)));
-            }
-            out.push_str("--all shows the recipe for every bridge, wired or not\n");
-        }
-        Some(r) => {
-            out.push_str(&format!(
-                "egress hosts [{}]; writable state dirs [{}]\n",
-                r.hosts.join(", "),
-                r.dirs.join(", ")
-            ));
-            let ack = match (&v["acknowledged"], v["ackSource"].as_str()) {
-                (Value::Bool(true), Some(source)) => format!("acknowledged in {source}"),
-                (Value::Bool(false), _) => "not acknowledged yet".to_owned(),
-                _ => format!(
-                    "acknowledgement unknown: {}",
-                    v["ackError"].as_str().unwrap_or("?")
-                ),
-            };
-            out.push_str(&format!("recipe fingerprint: {} ({ack})\n", r.fingerprint));
-            let counted: Vec<String> = members
-                .iter()
-                .filter(|m| m["counted"] == true)
-                .map(name)
-                .collect();
-            out.push_str(&format!("from: {}\n", counted.join(", ")));
-            for m in members.iter().filter(|m| m["counted"] != true) {
-                out.push_str(&format!("not counted {}: {}\n", name(m), wiring_line(m)));
-            }
-        }
-    }
-    for s in v["skipped"].as_array().into_iter().flatten() {
-        out.push_str(&format!(
-            "skipped {}: {}\n",
-            s["dir"].as_str().unwrap_or("?"),
-            s["reason"].as_str().unwrap_or("?")
-        ));
-    }
-    for s in v["settingsSkipped"].as_array().into_iter().flatten() {
-        out.push_str(&format!(
-            "Claude Code settings {}: {}\n",
-            s["path"].as_str().unwrap_or("?"),
-            s["reason"].as_str().unwrap_or("?")
-        ));
-    }
-    out
-}
-
-/// What a member's review wrapper lacks, in words.
-fn wiring_line(m: &Value) -> String {
-    let Some(cmd) = m["reviewCmd"].as_str() else {
-        return "declares no review wrapper (roles.review.cmd)".to_owned();
-    };
-    let w = &m["wiring"];
-    let mark = |k: &str| if w[k] == true { "yes" } else { "no" };
-    format!(
-        "{cmd} excluded from the sandbox: {}, on PATH: {}, allowed: {}",
-        mark("excluded"),
-        mark("onPath"),
-        mark("allowed")
-    )
 }

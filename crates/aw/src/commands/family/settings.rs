@@ -2,20 +2,26 @@
 //!
 //! The bridges' host settings file, `${XDG_CONFIG_HOME:-~/.config}/agent-workflow/
 //! bridge-settings.conf`, typed by the `settings` blocks of the family members' manifests. The
-//! file format, the edits and the resolution are `aw_core::family::bridge_settings`'s; the file and the
-//! members on disk are `aw_workspace::family::bridge_settings`'s.
+//! file format, the edits, the resolution and the verbs' rules (which declaration wins, what `set`
+//! refuses, how `reconcile` classifies) are `aw_core::family::bridge_settings`'s; the file and
+//! the members on disk are `aw_workspace::family::bridge_settings`'s; the output is
+//! `aw_core::wire::family::FamilySettings`, shown by `views::family_settings`. A verb reads the
+//! file once: after a write, the file as written is what it reports.
 
 use super::survey::{roots, survey};
 use crate::context::Ctx;
 use crate::failure::Failure;
-use crate::output::{Format, Outcome};
-use crate::style::{clean, escaped};
+use crate::output::Outcome;
 use aw_core::error_code::ErrorCode;
 use aw_core::family::bridge_settings::{
-    Declared, Effective, KeyClass, Known, Outcome as FileOutcome, SettingsFile, env_rule,
-    first_declarations, outcome, reconcile, resolve, writable_value,
+    Counts, Declared, Effective, Outcome as FileOutcome, Refusal, SettingsFile, check_set,
+    declared, env_rule, first_declarations, known_as, outcome, reconcile, resolve,
 };
 use aw_core::family::roster::BRIDGE_KIND;
+use aw_core::wire::family::{
+    ClassifiedKey, FamilySettings, InvalidValueDetails, RetiredKeyDetails, Setting, SettingsMember,
+    SettingsVerb, UnknownKeyDetails,
+};
 use aw_manifest::{Class, SettingEntry, SettingKind};
 use aw_workspace::family::bridge_settings::{
     FileState, Member, config_home, edit, file_path, member_at,
@@ -24,7 +30,6 @@ use aw_workspace::family::skill::resolve_arg;
 use aw_workspace::locate::current_dir;
 use aw_workspace::locate::env_value;
 use clap::{Args, Subcommand};
-use serde_json::{Value, json};
 use std::path::Path;
 
 // Arguments of `aw family settings`.
@@ -125,41 +130,60 @@ pub fn run(args: &SettingsArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         ));
     };
     let path = file_path(&config);
-    let view = View {
+    let settings = Settings {
         known: &known,
         members: &members,
         path: &path,
     };
     let verb = args.verb.as_ref().unwrap_or(&Verb::List);
     let model = match verb {
-        Verb::List => view.list()?,
-        Verb::Get { key } => view.get(key)?,
-        Verb::Set { key, value } => view.set(&config, key, value)?,
-        Verb::Unset { key } => view.unset(&config, key)?,
-        Verb::Reconcile => view.reconcile()?,
+        Verb::List => settings.list(),
+        Verb::Get { key } => settings.get(key)?,
+        Verb::Set { key, value } => settings.set(&config, key, value)?,
+        Verb::Unset { key } => settings.unset(&config, key)?,
+        Verb::Reconcile => settings.reconcile(),
     };
-    Ok(match style.format {
-        Format::Json => Outcome::json(&model),
-        Format::Human => Outcome::text(human(verb, &model)),
-    })
+    Ok(Outcome::shown(&model, &style))
 }
 
-struct View<'a, 'm> {
+/// What every verb reads from: the known keys, the members that declare them, the file.
+struct Settings<'a, 'm> {
     known: &'a [KnownKey<'m>],
     members: &'a [Member],
     path: &'a Path,
 }
 
-impl View<'_, '_> {
+/// An entry's key.
+fn key_of(e: &SettingEntry) -> &str {
+    &e.key
+}
+
+/// The wire spelling of a setting's kind.
+fn kind_name(kind: SettingKind) -> &'static str {
+    match kind {
+        SettingKind::Enum => "enum",
+        SettingKind::Integer => "integer",
+        SettingKind::Duration => "duration",
+        SettingKind::Boolean => "boolean",
+    }
+}
+
+/// The wire spelling of a validator class.
+fn class_name(class: Class) -> &'static str {
+    match class {
+        Class::Valid => "valid",
+        Class::Invalid => "invalid",
+        Class::Unsupported => "unsupported",
+    }
+}
+
+impl<'a> Settings<'a, '_> {
     fn state(&self) -> FileState {
         aw_workspace::family::bridge_settings::read(self.path)
     }
 
-    fn find(&self, key: &str) -> Result<&KnownKey<'_>, Failure> {
-        self.known
-            .iter()
-            .find(|k| k.entry.key == key)
-            .ok_or_else(|| self.unknown(key))
+    fn find(&self, key: &str) -> Result<&'a KnownKey<'a>, Failure> {
+        declared(self.known, key, key_of).ok_or_else(|| self.unknown(key))
     }
 
     fn unknown(&self, key: &str) -> Failure {
@@ -169,336 +193,223 @@ impl View<'_, '_> {
         } else {
             keys.join(", ")
         };
+        let details = UnknownKeyDetails { key, known: &keys };
         let mut f = Failure::new(
             ErrorCode::FamilySettingsUnknownKey,
             format!("unknown settings key '{key}'; the known keys are: {list}"),
             "use one of the known keys (`aw family settings list` shows them), or pass --from \
              <skill-dir> to read another member's keys",
         )
-        .with_details(json!({ "key": key, "known": keys }));
+        .with_details(serde_json::to_value(details).unwrap_or_default());
         f.exit = 2;
         f
     }
 
-    fn setting(&self, k: &KnownKey<'_>, file: Option<&SettingsFile>) -> Value {
-        let e = k.entry;
+    fn setting(&self, k: &KnownKey<'a>, file: Option<&SettingsFile>) -> Setting<'a> {
+        let e: &'a SettingEntry = k.entry;
         let env = env_value(&e.key);
         let in_file = file.and_then(|f| f.value(&e.key));
         let rule = env_rule(&e.key, e.kind == SettingKind::Enum);
         let eff: Effective = resolve(env.as_deref(), rule, in_file, e.default.as_deref(), &|v| {
             e.accepts(v)
         });
-        let mut v = json!({
-            "key": e.key,
-            "member": k.member.name(),
-            "memberDir": k.member.dir.to_string_lossy(),
-            "kind": e.kind,
-            "allowed": e.allowed_label(),
-            "default": e.default,
-            "retired": e.retired,
-            "effect": e.effect,
-            "appliesTo": e.applies_to,
-            "env": env,
-            "file": in_file,
-            "value": eff.value,
-            "source": eff.source,
-            "ignored": eff.ignored,
-        });
-        if !e.values.is_empty() {
-            v["values"] = json!(e.values);
+        let bounded = e.min.is_some() || e.max.is_some();
+        Setting {
+            key: &e.key,
+            member: k.member.name(),
+            member_dir: k.member.dir.to_string_lossy().into_owned(),
+            kind: kind_name(e.kind),
+            allowed: e.allowed_label(),
+            default: e.default.as_deref(),
+            retired: e.retired.as_deref(),
+            effect: &e.effect,
+            applies_to: &e.applies_to,
+            env,
+            file: in_file.map(str::to_owned),
+            value: eff.value,
+            source: eff.source,
+            ignored: eff.ignored,
+            values: (!e.values.is_empty()).then_some(e.values.as_slice()),
+            min: bounded.then_some(e.min),
+            max: bounded.then_some(e.max),
         }
-        if e.min.is_some() || e.max.is_some() {
-            v["min"] = json!(e.min);
-            v["max"] = json!(e.max);
-        }
-        v
     }
 
-    fn head(&self, state: &FileState) -> Value {
-        let mut v = json!({
-            "file": self.path.to_string_lossy(),
-            "exists": !matches!(state, FileState::Absent),
-            "fileState": state.name(),
-            "malformed": state.file().map(SettingsFile::malformed).unwrap_or_default(),
-        });
-        match state {
-            FileState::Unusable(why) => {
-                v["warning"] = json!(format!(
-                    "the settings file cannot be read ({why}); the wrappers ignore it and their \
+    /// The model's head: the file and its state; the verb's keys are `None`.
+    fn head(&self, verb: SettingsVerb, state: &FileState) -> FamilySettings<'a> {
+        let warning = match state {
+            FileState::Unusable(why) => Some(format!(
+                "the settings file cannot be read ({why}); the wrappers ignore it and their \
                  built-in values apply"
-                ))
-            }
-            FileState::Present { utf8: false, .. } => {
-                v["warning"] = json!(
-                    "the settings file is not UTF-8 throughout; its other lines still count, but aw \
+            )),
+            FileState::Present { utf8: false, .. } => Some(
+                "the settings file is not UTF-8 throughout; its other lines still count, but aw \
                  will not rewrite it"
-                )
-            }
-            _ => {}
+                    .to_owned(),
+            ),
+            _ => None,
+        };
+        FamilySettings {
+            verb,
+            file: self.path.to_string_lossy().into_owned(),
+            exists: !matches!(state, FileState::Absent),
+            file_state: state.name(),
+            malformed: state
+                .file()
+                .map(SettingsFile::malformed)
+                .unwrap_or_default(),
+            warning,
+            members: None,
+            settings: None,
+            key: None,
+            previous: None,
+            changed: None,
+            removed: None,
+            setting: None,
+            outcome: None,
+            counts: None,
+            all_current: None,
+            keys: None,
         }
-        v
     }
 
-    fn list(&self) -> Result<Value, Failure> {
+    fn list(&self) -> FamilySettings<'a> {
         let state = self.state();
-        let mut v = self.head(&state);
+        let mut v = self.head(SettingsVerb::List, &state);
         // Which manifests were read, so a member whose manifest is not VALID (and so adds no
         // keys) is visible rather than silently missing.
-        v["members"] = self
-            .members
-            .iter()
-            .map(|m| {
-                json!({
-                    "name": m.name(),
-                    "dir": m.dir.to_string_lossy(),
-                    "class": m.report.class,
-                    "keys": m.settings.iter().map(|e| e.key.as_str()).collect::<Vec<_>>(),
+        let members: &'a [Member] = self.members;
+        v.members = Some(
+            members
+                .iter()
+                .map(|m| SettingsMember {
+                    name: m.name(),
+                    dir: m.dir.to_string_lossy().into_owned(),
+                    class: class_name(m.report.class),
+                    keys: m.settings.iter().map(|e| e.key.as_str()).collect(),
                 })
-            })
-            .collect();
-        v["settings"] = self
-            .known
-            .iter()
-            .map(|k| self.setting(k, state.file()))
-            .collect();
-        Ok(v)
+                .collect(),
+        );
+        v.settings = Some(
+            self.known
+                .iter()
+                .map(|k| self.setting(k, state.file()))
+                .collect(),
+        );
+        v
     }
 
-    fn get(&self, key: &str) -> Result<Value, Failure> {
+    fn get(&self, key: &str) -> Result<FamilySettings<'a>, Failure> {
         let k = self.find(key)?;
         let state = self.state();
-        let mut v = self.head(&state);
-        v["setting"] = self.setting(k, state.file());
+        let mut v = self.head(SettingsVerb::Get, &state);
+        v.setting = Some(Some(self.setting(k, state.file())));
         Ok(v)
     }
 
-    fn set(&self, config: &Path, key: &str, value: &str) -> Result<Value, Failure> {
+    fn set(&self, config: &Path, key: &'a str, value: &str) -> Result<FamilySettings<'a>, Failure> {
         let k = self.find(key)?;
-        if let Some(why) = &k.entry.retired {
-            let mut f = Failure::new(
-                ErrorCode::FamilySettingsRetired,
-                format!("{key} is retired and arms nothing: {why}"),
-                format!("leave it unset (`aw family settings unset {key}` removes it)"),
-            )
-            .with_details(json!({ "key": key, "retired": why }));
-            f.exit = 2;
-            return Err(f);
+        match check_set(k.entry.retired.as_deref(), value, |v| k.entry.accepts(v)) {
+            Ok(()) => {}
+            Err(Refusal::Retired(why)) => {
+                let details = RetiredKeyDetails { key, retired: why };
+                let mut f = Failure::new(
+                    ErrorCode::FamilySettingsRetired,
+                    format!("{key} is retired and arms nothing: {why}"),
+                    format!("leave it unset (`aw family settings unset {key}` removes it)"),
+                )
+                .with_details(serde_json::to_value(details).unwrap_or_default());
+                f.exit = 2;
+                return Err(f);
+            }
+            Err(Refusal::Value) => {
+                let allowed = k.entry.allowed_label();
+                let details = InvalidValueDetails {
+                    key,
+                    value,
+                    allowed: &allowed,
+                };
+                let mut f = Failure::new(
+                    ErrorCode::FamilySettingsInvalidValue,
+                    format!("{key} does not accept '{value}'; allowed: {allowed}"),
+                    format!("give {key} a value of the form {allowed}"),
+                )
+                .with_details(serde_json::to_value(details).unwrap_or_default());
+                f.exit = 2;
+                return Err(f);
+            }
         }
-        if !writable_value(value) || !k.entry.accepts(value) {
-            let allowed = k.entry.allowed_label();
-            let mut f = Failure::new(
-                ErrorCode::FamilySettingsInvalidValue,
-                format!("{key} does not accept '{value}'; allowed: {allowed}"),
-                format!("give {key} a value of the form {allowed}"),
-            )
-            .with_details(json!({ "key": key, "value": value, "allowed": allowed }));
-            f.exit = 2;
-            return Err(f);
-        }
-        let (previous, changed) = edit(config, |f| {
+        // The file as written is the file as it now stands: it is not read again.
+        let (previous, changed, file) = edit(config, |f| {
             let previous = f.value(key).map(str::to_owned);
-            (previous, f.set(key, value))
+            let changed = f.set(key, value);
+            (previous, changed, f.clone())
         })?;
-        let state = self.state();
-        let mut v = self.head(&state);
-        v["key"] = json!(key);
-        v["previous"] = json!(previous);
-        v["changed"] = json!(changed);
-        v["setting"] = self.setting(k, state.file());
+        let state = FileState::Present { file, utf8: true };
+        let mut v = self.head(SettingsVerb::Set, &state);
+        v.key = Some(key);
+        v.previous = Some(previous);
+        v.changed = Some(changed);
+        v.setting = Some(Some(self.setting(k, state.file())));
         Ok(v)
     }
 
-    fn unset(&self, config: &Path, key: &str) -> Result<Value, Failure> {
+    fn unset(&self, config: &Path, key: &'a str) -> Result<FamilySettings<'a>, Failure> {
         // A key no member declares may still be removed when the file holds it: that is how a
         // line `reconcile` calls unknown is cleaned up.
-        let known = self.known.iter().find(|k| k.entry.key == key);
+        let known = declared(self.known, key, key_of);
         let before = self.state();
         if known.is_none() && before.file().is_none_or(|f| f.value(key).is_none()) {
             return Err(self.unknown(key));
         }
         // Nothing to remove without a file: no folder, lock or file is made just to say so.
-        let removed = match before {
-            FileState::Absent => 0,
-            _ => edit(config, |f| f.unset(key))?,
+        // Otherwise the file as written is the file as it now stands: it is not read again.
+        let (removed, state) = match before {
+            FileState::Absent => (0, before),
+            _ => {
+                let (removed, file) = edit(config, |f| (f.unset(key), f.clone()))?;
+                (removed, FileState::Present { file, utf8: true })
+            }
         };
-        let state = self.state();
-        let mut v = self.head(&state);
-        v["key"] = json!(key);
-        v["removed"] = json!(removed);
-        v["setting"] = known.map_or(Value::Null, |k| self.setting(k, state.file()));
+        let mut v = self.head(SettingsVerb::Unset, &state);
+        v.key = Some(key);
+        v.removed = Some(removed);
+        v.setting = Some(known.map(|k| self.setting(k, state.file())));
         Ok(v)
     }
 
-    fn reconcile(&self) -> Result<Value, Failure> {
+    fn reconcile(&self) -> FamilySettings<'a> {
         let state = self.state();
-        let mut v = self.head(&state);
+        let mut v = self.head(SettingsVerb::Reconcile, &state);
         let classes = state.file().map_or_else(Vec::new, |f| {
-            reconcile(
-                f,
-                &|key| match self.known.iter().find(|k| k.entry.key == key) {
-                    None => Known::No,
-                    Some(k) if k.entry.retired.is_some() => Known::Retired,
-                    Some(_) => Known::Current,
-                },
-            )
+            reconcile(f, &|key| {
+                known_as(self.known, key, key_of, |e| e.retired.is_some())
+            })
         });
-        let count = |c: KeyClass| classes.iter().filter(|(_, x)| *x == c).count();
-        v["outcome"] = json!(match state {
+        let counts = Counts::of(&classes);
+        v.outcome = Some(match state {
             FileState::Absent => FileOutcome::Absent,
             FileState::Unusable(_) => FileOutcome::Unusable,
             FileState::Present { .. } => outcome(&classes),
         });
-        v["counts"] = json!({
-            "current": count(KeyClass::Current),
-            "unknown": count(KeyClass::Unknown),
-            "retired": count(KeyClass::Retired),
-            "duplicate": count(KeyClass::Duplicate),
-        });
-        v["allCurrent"] = json!(classes.iter().all(|(_, c)| *c == KeyClass::Current));
-        v["keys"] = classes
-            .iter()
-            .map(|(e, class)| {
-                let k = self.known.iter().find(|k| k.entry.key == e.key);
-                json!({
-                    "key": e.key,
-                    "value": e.value,
-                    "line": e.line,
-                    "class": class,
-                    "valid": k.map(|k| k.entry.accepts(&e.value)),
-                    "retired": k.and_then(|k| k.entry.retired.clone()),
+        v.counts = Some(counts);
+        v.all_current = Some(counts.all_current());
+        v.keys = Some(
+            classes
+                .into_iter()
+                .map(|(e, class)| {
+                    let k = declared(self.known, &e.key, key_of);
+                    ClassifiedKey {
+                        valid: k.map(|k| k.entry.accepts(&e.value)),
+                        retired: k.and_then(|k| k.entry.retired.as_deref()),
+                        key: e.key,
+                        value: e.value,
+                        line: e.line,
+                        class,
+                    }
                 })
-            })
-            .collect();
-        Ok(v)
-    }
-}
-
-fn s(v: &Value) -> String {
-    clean(v.as_str().unwrap_or_default()).into_owned()
-}
-
-/// One setting as `KEY = value [source]`, then its member, allowed form and effect.
-fn setting_lines(v: &Value) -> String {
-    let value = match v["value"].as_str() {
-        Some(x) => escaped(x).into_owned(),
-        None => "(unset: the wrapper's built-in value applies)".to_owned(),
-    };
-    let mut out = format!("{} = {value} [{}]\n", s(&v["key"]), s(&v["source"]));
-    if v["retired"].is_string() {
-        out.push_str(&format!("  RETIRED, arms nothing: {}\n", s(&v["retired"])));
-    }
-    for i in v["ignored"].as_array().into_iter().flatten() {
-        let source = s(&i["source"]);
-        let value = escaped(i["value"].as_str().unwrap_or_default()).into_owned();
-        out.push_str(&match i["reason"].as_str() {
-            Some("empty") => format!(
-                "  {source} variable set but empty: the file's line is skipped and the built-in \
-                 value applies\n"
-            ),
-            Some("refusesRun") => format!(
-                "  {source} value '{value}' makes the wrapper refuse to run (allowed: {})\n",
-                s(&v["allowed"])
-            ),
-            _ => format!(
-                "  ignored {source} value '{value}' (not {})\n",
-                s(&v["allowed"])
-            ),
-        });
-    }
-    out.push_str(&format!(
-        "  {} · {} · {}\n",
-        s(&v["member"]),
-        s(&v["allowed"]),
-        s(&v["effect"])
-    ));
-    out
-}
-
-fn human(verb: &Verb, v: &Value) -> String {
-    let mut file = format!(
-        "settings file: {}{}\n",
-        s(&v["file"]),
-        if v["exists"] == true { "" } else { " (absent)" }
-    );
-    if v["warning"].is_string() {
-        file.push_str(&format!("warning: {}\n", s(&v["warning"])));
-    }
-    let malformed: Vec<String> = v["malformed"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|n| n.to_string())
-        .collect();
-    if !malformed.is_empty() {
-        file.push_str(&format!(
-            "malformed lines, which the wrappers skip (a setting is KEY=value from the first \
-             column): {}\n",
-            malformed.join(", ")
-        ));
-    }
-    match verb {
-        Verb::List => {
-            let items = v["settings"].as_array().cloned().unwrap_or_default();
-            let mut out = file;
-            for m in v["members"].as_array().into_iter().flatten() {
-                if m["class"] != "valid" {
-                    out.push_str(&format!(
-                        "skipped {} ({}): its manifest is {}; `aw manifest validate` says why\n",
-                        s(&m["name"]),
-                        s(&m["dir"]),
-                        s(&m["class"])
-                    ));
-                }
-            }
-            if items.is_empty() {
-                out.push_str("no member declares settings\n");
-            }
-            for i in &items {
-                out.push_str(&setting_lines(i));
-            }
-            out
-        }
-        Verb::Get { .. } => file + &setting_lines(&v["setting"]),
-        Verb::Set { .. } => {
-            let what = if v["changed"] == true {
-                "set"
-            } else {
-                "already set"
-            };
-            format!("{file}{what}: ") + &setting_lines(&v["setting"])
-        }
-        Verb::Unset { .. } => {
-            let mut out = format!(
-                "{file}removed {} line(s) of {}\n",
-                v["removed"],
-                s(&v["key"])
-            );
-            if v["setting"].is_object() {
-                out.push_str(&setting_lines(&v["setting"]));
-            }
-            out
-        }
-        Verb::Reconcile => {
-            let mut out = file;
-            for k in v["keys"].as_array().into_iter().flatten() {
-                out.push_str(&format!(
-                    "line {}: {} {}\n",
-                    k["line"],
-                    s(&k["key"]),
-                    s(&k["class"])
-                ));
-            }
-            out.push_str(match v["outcome"].as_str() {
-                Some("absent") => "no settings file: every key has its built-in value\n",
-                Some("unusable") => "the settings file cannot be used; nothing to classify\n",
-                Some("ok") => "all current\n",
-                Some("duplicates") => {
-                    "a key is set twice and the last line wins: `aw family settings set KEY \
-                     VALUE` folds the lines into one\n"
-                }
-                _ => "some keys need attention: unset them (`aw family settings unset KEY`)\n",
-            });
-            out
-        }
+                .collect(),
+        );
+        v
     }
 }

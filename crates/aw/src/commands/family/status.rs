@@ -5,11 +5,13 @@ use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean_lines;
+use crate::views::View;
 use aw_core::family::roster::BRIDGE_KIND;
 use aw_core::family::{Freshness, State, compares_with_bundle, freshness};
+use aw_core::wire::family::{Bundled, Deployed, FamilyStatus, Installed, StatusCopy, StatusMember};
 use aw_workspace::family::{bundled_manifest, deployed_stamp, folder_exists};
 use clap::Args;
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::path::PathBuf;
 
 // Arguments of `aw family status`.
@@ -47,10 +49,10 @@ pub struct StatusArgs {
 pub fn run(args: &StatusArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
     let (cwd, roots) = roots(&args.roots, cx)?;
-    let members: Vec<Value> = survey(&cwd, &roots, cx)
+    let members: Vec<StatusMember> = survey(&cwd, &roots, cx)
         .iter()
         .map(|s| {
-            member_json(
+            member_model(
                 s,
                 args.bundled.as_ref().map(|b| cwd.join(b)),
                 args.project.as_ref().map(|p| cwd.join(p)),
@@ -69,35 +71,40 @@ pub fn run(args: &StatusArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         .filter(|(_, dir)| !folder_exists(&cwd.join(dir)))
         .map(|(flag, dir)| format!("{flag} {} is not a folder", dir.display()))
         .collect();
-    let model = json!({
-        "roots": roots.iter().map(|r| r.display().to_string()).collect::<Vec<_>>(),
-        "warnings": warnings,
-        "members": members,
-    });
+    let model = FamilyStatus {
+        roots: roots.iter().map(|r| r.display().to_string()).collect(),
+        warnings,
+        members,
+    };
     Ok(match style.format {
         Format::Json => Outcome::json(&model),
-        Format::Human => Outcome::text(clean_lines(&human(&model)).into_owned()),
+        Format::Human => Outcome::text(clean_lines(&model.text(&style)).into_owned()),
     })
 }
 
-fn copy_json(seen: &Seen) -> Value {
+fn copy_model(seen: &Seen) -> StatusCopy {
     let ok = seen.class.state == State::Ok;
-    json!({
-        "dir": seen.dir.display().to_string(),
-        "found": seen.found,
-        "state": seen.class.state,
-        "reason": seen.class.reason,
+    StatusCopy {
+        dir: seen.dir.display().to_string(),
+        found: seen.found,
+        state: seen.class.state,
+        reason: seen.class.reason.clone(),
         // The version is only authoritative for a member that is what it claims to be.
-        "version": if ok { seen.copy.version.version.clone() } else { None },
-        "versionFrom": ok.then(|| seen.copy.version.from.label()),
-    })
+        version: if ok {
+            seen.copy.version.version.clone()
+        } else {
+            None
+        },
+        version_from: ok.then(|| seen.copy.version.from.label()),
+    }
 }
 
-fn member_json(s: &Surveyed, bundled: Option<PathBuf>, project: Option<PathBuf>) -> Value {
+fn member_model(s: &Surveyed, bundled: Option<PathBuf>, project: Option<PathBuf>) -> StatusMember {
     let m = s.member;
     let primary = s.primary();
-    let primary_json = primary.map(copy_json).unwrap_or(Value::Null);
-    let version = primary_json.get("version").cloned().unwrap_or(Value::Null);
+    let primary_model = primary.map(copy_model);
+    let version = primary_model.as_ref().and_then(|p| p.version.clone());
+    let version_from = primary_model.as_ref().and_then(|p| p.version_from);
     // The kit bundles only its bridges: another member has no bundled copy to compare with.
     let bundled = bundled.filter(|_| m.kind == BRIDGE_KIND).map(|dir| {
         let dir = dir.join(m.name);
@@ -109,33 +116,36 @@ fn member_json(s: &Surveyed, bundled: Option<PathBuf>, project: Option<PathBuf>)
             .and_then(|sum| sum.version.clone());
         let fresh = match &read {
             _ if !compares_with_bundle(m.kind, s.state()) => Freshness::NotChecked,
-            Ok(Some(_)) => freshness(version.as_str(), bundled_version.as_deref()),
+            Ok(Some(_)) => freshness(
+                version.as_ref().and_then(Value::as_str),
+                bundled_version.as_deref(),
+            ),
             _ => Freshness::Unknown,
         };
-        json!({
-            "dir": dir.display().to_string(),
-            "present": !matches!(read, Ok(None)),
-            "error": read.as_ref().err(),
-            "version": bundled_version,
-            "freshness": fresh,
-        })
+        Bundled {
+            dir: dir.display().to_string(),
+            present: !matches!(read, Ok(None)),
+            error: read.as_ref().err().cloned(),
+            version: bundled_version,
+            freshness: fresh,
+        }
     });
     let deployed = project.and_then(|p| {
         let file = m.deployed?;
         let stamp = deployed_stamp(&p, file);
-        Some(json!({
-            "file": file,
-            "path": p.join(file).display().to_string(),
-            "present": stamp.is_some(),
-            "stamp": stamp,
-        }))
+        Some(Deployed {
+            file,
+            path: p.join(file).display().to_string(),
+            present: stamp.is_some(),
+            stamp,
+        })
     });
     let env_hint = s.env.as_deref().filter(|v| !v.is_empty());
-    json!({
-        "name": m.name,
-        "kind": m.kind,
-        "state": s.state(),
-        "reason": match primary {
+    StatusMember {
+        name: m.name,
+        kind: m.kind,
+        state: s.state(),
+        reason: match primary {
             Some(p) => p.class.reason.clone(),
             None => Some(match (env_hint, s.resolved.path.as_ref()) {
                 (Some(v), _) => format!("no {} at {}={v} (taken as written)", m.file, m.env),
@@ -143,97 +153,19 @@ fn member_json(s: &Surveyed, bundled: Option<PathBuf>, project: Option<PathBuf>)
                 (None, None) => format!("no {} where detect.installed points", m.file),
             }),
         },
-        "dir": primary.map(|p| p.dir.display().to_string()),
-        "version": version,
-        "versionFrom": primary_json.get("versionFrom").cloned().unwrap_or(Value::Null),
-        "installed": {
-            "env": m.env,
-            "envValue": s.env,
-            "default": m.default,
-            "via": s.resolved.via,
-            "path": s.resolved.path.as_ref().map(|p| p.display().to_string()),
-            "note": s.resolved.note,
+        dir: primary.map(|p| p.dir.display().to_string()),
+        version,
+        version_from,
+        installed: Installed {
+            env: m.env,
+            env_value: s.env.clone(),
+            default: m.default,
+            via: s.resolved.via,
+            path: s.resolved.path.as_ref().map(|p| p.display().to_string()),
+            note: s.resolved.note.clone(),
         },
-        "bundled": bundled,
-        "deployed": deployed,
-        "copies": s.copies.iter().map(copy_json).collect::<Vec<_>>(),
-    })
-}
-
-/// One block per member: the state line, then what else is known.
-fn human(model: &Value) -> String {
-    let mut out = String::new();
-    let text = |v: &Value| v.as_str().unwrap_or("").to_owned();
-    for w in model["warnings"].as_array().into_iter().flatten() {
-        out.push_str(&format!("warning: {}\n", text(w)));
+        bundled,
+        deployed,
+        copies: s.copies.iter().map(copy_model).collect(),
     }
-    for m in model["members"].as_array().into_iter().flatten() {
-        let mut line = format!("{:<24} {:<13}", text(&m["name"]), text(&m["state"]));
-        if let Some(v) = m["version"].as_str() {
-            line.push_str(&format!(" {v} (from {})", text(&m["versionFrom"])));
-        }
-        if let Some(d) = m["dir"].as_str() {
-            line.push_str(&format!(" {d}"));
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-        if let Some(r) = m["reason"].as_str() {
-            out.push_str(&format!("    reason: {r}\n"));
-        }
-        let state = m["state"].as_str().unwrap_or("");
-        if !matches!(state, "ok" | "not-installed") {
-            out.push_str(&format!(
-                "    next: `aw manifest validate {}` lists every problem\n",
-                text(&m["dir"])
-            ));
-        }
-        if let Some(n) = m["installed"]["note"].as_str() {
-            out.push_str(&format!("    detect.installed: {n}\n"));
-        }
-        if m["installed"]["via"] == "env" {
-            out.push_str(&format!(
-                "    detect.installed: {}={}\n",
-                text(&m["installed"]["env"]),
-                text(&m["installed"]["envValue"])
-            ));
-        }
-        if m["bundled"].is_object() {
-            let b = &m["bundled"];
-            if let Some(e) = b["error"].as_str() {
-                out.push_str(&format!(
-                    "    bundled: {} cannot be read ({e}): a corrupt bundle?\n",
-                    text(&b["dir"])
-                ));
-            } else if b["present"] == true {
-                let v = b["version"].as_str().unwrap_or("no version");
-                out.push_str(&format!("    bundled: {v} ({})\n", text(&b["freshness"])));
-                if b["freshness"] == "behind" {
-                    out.push_str(&format!(
-                        "    next: refresh the installed copy from {}\n",
-                        text(&b["dir"])
-                    ));
-                }
-            } else {
-                out.push_str(&format!("    bundled: no copy at {}\n", text(&b["dir"])));
-            }
-        }
-        if m["deployed"].is_object() {
-            let d = &m["deployed"];
-            let state = match d["stamp"].as_str() {
-                Some(stamp) => format!("present ({stamp})"),
-                None => "absent".to_owned(),
-            };
-            out.push_str(&format!("    deployed: {} {state}\n", text(&d["file"])));
-        }
-        for c in m["copies"].as_array().into_iter().flatten() {
-            if c["found"] != "detect-installed" {
-                out.push_str(&format!(
-                    "    also: {} {}\n",
-                    text(&c["dir"]),
-                    text(&c["state"])
-                ));
-            }
-        }
-    }
-    out
 }

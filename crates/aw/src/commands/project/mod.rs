@@ -9,15 +9,15 @@ pub mod set_working_branch;
 
 use crate::context::Ctx;
 use crate::failure::{Failure, sentence};
-use crate::output::{Format, Outcome};
-use crate::style::clean;
-use crate::views::project_block::{dropped_human, language_human, results_human, write_json};
+use crate::output::Outcome;
 use aw_core::error_code::ErrorCode;
 use aw_core::project::InputError;
 use aw_core::project::model::Source;
 use aw_core::project::source::{
     check_alias, check_branch, check_project, parse_branch_item, parse_source,
 };
+use aw_core::wire::project_block::{BlockLanguage, BlockWrite, BranchSet, FileResult};
+use aw_workspace::project::chosen_for_the_reference;
 use clap::Args;
 
 // The block values `workspace-init` and `project-md-upsert --init` both take.
@@ -171,22 +171,32 @@ pub fn set_branch(
             Ok::<_, Failure>(b)
         },
     )?;
-    Ok(match style.format {
-        Format::Json => Outcome::json(&write_json(&written, args.verbose)),
-        Format::Human => {
-            let what = match list {
-                BranchList::Working => "working branch",
-                BranchList::Qa => "QA branch",
-            };
-            Outcome::text(
-                format!(
-                    "{} {what}: {}\n{}{}",
-                    clean(&alias),
-                    clean(&branch),
-                    results_human(&written.files),
-                    dropped_human(&written.dropped_lines)
-                ) + &language_human(&written),
-            )
-        }
-    })
+    let files: Vec<FileResult> = written
+        .files
+        .iter()
+        .map(|f| FileResult::new(f.file, f.action.as_str(), f.migrated))
+        .collect();
+    let verbose = args.verbose;
+    let model = BranchSet {
+        write: BlockWrite {
+            ok: true,
+            action: "init",
+            mode: verbose.then_some("init"),
+            working_branches: verbose.then_some(&written.block.working_branches),
+            qa_branches: verbose.then_some(&written.block.qa_branches),
+            results: verbose.then(|| files.clone()),
+            dropped_lines: (!written.dropped_lines.is_empty())
+                .then_some(&written.dropped_lines[..]),
+            block_language: chosen_for_the_reference(&written.language, &written.files)
+                .map(BlockLanguage::of),
+        },
+        alias: &alias,
+        branch: &branch,
+        list: match list {
+            BranchList::Working => "working branch",
+            BranchList::Qa => "QA branch",
+        },
+        files,
+    };
+    Ok(Outcome::shown(&model, &style))
 }
