@@ -6,11 +6,11 @@ use crate::failure::Failure;
 use crate::output::{self, Format, FormatFlags};
 use crate::style::{self, ColorChoice};
 use aw_core::error_code::ErrorCode;
+use aw_core::wire::arguments::ArgumentDetails;
 use aw_workspace::io::clock::Now;
 use clap::builder::StyledStr;
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Args, CommandFactory, FromArgMatches, Parser};
-use serde_json::json;
 use std::ffi::OsString;
 
 /// aw runs spec → plan → execution workflows for coding agents, deterministically.
@@ -582,10 +582,11 @@ fn parse_failure(argv: &[OsString], err: clap::Error) -> u8 {
                 format!("`{path}` needs a verb: {}.", subcommands.join(", ")),
                 format!("Run `{path} <verb>`; `{path} --help` says what each one does."),
             )
-            .with_details(json!({
-                "command": path,
-                "help_hint": format!("{path} --help"),
-                "available_commands": subcommands,
+            .with_details(details(ArgumentDetails {
+                command: Some(&path),
+                help_hint: Some(format!("{path} --help")),
+                available_commands: Some(&subcommands),
+                ..Default::default()
             }))
         }
         ErrorKind::InvalidSubcommand => {
@@ -601,10 +602,11 @@ fn parse_failure(argv: &[OsString], err: clap::Error) -> u8 {
                     subcommands.join(", ")
                 ),
             )
-            .with_details(json!({
-                "command": name,
-                "help_hint": format!("{path} --help"),
-                "available_commands": subcommands,
+            .with_details(details(ArgumentDetails {
+                command: Some(&name),
+                help_hint: Some(format!("{path} --help")),
+                available_commands: Some(&subcommands),
+                ..Default::default()
             }))
         }
         // A stray word where the command takes none is not a flag: no `unknown_flags` for it.
@@ -619,7 +621,10 @@ fn parse_failure(argv: &[OsString], err: clap::Error) -> u8 {
                 format!("`{path}` takes no argument `{arg}`."),
                 format!("Remove it; run `{path} --help` for what the command takes."),
             )
-            .with_details(json!({ "argument": arg }))
+            .with_details(details(ArgumentDetails {
+                argument: Some(&arg),
+                ..Default::default()
+            }))
         }
         ErrorKind::UnknownArgument => {
             let arg = context_str(&err, ContextKind::InvalidArg).unwrap_or_default();
@@ -653,7 +658,11 @@ fn parse_failure(argv: &[OsString], err: clap::Error) -> u8 {
                     flags.join(", ")
                 ),
             )
-            .with_details(json!({ "argument": arg, "valid_flags": flags }))
+            .with_details(details(ArgumentDetails {
+                argument: Some(&arg),
+                valid_flags: Some(&flags),
+                ..Default::default()
+            }))
             // v22's key, so scripts written for it recognise the refusal.
             .with_data(|d| {
                 d.unknown_flags = Some(unknown);
@@ -689,14 +698,21 @@ fn parse_failure(argv: &[OsString], err: clap::Error) -> u8 {
                     format!("`{flag}` needs a value{takes}."),
                     format!("Run `{path} --help` for the accepted values."),
                 )
-                .with_details(json!({ "argument": flag }))
+                .with_details(details(ArgumentDetails {
+                    argument: Some(&flag),
+                    ..Default::default()
+                }))
             } else {
                 let f = Failure::new(
                     code,
                     format!("`{flag}` does not take `{value}`: {why}."),
                     format!("Run `{path} --help` for the accepted values."),
                 )
-                .with_details(json!({ "argument": flag, "value": value }));
+                .with_details(details(ArgumentDetails {
+                    argument: Some(&flag),
+                    value: Some(&value),
+                    ..Default::default()
+                }));
                 if code == ErrorCode::InvalidInput && ERROR_DATA_COMMANDS.contains(&path.as_str()) {
                     f.with_error_data()
                 } else {
@@ -721,7 +737,10 @@ fn parse_failure(argv: &[OsString], err: clap::Error) -> u8 {
                 format!("`{path}` needs {named}."),
                 format!("Run `{path} --help` for what each one takes."),
             )
-            .with_details(json!({ "missing": missing }))
+            .with_details(details(ArgumentDetails {
+                missing: Some(&missing),
+                ..Default::default()
+            }))
         }
         _ => {
             let rendered = err.render().to_string();
@@ -742,4 +761,9 @@ fn parse_failure(argv: &[OsString], err: clap::Error) -> u8 {
         output::emit_failure(&failure, raw_format(argv)),
         failure.exit,
     )
+}
+
+/// The `details` of a refused command line, as the envelope carries them.
+fn details(d: ArgumentDetails<'_>) -> serde_json::Value {
+    serde_json::to_value(d).unwrap_or_default()
 }

@@ -7,6 +7,7 @@
 //! drift from the output. Commands not yet moved here still build `json!` literals; a house-rules
 //! test counts them down to none.
 
+pub mod arguments;
 pub mod capability_descriptor;
 pub mod checkpoint;
 pub mod context;
