@@ -24,7 +24,7 @@ pub struct Entry {
 }
 
 /// One numbered document.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Document {
     /// The file name (`004-spec-login.md`).
     pub file: String,
@@ -39,7 +39,7 @@ pub struct Document {
 }
 
 /// One folder of the inventory.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Folder {
     /// The kind's word.
     pub kind: &'static str,
@@ -59,7 +59,7 @@ pub struct Folder {
 }
 
 /// The inventory of the kinds asked for.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Inventory {
     /// The kinds, in [`DocKind::ALL`] order.
     pub kinds: Vec<&'static str>,

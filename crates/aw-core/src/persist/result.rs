@@ -15,7 +15,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 /// The stage that printed a result.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Stage {
     /// `aw persist prepare`.
@@ -27,7 +27,7 @@ pub enum Stage {
 }
 
 /// How a stage ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     /// An answer (prepare) or an approval (validate) is awaited.
@@ -39,7 +39,7 @@ pub enum Outcome {
 }
 
 /// The semantic request as printed, with its answer skeleton.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Semantic {
     /// The request.
     #[serde(flatten)]
@@ -50,7 +50,7 @@ pub struct Semantic {
 
 /// One stage's result. Keys in this order, every key always present (`null` or empty when the
 /// stage has nothing to say there).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct PersistResult {
     /// `prepare`, `validate` or `apply`.
     pub stage: Stage,

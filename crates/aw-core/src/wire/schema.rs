@@ -35,8 +35,24 @@ pub const ENTRIES: &[Entry] = &[
         schema: schema_of::<super::checkpoint::AutoCompactOnClose<'static>>,
     },
     Entry {
+        command: "capability-apply",
+        schema: schema_of::<crate::capability::dispatch::Attempt>,
+    },
+    Entry {
+        command: "capability-continue",
+        schema: schema_of::<crate::capability::dispatch::Attempt>,
+    },
+    Entry {
         command: "capability-descriptor",
         schema: schema_of::<super::capability_descriptor::DescriptorValid<'static>>,
+    },
+    Entry {
+        command: "capability-prepare",
+        schema: schema_of::<crate::capability::dispatch::Attempt>,
+    },
+    Entry {
+        command: "capability-validate",
+        schema: schema_of::<crate::capability::dispatch::Attempt>,
     },
     Entry {
         command: "checkpoint-read",
@@ -121,6 +137,18 @@ pub const ENTRIES: &[Entry] = &[
     Entry {
         command: "next-number",
         schema: schema_of::<super::next_number::NextNumber>,
+    },
+    Entry {
+        command: "persist-apply",
+        schema: schema_of::<crate::persist::result::PersistResult>,
+    },
+    Entry {
+        command: "persist-prepare",
+        schema: schema_of::<crate::persist::result::PersistResult>,
+    },
+    Entry {
+        command: "persist-validate",
+        schema: schema_of::<crate::persist::result::PersistResult>,
     },
     Entry {
         command: "project-md-upsert",
