@@ -49,6 +49,13 @@ pub struct StatusMember {
     pub copies: Vec<StatusCopy>,
 }
 
+impl StatusMember {
+    /// The version when the manifest writes it as text (a person reads nothing else).
+    pub fn version_text(&self) -> Option<&str> {
+        self.version.as_ref().and_then(serde_json::Value::as_str)
+    }
+}
+
 /// Where `detect.installed` points.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]

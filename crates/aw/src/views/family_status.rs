@@ -21,7 +21,7 @@ impl View for FamilyStatus {
 
 /// One member's block.
 fn member(out: &mut dyn Write, m: &StatusMember) -> fmt::Result {
-    let version = m.version.as_ref().and_then(serde_json::Value::as_str);
+    let version = m.version_text();
     // The state is padded only when something follows it: the line has no trailing blanks.
     if version.is_some() || m.dir.is_some() {
         write!(out, "{:<24} {:<13}", m.name, m.state.label())?;
