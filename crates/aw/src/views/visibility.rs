@@ -4,7 +4,7 @@ use super::View;
 use crate::output::Style;
 use crate::style::{Paint, clean};
 use aw_core::project::visibility::SKIPPED_BY_FLAG;
-use aw_core::wire::visibility::{Host, Multiroot, VisibilityDoctor};
+use aw_core::wire::visibility::{Multiroot, VisibilityDoctor};
 use std::fmt::{self, Write};
 
 impl View for VisibilityDoctor<'_> {
@@ -84,26 +84,12 @@ impl View for Multiroot<'_> {
             "Folders",
             self.paths.len()
         )?;
-        for (name, h) in [("Claude Code", &self.claude), ("Codex", &self.codex)] {
-            match h {
-                Host::File(h) => writeln!(
-                    out,
-                    "  {:<12} {} {} (+{}, -{})",
-                    name,
-                    h.file,
-                    h.action,
-                    h.added.len(),
-                    h.removed.len()
-                )?,
-                Host::Skipped(_) => writeln!(out, "  {name:<12} skipped")?,
-            }
-        }
-        let warp = if self.warp.reason == SKIPPED_BY_FLAG {
-            "skipped"
-        } else {
-            "nothing to write (Warp and Oz have no per-project folder setting)"
-        };
-        writeln!(out, "  {:<12} {warp}", "Warp / Oz")?;
+        super::project_write::hosts(
+            out,
+            &self.claude,
+            &self.codex,
+            self.warp.reason == SKIPPED_BY_FLAG,
+        )?;
         if let Some(Some(action)) = self.gitignore {
             writeln!(out, "  {:<12} {action}", ".gitignore")?;
         }

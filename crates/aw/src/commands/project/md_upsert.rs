@@ -12,9 +12,8 @@ use crate::failure::Failure;
 use crate::output::{Format, Outcome, Style};
 use aw_core::error_code::ErrorCode;
 use aw_core::project::reconcile::{Changes, SourceMode, reconcile};
-use aw_core::wire::project_block::{BlockLanguage, BlockWrite, FileResult};
 use aw_core::wire::project_md_upsert::{BlockRead, ProjectMdInit, ProjectMdRead, ProjectMdUpsert};
-use aw_workspace::project::{self, BLOCK_FILES, ProjectFiles, chosen_for_the_reference};
+use aw_workspace::project::{self, BLOCK_FILES, ProjectFiles};
 use clap::Args;
 
 // Arguments of `aw project-md-upsert`.
@@ -110,24 +109,7 @@ fn init(args: &ProjectMdUpsertArgs, cx: &Ctx<'_>, style: &Style) -> Result<Outco
     // The human view lists each file whatever `--verbose` says.
     let verbose = args.verbose || style.format == Format::Human;
     let model = ProjectMdUpsert::Init(ProjectMdInit {
-        write: BlockWrite {
-            ok: true,
-            action: "init",
-            mode: verbose.then_some("init"),
-            working_branches: verbose.then_some(&written.block.working_branches),
-            qa_branches: verbose.then_some(&written.block.qa_branches),
-            results: verbose.then(|| {
-                written
-                    .files
-                    .iter()
-                    .map(|f| FileResult::new(f.file, f.action.as_str(), f.migrated))
-                    .collect()
-            }),
-            dropped_lines: (!written.dropped_lines.is_empty())
-                .then_some(&written.dropped_lines[..]),
-            block_language: chosen_for_the_reference(&written.language, &written.files)
-                .map(BlockLanguage::of),
-        },
+        write: super::block_write(&written, verbose),
         workspace: ws.root.to_string_lossy().into_owned(),
     });
     Ok(Outcome::shown(&model, style))

@@ -17,7 +17,7 @@ use aw_core::project::source::{
     check_alias, check_branch, check_project, parse_branch_item, parse_source,
 };
 use aw_core::wire::project_block::{BlockLanguage, BlockWrite, BranchSet, FileResult};
-use aw_workspace::project::chosen_for_the_reference;
+use aw_workspace::project::{Written, chosen_for_the_reference};
 use clap::Args;
 
 // The block values `workspace-init` and `project-md-upsert --init` both take.
@@ -171,25 +171,10 @@ pub fn set_branch(
             Ok::<_, Failure>(b)
         },
     )?;
-    let files: Vec<FileResult> = written
-        .files
-        .iter()
-        .map(|f| FileResult::new(f.file, f.action.as_str(), f.migrated))
-        .collect();
+    let files = file_results(&written);
     let verbose = args.verbose;
     let model = BranchSet {
-        write: BlockWrite {
-            ok: true,
-            action: "init",
-            mode: verbose.then_some("init"),
-            working_branches: verbose.then_some(&written.block.working_branches),
-            qa_branches: verbose.then_some(&written.block.qa_branches),
-            results: verbose.then(|| files.clone()),
-            dropped_lines: (!written.dropped_lines.is_empty())
-                .then_some(&written.dropped_lines[..]),
-            block_language: chosen_for_the_reference(&written.language, &written.files)
-                .map(BlockLanguage::of),
-        },
+        write: block_write(&written, verbose),
         alias: &alias,
         branch: &branch,
         list: match list {
@@ -199,4 +184,29 @@ pub fn set_branch(
         files,
     };
     Ok(Outcome::shown(&model, &style))
+}
+
+/// Each file a block write wrote, as the reference lists them.
+fn file_results(written: &Written) -> Vec<FileResult> {
+    written
+        .files
+        .iter()
+        .map(|f| FileResult::new(f.file, f.action.as_str(), f.migrated))
+        .collect()
+}
+
+/// What a block write reports: compact, or with `verbose` the block's branches and each file.
+/// `dropped_lines` is there whenever the write left a line out, verbose or not.
+pub fn block_write(written: &Written, verbose: bool) -> BlockWrite<'_> {
+    BlockWrite {
+        ok: true,
+        action: "init",
+        mode: verbose.then_some("init"),
+        working_branches: verbose.then_some(&written.block.working_branches),
+        qa_branches: verbose.then_some(&written.block.qa_branches),
+        results: verbose.then(|| file_results(written)),
+        dropped_lines: (!written.dropped_lines.is_empty()).then_some(&written.dropped_lines[..]),
+        block_language: chosen_for_the_reference(&written.language, &written.files)
+            .map(BlockLanguage::of),
+    }
 }
