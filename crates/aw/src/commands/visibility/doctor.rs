@@ -96,10 +96,7 @@ fn model<'a>(i: &'a Inspection, r: &'a Doctor) -> VisibilityDoctor<'a> {
         hosts: DoctorHosts {
             claude: host_check(CLAUDE_FILE, &r.claude, None),
             codex: host_check(CODEX_FILE, &r.codex, Some(r.trusted)),
-            warp: Skipped {
-                skipped: true,
-                reason: WARP_REASON,
-            },
+            warp: Skipped::because(WARP_REASON),
         },
         gitignore: GitignoreCheck {
             status: r.gitignore,

@@ -14,7 +14,7 @@ use crate::output::Outcome;
 use aw_core::error_code::ErrorCode;
 use aw_core::project::source::check_path;
 use aw_core::project::visibility::{SKIPPED_BY_FLAG, Skip, WARP_REASON};
-use aw_core::wire::visibility::{Host, HostFile, Multiroot, Skipped, VisibilityFailureDetails};
+use aw_core::wire::visibility::{Multiroot, Skipped, VisibilityFailureDetails};
 use aw_workspace::project::visibility::{
     Direction, HostChange, MultirootRequest, VisibilityError, multiroot,
 };
@@ -149,38 +149,19 @@ fn run(
         dry_run: req.dry_run,
         workspace: plan.root.to_string_lossy().into_owned(),
         paths: &plan.paths,
-        claude: host(&plan.hosts.claude),
-        codex: host(&plan.hosts.codex),
-        warp: Skipped {
-            skipped: true,
-            reason: if req.skip.warp {
-                SKIPPED_BY_FLAG
-            } else {
-                WARP_REASON
-            },
-        },
+        claude: HostChange::wire(&plan.hosts.claude),
+        codex: HostChange::wire(&plan.hosts.codex),
+        warp: Skipped::because(if req.skip.warp {
+            SKIPPED_BY_FLAG
+        } else {
+            WARP_REASON
+        }),
         detached_removed: plan.hosts.removed(),
         gitignore: (direction == Direction::Attach)
             .then(|| plan.gitignore.as_ref().map(|g| g.action)),
         command,
     };
     Ok(Outcome::shown(&model, &style))
-}
-
-/// One host's file as reported, or skipped as asked.
-fn host(h: &Option<HostChange>) -> Host<'_> {
-    match h {
-        Some(h) => Host::File(HostFile {
-            file: h.file,
-            action: h.change.action,
-            added: &h.added,
-            removed: &h.removed,
-        }),
-        None => Host::Skipped(Skipped {
-            skipped: true,
-            reason: SKIPPED_BY_FLAG,
-        }),
-    }
 }
 
 /// The `visibility` verbs.
