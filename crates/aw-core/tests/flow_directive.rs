@@ -61,7 +61,7 @@ fn the_valid_shapes_build() {
     assert_eq!(fin.boundary.kind, BoundaryKind::Final);
     let ex = execution();
     assert!(ex.request.is_none() && ex.choices.is_empty());
-    assert_eq!(ex.action.as_ref().unwrap().evidence, ["sesion-creada"]);
+    assert_eq!(ex.action.as_ref().unwrap().evidence[..], ["sesion-creada"]);
     let text = render(&ex);
     for needle in [
         "aw session-create",
@@ -214,7 +214,7 @@ fn every_lying_combination_is_refused() {
     d.action.as_mut().unwrap().invocation.program = "".into();
     assert_eq!(code(&d), "FLOW_DIRECTIVE_ACTION_INCOMPLETE");
     let mut d = execution();
-    d.action.as_mut().unwrap().evidence.clear();
+    d.action.as_mut().unwrap().evidence = Vec::new().into();
     assert_eq!(code(&d), "FLOW_DIRECTIVE_ACTION_WITHOUT_EVIDENCE");
     let mut d = execution();
     d.action.as_mut().unwrap().recovery = " ".into();

@@ -356,7 +356,7 @@ fn pause_and_stop_record_nothing() {
     assert_eq!(run.at(), ("execution", "quick.anti-duplicate"));
     run.execute();
     assert_eq!(run.at(), ("human", "quick.gate-choice"));
-    let labels: Vec<_> = run.last.choices.iter().map(|c| c.label.as_str()).collect();
+    let labels: Vec<_> = run.last.choices.iter().map(|c| &*c.label).collect();
     assert_eq!(
         labels,
         [
@@ -424,7 +424,7 @@ fn quick_thresholds() {
     run.signals(&["quick.needs-architecture", "quick.two-or-more-sources"]);
     assert_eq!(run.at(), ("execution", "quick.anti-duplicate"));
     assert_eq!(
-        run.last.action.as_ref().unwrap().invocation.args,
+        run.last.action.as_ref().unwrap().invocation.args[..],
         ["status", "--json"]
     );
     assert_eq!(
@@ -446,7 +446,7 @@ fn quick_session_and_seed_steps() {
     assert_eq!(run.at(), ("execution", "quick.session-create"));
     let inv = &run.last.action.as_ref().unwrap().invocation;
     // `{code}` binds to the session folder (the reference bound the bare number, `007`).
-    assert_eq!(inv.args, ["session-artifacts", "--code", Q]);
+    assert_eq!(inv.args[..], ["session-artifacts", "--code", Q]);
     assert_eq!(inv.target, Q);
     assert!(
         !run.last.next_action.contains("{code}") && !run.last.next_action.contains("{session}")
@@ -571,7 +571,7 @@ fn spec_refine_tranche() {
     let mut run = Run::builtin(Flow::SpecRefine, "021-x-spec-refine");
     assert_eq!(run.at(), ("execution", "spec-refine.session"));
     assert_eq!(
-        run.last.action.as_ref().unwrap().invocation.args,
+        run.last.action.as_ref().unwrap().invocation.args[..],
         ["session-artifacts", "--code", "021-x-spec-refine"]
     );
     let mut r = run.result();
@@ -596,7 +596,7 @@ fn spec_refine_tranche() {
     let mut run = Run::from_state(j(), fork.clone());
     run.signals(&["spec.solution-space-unexplored"]);
     assert_eq!(run.at(), ("human", "spec-refine.ideation-consent"));
-    let labels: Vec<_> = run.last.choices.iter().map(|c| c.label.as_str()).collect();
+    let labels: Vec<_> = run.last.choices.iter().map(|c| &*c.label).collect();
     assert_eq!(
         labels,
         [
@@ -664,12 +664,7 @@ fn plan_exec_tranche() {
     let mut minor = Run::from_state(j(), gap.clone());
     minor.signals(&["plan.entry-gap-minor"]);
     assert_eq!(minor.at(), ("human", "plan-exec.normalization-consent"));
-    let labels: Vec<_> = minor
-        .last
-        .choices
-        .iter()
-        .map(|c| c.label.as_str())
-        .collect();
+    let labels: Vec<_> = minor.last.choices.iter().map(|c| &*c.label).collect();
     assert_eq!(
         labels,
         [
@@ -763,12 +758,7 @@ fn plan_exec_tranche() {
     }
     assert_eq!(isolated.at().1, "plan-exec.validation-execution");
     isolated.walk_to("plan-exec.commit-authorization");
-    let labels: Vec<_> = isolated
-        .last
-        .choices
-        .iter()
-        .map(|c| c.label.as_str())
-        .collect();
+    let labels: Vec<_> = isolated.last.choices.iter().map(|c| &*c.label).collect();
     assert_eq!(
         labels,
         [
@@ -790,7 +780,7 @@ fn plan_exec_tranche() {
     // `execute` was granted at the validation: the commit goes straight to execution.
     assert_eq!(isolated.at(), ("execution", "plan-exec.commit-execution"));
     assert_eq!(
-        isolated.last.action.as_ref().unwrap().invocation.args,
+        isolated.last.action.as_ref().unwrap().invocation.args[..],
         ["sources", "--verbose"]
     );
 }
@@ -804,7 +794,7 @@ fn a_positioned_run_stops_at_normalization_consent() {
         .position(|d| d.id == "plan-exec.normalization-consent")
         .unwrap();
     let mut s = RunState::new(Flow::PlanExec, "031-x-plan-exec");
-    s.applied = j.rows[..at].iter().map(|d| d.id.clone()).collect();
+    s.applied = j.rows[..at].iter().map(|d| d.id.to_string()).collect();
     s.observations = vec![Observation {
         transition: "plan-exec.entry-gap-recognition".into(),
         signals: vec!["plan.entry-gap-minor".into()],
@@ -846,7 +836,7 @@ fn every_execution_directive() -> Vec<aw_core::flow::Directive> {
                     .map(|r| r.inventory.signals.clone())
                     .unwrap_or_default();
                 if every_signal && run.at().0 == "semantic" && !vocabulary.is_empty() {
-                    let all: Vec<&str> = vocabulary.iter().map(String::as_str).collect();
+                    let all: Vec<&str> = vocabulary.iter().map(|s| &**s).collect();
                     run.signals(&all);
                 } else {
                     run.generic();
@@ -869,7 +859,7 @@ fn execution_directives_say_what_each_evidence_id_means_and_where_to_write_it() 
     for d in &directives {
         let action = d.action.as_ref().unwrap();
         let t = d.boundary.transition.as_deref().unwrap();
-        for id in &action.evidence {
+        for id in action.evidence.iter() {
             let means = aw_core::flow::gloss::evidence(id).unwrap();
             let means = means.replace("<session>", &d.session);
             assert!(
@@ -1045,8 +1035,8 @@ fn plan_new_waits_for_the_plan_written_at_its_claimed_number() {
     run.choose("Save the plan");
     assert_eq!(run.at(), ("execution", "plan-new.adoption"));
     let action = run.last.action.as_ref().unwrap();
-    assert_eq!(action.invocation.args, ["status", "--json"]);
-    assert_eq!(action.evidence, ["plan.propuesta-publicada"]);
+    assert_eq!(action.invocation.args[..], ["status", "--json"]);
+    assert_eq!(action.evidence[..], ["plan.propuesta-publicada"]);
     let next = &run.last.next_action;
     assert!(
         next.contains(

@@ -51,11 +51,11 @@ fn action_and_approval_digests_match_the_reference() {
     let bound = Action {
         invocation: Invocation {
             program: "aw".into(),
-            args: vec!["session-artifacts".into(), "--code".into(), "007".into()],
+            args: vec!["session-artifacts".into(), "--code".into(), "007".into()].into(),
             target: SESSION.into(),
             input: None,
         },
-        evidence: vec!["quick.session-present".into()],
+        evidence: vec!["quick.session-present".into()].into(),
         idempotent: true,
         recovery: "any text: the recovery is not covered".into(),
     };

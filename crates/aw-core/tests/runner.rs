@@ -10,6 +10,7 @@ mod documents_props;
 mod flow_directive;
 mod flow_engine;
 mod flow_registry;
+mod flow_registry_table;
 mod flow_robustness;
 mod flow_runs;
 mod flow_state;

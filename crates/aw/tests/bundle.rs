@@ -36,7 +36,7 @@ const FLOWS: &[(&str, &str)] = &[
 ];
 
 fn registry() -> &'static Registry {
-    Registry::get().unwrap()
+    Registry::get()
 }
 
 fn text(path: &str) -> &'static str {
@@ -216,7 +216,7 @@ fn every_aw_invocation_in_the_bundle_names_a_real_command_and_its_flags() {
             words.join(" ")
         );
         let help = helps.entry(path.clone()).or_insert_with(|| {
-            let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+            let mut args: Vec<&str> = path.iter().map(|s| &**s).collect();
             args.push("--help");
             let (code, out) = ws.stdout(&args, None, &[]);
             assert_eq!(code, 0, "{doc}: `aw {}` is not a command", path.join(" "));
@@ -239,7 +239,7 @@ fn every_aw_invocation_in_the_bundle_names_a_real_command_and_its_flags() {
 
 #[test]
 fn every_registry_document_is_a_bundle_file() {
-    for d in &registry().decisions {
+    for d in registry().decisions.iter() {
         assert!(
             aw_bundle::file(&d.document).is_some(),
             "{} reads {}, which the bundle does not have",
@@ -255,7 +255,7 @@ fn the_glossary_explains_every_signal_of_the_registry_and_no_other() {
     let signals: BTreeSet<&str> = registry()
         .decisions
         .iter()
-        .flat_map(|d| d.signals().iter().map(String::as_str))
+        .flat_map(|d| d.signals().iter().map(|s| s.as_ref()))
         .collect();
     assert_eq!(signals.len(), 31);
     let (glossary, _) = glossary
@@ -328,7 +328,7 @@ fn the_glossary_explains_every_evidence_id_and_dump_kind_as_the_directives_do() 
 #[test]
 fn every_reading_of_the_objective_is_prepared_by_its_guide() {
     let mut readings = 0;
-    for d in &registry().decisions {
+    for d in registry().decisions.iter() {
         let Some(a) = &d.action else { continue };
         if !gloss::dumped(&a.invocation.args).contains(&"objetivo")
             || d.scope == "quick" && d.id.ends_with("seed-order")
@@ -570,12 +570,12 @@ fn each_flow_command_starts_its_run_exactly_as_its_document_says() {
 
         let ws = Ws::initialised();
         let args = filled(create, "");
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let args: Vec<&str> = args.iter().map(|s| &**s).collect();
         let session = ws.ok(&args);
         let folder = session["folder"].as_str().unwrap();
         assert!(folder.ends_with(&format!("-demo-{flow}")), "{folder}");
         let args = filled(&adopt, folder);
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let args: Vec<&str> = args.iter().map(|s| &**s).collect();
         let directive = ws.ok(&args);
         assert_eq!(directive["flow"], *flow);
         assert!(

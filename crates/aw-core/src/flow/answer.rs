@@ -83,7 +83,7 @@ pub struct Context<'a, 'r> {
 fn labels(choices: &[Choice]) -> String {
     choices
         .iter()
-        .map(|c| c.label.as_str())
+        .map(|c| c.label.as_ref())
         .collect::<Vec<_>>()
         .join(" | ")
 }
@@ -225,7 +225,7 @@ fn semantic(obj: &Map<String, Value>, ctx: &Context<'_, '_>) -> Result<Answer, R
             ),
         ));
     }
-    if let Some(s) = signals.iter().find(|s| !vocabulary.contains(s)) {
+    if let Some(s) = signals.iter().find(|s| !vocabulary.iter().any(|v| v == *s)) {
         return Err(Rejection::spent(
             ErrorCode::FlowSignalUnknown,
             format!("'{s}' is not a signal of '{}'.", row.id),

@@ -5,7 +5,7 @@
 //! number; it fixed that later the same way.) Binding happens before sealing, displaying and
 //! comparing, so all three see the same strings.
 
-use super::registry::Action;
+use super::registry::{Action, Text};
 
 /// Why an action cannot be emitted.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,9 +21,14 @@ pub enum BindError {
 pub fn bind_action(action: &Action, folder: &str) -> Result<Action, BindError> {
     let bind = |s: &str| s.replace("{session}", folder).replace("{code}", folder);
     let mut bound = action.clone();
-    bound.invocation.args = action.invocation.args.iter().map(|a| bind(a)).collect();
-    bound.invocation.target = bind(&action.invocation.target);
-    bound.invocation.input = action.invocation.input.as_deref().map(bind);
+    bound.invocation.args = action
+        .invocation
+        .args
+        .iter()
+        .map(|a| Text::from(bind(a)))
+        .collect();
+    bound.invocation.target = bind(&action.invocation.target).into();
+    bound.invocation.input = action.invocation.input.as_deref().map(|i| bind(i).into());
     let inv = &bound.invocation;
     let fields = std::iter::once(&inv.program)
         .chain(inv.args.iter())
@@ -116,11 +121,11 @@ mod tests {
         Action {
             invocation: Invocation {
                 program: "aw".into(),
-                args: args.iter().map(|a| (*a).to_owned()).collect(),
-                target: target.into(),
+                args: args.iter().map(|a| Text::from((*a).to_owned())).collect(),
+                target: target.to_owned().into(),
                 input: None,
             },
-            evidence: vec!["e".into()],
+            evidence: vec!["e".into()].into(),
             idempotent: true,
             recovery: "run it again".into(),
         }

@@ -34,7 +34,7 @@ pub struct Resolved<'a> {
 impl Resolved<'_> {
     /// The transition id, if any.
     pub fn transition(&self) -> Option<&str> {
-        self.stopped.map(|d| d.id.as_str())
+        self.stopped.map(|d| d.id.as_ref())
     }
 }
 

@@ -30,15 +30,15 @@ pub fn boundary_choices(resolved: &Resolved<'_>) -> Vec<Choice> {
 fn control(stop_consequence: String) -> [Choice; 2] {
     [
         Choice {
-            label: PAUSE_LABEL.to_owned(),
+            label: PAUSE_LABEL.into(),
             consequence: "the CHECKPOINT is persisted and the run resumes at this same boundary \
                           once the context has been compacted"
-                .to_owned(),
+                .into(),
             recommended: false,
         },
         Choice {
-            label: STOP_LABEL.to_owned(),
-            consequence: stop_consequence,
+            label: STOP_LABEL.into(),
+            consequence: stop_consequence.into(),
             recommended: false,
         },
     ]
@@ -48,13 +48,14 @@ fn control(stop_consequence: String) -> [Choice; 2] {
 /// control.
 pub fn human_choices(row: &Decision) -> Vec<Choice> {
     let mut out = match &row.alternatives {
-        Some(alts) if !alts.is_empty() => alts.clone(),
+        Some(alts) if !alts.is_empty() => alts.to_vec(),
         _ => vec![Choice {
-            label: RESOLVE_LABEL.to_owned(),
+            label: RESOLVE_LABEL.into(),
             consequence: format!(
                 "you decide '{}' and the journey goes on from there",
                 row.title
-            ),
+            )
+            .into(),
             recommended: true,
         }],
     };
@@ -68,11 +69,12 @@ pub fn human_choices(row: &Decision) -> Vec<Choice> {
 pub fn authorization_choices(row: &Decision, missing: &[EffectClass]) -> Vec<Choice> {
     let classes = EffectClass::join(missing);
     let mut out = vec![Choice {
-        label: AUTHORIZE_LABEL.to_owned(),
+        label: AUTHORIZE_LABEL.into(),
         consequence: format!(
             "'{}' exercises {classes} and the journey goes on; the authorization is recorded in the run",
             row.title
-        ),
+        )
+        .into(),
         recommended: true,
     }];
     out.extend(control(format!(

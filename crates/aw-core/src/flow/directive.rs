@@ -115,9 +115,9 @@ impl Step {
     /// A row applied.
     pub fn applied(row: &Decision) -> Step {
         Step {
-            transition: row.id.clone(),
+            transition: row.id.to_string(),
             authority: row.authority,
-            ownership: row.ownership.clone(),
+            ownership: row.ownership.to_string(),
             outcome: StepOutcome::Applied,
             reason: None,
         }
@@ -126,9 +126,9 @@ impl Step {
     /// A row skipped, with its reason.
     pub fn skipped(row: &Decision, reason: String) -> Step {
         Step {
-            transition: row.id.clone(),
+            transition: row.id.to_string(),
             authority: row.authority,
-            ownership: row.ownership.clone(),
+            ownership: row.ownership.to_string(),
             outcome: StepOutcome::Skipped,
             reason: Some(reason),
         }
@@ -174,7 +174,7 @@ pub fn degradations(state: &RunState, journey: &Journey<'_>) -> Vec<Degradation>
         .iter()
         .filter(|id| state.attempts_at(id) >= MAX_BOUNDARY_ATTEMPTS)
         .map(|id| {
-            let title = journey.find(id).map_or(id.as_str(), |d| d.title.as_str());
+            let title = journey.find(id).map_or(id.as_str(), |d| d.title.as_ref());
             Degradation {
                 transition: id.clone(),
                 cause: ErrorCode::FlowBoundaryExhausted,
@@ -250,11 +250,11 @@ pub fn directive_for(
         session: state.session.clone(),
         boundary: BoundaryView {
             kind: resolved.kind,
-            transition: row.map(|r| r.id.clone()),
+            transition: row.map(|r| r.id.to_string()),
             authority: row.map(|r| r.authority),
-            ownership: row.map(|r| r.ownership.clone()),
-            title: row.map(|r| r.title.clone()),
-            document: row.map(|r| r.document.clone()),
+            ownership: row.map(|r| r.ownership.to_string()),
+            title: row.map(|r| r.title.to_string()),
+            document: row.map(|r| r.document.to_string()),
         },
         outcome,
         state_digest: resolved.seal.clone(),

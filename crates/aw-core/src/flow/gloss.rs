@@ -148,12 +148,13 @@ pub fn dump_kind(kind: &str) -> Option<&'static str> {
 }
 
 /// The dump kinds an invocation asks for (`--dump a,b`), in order.
-pub fn dumped(args: &[String]) -> Vec<&str> {
+pub fn dumped<S: AsRef<str>>(args: &[S]) -> Vec<&str> {
     args.iter()
-        .position(|a| a == "--dump")
+        .position(|a| a.as_ref() == "--dump")
         .and_then(|i| args.get(i + 1))
         .map(|csv| {
-            csv.split(',')
+            csv.as_ref()
+                .split(',')
                 .map(str::trim)
                 .filter(|k| !k.is_empty())
                 .collect()

@@ -31,16 +31,16 @@ impl<'a> Journey<'a> {
             .chain(placed(Placement::Suffix))
             .collect();
         let docs = registry
-            .docs_boundary
-            .get(flow.as_str())
-            .cloned()
-            .unwrap_or_default();
+            .docs_of(flow.as_str())
+            .iter()
+            .map(|d| d.to_string())
+            .collect();
         Journey { flow, rows, docs }
     }
 
     /// The journey of `flow` in the embedded registry.
     pub fn builtin(flow: Flow) -> FlowResult<Journey<'static>> {
-        Ok(Journey::of(Registry::get()?, flow))
+        Ok(Journey::of(Registry::get(), flow))
     }
 
     /// A hand-built journey (tests and fixtures).
@@ -67,14 +67,14 @@ impl<'a> Journey<'a> {
         self.rows
             .iter()
             .skip(cursor)
-            .map(|d| d.id.clone())
+            .map(|d| d.id.to_string())
             .collect()
     }
 
     /// Checks that a state's cursor and boundary lie on this journey (§4.5).
     pub fn check(&self, state: &RunState) -> FlowResult<()> {
         for (i, id) in state.applied.iter().enumerate() {
-            let here = self.rows.get(i).map(|d| d.id.as_str());
+            let here = self.rows.get(i).map(|d| d.id.as_ref());
             if here != Some(id.as_str()) {
                 return Err(ahead(format!(
                     "The run state says it applied '{id}' where the {} journey has {}.",
@@ -84,7 +84,7 @@ impl<'a> Journey<'a> {
             }
         }
         if let Some(b) = &state.boundary {
-            let next = self.rows.get(state.applied.len()).map(|d| d.id.as_str());
+            let next = self.rows.get(state.applied.len()).map(|d| d.id.as_ref());
             if next != Some(b.as_str()) {
                 return Err(ahead(format!(
                     "The run state stands on '{b}' but the {} journey continues at {}.",

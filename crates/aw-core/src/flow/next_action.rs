@@ -6,7 +6,7 @@ use super::boundary::Resolved;
 use super::effects::approval_digest;
 use super::gloss;
 use super::plan_evidence::{DETAIL_TEMPLATE, PLAN_PUBLISHED};
-use super::registry::{Choice, Decision, Invocation};
+use super::registry::{Choice, Decision, Invocation, Text};
 use crate::vocab::flow::{BoundaryKind, Flow, STOP_LABEL};
 use serde_json::{Value, json};
 
@@ -168,7 +168,7 @@ fn before_reading(inv: &Invocation) -> String {
     if !inv
         .args
         .first()
-        .is_some_and(|a| gloss::READINGS.contains(&a.as_str()))
+        .is_some_and(|a| gloss::READINGS.contains(&a.as_ref()))
     {
         return "Run".to_owned();
     }
@@ -189,7 +189,7 @@ fn before_reading(inv: &Invocation) -> String {
 }
 
 /// The evidence ids with their English meaning, the session folder filled in.
-fn glossed(evidence: &[String], folder: &str) -> String {
+fn glossed(evidence: &[Text], folder: &str) -> String {
     evidence
         .iter()
         .map(|id| match gloss::evidence(id) {

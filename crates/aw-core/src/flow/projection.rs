@@ -106,8 +106,8 @@ pub fn project(
     Some(RunProjection {
         flow: state.flow.as_str().to_owned(),
         boundary: kind.to_owned(),
-        transition: Some(row.id.clone()),
-        title: Some(row.title.clone()),
+        transition: Some(row.id.to_string()),
+        title: Some(row.title.to_string()),
         command: invocation
             .clone()
             .unwrap_or_else(|| advance_command(folder)),

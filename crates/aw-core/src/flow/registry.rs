@@ -1,44 +1,58 @@
-//! The registry: every decision row of the five journeys, the chassis and the command scopes,
-//! loaded from the embedded data file `registry.json` (same ids, scopes, authorities, effects,
-//! signals, conditions, actions and alternatives as the reference v21.3.0; the prose is ours).
+//! The registry: every decision row of the five journeys, the chassis and the command scopes
+//! (same ids, scopes, authorities, effects, signals, conditions, actions and alternatives as the
+//! reference v21.3.0; the prose is ours).
+//!
+//! `registry.json` is the source; the process reads `table.rs`, the same rows compiled into
+//! static data, because parsing 70 KB of JSON into owned strings cost about 150 µs on every
+//! `aw flow` call (a tenth of the whole command). The test `flow_registry_table` regenerates the
+//! table from the JSON and fails when they differ, and checks that both parse to equal registries.
+//! Text fields are `Cow<'static, _>` so the same types serve the static table (borrowed), a
+//! registry parsed from JSON and the engine's own values (owned).
 //!
 //! The engine never branches on a row id: it only interprets the declarative fields below.
 
-use super::error::FlowError;
-use crate::error_code::ErrorCode;
 use crate::vocab::flow::{Authority, CLI_OWNED, EffectClass, Placement};
-use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap};
-use std::sync::OnceLock;
+use serde::{Deserialize, Deserializer, Serialize};
+use std::borrow::Cow;
+use std::collections::BTreeMap;
 
-/// The embedded data file.
+#[rustfmt::skip]
+mod table;
+
+/// The source data file the static table is generated from (read by the tests).
 pub const REGISTRY_JSON: &str = include_str!("registry.json");
+
+/// A text of the registry: borrowed from the static table, owned when parsed or built.
+pub type Text = Cow<'static, str>;
+
+/// A list of the registry: borrowed from the static table, owned when parsed or built.
+pub type List<T> = Cow<'static, [T]>;
 
 /// One decision (transition) of the registry.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Decision {
     /// Stable id `<scope>.<name>`; what the cursor records.
-    pub id: String,
+    pub id: Text,
     /// `chassis`, a flow name, or `cmd:<command>`.
-    pub scope: String,
+    pub scope: Text,
     /// One line saying what the step decides.
-    pub title: String,
+    pub title: Text,
     /// Who decides it.
     pub authority: Authority,
     /// `cli-owned`; anything else blocks the row.
-    pub ownership: String,
+    pub ownership: Text,
     /// The doctrine document explaining the step.
-    pub document: String,
+    pub document: Text,
     /// The marker the doctrine must contain (guard data, unused at run time).
     #[serde(default)]
-    pub attribution: Option<String>,
+    pub attribution: Option<Text>,
     /// Effect classes applying the row exercises; absent means `read_only`.
     #[serde(default)]
-    pub effects: Option<Vec<EffectClass>>,
+    pub effects: Option<List<EffectClass>>,
     /// The closed signal vocabulary an agent may declare at this row.
     #[serde(default)]
-    pub signals: Option<Vec<String>>,
+    pub signals: Option<List<Text>>,
     /// A delegated invocation: makes the row an execution boundary.
     #[serde(default)]
     pub action: Option<Action>,
@@ -47,7 +61,7 @@ pub struct Decision {
     pub condition: Option<Condition>,
     /// The row's own choices (human rows).
     #[serde(default)]
-    pub alternatives: Option<Vec<Choice>>,
+    pub alternatives: Option<List<Choice>>,
     /// Chassis rows composed into every journey.
     #[serde(default)]
     pub placement: Option<Placement>,
@@ -65,13 +79,13 @@ impl Decision {
     /// The declared effects, `read_only` when none are declared.
     pub fn effects(&self) -> Vec<EffectClass> {
         match &self.effects {
-            Some(e) if !e.is_empty() => e.clone(),
+            Some(e) if !e.is_empty() => e.to_vec(),
             _ => vec![EffectClass::ReadOnly],
         }
     }
 
     /// The signal vocabulary (empty when the row declares none).
-    pub fn signals(&self) -> &[String] {
+    pub fn signals(&self) -> &[Text] {
         self.signals.as_deref().unwrap_or(&[])
     }
 }
@@ -83,11 +97,11 @@ pub struct Action {
     /// What to run.
     pub invocation: Invocation,
     /// The validation ids the result must carry, green and with a detail.
-    pub evidence: Vec<String>,
+    pub evidence: List<Text>,
     /// Whether running it twice is harmless.
     pub idempotent: bool,
     /// What to do when it comes back failed or partial.
-    pub recovery: String,
+    pub recovery: Text,
 }
 
 /// An exact command line.
@@ -95,20 +109,20 @@ pub struct Action {
 #[serde(deny_unknown_fields)]
 pub struct Invocation {
     /// The program (`aw`).
-    pub program: String,
+    pub program: Text,
     /// Its arguments.
-    pub args: Vec<String>,
+    pub args: List<Text>,
     /// Where it runs (`.` for the workspace, or the session folder).
-    pub target: String,
+    pub target: Text,
     /// Text for its stdin, if any.
-    pub input: Option<String>,
+    pub input: Option<Text>,
 }
 
 impl Invocation {
     /// The command line as one string: program and arguments joined by spaces.
     pub fn command_line(&self) -> String {
-        std::iter::once(self.program.as_str())
-            .chain(self.args.iter().map(String::as_str))
+        std::iter::once(self.program.as_ref())
+            .chain(self.args.iter().map(|a| a.as_ref()))
             .collect::<Vec<_>>()
             .join(" ")
     }
@@ -121,7 +135,7 @@ pub struct Condition {
     /// The rule.
     pub threshold: Threshold,
     /// The skip reason when it does not fire.
-    pub otherwise: String,
+    pub otherwise: Text,
 }
 
 /// Fires when at least `min` distinct signals of the vocabulary were observed at `observed`.
@@ -129,10 +143,10 @@ pub struct Condition {
 #[serde(deny_unknown_fields)]
 pub struct Threshold {
     /// The agent row whose observations count.
-    pub observed: String,
+    pub observed: Text,
     /// The subset of its vocabulary that counts (all of it when absent).
     #[serde(default)]
-    pub of: Option<Vec<String>>,
+    pub of: Option<List<Text>>,
     /// How many distinct signals fire it.
     pub min: usize,
 }
@@ -142,9 +156,9 @@ pub struct Threshold {
 #[serde(deny_unknown_fields)]
 pub struct Choice {
     /// The exact label an answer quotes.
-    pub label: String,
+    pub label: Text,
     /// What choosing it means.
-    pub consequence: String,
+    pub consequence: Text,
     /// Whether it is the recommended one.
     pub recommended: bool,
 }
@@ -156,14 +170,14 @@ pub enum Realization {
     /// By an engine symbol.
     Engine {
         /// The reference module.
-        module: String,
+        module: Text,
         /// The symbol in it.
-        symbol: String,
+        symbol: Text,
     },
     /// By walked rows.
     Transitions {
         /// Their ids.
-        ids: Vec<String>,
+        ids: List<Text>,
     },
 }
 
@@ -172,58 +186,81 @@ pub enum Realization {
 #[serde(deny_unknown_fields)]
 pub struct Exclusion {
     /// The command.
-    pub command: String,
+    pub command: Text,
     /// Why it has no row.
-    pub reason: String,
+    pub reason: Text,
 }
 
 /// The whole registry.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Registry {
     /// Every row, in table order.
-    pub decisions: Vec<Decision>,
-    /// The `docs/` folders each flow may write into.
-    pub docs_boundary: BTreeMap<String, Vec<String>>,
+    pub decisions: List<Decision>,
+    /// The `docs/` folders each flow may write into, by flow name in name order.
+    #[serde(deserialize_with = "boundary_by_name")]
+    pub docs_boundary: List<(Text, List<Text>)>,
     /// Commands with no row.
-    pub command_exclusions: Vec<Exclusion>,
+    pub command_exclusions: List<Exclusion>,
+    /// Each id with its row's position, in id order.
     #[serde(skip)]
-    index: HashMap<String, usize>,
+    index: List<(Text, usize)>,
+}
+
+/// Reads the JSON object of `docs_boundary` into the name-ordered pairs the table holds.
+fn boundary_by_name<'de, D: Deserializer<'de>>(d: D) -> Result<List<(Text, List<Text>)>, D::Error> {
+    let map = BTreeMap::<String, Vec<String>>::deserialize(d)?;
+    Ok(map
+        .into_iter()
+        .map(|(flow, folders)| {
+            let folders: Vec<Text> = folders.into_iter().map(Text::from).collect();
+            (Text::from(flow), List::from(folders))
+        })
+        .collect())
 }
 
 impl Registry {
     /// Parses a registry document and indexes its ids.
     pub fn parse(text: &str) -> Result<Registry, String> {
         let mut reg: Registry = serde_json::from_str(text).map_err(|e| e.to_string())?;
-        for (i, d) in reg.decisions.iter().enumerate() {
-            if reg.index.insert(d.id.clone(), i).is_some() {
-                return Err(format!("the id '{}' appears twice", d.id));
-            }
+        let mut index: Vec<(Text, usize)> = reg
+            .decisions
+            .iter()
+            .enumerate()
+            .map(|(i, d)| (d.id.clone(), i))
+            .collect();
+        index.sort();
+        if let Some(w) = index.windows(2).find(|w| w[0].0 == w[1].0) {
+            return Err(format!("the id '{}' appears twice", w[0].0));
         }
+        reg.index = index.into();
         Ok(reg)
     }
 
-    /// The embedded registry, parsed once per process.
-    pub fn get() -> Result<&'static Registry, FlowError> {
-        static CELL: OnceLock<Result<Registry, String>> = OnceLock::new();
-        CELL.get_or_init(|| Registry::parse(REGISTRY_JSON))
-            .as_ref()
-            .map_err(|why| {
-                FlowError::new(
-                    ErrorCode::FlowRegistryInvalid,
-                    format!("The built-in flow registry cannot be read: {why}."),
-                    "This is a bug in aw; please report it with `aw --version`.",
-                )
-            })
+    /// The built-in registry (static data: nothing is parsed).
+    pub fn get() -> &'static Registry {
+        &table::REGISTRY
     }
 
     /// A row by id.
     pub fn decision(&self, id: &str) -> Option<&Decision> {
-        self.index.get(id).map(|&i| &self.decisions[i])
+        let at = self
+            .index
+            .binary_search_by(|(known, _)| known.as_ref().cmp(id))
+            .ok()?;
+        self.decisions.get(self.index[at].1)
     }
 
     /// The rows of one scope, in table order.
     pub fn of_scope<'a>(&'a self, scope: &'a str) -> impl Iterator<Item = &'a Decision> + 'a {
         self.decisions.iter().filter(move |d| d.scope == scope)
+    }
+
+    /// The `docs/` folders `flow` may write into (none for a flow the registry does not list).
+    pub fn docs_of(&self, flow: &str) -> &[Text] {
+        self.docs_boundary
+            .iter()
+            .find(|(name, _)| name == flow)
+            .map_or(&[], |(_, folders)| folders.as_ref())
     }
 }

@@ -99,14 +99,14 @@ pub fn build_request(row: &Decision, state: &RunState, seal: &str) -> SemanticRe
         inventory: Inventory {
             flow: state.flow,
             applied: state.applied.clone(),
-            signals: row.signals().to_vec(),
+            signals: row.signals().iter().map(|s| s.to_string()).collect(),
         },
         allowed_destinations: Vec::new(),
         limits: Limits {
             max_artifacts: 0,
             max_artifact_bytes: 0,
         },
-        read_set: vec![row.document.clone()],
+        read_set: vec![row.document.to_string()],
         metrics: Metrics {
             request_bytes: 0,
             read_set_bytes: 0,

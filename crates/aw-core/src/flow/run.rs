@@ -78,7 +78,7 @@ pub fn closed_session_allows(state: &RunState, journey: &Journey<'_>) -> bool {
         None => true,
         Some(row) => row.action.as_ref().is_some_and(|a| {
             a.invocation.program == "aw"
-                && a.invocation.args.first().map(String::as_str) == Some("session-close")
+                && a.invocation.args.first().map(|a| a.as_ref()) == Some("session-close")
         }),
     }
 }

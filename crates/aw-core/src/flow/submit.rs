@@ -172,7 +172,7 @@ fn apply(
     }
     state.apply_transition(&row.id, &row.effects());
     state.attempts.push(attempt);
-    state.boundary = journey.at(state.cursor()).map(|d| d.id.clone());
+    state.boundary = journey.at(state.cursor()).map(|d| d.id.to_string());
     advance_run(state, journey, vec![Step::applied(row)])
 }
 

@@ -11,13 +11,15 @@ pub fn threshold_fired(rule: &Threshold, journey: &Journey<'_>, state: &RunState
     let Some(observed) = journey.find(&rule.observed) else {
         return false;
     };
-    let vocabulary: Vec<&String> = observed
+    let vocabulary: Vec<&str> = observed
         .signals()
         .iter()
         .filter(|s| rule.of.as_ref().is_none_or(|of| of.contains(s)))
+        .map(|s| s.as_ref())
         .collect();
-    let mut seen: Vec<&String> = Vec::new();
+    let mut seen: Vec<&str> = Vec::new();
     for s in state.observed_at(&rule.observed) {
+        let s = s.as_str();
         if vocabulary.contains(&s) && !seen.contains(&s) {
             seen.push(s);
         }
@@ -35,6 +37,6 @@ pub fn skip_reason<'a>(
     if threshold_fired(&condition.threshold, journey, state) {
         None
     } else {
-        Some(condition.otherwise.as_str())
+        Some(condition.otherwise.as_ref())
     }
 }

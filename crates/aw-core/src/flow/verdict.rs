@@ -4,7 +4,7 @@
 //! every declared effect class applied.
 
 use super::answer::Rejection;
-use super::registry::{Action, Decision, Invocation};
+use super::registry::{Action, Decision, Invocation, Text};
 use crate::error_code::ErrorCode;
 use crate::vocab::flow::{EffectClass, Outcome};
 use serde_json::{Map, Value};
@@ -125,17 +125,18 @@ fn read_invocation(v: Option<&Value>) -> Option<Invocation> {
             .map(str::to_owned)
     };
     Some(Invocation {
-        program: nonblank("program")?,
-        target: nonblank("target")?,
+        program: nonblank("program")?.into(),
+        target: nonblank("target")?.into(),
         args: o
             .get("args")?
             .as_array()?
             .iter()
-            .map(|a| a.as_str().map(str::to_owned))
-            .collect::<Option<Vec<_>>>()?,
+            .map(|a| a.as_str().map(|a| Text::from(a.to_owned())))
+            .collect::<Option<Vec<_>>>()?
+            .into(),
         input: match o.get("input") {
             None | Some(Value::Null) => None,
-            Some(Value::String(s)) => Some(s.clone()),
+            Some(Value::String(s)) => Some(s.clone().into()),
             Some(_) => return None,
         },
     })
@@ -238,7 +239,7 @@ pub fn verdict(result: &ExecResult, row: &Decision, action: &Action) -> Result<(
                     v.passed && v.detail.as_deref().is_some_and(|d| !d.trim().is_empty())
                 })
         })
-        .map(String::as_str)
+        .map(|id| id.as_ref())
         .collect();
     if !missing.is_empty() {
         return Err(Rejection::spent(

@@ -52,11 +52,11 @@ pub fn advance_run<'a>(
     journey.check(&state)?;
     let mut steps = seed;
     steps.extend(walk(&mut state, journey));
-    state.boundary = journey.at(state.cursor()).map(|d| d.id.clone());
+    state.boundary = journey.at(state.cursor()).map(|d| d.id.to_string());
     let mut resolved: Resolved<'a> = resolve(&state, journey);
     state.pending_action = match (&resolved.emitted, resolved.stopped, resolved.kind) {
         (Some(a), Some(row), BoundaryKind::Execution) => Some(PendingAction {
-            transition: row.id.clone(),
+            transition: row.id.to_string(),
             digest: action_digest(a),
         }),
         _ => None,

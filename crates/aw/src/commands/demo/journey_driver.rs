@@ -217,7 +217,7 @@ fn scripted_answer(
                 .choices
                 .iter()
                 .find(|c| c.recommended)
-                .map(|c| c.label.clone());
+                .map(|c| c.label.to_string());
             text(&Answer {
                 choice: Some(label),
                 ..seal
@@ -236,7 +236,7 @@ fn scripted_answer(
                     "Report it.",
                 )
             })?;
-            let args: Vec<&str> = action.invocation.args.iter().map(String::as_str).collect();
+            let args: Vec<&str> = action.invocation.args.iter().map(|a| a.as_ref()).collect();
             let ran = step::run(&ws.root, &args, Format::Json, cx)?;
             let ok = ran.exit == 0;
             let output = match &ran.body {
