@@ -111,22 +111,58 @@ pub fn edit<R>(config_home: &Path, edit: impl FnOnce(&mut SettingsFile) -> R) ->
         .map_err(|e| WorkspaceError::io("could not resolve the folder", &root, e))?;
     let _lock = WorkspaceLock::acquire(&root, &root.join(LOCK_NAME), default_wait())?;
     let path = target(&root.join(FILE_NAME))?;
-    let mut file = match read(&path) {
+    let state = read(&path);
+    apply(&root, &path, state, edit)
+}
+
+/// Edits the settings file only where there is something to remove: when the file is absent
+/// nothing is made (no folder, lock or file) and the answer is `None`; otherwise, under the lock,
+/// the file is read once, `holds` decides from it whether the edit applies (`None` when it does
+/// not), and the edit goes on as [`edit`]'s.
+pub fn edit_existing<R>(
+    config_home: &Path,
+    holds: impl FnOnce(&FileState) -> bool,
+    edit: impl FnOnce(&mut SettingsFile) -> R,
+) -> crate::Result<Option<R>> {
+    let root = config_home.join(CONFIG_DIR);
+    // Following links, as `read` does: a link to nothing is a file that is not there.
+    if !root.join(FILE_NAME).exists() {
+        return Ok(None);
+    }
+    let root = std::fs::canonicalize(&root)
+        .map_err(|e| WorkspaceError::io("could not resolve the folder", &root, e))?;
+    let _lock = WorkspaceLock::acquire(&root, &root.join(LOCK_NAME), default_wait())?;
+    let path = target(&root.join(FILE_NAME))?;
+    let state = read(&path);
+    if !holds(&state) {
+        return Ok(None);
+    }
+    apply(&root, &path, state, edit).map(Some)
+}
+
+/// Applies `edit` to the file as read under the lock and writes it back when its text changed.
+fn apply<R>(
+    root: &Path,
+    path: &Path,
+    state: FileState,
+    edit: impl FnOnce(&mut SettingsFile) -> R,
+) -> crate::Result<R> {
+    let mut file = match state {
         FileState::Absent => SettingsFile::default(),
         FileState::Present { file, utf8: true } => file,
         FileState::Present { utf8: false, .. } => {
             return Err(unreadable(
-                &path,
+                path,
                 "it is not UTF-8 text, so a rewrite would alter it",
             ));
         }
-        FileState::Unusable(why) => return Err(unreadable(&path, &why)),
+        FileState::Unusable(why) => return Err(unreadable(path, &why)),
     };
     let before = file.render();
     let answer = edit(&mut file);
     let after = file.render();
     if after != before {
-        if std::fs::metadata(&path).is_ok_and(|m| m.permissions().readonly()) {
+        if std::fs::metadata(path).is_ok_and(|m| m.permissions().readonly()) {
             return Err(WorkspaceError::Refused {
                 code: ErrorCode::FamilySettingsReadOnly,
                 message: format!(
@@ -140,8 +176,8 @@ pub fn edit<R>(config_home: &Path, edit: impl FnOnce(&mut SettingsFile) -> R) ->
                 ),
             });
         }
-        let dir = path.parent().unwrap_or(&root);
-        crate::io::atomic::write(dir, &path, after.as_bytes())?;
+        let dir = path.parent().unwrap_or(root);
+        crate::io::atomic::write(dir, path, after.as_bytes())?;
     }
     Ok(answer)
 }
@@ -199,5 +235,66 @@ impl Member {
             report: copy.report.clone(),
             settings: copy.settings(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn unset(home: &Path, key: &str, holds_anything: bool) -> Option<usize> {
+        edit_existing(
+            home,
+            |state| holds_anything || state.file().is_some_and(|f| f.value(key).is_some()),
+            |f| f.unset(key),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn an_absent_file_makes_nothing() {
+        let home = tempfile::tempdir().unwrap();
+        assert_eq!(unset(home.path(), "A", true), None);
+        assert!(!home.path().join(CONFIG_DIR).exists());
+        // The folder alone is not the file: still nothing to remove, and no lock is made.
+        std::fs::create_dir(home.path().join(CONFIG_DIR)).unwrap();
+        assert_eq!(unset(home.path(), "A", true), None);
+        assert!(!home.path().join(CONFIG_DIR).join(LOCK_NAME).exists());
+    }
+
+    #[test]
+    fn the_file_read_under_the_lock_decides_and_is_edited() {
+        let home = tempfile::tempdir().unwrap();
+        let dir = home.path().join(CONFIG_DIR);
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::write(dir.join(FILE_NAME), "# mine\nA=1\nB=2\n").unwrap();
+        assert_eq!(unset(home.path(), "C", false), None, "C is not in the file");
+        assert_eq!(
+            std::fs::read_to_string(dir.join(FILE_NAME)).unwrap(),
+            "# mine\nA=1\nB=2\n"
+        );
+        assert_eq!(unset(home.path(), "A", false), Some(1));
+        assert_eq!(
+            std::fs::read_to_string(dir.join(FILE_NAME)).unwrap(),
+            "# mine\nB=2\n"
+        );
+    }
+
+    #[test]
+    fn an_unreadable_file_is_refused_once_the_edit_applies() {
+        let home = tempfile::tempdir().unwrap();
+        let dir = home.path().join(CONFIG_DIR);
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::write(dir.join(FILE_NAME), b"A=\xff\n").unwrap();
+        let refused = edit_existing(home.path(), |_| true, |f| f.unset("A"));
+        assert!(matches!(
+            refused,
+            Err(WorkspaceError::Refused {
+                code: ErrorCode::FamilySettingsFileUnreadable,
+                ..
+            })
+        ));
+        assert_eq!(std::fs::read(dir.join(FILE_NAME)).unwrap(), b"A=\xff\n");
     }
 }

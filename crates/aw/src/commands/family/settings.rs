@@ -24,7 +24,7 @@ use aw_core::wire::family::{
 };
 use aw_manifest::{Class, SettingEntry, SettingKind};
 use aw_workspace::family::bridge_settings::{
-    FileState, Member, config_home, edit, file_path, member_at,
+    FileState, Member, config_home, edit, edit_existing, file_path, member_at,
 };
 use aw_workspace::family::skill::resolve_arg;
 use aw_workspace::locate::current_dir;
@@ -358,18 +358,17 @@ impl<'a> Settings<'a, '_> {
         // A key no member declares may still be removed when the file holds it: that is how a
         // line `reconcile` calls unknown is cleaned up.
         let known = declared(self.known, key, key_of);
-        let before = self.state();
-        if known.is_none() && before.file().is_none_or(|f| f.value(key).is_none()) {
-            return Err(self.unknown(key));
-        }
-        // Nothing to remove without a file: no folder, lock or file is made just to say so.
-        // Otherwise the file as written is the file as it now stands: it is not read again.
-        let (removed, state) = match before {
-            FileState::Absent => (0, before),
-            _ => {
-                let (removed, file) = edit(config, |f| (f.unset(key), f.clone()))?;
-                (removed, FileState::Present { file, utf8: true })
-            }
+        // The file is read once, under the writers' lock; when it is absent nothing is made
+        // (no folder, lock or file) just to say there was nothing to remove.
+        let edited = edit_existing(
+            config,
+            |state| known.is_some() || state.file().is_some_and(|f| f.value(key).is_some()),
+            |f| (f.unset(key), f.clone()),
+        )?;
+        let (removed, state) = match edited {
+            Some((removed, file)) => (removed, FileState::Present { file, utf8: true }),
+            None if known.is_some() => (0, FileState::Absent),
+            None => return Err(self.unknown(key)),
         };
         let mut v = self.head(SettingsVerb::Unset, &state);
         v.key = Some(key);
