@@ -15,6 +15,7 @@ pub mod wiring;
 
 pub use ladder::{Classified, ManifestFacts, State, classify};
 pub use resolve::{
-    Found, Freshness, Resolved, Via, candidates, compares_with_bundle, freshness, resolve_installed,
+    Found, Freshness, Resolved, Via, authoritative_version, candidates, compares_with_bundle,
+    freshness, kit_bundles, missing_reason, resolve_installed,
 };
 pub use roster::{MEMBERS, Member};

@@ -97,6 +97,81 @@ impl PostureState {
     }
 }
 
+/// The backend (by label) whose tier the host setting [`TIER_SETTING`] overrides.
+pub const TIER_SETTING_BACKEND: &str = "codex";
+
+/// What a backend's manifest declares under `posture`, as the manifest reader found it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Declared {
+    /// No `posture` block.
+    Absent,
+    /// A malformed block, with the validator's messages.
+    Invalid(Vec<String>),
+    /// The block's pins.
+    Pins {
+        /// `posture.model`.
+        model: String,
+        /// `posture.effort`.
+        effort: Option<String>,
+        /// `posture.tier`.
+        tier: Option<String>,
+        /// Whether the block has a `tier` key.
+        tier_declared: bool,
+    },
+}
+
+/// One backend's posture as the line reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Judged {
+    /// What its source gives.
+    pub state: PostureState,
+    /// Its pins, when pinned.
+    pub pins: Option<Pins>,
+    /// Why its block is malformed.
+    pub errors: Vec<String>,
+}
+
+/// Judges the backend `label` from what its manifest declares (`None`: no manifest read, with
+/// one `expected` there or not). `settings_tier` gives an active host setting's tier; it is asked
+/// only for a pinned backend the setting overrides ([`TIER_SETTING_BACKEND`]).
+pub fn judge(
+    label: &'static str,
+    declared: Option<Declared>,
+    expected: bool,
+    settings_tier: impl FnOnce() -> Option<String>,
+) -> Judged {
+    let (state, pins, errors) = match declared {
+        None => (PostureState::unread(expected), None, Vec::new()),
+        Some(Declared::Absent) => (PostureState::Absent, None, Vec::new()),
+        Some(Declared::Invalid(errors)) => (PostureState::Invalid, None, errors),
+        Some(Declared::Pins {
+            model,
+            effort,
+            tier,
+            tier_declared,
+        }) => {
+            let pins = Pins {
+                label,
+                model,
+                effort,
+                tier,
+                tier_declared,
+                settings_tier: if label == TIER_SETTING_BACKEND {
+                    settings_tier()
+                } else {
+                    None
+                },
+            };
+            (PostureState::Pinned, Some(pins), Vec::new())
+        }
+    };
+    Judged {
+        state,
+        pins,
+        errors,
+    }
+}
+
 /// The configured line of the backends, each given as its state and its pins when pinned: none
 /// when any source silences it (see [`PostureState::silences`]), else [`posture_line`].
 pub fn configured_line<'p>(
@@ -115,6 +190,43 @@ pub fn configured_line<'p>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_backend_is_judged_from_what_its_manifest_declares() {
+        let pins = || Declared::Pins {
+            model: "m".into(),
+            effort: None,
+            tier: None,
+            tier_declared: true,
+        };
+        let none = || None;
+        assert_eq!(
+            judge("codex", None, true, none).state,
+            PostureState::Unreadable
+        );
+        assert_eq!(
+            judge("codex", None, false, none).state,
+            PostureState::NotInstalled
+        );
+        assert_eq!(
+            judge("agy", Some(Declared::Absent), true, none).state,
+            PostureState::Absent
+        );
+        let bad = judge("agy", Some(Declared::Invalid(vec!["x".into()])), true, none);
+        assert_eq!(
+            (bad.state, bad.errors),
+            (PostureState::Invalid, vec!["x".into()])
+        );
+        // The host setting overrides the codex tier only.
+        let codex = judge("codex", Some(pins()), true, || Some("flex".into()));
+        assert_eq!(codex.pins.unwrap().settings_tier.as_deref(), Some("flex"));
+        // The setting is not even read for a backend it does not override.
+        let agy = judge("agy", Some(pins()), true, || {
+            unreachable!("agy takes no host tier")
+        });
+        assert_eq!(agy.state, PostureState::Pinned);
+        assert_eq!(agy.pins.unwrap().settings_tier, None);
+    }
 
     #[test]
     fn a_malformed_or_unreadable_source_silences_the_line() {

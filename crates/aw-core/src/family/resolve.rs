@@ -136,10 +136,37 @@ pub fn freshness(installed: Option<&str>, bundled: Option<&str>) -> Freshness {
     }
 }
 
-/// Whether a member's copy is compared with a bundled one at all: a bridge (the kit bundles
-/// only those) whose copy is `ok`.
+/// Whether the kit bundles a copy of a member of this kind: only the bridges.
+pub fn kit_bundles(kind: &str) -> bool {
+    kind == super::roster::BRIDGE_KIND
+}
+
+/// Whether a member's copy is compared with a bundled one at all: a bundled kind whose copy is
+/// `ok`.
 pub fn compares_with_bundle(kind: &str, state: super::State) -> bool {
-    kind == super::roster::BRIDGE_KIND && state == super::State::Ok
+    kit_bundles(kind) && state == super::State::Ok
+}
+
+/// A copy's version as status reports it: only a copy that is what it claims to be (`ok`) has
+/// an authoritative version.
+pub fn authoritative_version<T>(state: super::State, version: Option<T>) -> Option<T> {
+    version.filter(|_| state == super::State::Ok)
+}
+
+/// Why a member has no copy where it is looked for: its marker `file` is missing at the folder
+/// its variable `env` names (`env_value`, taken as written when set and non-empty), else at the
+/// resolved folder `path`, else where `detect.installed` points.
+pub fn missing_reason(
+    file: &str,
+    env: &str,
+    env_value: Option<&str>,
+    path: Option<&str>,
+) -> String {
+    match (env_value.filter(|v| !v.is_empty()), path) {
+        (Some(v), _) => format!("no {file} at {env}={v} (taken as written)"),
+        (None, Some(path)) => format!("no {file} in {path}"),
+        (None, None) => format!("no {file} where detect.installed points"),
+    }
 }
 
 /// The `x.y.z` a version starts with, each part a JavaScript number (so a part too long for an
@@ -165,6 +192,32 @@ fn leading_triple(v: &str) -> Option<[f64; 3]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_missing_member_says_where_it_was_looked_for() {
+        let r = |v, p| missing_reason("SKILL.md", "AW_X", v, p);
+        assert_eq!(
+            r(Some("/a"), Some("/b")),
+            "no SKILL.md at AW_X=/a (taken as written)"
+        );
+        // An empty variable is unset: the resolved folder is named instead.
+        assert_eq!(r(Some(""), Some("/b")), "no SKILL.md in /b");
+        assert_eq!(r(None, None), "no SKILL.md where detect.installed points");
+    }
+
+    #[test]
+    fn only_an_ok_copy_has_an_authoritative_version_and_only_bridges_are_bundled() {
+        assert_eq!(
+            authoritative_version(super::super::State::Ok, Some(1)),
+            Some(1)
+        );
+        assert_eq!(
+            authoritative_version(super::super::State::Foreign, Some(1)),
+            None
+        );
+        assert!(kit_bundles(super::super::roster::BRIDGE_KIND));
+        assert!(!kit_bundles("memory"));
+    }
 
     #[test]
     fn env_then_default_with_tilde() {

@@ -6,7 +6,7 @@ use crate::failure::Failure;
 use crate::output::Outcome;
 use aw_core::family::State;
 use aw_core::family::bridge_settings::{active, env_rule, resolve};
-use aw_core::family::posture::{BACKENDS, Pins, PostureState, TIER_SETTING, configured_line};
+use aw_core::family::posture::{BACKENDS, Declared, Judged, TIER_SETTING, configured_line, judge};
 use aw_core::wire::family::{FamilyPosture, PostureBackend, PosturePins};
 use aw_manifest::{PostureBlock, SettingEntry, SettingKind, Summary};
 use aw_workspace::family::bridge_settings::{config_home, file_path, read as read_settings};
@@ -37,20 +37,6 @@ pub struct PostureArgs {
     pub bundled: Option<PathBuf>,
 }
 
-/// What one backend contributes.
-struct Backend {
-    name: &'static str,
-    label: &'static str,
-    dir: Option<PathBuf>,
-    /// What its posture source gives.
-    state: PostureState,
-    /// The installed copy's rung, when an installed copy was read.
-    ladder: Option<State>,
-    pins: Option<Pins>,
-    errors: Vec<String>,
-}
-
-/// Runs `aw family posture`.
 pub fn run(args: &PostureArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
     let (cwd, roots) = roots(&args.roots, cx)?;
@@ -98,35 +84,37 @@ pub fn run(args: &PostureArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         }
     };
     let bundled = args.bundled.is_some();
-    let mut backends: Vec<Backend> = Vec::new();
-    for mut src in sources {
-        let settings = std::mem::take(&mut src.settings);
-        let mut b = backend(src, bundled);
-        // An active `CODEX_SERVICE_TIER` host setting is the codex tier that dispatch really uses.
-        if b.label == "codex"
-            && let (Some(pins), Some(_)) = (&mut b.pins, &b.dir)
-        {
-            pins.settings_tier = settings_tier(&settings, cx);
-        }
-        backends.push(b);
-    }
-    let line = configured_line(backends.iter().map(|b| (b.state, b.pins.as_ref())));
+    let backends: Vec<(Source, Judged)> = sources
+        .into_iter()
+        .map(|mut src| {
+            let settings = std::mem::take(&mut src.settings);
+            let expected = bundled || src.dir.is_some();
+            let declared = src.summary.take().map(|s| declared(s.posture));
+            // An installed or bundled copy's own host setting: read only when it counts.
+            let installed = src.dir.is_some();
+            let judged = judge(src.label, declared, expected, || {
+                installed.then(|| settings_tier(&settings, cx)).flatten()
+            });
+            (src, judged)
+        })
+        .collect();
+    let line = configured_line(backends.iter().map(|(_, j)| (j.state, j.pins.as_ref())));
     let model = FamilyPosture {
         line,
         backends: backends
             .iter()
-            .map(|b| PostureBackend {
+            .map(|(b, j)| PostureBackend {
                 name: b.name,
                 label: b.label,
                 dir: b.dir.as_ref().map(|d| d.display().to_string()),
-                state: b.state.label(),
+                state: j.state.label(),
                 ladder: b.ladder.map(State::label),
-                posture: b.pins.as_ref().map(|p| PosturePins {
+                posture: j.pins.as_ref().map(|p| PosturePins {
                     model: p.model.clone(),
                     effort: p.effort.clone(),
                     tier: p.tier.clone(),
                 }),
-                errors: b.errors.clone(),
+                errors: j.errors.clone(),
             })
             .collect(),
     };
@@ -162,37 +150,18 @@ struct Source {
     ladder: Option<State>,
 }
 
-fn backend(src: Source, bundled: bool) -> Backend {
-    let mut b = Backend {
-        name: src.name,
-        label: src.label,
-        dir: src.dir,
-        state: PostureState::NotInstalled,
-        ladder: src.ladder,
-        pins: None,
-        errors: Vec::new(),
-    };
-    let label = src.label;
-    match src.summary {
-        None => b.state = PostureState::unread(bundled || b.dir.is_some()),
-        Some(s) => match s.posture {
-            PostureBlock::Absent => b.state = PostureState::Absent,
-            PostureBlock::Invalid(findings) => {
-                b.state = PostureState::Invalid;
-                b.errors = findings.into_iter().map(|f| f.message).collect();
-            }
-            PostureBlock::Pins(p) => {
-                b.state = PostureState::Pinned;
-                b.pins = Some(Pins {
-                    label,
-                    model: p.model,
-                    effort: p.effort,
-                    tier: p.tier,
-                    tier_declared: p.tier_declared,
-                    settings_tier: None,
-                });
-            }
+/// What a manifest's `posture` block declares, in the core's terms.
+fn declared(block: PostureBlock) -> Declared {
+    match block {
+        PostureBlock::Absent => Declared::Absent,
+        PostureBlock::Invalid(findings) => {
+            Declared::Invalid(findings.into_iter().map(|f| f.message).collect())
+        }
+        PostureBlock::Pins(p) => Declared::Pins {
+            model: p.model,
+            effort: p.effort,
+            tier: p.tier,
+            tier_declared: p.tier_declared,
         },
     }
-    b
 }

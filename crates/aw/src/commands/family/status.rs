@@ -6,8 +6,9 @@ use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use crate::style::clean_lines;
 use crate::views::View;
-use aw_core::family::roster::BRIDGE_KIND;
-use aw_core::family::{Freshness, State, compares_with_bundle, freshness};
+use aw_core::family::{
+    Freshness, authoritative_version, compares_with_bundle, freshness, kit_bundles, missing_reason,
+};
 use aw_core::wire::family::{Bundled, Deployed, FamilyStatus, Installed, StatusCopy, StatusMember};
 use aw_workspace::family::{bundled_manifest, deployed_stamp, folder_exists};
 use clap::Args;
@@ -83,19 +84,14 @@ pub fn run(args: &StatusArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
 }
 
 fn copy_model(seen: &Seen) -> StatusCopy {
-    let ok = seen.class.state == State::Ok;
+    let state = seen.class.state;
     StatusCopy {
         dir: seen.dir.display().to_string(),
         found: seen.found,
-        state: seen.class.state,
+        state,
         reason: seen.class.reason.clone(),
-        // The version is only authoritative for a member that is what it claims to be.
-        version: if ok {
-            seen.copy.version.version.clone()
-        } else {
-            None
-        },
-        version_from: ok.then(|| seen.copy.version.from.label()),
+        version: authoritative_version(state, seen.copy.version.version.clone()),
+        version_from: authoritative_version(state, Some(seen.copy.version.from.label())),
     }
 }
 
@@ -105,8 +101,7 @@ fn member_model(s: &Surveyed, bundled: Option<PathBuf>, project: Option<PathBuf>
     let primary_model = primary.map(copy_model);
     let version = primary_model.as_ref().and_then(|p| p.version.clone());
     let version_from = primary_model.as_ref().and_then(|p| p.version_from);
-    // The kit bundles only its bridges: another member has no bundled copy to compare with.
-    let bundled = bundled.filter(|_| m.kind == BRIDGE_KIND).map(|dir| {
+    let bundled = bundled.filter(|_| kit_bundles(m.kind)).map(|dir| {
         let dir = dir.join(m.name);
         let read = bundled_manifest(&dir);
         let bundled_version = read
@@ -140,18 +135,22 @@ fn member_model(s: &Surveyed, bundled: Option<PathBuf>, project: Option<PathBuf>
             stamp,
         })
     });
-    let env_hint = s.env.as_deref().filter(|v| !v.is_empty());
     StatusMember {
         name: m.name,
         kind: m.kind,
         state: s.state(),
         reason: match primary {
             Some(p) => p.class.reason.clone(),
-            None => Some(match (env_hint, s.resolved.path.as_ref()) {
-                (Some(v), _) => format!("no {} at {}={v} (taken as written)", m.file, m.env),
-                (None, Some(path)) => format!("no {} in {}", m.file, path.display()),
-                (None, None) => format!("no {} where detect.installed points", m.file),
-            }),
+            None => Some(missing_reason(
+                m.file,
+                m.env,
+                s.env.as_deref(),
+                s.resolved
+                    .path
+                    .as_ref()
+                    .map(|p| p.display().to_string())
+                    .as_deref(),
+            )),
         },
         dir: primary.map(|p| p.dir.display().to_string()),
         version,
