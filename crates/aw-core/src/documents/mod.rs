@@ -12,6 +12,7 @@
 //!   and its execution batches.
 //! - [`design_refs`]: the design packages a spec or plan names (`DES-NNN[@rN]`).
 
+pub mod baseline;
 pub mod batches;
 pub mod design_refs;
 pub mod frontmatter;
