@@ -6,6 +6,7 @@
 
 mod board;
 mod common;
+mod decision_notes;
 mod documents_props;
 mod flow_directive;
 mod flow_engine;

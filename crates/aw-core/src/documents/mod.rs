@@ -14,6 +14,8 @@
 
 pub mod baseline;
 pub mod batches;
+pub mod contract;
+pub mod decisions;
 pub mod design_refs;
 pub mod frontmatter;
 pub mod names;
