@@ -582,12 +582,12 @@ fn parse_failure(argv: &[OsString], err: clap::Error) -> u8 {
                 format!("`{path}` needs a verb: {}.", subcommands.join(", ")),
                 format!("Run `{path} <verb>`; `{path} --help` says what each one does."),
             )
-            .with_details(details(ArgumentDetails {
-                command: Some(&path),
+            .with_details(ArgumentDetails {
+                command: Some(path.clone()),
                 help_hint: Some(format!("{path} --help")),
-                available_commands: Some(&subcommands),
+                available_commands: Some(subcommands),
                 ..Default::default()
-            }))
+            })
         }
         ErrorKind::InvalidSubcommand => {
             let name = context_str(&err, ContextKind::InvalidSubcommand).unwrap_or_default();
@@ -602,12 +602,12 @@ fn parse_failure(argv: &[OsString], err: clap::Error) -> u8 {
                     subcommands.join(", ")
                 ),
             )
-            .with_details(details(ArgumentDetails {
-                command: Some(&name),
+            .with_details(ArgumentDetails {
+                command: Some(name),
                 help_hint: Some(format!("{path} --help")),
-                available_commands: Some(&subcommands),
+                available_commands: Some(subcommands),
                 ..Default::default()
-            }))
+            })
         }
         // A stray word where the command takes none is not a flag: no `unknown_flags` for it.
         ErrorKind::UnknownArgument
@@ -621,10 +621,10 @@ fn parse_failure(argv: &[OsString], err: clap::Error) -> u8 {
                 format!("`{path}` takes no argument `{arg}`."),
                 format!("Remove it; run `{path} --help` for what the command takes."),
             )
-            .with_details(details(ArgumentDetails {
-                argument: Some(&arg),
+            .with_details(ArgumentDetails {
+                argument: Some(arg),
                 ..Default::default()
-            }))
+            })
         }
         ErrorKind::UnknownArgument => {
             let arg = context_str(&err, ContextKind::InvalidArg).unwrap_or_default();
@@ -658,11 +658,11 @@ fn parse_failure(argv: &[OsString], err: clap::Error) -> u8 {
                     flags.join(", ")
                 ),
             )
-            .with_details(details(ArgumentDetails {
-                argument: Some(&arg),
-                valid_flags: Some(&flags),
+            .with_details(ArgumentDetails {
+                argument: Some(arg),
+                valid_flags: Some(flags.clone()),
                 ..Default::default()
-            }))
+            })
             // v22's key, so scripts written for it recognise the refusal.
             .with_data(|d| {
                 d.unknown_flags = Some(unknown);
@@ -698,21 +698,21 @@ fn parse_failure(argv: &[OsString], err: clap::Error) -> u8 {
                     format!("`{flag}` needs a value{takes}."),
                     format!("Run `{path} --help` for the accepted values."),
                 )
-                .with_details(details(ArgumentDetails {
-                    argument: Some(&flag),
+                .with_details(ArgumentDetails {
+                    argument: Some(flag),
                     ..Default::default()
-                }))
+                })
             } else {
                 let f = Failure::new(
                     code,
                     format!("`{flag}` does not take `{value}`: {why}."),
                     format!("Run `{path} --help` for the accepted values."),
                 )
-                .with_details(details(ArgumentDetails {
-                    argument: Some(&flag),
-                    value: Some(&value),
+                .with_details(ArgumentDetails {
+                    argument: Some(flag),
+                    value: Some(value),
                     ..Default::default()
-                }));
+                });
                 if code == ErrorCode::InvalidInput && ERROR_DATA_COMMANDS.contains(&path.as_str()) {
                     f.with_error_data()
                 } else {
@@ -737,10 +737,10 @@ fn parse_failure(argv: &[OsString], err: clap::Error) -> u8 {
                 format!("`{path}` needs {named}."),
                 format!("Run `{path} --help` for what each one takes."),
             )
-            .with_details(details(ArgumentDetails {
-                missing: Some(&missing),
+            .with_details(ArgumentDetails {
+                missing: Some(missing),
                 ..Default::default()
-            }))
+            })
         }
         _ => {
             let rendered = err.render().to_string();
@@ -761,9 +761,4 @@ fn parse_failure(argv: &[OsString], err: clap::Error) -> u8 {
         output::emit_failure(&failure, raw_format(argv)),
         failure.exit,
     )
-}
-
-/// The `details` of a refused command line, as the envelope carries them.
-fn details(d: ArgumentDetails<'_>) -> serde_json::Value {
-    serde_json::to_value(d).unwrap_or_default()
 }

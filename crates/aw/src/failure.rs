@@ -6,9 +6,10 @@
 
 use aw_core::error_code::ErrorCode;
 use aw_core::session::resolve::RefusalKind;
-use aw_core::wire::envelope::{CandidateOut, DataOut, ErrorBody, FailureData, FailureEnvelope};
+use aw_core::wire::envelope::{
+    CandidateOut, DataOut, Details, ErrorBody, FailureData, FailureEnvelope,
+};
 use aw_workspace::WorkspaceError;
-use serde_json::Value;
 
 /// A failed command.
 #[derive(Debug, Clone)]
@@ -21,7 +22,7 @@ pub struct Failure {
     pub action: String,
     /// Structured context (`error.details`), when there is any. Boxed, like `extra_data`, to keep
     /// `Result<_, Failure>` small on the happy path.
-    pub details: Option<Box<Value>>,
+    pub details: Option<Box<Details>>,
     /// The process exit code (1 unless a command documents otherwise).
     pub exit: u8,
     /// The context `data` carries before `action` (the session resolver's `candidates`, …).
@@ -42,8 +43,8 @@ impl Failure {
     }
 
     /// Attaches `error.details`.
-    pub fn with_details(mut self, details: Value) -> Self {
-        self.details = Some(Box::new(details));
+    pub fn with_details(mut self, details: impl Into<Details>) -> Self {
+        self.details = Some(Box::new(details.into()));
         self
     }
 
@@ -103,9 +104,7 @@ impl From<WorkspaceError> for Failure {
     fn from(e: WorkspaceError) -> Self {
         let mut f = Failure::new(e.code(), sentence(&e.to_string()), e.action());
         if let WorkspaceError::LockBusy { pid, .. } = &e {
-            f = f.with_details(
-                serde_json::to_value(aw_core::wire::lock::LockHeld { pid }).unwrap_or_default(),
-            );
+            f = f.with_details(aw_core::wire::lock::LockHeld { pid: pid.clone() });
         }
         if let WorkspaceError::Session(r) = &e {
             f.data.candidates = Some(CandidateOut::all(&r.candidates));

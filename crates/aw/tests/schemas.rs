@@ -108,6 +108,62 @@ fn the_envelope_schema_refuses_what_is_not_an_envelope() {
     }
 }
 
+/// `error.details` is typed: the envelope schema names each shape a failure's details can take,
+/// and refuses what is none of them.
+#[test]
+fn the_envelope_schema_names_every_shape_of_details() {
+    let schema: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(docs_schemas().join("error.json")).unwrap()).unwrap();
+    let details = &schema["$defs"]["ErrorBody"]["properties"]["details"];
+    let refs: Vec<&str> = details["anyOf"]
+        .as_array()
+        .expect("details is an anyOf, not an open schema")
+        .iter()
+        .filter_map(|s| s["$ref"].as_str())
+        .collect();
+    assert_eq!(refs, ["#/$defs/Details"], "{details}");
+    let variants: Vec<&str> = schema["$defs"]["Details"]["anyOf"]
+        .as_array()
+        .expect("Details is an anyOf of its variants")
+        .iter()
+        .map(|s| s["$ref"].as_str().expect("each variant is a named shape"))
+        .collect();
+    assert_eq!(
+        variants,
+        [
+            "#/$defs/ArgumentDetails",
+            "#/$defs/LockHeld",
+            "#/$defs/InitFailed",
+            "#/$defs/VisibilityFailureDetails",
+            "#/$defs/SelfFailureDetails",
+            "#/$defs/UnknownSource",
+            "#/$defs/UnknownCommand",
+            "#/$defs/UnknownKeyDetails",
+            "#/$defs/RetiredKeyDetails",
+            "#/$defs/InvalidValueDetails",
+        ]
+    );
+    let v = jsonschema::draft202012::new(&schema).unwrap();
+    let with = |details: serde_json::Value| {
+        serde_json::json!({
+            "ok": false,
+            "error": {"code": "LOCK_BUSY", "message": "m", "details": details},
+            "data": {"action": "a"}
+        })
+    };
+    assert!(v.is_valid(&with(serde_json::json!({"pid": "42"}))));
+    assert!(v.is_valid(&with(
+        serde_json::json!({"argument": "--x", "valid_flags": ["--help"]})
+    )));
+    for bad in [
+        serde_json::json!("42"),
+        serde_json::json!(42),
+        serde_json::json!(["a"]),
+    ] {
+        assert!(!v.is_valid(&with(bad.clone())), "{bad}");
+    }
+}
+
 #[test]
 fn next_number_output_keeps_its_claim_keys_as_null_when_nothing_is_claimed() {
     let ws = Ws::new();

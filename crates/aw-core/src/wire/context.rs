@@ -168,11 +168,12 @@ pub struct Baseline<'a> {
     pub same_revision: bool,
 }
 
-/// The `details` of `CONTEXT_PLAN_UNKNOWN_COMMAND`.
-#[derive(Debug, Clone, Serialize)]
-pub struct UnknownCommand<'a> {
+/// The `details` of a command that is not there: `CONTEXT_PLAN_UNKNOWN_COMMAND`, and the
+/// `UNKNOWN_COMMAND` of `aw man`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct UnknownCommand {
     /// The name given.
-    pub command: &'a str,
-    /// The commands the bundle has, sorted.
-    pub available_commands: &'a [String],
+    pub command: String,
+    /// The commands there are, sorted (the bundle's, or the verbs of the command named).
+    pub available_commands: Vec<String>,
 }

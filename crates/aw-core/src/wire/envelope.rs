@@ -61,8 +61,63 @@ pub struct ErrorBody<'a> {
     pub message: &'a str,
     /// Structured context (a busy lock's `pid`, a refused flag's `argument` and `valid_flags`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub details: Option<&'a Value>,
+    pub details: Option<&'a Details>,
 }
+
+/// `error.details`: the structured context of a failure, one shape per kind of refusal. Each
+/// variant prints as its own shape, with no tag.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Details {
+    /// A refused command line: the command, the argument or the flags at fault.
+    Argument(super::arguments::ArgumentDetails),
+    /// Another aw invocation holds the workspace lock.
+    LockHeld(super::lock::LockHeld),
+    /// A failed `workspace-init`.
+    InitFailed(super::workspace_init::InitFailed),
+    /// A refused `attach-multiroot`, `detach-multiroot` or `visibility doctor`.
+    Visibility(super::visibility::VisibilityFailureDetails),
+    /// A failed `aw self install | uninstall`.
+    SelfCmd(super::self_cmd::SelfFailureDetails),
+    /// An alias that names no source (`remove-source`).
+    UnknownSource(super::remove_source::UnknownSource),
+    /// A command that is not there (`context-plan --command`, `aw man`).
+    UnknownCommand(super::context::UnknownCommand),
+    /// An unknown settings key.
+    UnknownKey(super::family::UnknownKeyDetails),
+    /// A retired settings key.
+    RetiredKey(super::family::RetiredKeyDetails),
+    /// A value a settings key refuses.
+    InvalidValue(super::family::InvalidValueDetails),
+}
+
+/// Implements `From<$ty> for Details` for each variant.
+macro_rules! details_from {
+    ($($variant:ident($ty:ty)),* $(,)?) => {
+        $(
+            /// The details of this kind, as the envelope carries them.
+            impl From<$ty> for Details {
+                /// The details as this variant.
+                fn from(d: $ty) -> Self {
+                    Details::$variant(d)
+                }
+            }
+        )*
+    };
+}
+
+details_from!(
+    Argument(super::arguments::ArgumentDetails),
+    LockHeld(super::lock::LockHeld),
+    InitFailed(super::workspace_init::InitFailed),
+    Visibility(super::visibility::VisibilityFailureDetails),
+    SelfCmd(super::self_cmd::SelfFailureDetails),
+    UnknownSource(super::remove_source::UnknownSource),
+    UnknownCommand(super::context::UnknownCommand),
+    UnknownKey(super::family::UnknownKeyDetails),
+    RetiredKey(super::family::RetiredKeyDetails),
+    InvalidValue(super::family::InvalidValueDetails),
+);
 
 /// The context some failures add to `data`, before the next action.
 #[derive(Debug, Clone, Default, Serialize, JsonSchema)]
@@ -165,5 +220,155 @@ impl SessionError {
             candidates: CandidateOut::all(&r.candidates),
             action: r.action.clone(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wire::arguments::ArgumentDetails;
+    use crate::wire::context::UnknownCommand;
+    use crate::wire::family::{InvalidValueDetails, RetiredKeyDetails, UnknownKeyDetails};
+    use crate::wire::lock::LockHeld;
+    use crate::wire::multiroot::Skipped;
+    use crate::wire::remove_source::UnknownSource;
+    use crate::wire::self_cmd::SelfFailureDetails;
+    use crate::wire::visibility::VisibilityFailureDetails;
+    use crate::wire::workspace_init::{InitCause, InitFailed, NotOk};
+
+    fn text(d: impl Into<Details>) -> String {
+        serde_json::to_string(&d.into()).unwrap()
+    }
+
+    fn strings(s: &[&str]) -> Vec<String> {
+        s.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    /// Each variant prints as its own shape, untagged, its keys in their order and the absent
+    /// ones left out: a change here changes the wire.
+    #[test]
+    fn every_variant_keeps_its_exact_shape() {
+        assert_eq!(text(LockHeld { pid: "42".into() }), r#"{"pid":"42"}"#);
+        assert_eq!(
+            text(ArgumentDetails {
+                command: Some("flow".into()),
+                help_hint: Some("aw flow --help".into()),
+                available_commands: Some(strings(&["advance", "status"])),
+                ..Default::default()
+            }),
+            r#"{"command":"flow","help_hint":"aw flow --help","available_commands":["advance","status"]}"#
+        );
+        assert_eq!(
+            text(ArgumentDetails {
+                argument: Some("--x".into()),
+                valid_flags: Some(strings(&["--help"])),
+                value: Some("v".into()),
+                missing: Some(Vec::new()),
+                ..Default::default()
+            }),
+            r#"{"argument":"--x","valid_flags":["--help"],"value":"v","missing":[]}"#
+        );
+        assert_eq!(text(ArgumentDetails::default()), "{}");
+        assert_eq!(
+            text(InitFailed {
+                step: None,
+                file: None,
+                cause: Some(InitCause::Code(crate::error_code::ErrorCode::LockBusy)),
+                pid: Some("7".into()),
+                project_md: Some(NotOk { ok: false }),
+                attach_multiroot: Some(Skipped::because("project_md_failed")),
+            }),
+            r#"{"cause":"LOCK_BUSY","pid":"7","project_md":{"ok":false},"attach_multiroot":{"skipped":true,"reason":"project_md_failed"}}"#
+        );
+        assert_eq!(
+            text(InitFailed {
+                step: Some("project_md"),
+                file: Some("CLAUDE.md".into()),
+                cause: Some(InitCause::Text("denied".into())),
+                pid: None,
+                project_md: None,
+                attach_multiroot: None,
+            }),
+            r#"{"step":"project_md","file":"CLAUDE.md","cause":"denied"}"#
+        );
+        assert_eq!(
+            text(VisibilityFailureDetails::Argument {
+                argument: "--global".into()
+            }),
+            r#"{"argument":"--global"}"#
+        );
+        assert_eq!(
+            text(VisibilityFailureDetails::File { file: "f".into() }),
+            r#"{"file":"f"}"#
+        );
+        assert_eq!(
+            text(SelfFailureDetails::Path { path: "p".into() }),
+            r#"{"path":"p"}"#
+        );
+        assert_eq!(
+            text(SelfFailureDetails::Conflicts {
+                conflicts: strings(&["a", "b"])
+            }),
+            r#"{"conflicts":["a","b"]}"#
+        );
+        assert_eq!(
+            text(UnknownSource {
+                alias: "x".into(),
+                known: strings(&["api"])
+            }),
+            r#"{"alias":"x","known":["api"]}"#
+        );
+        assert_eq!(
+            text(UnknownCommand {
+                command: "nope".into(),
+                available_commands: strings(&["quick"])
+            }),
+            r#"{"command":"nope","available_commands":["quick"]}"#
+        );
+        assert_eq!(
+            text(UnknownKeyDetails {
+                key: "k".into(),
+                known: Vec::new()
+            }),
+            r#"{"key":"k","known":[]}"#
+        );
+        assert_eq!(
+            text(RetiredKeyDetails {
+                key: "k".into(),
+                retired: "why".into()
+            }),
+            r#"{"key":"k","retired":"why"}"#
+        );
+        assert_eq!(
+            text(InvalidValueDetails {
+                key: "k".into(),
+                value: "v".into(),
+                allowed: "on|off".into()
+            }),
+            r#"{"key":"k","value":"v","allowed":"on|off"}"#
+        );
+    }
+
+    /// `details` sits after `message` and is left out, not `null`, when there is none.
+    #[test]
+    fn the_error_body_prints_details_last_or_not_at_all() {
+        let lock = Details::from(LockHeld { pid: "1".into() });
+        let with = ErrorBody {
+            code: crate::error_code::ErrorCode::LockBusy,
+            message: "m",
+            details: Some(&lock),
+        };
+        assert_eq!(
+            serde_json::to_string(&with).unwrap(),
+            r#"{"code":"LOCK_BUSY","message":"m","details":{"pid":"1"}}"#
+        );
+        let without = ErrorBody {
+            details: None,
+            ..with
+        };
+        assert_eq!(
+            serde_json::to_string(&without).unwrap(),
+            r#"{"code":"LOCK_BUSY","message":"m"}"#
+        );
     }
 }

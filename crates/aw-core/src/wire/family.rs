@@ -442,30 +442,30 @@ pub struct ClassifiedKey<'a> {
 }
 
 /// `error.details` of an unknown settings key.
-#[derive(Debug, Clone, Serialize)]
-pub struct UnknownKeyDetails<'a> {
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct UnknownKeyDetails {
     /// The key asked for.
-    pub key: &'a str,
+    pub key: String,
     /// The known keys.
-    pub known: &'a [&'a str],
+    pub known: Vec<String>,
 }
 
 /// `error.details` of a retired settings key.
-#[derive(Debug, Clone, Serialize)]
-pub struct RetiredKeyDetails<'a> {
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct RetiredKeyDetails {
     /// The key.
-    pub key: &'a str,
+    pub key: String,
     /// Why it is retired.
-    pub retired: &'a str,
+    pub retired: String,
 }
 
 /// `error.details` of a value a settings key refuses.
-#[derive(Debug, Clone, Serialize)]
-pub struct InvalidValueDetails<'a> {
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct InvalidValueDetails {
     /// The key.
-    pub key: &'a str,
+    pub key: String,
     /// The value refused.
-    pub value: &'a str,
+    pub value: String,
     /// The allowed form.
-    pub allowed: &'a str,
+    pub allowed: String,
 }

@@ -1,10 +1,11 @@
 //! The `details` of a failure because another aw invocation holds the workspace lock.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 /// Who holds the lock.
-#[derive(Debug, Clone, Serialize)]
-pub struct LockHeld<'a> {
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct LockHeld {
     /// The holder's pid, as its lock file records it.
-    pub pid: &'a str,
+    pub pid: String,
 }

@@ -78,10 +78,10 @@ pub struct Launch {
 }
 
 /// The `details` of an alias that names no source.
-#[derive(Debug, Clone, Serialize)]
-pub struct UnknownSource<'a> {
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct UnknownSource {
     /// The alias asked for.
-    pub alias: &'a str,
+    pub alias: String,
     /// The block's aliases, in order.
-    pub known: &'a [String],
+    pub known: Vec<String>,
 }

@@ -351,13 +351,13 @@ pub struct DetectedHost<'a> {
 }
 
 /// The `error.details` of a failure of `aw self install | uninstall`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(untagged)]
-pub enum SelfFailureDetails<'a> {
+pub enum SelfFailureDetails {
     /// The argument refused (`--target`).
     Argument {
         /// Its flag.
-        argument: &'a str,
+        argument: String,
     },
     /// The settings file that cannot be merged.
     File {
@@ -372,7 +372,7 @@ pub enum SelfFailureDetails<'a> {
     /// The paths that hold something aw did not install.
     Conflicts {
         /// Each path.
-        conflicts: &'a [String],
+        conflicts: Vec<String>,
     },
 }
 

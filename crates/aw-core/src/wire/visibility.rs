@@ -125,13 +125,13 @@ pub struct Multiroot<'a> {
 
 /// The `error.details` of a refused `attach-multiroot`, `detach-multiroot` or
 /// `visibility doctor`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(untagged)]
-pub enum VisibilityFailureDetails<'a> {
+pub enum VisibilityFailureDetails {
     /// The argument refused (`--global`).
     Argument {
         /// Its flag.
-        argument: &'a str,
+        argument: String,
     },
     /// The host's file that cannot be updated.
     File {

@@ -134,8 +134,8 @@ pub struct NoExternal<'a> {
 }
 
 /// The `details` of a failed `workspace-init` (`WORKSPACE_INIT_FAILED`).
-#[derive(Debug, Clone, Serialize)]
-pub struct InitFailed<'a> {
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct InitFailed {
     /// The step that failed (`project_md`, `attach_multiroot`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub step: Option<&'static str>,
@@ -147,17 +147,17 @@ pub struct InitFailed<'a> {
     pub cause: Option<InitCause>,
     /// The process holding the lock.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub pid: Option<&'a str>,
+    pub pid: Option<String>,
     /// The project block's write, when it failed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub project_md: Option<NotOk>,
     /// The multi-root step, when it was skipped.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub attach_multiroot: Option<super::multiroot::Skipped<'a>>,
+    pub attach_multiroot: Option<super::multiroot::Skipped<'static>>,
 }
 
 /// Why `workspace-init` failed: an error code, or the error's text.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum InitCause {
     /// The lock was busy.
@@ -167,7 +167,7 @@ pub enum InitCause {
 }
 
 /// `{"ok": false}`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct NotOk {
     /// Always `false`.
     pub ok: bool,

@@ -6,10 +6,10 @@ use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Format, Outcome};
 use aw_core::error_code::ErrorCode;
+use aw_core::wire::context::UnknownCommand;
 use aw_core::wire::shell::ManPage;
 use clap::Args;
 use clap::CommandFactory;
-use serde::Serialize;
 
 // Arguments of `aw man`.
 #[derive(Debug, Args)]
@@ -24,13 +24,6 @@ pub struct ManArgs {
     /// The command, and its verb (none: aw's own page, which lists the commands).
     #[arg(value_name = "COMMAND")]
     pub path: Vec<String>,
-}
-
-/// The details of a command that has no page.
-#[derive(Debug, Serialize)]
-struct Unknown<'a> {
-    command: &'a str,
-    available_commands: &'a [String],
 }
 
 /// Runs the command.
@@ -62,13 +55,10 @@ pub fn page(path: &[String]) -> Result<(String, String), Failure> {
                 format!("`{at}` has no command `{word}`, so there is no page for it."),
                 format!("Name one of: {}.", verbs.join(", ")),
             )
-            .with_details(
-                serde_json::to_value(Unknown {
-                    command: word,
-                    available_commands: &verbs,
-                })
-                .unwrap_or_default(),
-            ));
+            .with_details(UnknownCommand {
+                command: word.clone(),
+                available_commands: verbs,
+            }));
         };
         at = format!("{at} {}", sub.get_name());
         cmd = sub.clone();

@@ -53,13 +53,12 @@ pub struct WorkspaceInitArgs {
     pub dry_run: bool,
 }
 
-fn init_failed(message: String, action: &str, details: &InitFailed<'_>) -> Failure {
-    let details = serde_json::to_value(details).unwrap_or_default();
+fn init_failed(message: String, action: &str, details: InitFailed) -> Failure {
     Failure::new(ErrorCode::WorkspaceInitFailed, message, action).with_details(details)
 }
 
 /// No detail yet: each failure sets its own.
-const NO_DETAILS: InitFailed<'static> = InitFailed {
+const NO_DETAILS: InitFailed = InitFailed {
     step: None,
     file: None,
     cause: None,
@@ -84,7 +83,7 @@ fn plan_failure(e: InitError) -> Failure {
                 path.display()
             ),
             "Fix or remove that file (aw only lists extra folders in it), then run workspace-init again.",
-            &InitFailed {
+            InitFailed {
                 step: Some("attach_multiroot"),
                 file: Some(path.to_string_lossy().into_owned()),
                 ..NO_DETAILS
@@ -100,9 +99,9 @@ fn lock_failure(e: WorkspaceError) -> Failure {
     init_failed(
         format!("workspace-init wrote nothing: {}.", sentence(&e)),
         &e.action(),
-        &InitFailed {
+        InitFailed {
             cause: Some(InitCause::Code(ErrorCode::LockBusy)),
-            pid: Some(pid),
+            pid: Some(pid.clone()),
             project_md: Some(NotOk { ok: false }),
             attach_multiroot: Some(AFTER_PROJECT_MD),
             ..NO_DETAILS
@@ -123,7 +122,7 @@ fn apply_failure(step: Step, e: WorkspaceError) -> Failure {
             init_failed(
                 format!("workspace-init did not complete: {}.", sentence(&e)),
                 &e.action(),
-                &InitFailed {
+                InitFailed {
                     step: Some(if project_md {
                         "project_md"
                     } else {

@@ -81,13 +81,10 @@ fn refusal(e: PlanError) -> Failure {
             format!("The bundle has no command `{name}`."),
             format!("Use one of: {}.", valid.join(", ")),
         )
-        .with_details(
-            serde_json::to_value(UnknownCommand {
-                command: &name,
-                available_commands: &valid,
-            })
-            .unwrap_or_default(),
-        ),
+        .with_details(UnknownCommand {
+            command: name,
+            available_commands: valid,
+        }),
     }
 }
 

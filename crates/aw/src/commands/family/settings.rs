@@ -193,14 +193,17 @@ impl<'a> Settings<'a, '_> {
         } else {
             keys.join(", ")
         };
-        let details = UnknownKeyDetails { key, known: &keys };
+        let details = UnknownKeyDetails {
+            key: key.to_owned(),
+            known: keys.iter().map(|k| (*k).to_owned()).collect(),
+        };
         let mut f = Failure::new(
             ErrorCode::FamilySettingsUnknownKey,
             format!("unknown settings key '{key}'; the known keys are: {list}"),
             "use one of the known keys (`aw family settings list` shows them), or pass --from \
              <skill-dir> to read another member's keys",
         )
-        .with_details(serde_json::to_value(details).unwrap_or_default());
+        .with_details(details);
         f.exit = 2;
         f
     }
@@ -312,29 +315,32 @@ impl<'a> Settings<'a, '_> {
         match check_set(k.entry.retired.as_deref(), value, |v| k.entry.accepts(v)) {
             Ok(()) => {}
             Err(Refusal::Retired(why)) => {
-                let details = RetiredKeyDetails { key, retired: why };
+                let details = RetiredKeyDetails {
+                    key: key.to_owned(),
+                    retired: why.to_owned(),
+                };
                 let mut f = Failure::new(
                     ErrorCode::FamilySettingsRetired,
                     format!("{key} is retired and arms nothing: {why}"),
                     format!("leave it unset (`aw family settings unset {key}` removes it)"),
                 )
-                .with_details(serde_json::to_value(details).unwrap_or_default());
+                .with_details(details);
                 f.exit = 2;
                 return Err(f);
             }
             Err(Refusal::Value) => {
                 let allowed = k.entry.allowed_label();
                 let details = InvalidValueDetails {
-                    key,
-                    value,
-                    allowed: &allowed,
+                    key: key.to_owned(),
+                    value: value.to_owned(),
+                    allowed: allowed.clone(),
                 };
                 let mut f = Failure::new(
                     ErrorCode::FamilySettingsInvalidValue,
                     format!("{key} does not accept '{value}'; allowed: {allowed}"),
                     format!("give {key} a value of the form {allowed}"),
                 )
-                .with_details(serde_json::to_value(details).unwrap_or_default());
+                .with_details(details);
                 f.exit = 2;
                 return Err(f);
             }

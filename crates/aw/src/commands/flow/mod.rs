@@ -117,7 +117,7 @@ fn failure(e: WorkspaceError) -> Failure {
             ),
             "Wait for it to finish, then run this command again (AW_LOCK_WAIT_MS waits longer).",
         )
-        .with_details(serde_json::to_value(LockHeld { pid: &pid }).unwrap_or_default()),
+        .with_details(LockHeld { pid }),
         other => Failure::from(other),
     }
 }

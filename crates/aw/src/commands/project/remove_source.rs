@@ -59,9 +59,10 @@ fn refused(e: RemoveError, alias: &str) -> Failure {
         RemoveError::NoBlock => not_a_source(no_block(), alias),
         RemoveError::Input(e) => {
             let known = match &e {
-                InputError::UnknownSource { alias, known } => {
-                    serde_json::to_value(UnknownSource { alias, known }).ok()
-                }
+                InputError::UnknownSource { alias, known } => Some(UnknownSource {
+                    alias: alias.clone(),
+                    known: known.clone(),
+                }),
                 _ => None,
             };
             match known {

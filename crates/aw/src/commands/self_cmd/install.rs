@@ -1,7 +1,7 @@
 //! `aw self install --target <t> [--dry-run] [--force] [--skill-only] [--no-commands]
 //! [--no-hooks]`.
 
-use super::{TargetFlags, VERSION, details, home, host_plan, lock, program, refused, shown};
+use super::{TargetFlags, VERSION, home, host_plan, lock, program, refused, shown};
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::Outcome;
@@ -103,9 +103,7 @@ pub fn run(args: &InstallArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             ),
             "Move or rename them (they may be your own skill or command of the same name), or run again with --force to move each aside as <file>.aw-backup-<epoch> and install aw's.",
         )
-        .with_details(details(&SelfFailureDetails::Conflicts {
-            conflicts: &conflicts,
-        })));
+        .with_details(SelfFailureDetails::Conflicts { conflicts }));
     }
     let all_ops: Vec<Vec<Op>> = inspected
         .iter()

@@ -19,7 +19,6 @@ use aw_core::install::plan::{HostPlan, Parts, Source, plan};
 use aw_core::wire::self_cmd::SelfFailureDetails;
 use aw_workspace::install::{HostLocks, InstallError, lock_roots};
 use clap::{Args, Subcommand};
-use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 /// The aw version every marker names.
@@ -55,9 +54,9 @@ impl TargetFlags {
                 format!("`--target {}` names no host aw installs into.", self.target),
                 format!("Name one of: {}.", target_ids().join(", ")),
             )
-            .with_details(details(&SelfFailureDetails::Argument {
-                argument: "--target",
-            }))
+            .with_details(SelfFailureDetails::Argument {
+                argument: "--target".to_owned(),
+            })
         })
     }
 
@@ -140,25 +139,19 @@ pub fn refused(e: InstallError) -> Failure {
             format!("Nothing was written: {} cannot be merged ({error}).", path.display()),
             "Fix that file so it is a JSON object (aw adds its own hook entries and keeps everything else), or run with --no-hooks.",
         )
-        .with_details(details(&SelfFailureDetails::File {
+        .with_details(SelfFailureDetails::File {
             file: path.to_string_lossy().into_owned(),
-        })),
+        }),
         InstallError::Unsafe { path, why, action } => Failure::new(
             ErrorCode::InstallPathUnsafe,
             format!("Nothing was written: {} ({why}).", path.display()),
             action,
         )
-        .with_details(details(&SelfFailureDetails::Path {
+        .with_details(SelfFailureDetails::Path {
             path: path.to_string_lossy().into_owned(),
-        })),
+        }),
         InstallError::Workspace(e) => e.into(),
     }
-}
-
-/// A failure's `error.details`, from its typed shape.
-pub fn details(d: &SelfFailureDetails<'_>) -> Value {
-    // These shapes hold only strings, which always serialise.
-    serde_json::to_value(d).unwrap_or_default()
 }
 
 /// The `self` verbs.

@@ -62,15 +62,9 @@ pub fn global_refused(command: &str) -> Failure {
         ),
         format!("Run `aw {command}` without `--global`; change the home configuration of a host in that host."),
     )
-    .with_details(details(&VisibilityFailureDetails::Argument {
-        argument: "--global",
-    }))
-}
-
-/// A failure's `error.details`, from its typed shape.
-fn details(d: &VisibilityFailureDetails<'_>) -> serde_json::Value {
-    // These shapes hold only strings, which always serialise.
-    serde_json::to_value(d).unwrap_or_default()
+    .with_details(VisibilityFailureDetails::Argument {
+        argument: "--global".to_owned(),
+    })
 }
 
 impl MultirootFlags {
@@ -126,9 +120,9 @@ pub fn settings_refused(e: VisibilityError) -> Failure {
             ),
             "Fix or remove that file (aw only lists extra folders in it), then run the command again.",
         )
-        .with_details(details(&VisibilityFailureDetails::File {
+        .with_details(VisibilityFailureDetails::File {
             file: path.to_string_lossy().into_owned(),
-        })),
+        }),
         VisibilityError::Workspace(e) => e.into(),
     }
 }
