@@ -2,7 +2,9 @@
 //! §3–§4). The digests were computed by the reference's own code on the same notes.
 
 use aw_core::documents::contract::{Baseline, COMPOSITION, compose, reconciliation};
-use aw_core::documents::decisions::{Note, read_index, sealed, spec_criteria, validate};
+use aw_core::documents::decisions::{
+    Note, read_content, read_index, sealed, spec_criteria, validate,
+};
 use aw_core::markdown::scan;
 use serde_json::{Value, json};
 
@@ -29,25 +31,10 @@ fn with(mut v: Value, key: &str, value: Value) -> Value {
     v
 }
 
+/// A note with its content sealed, checked back through `validate`.
 fn sealed_note(v: Value) -> Note {
-    let unsealed = with(v, "digest", json!("sha256:x"));
-    let mut note = match validate(&unsealed) {
-        Err(r) if r[0].code == "NOTE_DIGEST_MISMATCH" => None,
-        other => panic!("{other:?}"),
-    };
-    if note.is_none() {
-        let digest = sealed_probe(&unsealed);
-        note = Some(validate(&with(unsealed, "digest", json!(digest))).unwrap());
-    }
-    note.unwrap()
-}
-
-/// The seal of a note's content, read back from the refusal of a wrong one.
-fn sealed_probe(v: &Value) -> String {
-    let r = validate(&with(v.clone(), "digest", json!("sha256:x"))).unwrap_err();
-    let m = &r[0].message;
-    let at = m.find("sha256:").unwrap();
-    m[at..at + 71].to_owned()
+    let content = read_content(&v).unwrap();
+    validate(&with(v, "digest", json!(content.computed_digest()))).unwrap()
 }
 
 #[test]

@@ -149,12 +149,6 @@ fn is_date(s: &str) -> bool {
             .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
 }
 
-fn is_sealed_digest(v: Option<&Value>) -> bool {
-    v.and_then(Value::as_str)
-        .and_then(|s| s.strip_prefix("sha256:"))
-        .is_some_and(is_digest)
-}
-
 fn text(v: Option<&Value>) -> Option<&str> {
     v.and_then(Value::as_str).filter(|s| !s.trim().is_empty())
 }
@@ -174,6 +168,27 @@ fn list(v: Option<&Value>) -> Option<Vec<String>> {
 /// Validates one note as the reference does: the schema first and alone, then every field, each
 /// failure under its own code, and the digest only once everything else reads.
 pub fn validate(raw: &Value) -> Result<Note, Vec<Refusal>> {
+    let mut note = read_content(raw)?;
+    let expected = note.computed_digest();
+    match raw.get("digest").and_then(Value::as_str) {
+        None | Some("") => Err(vec![refusal(
+            "NOTE_DIGEST_MISSING",
+            format!("'digest' is required: this content seals to {expected}"),
+        )]),
+        Some(d) if d != expected => Err(vec![refusal(
+            "NOTE_DIGEST_MISMATCH",
+            format!("'digest' is not the seal of the note's content ({expected})"),
+        )]),
+        Some(d) => {
+            note.digest = d.to_owned();
+            Ok(note)
+        }
+    }
+}
+
+/// Reads every field of a note but its seal (`digest` left empty): what [`validate`] checks
+/// before the seal, and what a writer seals.
+pub fn read_content(raw: &Value) -> Result<Note, Vec<Refusal>> {
     let Some(o) = raw.as_object() else {
         return Err(vec![refusal(
             "NOTE_NOT_OBJECT",
@@ -284,7 +299,7 @@ pub fn validate(raw: &Value) -> Result<Note, Vec<Refusal>> {
     else {
         return Err(failures);
     };
-    let mut note = Note {
+    Ok(Note {
         schema: NOTE_SCHEMA,
         id: id.to_owned(),
         lineage,
@@ -300,22 +315,7 @@ pub fn validate(raw: &Value) -> Result<Note, Vec<Refusal>> {
         resume_point: resume_point.to_owned(),
         date: date.to_owned(),
         digest: String::new(),
-    };
-    let expected = note.computed_digest();
-    match o.get("digest").and_then(Value::as_str) {
-        None | Some("") => Err(vec![refusal(
-            "NOTE_DIGEST_MISSING",
-            format!("'digest' is required: this content seals to {expected}"),
-        )]),
-        Some(d) if d != expected => Err(vec![refusal(
-            "NOTE_DIGEST_MISMATCH",
-            format!("'digest' is not the seal of the note's content ({expected})"),
-        )]),
-        Some(d) => {
-            note.digest = d.to_owned();
-            Ok(note)
-        }
-    }
+    })
 }
 
 fn anchor(
@@ -338,21 +338,18 @@ fn anchor(
         );
         return None;
     };
-    if !is_sealed_digest(o.get("digest")) {
+    let sealed = |d: &&str| d.strip_prefix("sha256:").is_some_and(is_digest);
+    let Some(digest) = o.get("digest").and_then(Value::as_str).filter(sealed) else {
         fail(
             "NOTE_LINEAGE_DIGEST_INVALID",
             &format!("'lineage.{side}.digest' must be the document's exact sha256"),
         );
         return None;
-    }
+    };
     Some(Anchor {
         path: path.to_owned(),
         number: number.clone(),
-        digest: o
-            .get("digest")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned(),
+        digest: digest.to_owned(),
     })
 }
 
@@ -459,8 +456,13 @@ pub fn read_index(raw: &Value) -> Result<Vec<Note>, Vec<Refusal>> {
 
 /// The chain order: date, then id by number (then as text).
 pub fn ordered(mut notes: Vec<Note>) -> Vec<Note> {
-    notes.sort_by(|a, b| a.date.cmp(&b.date).then_with(|| id_order(&a.id, &b.id)));
+    notes.sort_by(chain_order);
     notes
+}
+
+/// Date first, then id by number (then as text).
+fn chain_order(a: &Note, b: &Note) -> Ordering {
+    a.date.cmp(&b.date).then_with(|| id_order(&a.id, &b.id))
 }
 
 fn id_order(a: &str, b: &str) -> Ordering {
@@ -485,7 +487,7 @@ pub fn effective(chain: &[Note]) -> Vec<&Note> {
         .iter()
         .filter(|n| !superseded.contains(&n.id.as_str()))
         .collect();
-    notes.sort_by(|a, b| a.date.cmp(&b.date).then_with(|| id_order(&a.id, &b.id)));
+    notes.sort_by(|a, b| chain_order(a, b));
     notes
 }
 

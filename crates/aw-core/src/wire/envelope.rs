@@ -64,11 +64,30 @@ pub struct ErrorBody<'a> {
     pub details: Option<&'a Details>,
 }
 
-/// `error.details`: the structured context of a failure, one shape per kind of refusal. Each
-/// variant prints as its own shape, with no tag.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-#[serde(untagged)]
-pub enum Details {
+/// Declares [`Details`] with one variant per detail type, and `From<type> for Details` for each,
+/// from one list.
+macro_rules! details {
+    ($($(#[doc = $doc:literal])* $variant:ident($ty:ty)),* $(,)?) => {
+        /// `error.details`: the structured context of a failure, one shape per kind of refusal. Each
+        /// variant prints as its own shape, with no tag.
+        #[derive(Debug, Clone, Serialize, JsonSchema)]
+        #[serde(untagged)]
+        pub enum Details {
+            $($(#[doc = $doc])* $variant($ty),)*
+        }
+
+        $(
+            impl From<$ty> for Details {
+                /// The details as this variant.
+                fn from(d: $ty) -> Self {
+                    Details::$variant(d)
+                }
+            }
+        )*
+    };
+}
+
+details!(
     /// A refused command line: the command, the argument or the flags at fault.
     Argument(super::arguments::ArgumentDetails),
     /// Another aw invocation holds the workspace lock.
@@ -88,34 +107,6 @@ pub enum Details {
     /// A retired settings key.
     RetiredKey(super::family::RetiredKeyDetails),
     /// A value a settings key refuses.
-    InvalidValue(super::family::InvalidValueDetails),
-}
-
-/// Implements `From<$ty> for Details` for each variant.
-macro_rules! details_from {
-    ($($variant:ident($ty:ty)),* $(,)?) => {
-        $(
-            /// The details of this kind, as the envelope carries them.
-            impl From<$ty> for Details {
-                /// The details as this variant.
-                fn from(d: $ty) -> Self {
-                    Details::$variant(d)
-                }
-            }
-        )*
-    };
-}
-
-details_from!(
-    Argument(super::arguments::ArgumentDetails),
-    LockHeld(super::lock::LockHeld),
-    InitFailed(super::workspace_init::InitFailed),
-    Visibility(super::visibility::VisibilityFailureDetails),
-    SelfCmd(super::self_cmd::SelfFailureDetails),
-    UnknownSource(super::remove_source::UnknownSource),
-    UnknownCommand(super::context::UnknownCommand),
-    UnknownKey(super::family::UnknownKeyDetails),
-    RetiredKey(super::family::RetiredKeyDetails),
     InvalidValue(super::family::InvalidValueDetails),
 );
 
