@@ -5,6 +5,7 @@
 //! - [`flow_view`]: the slot where the flow engine's per-session projection plugs in.
 //! - [`board_input`], [`status`], [`pipeline`], [`discarded`]: the `aw status` model and what
 //!   it is built from.
+//! - [`retirements`]: the retirements ledger of `HISTORY.md` and the journals in flight.
 //! - [`resume`]: the `aw resume` proposals.
 //! - [`relative_time`]: how long ago, in English, with "now" passed in (dates themselves are
 //!   read by [`crate::calendar`]).
@@ -15,5 +16,6 @@ pub mod flow_view;
 pub mod pipeline;
 pub mod relative_time;
 pub mod resume;
+pub mod retirements;
 pub mod session_view;
 pub mod status;
