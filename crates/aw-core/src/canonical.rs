@@ -107,29 +107,89 @@ fn write_number(out: &mut String, n: &serde_json::Number) {
 /// A string as `JSON.stringify` writes it: `"` and `\` escaped, the five short control escapes,
 /// other C0 controls as `\u00xx`, everything else raw.
 pub fn write_string(out: &mut String, s: &str) {
+    out.reserve(s.len() + 2);
     out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{08}' => out.push_str("\\b"),
-            '\u{0c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
+    json_string_pieces(s, |piece| out.push_str(piece));
+    out.push('"');
+}
+
+/// The hex SHA-256 of a string written as a JSON string (quotes included), computed without
+/// building that text: a spec's baseline digest hashes every spec of a board this way.
+pub fn string_digest(s: &str) -> String {
+    let mut h = Sha256::new();
+    h.update(b"\"");
+    json_string_pieces(s, |piece| h.update(piece.as_bytes()));
+    h.update(b"\"");
+    let mut hex = String::with_capacity(64);
+    for b in h.finalize() {
+        let _ = write!(hex, "{b:02x}");
+    }
+    hex
+}
+
+/// Hands `sink` the body of `s` as a JSON string, in pieces: runs of bytes that need no escape,
+/// and the escapes between them. The characters escaped are all ASCII, so a run is cut on byte
+/// boundaries that are always character boundaries.
+fn json_string_pieces(s: &str, mut sink: impl FnMut(&str)) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let bytes = s.as_bytes();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let short = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0..0x20 => "",
+            _ => continue,
+        };
+        sink(&s[start..i]);
+        start = i + 1;
+        if short.is_empty() {
+            let code = [
+                b'\\',
+                b'u',
+                b'0',
+                b'0',
+                HEX[usize::from(b >> 4)],
+                HEX[usize::from(b & 0xf)],
+            ];
+            sink(std::str::from_utf8(&code).unwrap_or_default());
+        } else {
+            sink(short);
         }
     }
-    out.push('"');
+    sink(&s[start..]);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_string_digest_is_the_digest_of_its_json_text() {
+        let mut all_controls: String = (0u8..0x20).map(char::from).collect();
+        all_controls.push_str("\"\\ é — 😀 \u{2028}\u{7f}");
+        for s in ["", "plain", "a\nb\r\tc", all_controls.as_str()] {
+            let mut text = String::new();
+            write_string(&mut text, s);
+            assert_eq!(text, serde_json::to_string(s).unwrap(), "{s:?}");
+            assert_eq!(string_digest(s), sha256_hex(text.as_bytes()), "{s:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_string_digests_as_its_json_text(s in "\\PC*|[\\x00-\\x20\"\\\\a-z]*") {
+            let mut text = String::new();
+            write_string(&mut text, &s);
+            proptest::prop_assert_eq!(string_digest(&s), sha256_hex(text.as_bytes()));
+        }
+    }
 
     #[test]
     fn empty_digests_match_the_reference() {

@@ -493,6 +493,17 @@ mod tests {
         "/../../docs/PROTOCOL.md"
     ));
 
+    /// Codes a board model carries inside its text (a plan's reconciliation names why a decision
+    /// chain does not read or compose): the reference's, never an envelope's `error.code`.
+    const IN_MODELS: &[&str] = &[
+        "CONTRACT_ASSERTION_ABSENT",
+        "CONTRACT_BASELINE_ABSENT",
+        "CONTRACT_CONTRADICTION",
+        "CONTRACT_OVERLAP",
+        "NOTE_ALREADY_PUBLISHED",
+        "NOTE_SUPERSEDES_ABSENT",
+    ];
+
     /// The environment variables PROTOCOL.md names (aw's own, and the hosts' markers), the only
     /// UPPER_SNAKE words in it that are not codes.
     const ENVIRONMENT: &[&str] = &[
@@ -577,7 +588,7 @@ mod tests {
                     && t.bytes()
                         .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
             })
-            .filter(|t| !ours.contains(t) && !ENVIRONMENT.contains(t))
+            .filter(|t| !ours.contains(t) && !ENVIRONMENT.contains(t) && !IN_MODELS.contains(t))
             .collect();
         assert!(
             stray.is_empty(),

@@ -77,6 +77,9 @@ fn board(specs: Vec<SpecInput>, plans: Vec<PlanInput>, sessions: Vec<SessionInpu
             plans,
             sessions,
             designs: Default::default(),
+            decisions: Default::default(),
+            terminal_events: Vec::new(),
+            pending_retirements: Vec::new(),
         },
         &now(),
     )
@@ -154,13 +157,14 @@ fn pipeline_priorities_and_order() {
             ("spec-unplanned", "002"),
             ("plan-open", "011"),
             ("plan-open", "010"),
-            ("checkpoint-orphan", "001-loose-quick"),
         ],
         "priority, then started first, then numeric order"
     );
     assert_eq!(m.pipeline[3].started, Some(true));
     assert_eq!(m.pipeline[0].started, None, "specs carry no started flag");
-    assert_eq!(m.counts.pending, 6);
+    // The loose session is listed apart, not counted as pending (v22).
+    assert_eq!(m.counts.pending, 5);
+    assert_eq!(m.loose_sessions, ["001-loose-quick"]);
     assert_eq!(m.counts.specs_refined, 2);
     let planned: Vec<bool> = m.specs.iter().map(|s| s.planned).collect();
     assert_eq!(planned, [false, true, false, false]);
@@ -224,9 +228,14 @@ fn resume_ties_on_priority_and_started() {
     match resume::from_pipeline(&two_started) {
         Answer::Candidates { candidates, .. } => {
             let files: Vec<&str> = candidates.iter().map(|c| c.file.as_str()).collect();
+            // Two tie at the head; every pending item is a candidate (v22).
             assert_eq!(
                 files,
-                ["docs/plans/001-plan-a.md", "docs/plans/002-plan-b.md"]
+                [
+                    "docs/plans/001-plan-a.md",
+                    "docs/plans/002-plan-b.md",
+                    "docs/plans/003-plan-c.md"
+                ]
             );
         }
         other => panic!("{other:?}"),
@@ -240,10 +249,11 @@ fn resume_ties_on_priority_and_started() {
         vec![],
     );
     match resume::from_pipeline(&one_started) {
-        Answer::Proposal { via, proposal } => {
+        Answer::Proposal { via, proposal, .. } => {
             assert_eq!(via, "pipeline");
             assert_eq!(proposal.number, "002");
-            assert_eq!(proposal.next, "continue with F1 — a");
+            // An unsealed plan owes its seal first (v22).
+            assert!(proposal.next.starts_with("NO BASELINE SEAL — "));
             assert_eq!(proposal.progress, "1/2 tasks (50%) · phases 0/1");
         }
         other => panic!("{other:?}"),
@@ -308,7 +318,7 @@ fn the_flow_slot_feeds_status_and_resume() {
     assert_eq!(
         keys,
         [
-            "code", "folder", "type", "summary", "date", "relative", "flow"
+            "code", "folder", "type", "summary", "phase", "date", "relative", "flow"
         ]
     );
 }
@@ -359,7 +369,10 @@ fn model_keys_are_the_reference_ones() {
             "plans",
             "sessions",
             "discarded",
+            "terminal_events",
+            "pending_retirements",
             "pipeline",
+            "loose_sessions",
             "designs",
             "counts"
         ]
@@ -393,6 +406,9 @@ fn model_keys_are_the_reference_ones() {
             "blocked_phases",
             "final_validation_pending",
             "spec",
+            "baseline",
+            "reconciliation",
+            "contract",
             "batches",
             "date",
             "relative"
@@ -401,7 +417,7 @@ fn model_keys_are_the_reference_ones() {
     assert_eq!(
         keys(&v["pipeline"][0]),
         [
-            "kind", "priority", "file", "number", "slug", "summary", "command", "started"
+            "kind", "priority", "file", "number", "slug", "summary", "command", "detail", "started"
         ]
     );
     assert_eq!(
@@ -413,6 +429,7 @@ fn model_keys_are_the_reference_ones() {
             "sessions_active",
             "sessions_closed",
             "discarded",
+            "terminal_events",
             "pending"
         ]
     );
@@ -462,46 +479,60 @@ fn discarded_items_name_the_session_folder() {
 }
 
 #[test]
-fn session_items_carry_the_folder_as_file_number_and_slug() {
-    let loose = || {
-        session(
-            "026-address-timezone-quick",
+fn loose_sessions_are_listed_by_folder_not_as_pipeline_items() {
+    let loose = |folder: &str| {
+        let mut s = session(
+            folder,
             false,
             "## Origin\n- a chat\n",
             Some("## Completed\n- x\n"),
-        )
+        );
+        s.path = format!(".workflow/sessions/{folder}");
+        s
     };
-    let mut legacy = session(
-        "session007-dev-old",
+    let linked = session(
+        "027-linked-quick",
         false,
+        "## Origin\n- docs/plans/001-plan-a.md\n",
+        Some("## Completed\n- x\n"),
+    );
+    let closed = session(
+        "028-closed-quick",
+        true,
         "## Origin\n- a chat\n",
         Some("## Completed\n- x\n"),
     );
-    legacy.path = ".workflow/sessions/session007-dev-old".into();
-    let m = board(vec![], vec![], vec![loose(), legacy]);
-    let item = &m.pipeline[1];
-    assert_eq!(item.kind, "checkpoint-orphan");
-    assert_eq!(item.file, "026-address-timezone-quick");
-    assert_eq!(item.number, "026-address-timezone-quick");
-    assert_eq!(item.slug, "026-address-timezone-quick");
-    // A legacy folder's code is its number; the order still follows the folder's number.
-    let legacy = &m.pipeline[0];
-    assert_eq!(
-        (
-            legacy.file.as_str(),
-            legacy.number.as_str(),
-            legacy.slug.as_str()
-        ),
-        ("session007-dev-old", "007", "session007-dev-old")
+    let fresh = session("029-fresh-quick", false, "## Origin\n- a chat\n", None);
+    let m = board(
+        vec![],
+        vec![],
+        vec![
+            loose("026-address-timezone-quick"),
+            loose("session007-dev-old"),
+            linked,
+            closed,
+            fresh,
+        ],
     );
-    match resume::from_pipeline(&board(vec![], vec![], vec![loose()])) {
-        Answer::Proposal { proposal, .. } => {
-            assert_eq!(proposal.kind, "checkpoint-orphan");
-            assert_eq!(proposal.file, "026-address-timezone-quick");
-            assert_eq!(proposal.number, "026-address-timezone-quick");
-        }
-        other => panic!("{other:?}"),
-    }
+    assert!(m.pipeline.is_empty());
+    assert_eq!(m.counts.pending, 0);
+    assert_eq!(
+        m.loose_sessions,
+        ["026-address-timezone-quick", "session007-dev-old"]
+    );
+    // With results recorded an open session is `reanudada`; without a checkpoint, `abierta`.
+    let phase = |folder: &str| {
+        m.sessions
+            .active
+            .iter()
+            .chain(&m.sessions.closed)
+            .find(|s| s.folder == folder)
+            .map(|s| s.phase.as_str())
+    };
+    assert_eq!(phase("026-address-timezone-quick"), Some("reanudada"));
+    assert_eq!(phase("028-closed-quick"), Some("cerrada"));
+    assert_eq!(phase("029-fresh-quick"), Some("abierta"));
+    assert!(matches!(resume::from_pipeline(&m), Answer::Idle { .. }));
 }
 
 #[test]
@@ -557,7 +588,7 @@ fn proposals_carry_the_pipeline_kind() {
         assert_eq!((p.file.as_str(), p.number.as_str()), (folder, folder));
         p.kind
     };
-    assert_eq!(session_kind("005-loose-quick"), "checkpoint-orphan");
+    assert_eq!(session_kind("005-loose-quick"), "session");
     assert_eq!(session_kind("006-bare-quick"), "session");
     assert_eq!(session_kind("007-closed-quick"), "session");
 }
@@ -677,4 +708,50 @@ fn resume_never_proposes_refining_a_spec_its_done_plan_delivered() {
         }
         other => panic!("{other:?}"),
     }
+}
+
+#[test]
+fn a_plan_says_first_what_it_owes_and_a_done_plan_that_nothing_is_left() {
+    let spec_text = "---\nstatus: ready-for-plan\n---\n# Spec 001\n\n- S001/AC-01 works\n";
+    let digest = aw_core::documents::baseline::spec_digest(spec_text);
+    let sealed = |state: &str, f1: &str, t: &str| {
+        format!(
+            "# Plan\n> Derived from docs/specs/001-spec-a.md\n> State: {state}\n> Baseline: docs/specs/001-spec-a.md@{digest}\n## Tasks\n### F1 — build it\n> State: {f1}\n- [{t}] T1\n### F2 — ship it\n> State: pending\n- [ ] T2\n"
+        )
+    };
+    let m = board(
+        vec![spec("001-spec-a.md", spec_text)],
+        vec![
+            plan("001-plan-a.md", &sealed("open", "validated", "x")),
+            plan("002-plan-a.md", &open_plan(Some("001-spec-a.md"), true)),
+            plan(
+                "003-plan-a.md",
+                "# Plan\n> State: done\n## Tasks\n### F1 — a\n> State: validated\n- [x] T1\n",
+            ),
+        ],
+        vec![],
+    );
+    let item = |n: &str| {
+        m.pipeline
+            .iter()
+            .find(|i| i.number == n)
+            .map(|i| i.detail.clone())
+    };
+    // Aligned, nothing owed: the next phase, by name.
+    let d1 = item("001").unwrap();
+    assert_eq!(
+        (d1.next.as_str(), d1.obligation),
+        ("continue with F2 — ship it", false)
+    );
+    assert!(m.plans[0].baseline.is_aligned());
+    // No seal: an obligation, before the phase.
+    let d2 = item("002").unwrap();
+    assert!(
+        d2.obligation && d2.next.starts_with("NO BASELINE SEAL — "),
+        "{d2:?}"
+    );
+    // A done plan leaves the pipeline; named, nothing is left (v22 would say it is unsealed).
+    assert_eq!(item("003"), None);
+    let done = resume::plan_proposal(&m.plans[2]);
+    assert_eq!(done.next, "nothing left: the plan is done");
 }

@@ -143,6 +143,57 @@ fn an_index_reads_whole_or_not_at_all() {
     assert!(one_bad[0].message.starts_with("notes[1] "));
 }
 
+#[test]
+fn a_chain_no_append_could_produce_does_not_read() {
+    let index = |notes: Vec<Value>| {
+        json!({"schema": "workline.decision-index/v1",
+        "spec": {"path": "docs/specs/001-spec-login.md", "number": "001"}, "notes": notes})
+    };
+    let note = |id: &str, supersedes: Value| {
+        let v = with(
+            with(raw_note(), "id", json!(id)),
+            "supersedes_note",
+            supersedes,
+        );
+        sealed(&sealed_note(v))
+    };
+    let codes = |notes: Vec<Value>| -> Vec<&'static str> {
+        read_index(&index(notes))
+            .map(|_| Vec::new())
+            .unwrap_or_else(|r| r.iter().map(|r| r.code).collect())
+    };
+    // A settled obligation: DEC-002 supersedes DEC-001, which the chain holds.
+    assert!(
+        codes(vec![
+            note("DEC-001", Value::Null),
+            note("DEC-002", json!("DEC-001"))
+        ])
+        .is_empty()
+    );
+    assert_eq!(
+        codes(vec![
+            note("DEC-001", Value::Null),
+            note("DEC-001", Value::Null)
+        ]),
+        ["NOTE_ALREADY_PUBLISHED"]
+    );
+    assert_eq!(
+        codes(vec![note("DEC-001", json!("DEC-001"))]),
+        ["NOTE_SUPERSEDES_ABSENT"]
+    );
+    assert_eq!(
+        codes(vec![note("DEC-002", json!("DEC-009"))]),
+        ["NOTE_SUPERSEDES_ABSENT"]
+    );
+    assert_eq!(
+        codes(vec![
+            note("DEC-001", json!("DEC-002")),
+            note("DEC-002", json!("DEC-001"))
+        ]),
+        ["NOTE_SUPERSEDES_ABSENT", "NOTE_SUPERSEDES_ABSENT"]
+    );
+}
+
 fn criteria() -> Vec<String> {
     let spec = "# Spec\n\n- S001/AC-01 login\n- S001/AC-02 logout, again S001/AC-01\n```\nS001/AC-09\n```\n";
     spec_criteria(&scan(spec))

@@ -4,6 +4,7 @@
 //! process builder, the pinned clock).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod board_v22;
 mod bundle;
 mod capability_descriptor;
 mod capability_protocol;

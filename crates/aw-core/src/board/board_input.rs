@@ -76,4 +76,10 @@ pub struct BoardInput {
     pub sessions: Vec<SessionInput>,
     /// The design index (empty without `docs/designs/`).
     pub designs: crate::design::index::DesignIndex,
+    /// The decision indexes of `docs/decisions/`.
+    pub decisions: super::lineage::DecisionIndexes,
+    /// The rows of HISTORY's `## Retiros` table.
+    pub terminal_events: Vec<super::retirements::TerminalEvent>,
+    /// The retirement journals of `.<ns>/.retirement/`.
+    pub pending_retirements: Vec<super::retirements::PendingRetirement>,
 }

@@ -6,14 +6,14 @@
 //! | 1 | `spec-unrefined` | a spec that is not `ready-for-plan` |
 //! | 2 | `spec-unplanned` | a ready spec no plan resolves to |
 //! | 3 | `plan-open` | a plan that is not `done` (inconsistent ones included) |
-//! | 4 | `checkpoint-orphan` | an active session with a checkpoint whose origin links no spec or plan |
 //!
 //! Order: priority, then started items first, then number, then path. Dates never reorder it.
+//! Each item carries its [`Detail`]: what it owes, said as `aw resume` says it.
 //!
-//! A document's item carries its path, number and slug; a session's carries, as the reference
-//! does, its folder name as `file` and `slug` and its code (the folder name, `NNN` for a legacy
-//! `sessionNNN-` folder) as `number`.
+//! Since v22 an active session with a checkpoint and no document is not an item: it is listed
+//! in the board's `loose_sessions` (the `checkpoint-orphan` kind survives in the vocabulary).
 
+use super::detail::{Detail, open_questions, plan_detail, spec_detail};
 use super::status::{PlanEntry, SessionEntry, SpecEntry};
 use crate::decimal::push_decimal;
 use crate::documents::plan::PlanState;
@@ -48,7 +48,9 @@ pub struct PipelineItem {
     pub summary: String,
     /// The command that moves it forward.
     pub command: String,
-    /// Whether work on it has begun (plans and sessions only).
+    /// What it owes.
+    pub detail: Detail,
+    /// Whether work on it has begun (plans only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub started: Option<bool>,
     /// The number's value (ordering): a session's is its folder's number.
@@ -66,9 +68,9 @@ pub fn spec_kind(s: &SpecEntry) -> &'static str {
     }
 }
 
-/// Whether a session is a loose checkpoint: active, with a checkpoint, and an origin that links
-/// no spec or plan.
-pub fn is_checkpoint_orphan(s: &SessionEntry) -> bool {
+/// Whether a session is loose: active, with a checkpoint, and an origin that names no spec or
+/// plan.
+pub fn is_loose(s: &SessionEntry) -> bool {
     let d = &s.detail;
     d.active && d.checkpoint.is_some() && !d.links_document
 }
@@ -80,9 +82,17 @@ impl PipelineItem {
     }
 }
 
-/// A spec's one-line summary: `spec 004 — draft`.
+/// A spec's one-line summary: `spec 004 — draft · 2 open questions`.
 pub fn spec_summary(s: &SpecEntry) -> String {
-    ["spec ", &s.number, " — ", s.status.as_str()].concat()
+    [
+        "spec ",
+        &s.number,
+        " — ",
+        s.status.as_str(),
+        " · ",
+        &open_questions(s.open_questions),
+    ]
+    .concat()
 }
 
 /// A plan's one-line summary: `plan 003 — 40%, phases 2/5, 1 blocked`.
@@ -117,12 +127,8 @@ pub fn session_command(folder: &str) -> String {
 }
 
 /// Builds the pipeline.
-pub fn pipeline(
-    specs: &[SpecEntry],
-    plans: &[PlanEntry],
-    active: &[SessionEntry],
-) -> Vec<PipelineItem> {
-    let mut items = Vec::with_capacity(specs.len() + plans.len() + active.len());
+pub fn pipeline(specs: &[SpecEntry], plans: &[PlanEntry]) -> Vec<PipelineItem> {
+    let mut items = Vec::with_capacity(specs.len() + plans.len());
     // Pushed close to their final order (each priority in turn, started plans first, each
     // inventory already in number order), so the sort below, which decides the order, finds
     // long runs already in place instead of moving thousands of items around.
@@ -146,6 +152,7 @@ pub fn pipeline(
                 slug: s.slug.clone(),
                 summary: spec_summary(s),
                 command,
+                detail: spec_detail(s, None),
                 started: None,
                 order: Some(s.correlative.clone()),
             });
@@ -165,27 +172,11 @@ pub fn pipeline(
                 slug: p.slug.clone(),
                 summary: plan_summary(p),
                 command: ["/w:plan-exec ", &p.file].concat(),
+                detail: plan_detail(p),
                 started: Some(started),
                 order: Some(p.correlative.clone()),
             });
         }
-    }
-    for s in active.iter().filter(|s| is_checkpoint_orphan(s)) {
-        items.push(PipelineItem {
-            kind: CHECKPOINT_ORPHAN,
-            priority: 4,
-            file: s.folder.clone(),
-            number: s.code.clone(),
-            slug: s.folder.clone(),
-            summary: s.summary.clone(),
-            command: session_command(&s.folder),
-            started: Some(true),
-            order: s
-                .detail
-                .number
-                .as_deref()
-                .and_then(Correlative::from_digits),
-        });
     }
     items.sort_by(order);
     items

@@ -6,22 +6,22 @@
 //! - A session target (`--code`) proposes resuming that session; a run stopped inside a flow
 //!   proposes the flow's next step instead.
 //! - A proposal's `kind` is the one the pipeline gives the item (`spec-unrefined`,
-//!   `spec-unplanned`, `plan-open`, `checkpoint-orphan`), even when the pipeline does not list
-//!   it (a planned spec, a done plan); a session the pipeline cannot list (closed, without a
-//!   checkpoint, or linked to a document) is `session`. A session's `file` is its folder name
-//!   and its `number` its code, as in the reference.
-//! - No target walks the pipeline: its head is the proposal, unless other items tie with it on
-//!   priority and on being started, in which case they are all candidates. A spec a done plan
-//!   resolves to is delivered: the walk passes over it (the pipeline still lists a spec that
-//!   never reached `ready-for-plan`), and a proposal for it says its plan is done.
+//!   `spec-unplanned`, `plan-open`), even when the pipeline does not list it (a planned spec, a
+//!   done plan); a session's is `session`, its `file` its folder name and its `number` its code.
+//!   Objective, progress and next step are the item's [`super::detail`], never derived again.
+//! - No target walks the pipeline: its head is the proposal, with every pending item as
+//!   `candidates`; when other items tie with it on priority and on being started, the answer is
+//!   `candidates` (every pending item). A spec a done plan resolves to is delivered: the walk
+//!   passes over it (the pipeline still lists a spec that never reached `ready-for-plan`), and a
+//!   proposal for it says its plan is done. Outside a workspace the answer is `uninitialized`.
 
-use super::pipeline::{self, CHECKPOINT_ORPHAN, PLAN_OPEN, PipelineItem, SPEC_UNREFINED};
+use super::detail::{Detail, plan_detail, spec_detail};
+use super::pipeline::{self, PLAN_OPEN, PipelineItem, SPEC_UNREFINED};
 use super::status::{PlanEntry, SessionEntry, SpecEntry, StatusModel};
-use crate::documents::plan::{Declaration, PlanState};
+use crate::documents::plan::PlanState;
 use crate::documents::relation::SpecRelation;
 use crate::documents::spec::Maturity;
 use crate::error_code::ErrorCode;
-use crate::session::narrative::Phase;
 use crate::vocab::correlative::Correlative;
 use serde::Serialize;
 
@@ -33,11 +33,22 @@ pub const TARGET_INVALID: ErrorCode = ErrorCode::ResumeTargetInvalid;
 /// The kind of a proposal for a session the pipeline does not list (the reference's).
 pub const SESSION: &str = "session";
 
+/// A design reference of the proposed document that does not resolve as valid.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct DesignNote {
+    /// `stale` or `missing`.
+    pub state: &'static str,
+    /// The package and pinned revision (`DES-001@r2`).
+    pub baseline: String,
+    /// Why.
+    pub detail: Option<String>,
+}
+
 /// One proposal: what it is about, where it stands, what comes next and the command for it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Proposal {
-    /// The kind the pipeline gives the item (`spec-unrefined`, `spec-unplanned`, `plan-open`,
-    /// `checkpoint-orphan`), or `session` for a session the pipeline does not list.
+    /// The kind the pipeline gives the item (`spec-unrefined`, `spec-unplanned`, `plan-open`),
+    /// or `session`.
     pub kind: &'static str,
     /// The document, workspace-relative; for a session, its folder name.
     pub file: String,
@@ -51,12 +62,15 @@ pub struct Proposal {
     pub next: String,
     /// The command to run.
     pub command: String,
+    /// The document's design references that are not valid (absent when there are none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub design: Option<Vec<DesignNote>>,
 }
 
 impl Proposal {
     /// Whether the proposal is about a session (its `file` is then a folder name).
     pub fn is_session(&self) -> bool {
-        self.kind == CHECKPOINT_ORPHAN || self.kind == SESSION
+        self.kind == SESSION
     }
 }
 
@@ -70,10 +84,13 @@ pub enum Answer {
         via: &'static str,
         /// The proposal.
         proposal: Proposal,
+        /// Every pending item, in the pipeline's order (pipeline proposals only).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        candidates: Option<Vec<Proposal>>,
     },
     /// Several equally good answers; the caller picks one.
     Candidates {
-        /// The proposals.
+        /// The proposals: every pending item when no target was given.
         candidates: Vec<Proposal>,
         /// How to pick.
         action: String,
@@ -81,6 +98,11 @@ pub enum Answer {
     /// Nothing is left.
     Idle {
         /// What that means.
+        action: String,
+    },
+    /// No target, and the folder is not a workspace.
+    Uninitialized {
+        /// What to do.
         action: String,
     },
 }
@@ -92,22 +114,6 @@ pub struct Refusal {
     pub message: String,
     /// What to do next.
     pub action: String,
-}
-
-fn plural(n: usize, one: &str, many: &str) -> String {
-    if n == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{n} {many}")
-    }
-}
-
-fn titled(word: &str, number: &str, slug: &str) -> String {
-    if slug.is_empty() {
-        format!("{word} {number}")
-    } else {
-        format!("{word} {number} — {slug}")
-    }
 }
 
 /// The done plan that delivered each spec, by the spec's path: a spec with one has nothing left
@@ -124,90 +130,63 @@ fn delivered(model: &StatusModel) -> HashMap<&str, &str> {
         .collect()
 }
 
+/// The design references of `file` that are not valid, or `None` when all are.
+fn design_notes(model: &StatusModel, file: &str) -> Option<Vec<DesignNote>> {
+    let notes: Vec<DesignNote> = model
+        .designs
+        .references
+        .iter()
+        .filter(|r| r.from == file && r.state != "valid")
+        .map(|r| DesignNote {
+            state: r.state,
+            baseline: match r.revision {
+                Some(rev) => format!("{}@r{rev}", r.id),
+                None => r.text.clone(),
+            },
+            detail: r.detail.clone(),
+        })
+        .collect();
+    (!notes.is_empty()).then_some(notes)
+}
+
+/// A proposal from an item's detail.
+fn proposal(kind: &'static str, file: &str, number: &str, d: Detail, command: String) -> Proposal {
+    Proposal {
+        kind,
+        file: file.to_owned(),
+        number: number.to_owned(),
+        objective: d.objective,
+        progress: d.progress,
+        next: d.next,
+        command,
+        design: None,
+    }
+}
+
 /// The proposal for a spec; `done_plan` is the done plan that delivered it, if one did.
 pub fn spec_proposal(s: &SpecEntry, done_plan: Option<&str>) -> Proposal {
-    let questions = match s.open_questions {
-        0 => "no open questions".to_owned(),
-        n => plural(n, "open question", "open questions"),
+    let command = match s.status {
+        Maturity::ReadyForPlan => format!("/w:plan-new {}", s.file),
+        _ => format!("/w:spec-refine {}", s.file),
     };
-    let refine = format!("/w:spec-refine {}", s.file);
-    let (next, command) = match (s.status, s.planned, done_plan) {
-        (Maturity::ReadyForPlan, true, _) => (
-            "it already has a plan derived from it".to_owned(),
-            format!("/w:plan-new {}", s.file),
-        ),
-        (Maturity::ReadyForPlan, false, _) => (
-            "derive its plan".to_owned(),
-            format!("/w:plan-new {}", s.file),
-        ),
-        (_, _, Some(plan)) => (
-            format!(
-                "nothing is left: its plan {plan} is done (refine it only to change what was built)"
-            ),
-            refine,
-        ),
-        _ => ("refine it until it is ready-for-plan".to_owned(), refine),
-    };
-    Proposal {
-        kind: pipeline::spec_kind(s),
-        file: s.file.clone(),
-        number: s.number.clone(),
-        objective: titled("spec", &s.number, &s.slug),
-        progress: format!("status {}, {questions}", s.status.as_str()),
-        next,
+    proposal(
+        pipeline::spec_kind(s),
+        &s.file,
+        &s.number,
+        spec_detail(s, done_plan),
         command,
-    }
+    )
 }
 
 /// The proposal for a plan.
 pub fn plan_proposal(p: &PlanEntry) -> Proposal {
-    let mut progress = format!(
-        "{}/{} tasks ({}%)",
-        p.tasks_done, p.tasks_total, p.progress_pct
-    );
-    if p.phases_total > 0 {
-        progress.push_str(&format!(
-            " · phases {}/{}",
-            p.phases_validated, p.phases_total
-        ));
-    }
-    let next = if let Some((reference, why)) = p.design_missing.first() {
-        format!(
-            "UNRESOLVABLE DESIGN {reference}: {why} — create or repair the package, or fix the plan's reference (`aw designs --plan {}`)",
-            p.file
-        )
-    } else if let Some(b) = p.blocked_phases.first() {
-        format!(
-            "BLOCKED F{} — {}",
-            b.number,
-            b.blocker.as_deref().unwrap_or("no reason given")
-        )
-    } else if p.plan_state == PlanState::Inconsistent {
-        match &p.declaration {
-            Declaration::Unknown(v) => format!(
-                "the plan's state line says '{v}', which is neither open nor done: fix it by hand"
-            ),
-            _ => "the plan says it is done but its tasks and phases do not back it: fix it by hand"
-                .to_owned(),
-        }
-    } else if p.final_validation_pending {
-        "everything is executed: run the final validation, then close the plan".to_owned()
-    } else if p.plan_state == PlanState::Done {
-        "nothing left: the plan is done".to_owned()
-    } else if let Some((n, name, _)) = &p.next_phase {
-        format!("continue with F{n} — {name}")
-    } else {
-        "continue with the first phase that is not validated".to_owned()
-    };
-    Proposal {
-        kind: PLAN_OPEN,
-        file: p.file.clone(),
-        number: p.number.clone(),
-        objective: titled("plan", &p.number, &p.slug),
-        progress,
-        next,
-        command: format!("/w:plan-exec {}", p.file),
-    }
+    proposal(
+        PLAN_OPEN,
+        &p.file,
+        &p.number,
+        plan_detail(p),
+        format!("/w:plan-exec {}", p.file),
+    )
 }
 
 /// The proposal for a session.
@@ -219,8 +198,11 @@ pub fn session_proposal(s: &SessionEntry) -> Proposal {
         .or_else(|| (!s.summary.is_empty()).then(|| s.summary.clone()))
         .unwrap_or_else(|| s.folder.clone());
     // Where the session stands, by the narrative's phase rule, and its first result.
-    let done = d.checkpoint.as_ref().and_then(|cp| cp.completed.as_deref());
-    let phase = Phase::of(!d.active, done.is_some()).word();
+    let done = d
+        .checkpoint
+        .as_ref()
+        .and_then(|cp| cp.first_result.as_deref());
+    let phase = s.phase.word();
     let progress = match done {
         Some(done) => format!("session {phase}: {done}"),
         None => format!("session {phase}, no progress recorded"),
@@ -239,17 +221,14 @@ pub fn session_proposal(s: &SessionEntry) -> Proposal {
         }
     };
     Proposal {
-        kind: if pipeline::is_checkpoint_orphan(s) {
-            CHECKPOINT_ORPHAN
-        } else {
-            SESSION
-        },
+        kind: SESSION,
         file: s.folder.clone(),
         number: s.code.clone(),
         objective,
         progress,
         next,
         command,
+        design: None,
     }
 }
 
@@ -258,6 +237,7 @@ pub fn for_session(s: &SessionEntry) -> Answer {
     Answer::Proposal {
         via: "explicit",
         proposal: session_proposal(s),
+        candidates: None,
     }
 }
 
@@ -285,12 +265,16 @@ pub fn for_target(model: &StatusModel, target: &str) -> Result<Answer, Refusal> 
     let mut found: Vec<Proposal> = Vec::new();
     for s in &model.specs {
         if s.file == rel || number.as_ref() == Some(&s.correlative) {
-            found.push(spec_proposal(s, delivered.get(s.file.as_str()).copied()));
+            let mut p = spec_proposal(s, delivered.get(s.file.as_str()).copied());
+            p.design = design_notes(model, &s.file);
+            found.push(p);
         }
     }
     for p in &model.plans {
         if p.file == rel || number.as_ref() == Some(&p.correlative) {
-            found.push(plan_proposal(p));
+            let mut proposal = plan_proposal(p);
+            proposal.design = design_notes(model, &p.file);
+            found.push(proposal);
         }
     }
     match found.len() {
@@ -301,6 +285,7 @@ pub fn for_target(model: &StatusModel, target: &str) -> Result<Answer, Refusal> 
         1 => Ok(Answer::Proposal {
             via: "explicit",
             proposal: found.remove(0),
+            candidates: None,
         }),
         n => Ok(Answer::Candidates {
             candidates: found,
@@ -312,12 +297,11 @@ pub fn for_target(model: &StatusModel, target: &str) -> Result<Answer, Refusal> 
     }
 }
 
-/// The board's documents and sessions by path, so pipeline items find theirs in constant time
-/// (every unrefined spec ties with the head, so there may be thousands of candidates).
+/// The board's documents by path, so pipeline items find theirs in constant time (every
+/// pending item is a candidate, so there may be thousands).
 struct Index<'a> {
+    model: &'a StatusModel,
     specs: HashMap<&'a str, &'a SpecEntry>,
-    plans: HashMap<&'a str, &'a PlanEntry>,
-    sessions: HashMap<&'a str, &'a SessionEntry>,
     /// Specs a done plan delivered, with that plan.
     delivered: HashMap<&'a str, &'a str>,
 }
@@ -325,14 +309,8 @@ struct Index<'a> {
 impl<'a> Index<'a> {
     fn new(model: &'a StatusModel) -> Self {
         Index {
+            model,
             specs: model.specs.iter().map(|s| (s.file.as_str(), s)).collect(),
-            plans: model.plans.iter().map(|p| (p.file.as_str(), p)).collect(),
-            sessions: model
-                .sessions
-                .active
-                .iter()
-                .map(|s| (s.folder.as_str(), s))
-                .collect(),
             delivered: delivered(model),
         }
     }
@@ -342,50 +320,60 @@ impl<'a> Index<'a> {
         item.kind == SPEC_UNREFINED && self.delivered.contains_key(item.file.as_str())
     }
 
-    /// The proposal for one pipeline item.
-    fn proposal(&self, item: &PipelineItem) -> Option<Proposal> {
+    /// The proposal for one pipeline item: its own detail, and a delivered spec's done plan.
+    fn proposal(&self, item: &PipelineItem) -> Proposal {
         let file = item.file.as_str();
-        match item.kind {
-            PLAN_OPEN => self.plans.get(file).map(|p| plan_proposal(p)),
-            CHECKPOINT_ORPHAN => self.sessions.get(file).map(|s| session_proposal(s)),
-            _ => self
-                .specs
-                .get(file)
-                .map(|s| spec_proposal(s, self.delivered.get(file).copied())),
-        }
+        let detail = match (item.kind, self.specs.get(file)) {
+            (PLAN_OPEN, _) => item.detail.clone(),
+            (_, Some(s)) => spec_detail(s, self.delivered.get(file).copied()),
+            (_, None) => item.detail.clone(),
+        };
+        let mut p = proposal(item.kind, file, &item.number, detail, item.command.clone());
+        p.design = design_notes(self.model, file);
+        p
     }
 }
 
-/// Resuming with no target: the pipeline's head, or the items tied with it; a delivered spec
-/// is passed over.
+/// Resuming with no target: the pipeline's head, with every pending item as a candidate, or
+/// every pending item when others tie with the head (same priority, same started); a delivered
+/// spec is passed over. Outside a workspace: `uninitialized`.
 pub fn from_pipeline(model: &StatusModel) -> Answer {
+    if !model.workspace.initialized {
+        return Answer::Uninitialized {
+            action: format!(
+                "{} is not a workspace: set one up with /w:workspace-init (or aw workspace-init)",
+                model.workspace.path
+            ),
+        };
+    }
     let index = Index::new(model);
-    let open = model.pipeline.iter().filter(|i| !index.settled(i));
-    let Some(head) = open.clone().next() else {
+    let open: Vec<&PipelineItem> = model
+        .pipeline
+        .iter()
+        .filter(|i| !index.settled(i))
+        .collect();
+    let Some(head) = open.first() else {
         return Answer::Idle {
             action: "Nothing is pending: every spec is planned and every plan is done.".to_owned(),
         };
     };
-    let tied: Vec<Proposal> = open
+    let tied = open
+        .iter()
         .filter(|i| i.priority == head.priority && i.is_started() == head.is_started())
-        .filter_map(|i| index.proposal(i))
-        .collect();
-    if tied.len() > 1 {
+        .count();
+    let candidates: Vec<Proposal> = open.iter().map(|i| index.proposal(i)).collect();
+    if tied > 1 {
         return Answer::Candidates {
             action: format!(
-                "{} items share the same priority: pick one and run `aw resume` again with its path.",
-                tied.len()
+                "{tied} items tie at the head of {} pending: pick one and run `aw resume` again with its path.",
+                candidates.len()
             ),
-            candidates: tied,
+            candidates,
         };
     }
-    match tied.into_iter().next() {
-        Some(proposal) => Answer::Proposal {
-            via: "pipeline",
-            proposal,
-        },
-        None => Answer::Idle {
-            action: "Nothing is pending.".to_owned(),
-        },
+    Answer::Proposal {
+        via: "pipeline",
+        proposal: index.proposal(head),
+        candidates: Some(candidates),
     }
 }

@@ -58,6 +58,9 @@ pub fn session_view(folder: &SessionFolder, descriptor: Option<&str>) -> Session
 pub struct CheckpointView {
     /// The first line of `## Completed` (else the snapshot's `## Last action`).
     pub completed: Option<String>,
+    /// The first fact `## Completed` lists (see [`crate::session::narrative::bullet_texts`]):
+    /// a session with one is `reanudada`.
+    pub first_result: Option<String>,
     /// The first line of `## Pending / Next` (else the snapshot's `## Next step`).
     pub pending: Option<String>,
     /// The items under `## Excluded` / `Excluido(s)`.
@@ -73,6 +76,9 @@ pub fn checkpoint_view(text: &str) -> CheckpointView {
     let p = crate::artifacts::progress(&lines);
     CheckpointView {
         completed: p.ultimo.as_deref().and_then(first_line),
+        first_result: crate::session::narrative::bullet_texts(p.ultimo.as_deref())
+            .next()
+            .map(str::to_owned),
         pending: p.proximo.as_deref().and_then(first_line),
         excluded: artifacts::excluded_items_in(&lines),
         updated: p.actualizado.as_deref().and_then(parse_declared),

@@ -8,10 +8,13 @@
 use super::board_input::{BoardInput, PlanInput, SessionInput};
 use super::discarded::{DiscardedEntry, discarded};
 use super::flow_view::FlowStop;
-use super::pipeline::{PipelineItem, pipeline};
+use super::lineage::{PlanLineage, SealedSpec, plan_lineage};
+use super::pipeline::{PipelineItem, is_loose, pipeline};
 use super::relative_time::relative;
+use super::retirements::{PendingRetirement, TerminalEvent};
 use super::session_view::CheckpointView;
 use crate::calendar::{Moment, WallClock};
+use crate::documents::baseline::Seal;
 use crate::documents::batches::Batches;
 use crate::documents::names::{drop_superseded_refined, inventory_order};
 use crate::documents::phases::PhaseState;
@@ -19,6 +22,7 @@ use crate::documents::plan::{Declaration, PlanState};
 use crate::documents::relation::{self, SpecRelation};
 use crate::documents::spec::Maturity;
 use crate::session::folder::SessionState;
+use crate::session::narrative::Phase;
 use crate::vocab::correlative::Correlative;
 use serde::Serialize;
 use std::cell::Cell;
@@ -101,6 +105,12 @@ pub struct PlanEntry {
     pub final_validation_pending: bool,
     /// The spec the plan derives from.
     pub spec: SpecRelation,
+    /// How its `> Baseline:` seal stands against the workspace's spec.
+    pub baseline: super::lineage::BaselineEntry,
+    /// What it still owes before it can close (aligned plans only).
+    pub reconciliation: Option<crate::documents::contract::Reconciliation>,
+    /// The effective contract its spec's decision notes compose (aligned plans only).
+    pub contract: Option<crate::documents::contract::Contract>,
     /// The execution batches (null without the section).
     pub batches: Option<Batches>,
     /// `YYYY-MM-DD`.
@@ -137,6 +147,8 @@ pub struct SessionEntry {
     pub kind: Option<String>,
     /// The one-line summary.
     pub summary: String,
+    /// `abierta`, `reanudada` (open, with results recorded) or `cerrada`.
+    pub phase: Phase,
     /// `YYYY-MM-DD`.
     pub date: Option<String>,
     /// How long ago, in English.
@@ -193,6 +205,8 @@ pub struct Counts {
     pub sessions_closed: usize,
     /// Discarded items.
     pub discarded: usize,
+    /// Retirements recorded in HISTORY.
+    pub terminal_events: usize,
     /// Pipeline items.
     pub pending: usize,
 }
@@ -210,8 +224,14 @@ pub struct StatusModel {
     pub sessions: SessionsEntry,
     /// Items sessions deferred or excluded.
     pub discarded: Vec<DiscardedEntry>,
+    /// Retirements recorded in HISTORY's `## Retiros` table.
+    pub terminal_events: Vec<TerminalEvent>,
+    /// Retirements prepared and not yet applied.
+    pub pending_retirements: Vec<PendingRetirement>,
     /// What is left, in priority order.
     pub pipeline: Vec<PipelineItem>,
+    /// Active sessions with a checkpoint whose origin names no spec or plan, by folder.
+    pub loose_sessions: Vec<String>,
     /// The design graph.
     pub designs: Designs,
     /// Counts.
@@ -284,7 +304,25 @@ pub fn build(input: BoardInput, now: &WallClock) -> StatusModel {
                     planned[i] = true;
                 }
             }
-            plan_entry(p, rel, now)
+            // The seal is judged against the workspace's spec with the sealed number, read from
+            // its own file (the sealed path is only a hint).
+            let sealed_spec = match &p.facts.seal {
+                Seal::Sealed { number, .. } => Correlative::from_digits(number)
+                    .and_then(|n| first_of(&n))
+                    .map(|i| {
+                        let s = &specs[i];
+                        SealedSpec {
+                            file: &s.file,
+                            number: &s.name.number,
+                            slug: &s.name.slug,
+                            digest: &s.facts.digest,
+                            criteria: &s.facts.criteria,
+                        }
+                    }),
+                _ => None,
+            };
+            let lineage = plan_lineage(&p.facts.seal, sealed_spec, &input.decisions);
+            plan_entry(p, rel, lineage, now)
         })
         .collect();
     // A spec is planned when a plan resolved to the spec that answers for its number: the
@@ -332,7 +370,12 @@ pub fn build(input: BoardInput, now: &WallClock) -> StatusModel {
         .map(|s| session_entry(s, now))
         .partition(|e| e.detail.active);
 
-    let pipeline = pipeline(&spec_entries, &plan_entries, &active);
+    let pipeline = pipeline(&spec_entries, &plan_entries);
+    let loose_sessions: Vec<String> = active
+        .iter()
+        .filter(|s| is_loose(s))
+        .map(|s| s.folder.clone())
+        .collect();
     let counts = Counts {
         specs: spec_entries.len(),
         specs_refined: spec_entries.iter().filter(|s| s.refined).count(),
@@ -340,6 +383,7 @@ pub fn build(input: BoardInput, now: &WallClock) -> StatusModel {
         sessions_active: active.len(),
         sessions_closed: closed.len(),
         discarded: discarded.len(),
+        terminal_events: input.terminal_events.len(),
         pending: pipeline.len(),
     };
     StatusModel {
@@ -348,7 +392,10 @@ pub fn build(input: BoardInput, now: &WallClock) -> StatusModel {
         plans: plan_entries,
         sessions: SessionsEntry { active, closed },
         discarded,
+        terminal_events: input.terminal_events,
+        pending_retirements: input.pending_retirements,
         pipeline,
+        loose_sessions,
         designs,
         counts,
     }
@@ -366,8 +413,20 @@ fn sort_inventory<T>(docs: &mut [T], key: impl Fn(&T) -> (&Correlative, &String)
     }
 }
 
-fn plan_entry(p: PlanInput, spec: SpecRelation, now: &WallClock) -> PlanEntry {
+fn plan_entry(
+    p: PlanInput,
+    spec: SpecRelation,
+    lineage: PlanLineage,
+    now: &WallClock,
+) -> PlanEntry {
     let f = p.facts;
+    // A plan declared done is inconsistent while it still owes a reconciliation: its counters
+    // agreeing is not its contract being met.
+    let owes = lineage.reconciliation.as_ref().is_some_and(|r| !r.closable);
+    let plan_state = match f.state() {
+        PlanState::Done if owes => PlanState::Inconsistent,
+        state => state,
+    };
     let (date, relative) = dated(f.declared, p.modified, now);
     let counted = f.phases();
     let blocked_phases: Vec<BlockedPhase> = counted
@@ -383,7 +442,7 @@ fn plan_entry(p: PlanInput, spec: SpecRelation, now: &WallClock) -> PlanEntry {
         progress_pct: f.progress_pct(),
         phases_total: counted.len(),
         phases_validated: f.phases_validated(),
-        plan_state: f.state(),
+        plan_state,
         phases_blocked: blocked_phases.len(),
         final_validation_pending: f.final_validation_pending(),
         next_phase: f
@@ -393,6 +452,9 @@ fn plan_entry(p: PlanInput, spec: SpecRelation, now: &WallClock) -> PlanEntry {
         tasks_total: f.tasks_total,
         tasks_done: f.tasks_done,
         spec,
+        baseline: lineage.baseline,
+        reconciliation: lineage.reconciliation,
+        contract: lineage.contract,
         date,
         relative,
         file: p.file,
@@ -415,11 +477,16 @@ pub fn session_entry(s: SessionInput, now: &WallClock) -> SessionEntry {
         Some(f) if active => (Some(f.model), f.stop),
         _ => (None, None),
     };
+    let has_results = s
+        .checkpoint
+        .as_ref()
+        .is_some_and(|c| c.facts.first_result.is_some());
     SessionEntry {
         code: v.code,
         folder: v.folder,
         kind: v.kind,
         summary: v.summary,
+        phase: Phase::of(!active, has_results),
         date,
         relative,
         flow,

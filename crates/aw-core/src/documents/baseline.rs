@@ -6,7 +6,7 @@
 //! decides. The sealed path is only a hint: the judgment reads the workspace's spec with the
 //! sealed **number**, from its own file.
 
-use crate::canonical::{is_digest, sha256_hex, write_string};
+use crate::canonical::{is_digest, string_digest};
 use crate::markdown::Line;
 use regex::Regex;
 use std::sync::LazyLock;
@@ -128,9 +128,7 @@ fn spec_number<'p>(path: &'p str, spec_dir: &str) -> Option<&'p str> {
 /// The baseline digest of a spec's text: `sha256:` + the SHA-256 of the text written as a JSON
 /// string (the reference digests the canonical JSON of the text, not its raw bytes).
 pub fn spec_digest(text: &str) -> String {
-    let mut quoted = String::with_capacity(text.len() + 2);
-    write_string(&mut quoted, text);
-    format!("sha256:{}", sha256_hex(quoted.as_bytes()))
+    ["sha256:", &string_digest(text)].concat()
 }
 
 /// How a plan stands against its spec.

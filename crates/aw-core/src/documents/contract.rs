@@ -19,7 +19,7 @@ pub struct Baseline<'a> {
 }
 
 /// One criterion of the contract.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Assertion {
     /// `S001/AC-01`.
     pub id: String,
@@ -30,7 +30,7 @@ pub struct Assertion {
 }
 
 /// Compensating work a note created.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Obligation {
     /// What is owed.
     pub text: String,
@@ -39,7 +39,7 @@ pub struct Obligation {
 }
 
 /// The spec a contract stands on.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct SpecAnchor {
     /// Its path.
     pub path: String,
@@ -50,7 +50,7 @@ pub struct SpecAnchor {
 }
 
 /// The composed contract.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Contract {
     /// The spec.
     pub spec: SpecAnchor,
@@ -219,7 +219,7 @@ pub fn compose(baseline: &Baseline<'_>, chain: &[Note]) -> Result<Contract, Vec<
 }
 
 /// One obligation still owed, with where to resume it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Pending {
     /// What is owed.
     pub text: String,
@@ -230,7 +230,7 @@ pub struct Pending {
 }
 
 /// What a plan still owes before it can close.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Reconciliation {
     /// Each obligation owed.
     pub pending: Vec<Pending>,
@@ -240,8 +240,9 @@ pub struct Reconciliation {
     pub closable: bool,
 }
 
-/// The marker of a pending entry that comes from a chain that does not compose.
-pub const COMPOSITION: &str = "composition";
+/// The `by` of a pending entry that comes from a chain that does not compose: the reference's
+/// marker, kept as it is because scripts compare it.
+pub const COMPOSITION: &str = "composición";
 
 /// The reconciliation of a composed contract (each obligation with its note's resume point), or
 /// of a chain that does not compose (one entry per reason, never closable).
@@ -271,6 +272,31 @@ pub fn reconciliation(composed: &Result<Contract, Vec<Block>>, chain: &[Note]) -
     Reconciliation {
         resume_point: pending.first().map(|p| p.resume_point.clone()),
         closable: pending.is_empty() && composed.is_ok(),
+        pending,
+    }
+}
+/// The reconciliation of a plan whose decision index does not read: one entry per reason, never
+/// closable. The reference reads such an index as no notes at all, so a plan could close over
+/// obligations nobody can read; aw holds it open until the index is repaired.
+pub fn unreadable_chain(
+    index_path: &str,
+    refusals: &[super::decisions::Refusal],
+) -> Reconciliation {
+    let action = format!(
+        "repair {index_path} by hand (it is a sealed record: restore it from version control if \
+         you can), then run aw status again"
+    );
+    let pending: Vec<Pending> = refusals
+        .iter()
+        .map(|r| Pending {
+            text: format!("{}: {}", r.code, r.message),
+            by: COMPOSITION.to_owned(),
+            resume_point: action.clone(),
+        })
+        .collect();
+    Reconciliation {
+        resume_point: pending.first().map(|p| p.resume_point.clone()),
+        closable: false,
         pending,
     }
 }

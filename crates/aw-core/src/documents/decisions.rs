@@ -17,6 +17,9 @@ use std::sync::LazyLock;
 /// The note format this reader understands.
 pub const NOTE_SCHEMA: &str = "workline.decision-note/v1";
 
+/// Where decision indexes live (one of the four document folders `[docs]` may not move).
+pub const DECISIONS_DIR: &str = "docs/decisions";
+
 /// The index format this reader understands.
 pub const INDEX_SCHEMA: &str = "workline.decision-index/v1";
 
@@ -447,11 +450,60 @@ pub fn read_index(raw: &Value) -> Result<Vec<Note>, Vec<Refusal>> {
             })),
         }
     }
+    failures.extend(chain_refusals(&notes));
     if failures.is_empty() {
         Ok(ordered(notes))
     } else {
         Err(failures)
     }
+}
+
+/// What no append could have produced: an id published twice, a note superseding itself, one
+/// the chain does not hold, or a ring of notes superseding each other. The reference checks
+/// these only when it appends; read as they are, they would let an obligation disappear.
+fn chain_refusals(notes: &[Note]) -> Vec<Refusal> {
+    let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for n in notes {
+        if !seen.insert(n.id.as_str()) {
+            out.push(refusal(
+                "NOTE_ALREADY_PUBLISHED",
+                format!("{} is published more than once", n.id),
+            ));
+        }
+    }
+    let target = |id: &str| notes.iter().find(|n| n.id == id);
+    for n in notes {
+        let Some(first) = n.supersedes_note.as_deref() else {
+            continue;
+        };
+        if first == n.id || target(first).is_none() {
+            out.push(refusal(
+                "NOTE_SUPERSEDES_ABSENT",
+                format!(
+                    "{} supersedes {first}, which is not an earlier note of the chain",
+                    n.id
+                ),
+            ));
+            continue;
+        }
+        // Following the supersedes links from a note must end; coming back to it is a ring.
+        let mut at = target(first);
+        for _ in 0..notes.len() {
+            match at {
+                Some(m) if m.id == n.id => {
+                    out.push(refusal(
+                        "NOTE_SUPERSEDES_ABSENT",
+                        format!("{} is superseded, through other notes, by itself", n.id),
+                    ));
+                    break;
+                }
+                Some(m) => at = m.supersedes_note.as_deref().and_then(target),
+                None => break,
+            }
+        }
+    }
+    out
 }
 
 /// The chain order: date, then id by number (then as text).

@@ -86,6 +86,8 @@ pub struct PlanFacts {
     pub declared: Option<Moment>,
     /// The design packages it references (`crate::documents::design_refs::references`).
     pub design_refs: Vec<crate::documents::design_refs::Reference>,
+    /// The `> Baseline:` seal of its header.
+    pub seal: super::baseline::Seal,
 }
 
 /// Folded keys of the plan-level state line.
@@ -120,6 +122,7 @@ pub fn parse_plan(text: &str) -> PlanFacts {
         phase_blocks,
         batches,
         declared,
+        seal: super::baseline::read_seal(&lines, super::names::DocKind::Spec.folder()),
         design_refs: if text.contains("DES-") {
             crate::documents::design_refs::references_in(&lines)
         } else {

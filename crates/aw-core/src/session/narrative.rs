@@ -440,10 +440,19 @@ fn criterion(line: &str) -> Option<(bool, &str)> {
 /// A CHECKPOINT section's lines as facts: bullets dropped, blank lines, comments and unfilled
 /// placeholders skipped, at most [`SECTION_LIMIT`].
 fn bullet_facts(section: Option<&str>, state: FactState, locator: &str) -> Vec<Fact> {
-    let Some(body) = section else {
-        return Vec::new();
-    };
-    body.lines()
+    bullet_texts(section)
+        .take(SECTION_LIMIT)
+        .map(|t| fact(state, t.to_owned(), "CHECKPOINT.md", Some(locator)))
+        .collect()
+}
+
+/// The facts a CHECKPOINT section lists: each line without its bullet, blank lines, comments
+/// and unfilled template placeholders left out. A session's first result (its `## Completed`'s
+/// first fact) is what makes it `reanudada`, on the board as in its narrative.
+pub fn bullet_texts(section: Option<&str>) -> impl Iterator<Item = &str> {
+    section
+        .unwrap_or_default()
+        .lines()
         .map(|raw| {
             let t = raw.trim_start_matches([' ', '\t']);
             // A bullet is dropped only when text follows it: a bare `-` stays itself.
@@ -455,9 +464,6 @@ fn bullet_facts(section: Option<&str>, state: FactState, locator: &str) -> Vec<F
             }
         })
         .filter(|t| !t.is_empty() && !t.starts_with("<!--") && !t.contains(PLACEHOLDER))
-        .take(SECTION_LIMIT)
-        .map(|t| fact(state, t.to_owned(), "CHECKPOINT.md", Some(locator)))
-        .collect()
 }
 
 /// The decisions and their reason, from the one decisions grammar.

@@ -547,6 +547,7 @@ fn board_session(ws: &Workspace, folder: &SessionFolder, times: &mut LocalTimes)
 pub fn load(ws: &Workspace, now: &WallClock) -> StatusModel {
     let mut times = LocalTimes::new();
     let (sessions, specs, plans) = read_board(ws, true, &mut times);
+    let (terminal_events, pending_retirements) = super::retirements::read_retirements(ws);
     status::build(
         BoardInput {
             workspace: workspace_entry(ws),
@@ -555,6 +556,9 @@ pub fn load(ws: &Workspace, now: &WallClock) -> StatusModel {
             sessions,
             // The board never fails on a reachable folder: an unreadable index is no packages.
             designs: crate::capability::designs::read_index(&ws.root).unwrap_or_default(),
+            decisions: super::decision_indexes::read_decision_indexes(ws),
+            terminal_events,
+            pending_retirements,
         },
         now,
     )

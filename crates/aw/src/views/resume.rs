@@ -10,7 +10,26 @@ use std::fmt::{self, Write};
 impl View for Answer {
     fn render(&self, out: &mut dyn Write, style: &Style) -> fmt::Result {
         match self {
-            Answer::Proposal { proposal, .. } => block(out, proposal, style),
+            Answer::Proposal {
+                proposal,
+                candidates,
+                ..
+            } => {
+                block(out, proposal, style)?;
+                // The others still pending, one line each, in the pipeline's order.
+                let others: Vec<&Proposal> = candidates
+                    .iter()
+                    .flatten()
+                    .filter(|c| c.file != proposal.file)
+                    .collect();
+                if !others.is_empty() {
+                    writeln!(out, "\nAlso pending ({}), in order:", others.len())?;
+                    for c in others {
+                        writeln!(out, "  {} — {}", clean(&c.objective), clean(&c.next))?;
+                    }
+                }
+                Ok(())
+            }
             Answer::Candidates { candidates, action } => {
                 writeln!(out, "{action}")?;
                 for c in candidates {
@@ -19,7 +38,9 @@ impl View for Answer {
                 }
                 Ok(())
             }
-            Answer::Idle { action } => writeln!(out, "{action}"),
+            Answer::Idle { action } | Answer::Uninitialized { action } => {
+                writeln!(out, "{}", clean(action))
+            }
         }
     }
 }

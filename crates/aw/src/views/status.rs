@@ -9,9 +9,7 @@
 
 use crate::output::Style;
 use crate::style::{Paint, clean};
-use aw_core::board::pipeline::{
-    CHECKPOINT_ORPHAN, PLAN_OPEN, PipelineItem, SPEC_UNPLANNED, SPEC_UNREFINED,
-};
+use aw_core::board::pipeline::{PLAN_OPEN, PipelineItem, SPEC_UNPLANNED, SPEC_UNREFINED};
 use aw_core::board::status::{PlanEntry, SessionEntry, SpecEntry, StatusModel};
 use aw_core::documents::plan::{Declaration, PlanState};
 use aw_core::documents::relation::SpecRelation;
@@ -24,7 +22,6 @@ const GROUPS: &[(&str, &str)] = &[
     (SPEC_UNREFINED, "Specs to refine"),
     (SPEC_UNPLANNED, "Specs without a plan"),
     (PLAN_OPEN, "Open plans"),
-    (CHECKPOINT_ORPHAN, "Loose checkpoints"),
 ];
 
 const BAR_CELLS: usize = 10;
@@ -153,7 +150,6 @@ fn spec_line(s: &SpecEntry) -> String {
 struct Index<'a> {
     specs: HashMap<&'a str, &'a SpecEntry>,
     plans: HashMap<&'a str, &'a PlanEntry>,
-    sessions: HashMap<&'a str, &'a SessionEntry>,
 }
 
 impl<'a> Index<'a> {
@@ -161,18 +157,11 @@ impl<'a> Index<'a> {
         Index {
             specs: m.specs.iter().map(|s| (s.file.as_str(), s)).collect(),
             plans: m.plans.iter().map(|p| (p.file.as_str(), p)).collect(),
-            // A session's pipeline item names it by folder.
-            sessions: m
-                .sessions
-                .active
-                .iter()
-                .map(|s| (s.folder.as_str(), s))
-                .collect(),
         }
     }
 }
 
-/// One pipeline group.
+/// One pipeline group: each item's line, the obligation it owes if any, and its command.
 fn group(
     idx: &Index<'_>,
     kind: &str,
@@ -189,26 +178,19 @@ fn group(
         .unwrap_or(0)
         .min(40);
     for item in items {
-        match kind {
-            PLAN_OPEN => {
-                if let Some(pl) = idx.plans.get(item.file.as_str()) {
-                    let t = pad(&title("plan", &pl.number, &pl.slug), width);
-                    let _ = writeln!(out, "  {t}  {}", plan_axes(pl, p));
-                    plan_notes(pl, p, out);
-                }
+        if kind == PLAN_OPEN {
+            if let Some(pl) = idx.plans.get(item.file.as_str()) {
+                let t = pad(&title("plan", &pl.number, &pl.slug), width);
+                let _ = writeln!(out, "  {t}  {}", plan_axes(pl, p));
+                plan_notes(pl, p, out);
             }
-            CHECKPOINT_ORPHAN => {
-                let session = idx.sessions.get(item.file.as_str()).copied();
-                let when = when(session.and_then(|s| s.relative.as_deref()));
-                let about = clean(session.map_or(item.summary.as_str(), described));
-                let folder = clean(&item.file);
-                let _ = writeln!(out, "  {folder} — {about}{when}");
-            }
-            _ => {
-                if let Some(s) = idx.specs.get(item.file.as_str()) {
-                    let _ = writeln!(out, "  {}", spec_line(s));
-                }
-            }
+        } else if let Some(s) = idx.specs.get(item.file.as_str()) {
+            let _ = writeln!(out, "  {}", spec_line(s));
+        }
+        // An obligation is said under the item (blocked phases and an inconsistent state
+        // already have their own lines).
+        if item.detail.obligation {
+            let _ = writeln!(out, "    {} {}", p.red("!"), clean(&item.detail.next));
         }
         let _ = writeln!(out, "    {}", p.dim(&clean(&item.command)));
     }
@@ -277,10 +259,52 @@ fn dashboard(m: &StatusModel, style: Style) -> String {
     }
     flows(m, p, &mut out);
     design_problems(m, p, &mut out);
+    retirements(m, p, &mut out);
+    if !m.loose_sessions.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n{}",
+            p.yellow(&format!(
+                "Note: {} with work and no spec or plan — see {} with `aw status --detail`.",
+                plural(m.loose_sessions.len(), "session", "sessions"),
+                if m.loose_sessions.len() == 1 {
+                    "it"
+                } else {
+                    "them"
+                }
+            ))
+        );
+    }
     if style.detail {
         detail(m, p, &mut out);
     }
     out
+}
+
+/// Retirements prepared and not applied, each with the command that applies it: shown without
+/// `--detail`, since a retirement in flight holds files in quarantine.
+fn retirements(m: &StatusModel, p: Paint, out: &mut String) {
+    if m.pending_retirements.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\n{}",
+        p.yellow(&format!(
+            "Retirements in flight ({}):",
+            m.pending_retirements.len()
+        ))
+    );
+    for r in &m.pending_retirements {
+        let _ = writeln!(
+            out,
+            "  {} {} · {}",
+            clean(&r.command),
+            clean(&r.target),
+            clean(&r.phase)
+        );
+        let _ = writeln!(out, "    {}", p.dim(&clean(&r.next)));
+    }
 }
 
 /// References from specs and plans to design packages that are not valid (stale or missing):
@@ -441,6 +465,23 @@ fn detail(m: &StatusModel, p: Paint, out: &mut String) {
     for s in m.sessions.active.iter().chain(&m.sessions.closed) {
         let _ = writeln!(out, "{}", session_line(s, p));
     }
+    if !m.terminal_events.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n{}",
+            p.bold(&format!("Retired ({})", m.terminal_events.len()))
+        );
+        for e in &m.terminal_events {
+            let _ = writeln!(
+                out,
+                "  {} · {} {} · {}",
+                clean(&e.date),
+                clean(&e.command),
+                clean(&e.target),
+                clean(&e.result)
+            );
+        }
+    }
     let g = &m.designs;
     let _ = writeln!(
         out,
@@ -524,6 +565,9 @@ mod tests {
                 ],
                 sessions: vec![],
                 designs: Default::default(),
+                decisions: Default::default(),
+                terminal_events: Vec::new(),
+                pending_retirements: Vec::new(),
             },
             &aw_core::calendar::WallClock::parse("2026-03-10 09:00").unwrap(),
         )

@@ -1,0 +1,92 @@
+//! Reading the decision indexes of `docs/decisions/` for the board: every
+//! `<number>-decisions-<slug>.json` regular file directly in the folder, read once and parsed by
+//! the core ([`aw_core::documents::decisions::read_index`]). The board picks each spec's own.
+//!
+//! Nothing here fails: an absent folder is no indexes, and an index that cannot be read is
+//! recorded as unreadable (which holds its plans open) rather than left out.
+
+use crate::io::folder;
+use crate::locate::Workspace;
+use aw_core::board::lineage::{ChainRead, DecisionIndexes};
+use aw_core::documents::decisions::{DECISIONS_DIR, Refusal, read_index};
+
+/// Whether a file name is a decision index's: digits, `-decisions-`, a slug, `.json`.
+fn is_index_name(name: &str) -> bool {
+    let digits = name.bytes().take_while(u8::is_ascii_digit).count();
+    digits >= 3 && name[digits..].starts_with("-decisions-") && name.ends_with(".json")
+}
+
+/// Every decision index of the workspace, by workspace-relative path.
+pub fn read_decision_indexes(ws: &Workspace) -> DecisionIndexes {
+    let dir = ws.root.join(DECISIONS_DIR);
+    let Ok(list) = std::fs::read_dir(&dir) else {
+        return DecisionIndexes::new();
+    };
+    list.filter_map(Result::ok)
+        // The listing's own type: a link named like an index is not read through.
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|name| is_index_name(name))
+        .map(|name| {
+            let chain = match folder::read_regular_path(&dir.join(&name)) {
+                Ok(bytes) => parse(&bytes),
+                Err(e) => unreadable(format!("the index could not be read ({e})")),
+            };
+            ([DECISIONS_DIR, "/", &name].concat(), chain)
+        })
+        .collect()
+}
+
+/// An index's chain, or why it does not read.
+fn parse(bytes: &[u8]) -> ChainRead {
+    match serde_json::from_slice::<serde_json::Value>(bytes) {
+        Ok(v) => match read_index(&v) {
+            Ok(notes) => ChainRead::Notes(notes),
+            Err(refusals) => ChainRead::Unreadable(refusals),
+        },
+        Err(e) => unreadable(format!("the index is not JSON ({e})")),
+    }
+}
+
+fn unreadable(message: String) -> ChainRead {
+    ChainRead::Unreadable(vec![Refusal {
+        code: "NOTE_INDEX_UNREADABLE",
+        message,
+    }])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_index_files_are_read_and_a_broken_one_is_unreadable() {
+        let dir = tempfile::tempdir().unwrap();
+        let ws = Workspace::for_test(dir.path());
+        let d = dir.path().join(DECISIONS_DIR);
+        std::fs::create_dir_all(d.join("002-decisions-folder.json")).unwrap();
+        std::fs::write(d.join("001-decisions-login.json"), "{bad").unwrap();
+        std::fs::write(
+            d.join("003-decisions-x.json"),
+            r#"{"schema":"workline.decision-index/v1","spec":{"path":"p","number":"003"},"notes":[]}"#,
+        )
+        .unwrap();
+        std::fs::write(d.join("notes.json"), "{}").unwrap();
+        let got = read_decision_indexes(&ws);
+        assert_eq!(got.len(), 2);
+        match &got["docs/decisions/001-decisions-login.json"] {
+            ChainRead::Unreadable(r) => assert_eq!(r[0].code, "NOTE_INDEX_UNREADABLE"),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            got["docs/decisions/003-decisions-x.json"],
+            ChainRead::Notes(Vec::new())
+        );
+    }
+
+    #[test]
+    fn no_folder_no_indexes() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(read_decision_indexes(&Workspace::for_test(dir.path())).is_empty());
+    }
+}
