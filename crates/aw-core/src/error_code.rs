@@ -93,7 +93,7 @@ error_codes! {
     FlowRunLocked = "FLOW_RUN_LOCKED",
     /// The run state records steps this aw's journey does not have.
     FlowRunAheadOfJourney = "FLOW_RUN_AHEAD_OF_JOURNEY",
-    /// The embedded registry is malformed.
+    /// A malformed registry (the reference's; aw's is compiled in and never malformed).
     FlowRegistryInvalid = "FLOW_REGISTRY_INVALID",
     /// Adoption without `--flow`.
     FlowAdoptionFlowMissing = "FLOW_ADOPTION_FLOW_MISSING",

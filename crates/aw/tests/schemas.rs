@@ -155,10 +155,15 @@ fn the_envelope_schema_names_every_shape_of_details() {
     assert!(v.is_valid(&with(
         serde_json::json!({"argument": "--x", "valid_flags": ["--help"]})
     )));
+    // No shape takes a key it does not name, so an object that is none of them is refused.
     for bad in [
         serde_json::json!("42"),
         serde_json::json!(42),
         serde_json::json!(["a"]),
+        serde_json::json!({"pid": 42}),
+        serde_json::json!({"anything": "x", "key": 5}),
+        serde_json::json!({"pid": "1", "extra": true}),
+        serde_json::json!({"argument": "--x", "stray": 1}),
     ] {
         assert!(!v.is_valid(&with(bad.clone())), "{bad}");
     }

@@ -30,7 +30,8 @@ static CRITERION_ANY: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new(CRIT
 static CRITERION_ALL: LazyLock<Option<Regex>> =
     LazyLock::new(|| Regex::new(&format!("^{CRITERION}$")).ok());
 
-/// One end of a note's lineage: a document, its number and its exact bytes.
+/// One end of a note's lineage: a document, its number and its digest (for a spec, its
+/// baseline digest: [`super::baseline::spec_digest`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Anchor {
     /// Its workspace-relative path.
@@ -142,6 +143,8 @@ pub fn is_note_id(s: &str) -> bool {
     n.bytes().all(|b| b.is_ascii_digit()) && (n.len() == 3 || (n.len() > 3 && !n.starts_with('0')))
 }
 
+/// `YYYY-MM-DD` by shape only: the reference checks no more, and a note it sealed with an
+/// impossible day must still read (so this is not `crate::calendar`'s date rule).
 fn is_date(s: &str) -> bool {
     let b = s.as_bytes();
     b.len() == 10
@@ -345,7 +348,7 @@ fn anchor(
     let Some(digest) = o.get("digest").and_then(Value::as_str).filter(sealed) else {
         fail(
             "NOTE_LINEAGE_DIGEST_INVALID",
-            &format!("'lineage.{side}.digest' must be the document's exact sha256"),
+            &format!("'lineage.{side}.digest' must be 'sha256:' followed by 64 hex digits"),
         );
         return None;
     };

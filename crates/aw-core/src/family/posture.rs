@@ -97,8 +97,9 @@ impl PostureState {
     }
 }
 
-/// The backend (by label) whose tier the host setting [`TIER_SETTING`] overrides.
-pub const TIER_SETTING_BACKEND: &str = "codex";
+/// The backend (by label) whose tier the host setting [`TIER_SETTING`] overrides: the first of
+/// [`BACKENDS`].
+pub const TIER_SETTING_BACKEND: &str = BACKENDS[0].1;
 
 /// What a backend's manifest declares under `posture`, as the manifest reader found it.
 #[derive(Debug, Clone, PartialEq, Eq)]

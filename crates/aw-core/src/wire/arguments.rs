@@ -6,6 +6,7 @@ use serde::Serialize;
 
 /// `error.details` of a refused command line.
 #[derive(Debug, Clone, Default, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ArgumentDetails {
     /// The command named (a group without its verb, or an unknown verb).
     #[serde(skip_serializing_if = "Option::is_none")]

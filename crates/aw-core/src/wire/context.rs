@@ -171,6 +171,7 @@ pub struct Baseline<'a> {
 /// The `details` of a command that is not there: `CONTEXT_PLAN_UNKNOWN_COMMAND`, and the
 /// `UNKNOWN_COMMAND` of `aw man`.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct UnknownCommand {
     /// The name given.
     pub command: String,

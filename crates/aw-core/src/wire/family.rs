@@ -443,6 +443,7 @@ pub struct ClassifiedKey<'a> {
 
 /// `error.details` of an unknown settings key.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct UnknownKeyDetails {
     /// The key asked for.
     pub key: String,
@@ -452,6 +453,7 @@ pub struct UnknownKeyDetails {
 
 /// `error.details` of a retired settings key.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct RetiredKeyDetails {
     /// The key.
     pub key: String,
@@ -461,6 +463,7 @@ pub struct RetiredKeyDetails {
 
 /// `error.details` of a value a settings key refuses.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct InvalidValueDetails {
     /// The key.
     pub key: String,

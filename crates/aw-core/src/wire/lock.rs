@@ -5,6 +5,7 @@ use serde::Serialize;
 
 /// Who holds the lock.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct LockHeld {
     /// The holder's pid, as its lock file records it.
     pub pid: String,

@@ -79,6 +79,7 @@ pub struct Launch {
 
 /// The `details` of an alias that names no source.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct UnknownSource {
     /// The alias asked for.
     pub alias: String,

@@ -352,7 +352,7 @@ pub struct DetectedHost<'a> {
 
 /// The `error.details` of a failure of `aw self install | uninstall`.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-#[serde(untagged)]
+#[serde(untagged, deny_unknown_fields)]
 pub enum SelfFailureDetails {
     /// The argument refused (`--target`).
     Argument {

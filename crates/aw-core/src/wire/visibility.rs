@@ -126,7 +126,7 @@ pub struct Multiroot<'a> {
 /// The `error.details` of a refused `attach-multiroot`, `detach-multiroot` or
 /// `visibility doctor`.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-#[serde(untagged)]
+#[serde(untagged, deny_unknown_fields)]
 pub enum VisibilityFailureDetails {
     /// The argument refused (`--global`).
     Argument {

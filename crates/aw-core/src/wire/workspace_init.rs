@@ -135,6 +135,7 @@ pub struct NoExternal<'a> {
 
 /// The `details` of a failed `workspace-init` (`WORKSPACE_INIT_FAILED`).
 #[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct InitFailed {
     /// The step that failed (`project_md`, `attach_multiroot`).
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -125,8 +125,10 @@ pub fn edit_existing<R>(
     edit: impl FnOnce(&mut SettingsFile) -> R,
 ) -> crate::Result<Option<R>> {
     let root = config_home.join(CONFIG_DIR);
-    // Following links, as `read` does: a link to nothing is a file that is not there.
-    if !root.join(FILE_NAME).exists() {
+    // Following links, as `read` does: a link to nothing is a file that is not there. A path
+    // that cannot be looked at (a folder without search permission) is not "absent": the edit
+    // goes on, and fails where the folder refuses it, as `edit` would.
+    if let Ok(false) = root.join(FILE_NAME).try_exists() {
         return Ok(None);
     }
     let root = std::fs::canonicalize(&root)
@@ -261,6 +263,20 @@ mod tests {
         std::fs::create_dir(home.path().join(CONFIG_DIR)).unwrap();
         assert_eq!(unset(home.path(), "A", true), None);
         assert!(!home.path().join(CONFIG_DIR).join(LOCK_NAME).exists());
+    }
+
+    #[test]
+    fn a_path_that_cannot_be_looked_at_is_not_taken_for_an_absent_file() {
+        // The config folder is a file: the settings path cannot even be looked up (ENOTDIR; a
+        // folder without search permission answers alike for a user who is not root).
+        let home = tempfile::tempdir().unwrap();
+        std::fs::write(home.path().join(CONFIG_DIR), "not a folder").unwrap();
+        let got = edit_existing(home.path(), |_| true, |f| f.unset("A"));
+        assert!(got.is_err(), "{got:?}");
+        assert_eq!(
+            std::fs::read(home.path().join(CONFIG_DIR)).unwrap(),
+            b"not a folder"
+        );
     }
 
     #[test]

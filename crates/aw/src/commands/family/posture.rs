@@ -37,6 +37,7 @@ pub struct PostureArgs {
     pub bundled: Option<PathBuf>,
 }
 
+/// Runs `aw family posture`.
 pub fn run(args: &PostureArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
     let (cwd, roots) = roots(&args.roots, cx)?;
@@ -90,10 +91,11 @@ pub fn run(args: &PostureArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             let settings = std::mem::take(&mut src.settings);
             let expected = bundled || src.dir.is_some();
             let declared = src.summary.take().map(|s| declared(s.posture));
-            // An installed or bundled copy's own host setting: read only when it counts.
-            let installed = src.dir.is_some();
+            // A copy found on disk (installed, or bundled with `--bundled`) has its host
+            // setting read, and only when it counts.
+            let on_disk = src.dir.is_some();
             let judged = judge(src.label, declared, expected, || {
-                installed.then(|| settings_tier(&settings, cx)).flatten()
+                on_disk.then(|| settings_tier(&settings, cx)).flatten()
             });
             (src, judged)
         })
