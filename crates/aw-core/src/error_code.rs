@@ -85,6 +85,10 @@ error_codes! {
     FlowRunInvalid = "FLOW_RUN_INVALID",
     /// The run state's seal does not match its content.
     FlowRunTampered = "FLOW_RUN_TAMPERED",
+    /// The run's sidecar attempt counter does not read, or was edited outside aw.
+    FlowRunCounterInvalid = "FLOW_RUN_COUNTER_INVALID",
+    /// The run's sidecar attempt counter is behind the floor its state sealed.
+    FlowRunCounterRolledBack = "FLOW_RUN_COUNTER_ROLLED_BACK",
     /// The run state's version is not one aw reads.
     FlowRunVersionUnsupported = "FLOW_RUN_VERSION_UNSUPPORTED",
     /// The run state names another session.

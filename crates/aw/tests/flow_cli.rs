@@ -75,7 +75,9 @@ impl FlowWs {
 /// The state minus attempts and seal: what a refusal never changes.
 fn decided(mut v: Value) -> Value {
     let m = v.as_object_mut().unwrap();
+    // The attempt bookkeeping (the ledger and the counter's floor) and the seal.
     m.remove("attempts");
+    m.remove("attempt_floor");
     m.remove("digest");
     v
 }
@@ -853,4 +855,84 @@ fn a_busy_workspace_is_flow_run_locked() {
     assert!(v["error"]["details"]["pid"].is_string());
     drop(held);
     assert_eq!(std::fs::read_to_string(ws.state_path()).unwrap(), before);
+}
+
+#[test]
+fn a_restored_state_keeps_the_attempts_its_counter_recorded() {
+    let ws = FlowWs::new("counter-quick");
+    let d = ws.adopt();
+    assert_eq!(d["boundary"]["transition"], "quick.entry-gate-signal");
+    let fresh = std::fs::read(ws.state_path()).unwrap();
+    let counter = ws
+        .root()
+        .join(".workflow/sessions/.flow-attempts")
+        .join(format!("{}.json", ws.folder));
+    assert!(!counter.exists(), "no attempt spent, no counter");
+    // Three refused answers spend the boundary's three attempts.
+    for n in 1..=3 {
+        let d = ws.run(&["flow", "advance", "--session", &ws.folder], "").1;
+        let (rc, r) = ws
+            .submit(&json!({"input_digest": d["state_digest"], "signals": ["quick.not-a-signal"]}));
+        assert_eq!(rc, 0, "{r}");
+        let code = if n < 3 {
+            "FLOW_SIGNAL_UNKNOWN"
+        } else {
+            "FLOW_BOUNDARY_EXHAUSTED"
+        };
+        assert_eq!(r["error"]["code"], code, "{r}");
+    }
+    let on_disk: Value = json_of(std::fs::read(&counter).unwrap());
+    assert_eq!(on_disk["attempts"], json!({"quick.entry-gate-signal": 3}));
+    assert_eq!(
+        ws.state()["attempt_floor"],
+        json!({"quick.entry-gate-signal": 3})
+    );
+    // Restoring the state from before the attempts gives none of them back: the next advance
+    // passes the exhausted step over (degraded) instead of asking it again.
+    std::fs::write(ws.state_path(), &fresh).unwrap();
+    let d = ws.run(&["flow", "advance", "--session", &ws.folder], "").1;
+    assert_eq!(
+        d["applied"][0]["transition"], "quick.entry-gate-signal",
+        "{d}"
+    );
+    assert_eq!(d["applied"][0]["outcome"], "skipped", "{d}");
+    assert_eq!(
+        d["degradations"][0]["cause"], "FLOW_BOUNDARY_EXHAUSTED",
+        "{d}"
+    );
+    assert_eq!(
+        ws.state()["attempt_floor"],
+        json!({"quick.entry-gate-signal": 3})
+    );
+    // The counter folder is not a session.
+    assert_eq!(
+        ws.ws.ok(&["sessions", "--json"])["sessions"]
+            .as_array()
+            .map(Vec::len),
+        Some(1)
+    );
+    // Deleting the counter while the state records the floor is refused, not rebuilt.
+    let kept = std::fs::read(&counter).unwrap();
+    std::fs::remove_file(&counter).unwrap();
+    let before = std::fs::read(ws.state_path()).unwrap();
+    let (rc, v) = ws.run(&["flow", "advance", "--session", &ws.folder], "");
+    failure(rc, &v, "FLOW_RUN_COUNTER_ROLLED_BACK");
+    assert_eq!(std::fs::read(ws.state_path()).unwrap(), before);
+    assert!(!counter.exists());
+    // An edited counter does not read.
+    let edited = String::from_utf8(kept.clone()).unwrap().replace(
+        "\"quick.entry-gate-signal\": 3",
+        "\"quick.entry-gate-signal\": 0",
+    );
+    std::fs::write(&counter, edited).unwrap();
+    let (rc, v) = ws.run(&["flow", "advance", "--session", &ws.folder], "");
+    failure(rc, &v, "FLOW_RUN_COUNTER_INVALID");
+    // Put back, the run goes on.
+    std::fs::write(&counter, &kept).unwrap();
+    let (rc, r) = ws.run(&["flow", "advance", "--session", &ws.folder], "");
+    assert_eq!((rc, &r["error"]), (0, &Value::Null), "{r}");
+    // Adopting afresh (the run moved out) starts the counter over.
+    std::fs::remove_file(ws.state_path()).unwrap();
+    ws.adopt();
+    assert!(!counter.exists());
 }

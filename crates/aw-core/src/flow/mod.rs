@@ -15,6 +15,7 @@ pub mod binding;
 pub mod boundary;
 pub mod checks;
 pub mod choices;
+pub mod counter;
 pub mod directive;
 pub mod effects;
 pub mod error;

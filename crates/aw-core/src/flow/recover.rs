@@ -98,7 +98,7 @@ pub fn recover(
     }
     state.grants.push(AttemptGrant {
         transition: row.id.to_string(),
-        attempts: i64::try_from(state.recorded_at(&row.id)).unwrap_or(i64::MAX),
+        attempts: i64::try_from(state.spent_at(&row.id)).unwrap_or(i64::MAX),
     });
     advance_run(state, journey, Vec::new())
 }

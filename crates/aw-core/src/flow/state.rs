@@ -3,8 +3,10 @@
 //! and the attempt history, sealed with the semantic digest of everything else.
 //!
 //! The file is `canonical_json(state) + "\n"`. Keys aw does not know are kept and sealed, as the
-//! reference keeps them. The one key aw adds, `attempt_grants` (written only once `aw flow
-//! recover` has granted something), is such a key for the reference.
+//! reference keeps them. The two keys aw adds are such keys for the reference: `attempt_grants`
+//! (written only once `aw flow recover` has granted something) and `attempt_floor` (v22's name
+//! and shape: per transition, the attempts the run's sidecar counter had recorded when the state
+//! was written; see [`super::counter`]).
 
 use crate::canonical::{canonical_json, semantic_digest};
 use crate::vocab::flow::{EffectClass, Flow};
@@ -94,12 +96,16 @@ pub struct RunState {
     pub attempts: Vec<Attempt>,
     /// Attempts given back by `aw flow recover` (the `attempt_grants` key, written when set).
     pub grants: Vec<AttemptGrant>,
+    /// Per transition, the attempts the sidecar counter held when the state was written (the
+    /// `attempt_floor` key, written when set): a floor under the ledger, so a state restored
+    /// from an older copy cannot lower the count.
+    pub floor: std::collections::BTreeMap<String, i64>,
     /// Keys this engine does not know, kept as read (they are covered by the seal).
     pub extra: Map<String, Value>,
 }
 
-/// The keys of the version-4 state, plus aw's `attempt_grants`.
-pub const KNOWN_KEYS: [&str; 13] = [
+/// The keys of the version-4 state, plus aw's `attempt_grants` and `attempt_floor`.
+pub const KNOWN_KEYS: [&str; 14] = [
     "version",
     "flow",
     "session",
@@ -112,6 +118,7 @@ pub const KNOWN_KEYS: [&str; 13] = [
     "effects",
     "attempts",
     "attempt_grants",
+    "attempt_floor",
     "digest",
 ];
 
@@ -142,6 +149,7 @@ impl RunState {
             effects: EffectLedger::default(),
             attempts: Vec::new(),
             grants: Vec::new(),
+            floor: Default::default(),
             extra: Map::new(),
         }
     }
@@ -196,17 +204,33 @@ impl RunState {
             .count()
     }
 
-    /// The attempts that count toward the cap at a transition: those recorded after the latest
-    /// grant.
-    pub fn attempts_at(&self, transition: &str) -> usize {
-        let floor = self
-            .grants
+    /// The attempts given back at a transition: the attempts it had recorded when it was last
+    /// granted.
+    pub fn granted_at(&self, transition: &str) -> usize {
+        self.grants
             .iter()
             .filter(|g| g.transition == transition)
             .map(|g| usize::try_from(g.attempts).unwrap_or(0))
             .max()
+            .unwrap_or(0)
+    }
+
+    /// The attempts spent at a transition: those recorded, or the counter's floor when it holds
+    /// more (a state restored from an older copy).
+    pub fn spent_at(&self, transition: &str) -> usize {
+        let floor = self
+            .floor
+            .get(transition)
+            .and_then(|n| usize::try_from(*n).ok())
             .unwrap_or(0);
-        self.recorded_at(transition).saturating_sub(floor)
+        self.recorded_at(transition).max(floor)
+    }
+
+    /// The attempts that count toward the cap at a transition: those spent after the latest
+    /// grant.
+    pub fn attempts_at(&self, transition: &str) -> usize {
+        self.spent_at(transition)
+            .saturating_sub(self.granted_at(transition))
     }
 
     /// The state as a JSON object; `with_digest` adds the seal.
@@ -273,6 +297,11 @@ impl RunState {
                 ),
             );
         }
+        if self.floor.is_empty() {
+            m.remove("attempt_floor");
+        } else {
+            m.insert("attempt_floor".into(), json!(self.floor));
+        }
         m.remove("digest");
         let mut v = Value::Object(m);
         if with_digest {
@@ -297,13 +326,14 @@ impl RunState {
     }
 
     /// The digest of the run's position: the state without its attempt bookkeeping (attempts,
-    /// grants) and without the seal. Refusals change the bookkeeping only, so they never make
+    /// grants, floor) and without the seal. Refusals change the bookkeeping only, so they never make
     /// an answer stale.
     pub fn position_digest(&self) -> String {
         let mut v = self.to_value(false);
         if let Value::Object(m) = &mut v {
             m.remove("attempts");
             m.remove("attempt_grants");
+            m.remove("attempt_floor");
         }
         semantic_digest(&v)
     }

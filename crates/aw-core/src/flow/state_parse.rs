@@ -253,6 +253,17 @@ fn shape(obj: &Map<String, Value>) -> FlowResult<RunState> {
             })
             .ok_or_else(|| invalid("`attempt_grants` holds a malformed entry"))?,
     };
+    let floor = match obj.get("attempt_floor") {
+        None => Default::default(),
+        Some(v) => v
+            .as_object()
+            .and_then(|m| {
+                m.iter()
+                    .map(|(t, n)| Some((t.clone(), integer(Some(n)).filter(|n| *n >= 0)?)))
+                    .collect::<Option<std::collections::BTreeMap<_, _>>>()
+            })
+            .ok_or_else(|| invalid("`attempt_floor` is not a map of attempt counts"))?,
+    };
     if !obj.get("digest").is_some_and(Value::is_string) {
         return Err(invalid("`digest` is not a string"));
     }
@@ -273,6 +284,7 @@ fn shape(obj: &Map<String, Value>) -> FlowResult<RunState> {
         effects,
         attempts,
         grants,
+        floor,
         extra,
     })
 }

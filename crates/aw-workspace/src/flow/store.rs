@@ -12,6 +12,7 @@ use crate::sessions;
 use crate::sessions::resolver::{self, Request};
 use aw_core::error_code::ErrorCode;
 use aw_core::flow::Journey;
+use aw_core::flow::counter::{self, Counters};
 use aw_core::flow::error::FlowError;
 use aw_core::flow::projection::{RunProjection, project};
 use aw_core::flow::run::{Turn, closed_session_allows};
@@ -59,6 +60,34 @@ fn read_text(path: &Path) -> Result<Option<String>> {
     }
 }
 
+/// The run's sidecar attempt counter: `<sessions>/.flow-attempts/<folder>.json`, beside the
+/// session folders and outside each (see [`aw_core::flow::counter`]).
+pub fn counter_path(session_dir: &Path, folder: &str) -> PathBuf {
+    session_dir
+        .parent()
+        .unwrap_or(session_dir)
+        .join(counter::COUNTER_DIR)
+        .join(counter::file_name(folder))
+}
+
+/// The run's counter: empty when there is none (every run older than the counter), refused when
+/// it does not read.
+fn read_counter(session_dir: &Path, folder: &str) -> Result<Counters> {
+    let path = counter_path(session_dir, folder);
+    match crate::io::folder::read_regular_path(&path) {
+        Ok(bytes) => {
+            let text = String::from_utf8_lossy(&bytes);
+            counter::parse(&text, folder).map_err(refused)
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Counters::default()),
+        // A FIFO or folder in its place is looked at, never opened or waited on.
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => {
+            Err(refused(counter::not_a_file()))
+        }
+        Err(e) => Err(WorkspaceError::io("could not read", &path, e)),
+    }
+}
+
 /// A session's run, read fail-closed (`None` when the session has no state).
 pub fn read(session_dir: &Path, folder: &str) -> Result<Option<RunState>> {
     read_with_text(session_dir, folder).map(|r| r.map(|(s, _)| s))
@@ -103,6 +132,19 @@ pub fn mutate(
             },
         },
     };
+    // The counter is read with the state it guards: one behind the state's sealed floor is
+    // refused, and the state takes the counter's floor (a restored older state cannot lower it).
+    // An adoption starts it over, so a broken counter never blocks one.
+    let adopted_afresh = state.is_none();
+    let (state, counter) = match state {
+        None => (None, Counters::default()),
+        Some(mut s) => {
+            let c = read_counter(session_dir, folder)?;
+            counter::check_not_behind(&s, &c).map_err(refused)?;
+            counter::reconcile(&mut s, &c);
+            (Some(s), c)
+        }
+    };
     let (turn, set_aside) = match (step(state), set_aside) {
         (Ok(turn), aside) => (turn, aside.map(|(version, _)| version)),
         // A v22 state stays where it is. An adoption refused only for want of its flow gets the
@@ -114,9 +156,29 @@ pub fn mutate(
         (Err(e), Some(_)) => return Err(refused(e)),
         (Err(e), None) => return Err(refused(e)),
     };
+    let mut turn = turn;
     if turn.write {
         if let Some(version) = set_aside {
             keep_aside(held, session_dir, &path, version)?;
+        }
+        // The counter first, the state second: a crash between them leaves the counter ahead.
+        let counter_file = counter_path(session_dir, folder);
+        if adopted_afresh {
+            crate::io::atomic::remove_file(held.root(), &counter_file)?;
+            turn.state.floor.clear();
+        } else {
+            let raised = counter::raised(&counter, &turn.state);
+            if raised != counter {
+                if let Some(dir) = counter_file.parent() {
+                    crate::io::atomic::create_dir_all(held.root(), dir)?;
+                }
+                crate::io::atomic::write_entry(
+                    held.root(),
+                    &counter_file,
+                    counter::serialize(folder, &raised).as_bytes(),
+                )?;
+            }
+            turn.state.floor = raised.attempts;
         }
         let after = turn.state.serialize();
         if set_aside.is_some() || text.as_deref() != Some(after.as_str()) {
