@@ -29,6 +29,7 @@ fn spec(file: &str, text: &str) -> SpecInput {
         name: parse_name(DocKind::Spec, file).unwrap(),
         facts: parse_spec(text),
         modified: modified(),
+        lineage: Some(aw_core::board::lineage::spec_lineage(text)),
     }
 }
 

@@ -20,6 +20,9 @@ pub struct SpecInput {
     pub facts: SpecFacts,
     /// The file's modification time.
     pub modified: Option<Moment>,
+    /// Its digest and criteria, read only for a spec some plan seals (see
+    /// [`super::lineage::sealed_numbers`]).
+    pub lineage: Option<super::lineage::SpecLineage>,
 }
 
 /// A plan read from disk.

@@ -37,6 +37,39 @@ pub fn index_path(number: &str, slug: &str) -> String {
     .concat()
 }
 
+/// What a plan's seal and contract need of a spec: its baseline digest and its criteria.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpecLineage {
+    /// `sha256:` + the digest of its text as a JSON string.
+    pub digest: String,
+    /// The acceptance criteria it states, in order, each once.
+    pub criteria: Vec<String>,
+}
+
+/// Reads a spec's lineage from its text.
+pub fn spec_lineage(text: &str) -> SpecLineage {
+    SpecLineage {
+        digest: crate::documents::baseline::spec_digest(text),
+        criteria: crate::documents::decisions::spec_criteria(&crate::markdown::scan(text)),
+    }
+}
+
+/// The spec numbers some plan's well-formed seal names: only those specs are digested (hashing
+/// every spec of a large board cost a tenth of `aw status`).
+pub fn sealed_numbers<'a>(
+    seals: impl IntoIterator<Item = &'a Seal>,
+) -> std::collections::BTreeSet<crate::vocab::correlative::Correlative> {
+    seals
+        .into_iter()
+        .filter_map(|s| match s {
+            Seal::Sealed { number, .. } => {
+                crate::vocab::correlative::Correlative::from_digits(number)
+            }
+            _ => None,
+        })
+        .collect()
+}
+
 /// The `baseline` of a plan on the board.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "status", rename_all = "lowercase")]

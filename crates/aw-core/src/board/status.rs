@@ -309,15 +309,18 @@ pub fn build(input: BoardInput, now: &WallClock) -> StatusModel {
             let sealed_spec = match &p.facts.seal {
                 Seal::Sealed { number, .. } => Correlative::from_digits(number)
                     .and_then(|n| first_of(&n))
-                    .map(|i| {
+                    .and_then(|i| {
                         let s = &specs[i];
-                        SealedSpec {
+                        // A spec read without its lineage (gone before the second read) is
+                        // judged as not there.
+                        let l = s.lineage.as_ref()?;
+                        Some(SealedSpec {
                             file: &s.file,
                             number: &s.name.number,
                             slug: &s.name.slug,
-                            digest: &s.facts.digest,
-                            criteria: &s.facts.criteria,
-                        }
+                            digest: &l.digest,
+                            criteria: &l.criteria,
+                        })
                     }),
                 _ => None,
             };

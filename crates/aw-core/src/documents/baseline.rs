@@ -85,9 +85,16 @@ pub fn read_seal(lines: &[Line<'_>], spec_dir: &str) -> Seal {
     };
     lines[..end]
         .iter()
-        // A quote marker comes first on a labelled line: most lines are ruled out without the
-        // expression.
-        .filter(|l| !l.fenced && l.text.trim_start().starts_with('>'))
+        // A quote marker comes first on a labelled line, and the label is in it: most lines are
+        // ruled out without the expression.
+        .filter(|l| {
+            !l.fenced
+                && l.text.trim_start().starts_with('>')
+                && l.text
+                    .as_bytes()
+                    .windows(8)
+                    .any(|w| w.eq_ignore_ascii_case(b"baseline"))
+        })
         .find_map(|l| label.captures(l.text))
         .map_or(Seal::Unsealed, |c| {
             seal_value(c.get(1).map_or("", |m| m.as_str()), spec_dir)

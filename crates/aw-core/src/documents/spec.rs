@@ -56,10 +56,6 @@ pub struct SpecFacts {
     pub declared: Option<Moment>,
     /// The design packages it references (`crate::documents::design_refs::references`).
     pub design_refs: Vec<crate::documents::design_refs::Reference>,
-    /// The baseline digest of its text (what a plan's `> Baseline:` seal compares against).
-    pub digest: String,
-    /// The acceptance criteria it states (`S001/AC-01`, …), in order, each once.
-    pub criteria: Vec<String>,
 }
 
 /// Headings that show a legacy spec went through refinement.
@@ -116,8 +112,6 @@ pub fn parse_spec(text: &str) -> SpecFacts {
         } else {
             Vec::new()
         },
-        digest: super::baseline::spec_digest(text),
-        criteria: super::decisions::spec_criteria(&lines),
     }
 }
 

@@ -181,7 +181,8 @@ enum Job {
 enum Done {
     Session(Box<SessionRead>),
     Spec(Option<DocRead<SpecFacts>>),
-    Plan(Option<DocRead<PlanFacts>>),
+    // Boxed: a plan's facts are several times a spec's, and every job's result is a `Done`.
+    Plan(Option<Box<DocRead<PlanFacts>>>),
 }
 
 /// Claimed batches of done jobs, each with the index of its first job.
@@ -472,7 +473,7 @@ fn read_board(
         Job::Session(f) => Done::Session(Box::new(read_session_files(ws, f, buf))),
         // A document job exists only once its folder was listed, so the cell is set.
         Job::Spec(f) => Done::Spec(read_doc(&spec_folder, f, parse_spec, buf)),
-        Job::Plan(f) => Done::Plan(read_doc(&plan_folder, f, parse_plan, buf)),
+        Job::Plan(f) => Done::Plan(read_doc(&plan_folder, f, parse_plan, buf).map(Box::new)),
     };
     let (session_results, document_results) = pool(&list_sessions, &list_documents, &work);
     let sessions = session_results
@@ -491,6 +492,7 @@ fn read_board(
                 file: f.path,
                 name: f.name,
                 modified: d.modified.and_then(|t| times.moment(t)),
+                lineage: None,
             }),
             (Job::Plan(f), Done::Plan(Some(d))) => plans.push(PlanInput {
                 facts: d.facts,
@@ -502,7 +504,27 @@ fn read_board(
             _ => {}
         }
     }
+    read_lineages(ws, &mut specs, &plans);
     (sessions, specs, plans)
+}
+
+/// Reads again, for their digest and criteria, the specs some plan's seal names: the only
+/// second read of a board (hashing every spec in the workers cost a tenth of `aw status` on a
+/// large board, and most specs are sealed on by no plan). A spec that cannot be read again keeps
+/// no lineage, and a plan sealed on it reads as sealed on a spec the workspace does not have.
+fn read_lineages(ws: &Workspace, specs: &mut [SpecInput], plans: &[PlanInput]) {
+    let sealed = aw_core::board::lineage::sealed_numbers(plans.iter().map(|p| &p.facts.seal));
+    if sealed.is_empty() {
+        return;
+    }
+    for s in specs
+        .iter_mut()
+        .filter(|s| sealed.contains(&s.name.correlative))
+    {
+        if let Ok(bytes) = folder::read_regular_path(&ws.root.join(&s.file)) {
+            s.lineage = Some(parse_bytes(&bytes, aw_core::board::lineage::spec_lineage));
+        }
+    }
 }
 
 /// A document's workspace-relative path.
