@@ -85,6 +85,30 @@ fn item_of<'a>(status: &'a Value, number: &str) -> &'a Value {
 }
 
 #[test]
+fn a_seal_names_its_spec_number_as_written() {
+    let ws = board();
+    // `0001` is not `001`: the seal is on a spec the workspace does not have.
+    ws.write(
+        "docs/plans/002-plan-login.md",
+        &plan(
+            "002",
+            Some(&format!("docs/specs/0001-spec-login.md@{SPEC_DIGEST}")),
+            "open",
+            "pendiente",
+            " ",
+        ),
+    );
+    let status = ws.ok(&["status", "--json"]);
+    let p2 = plan_of(&status, "002");
+    assert_eq!(
+        p2["baseline"],
+        json!({"status": "unresolved", "reason": "spec-not-found",
+               "path": "docs/specs/0001-spec-login.md"})
+    );
+    assert!(p2["reconciliation"].is_null() && p2["contract"].is_null());
+}
+
+#[test]
 fn the_spec_digests_as_the_reference_digests_it() {
     assert_eq!(spec_digest(SPEC), SPEC_DIGEST);
 }

@@ -927,6 +927,14 @@ fn a_restored_state_keeps_the_attempts_its_counter_recorded() {
     std::fs::write(&counter, edited).unwrap();
     let (rc, v) = ws.run(&["flow", "advance", "--session", &ws.folder], "");
     failure(rc, &v, "FLOW_RUN_COUNTER_INVALID");
+    // The board shows what the next verb will meet, not a healthy run.
+    let status = ws.ws.ok(&["status", "--json"]);
+    let flow = &status["sessions"]["active"][0]["flow"];
+    assert_eq!(flow["boundary"], "blocked", "{flow}");
+    assert!(
+        flow.to_string().contains("FLOW_RUN_COUNTER_INVALID"),
+        "{flow}"
+    );
     // Put back, the run goes on.
     std::fs::write(&counter, &kept).unwrap();
     let (rc, r) = ws.run(&["flow", "advance", "--session", &ws.folder], "");

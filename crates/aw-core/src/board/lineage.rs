@@ -54,17 +54,17 @@ pub fn spec_lineage(text: &str) -> SpecLineage {
     }
 }
 
-/// The spec numbers some plan's well-formed seal names: only those specs are digested (hashing
-/// every spec of a large board cost a tenth of `aw status`).
+/// The spec numbers, as written, some plan's well-formed seal names: only those specs are
+/// digested (hashing every spec of a large board cost a tenth of `aw status`). A seal names a
+/// number exactly as the spec's file name writes it (`0001` is not `001`), as the reference
+/// matches it.
 pub fn sealed_numbers<'a>(
     seals: impl IntoIterator<Item = &'a Seal>,
-) -> std::collections::BTreeSet<crate::vocab::correlative::Correlative> {
+) -> std::collections::BTreeSet<&'a str> {
     seals
         .into_iter()
         .filter_map(|s| match s {
-            Seal::Sealed { number, .. } => {
-                crate::vocab::correlative::Correlative::from_digits(number)
-            }
+            Seal::Sealed { number, .. } => Some(number.as_str()),
             _ => None,
         })
         .collect()

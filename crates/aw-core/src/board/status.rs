@@ -304,11 +304,18 @@ pub fn build(input: BoardInput, now: &WallClock) -> StatusModel {
                     planned[i] = true;
                 }
             }
-            // The seal is judged against the workspace's spec with the sealed number, read from
-            // its own file (the sealed path is only a hint).
+            // The seal is judged against the workspace's spec with the sealed number, written
+            // the same way, read from its own file (the sealed path is only a hint).
             let sealed_spec = match &p.facts.seal {
                 Seal::Sealed { number, .. } => Correlative::from_digits(number)
                     .and_then(|n| first_of(&n))
+                    .and_then(|first| {
+                        specs[first..]
+                            .iter()
+                            .take_while(|s| s.name.correlative == specs[first].name.correlative)
+                            .position(|s| s.name.number == *number)
+                            .map(|k| first + k)
+                    })
                     .and_then(|i| {
                         let s = &specs[i];
                         // A spec read without its lineage (gone before the second read) is

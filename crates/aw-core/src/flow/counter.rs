@@ -236,19 +236,36 @@ mod tests {
     fn every_malformed_counter_is_refused() {
         let good = serialize("s", &Counters::default());
         let edited = good.replace("\"attempts\": {}", "\"attempts\": {\"t\": 1}");
-        for bad in [
-            "",
-            "not json",
-            "[]",
-            r#"{"version":1,"session":"s","attempts":{},"granted":{},"digest":"x"}"#,
-            r#"{"version":2,"session":"s","attempts":{"t":-1},"granted":{},"digest":"x"}"#,
-            r#"{"version":2,"session":"s","attempts":{"t":1.5},"granted":{},"digest":"x"}"#,
-            r#"{"version":2,"session":"s","attempts":[],"granted":{},"digest":"x"}"#,
-            edited.as_str(),
+        // Sealed over what they hold, so only the rule under test can refuse them.
+        let sealed = |attempts: Value| {
+            let mut v = json!({"version": 2, "session": "s", "attempts": attempts, "granted": {}});
+            v["digest"] = json!(semantic_digest(&v));
+            v.to_string()
+        };
+        let (negative, fraction, list) = (
+            sealed(json!({"t": -1})),
+            sealed(json!({"t": 1.5})),
+            sealed(json!([])),
+        );
+        for (bad, why) in [
+            ("", "not valid JSON"),
+            ("not json", "not valid JSON"),
+            ("[]", "not a JSON object"),
+            (
+                r#"{"version":1,"session":"s","attempts":{},"granted":{},"digest":"x"}"#,
+                "version",
+            ),
+            (negative.as_str(), "attempt counts"),
+            (fraction.as_str(), "attempt counts"),
+            (list.as_str(), "attempt counts"),
+            (edited.as_str(), "seal"),
         ] {
             let e = parse(bad, "s").unwrap_err();
             assert_eq!(e.code, ErrorCode::FlowRunCounterInvalid, "{bad}");
+            assert!(e.message.contains(why), "{bad}: {}", e.message);
         }
+        // The same shapes with whole counts read.
+        assert!(parse(&sealed(json!({"t": 1})), "s").is_ok());
         // Sealed, but forgiving more than was spent.
         let mut c = Counters::default();
         c.granted.insert("t".into(), 2);

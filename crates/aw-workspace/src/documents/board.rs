@@ -519,7 +519,7 @@ fn read_lineages(ws: &Workspace, specs: &mut [SpecInput], plans: &[PlanInput]) {
     }
     for s in specs
         .iter_mut()
-        .filter(|s| sealed.contains(&s.name.correlative))
+        .filter(|s| sealed.contains(s.name.number.as_str()))
     {
         if let Ok(bytes) = folder::read_regular_path(&ws.root.join(&s.file)) {
             s.lineage = Some(parse_bytes(&bytes, aw_core::board::lineage::spec_lineage));

@@ -2,8 +2,11 @@
 //! `<number>-decisions-<slug>.json` regular file directly in the folder, read once and parsed by
 //! the core ([`aw_core::documents::decisions::read_index`]). The board picks each spec's own.
 //!
-//! Nothing here fails: an absent folder is no indexes, and an index that cannot be read is
-//! recorded as unreadable (which holds its plans open) rather than left out.
+//! Nothing here fails: an absent folder is no indexes, and an entry named like an index that
+//! cannot be read — a folder, a FIFO (never opened, never waited on), a broken link — is
+//! recorded as unreadable (which holds its plans open), never left out: leaving it out would
+//! read as "no notes" and let a plan close over obligations. A link to a file is read through,
+//! as the reference reads it.
 
 use crate::io::folder;
 use crate::locate::Workspace;
@@ -23,13 +26,14 @@ pub fn read_decision_indexes(ws: &Workspace) -> DecisionIndexes {
         return DecisionIndexes::new();
     };
     list.filter_map(Result::ok)
-        // The listing's own type: a link named like an index is not read through.
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
         .filter_map(|e| e.file_name().into_string().ok())
         .filter(|name| is_index_name(name))
         .map(|name| {
             let chain = match folder::read_regular_path(&dir.join(&name)) {
                 Ok(bytes) => parse(&bytes),
+                Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => {
+                    unreadable("the index is not a regular file".to_owned())
+                }
                 Err(e) => unreadable(format!("the index could not be read ({e})")),
             };
             ([DECISIONS_DIR, "/", &name].concat(), chain)
@@ -60,7 +64,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_index_files_are_read_and_a_broken_one_is_unreadable() {
+    fn every_entry_named_like_an_index_is_read_or_unreadable_never_skipped() {
         let dir = tempfile::tempdir().unwrap();
         let ws = Workspace::for_test(dir.path());
         let d = dir.path().join(DECISIONS_DIR);
@@ -72,8 +76,26 @@ mod tests {
         )
         .unwrap();
         std::fs::write(d.join("notes.json"), "{}").unwrap();
+        #[cfg(unix)]
+        {
+            std::fs::write(d.join("real.json"), "{}").unwrap();
+            std::os::unix::fs::symlink("real.json", d.join("004-decisions-linked.json")).unwrap();
+            std::os::unix::fs::symlink("gone.json", d.join("005-decisions-broken.json")).unwrap();
+        }
         let got = read_decision_indexes(&ws);
-        assert_eq!(got.len(), 2);
+        let unreadable = |p: &str| matches!(&got[p], ChainRead::Unreadable(_));
+        // A folder named like an index holds its plans open; so does a broken link.
+        assert!(unreadable("docs/decisions/002-decisions-folder.json"));
+        #[cfg(unix)]
+        {
+            assert_eq!(got.len(), 5);
+            assert!(unreadable("docs/decisions/005-decisions-broken.json"));
+            // A link is read through: `{}` is an index without a schema.
+            match &got["docs/decisions/004-decisions-linked.json"] {
+                ChainRead::Unreadable(r) => assert_eq!(r[0].code, "NOTE_INDEX_SCHEMA_UNKNOWN"),
+                other => panic!("{other:?}"),
+            }
+        }
         match &got["docs/decisions/001-decisions-login.json"] {
             ChainRead::Unreadable(r) => assert_eq!(r[0].code, "NOTE_INDEX_UNREADABLE"),
             other => panic!("{other:?}"),

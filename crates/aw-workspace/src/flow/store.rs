@@ -138,10 +138,8 @@ pub fn mutate(
     let adopted_afresh = state.is_none();
     let (state, counter) = match state {
         None => (None, Counters::default()),
-        Some(mut s) => {
-            let c = read_counter(session_dir, folder)?;
-            counter::check_not_behind(&s, &c).map_err(refused)?;
-            counter::reconcile(&mut s, &c);
+        Some(s) => {
+            let (s, c) = with_counter(session_dir, folder, s)?;
             (Some(s), c)
         }
     };
@@ -256,7 +254,7 @@ fn session_closed(folder: &str) -> FlowError {
 /// session has no run state. Read-only: takes no lock and never writes.
 pub fn project_run(ws: &Workspace, folder: &str) -> Option<RunProjection> {
     let dir = sessions::folder_path(ws, folder);
-    project_read(read_text(&state_path(&dir)), folder)
+    project_read(&dir, read_text(&state_path(&dir)), folder)
 }
 
 /// The run state's text of a session folder (`None` when there is none) and its projection, for
@@ -267,17 +265,44 @@ pub fn read_and_project(
 ) -> (Option<String>, Option<RunProjection>) {
     let read = read_text(&state_path(session_dir));
     let text = read.as_ref().ok().and_then(Option::clone);
-    (text, project_read(read, folder))
+    (text, project_read(session_dir, read, folder))
 }
 
-/// Projects what reading a state file gave.
-fn project_read(read: Result<Option<String>>, folder: &str) -> Option<RunProjection> {
+/// A state just parsed, checked against its attempt counter and reconciled with it, as every
+/// verb reads it: the board and the narrative show what the next verb will see.
+fn with_counter(
+    session_dir: &Path,
+    folder: &str,
+    mut state: RunState,
+) -> Result<(RunState, Counters)> {
+    let c = read_counter(session_dir, folder)?;
+    counter::check_not_behind(&state, &c).map_err(refused)?;
+    counter::reconcile(&mut state, &c);
+    Ok((state, c))
+}
+
+/// Projects what reading a state file gave (with its counter).
+fn project_read(
+    session_dir: &Path,
+    read: Result<Option<String>>,
+    folder: &str,
+) -> Option<RunProjection> {
+    let read = read.and_then(|text| {
+        let Some(text) = text else {
+            return Ok(None);
+        };
+        // A state that parses is read with its counter; one that does not keeps its own refusal.
+        match parse_state(&text, folder) {
+            Ok(state) => Ok(Some((
+                Ok(with_counter(session_dir, folder, state)?.0),
+                text,
+            ))),
+            Err(e) => Ok(Some((Err(e), text))),
+        }
+    });
     let (read, flow_hint) = match read {
         Ok(None) => (Ok(None), None),
-        Ok(Some(text)) => (
-            parse_state(&text, folder).map(Some),
-            state_parse::flow_named_in(&text),
-        ),
+        Ok(Some((state, text))) => (state.map(Some), state_parse::flow_named_in(&text)),
         Err(e) => (
             Err(match e {
                 WorkspaceError::Refused {
