@@ -756,3 +756,18 @@ fn a_plan_says_first_what_it_owes_and_a_done_plan_that_nothing_is_left() {
     let done = resume::plan_proposal(&m.plans[2]);
     assert_eq!(done.next, "nothing left: the plan is done");
 }
+
+#[test]
+fn two_specs_with_one_number_are_both_listed() {
+    let m = board(
+        vec![spec("001-spec-a.md", DRAFT), spec("001-spec-b.md", READY)],
+        vec![],
+        vec![],
+    );
+    let files: Vec<&str> = m.specs.iter().map(|s| s.file.as_str()).collect();
+    assert_eq!(
+        files,
+        ["docs/specs/001-spec-a.md", "docs/specs/001-spec-b.md"]
+    );
+    assert_eq!(m.counts.specs, 2);
+}
