@@ -154,6 +154,16 @@ fn status_and_resume_show_the_design_graph() {
     let r = ws.ok(&["resume", "docs/plans/001-plan-checkout.md", "--json"]);
     let next = r["proposal"]["next"].as_str().unwrap_or_default();
     assert!(next.starts_with("UNRESOLVABLE DESIGN DES-009"), "{r:#}");
+    // The proposal lists the references that are not valid; a valid one is not there.
+    let design = r["proposal"]["design"].as_array().expect("a design key");
+    assert!(design.iter().all(|d| d["state"] != "valid"), "{r:#}");
+    assert!(
+        design
+            .iter()
+            .any(|d| d["state"] == "missing"
+                && d["baseline"].as_str().unwrap().starts_with("DES-009")),
+        "{r:#}"
+    );
     // The detail lists each package with its revision and maturity; one that no longer
     // validates says so, and its maturity in JSON is what it attains now (outline).
     let (_, text) = ws.stdout(&["status", "--detail", "--format", "human"], None, &[]);

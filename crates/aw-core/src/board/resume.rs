@@ -130,23 +130,29 @@ fn delivered(model: &StatusModel) -> HashMap<&str, &str> {
         .collect()
 }
 
-/// The design references of `file` that are not valid, or `None` when all are.
-fn design_notes(model: &StatusModel, file: &str) -> Option<Vec<DesignNote>> {
-    let notes: Vec<DesignNote> = model
+/// The design references that are not valid, by the document that makes them (read once, so
+/// a proposal per pending item does not walk every reference again).
+fn design_notes(model: &StatusModel) -> HashMap<&str, Vec<DesignNote>> {
+    let mut by_file: HashMap<&str, Vec<DesignNote>> = HashMap::new();
+    for r in model
         .designs
         .references
         .iter()
-        .filter(|r| r.from == file && r.state != "valid")
-        .map(|r| DesignNote {
-            state: r.state,
-            baseline: match r.revision {
-                Some(rev) => format!("{}@r{rev}", r.id),
-                None => r.text.clone(),
-            },
-            detail: r.detail.clone(),
-        })
-        .collect();
-    (!notes.is_empty()).then_some(notes)
+        .filter(|r| r.state != "valid")
+    {
+        by_file
+            .entry(r.from.as_str())
+            .or_default()
+            .push(DesignNote {
+                state: r.state,
+                baseline: match r.revision {
+                    Some(rev) => format!("{}@r{rev}", r.id),
+                    None => r.text.clone(),
+                },
+                detail: r.detail.clone(),
+            });
+    }
+    by_file
 }
 
 /// A proposal from an item's detail.
@@ -262,18 +268,19 @@ pub fn for_target(model: &StatusModel, target: &str) -> Result<Answer, Refusal> 
     let rel = relative_target(target, &model.workspace.path);
     let number = Correlative::parse_input(target);
     let delivered = delivered(model);
+    let designs = design_notes(model);
     let mut found: Vec<Proposal> = Vec::new();
     for s in &model.specs {
         if s.file == rel || number.as_ref() == Some(&s.correlative) {
             let mut p = spec_proposal(s, delivered.get(s.file.as_str()).copied());
-            p.design = design_notes(model, &s.file);
+            p.design = designs.get(s.file.as_str()).cloned();
             found.push(p);
         }
     }
     for p in &model.plans {
         if p.file == rel || number.as_ref() == Some(&p.correlative) {
             let mut proposal = plan_proposal(p);
-            proposal.design = design_notes(model, &p.file);
+            proposal.design = designs.get(p.file.as_str()).cloned();
             found.push(proposal);
         }
     }
@@ -300,7 +307,7 @@ pub fn for_target(model: &StatusModel, target: &str) -> Result<Answer, Refusal> 
 /// The board's documents by path, so pipeline items find theirs in constant time (every
 /// pending item is a candidate, so there may be thousands).
 struct Index<'a> {
-    model: &'a StatusModel,
+    designs: HashMap<&'a str, Vec<DesignNote>>,
     specs: HashMap<&'a str, &'a SpecEntry>,
     /// Specs a done plan delivered, with that plan.
     delivered: HashMap<&'a str, &'a str>,
@@ -309,7 +316,7 @@ struct Index<'a> {
 impl<'a> Index<'a> {
     fn new(model: &'a StatusModel) -> Self {
         Index {
-            model,
+            designs: design_notes(model),
             specs: model.specs.iter().map(|s| (s.file.as_str(), s)).collect(),
             delivered: delivered(model),
         }
@@ -329,7 +336,7 @@ impl<'a> Index<'a> {
             (_, None) => item.detail.clone(),
         };
         let mut p = proposal(item.kind, file, &item.number, detail, item.command.clone());
-        p.design = design_notes(self.model, file);
+        p.design = self.designs.get(file).cloned();
         p
     }
 }
