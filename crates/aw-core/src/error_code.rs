@@ -159,6 +159,22 @@ error_codes! {
     FlowRecoveryEffectsApplied = "FLOW_RECOVERY_EFFECTS_APPLIED",
     /// `recover` on attempts that answered an action this aw no longer emits.
     FlowRecoveryExecutionUnverified = "FLOW_RECOVERY_EXECUTION_UNVERIFIED",
+    /// An authoring row's answer without the artifacts it must carry.
+    FlowArtifactsMissing = "FLOW_ARTIFACTS_MISSING",
+    /// Artifacts in the answer of a row that takes none.
+    FlowArtifactsNotExpected = "FLOW_ARTIFACTS_NOT_EXPECTED",
+    /// A proposal whose bytes would exercise a class its row does not declare.
+    FlowProposalBeyondContract = "FLOW_PROPOSAL_BEYOND_CONTRACT",
+    /// A proposal destination whose current state could not be looked at.
+    FlowProposalDestinationUnobserved = "FLOW_PROPOSAL_DESTINATION_UNOBSERVED",
+    /// A proposal that would overwrite a file whose current text cannot be read.
+    FlowProposalBaseUnreadable = "FLOW_PROPOSAL_BASE_UNREADABLE",
+    /// The run moved while an internal action ran: nothing of it was applied.
+    FlowRunStale = "FLOW_RUN_STALE",
+    /// A proposal's base file that no longer exists at publication.
+    ProposalBaseGone = "PROPOSAL_BASE_GONE",
+    /// A proposal's base file that changed after the proposal was sealed.
+    ProposalBaseStale = "PROPOSAL_BASE_STALE",
     // The flow engine: attempts.
     /// An attempt recorded twice with different payloads.
     CapabilityAttemptDiverged = "CAPABILITY_ATTEMPT_DIVERGED",

@@ -3,7 +3,7 @@
 //! the table and the JSON parsed by serde are not the same registry. With
 //! `AW_REGENERATE_REGISTRY=1` it writes the table instead of failing.
 
-use aw_core::flow::registry::{REGISTRY_JSON, Registry};
+use aw_core::flow::registry::{Custody, REGISTRY_JSON, Registry};
 use aw_core::vocab::flow::{Authority, EffectClass, Placement};
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -16,7 +16,8 @@ const HEADER: &str = "\
 // Change the JSON, then run `AW_REGENERATE_REGISTRY=1 cargo test -p aw-core flow_registry_table`.
 
 use super::{
-    Action, Choice, Condition, Decision, Exclusion, Invocation, Realization, Registry, Threshold,
+    Action, Authorizes, Choice, Condition, Custody, Decision, Exclusion, Execution, Invocation,
+    Limits, Proposes, Publishes, Realization, Registry, Threshold,
 };
 use crate::vocab::flow::{Authority, EffectClass, Placement};
 use std::borrow::Cow::Borrowed as B;
@@ -87,6 +88,11 @@ fn decision(out: &mut String, d: &Value) {
             "alternatives",
             "placement",
             "realized_by",
+            "custody",
+            "proposes",
+            "scopes_sources",
+            "publishes",
+            "authorizes",
         ],
     );
     out.push_str("    Decision {\n");
@@ -121,11 +127,70 @@ fn decision(out: &mut String, d: &Value) {
         format!("Placement::{}", variant::<Placement>(v))
     });
     field(out, "realized_by", &realization);
+    field(out, "custody", &|v| format!("Custody::{}", variant::<Custody>(v)));
+    field(out, "proposes", &proposes);
+    let scopes = d.get("scopes_sources").and_then(Value::as_bool).unwrap_or(false);
+    writeln!(out, "        scopes_sources: {scopes},").unwrap();
+    field(out, "publishes", &|v| {
+        let p = object(v, &["approve"]);
+        format!("Publishes {{ approve: {} }}", text_of(&p["approve"]))
+    });
+    field(out, "authorizes", &|v| {
+        let a = object(v, &["approve", "transition"]);
+        format!(
+            "Authorizes {{ approve: {}, transition: {} }}",
+            text_of(&a["approve"]),
+            text_of(&a["transition"])
+        )
+    });
     out.push_str("    },\n");
 }
 
+fn proposes(v: &Value) -> String {
+    let p = object(v, &["destinations", "effects", "limits"]);
+    let l = object(&p["limits"], &["maxArtifacts", "maxArtifactBytes"]);
+    format!(
+        "Proposes {{ destinations: {}, effects: {}, limits: Limits {{ max_artifacts: {}, \
+         max_artifact_bytes: {} }} }}",
+        texts(&p["destinations"]),
+        list(&p["effects"], |e| format!("EffectClass::{}", variant::<EffectClass>(e))),
+        l["maxArtifacts"].as_u64().expect("a count"),
+        l["maxArtifactBytes"].as_u64().expect("a count"),
+    )
+}
+
+fn execution(v: Option<&Value>) -> String {
+    let Some(v) = v else {
+        return "None".to_owned();
+    };
+    match v["kind"].as_str().expect("execution has a kind") {
+        "internal" => {
+            let e = object(v, &["kind", "operation", "dump"]);
+            let dump = match e.get("dump") {
+                None | Some(Value::Null) => "None".to_owned(),
+                Some(d) => format!("Some({})", texts(d)),
+            };
+            format!(
+                "Some(Execution::Internal {{ operation: {}, dump: {dump} }})",
+                text_of(&e["operation"])
+            )
+        }
+        "external" => {
+            let e = object(v, &["kind", "reason"]);
+            format!(
+                "Some(Execution::External {{ reason: {} }})",
+                text_of(&e["reason"])
+            )
+        }
+        other => panic!("unknown execution kind '{other}'"),
+    }
+}
+
 fn action(v: &Value) -> String {
-    let a = object(v, &["invocation", "evidence", "idempotent", "recovery"]);
+    let a = object(
+        v,
+        &["invocation", "execution", "evidence", "idempotent", "recovery"],
+    );
     let i = object(&a["invocation"], &["program", "args", "target", "input"]);
     let input = match &i["input"] {
         Value::Null => "None".to_owned(),
@@ -133,10 +198,11 @@ fn action(v: &Value) -> String {
     };
     format!(
         "Action {{ invocation: Invocation {{ program: {}, args: {}, target: {}, input: {input} }}, \
-         evidence: {}, idempotent: {}, recovery: {} }}",
+         execution: {}, evidence: {}, idempotent: {}, recovery: {} }}",
         text_of(&i["program"]),
         texts(&i["args"]),
         text_of(&i["target"]),
+        execution(a.get("execution")),
         texts(&a["evidence"]),
         a["idempotent"].as_bool().expect("idempotent is a boolean"),
         text_of(&a["recovery"]),

@@ -216,7 +216,7 @@ pub fn check_envelope<'a>(
     }
 }
 
-fn artifacts(
+pub(crate) fn artifacts(
     obj: &Map<String, Value>,
     request: &SemanticRequest,
 ) -> CapabilityResult<Vec<Artifact>> {

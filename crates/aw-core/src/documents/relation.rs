@@ -124,6 +124,30 @@ pub fn clues(lines: &[Line<'_>], pre: Preamble) -> Clues {
     Clues::default()
 }
 
+/// The one spec path a plan's preamble names on its "derived from" lines, when it names
+/// exactly one (the same path written twice counts once) and the plan's relation declares one
+/// spec: the spec whose bytes a publication seals into the plan's `> Baseline:` line.
+pub fn derived_spec_path<'t>(lines: &[Line<'t>], pre: Preamble) -> Option<&'t str> {
+    let mut found: Vec<&'t str> = Vec::new();
+    for line in preamble::lines(lines, pre) {
+        if DERIVED_PHRASES
+            .iter()
+            .any(|p| contains_ascii_ci(line.text, p))
+        {
+            for (_, path) in doc_path_matches(line.text, "specs", "spec") {
+                if !found.contains(&path) {
+                    found.push(path);
+                }
+            }
+        }
+    }
+    let declared = matches!(&clues(lines, pre).level, Some((_, numbers)) if numbers.len() == 1);
+    match found.as_slice() {
+        [one] if declared => Some(one),
+        _ => None,
+    }
+}
+
 fn level(evidence: Evidence, found: Vec<Correlative>) -> Clues {
     // A plan names one or two specs: a linear look-back is cheaper than hashing each number.
     let mut distinct: Vec<Correlative> = Vec::with_capacity(found.len());
@@ -172,6 +196,12 @@ pub fn resolve<'a>(
 /// digits, then `-<word>`, then a run without whitespace, backticks, `)`, `"` or `'` that
 /// contains `.md` (the path ends at its last `.md`).
 pub fn doc_paths(text: &str, folder: &str, word: &str, out: &mut Vec<Correlative>) {
+    out.extend(doc_path_matches(text, folder, word).into_iter().map(|(n, _)| n));
+}
+
+/// The same paths as [`doc_paths`], each with its text (from `docs/` to its last `.md`).
+pub fn doc_path_matches<'t>(text: &'t str, folder: &str, word: &str) -> Vec<(Correlative, &'t str)> {
+    let mut out = Vec::new();
     let mut from = 0;
     while let Some(start) = after_prefix(text.as_bytes(), from, folder.as_bytes()) {
         from = start;
@@ -193,12 +223,17 @@ pub fn doc_paths(text: &str, folder: &str, word: &str, out: &mut Vec<Correlative
         let run_len = tail
             .find(|c: char| c.is_whitespace() || matches!(c, '`' | ')' | '"' | '\''))
             .unwrap_or(tail.len());
-        if tail.as_bytes()[..run_len].windows(3).any(|w| w == b".md")
+        let run = &tail.as_bytes()[..run_len];
+        if let Some(last) = run.windows(3).rposition(|w| w == b".md")
             && let Some(n) = Correlative::from_digits(&rest[..digits])
         {
-            out.push(n);
+            // The path starts at `docs/`, 6 + folder bytes before `start`.
+            let begin = start - 6 - folder.len();
+            let end = start + digits + 1 + word.len() + last + 3;
+            out.push((n, &text[begin..end]));
         }
     }
+    out
 }
 
 /// The offset just past the first `docs/<folder>/` at or after `from`. Candidates are found by

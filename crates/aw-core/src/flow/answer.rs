@@ -1,10 +1,12 @@
 //! Parsing the `submit` payload as data against the boundary in force (§10.2): the envelope,
-//! the seal, then the shape each boundary kind asks for. Every refusal here spends an attempt.
+//! the seal, then the shape each boundary kind asks for. Whether a refusal spends an attempt is
+//! its code's class (see [`super::rejections`]).
 
 use super::boundary::Resolved;
 use super::choices::AUTHORIZE_LABEL;
 use super::effects::approval_digest;
 use super::next_action::{advance_command, submit_command};
+use super::proposal::Artifact;
 use super::registry::{Choice, Invocation};
 use super::verdict::{ExecResult, parse_result};
 use crate::canonical::parse_json;
@@ -28,13 +30,14 @@ pub struct Rejection {
 }
 
 impl Rejection {
-    /// A refusal that spends an attempt.
+    /// A refusal; whether it spends an attempt is its code's class
+    /// ([`super::rejections::spends_attempt`]).
     pub fn spent(code: ErrorCode, message: impl Into<String>, action: impl Into<String>) -> Self {
         Rejection {
             code,
             message: message.into(),
             action: action.into(),
-            spent: true,
+            spent: super::rejections::spends_attempt(code),
             outcome: None,
         }
     }
@@ -57,10 +60,15 @@ impl Rejection {
 /// A parsed answer.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Answer {
-    /// A semantic answer: the declared signals (decisions are validated, never persisted).
+    /// A semantic answer: the declared signals (decisions are validated, never persisted) and,
+    /// at an authoring row, the artifacts it proposes.
     Semantic {
         /// The signals, in the order declared.
         signals: Vec<String>,
+        /// The proposed artifacts (authoring rows only).
+        artifacts: Vec<Artifact>,
+        /// The decisions object (read by a scope row; never persisted).
+        decisions: Map<String, Value>,
     },
     /// A chosen label (a human choice, or a flow-control label at an authorization boundary).
     Choice(String),
@@ -205,6 +213,10 @@ fn semantic(obj: &Map<String, Value>, ctx: &Context<'_, '_>) -> Result<Answer, R
                 )
             })?,
     };
+    let decisions = match obj.get("decisions") {
+        Some(Value::Object(m)) => m.clone(),
+        _ => Map::new(),
+    };
     let decided = match obj.get("decisions") {
         None | Some(Value::Null) => false,
         Some(Value::Object(m)) => !m.is_empty(),
@@ -216,7 +228,33 @@ fn semantic(obj: &Map<String, Value>, ctx: &Context<'_, '_>) -> Result<Answer, R
             ));
         }
     };
-    if signals.is_empty() && !decided {
+    let has_artifacts = obj
+        .get("artifacts")
+        .and_then(Value::as_array)
+        .is_some_and(|a| !a.is_empty());
+    match (&row.proposes, has_artifacts) {
+        (None, true) => {
+            return Err(Rejection::spent(
+                ErrorCode::FlowArtifactsNotExpected,
+                "This boundary proposes no local change and takes no artifacts.",
+                "Answer with what the contract asks for; bytes are delivered where the CLI asks \
+                 for them.",
+            ));
+        }
+        (Some(p), false) => {
+            return Err(Rejection::spent(
+                ErrorCode::FlowArtifactsMissing,
+                "This boundary asks for the exact bytes and the answer carries none.",
+                format!(
+                    "Return each file in \"artifacts\" as {{\"path\", \"content\"}}, with a path \
+                     inside {}: without a proposal there is nothing to preview or approve.",
+                    p.destinations.join(", ")
+                ),
+            ));
+        }
+        _ => {}
+    }
+    if signals.is_empty() && !decided && !has_artifacts {
         return Err(Rejection::spent(
             ErrorCode::FlowAnswerAmbiguous,
             "The answer declares no signal and no decision.",
@@ -225,6 +263,10 @@ fn semantic(obj: &Map<String, Value>, ctx: &Context<'_, '_>) -> Result<Answer, R
             ),
         ));
     }
+    let artifacts = match &row.proposes {
+        None => Vec::new(),
+        Some(p) => artifacts_within(obj, p, ctx)?,
+    };
     if let Some(s) = signals.iter().find(|s| !vocabulary.iter().any(|v| v == *s)) {
         return Err(Rejection::spent(
             ErrorCode::FlowSignalUnknown,
@@ -241,7 +283,42 @@ fn semantic(obj: &Map<String, Value>, ctx: &Context<'_, '_>) -> Result<Answer, R
             ));
         }
     }
-    Ok(Answer::Semantic { signals })
+    Ok(Answer::Semantic {
+        signals,
+        artifacts,
+        decisions,
+    })
+}
+
+/// The answer's artifacts, checked as the semantic protocol checks a capability's: a non-empty
+/// list within the count, each a safe path inside the destinations, no path twice, each within
+/// the size limit.
+fn artifacts_within(
+    obj: &Map<String, Value>,
+    contract: &super::registry::Proposes,
+    ctx: &Context<'_, '_>,
+) -> Result<Vec<Artifact>, Rejection> {
+    let request = crate::capability::answer::SemanticRequest {
+        operation: String::new(),
+        input_digest: ctx.resolved.seal.clone(),
+        allowed_destinations: contract.destinations.iter().map(|d| d.to_string()).collect(),
+        limits: crate::capability::answer::Limits {
+            max_artifacts: contract.limits.max_artifacts,
+            max_artifact_bytes: contract.limits.max_artifact_bytes,
+        },
+        contract: String::new(),
+        exact_files: false,
+    };
+    crate::capability::answer::artifacts(obj, &request)
+        .map(|list| {
+            list.into_iter()
+                .map(|a| Artifact {
+                    path: a.path,
+                    content: a.content,
+                })
+                .collect()
+        })
+        .map_err(|e| Rejection::spent(e.code, e.message, e.action))
 }
 
 fn choice_of(obj: &Map<String, Value>) -> Option<&str> {
@@ -290,7 +367,7 @@ fn authorization(
     let auth = ctx.resolved.authorization.as_ref();
     let planned = auth.map(|a| a.planned.as_slice()).unwrap_or_default();
     let missing = auth.map(|a| a.missing.as_slice()).unwrap_or_default();
-    let expected = approval_digest(&row.id, planned);
+    let expected = auth.map_or_else(|| approval_digest(&row.id, planned), |a| a.seal.clone());
     let action = format!(
         "If the person approves {} for '{}', send the same answer with `{} --approval {expected}`; \
          to stop instead, answer with \"choice\": \"{STOP_LABEL}\".",

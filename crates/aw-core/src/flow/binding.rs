@@ -2,8 +2,9 @@
 //!
 //! `{session}` and `{code}` both bind to the session folder. (The reference bound `{code}` to
 //! the bare numeric prefix, which is ambiguous once a legacy `sessionNNN-` folder shares the
-//! number; it fixed that later the same way.) Binding happens before sealing, displaying and
-//! comparing, so all three see the same strings.
+//! number; it fixed that later the same way.) `{slug}` binds to the folder without its number
+//! and without its trailing `-<flow>`; a folder of another shape leaves it unbound. Binding
+//! happens before sealing, displaying and comparing, so all three see the same strings.
 
 use super::registry::{Action, Text};
 
@@ -16,10 +17,32 @@ pub enum BindError {
     DocsCrossed(String),
 }
 
-/// The action of a row, bound to session folder `folder`: placeholders replaced in args,
-/// target and input, and no placeholder left in program, args or target.
-pub fn bind_action(action: &Action, folder: &str) -> Result<Action, BindError> {
-    let bind = |s: &str| s.replace("{session}", folder).replace("{code}", folder);
+/// The slug of a run's folder: `(session)?NNN-<slug>-<flow>` gives `<slug>`; `None` for a
+/// folder of another shape.
+pub fn slug_of(folder: &str, flow: &str) -> Option<String> {
+    let rest = folder.strip_prefix("session").unwrap_or(folder);
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    if digits < 3 {
+        return None;
+    }
+    let slug = rest[digits..]
+        .strip_prefix('-')?
+        .strip_suffix(flow)?
+        .strip_suffix('-')?;
+    (!slug.is_empty()).then(|| slug.to_owned())
+}
+
+/// The action of a row, bound to session folder `folder` of a `flow` run: placeholders replaced
+/// in args, target and input, and no placeholder left in program, args or target.
+pub fn bind_action(action: &Action, folder: &str, flow: &str) -> Result<Action, BindError> {
+    let slug = slug_of(folder, flow);
+    let bind = |s: &str| {
+        let s = s.replace("{session}", folder).replace("{code}", folder);
+        match &slug {
+            Some(slug) => s.replace("{slug}", slug),
+            None => s,
+        }
+    };
     let mut bound = action.clone();
     bound.invocation.args = action
         .invocation
@@ -42,8 +65,13 @@ pub fn bind_action(action: &Action, folder: &str) -> Result<Action, BindError> {
 }
 
 /// [`bind_action`], then the `docs/` boundary check over the bound args and target.
-pub fn emit_action(action: &Action, folder: &str, allowed: &[String]) -> Result<Action, BindError> {
-    let bound = bind_action(action, folder)?;
+pub fn emit_action(
+    action: &Action,
+    folder: &str,
+    flow: &str,
+    allowed: &[String],
+) -> Result<Action, BindError> {
+    let bound = bind_action(action, folder, flow)?;
     if let Some(crossed) = docs_breach(&bound, allowed) {
         return Err(BindError::DocsCrossed(crossed));
     }
@@ -125,6 +153,7 @@ mod tests {
                 target: target.to_owned().into(),
                 input: None,
             },
+            execution: None,
             evidence: vec!["e".into()].into(),
             idempotent: true,
             recovery: "run it again".into(),
@@ -132,14 +161,30 @@ mod tests {
     }
 
     #[test]
+    fn the_slug_is_the_folder_between_its_number_and_its_flow() {
+        assert_eq!(slug_of("007-tramo-x-plan-new", "plan-new").as_deref(), Some("tramo-x"));
+        assert_eq!(slug_of("session007-y-plan-new", "plan-new").as_deref(), Some("y"));
+        assert_eq!(slug_of("001-foo", "plan-new"), None);
+        assert_eq!(slug_of("01-foo-plan-new", "plan-new"), None);
+        assert_eq!(slug_of("001-plan-new", "plan-new"), None);
+        let a = action(&["next-number", "docs/plans", "--claim", "plan-{slug}.md"], ".");
+        let b = bind_action(&a, "003-auth-plan-new", "plan-new").unwrap();
+        assert_eq!(b.invocation.args[3], "plan-auth.md");
+        assert_eq!(
+            bind_action(&a, "003-foo", "plan-new"),
+            Err(BindError::Unbound("{slug}".into()))
+        );
+    }
+
+    #[test]
     fn placeholders_bind_to_the_folder() {
         let a = action(&["session-artifacts", "--code", "{code}"], "{session}");
-        let b = bind_action(&a, "007-tramo-quick-quick").unwrap();
+        let b = bind_action(&a, "007-tramo-quick-quick", "quick").unwrap();
         assert_eq!(b.invocation.args[2], "007-tramo-quick-quick");
         assert_eq!(b.invocation.target, "007-tramo-quick-quick");
         let typo = action(&["x", "{sesion}"], ".");
         assert_eq!(
-            bind_action(&typo, "f"),
+            bind_action(&typo, "f", "quick"),
             Err(BindError::Unbound("{sesion}".into()))
         );
         assert_eq!(placeholder_in("{A}x{}{a_b-c}"), Some("{a_b-c}".into()));

@@ -9,7 +9,7 @@ use super::registry::{Action, Decision};
 use super::state::RunState;
 use crate::canonical::semantic_digest;
 use crate::error_code::ErrorCode;
-use crate::vocab::flow::{Authority, BoundaryKind, MAX_BOUNDARY_ATTEMPTS};
+use crate::vocab::flow::{Authority, BoundaryKind, EffectClass, MAX_BOUNDARY_ATTEMPTS};
 use serde_json::{Value, json};
 
 /// A resolved boundary.
@@ -64,23 +64,64 @@ pub fn boundary_seal(
     }))
 }
 
-/// Whether an exhausted row may be passed over: it runs nothing and needs no approval.
-pub fn degradable(row: &Decision, state: &RunState) -> bool {
-    row.action.is_none()
-        && (row.authority != Authority::Cli
-            || authorize_transition(row, &state.authorizations)
-                .missing
-                .is_empty())
+/// What a row needs authorized, with the seated proposal as its subject when the row decides
+/// or publishes it.
+pub fn authorization_of(row: &Decision, state: &RunState) -> Authorization {
+    let subject = super::proposal::subject(row, state);
+    authorize_transition(row, &state.authorizations, subject.as_ref())
 }
 
-/// The reason the walk gives when it passes over an exhausted, degradable row.
+/// The last event recorded at a transition.
+fn last_event_at<'s>(state: &'s RunState, transition: &str) -> Option<&'s Value> {
+    state
+        .events
+        .iter()
+        .rev()
+        .find(|e| e.get("transition").and_then(Value::as_str) == Some(transition))
+}
+
+/// Whether an exhausted row may be passed over (flow-spec-v22 §6): not a delegated action
+/// nobody ran yet (its last event is not a failure), not a failed action whose effects touch the
+/// world (its way out is `aw flow recover`), and not a row still missing an approval.
+pub fn degradable(row: &Decision, state: &RunState) -> bool {
+    if !row.owned() {
+        return false;
+    }
+    let failed = last_event_at(state, &row.id)
+        .is_some_and(|e| e.get("kind").and_then(Value::as_str) == Some("failed"));
+    if row.action.is_some() && !failed {
+        return false;
+    }
+    let auth = authorization_of(row, state);
+    if failed && auth.planned.iter().any(|c| *c != EffectClass::ReadOnly) {
+        return false;
+    }
+    auth.missing.is_empty()
+}
+
+/// The cause recorded when the walk passes over an exhausted, degradable row.
 pub fn exhaustion_skip(row: &Decision, state: &RunState) -> Option<String> {
-    (state.attempts_at(&row.id) >= MAX_BOUNDARY_ATTEMPTS && degradable(row, state)).then(|| {
-        format!(
-            "'{}' used up its {MAX_BOUNDARY_ATTEMPTS} attempts and was degraded instead of retried: \
-             its gap belongs under '## Open questions' in the session, or in BACKLOG if it outlives it",
+    if state.attempts_at(&row.id) < MAX_BOUNDARY_ATTEMPTS || !degradable(row, state) {
+        return None;
+    }
+    let degrade = "its gap belongs under '## Open questions' in the session, or in BACKLOG if it \
+                   outlives it";
+    let failure = last_event_at(state, &row.id).filter(|e| {
+        e.get("kind").and_then(Value::as_str) == Some("failed")
+    });
+    Some(match failure {
+        Some(e) => format!(
+            "'{}': its action ran and failed ({}: {}) and used up its {MAX_BOUNDARY_ATTEMPTS} \
+             attempts, so it was degraded instead of retried: {degrade}",
+            row.id,
+            e.get("code").and_then(Value::as_str).unwrap_or(""),
+            e.get("message").and_then(Value::as_str).unwrap_or("")
+        ),
+        None => format!(
+            "'{}' used up its {MAX_BOUNDARY_ATTEMPTS} attempts and was degraded instead of \
+             retried: {degrade}",
             row.id
-        )
+        ),
     })
 }
 
@@ -101,13 +142,12 @@ pub fn resolve<'a>(state: &RunState, journey: &Journey<'a>) -> Resolved<'a> {
     };
     let (emitted, bind_error) = match &row.action {
         None => (None, None),
-        Some(a) => match emit_action(a, &state.session, &journey.docs) {
+        Some(a) => match emit_action(a, &state.session, state.flow.as_str(), &journey.docs) {
             Ok(bound) => (Some(bound), None),
             Err(e) => (None, Some(e)),
         },
     };
-    let authorization =
-        (row.authority == Authority::Cli).then(|| authorize_transition(row, &state.authorizations));
+    let authorization = (row.authority == Authority::Cli).then(|| authorization_of(row, state));
     let blocked = blocked_cause(row, state, journey, bind_error);
     let kind = if blocked.is_some() {
         BoundaryKind::Blocked
@@ -193,8 +233,8 @@ fn blocked_cause(
             )
         } else {
             format!(
-                "Resolve this step outside the run: record what is missing under '## Open questions' \
-                 in the session or in BACKLOG, fix it, then give the step its attempts back with \
+                "This step cannot be passed over: fix what its refusals name, record it under '## \
+                 Open questions' in the session or in BACKLOG, then give it its attempts back with \
                  `aw flow recover --session {folder}` and answer it again."
             )
         };

@@ -99,20 +99,6 @@ pub fn check(d: &Directive) -> FlowResult<()> {
             );
         }
     }
-    if let Some(c) = d
-        .effects
-        .approved
-        .iter()
-        .find(|c| !d.authorizations.contains(c))
-    {
-        return fail(
-            ErrorCode::FlowDirectiveEffectUnauthorized,
-            format!(
-                "The effect class {} is approved but not authorized.",
-                c.as_str()
-            ),
-        );
-    }
     for (i, step) in d.applied.iter().enumerate() {
         if d.applied[..i]
             .iter()

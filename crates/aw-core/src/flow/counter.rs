@@ -137,16 +137,6 @@ pub fn serialize(session: &str, c: &Counters) -> String {
     s
 }
 
-/// The counter's grants as the state records them: the largest grant per transition.
-fn state_grants(state: &RunState) -> BTreeMap<String, i64> {
-    let mut out: BTreeMap<String, i64> = BTreeMap::new();
-    for g in &state.grants {
-        let e = out.entry(g.transition.clone()).or_default();
-        *e = (*e).max(g.attempts);
-    }
-    out
-}
-
 /// Refuses a counter that stands behind what the state sealed: its floor, or its grants.
 pub fn check_not_behind(state: &RunState, c: &Counters) -> Result<(), FlowError> {
     let behind = |sealed: &BTreeMap<String, i64>, live: &BTreeMap<String, i64>| {
@@ -155,7 +145,7 @@ pub fn check_not_behind(state: &RunState, c: &Counters) -> Result<(), FlowError>
             .find(|(t, n)| **n > live.get(*t).copied().unwrap_or(0))
             .map(|(t, n)| (t.clone(), *n))
     };
-    match behind(&state.floor, &c.attempts).or_else(|| behind(&state_grants(state), &c.granted)) {
+    match behind(&state.floor, &c.attempts).or_else(|| behind(&state.granted, &c.granted)) {
         None => Ok(()),
         Some((t, n)) => Err(FlowError::new(
             ErrorCode::FlowRunCounterRolledBack,
@@ -171,18 +161,11 @@ pub fn check_not_behind(state: &RunState, c: &Counters) -> Result<(), FlowError>
     }
 }
 
-/// Reconciles a state just read with its counter: the floor becomes the counter's attempts, and a
-/// grant the counter holds beyond the state's is recorded.
+/// Reconciles a state just read with its counter: the counter is the authority, the state's
+/// maps its cache.
 pub fn reconcile(state: &mut RunState, c: &Counters) {
     state.floor = c.attempts.clone();
-    for (t, n) in &c.granted {
-        if *n > state.granted_at(t) as i64 {
-            state.grants.push(super::state::AttemptGrant {
-                transition: t.clone(),
-                attempts: *n,
-            });
-        }
-    }
+    state.granted = c.granted.clone();
 }
 
 /// The counter raised to what a state about to be written knows: per transition, the most
@@ -194,9 +177,9 @@ pub fn raised(c: &Counters, state: &RunState) -> Counters {
         let e = next.attempts.entry(a.transition.clone()).or_default();
         *e = (*e).max(spent);
     }
-    for (t, n) in state_grants(state) {
-        let e = next.granted.entry(t).or_default();
-        *e = (*e).max(n);
+    for (t, n) in &state.granted {
+        let e = next.granted.entry(t.clone()).or_default();
+        *e = (*e).max(*n);
     }
     next
 }
@@ -204,7 +187,7 @@ pub fn raised(c: &Counters, state: &RunState) -> Counters {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::flow::state::{Attempt, AttemptGrant};
+    use crate::flow::state::Attempt;
     use crate::vocab::flow::Flow;
 
     fn spent(state: &mut RunState, t: &str, n: usize) {
@@ -294,10 +277,7 @@ mod tests {
         let lost = check_not_behind(&state, &Counters::default()).unwrap_err();
         assert_eq!(lost.code, ErrorCode::FlowRunCounterRolledBack);
         // A recovery's grant is kept by the counter too.
-        state.grants.push(AttemptGrant {
-            transition: "t".into(),
-            attempts: 2,
-        });
+        state.grant_attempts("t", 2);
         assert_eq!(state.attempts_at("t"), 0);
         let counter = raised(&counter, &state);
         assert_eq!(counter.granted.get("t"), Some(&2));

@@ -6,21 +6,21 @@ use super::boundary::Resolved;
 use super::checks::check;
 use super::choices::boundary_choices;
 use super::error::{FlowError, FlowResult};
-use super::journey::Journey;
 use super::next_action::next_action;
+use super::proposal::ProposalView;
 use super::registry::{Action, Choice, Decision};
 use super::request::{SemanticRequest, build_request};
 use super::state::RunState;
 use crate::error_code::ErrorCode;
 use crate::vocab::flow::Effects;
 use crate::vocab::flow::{
-    Authority, BoundaryKind, DIRECTIVE_VERSION, EffectClass, Flow, MAX_BOUNDARY_ATTEMPTS, Outcome,
+    Authority, BoundaryKind, DIRECTIVE_VERSION, EffectClass, Flow, Outcome,
     StepOutcome, Tranche,
 };
 use serde::Serialize;
 
 /// The closed key set of the directive, in emission order.
-pub const DIRECTIVE_KEYS: [&str; 17] = [
+pub const DIRECTIVE_KEYS: [&str; 18] = [
     "version",
     "flow",
     "tranche",
@@ -33,6 +33,7 @@ pub const DIRECTIVE_KEYS: [&str; 17] = [
     "request",
     "action",
     "choices",
+    "proposal",
     "effects",
     "authorizations",
     "degradations",
@@ -67,9 +68,12 @@ pub struct Directive {
     pub action: Option<Action>,
     /// The choices, at human and authorization boundaries.
     pub choices: Vec<Choice>,
+    /// The seated proposal, at the row that decides it and the row that publishes it.
+    pub proposal: Option<ProposalView>,
     /// The effect ledger (the stopped row's classes shown as planned).
     pub effects: Effects,
-    /// The classes the run holds.
+    /// The classes covered at the boundary in force (a `cli` row's: self-authorized, in custody
+    /// or granted over its seal); empty at other boundaries.
     pub authorizations: Vec<EffectClass>,
     /// Every step of the run that was degraded after exhausting its attempts.
     pub degradations: Vec<Degradation>,
@@ -167,23 +171,15 @@ impl From<&FlowError> for ErrorView {
     }
 }
 
-/// Every degraded step of the run: skipped while its attempts were exhausted.
-pub fn degradations(state: &RunState, journey: &Journey<'_>) -> Vec<Degradation> {
+/// Every degraded step of the run, with the cause recorded when it was passed over.
+pub fn degradations(state: &RunState) -> Vec<Degradation> {
     state
-        .skipped
+        .degradations()
         .iter()
-        .filter(|id| state.attempts_at(id) >= MAX_BOUNDARY_ATTEMPTS)
-        .map(|id| {
-            let title = journey.find(id).map_or(id.as_str(), |d| d.title.as_ref());
-            Degradation {
-                transition: id.clone(),
-                cause: ErrorCode::FlowBoundaryExhausted,
-                loss: format!(
-                    "'{title}' was passed over without an accepted answer after \
-                     {MAX_BOUNDARY_ATTEMPTS} refused attempts; its gap belongs under '## Open \
-                     questions' in the session, or in BACKLOG"
-                ),
-            }
+        .map(|d| Degradation {
+            transition: d.transition.clone(),
+            cause: ErrorCode::FlowBoundaryExhausted,
+            loss: d.cause.clone(),
         })
         .collect()
 }
@@ -202,7 +198,6 @@ pub struct Overrides {
 /// Builds (and checks) the directive for a resolved boundary.
 pub fn directive_for(
     state: &RunState,
-    journey: &Journey<'_>,
     resolved: &Resolved<'_>,
     steps: Vec<Step>,
     overrides: Overrides,
@@ -263,13 +258,18 @@ pub fn directive_for(
         request,
         action,
         choices,
+        proposal: row.and_then(|r| super::proposal::view(r, state)),
         effects: Effects {
             planned,
             approved: state.effects.approved.clone(),
             applied: state.effects.applied.clone(),
         },
-        authorizations: state.authorizations.clone(),
-        degradations: degradations(state, journey),
+        authorizations: resolved
+            .authorization
+            .as_ref()
+            .map(|a| a.covered.clone())
+            .unwrap_or_default(),
+        degradations: degradations(state),
         error,
         next_action,
     };

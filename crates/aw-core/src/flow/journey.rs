@@ -76,6 +76,9 @@ impl<'a> Journey<'a> {
         for (i, id) in state.applied.iter().enumerate() {
             let here = self.rows.get(i).map(|d| d.id.as_ref());
             if here != Some(id.as_str()) {
+                if state.legacy {
+                    return Err(super::state_parse::legacy_cannot_continue(state, i));
+                }
                 return Err(ahead(format!(
                     "The run state says it applied '{id}' where the {} journey has {}.",
                     self.flow.as_str(),

@@ -9,7 +9,7 @@ use super::error::{FlowError, FlowResult};
 use super::journey::Journey;
 use super::next_action::advance_command;
 use super::run::Turn;
-use super::state::{AttemptGrant, RunState};
+use super::state::RunState;
 use super::walk::advance_run;
 use crate::error_code::ErrorCode;
 use crate::vocab::flow::MAX_BOUNDARY_ATTEMPTS;
@@ -96,9 +96,7 @@ pub fn recover(
             ));
         }
     }
-    state.grants.push(AttemptGrant {
-        transition: row.id.to_string(),
-        attempts: i64::try_from(state.spent_at(&row.id)).unwrap_or(i64::MAX),
-    });
+    let counted = state.attempts_at(&row.id);
+    state.grant_attempts(&row.id, counted);
     advance_run(state, journey, Vec::new())
 }

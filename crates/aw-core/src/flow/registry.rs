@@ -68,6 +68,69 @@ pub struct Decision {
     /// Chassis rows realised elsewhere (guard data).
     #[serde(default)]
     pub realized_by: Option<Realization>,
+    /// `run`: the run's custody covers the row's self-coverable classes (no person asked).
+    #[serde(default)]
+    pub custody: Option<Custody>,
+    /// An authoring row: the answer carries the exact bytes to write, sealed as a proposal.
+    #[serde(default)]
+    pub proposes: Option<Proposes>,
+    /// The row whose answer fixes the run's scope (plan and source aliases).
+    #[serde(default)]
+    pub scopes_sources: bool,
+    /// A human row deciding the seated proposal: its approving label grants it.
+    #[serde(default)]
+    pub publishes: Option<Publishes>,
+    /// A human row whose approving label grants another row's effects.
+    #[serde(default)]
+    pub authorizes: Option<Authorizes>,
+}
+
+/// Who may cover a row's effects without asking a person.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Custody {
+    /// The run itself, for the classes custody may cover.
+    Run,
+}
+
+/// What an authoring row may propose.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Proposes {
+    /// The docs folders its artifacts may land in.
+    pub destinations: List<Text>,
+    /// The ceiling of effect classes a proposal may have.
+    pub effects: List<EffectClass>,
+    /// How many artifacts, and how large.
+    pub limits: Limits,
+}
+
+/// The bounds of a proposal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Limits {
+    /// At most this many artifacts.
+    pub max_artifacts: usize,
+    /// Each at most this many UTF-8 bytes.
+    pub max_artifact_bytes: usize,
+}
+
+/// The label that approves the seated proposal.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Publishes {
+    /// The approving choice's label.
+    pub approve: Text,
+}
+
+/// The label that grants another row's effects, and that row.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Authorizes {
+    /// The approving choice's label.
+    pub approve: Text,
+    /// The row it grants.
+    pub transition: Text,
 }
 
 impl Decision {
@@ -96,12 +159,34 @@ impl Decision {
 pub struct Action {
     /// What to run.
     pub invocation: Invocation,
+    /// Who runs it: aw in-process, or the agent.
+    #[serde(default)]
+    pub execution: Option<Execution>,
     /// The validation ids the result must carry, green and with a detail.
     pub evidence: List<Text>,
     /// Whether running it twice is harmless.
     pub idempotent: bool,
     /// What to do when it comes back failed or partial.
     pub recovery: Text,
+}
+
+/// Who runs an action.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
+pub enum Execution {
+    /// aw runs the operation itself, in-process (the invocation is shown, never run).
+    Internal {
+        /// The operation.
+        operation: Text,
+        /// The session files it reads (a `session.artifacts` dump).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        dump: Option<List<Text>>,
+    },
+    /// The agent runs the invocation and reports the result.
+    External {
+        /// Why aw does not run it itself.
+        reason: Text,
+    },
 }
 
 /// An exact command line.

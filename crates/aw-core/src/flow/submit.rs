@@ -1,8 +1,11 @@
-//! The `submit` verb as a pure function (§10): resend and drift checks, answer admission, the
-//! execution verdict, and applying (or holding) exactly the boundary's transition.
+//! The `submit` verb as a pure function (flow-spec-v22 §5.2): resend and drift checks, answer
+//! admission, the execution verdict, the scope, the proposal, the grant, and applying (or
+//! holding) exactly the boundary's transition.
 //!
-//! Refusals come back as a directive with `error` set. A refusal that reached answer validation
-//! records an attempt (and is written); pauses, declines, resends and drift record nothing.
+//! Refusals come back as a directive with `error` set. Whether one spends an attempt is its
+//! code's class (see [`super::rejections`]); a refused external result that says it changed
+//! something records that in the run's trace. A refusal is written when it spent an attempt or
+//! recorded an event.
 
 use super::answer::{Answer, Context, Rejection, parse_answer};
 use super::attempts::{identity, replay};
@@ -10,15 +13,18 @@ use super::boundary::{Resolved, action_digest, resolve};
 use super::choices::boundary_choices;
 use super::directive::{Overrides, Step, directive_for};
 use super::error::FlowResult;
+use super::facts::Facts;
 use super::journey::Journey;
 use super::next_action::advance_command;
-use super::plan_evidence::{self, EvidenceFacts};
+use super::plan_evidence;
+use super::proposal::{self, concerns_proposal};
+use super::registry::Decision;
 use super::run::Turn;
-use super::state::{Attempt, RunState};
-use super::verdict::verdict;
+use super::state::{Attempt, Grant, RunState, event};
+use super::verdict::{ExecResult, verdict};
 use super::walk::advance_run;
 use crate::error_code::ErrorCode;
-use crate::vocab::flow::{BoundaryKind, Outcome, PAUSE_LABEL, STOP_LABEL};
+use crate::vocab::flow::{BoundaryKind, EffectClass, Outcome, PAUSE_LABEL, STOP_LABEL};
 
 /// What `submit` received.
 #[derive(Debug, Clone, Copy)]
@@ -27,9 +33,17 @@ pub struct Submission<'a> {
     pub raw: &'a str,
     /// `--approval`, if given.
     pub approval: Option<&'a str>,
-    /// What the shell found on disk at the plan paths the answer names
-    /// ([`plan_evidence::requested`]); the evidence aw checks itself is judged against it.
-    pub evidence: &'a EvidenceFacts,
+    /// What the shell observed before the lock, for the checks that look at the workspace.
+    pub facts: &'a Facts,
+}
+
+/// The classes a transition exercises: its seated proposal's when it decides or publishes one,
+/// else its own.
+pub fn effects_of_transition(row: &Decision, state: &RunState) -> Vec<EffectClass> {
+    match proposal::subject(row, state) {
+        Some(s) => s.effects,
+        None => row.effects(),
+    }
 }
 
 /// Answers the boundary in force.
@@ -130,18 +144,120 @@ pub fn submit(state: RunState, journey: &Journey<'_>, sub: Submission<'_>) -> Fl
             return reject(state, journey, resolved, r, None);
         }
         Answer::Execution(result) => {
+            let declared = effects_of_transition(row, &state);
             let refused = resolved.emitted.as_ref().and_then(|a| {
-                verdict(result, row, a)
-                    .and_then(|()| plan_evidence::check(result, a, sub.evidence, &folder))
-                    .err()
+                verdict(result, &declared, a, &|r| super::facts::check_proof(r, sub.facts))
+                .and_then(|()| plan_evidence::check(result, a, &sub.facts.evidence, &folder))
+                .err()
             });
             if let Some(r) = refused {
-                return reject(state, journey, resolved, r, Some(attempt));
+                let trace = external_failure(row, &resolved, result, &r);
+                return reject_traced(state, journey, resolved, r, Some(attempt), trace);
             }
         }
         _ => {}
     }
+    let mut state = state;
+    if let Answer::Semantic { artifacts, decisions, .. } = &answer {
+        if row.scopes_sources {
+            match super::facts::check_scope(decisions, sub.facts) {
+                Ok(scope) => state.scope = Some(scope),
+                Err(r) => return reject(state, journey, resolved, r, Some(attempt)),
+            }
+        }
+        if !artifacts.is_empty() {
+            match proposal::seal_from(row, artifacts, &sub.facts.proposal, &state.session) {
+                Ok(p) => state.proposal = Some(p),
+                Err(r) => return reject(state, journey, resolved, r, Some(attempt)),
+            }
+        }
+    }
+    grant(&mut state, journey, &resolved, &answer);
     apply(state, journey, resolved, answer, attempt)
+}
+
+/// The `failed` event a refused external result leaves when it said it changed something (any
+/// applied class but `read_only`), or when its verdict is a partial effect.
+fn external_failure(
+    row: &Decision,
+    resolved: &Resolved<'_>,
+    result: &ExecResult,
+    r: &Rejection,
+) -> Option<serde_json::Value> {
+    let material = result.applied.iter().any(|c| *c != EffectClass::ReadOnly)
+        || r.code == ErrorCode::FlowEffectPartial;
+    let action = resolved.emitted.as_ref()?;
+    material.then(|| {
+        event::failed(
+            &row.id,
+            &action.invocation.command_line(),
+            r.code.as_str(),
+            &r.message,
+            &action.recovery,
+            &result.applied,
+        )
+    })
+}
+
+/// Records the grant an accepted answer gives (flow-spec-v22 §7): the approval of a seated
+/// proposal, the approval another row's effects wait on, or an authorization boundary's. Any
+/// other choice at a row that decides a proposal unseats it.
+fn grant(state: &mut RunState, journey: &Journey<'_>, resolved: &Resolved<'_>, answer: &Answer) {
+    let Some(row) = resolved.stopped else {
+        return;
+    };
+    match answer {
+        Answer::Approved => {
+            if let Some(a) = &resolved.authorization {
+                state.approve(Grant {
+                    digest: a.seal.clone(),
+                    destinations: Vec::new(),
+                    classes: a.planned.clone(),
+                });
+            }
+        }
+        Answer::Choice(choice) => {
+            if let Some(p) = &row.publishes
+                && let Some(seated) = &state.proposal
+            {
+                if *choice == p.approve {
+                    let requires = seated
+                        .get("requires_approval")
+                        .and_then(serde_json::Value::as_array)
+                        .map(|l| {
+                            l.iter()
+                                .filter_map(|c| c.as_str().and_then(EffectClass::parse))
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    let g = Grant {
+                        digest: seated
+                            .get("digest")
+                            .and_then(serde_json::Value::as_str)
+                            .unwrap_or_default()
+                            .to_owned(),
+                        destinations: proposal::destinations_of(seated),
+                        classes: requires,
+                    };
+                    state.approve(g);
+                } else {
+                    state.proposal = None;
+                }
+            }
+            if let Some(a) = &row.authorizes
+                && *choice == a.approve
+                && let Some(target) = journey.find(&a.transition)
+            {
+                let classes = target.effects();
+                state.approve(Grant {
+                    digest: super::effects::approval_digest(&target.id, &classes),
+                    destinations: Vec::new(),
+                    classes,
+                });
+            }
+        }
+        _ => {}
+    }
 }
 
 fn apply(
@@ -154,23 +270,23 @@ fn apply(
     let Some(row) = resolved.stopped else {
         return advance_run(state, journey, Vec::new());
     };
-    if resolved.kind == BoundaryKind::Authorization {
-        if let Some(a) = &resolved.authorization {
-            state.approve(&a.planned);
-        }
-        if row.action.is_some() || !row.owned() {
-            // Approval never applies a delegated step: the same transition now resolves to its
-            // execution boundary.
-            state.attempts.push(attempt);
-            return advance_run(state, journey, Vec::new());
-        }
+    if resolved.kind == BoundaryKind::Authorization && (row.action.is_some() || !row.owned()) {
+        // Approval never applies a delegated step: the same transition now resolves to its
+        // execution boundary.
+        state.attempts.push(attempt);
+        return advance_run(state, journey, Vec::new());
     }
-    if let Answer::Semantic { signals } = answer
+    if let Answer::Semantic { signals, .. } = &answer
         && !signals.is_empty()
     {
-        state.observe(&row.id, signals);
+        state.observe(&row.id, signals.clone());
     }
-    state.apply_transition(&row.id, &row.effects());
+    let effects = effects_of_transition(row, &state);
+    state.apply_transition(&row.id, &effects);
+    if resolved.kind == BoundaryKind::Execution && concerns_proposal(row) {
+        // A publication answered as an external result clears the proposal like one run here.
+        state.proposal = None;
+    }
     state.attempts.push(attempt);
     state.boundary = journey.at(state.cursor()).map(|d| d.id.to_string());
     advance_run(state, journey, vec![Step::applied(row)])
@@ -179,18 +295,36 @@ fn apply(
 /// Builds the directive of a refusal: the attempt recorded when spent, the boundary
 /// re-resolved then (so the third refusal turns into the exhaustion), nothing else changed.
 fn reject<'a>(
-    mut state: RunState,
+    state: RunState,
     journey: &Journey<'a>,
     resolved: Resolved<'a>,
     rejection: Rejection,
     attempt: Option<Attempt>,
 ) -> FlowResult<Turn> {
+    reject_traced(state, journey, resolved, rejection, attempt, None)
+}
+
+/// [`reject`], recording `trace` (unless it restates the last event).
+pub fn reject_traced<'a>(
+    mut state: RunState,
+    journey: &Journey<'a>,
+    resolved: Resolved<'a>,
+    rejection: Rejection,
+    attempt: Option<Attempt>,
+    trace: Option<serde_json::Value>,
+) -> FlowResult<Turn> {
+    let before = state.events.len();
+    if let Some(e) = trace {
+        state.record_event(e);
+    }
+    let traced = state.events.len() != before;
     let spent = rejection.spent && attempt.is_some();
     let now = match attempt {
         Some(a) if rejection.spent => {
             state.attempts.push(a);
             resolve(&state, journey)
         }
+        _ if traced => resolve(&state, journey),
         _ => resolved,
     };
     let action = now
@@ -206,10 +340,10 @@ fn reject<'a>(
             action: rejection.action,
         }),
     };
-    let directive = directive_for(&state, journey, &now, Vec::new(), overrides)?;
+    let directive = directive_for(&state, &now, Vec::new(), overrides)?;
     Ok(Turn {
         state,
         directive,
-        write: spent,
+        write: spent || traced,
     })
 }

@@ -4,7 +4,7 @@
 //! every declared effect class applied.
 
 use super::answer::Rejection;
-use super::registry::{Action, Decision, Invocation, Text};
+use super::registry::{Action, Invocation, Text};
 use crate::error_code::ErrorCode;
 use crate::vocab::flow::{EffectClass, Outcome};
 use serde_json::{Map, Value};
@@ -18,6 +18,9 @@ pub struct Validation {
     pub passed: bool,
     /// What the output showed.
     pub detail: Option<String>,
+    /// The checkout proof it carries, as sent (checked by the verdict when its evidence asks
+    /// for one).
+    pub proof: Option<Value>,
 }
 
 /// A parsed execution result.
@@ -169,6 +172,7 @@ fn read_validations(v: &Value) -> Option<Vec<Validation>> {
                     Some(Value::String(s)) => Some(s.clone()),
                     Some(_) => return None,
                 },
+                proof: o.get("proof").filter(|p| !p.is_null()).cloned(),
             })
         })
         .collect()
@@ -214,8 +218,15 @@ fn read_output(o: &Map<String, Value>) -> Option<bool> {
     Some(partial)
 }
 
-/// The verdict on a parsed result: `Ok` when it applies the transition.
-pub fn verdict(result: &ExecResult, row: &Decision, action: &Action) -> Result<(), Rejection> {
+/// The verdict on a parsed result: `Ok` when it applies the transition. In order: the outcome,
+/// the evidence, the checkout proofs (`proof`), then every `declared` class applied and the
+/// output complete.
+pub fn verdict(
+    result: &ExecResult,
+    declared: &[EffectClass],
+    action: &Action,
+    proof: &dyn Fn(&ExecResult) -> Result<(), Rejection>,
+) -> Result<(), Rejection> {
     if result.outcome != Outcome::Completed {
         return Err(Rejection::spent(
             ErrorCode::FlowExecutionNotCompleted,
@@ -254,9 +265,10 @@ pub fn verdict(result: &ExecResult, row: &Decision, action: &Action) -> Result<(
             ),
         ));
     }
-    let unapplied: Vec<EffectClass> = row
-        .effects()
-        .into_iter()
+    proof(result)?;
+    let unapplied: Vec<EffectClass> = declared
+        .iter()
+        .copied()
         .filter(|c| !result.applied.contains(c))
         .collect();
     if !unapplied.is_empty() {

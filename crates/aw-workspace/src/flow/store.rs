@@ -105,10 +105,9 @@ fn read_with_text(session_dir: &Path, folder: &str) -> Result<Option<(RunState, 
 /// state, hands it to `step` (which sees `None` when there is none), and writes the resulting
 /// state once, atomically, when the step allows it and the bytes change.
 ///
-/// When `adopting` and the file holds a run state of the reference CLI v22, `step` sees `None`
-/// (the session is adopted afresh) and, only once it has produced a state, the old file is
-/// renamed aside (see [`state_parse::set_aside_name`]) before the new one is written: nothing
-/// is deleted, and a failed adoption moves nothing.
+/// When `adopting` and the file holds a version-4 run that can no longer go on (its journey
+/// changed under it), `step` sees `None`: the session is adopted afresh and the new state
+/// replaces the old one — the refusal without `--adopt` names exactly this command.
 pub fn mutate(
     session_dir: &Path,
     folder: &str,
@@ -118,19 +117,16 @@ pub fn mutate(
 ) -> Result<Turn> {
     let path = state_path(session_dir);
     let text = read_text(&path)?;
-    let mut set_aside = None;
     let state = match &text {
         None => None,
-        Some(t) => match parse_state(t, folder) {
-            Ok(s) => Some(s),
-            Err(e) => match state_parse::reference_v22_version(t) {
-                Some(version) if adopting => {
-                    set_aside = Some((version, e));
-                    None
-                }
-                _ => return Err(refused(e)),
-            },
-        },
+        Some(t) => {
+            let s = parse_state(t, folder).map_err(refused)?;
+            let stranded = s.legacy
+                && Journey::builtin(s.flow)
+                    .and_then(|j| j.check(&s))
+                    .is_err();
+            (!(adopting && stranded)).then_some(s)
+        }
     };
     // The counter is read with the state it guards: one behind the state's sealed floor is
     // refused, and the state takes the counter's floor (a restored older state cannot lower it).
@@ -143,27 +139,14 @@ pub fn mutate(
             (Some(s), c)
         }
     };
-    let (turn, set_aside) = match (step(state), set_aside) {
-        (Ok(turn), aside) => (turn, aside.map(|(version, _)| version)),
-        // A v22 state stays where it is. An adoption refused only for want of its flow gets the
-        // v22 refusal, which names the flow to give; any other refusal (a closed session, say)
-        // is the real obstacle and says so itself.
-        (Err(e), Some((_, v22))) if e.code == ErrorCode::FlowAdoptionFlowMissing => {
-            return Err(refused(v22));
-        }
-        (Err(e), Some(_)) => return Err(refused(e)),
-        (Err(e), None) => return Err(refused(e)),
-    };
-    let mut turn = turn;
+    let mut turn = step(state).map_err(refused)?;
     if turn.write {
-        if let Some(version) = set_aside {
-            keep_aside(held, session_dir, &path, version)?;
-        }
         // The counter first, the state second: a crash between them leaves the counter ahead.
         let counter_file = counter_path(session_dir, folder);
         if adopted_afresh {
             crate::io::atomic::remove_file(held.root(), &counter_file)?;
             turn.state.floor.clear();
+            turn.state.granted.clear();
         } else {
             let raised = counter::raised(&counter, &turn.state);
             if raised != counter {
@@ -177,29 +160,14 @@ pub fn mutate(
                 )?;
             }
             turn.state.floor = raised.attempts;
+            turn.state.granted = raised.granted;
         }
         let after = turn.state.serialize();
-        if set_aside.is_some() || text.as_deref() != Some(after.as_str()) {
+        if text.as_deref() != Some(after.as_str()) {
             crate::io::atomic::write_entry(held.root(), &path, after.as_bytes())?;
         }
     }
     Ok(turn)
-}
-
-/// Renames a v22 state to the first free set-aside name beside it (never over an earlier copy:
-/// `atomic::move_noclobber`).
-fn keep_aside(held: &WorkspaceLock, dir: &Path, path: &Path, version: u64) -> Result<()> {
-    for n in 0..1000 {
-        let aside = dir.join(state_parse::set_aside_name(version, n));
-        if crate::io::atomic::move_noclobber(held.root(), path, &aside)? {
-            return Ok(());
-        }
-    }
-    Err(WorkspaceError::Refused {
-        code: ErrorCode::IoError,
-        message: format!("{} already holds 1000 set-aside run states.", dir.display()),
-        action: "Remove the old .flow-run.v*.json copies you no longer need.".to_owned(),
-    })
 }
 
 /// One invocation of a flow verb: takes the workspace lock, resolves the session (`code`, else

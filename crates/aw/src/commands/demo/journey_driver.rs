@@ -17,7 +17,7 @@ use aw_core::flow::registry::Invocation;
 use aw_core::flow::run::{Turn, advance, starting_state};
 use aw_core::flow::submit::{Submission, submit};
 use aw_core::flow::{BoundaryKind, Directive, Flow, FlowError, Journey, RunState};
-use aw_workspace::flow::{plan_evidence, store};
+use aw_workspace::flow::{observe, store};
 use aw_workspace::locate::Workspace;
 use serde::Serialize;
 use std::fmt::Write;
@@ -70,7 +70,7 @@ pub fn drive(
                 Submission {
                     raw: &raw,
                     approval: approval.as_deref(),
-                    evidence: &plan_evidence::gather(ws, &raw),
+                    facts: &observe::gather(ws, &raw),
                 },
             )
         })?;

@@ -34,5 +34,6 @@ pub fn run(args: &AdvanceArgs, flow: &FlowArgs, cx: &Ctx<'_>) -> Result<Outcome,
         let journey = Journey::builtin(state.flow)?;
         advance(state, &journey)
     })?;
+    let turn = super::run_internal(cx, turn)?;
     Ok(emit(style, &turn.directive))
 }

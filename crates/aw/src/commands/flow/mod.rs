@@ -149,6 +149,14 @@ fn drive_in(
     .map_err(failure)
 }
 
+/// Runs the internal actions the run now stands on (flow-spec-v22 §9), after the verb's own
+/// turn is written.
+fn run_internal(cx: &Ctx<'_>, turn: Turn) -> Result<Turn, Failure> {
+    let ws = cx.workspace_settled()?;
+    let folder = turn.state.session.clone();
+    aw_workspace::flow::internal::drive(&ws, &folder, turn, &cx.now).map_err(failure)
+}
+
 /// Prints a directive in the resolved format.
 fn emit(style: Style, directive: &Directive) -> Outcome {
     Outcome::shown(directive, &style)

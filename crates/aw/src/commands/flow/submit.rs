@@ -9,7 +9,7 @@ use aw_core::error_code::ErrorCode;
 use aw_core::flow::Journey;
 use aw_core::flow::error::FlowError;
 use aw_core::flow::submit::{Submission, submit};
-use aw_workspace::flow::plan_evidence;
+use aw_workspace::flow::observe;
 use aw_workspace::io::stdin::{AnswerLimits, read_answer};
 use clap::Args;
 
@@ -56,16 +56,22 @@ pub fn run(args: &SubmitArgs, flow: &FlowArgs, cx: &Ctx<'_>) -> Result<Outcome, 
         };
         let journey = Journey::builtin(state.flow)?;
         // Read under the lock: the plan an answer names is judged as it stands now.
-        let evidence = plan_evidence::gather(ws, &raw);
+        let facts = observe::gather(ws, &raw);
         submit(
             state,
             &journey,
             Submission {
                 raw: &raw,
                 approval,
-                evidence: &evidence,
+                facts: &facts,
             },
         )
     })?;
+    // Only an answer that applied or held something moves the run onto a new internal step.
+    let turn = if turn.directive.error.is_none() {
+        super::run_internal(cx, turn)?
+    } else {
+        turn
+    };
     Ok(emit(style, &turn.directive))
 }

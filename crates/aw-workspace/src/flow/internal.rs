@@ -1,0 +1,368 @@
+//! Internal actions (flow-spec-v22 §9): the execution rows aw runs itself, in-process, after a
+//! verb has written its turn.
+//!
+//! Each step is three moves: under the lock, mark the action begun (only if the run is still
+//! the state this invocation wrote: `FLOW_RUN_STALE` otherwise); without the lock, run the
+//! operation; under the lock again, and again only on the state just marked, let the core judge
+//! what came back and write the result. A crash after the mark re-runs the (idempotent)
+//! operation on the next `advance`. Nothing here spawns a process: every operation is a library
+//! call of this crate.
+
+use super::store::{mutate, refused};
+use crate::documents::board;
+use crate::error::Result;
+use crate::io::clock::Now;
+use crate::io::lock::{WorkspaceLock, default_wait};
+use crate::locate::Workspace;
+use crate::sessions;
+use crate::sessions::artifacts::{artifact, entries, read_text, sql_scripts};
+use aw_core::artifacts::ArtifactKind;
+use aw_core::canonical::canonical_json;
+use aw_core::error_code::ErrorCode;
+use aw_core::flow::Journey;
+use aw_core::flow::directive::Step;
+use aw_core::flow::error::FlowError;
+use aw_core::flow::internal::{MAX_INTERNAL_STEPS, OpOutcome, Pending, has_written_criteria};
+use aw_core::flow::internal::{mark_attempted, pending, settle};
+use aw_core::flow::proposal::{artifacts_of, bases_of, base_digest, destinations_of};
+use aw_core::flow::run::Turn;
+use aw_core::flow::state::RunState;
+use aw_core::vocab::flow::EffectClass;
+use serde_json::{Value, json};
+
+/// Runs the internal actions the run stands on, one after another, starting from the turn a
+/// verb just wrote; returns the last turn. Every step the invocation applied is listed in the
+/// directive's `applied`, the verb's own first.
+pub fn drive(ws: &Workspace, folder: &str, first: Turn, now: &Now) -> Result<Turn> {
+    let mut turn = first;
+    let mut steps: Vec<Step> = turn.directive.applied.clone();
+    for _ in 0..MAX_INTERNAL_STEPS {
+        let journey = Journey::builtin(turn.state.flow).map_err(refused)?;
+        let Some(op) = pending(&turn.state, &journey) else {
+            break;
+        };
+        let marked = if turn.state.pending_action.as_ref().is_some_and(|p| p.attempted) {
+            turn.state.clone()
+        } else {
+            let held = turn.state.digest();
+            under_lock(ws, folder, &held, |mut s| {
+                mark_attempted(&mut s);
+                Ok(s)
+            })?
+        };
+        let outcome = run(ws, folder, &op, &marked, now);
+        let held = marked.digest();
+        let mut next = None;
+        let written = under_lock(ws, folder, &held, |s| {
+            let t = settle(s, &journey, &outcome)?;
+            let state = t.state.clone();
+            next = Some(t);
+            Ok(state)
+        })?;
+        let Some(mut t) = next else { break };
+        t.state = written;
+        let failed = t.directive.error.is_some();
+        steps.extend(t.directive.applied.drain(..));
+        t.directive.applied = steps.clone();
+        turn = t;
+        if failed {
+            break;
+        }
+    }
+    turn.directive.applied = steps;
+    Ok(turn)
+}
+
+/// Takes the lock, reads the run, refuses `FLOW_RUN_STALE` unless it is still the state whose
+/// seal is `held`, and writes what `step` makes of it; returns the state written.
+fn under_lock(
+    ws: &Workspace,
+    folder: &str,
+    held: &str,
+    step: impl FnOnce(RunState) -> std::result::Result<RunState, FlowError>,
+) -> Result<RunState> {
+    let lock = WorkspaceLock::of(ws, default_wait())?;
+    let dir = sessions::folder_path(ws, folder);
+    let turn = mutate(&dir, folder, &lock, false, |stored| {
+        let Some(live) = stored else {
+            return Err(FlowError::new(
+                ErrorCode::FlowRunAbsent,
+                "The run state vanished while its internal action ran.",
+                format!(
+                    "Adopt the session again with `aw flow advance --session {folder} --flow <flow> \
+                     --adopt` before going on."
+                ),
+            ));
+        };
+        if live.digest() != held {
+            return Err(FlowError::new(
+                ErrorCode::FlowRunStale,
+                "The run moved while aw was running its internal action: another invocation \
+                 answered it first. Nothing of this action was applied.",
+                format!(
+                    "Run `aw flow advance --session {folder}` to see where the run stands now."
+                ),
+            ));
+        }
+        let state = step(live)?;
+        let journey = Journey::builtin(state.flow)?;
+        let directive = aw_core::flow::run::advance(state.clone(), &journey)?.directive;
+        Ok(Turn {
+            state,
+            directive,
+            write: true,
+        })
+    })?;
+    Ok(turn.state)
+}
+
+/// Runs one operation (never under the lock: closing a session and publishing take it
+/// themselves).
+fn run(ws: &Workspace, folder: &str, op: &Pending, state: &RunState, now: &Now) -> OpOutcome {
+    match op.operation.as_str() {
+        "workspace.board" => workspace_board(ws, now),
+        "session.artifacts" => session_artifacts(ws, folder, op.dump.as_deref()),
+        "session.close" => session_close(ws, folder, now),
+        "worktree.ensure" => worktree_ensure(state),
+        "proposal.publish" => proposal_publish(ws, state),
+        other => OpOutcome::refused(
+            other,
+            "this aw does not know the operation (the registry names one it cannot run)",
+            String::new(),
+        ),
+    }
+}
+
+fn workspace_board(ws: &Workspace, now: &Now) -> OpOutcome {
+    let model = board::load(ws, &now.wall);
+    let c = &model.counts;
+    let output = serde_json::to_value(&model)
+        .map(|v| canonical_json(&v))
+        .unwrap_or_default();
+    OpOutcome {
+        ok: true,
+        summary: format!(
+            "board: {} specs, {} plans, {} active sessions, {} pending",
+            c.specs, c.plans, c.sessions_active, c.pending
+        ),
+        output,
+        effects: vec![EffectClass::ReadOnly],
+    }
+}
+
+const SEEDED: [EffectClass; 2] = [EffectClass::ReadOnly, EffectClass::LocalAdditive];
+
+fn session_artifacts(ws: &Workspace, folder: &str, dump: Option<&[String]>) -> OpOutcome {
+    const OP: &str = "session.artifacts";
+    let dir = sessions::folder_path(ws, folder);
+    let names = match entries(&dir) {
+        Ok(n) => n,
+        Err(e) => return OpOutcome::refused(OP, format!("session '{folder}' cannot be read ({e})"), String::new()),
+    };
+    let descriptor = match sessions::descriptor(&dir, &names) {
+        Ok(Some(d)) if d.kind == sessions::DescriptorKind::Session => d,
+        _ => {
+            return OpOutcome::refused(
+                OP,
+                format!(
+                    "session '{folder}' has no SESSION.md: create the session with `aw \
+                     session-create`"
+                ),
+                String::new(),
+            );
+        }
+    };
+    let Some(kinds) = dump else {
+        return OpOutcome {
+            ok: true,
+            summary: format!("session {folder}: SESSION.md present"),
+            output: canonical_json(&json!({"session": folder, "descriptor": descriptor.path.to_string_lossy()})),
+            effects: SEEDED.to_vec(),
+        };
+    };
+    let mut dumped = serde_json::Map::new();
+    let mut empty = Vec::new();
+    for kind in kinds {
+        let content: Option<Value> = match kind.as_str() {
+            "objetivo" => Some(json!(descriptor.text)),
+            "scripts" => {
+                let scripts: Vec<String> = sql_scripts(&dir).into_iter().map(|s| s.name).collect();
+                (!scripts.is_empty()).then(|| json!(scripts))
+            }
+            other => {
+                let k = match other {
+                    "decisiones" => ArtifactKind::Decisions,
+                    "conclusiones" => ArtifactKind::Conclusions,
+                    "tasks" => ArtifactKind::Tasks,
+                    "checkpoint" => ArtifactKind::Checkpoint,
+                    _ => ArtifactKind::Backlog,
+                };
+                artifact(&dir, &names, k)
+                    .and_then(|p| read_text(&p).ok().flatten())
+                    .filter(|t| !t.trim().is_empty())
+                    .map(Value::String)
+            }
+        };
+        match content {
+            Some(c) if c.as_str().is_none_or(|t| !t.trim().is_empty()) => {
+                dumped.insert(kind.clone(), c);
+            }
+            _ => empty.push(kind.as_str()),
+        }
+    }
+    let output = canonical_json(&Value::Object(dumped));
+    if !empty.is_empty() {
+        return OpOutcome::refused(OP, format!("nothing written yet in: {}", empty.join(", ")), output);
+    }
+    if kinds.iter().any(|k| k == "objetivo") && !has_written_criteria(&descriptor.text) {
+        return OpOutcome::refused(
+            OP,
+            "SESSION.md declares no written success criterion (a `- [ ] <criterion>` line under \
+             '## Success criteria')",
+            output,
+        );
+    }
+    OpOutcome {
+        ok: true,
+        summary: format!("session {folder}: {} hold content", kinds.join(", ")),
+        output,
+        effects: SEEDED.to_vec(),
+    }
+}
+
+fn session_close(ws: &Workspace, folder: &str, now: &Now) -> OpOutcome {
+    const OP: &str = "session.close";
+    match sessions::close(ws, folder, None, &now.today()) {
+        Ok(closed) => {
+            let history = match &closed.history {
+                Ok(u) => format!(" · HISTORY {}", u.as_str()),
+                Err(_) => " (no HISTORY row)".to_owned(),
+            };
+            OpOutcome {
+                ok: true,
+                summary: format!("session {} closed{history}", closed.folder),
+                output: canonical_json(&json!({"closed": closed.folder})),
+                effects: vec![EffectClass::LocalAdditive, EffectClass::MutateOverwrite],
+            }
+        }
+        Err(e) => OpOutcome::refused(OP, format!("the session did not close: {e}"), String::new()),
+    }
+}
+
+/// Units come with the isolation work: until then a scope naming a source other than the
+/// workspace itself is refused, saying so, and a scope of the workspace alone needs none.
+fn worktree_ensure(state: &RunState) -> OpOutcome {
+    const OP: &str = "worktree.ensure";
+    let Some(scope) = &state.scope else {
+        return OpOutcome::refused(OP, "the run has no scope yet: answer its source-scope boundary first", String::new());
+    };
+    let others: Vec<&str> = scope
+        .sources
+        .iter()
+        .map(String::as_str)
+        .filter(|a| *a != "workspace")
+        .collect();
+    if !others.is_empty() {
+        return OpOutcome::refused(
+            OP,
+            format!(
+                "this aw does not create isolation units yet, and the scope names {}: run this \
+                 plan with the scope `workspace` alone, or with a CLI that has `aw worktree`",
+                others.join(", ")
+            ),
+            String::new(),
+        );
+    }
+    OpOutcome {
+        ok: true,
+        summary: format!("units of {}: the workspace needs none", state.session),
+        output: canonical_json(&json!({"units": []})),
+        effects: vec![EffectClass::LocalAdditive],
+    }
+}
+
+fn proposal_publish(ws: &Workspace, state: &RunState) -> OpOutcome {
+    const OP: &str = "proposal.publish";
+    let Some(p) = &state.proposal else {
+        return OpOutcome::refused(OP, "no proposal is seated: nothing to publish", String::new());
+    };
+    let artifacts: Vec<aw_core::capability::plan::Artifact> = artifacts_of(p)
+        .into_iter()
+        .map(|(path, content)| aw_core::capability::plan::Artifact {
+            path,
+            content,
+            overwrite: Some(true),
+        })
+        .collect();
+    let destinations = destinations_of(p);
+    let lock = match crate::publish::lock_for_publish(ws, default_wait()) {
+        Ok(l) => l,
+        Err(e) => return OpOutcome::refused(OP, e.error.message, String::new()),
+    };
+    match crate::publish::published_already(ws, &lock, &artifacts, &destinations) {
+        Ok(true) => {
+            return OpOutcome {
+                ok: true,
+                summary: format!("published: {} (already applied)", destinations.join(", ")),
+                output: canonical_json(&json!({"written": [], "already_published": true})),
+                effects: written_classes(state, p),
+            };
+        }
+        Ok(false) => {}
+        Err(e) => return OpOutcome::refused(OP, e.error.message, String::new()),
+    }
+    for (path, digest) in bases_of(p) {
+        match super::observe::text_at(&ws.root, &path) {
+            Ok(Some(text)) if base_digest(&text) == digest => {}
+            Ok(Some(_)) => {
+                return OpOutcome::refused(
+                    OP,
+                    format!(
+                        "{}: {path} changed after the proposal was prepared; prepare it again",
+                        ErrorCode::ProposalBaseStale.as_str()
+                    ),
+                    String::new(),
+                );
+            }
+            _ => {
+                return OpOutcome::refused(
+                    OP,
+                    format!(
+                        "{}: {path} is gone since the proposal was prepared; prepare it again",
+                        ErrorCode::ProposalBaseGone.as_str()
+                    ),
+                    String::new(),
+                );
+            }
+        }
+    }
+    match crate::publish::publish_held(ws, &lock, &artifacts, None, &destinations) {
+        Ok(done) => OpOutcome {
+            ok: true,
+            summary: format!("published: {}", done.written.join(", ")),
+            output: canonical_json(&json!({"written": done.written})),
+            effects: written_classes(state, p),
+        },
+        Err(e) => OpOutcome::refused(OP, e.error.message, String::new()),
+    }
+}
+
+/// The classes a publication exercised: the proposal's, each self-authorized or granted over
+/// its seal.
+fn written_classes(state: &RunState, p: &Value) -> Vec<EffectClass> {
+    let digest = p.get("digest").and_then(Value::as_str).unwrap_or_default();
+    p.get("effects")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c.as_str().and_then(EffectClass::parse))
+        .filter(|c| {
+            c.self_authorizable()
+                || state
+                    .authorizations
+                    .iter()
+                    .any(|g| g.digest == digest && g.classes.contains(c))
+        })
+        .collect()
+}
+

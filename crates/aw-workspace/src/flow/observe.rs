@@ -1,0 +1,78 @@
+//! What a `submit` looks at in the workspace (`aw_core::flow::facts`): the plan files an
+//! evidence detail names, and the destinations an answer's artifacts would write (whether each
+//! exists and the digest of its text) with the spec each plan artifact derives from. The core
+//! says what to look at and decides; this only looks, never through a link that leaves the
+//! workspace.
+
+use crate::locate::Workspace;
+use aw_core::canonical::parse_json;
+use aw_core::capability::paths::unsafe_relative;
+use aw_core::documents::baseline::spec_digest;
+use aw_core::flow::facts::Facts;
+use aw_core::flow::proposal::{Observed, Seen, SpecBaseline, base_digest, spec_to_seal};
+use serde_json::Value;
+use std::path::Path;
+
+/// The facts for `raw` (a submit's stdin text).
+pub fn gather(ws: &Workspace, raw: &str) -> Facts {
+    Facts {
+        evidence: super::plan_evidence::gather(ws, raw),
+        proposal: proposal(ws, raw),
+    }
+}
+
+/// The text of the regular file at workspace-relative `rel`: `Ok(None)` when nothing is there,
+/// `Err(())` when something is there that cannot be read as a file inside the workspace.
+pub fn text_at(root: &Path, rel: &str) -> Result<Option<String>, ()> {
+    let path = root.join(rel);
+    let entry = crate::io::containment::entry_target(root, &path).map_err(|_| ())?;
+    match std::fs::symlink_metadata(&entry) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(_) => Err(()),
+        Ok(m) if !m.is_file() => Err(()),
+        Ok(_) => crate::io::folder::read_regular_path(&entry)
+            .map_err(|_| ())
+            .and_then(|b| String::from_utf8(b).map(Some).map_err(|_| ())),
+    }
+}
+
+fn proposal(ws: &Workspace, raw: &str) -> Observed {
+    let mut out = Observed::default();
+    let Ok(Value::Object(obj)) = parse_json(raw) else {
+        return out;
+    };
+    let Some(items) = obj.get("artifacts").and_then(Value::as_array) else {
+        return out;
+    };
+    for item in items {
+        let (Some(path), content) = (
+            item.get("path").and_then(Value::as_str),
+            item.get("content").and_then(Value::as_str),
+        ) else {
+            continue;
+        };
+        let rel = path.trim();
+        if rel.is_empty() || out.destinations.contains_key(rel) || unsafe_relative(rel).is_some()
+        {
+            continue;
+        }
+        let seen = match text_at(&ws.root, rel) {
+            Ok(None) => Seen::Absent,
+            Ok(Some(text)) => Seen::Present(base_digest(&text)),
+            Err(()) => Seen::Unreadable,
+        };
+        out.destinations.insert(rel.to_owned(), seen);
+        if let Some(spec) = content.and_then(|c| spec_to_seal(rel, c))
+            && let Ok(Some(text)) = text_at(&ws.root, &spec)
+        {
+            out.baselines.insert(
+                rel.to_owned(),
+                SpecBaseline {
+                    path: spec,
+                    digest: spec_digest(&text),
+                },
+            );
+        }
+    }
+    out
+}
