@@ -25,6 +25,7 @@ pub mod journey;
 pub mod next_action;
 pub mod plan_evidence;
 pub mod projection;
+pub mod proof;
 pub mod recover;
 pub mod registry;
 pub mod request;
