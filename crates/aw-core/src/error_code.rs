@@ -132,6 +132,13 @@ error_codes! {
     FlowEvidenceMissing = "FLOW_EVIDENCE_MISSING",
     /// The result does not report every effect as applied, or declares its output partial.
     FlowEffectPartial = "FLOW_EFFECT_PARTIAL",
+    /// The `workline.source-bounded` validation carries no checkout proof.
+    WorklineCheckoutProofMissing = "WORKLINE_CHECKOUT_PROOF_MISSING",
+    /// A checkout proof that cannot be evidence: a blank source or digest, an unsafe path, a
+    /// blank program or artifact, a remote locator, or a source that is not an observed checkout.
+    WorklineCheckoutProofInvalid = "WORKLINE_CHECKOUT_PROOF_INVALID",
+    /// A checkout proof whose digest is not the checkout's live one.
+    WorklineCheckoutProofStale = "WORKLINE_CHECKOUT_PROOF_STALE",
     /// The reported invocation differs from the sealed action.
     FlowActionMismatch = "FLOW_ACTION_MISMATCH",
     /// The boundary's action changed after it was emitted (aw upgraded mid-run).

@@ -27,6 +27,7 @@ pub mod journey;
 pub mod next_action;
 pub mod plan_evidence;
 pub mod projection;
+pub mod proof;
 pub mod proposal;
 pub mod recover;
 pub mod registry;

@@ -7,6 +7,7 @@
 //! stopped, and the caller told so.
 
 pub mod branch_check;
+pub mod checkout_digest;
 pub mod head;
 
 use aw_core::checkpoint::{FileTouched, parse_numstat};
@@ -22,10 +23,18 @@ use std::time::{Duration, Instant};
 /// index refresh written behind the user's back), speaks the C locale (messages aw recognises),
 /// never reads stdin, and prints paths unquoted.
 fn command(dir: &Path, args: &[&str]) -> Command {
+    let mut c = quoting_command(dir, &["-c", "core.quotepath=off"]);
+    c.args(args);
+    c
+}
+
+/// [`command`] without the unquoted paths: git quotes paths as its configuration says (by
+/// default a name with bytes past ASCII comes out quoted, in octal escapes). The checkout digest
+/// hashes git's output exactly as the reference receives it, so it must not change its bytes.
+fn quoting_command(dir: &Path, args: &[&str]) -> Command {
     let mut c = Command::new("git");
     c.arg("-C")
         .arg(dir)
-        .args(["-c", "core.quotepath=off"])
         .args(args)
         .env("LC_ALL", "C")
         .env("GIT_OPTIONAL_LOCKS", "0")
