@@ -127,9 +127,14 @@ fn decision(out: &mut String, d: &Value) {
         format!("Placement::{}", variant::<Placement>(v))
     });
     field(out, "realized_by", &realization);
-    field(out, "custody", &|v| format!("Custody::{}", variant::<Custody>(v)));
+    field(out, "custody", &|v| {
+        format!("Custody::{}", variant::<Custody>(v))
+    });
     field(out, "proposes", &proposes);
-    let scopes = d.get("scopes_sources").and_then(Value::as_bool).unwrap_or(false);
+    let scopes = d
+        .get("scopes_sources")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
     writeln!(out, "        scopes_sources: {scopes},").unwrap();
     field(out, "publishes", &|v| {
         let p = object(v, &["approve"]);
@@ -153,7 +158,10 @@ fn proposes(v: &Value) -> String {
         "Proposes {{ destinations: {}, effects: {}, limits: Limits {{ max_artifacts: {}, \
          max_artifact_bytes: {} }} }}",
         texts(&p["destinations"]),
-        list(&p["effects"], |e| format!("EffectClass::{}", variant::<EffectClass>(e))),
+        list(&p["effects"], |e| format!(
+            "EffectClass::{}",
+            variant::<EffectClass>(e)
+        )),
         l["maxArtifacts"].as_u64().expect("a count"),
         l["maxArtifactBytes"].as_u64().expect("a count"),
     )
@@ -189,7 +197,13 @@ fn execution(v: Option<&Value>) -> String {
 fn action(v: &Value) -> String {
     let a = object(
         v,
-        &["invocation", "execution", "evidence", "idempotent", "recovery"],
+        &[
+            "invocation",
+            "execution",
+            "evidence",
+            "idempotent",
+            "recovery",
+        ],
     );
     let i = object(&a["invocation"], &["program", "args", "target", "input"]);
     let input = match &i["input"] {

@@ -196,11 +196,19 @@ pub fn resolve<'a>(
 /// digits, then `-<word>`, then a run without whitespace, backticks, `)`, `"` or `'` that
 /// contains `.md` (the path ends at its last `.md`).
 pub fn doc_paths(text: &str, folder: &str, word: &str, out: &mut Vec<Correlative>) {
-    out.extend(doc_path_matches(text, folder, word).into_iter().map(|(n, _)| n));
+    out.extend(
+        doc_path_matches(text, folder, word)
+            .into_iter()
+            .map(|(n, _)| n),
+    );
 }
 
 /// The same paths as [`doc_paths`], each with its text (from `docs/` to its last `.md`).
-pub fn doc_path_matches<'t>(text: &'t str, folder: &str, word: &str) -> Vec<(Correlative, &'t str)> {
+pub fn doc_path_matches<'t>(
+    text: &'t str,
+    folder: &str,
+    word: &str,
+) -> Vec<(Correlative, &'t str)> {
     let mut out = Vec::new();
     let mut from = 0;
     while let Some(start) = after_prefix(text.as_bytes(), from, folder.as_bytes()) {

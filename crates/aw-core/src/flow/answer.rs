@@ -301,7 +301,11 @@ fn artifacts_within(
     let request = crate::capability::answer::SemanticRequest {
         operation: String::new(),
         input_digest: ctx.resolved.seal.clone(),
-        allowed_destinations: contract.destinations.iter().map(|d| d.to_string()).collect(),
+        allowed_destinations: contract
+            .destinations
+            .iter()
+            .map(|d| d.to_string())
+            .collect(),
         limits: crate::capability::answer::Limits {
             max_artifacts: contract.limits.max_artifacts,
             max_artifact_bytes: contract.limits.max_artifact_bytes,

@@ -162,12 +162,21 @@ mod tests {
 
     #[test]
     fn the_slug_is_the_folder_between_its_number_and_its_flow() {
-        assert_eq!(slug_of("007-tramo-x-plan-new", "plan-new").as_deref(), Some("tramo-x"));
-        assert_eq!(slug_of("session007-y-plan-new", "plan-new").as_deref(), Some("y"));
+        assert_eq!(
+            slug_of("007-tramo-x-plan-new", "plan-new").as_deref(),
+            Some("tramo-x")
+        );
+        assert_eq!(
+            slug_of("session007-y-plan-new", "plan-new").as_deref(),
+            Some("y")
+        );
         assert_eq!(slug_of("001-foo", "plan-new"), None);
         assert_eq!(slug_of("01-foo-plan-new", "plan-new"), None);
         assert_eq!(slug_of("001-plan-new", "plan-new"), None);
-        let a = action(&["next-number", "docs/plans", "--claim", "plan-{slug}.md"], ".");
+        let a = action(
+            &["next-number", "docs/plans", "--claim", "plan-{slug}.md"],
+            ".",
+        );
         let b = bind_action(&a, "003-auth-plan-new", "plan-new").unwrap();
         assert_eq!(b.invocation.args[3], "plan-auth.md");
         assert_eq!(

@@ -106,9 +106,8 @@ pub fn exhaustion_skip(row: &Decision, state: &RunState) -> Option<String> {
     }
     let degrade = "its gap belongs under '## Open questions' in the session, or in BACKLOG if it \
                    outlives it";
-    let failure = last_event_at(state, &row.id).filter(|e| {
-        e.get("kind").and_then(Value::as_str) == Some("failed")
-    });
+    let failure = last_event_at(state, &row.id)
+        .filter(|e| e.get("kind").and_then(Value::as_str) == Some("failed"));
     Some(match failure {
         Some(e) => format!(
             "'{}': its action ran and failed ({}: {}) and used up its {MAX_BOUNDARY_ATTEMPTS} \

@@ -14,8 +14,7 @@ use super::state::RunState;
 use crate::error_code::ErrorCode;
 use crate::vocab::flow::Effects;
 use crate::vocab::flow::{
-    Authority, BoundaryKind, DIRECTIVE_VERSION, EffectClass, Flow, Outcome,
-    StepOutcome, Tranche,
+    Authority, BoundaryKind, DIRECTIVE_VERSION, EffectClass, Flow, Outcome, StepOutcome, Tranche,
 };
 use serde::Serialize;
 

@@ -62,16 +62,15 @@ pub fn authorize_transition(
         None => row.effects(),
     };
     let reach = subject.map_or(Reach::default(), |s| s.reach);
-    let (self_authorized, needs_preflight): (Vec<_>, Vec<_>) =
-        planned.iter().partition(|c| {
-            let declared = Effect {
-                class: **c,
-                idempotent: true,
-                authorization: Who::Invocation,
-                approval: Approval::None,
-            };
-            self_authorizes(&declared, reach, &HostPolicy::default())
-        });
+    let (self_authorized, needs_preflight): (Vec<_>, Vec<_>) = planned.iter().partition(|c| {
+        let declared = Effect {
+            class: **c,
+            idempotent: true,
+            authorization: Who::Invocation,
+            approval: Approval::None,
+        };
+        self_authorizes(&declared, reach, &HostPolicy::default())
+    });
     let seal = subject.map_or_else(|| approval_digest(&row.id, &planned), |s| s.digest.clone());
     let custody = subject.is_none() && row.custody == Some(Custody::Run);
     let covers = |c: &EffectClass| {

@@ -95,7 +95,13 @@ pub fn mark_attempted(state: &mut RunState) {
 
 /// The attempt a failed internal run records: numbered under the boundary's seal, its digest
 /// over the failure and its ordinal (two retries of one broken action are two attempts).
-fn failed_attempt(state: &RunState, row: &Decision, seal: &str, code: &str, message: &str) -> Attempt {
+fn failed_attempt(
+    state: &RunState,
+    row: &Decision,
+    seal: &str,
+    code: &str,
+    message: &str,
+) -> Attempt {
     let prior: Vec<&Attempt> = state
         .attempts
         .iter()
@@ -159,7 +165,11 @@ pub fn settle(mut state: RunState, journey: &Journey<'_>, outcome: &OpOutcome) -
         &outcome.summary,
         &semantic_digest(&json!({ "output": outcome.output })),
         &outcome.effects,
-        &action.evidence.iter().map(|e| e.to_string()).collect::<Vec<_>>(),
+        &action
+            .evidence
+            .iter()
+            .map(|e| e.to_string())
+            .collect::<Vec<_>>(),
     ));
     state.apply_transition(&row.id, &declared);
     if operation == PUBLISH_OPERATION {
@@ -190,11 +200,14 @@ fn refuse(
     let attempt = failed_attempt(&state, row, seal, r.code.as_str(), &outcome.summary);
     state.attempts.push(attempt);
     let now = resolve(&state, journey);
-    let error = now.blocked.clone().unwrap_or_else(|| super::error::FlowError {
-        code: r.code,
-        message: format!("{}: {}", r.message.trim_end_matches('.'), outcome.summary),
-        action: r.action.clone(),
-    });
+    let error = now
+        .blocked
+        .clone()
+        .unwrap_or_else(|| super::error::FlowError {
+            code: r.code,
+            message: format!("{}: {}", r.message.trim_end_matches('.'), outcome.summary),
+            action: r.action.clone(),
+        });
     let action = now
         .blocked
         .as_ref()
@@ -234,9 +247,7 @@ pub fn has_written_criteria(descriptor: &str) -> bool {
         let Some(rest) = rest.strip_prefix('[') else {
             return false;
         };
-        let rest = rest
-            .strip_prefix(['x', 'X', ' '])
-            .unwrap_or(rest);
+        let rest = rest.strip_prefix(['x', 'X', ' ']).unwrap_or(rest);
         rest.strip_prefix(']')
             .is_some_and(|r| !r.trim_start_matches([' ', '\t']).trim().is_empty())
     })
@@ -254,7 +265,9 @@ mod tests {
         assert!(has_written_criteria(&with("- [ ] the test passes")));
         assert!(has_written_criteria(&with("* [x] done")));
         assert!(has_written_criteria(&with("  - [] compact")));
-        assert!(!has_written_criteria(&with("-[ ] no blank after the bullet")));
+        assert!(!has_written_criteria(&with(
+            "-[ ] no blank after the bullet"
+        )));
         assert!(!has_written_criteria("# S\n\n- [ ] outside the section\n"));
         assert!(has_written_criteria(
             "# S\n\n## Criterios de aceptación\n\n- [ ] pasa la prueba\n"

@@ -6,6 +6,7 @@ use super::boundary::Resolved;
 use super::effects::approval_digest;
 use super::gloss;
 use super::plan_evidence::{DETAIL_TEMPLATE, PLAN_PUBLISHED};
+use super::proof::SOURCE_BOUNDED_EVIDENCE;
 use super::registry::{Choice, Decision, Invocation, Text};
 use crate::vocab::flow::{BoundaryKind, Flow, STOP_LABEL};
 use serde_json::{Value, json};
@@ -34,6 +35,9 @@ fn compact(v: &Value) -> String {
     serde_json::to_string(v).unwrap_or_default()
 }
 
+/// Where the proof of `workline.source-bounded` goes in an answer template.
+pub const PROOF_TEMPLATE: &str = "<the JSON `aw flow proof` prints>";
+
 /// The instruction for a resolved boundary.
 pub fn next_action(resolved: &Resolved<'_>, folder: &str, choices: &[Choice]) -> String {
     let Some(row) = resolved.stopped else {
@@ -48,9 +52,16 @@ pub fn next_action(resolved: &Resolved<'_>, folder: &str, choices: &[Choice]) ->
         BoundaryKind::Semantic => semantic(row, seal, &submit),
         BoundaryKind::Human => {
             let example = compact(&json!({"input_digest": seal, "choice": "<label>"}));
+            let preview = if row.publishes.is_some() {
+                " Show the person the directive's `proposal` first: every file it would write, \
+                 its size and whether it overwrites one; approving writes exactly those bytes, \
+                 any other choice writes nothing."
+            } else {
+                ""
+            };
             format!(
                 "Ask the person to decide '{}' and pipe {example} into `{submit}`, with <label> one \
-                 of: {}.",
+                 of: {}.{preview}",
                 row.title,
                 labels(choices)
             )
@@ -59,7 +70,7 @@ pub fn next_action(resolved: &Resolved<'_>, folder: &str, choices: &[Choice]) ->
             let auth = resolved.authorization.as_ref();
             let missing = auth.map(|a| a.missing.as_slice()).unwrap_or_default();
             let planned = auth.map(|a| a.planned.as_slice()).unwrap_or_default();
-            let digest = approval_digest(&row.id, planned);
+            let digest = auth.map_or_else(|| approval_digest(&row.id, planned), |a| a.seal.clone());
             format!(
                 "Ask the person whether '{}' may exercise {}. If they approve, pipe {} into \
                  `{submit} --approval {digest}`; to stop instead, pipe {} without --approval.",
@@ -81,6 +92,36 @@ pub fn next_action(resolved: &Resolved<'_>, folder: &str, choices: &[Choice]) ->
 }
 
 fn semantic(row: &Decision, seal: &str, submit: &str) -> String {
+    if let Some(p) = &row.proposes {
+        let dest = p.destinations.first().map_or("docs", |d| d.as_ref());
+        let example = compact(&json!({
+            "input_digest": seal,
+            "decisions": {"answer": "…"},
+            "artifacts": [{"path": format!("{dest}/<file>.md"), "content": "<the file's exact bytes>"}],
+        }));
+        return format!(
+            "Judge '{}', then pipe one JSON object into `{submit}`: {example} — \"artifacts\" holds \
+             each file to write, whole, with a path inside {} (at most {} files of {} bytes each). \
+             Nothing is written yet: aw seals the bytes, shows the person a preview, and writes \
+             them all or none once approved.",
+            row.title,
+            p.destinations.join(", "),
+            p.limits.max_artifacts,
+            p.limits.max_artifact_bytes,
+        );
+    }
+    if row.scopes_sources {
+        let example = compact(&json!({
+            "input_digest": seal,
+            "decisions": {"sources": ["workspace"], "plan": "docs/plans/NNN-plan-<slug>.md"},
+        }));
+        return format!(
+            "Judge '{}', then pipe one JSON object into `{submit}`: {example} — \"plan\" is the \
+             plan this run executes and \"sources\" exactly the source aliases its phases declare \
+             (`> Sources:` / `> Fuentes:` lines; `workspace` is the workspace itself).",
+            row.title
+        );
+    }
     if row.signals().is_empty() {
         let example = compact(&json!({"input_digest": seal, "decisions": {"answer": "…"}}));
         return format!(
@@ -120,10 +161,14 @@ fn execution(
             } else {
                 "<what the output shows>"
             };
-            json!({"id": id, "passed": true, "detail": detail})
+            if id == SOURCE_BOUNDED_EVIDENCE {
+                json!({"id": id, "passed": true, "detail": detail, "proof": PROOF_TEMPLATE})
+            } else {
+                json!({"id": id, "passed": true, "detail": detail})
+            }
         })
         .collect();
-    let checked = if action.evidence.iter().any(|id| id == PLAN_PUBLISHED) {
+    let mut checked = if action.evidence.iter().any(|id| id == PLAN_PUBLISHED) {
         format!(
             " The detail of `{PLAN_PUBLISHED}` names the plan's file (`docs/plans/NNN-plan-<slug>.md`, \
              the `claimed_path`): aw reads it and applies the step only when it holds the plan."
@@ -131,7 +176,22 @@ fn execution(
     } else {
         String::new()
     };
-    let applied: Vec<&str> = row.effects().iter().map(|c| c.as_str()).collect();
+    if action
+        .evidence
+        .iter()
+        .any(|id| id == SOURCE_BOUNDED_EVIDENCE)
+    {
+        checked.push_str(&format!(
+            " `{SOURCE_BOUNDED_EVIDENCE}` carries a \"proof\" of the checkout you checked: right \
+             before submitting, run `aw flow proof --session {folder} --artifact <file you \
+             inspected>` (or `aw flow proof --session {folder} -- <the command you ran>`) and put \
+             the JSON it prints there."
+        ));
+    }
+    let applied: Vec<&str> = match &resolved.authorization {
+        Some(a) => a.planned.iter().map(|c| c.as_str()).collect(),
+        None => row.effects().iter().map(|c| c.as_str()).collect(),
+    };
     let example = compact(&json!({
         "input_digest": seal,
         "outcome": "completed",
@@ -149,6 +209,18 @@ fn execution(
     } else {
         format!("(target: {})", inv.target)
     };
+    let internal = matches!(
+        &action.execution,
+        Some(crate::flow::registry::Execution::Internal { .. })
+    );
+    if internal {
+        return format!(
+            "aw runs this step itself: run `{}`. (It can also be answered like any execution: \
+             run `{}` {place}{stdin} and pipe its real result into `{submit}`: {example}.)",
+            advance_command(folder),
+            inv.command_line(),
+        );
+    }
     format!(
         "Evidence to show: {}. {} `{}` {place}{stdin}, then pipe its real result into \
          `{submit}`: {example} — one validation per evidence id, its detail quoting the output \

@@ -880,3 +880,56 @@ mod tests {
         );
     }
 }
+
+/// `aw flow proof`'s output: a proof as an answer carries it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+pub struct ProofOutput {
+    /// `command` or `inspection`.
+    pub kind: &'static str,
+    /// The source alias checked.
+    pub source: String,
+    /// The folder the check ran from, relative to the checkout.
+    pub relative_cwd: String,
+    /// The live digest of the checkout.
+    pub checkout_digest: String,
+    /// What was checked: `{program, args}` or `{artifact}`.
+    pub invocation: ProofInvocationOutput,
+}
+
+/// What a proof says was checked.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub enum ProofInvocationOutput {
+    /// A command run.
+    Command {
+        /// Its program.
+        program: String,
+        /// Its arguments.
+        args: Vec<String>,
+    },
+    /// A file inspected.
+    Inspection {
+        /// Its path.
+        artifact: String,
+    },
+}
+
+impl From<&CheckoutProof> for ProofOutput {
+    fn from(p: &CheckoutProof) -> Self {
+        ProofOutput {
+            kind: p.kind().as_str(),
+            source: p.source.clone(),
+            relative_cwd: p.relative_cwd.clone(),
+            checkout_digest: p.checkout_digest.clone(),
+            invocation: match &p.invocation {
+                ProofInvocation::Command { program, args } => ProofInvocationOutput::Command {
+                    program: program.clone(),
+                    args: args.clone(),
+                },
+                ProofInvocation::Inspection { artifact } => ProofInvocationOutput::Inspection {
+                    artifact: artifact.clone(),
+                },
+            },
+        }
+    }
+}

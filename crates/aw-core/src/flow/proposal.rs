@@ -120,10 +120,7 @@ pub fn locale_cmp(a: &str, b: &str) -> Ordering {
             (4, c as u32)
         }
     }
-    let primaries = a
-        .chars()
-        .map(primary)
-        .cmp(b.chars().map(primary));
+    let primaries = a.chars().map(primary).cmp(b.chars().map(primary));
     primaries
         .then_with(|| {
             // Lower case first at the first letter that differs only by case.
@@ -429,7 +426,11 @@ pub fn view(row: &Decision, state: &RunState) -> Option<ProposalView> {
         .map(|list| {
             list.iter()
                 .map(|a| PreviewEntry {
-                    path: a.get("path").and_then(Value::as_str).unwrap_or("").to_owned(),
+                    path: a
+                        .get("path")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_owned(),
                     bytes: a.get("content").and_then(Value::as_str).map_or(0, str::len),
                     overwrite: a.get("overwrite").and_then(Value::as_bool).unwrap_or(false),
                 })
@@ -555,9 +556,27 @@ mod tests {
             seal("op2", &[(a.clone(), false)], &[], &[], &[]),
             seal("op", &[(a.clone(), true)], &[], &[], &[]),
             seal("op", &[(b.clone(), false)], &[], &[], &[]),
-            seal("op", &[(a.clone(), false)], &[("x".into(), "d".into())], &[], &[]),
-            seal("op", &[(a.clone(), false)], &[], &[EffectClass::LocalAdditive], &[]),
-            seal("op", &[(a.clone(), false)], &[], &[], &[EffectClass::MutateOverwrite]),
+            seal(
+                "op",
+                &[(a.clone(), false)],
+                &[("x".into(), "d".into())],
+                &[],
+                &[],
+            ),
+            seal(
+                "op",
+                &[(a.clone(), false)],
+                &[],
+                &[EffectClass::LocalAdditive],
+                &[],
+            ),
+            seal(
+                "op",
+                &[(a.clone(), false)],
+                &[],
+                &[],
+                &[EffectClass::MutateOverwrite],
+            ),
         ];
         let base = seal("op", &[(a, false)], &[], &[], &[]);
         for c in &changed {
@@ -567,11 +586,23 @@ mod tests {
 
     #[test]
     fn paths_sort_as_the_reference_collates_them() {
-        let mut v = vec!["docs/B.md", "docs/a.md", "docs/a_b.md", "docs/a-b.md", "docs/a.b.md"];
+        let mut v = vec![
+            "docs/B.md",
+            "docs/a.md",
+            "docs/a_b.md",
+            "docs/a-b.md",
+            "docs/a.b.md",
+        ];
         v.sort_by(|x, y| locale_cmp(x, y));
         assert_eq!(
             v,
-            ["docs/a_b.md", "docs/a-b.md", "docs/a.b.md", "docs/a.md", "docs/B.md"]
+            [
+                "docs/a_b.md",
+                "docs/a-b.md",
+                "docs/a.b.md",
+                "docs/a.md",
+                "docs/B.md"
+            ]
         );
         assert_eq!(locale_cmp("a", "A"), Ordering::Less);
     }
@@ -582,7 +613,8 @@ mod tests {
             path: "docs/specs/001-spec-x.md".into(),
             digest: "sha256:ab".into(),
         };
-        let plan = "# Plan x\n\n> Derived from: docs/specs/001-spec-x.md\n> Status: draft\n\n## F1\n";
+        let plan =
+            "# Plan x\n\n> Derived from: docs/specs/001-spec-x.md\n> Status: draft\n\n## F1\n";
         assert_eq!(
             with_spec_baseline(plan, &b),
             "# Plan x\n\n> Derived from: docs/specs/001-spec-x.md\n> Baseline: docs/specs/001-spec-x.md@sha256:ab\n> Status: draft\n\n## F1\n"

@@ -214,8 +214,10 @@ pub mod event {
     pub fn is_material(e: &Value) -> bool {
         let touches = |v: Option<&Value>| {
             v.and_then(Value::as_array).is_some_and(|list| {
-                list.iter()
-                    .any(|c| c.as_str().is_some_and(|c| c != EffectClass::ReadOnly.as_str()))
+                list.iter().any(|c| {
+                    c.as_str()
+                        .is_some_and(|c| c != EffectClass::ReadOnly.as_str())
+                })
             })
         };
         match e.get("kind").and_then(Value::as_str) {
@@ -294,10 +296,12 @@ impl RunState {
     /// Passes a transition the run gave up on, recording why.
     pub fn degrade_transition(&mut self, id: &str, cause: &str) {
         self.skip_transition(id);
-        self.degraded.get_or_insert_with(Vec::new).push(Degradation {
-            transition: id.to_owned(),
-            cause: cause.to_owned(),
-        });
+        self.degraded
+            .get_or_insert_with(Vec::new)
+            .push(Degradation {
+                transition: id.to_owned(),
+                cause: cause.to_owned(),
+            });
     }
 
     /// The degraded steps (none when the key is absent).
@@ -333,9 +337,10 @@ impl RunState {
     /// `attempted` mark.
     pub fn set_pending_action(&mut self, pending: Option<(String, String)>) {
         self.pending_action = pending.map(|(transition, digest)| {
-            let attempted = self.pending_action.as_ref().is_some_and(|p| {
-                p.transition == transition && p.digest == digest && p.attempted
-            });
+            let attempted = self
+                .pending_action
+                .as_ref()
+                .is_some_and(|p| p.transition == transition && p.digest == digest && p.attempted);
             PendingAction {
                 transition,
                 digest,
@@ -502,7 +507,10 @@ impl RunState {
         };
         // Empty counters are written as absent, so a run that never spent an attempt keeps
         // the bytes it had before the fields existed.
-        for (key, map) in [("attempt_floor", &self.floor), ("attempt_grants", &self.granted)] {
+        for (key, map) in [
+            ("attempt_floor", &self.floor),
+            ("attempt_grants", &self.granted),
+        ] {
             let kept: BTreeMap<&String, &i64> = map.iter().filter(|(_, n)| **n > 0).collect();
             if kept.is_empty() {
                 m.remove(key);

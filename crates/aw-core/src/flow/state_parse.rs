@@ -182,9 +182,8 @@ struct Cursor {
 }
 
 fn flow_and_session(obj: &Map<String, Value>, r: &Reader<'_>) -> FlowResult<(Flow, String)> {
-    let flow = flow_of(obj).ok_or_else(|| {
-        r.invalid(format!("`flow` is not one of {}", Flow::list()))
-    })?;
+    let flow =
+        flow_of(obj).ok_or_else(|| r.invalid(format!("`flow` is not one of {}", Flow::list())))?;
     let session = obj
         .get("session")
         .and_then(Value::as_str)
@@ -194,11 +193,16 @@ fn flow_and_session(obj: &Map<String, Value>, r: &Reader<'_>) -> FlowResult<(Flo
     Ok((flow, session))
 }
 
-fn cursor(obj: &Map<String, Value>, r: &Reader<'_>, flow: Flow, session: String) -> FlowResult<Cursor> {
-    let applied =
-        strings(obj.get("applied")).ok_or_else(|| r.invalid("`applied` is not a list of strings"))?;
-    let skipped =
-        strings(obj.get("skipped")).ok_or_else(|| r.invalid("`skipped` is not a list of strings"))?;
+fn cursor(
+    obj: &Map<String, Value>,
+    r: &Reader<'_>,
+    flow: Flow,
+    session: String,
+) -> FlowResult<Cursor> {
+    let applied = strings(obj.get("applied"))
+        .ok_or_else(|| r.invalid("`applied` is not a list of strings"))?;
+    let skipped = strings(obj.get("skipped"))
+        .ok_or_else(|| r.invalid("`skipped` is not a list of strings"))?;
     if let Some(s) = skipped.iter().find(|s| !applied.contains(s)) {
         return Err(r.invalid(format!("skipped step '{s}' is not in `applied`")));
     }
@@ -328,23 +332,26 @@ fn is_proposal(p: &Value) -> bool {
     let Some(m) = p.as_object() else {
         return false;
     };
-    let artifacts = m.get("artifacts").and_then(Value::as_array).is_some_and(|a| {
-        !a.is_empty()
-            && a.iter().all(|x| {
-                x.get("path").is_some_and(Value::is_string)
-                    && x.get("content").is_some_and(Value::is_string)
-                    && is_bool(x.get("overwrite"))
-            })
-    });
+    let artifacts = m
+        .get("artifacts")
+        .and_then(Value::as_array)
+        .is_some_and(|a| {
+            !a.is_empty()
+                && a.iter().all(|x| {
+                    x.get("path").is_some_and(Value::is_string)
+                        && x.get("content").is_some_and(Value::is_string)
+                        && is_bool(x.get("overwrite"))
+                })
+        });
     let bases = m.get("bases").and_then(Value::as_array).is_some_and(|b| {
         b.iter().all(|x| {
             x.get("path").is_some_and(Value::is_string)
                 && x.get("digest").is_some_and(Value::is_string)
         })
     });
-    let scope = m.get("scope").is_some_and(|s| {
-        is_bool(s.get("sensitive_sources")) && is_bool(s.get("scope_expanded"))
-    });
+    let scope = m
+        .get("scope")
+        .is_some_and(|s| is_bool(s.get("sensitive_sources")) && is_bool(s.get("scope_expanded")));
     m.get("operation").is_some_and(Value::is_string)
         && m.get("digest").is_some_and(Value::is_string)
         && artifacts
@@ -393,7 +400,9 @@ fn shape(obj: &Map<String, Value>, r: &Reader<'_>) -> FlowResult<RunState> {
         .get("authorizations")
         .and_then(Value::as_array)
         .and_then(|list| list.iter().map(grant).collect::<Option<Vec<_>>>())
-        .ok_or_else(|| r.invalid("`authorizations` holds a grant without the seal it was given over"))?;
+        .ok_or_else(|| {
+            r.invalid("`authorizations` holds a grant without the seal it was given over")
+        })?;
     let proposal = match obj.get("proposal") {
         Some(Value::Null) => None,
         Some(p) if is_proposal(p) => Some(p.clone()),
@@ -419,7 +428,9 @@ fn shape(obj: &Map<String, Value>, r: &Reader<'_>) -> FlowResult<RunState> {
                         })
                         .collect::<Option<Vec<_>>>()
                 })
-                .ok_or_else(|| r.invalid("`degraded` holds an entry without its step or its cause"))?,
+                .ok_or_else(|| {
+                    r.invalid("`degraded` holds an entry without its step or its cause")
+                })?,
         ),
     };
     if let Some(d) = degraded

@@ -146,7 +146,9 @@ pub fn submit(state: RunState, journey: &Journey<'_>, sub: Submission<'_>) -> Fl
         Answer::Execution(result) => {
             let declared = effects_of_transition(row, &state);
             let refused = resolved.emitted.as_ref().and_then(|a| {
-                verdict(result, &declared, a, &|r| super::facts::check_proof(r, sub.facts))
+                verdict(result, &declared, a, &|r| {
+                    super::facts::check_proof(r, a, sub.facts)
+                })
                 .and_then(|()| plan_evidence::check(result, a, &sub.facts.evidence, &folder))
                 .err()
             });
@@ -158,7 +160,12 @@ pub fn submit(state: RunState, journey: &Journey<'_>, sub: Submission<'_>) -> Fl
         _ => {}
     }
     let mut state = state;
-    if let Answer::Semantic { artifacts, decisions, .. } = &answer {
+    if let Answer::Semantic {
+        artifacts,
+        decisions,
+        ..
+    } = &answer
+    {
         if row.scopes_sources {
             match super::facts::check_scope(decisions, sub.facts) {
                 Ok(scope) => state.scope = Some(scope),

@@ -18,9 +18,8 @@ pub struct Validation {
     pub passed: bool,
     /// What the output showed.
     pub detail: Option<String>,
-    /// The checkout proof it carries, as sent (checked by the verdict when its evidence asks
-    /// for one).
-    pub proof: Option<Value>,
+    /// The checkout proof it carries (checked by the verdict when its evidence asks for one).
+    pub proof: Option<super::proof::CheckoutProof>,
 }
 
 /// A parsed execution result.
@@ -172,7 +171,7 @@ fn read_validations(v: &Value) -> Option<Vec<Validation>> {
                     Some(Value::String(s)) => Some(s.clone()),
                     Some(_) => return None,
                 },
-                proof: o.get("proof").filter(|p| !p.is_null()).cloned(),
+                proof: super::proof::validation_proof(o).ok()?,
             })
         })
         .collect()

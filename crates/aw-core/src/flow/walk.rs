@@ -8,9 +8,9 @@ use super::boundary::{
 use super::directive::{Overrides, Step, directive_for};
 use super::error::FlowResult;
 use super::journey::Journey;
-use super::run::Turn;
 use super::proposal::PUBLISH_OPERATION;
 use super::registry::{Decision, Execution};
+use super::run::Turn;
 use super::state::RunState;
 use super::threshold::skip_reason;
 use crate::vocab::flow::{Authority, BoundaryKind};

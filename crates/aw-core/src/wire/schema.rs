@@ -115,6 +115,10 @@ pub const ENTRIES: &[Entry] = &[
         schema: schema_of::<crate::flow::directive::Directive>,
     },
     Entry {
+        command: "flow-proof",
+        schema: schema_of::<crate::flow::proof::ProofOutput>,
+    },
+    Entry {
         command: "flow-recover",
         schema: schema_of::<crate::flow::directive::Directive>,
     },

@@ -24,7 +24,7 @@ use aw_core::flow::directive::Step;
 use aw_core::flow::error::FlowError;
 use aw_core::flow::internal::{MAX_INTERNAL_STEPS, OpOutcome, Pending, has_written_criteria};
 use aw_core::flow::internal::{mark_attempted, pending, settle};
-use aw_core::flow::proposal::{artifacts_of, bases_of, base_digest, destinations_of};
+use aw_core::flow::proposal::{artifacts_of, base_digest, bases_of, destinations_of};
 use aw_core::flow::run::Turn;
 use aw_core::flow::state::RunState;
 use aw_core::vocab::flow::EffectClass;
@@ -41,7 +41,12 @@ pub fn drive(ws: &Workspace, folder: &str, first: Turn, now: &Now) -> Result<Tur
         let Some(op) = pending(&turn.state, &journey) else {
             break;
         };
-        let marked = if turn.state.pending_action.as_ref().is_some_and(|p| p.attempted) {
+        let marked = if turn
+            .state
+            .pending_action
+            .as_ref()
+            .is_some_and(|p| p.attempted)
+        {
             turn.state.clone()
         } else {
             let held = turn.state.digest();
@@ -157,7 +162,13 @@ fn session_artifacts(ws: &Workspace, folder: &str, dump: Option<&[String]>) -> O
     let dir = sessions::folder_path(ws, folder);
     let names = match entries(&dir) {
         Ok(n) => n,
-        Err(e) => return OpOutcome::refused(OP, format!("session '{folder}' cannot be read ({e})"), String::new()),
+        Err(e) => {
+            return OpOutcome::refused(
+                OP,
+                format!("session '{folder}' cannot be read ({e})"),
+                String::new(),
+            );
+        }
     };
     let descriptor = match sessions::descriptor(&dir, &names) {
         Ok(Some(d)) if d.kind == sessions::DescriptorKind::Session => d,
@@ -176,7 +187,9 @@ fn session_artifacts(ws: &Workspace, folder: &str, dump: Option<&[String]>) -> O
         return OpOutcome {
             ok: true,
             summary: format!("session {folder}: SESSION.md present"),
-            output: canonical_json(&json!({"session": folder, "descriptor": descriptor.path.to_string_lossy()})),
+            output: canonical_json(
+                &json!({"session": folder, "descriptor": descriptor.path.to_string_lossy()}),
+            ),
             effects: SEEDED.to_vec(),
         };
     };
@@ -212,7 +225,11 @@ fn session_artifacts(ws: &Workspace, folder: &str, dump: Option<&[String]>) -> O
     }
     let output = canonical_json(&Value::Object(dumped));
     if !empty.is_empty() {
-        return OpOutcome::refused(OP, format!("nothing written yet in: {}", empty.join(", ")), output);
+        return OpOutcome::refused(
+            OP,
+            format!("nothing written yet in: {}", empty.join(", ")),
+            output,
+        );
     }
     if kinds.iter().any(|k| k == "objetivo") && !has_written_criteria(&descriptor.text) {
         return OpOutcome::refused(
@@ -254,7 +271,11 @@ fn session_close(ws: &Workspace, folder: &str, now: &Now) -> OpOutcome {
 fn worktree_ensure(state: &RunState) -> OpOutcome {
     const OP: &str = "worktree.ensure";
     let Some(scope) = &state.scope else {
-        return OpOutcome::refused(OP, "the run has no scope yet: answer its source-scope boundary first", String::new());
+        return OpOutcome::refused(
+            OP,
+            "the run has no scope yet: answer its source-scope boundary first",
+            String::new(),
+        );
     };
     let others: Vec<&str> = scope
         .sources
@@ -284,7 +305,11 @@ fn worktree_ensure(state: &RunState) -> OpOutcome {
 fn proposal_publish(ws: &Workspace, state: &RunState) -> OpOutcome {
     const OP: &str = "proposal.publish";
     let Some(p) = &state.proposal else {
-        return OpOutcome::refused(OP, "no proposal is seated: nothing to publish", String::new());
+        return OpOutcome::refused(
+            OP,
+            "no proposal is seated: nothing to publish",
+            String::new(),
+        );
     };
     let artifacts: Vec<aw_core::capability::plan::Artifact> = artifacts_of(p)
         .into_iter()
@@ -365,4 +390,3 @@ fn written_classes(state: &RunState, p: &Value) -> Vec<EffectClass> {
         })
         .collect()
 }
-

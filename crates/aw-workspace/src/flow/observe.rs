@@ -18,7 +18,23 @@ pub fn gather(ws: &Workspace, raw: &str) -> Facts {
     Facts {
         evidence: super::plan_evidence::gather(ws, raw),
         proposal: proposal(ws, raw),
+        checkouts: raw.contains("\"proof\"").then(|| checkouts(ws)),
     }
+}
+
+/// The checkouts a proof may name: the workspace itself, when it is a git repository with a
+/// commit. (A session's isolation units join them with the isolation work.)
+fn checkouts(ws: &Workspace) -> Vec<aw_core::flow::proof::ObservedCheckout> {
+    checkout(ws, aw_core::flow::proof::WORKSPACE_SOURCE)
+        .into_iter()
+        .collect()
+}
+
+/// The live state of the checkout a proof names as `source`, when it can be digested.
+pub fn checkout(ws: &Workspace, source: &str) -> Option<aw_core::flow::proof::ObservedCheckout> {
+    (source == aw_core::flow::proof::WORKSPACE_SOURCE)
+        .then(|| crate::git::checkout_digest::observe(&ws.root, source))
+        .flatten()
 }
 
 /// The text of the regular file at workspace-relative `rel`: `Ok(None)` when nothing is there,
@@ -52,8 +68,7 @@ fn proposal(ws: &Workspace, raw: &str) -> Observed {
             continue;
         };
         let rel = path.trim();
-        if rel.is_empty() || out.destinations.contains_key(rel) || unsafe_relative(rel).is_some()
-        {
+        if rel.is_empty() || out.destinations.contains_key(rel) || unsafe_relative(rel).is_some() {
             continue;
         }
         let seen = match text_at(&ws.root, rel) {

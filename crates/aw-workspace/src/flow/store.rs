@@ -121,10 +121,7 @@ pub fn mutate(
         None => None,
         Some(t) => {
             let s = parse_state(t, folder).map_err(refused)?;
-            let stranded = s.legacy
-                && Journey::builtin(s.flow)
-                    .and_then(|j| j.check(&s))
-                    .is_err();
+            let stranded = s.legacy && Journey::builtin(s.flow).and_then(|j| j.check(&s)).is_err();
             (!(adopting && stranded)).then_some(s)
         }
     };

@@ -7,6 +7,7 @@
 //! failure envelope (exit 1).
 
 mod advance;
+mod proof;
 mod recover;
 mod submit;
 
@@ -74,6 +75,8 @@ pub enum Verb {
     Submit(submit::SubmitArgs),
     #[command(about = "Give an exhausted boundary its attempts back.")]
     Recover(recover::RecoverArgs),
+    #[command(about = "Print the checkout proof a source-bounded validation carries.")]
+    Proof(proof::ProofArgs),
 }
 
 /// Runs `aw flow <verb>`.
@@ -82,6 +85,7 @@ pub fn dispatch(args: &FlowArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         Verb::Advance(a) => advance::run(a, args, cx),
         Verb::Submit(a) => submit::run(a, args, cx),
         Verb::Recover(a) => recover::run(a, args, cx),
+        Verb::Proof(a) => proof::run(a, args, cx),
     }
 }
 
