@@ -147,13 +147,22 @@ fn live_plan_exec_rows_stop_at_their_first_execution() {
 
 // ---- effects -------------------------------------------------------------------------------
 
+/// A grant over a row's approval digest.
+fn grant(id: &str, classes: &[EffectClass]) -> aw_core::flow::state::Grant {
+    aw_core::flow::state::Grant {
+        digest: approval_digest(id, classes),
+        destinations: Vec::new(),
+        classes: classes.to_vec(),
+    }
+}
+
 #[test]
 fn authorization_per_transition() {
     let plain = row("fixture.plain", json!({}));
     assert_eq!(plain.effects(), [EffectClass::ReadOnly]);
     for c in ["read_only", "local_additive"] {
         let r = row("fixture.x", json!({"effects": [c]}));
-        let a = authorize_transition(&r, &[]);
+        let a = authorize_transition(&r, &[], None);
         assert!(a.missing.is_empty());
         assert_eq!(a.covered, [EffectClass::parse(c).unwrap()]);
     }
@@ -165,17 +174,23 @@ fn authorization_per_transition() {
     ] {
         let r = row("fixture.x", json!({"effects": [c]}));
         assert_eq!(
-            authorize_transition(&r, &[]).missing,
+            authorize_transition(&r, &[], None).missing,
             [EffectClass::parse(c).unwrap()]
         );
     }
-    let granted = [EffectClass::MutateOverwrite];
+    // A grant covers its own seal only: the same class at another transition stays missing.
+    let granted = [grant("fixture.x", &[EffectClass::MutateOverwrite])];
     for c in ["execute", "destructive"] {
-        let r = row("fixture.x", json!({"effects": [c]}));
-        assert_eq!(authorize_transition(&r, &granted).missing.len(), 1);
+        let r = row("fixture.y", json!({"effects": [c]}));
+        assert_eq!(authorize_transition(&r, &granted, None).missing.len(), 1);
     }
     let r = row("fixture.x", json!({"effects": ["mutate_overwrite"]}));
-    assert!(authorize_transition(&r, &granted).missing.is_empty());
+    assert!(authorize_transition(&r, &granted, None).missing.is_empty());
+    let w = row("fixture.w", json!({"effects": ["mutate_overwrite"]}));
+    assert_eq!(
+        authorize_transition(&w, &granted, None).missing,
+        [EffectClass::MutateOverwrite]
+    );
     assert_ne!(
         approval_digest("a", &[EffectClass::Execute]),
         approval_digest("b", &[EffectClass::Execute])
@@ -246,7 +261,7 @@ fn an_overwrite_asks_for_authorization_then_applies_once_granted() {
     );
     // Already granted: applied straight away.
     let mut s = RunState::new(Flow::Quick, F);
-    s.authorizations = vec![EffectClass::MutateOverwrite];
+    s.authorizations = vec![grant("fixture.write", &[EffectClass::MutateOverwrite])];
     let run = Run::from_state(j, s);
     assert_eq!(run.at(), ("final", ""));
     // Approving a non-delegated row applies it at once.
@@ -254,10 +269,9 @@ fn an_overwrite_asks_for_authorization_then_applies_once_granted() {
     run.approve();
     assert_eq!(run.code(), None);
     assert_eq!(run.at(), ("final", ""));
-    assert!(
-        run.state
-            .authorizations
-            .contains(&EffectClass::MutateOverwrite)
+    assert_eq!(
+        run.state.authorizations,
+        [grant("fixture.write", &[EffectClass::MutateOverwrite])]
     );
 }
 
@@ -453,7 +467,12 @@ fn a_complete_result_applies_and_a_resend_is_refused() {
     assert_eq!(run.at(), ("execution", "fixture.validate"));
     assert!(run.last.applied.is_empty());
     assert_eq!(run.last.action.as_ref().unwrap().invocation.program, "npm");
-    assert!(run.state.authorizations.contains(&EffectClass::Execute));
+    assert!(
+        run.state
+            .authorizations
+            .iter()
+            .any(|g| g.digest == digest && g.classes.contains(&EffectClass::Execute))
+    );
     assert!(!run.state.effects.applied.contains(&EffectClass::Execute));
     assert!(!run.state.applied.contains(&"fixture.validate".to_owned()));
     assert_eq!(
@@ -571,7 +590,7 @@ fn ownership_comes_before_the_effect_gate() {
     assert_eq!(run.code(), Some("FLOW_TRANSITION_UNOWNED"));
     assert!(run.last.choices.is_empty());
     let mut s = RunState::new(Flow::Quick, F);
-    s.authorizations = vec![EffectClass::MutateOverwrite];
+    s.authorizations = vec![grant("fixture.w", &[EffectClass::MutateOverwrite])];
     let run = Run::from_state(Journey::fixture(Flow::Quick, &unowned, &[]), s);
     assert_eq!(run.code(), Some("FLOW_TRANSITION_UNOWNED"));
     assert!(run.state.applied.is_empty());

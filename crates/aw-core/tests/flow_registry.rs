@@ -329,7 +329,7 @@ fn docs_boundary_and_exclusions() {
         let j = Journey::builtin(f).unwrap();
         for d in &j.rows {
             if let Some(a) = &d.action {
-                let bound = aw_core::flow::binding::bind_action(a, "001-x").unwrap();
+                let bound = aw_core::flow::binding::bind_action(a, "001-x-quick", "quick").unwrap();
                 assert_eq!(
                     aw_core::flow::binding::docs_breach(&bound, &j.docs),
                     None,

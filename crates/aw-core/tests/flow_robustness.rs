@@ -58,7 +58,7 @@ proptest! {
     fn arbitrary_answers_never_panic(raw in json_fragment(), approval in proptest::option::of("[a-f0-9]{0,64}")) {
         let j = Journey::builtin(Flow::Quick).unwrap();
         for s in states() {
-            let turn = submit(s.clone(), &j, Submission { raw: &raw, approval: approval.as_deref(), evidence: &Default::default() });
+            let turn = submit(s.clone(), &j, Submission { raw: &raw, approval: approval.as_deref(), facts: &Default::default() });
             prop_assert!(turn.is_ok(), "{:?} at {:?}", turn.err(), s.boundary);
             let turn = turn.unwrap();
             prop_assert!(!turn.directive.next_action.is_empty());
@@ -100,7 +100,7 @@ fn extreme_attempt_numbers_are_safe() {
         Submission {
             raw: "{}",
             approval: None,
-            evidence: &Default::default(),
+            facts: &Default::default(),
         },
     )
     .expect_err("a ledger jumping to i64::MAX is refused");

@@ -184,7 +184,7 @@ fn an_unadvanced_or_finished_run_takes_no_answer() {
         aw_core::flow::submit::Submission {
             raw: "{}",
             approval: None,
-            evidence: &Default::default(),
+            facts: &Default::default(),
         },
     )
     .unwrap();
@@ -526,7 +526,7 @@ fn quick_authorization_decline_and_approval() {
     run.send(json!({"choice": STOP_LABEL}), None);
     assert_eq!(run.code(), Some("FLOW_BOUNDARY_DECLINED"));
     assert_eq!(run.last.outcome.as_str(), "cancelled");
-    assert!(!run.state.authorizations.contains(&EffectClass::Execute));
+    assert!(run.state.authorizations.is_empty());
     assert_eq!(decided(&run.state), before);
     run.send(json!({}), None);
     assert_eq!(run.code(), Some("FLOW_APPROVAL_MISSING"));
@@ -905,7 +905,7 @@ fn plan_new_adoption_applies_only_a_plan_the_disk_holds() {
     run.choose("Save the plan");
     assert_eq!(run.at(), ("execution", "plan-new.adoption"));
     // The reviewer's walk: nothing claimed, nothing written, the template sent as printed.
-    run.evidence = EvidenceFacts::default();
+    run.facts.evidence = EvidenceFacts::default();
     let next = run.last.next_action.clone();
     let at = next.find("{\"input_digest\"").unwrap();
     let template: serde_json::Value = serde_json::Deserializer::from_str(&next[at..])
@@ -994,7 +994,7 @@ fn plan_new_adoption_applies_only_a_plan_the_disk_holds() {
             Journey::builtin(Flow::PlanNew).unwrap(),
             fresh.state.clone(),
         );
-        run.evidence = EvidenceFacts {
+        run.facts.evidence = EvidenceFacts {
             root: "/w".into(),
             plans: vec![(path.into(), file.clone())],
         };
@@ -1014,7 +1014,7 @@ fn plan_new_adoption_applies_only_a_plan_the_disk_holds() {
         assert_eq!(run.at(), ("execution", "plan-new.adoption"));
     }
     // Claimed, written, named (here as the absolute claimed_path): applied.
-    run.evidence = EvidenceFacts {
+    run.facts.evidence = EvidenceFacts {
         root: "/w".into(),
         plans: vec![(path.into(), PlanFile::Text(plan.into()))],
     };

@@ -55,6 +55,7 @@ fn action_and_approval_digests_match_the_reference() {
             target: SESSION.into(),
             input: None,
         },
+        execution: None,
         evidence: vec!["quick.session-present".into()].into(),
         idempotent: true,
         recovery: "any text: the recovery is not covered".into(),

@@ -46,7 +46,7 @@ fn projections_follow_the_boundary() {
         Submission {
             raw: &raw,
             approval: None,
-            evidence: &Default::default(),
+            facts: &Default::default(),
         },
     )
     .unwrap();

@@ -1,8 +1,9 @@
 //! Helpers shared by the flow tests: fixture rows, and pure runs over a journey (no disk).
 
 use aw_core::flow::directive::ErrorView;
-use aw_core::flow::effects::approval_digest;
+use aw_core::flow::facts::Facts;
 use aw_core::flow::plan_evidence::{EvidenceFacts, PLAN_PUBLISHED, PlanFile};
+use aw_core::flow::proof::SOURCE_BOUNDED_EVIDENCE;
 use aw_core::flow::registry::Decision;
 use aw_core::flow::run::{Turn, advance};
 use aw_core::flow::submit::{Submission, submit};
@@ -67,9 +68,10 @@ pub struct Run<'a> {
     pub last: Directive,
     /// Whether the last call would have written.
     pub wrote: bool,
-    /// What the shell would find at the plan paths an answer names ([`published`] unless a
-    /// test changes it).
-    pub evidence: EvidenceFacts,
+    /// What the shell would observe for an answer: the plan paths it names ([`published`]
+    /// unless a test changes it), its artifacts' destinations, no live checkout (proofs are
+    /// checked for their shape only).
+    pub facts: Facts,
 }
 
 impl<'a> Run<'a> {
@@ -89,7 +91,10 @@ impl<'a> Run<'a> {
             state,
             last: directive,
             wrote: true,
-            evidence: published(),
+            facts: Facts {
+                evidence: published(),
+                ..Facts::default()
+            },
         }
     }
 
@@ -115,7 +120,7 @@ impl<'a> Run<'a> {
             Submission {
                 raw,
                 approval,
-                evidence: &self.evidence,
+                facts: &self.facts,
             },
         )
         .unwrap();
@@ -150,11 +155,9 @@ impl<'a> Run<'a> {
         self.send(json!({"choice": label}), None)
     }
 
-    /// Approves the authorization boundary in force with its right digest.
+    /// Approves the authorization boundary in force with the digest its next action quotes.
     pub fn approve(&mut self) -> &Directive {
-        let t = self.last.boundary.transition.clone().unwrap();
-        let row = self.journey.find(&t).unwrap();
-        let digest = approval_digest(&t, &row.effects());
+        let digest = approval_in(&self.last.next_action);
         self.send(json!({}), Some(&digest))
     }
 
@@ -173,7 +176,14 @@ impl<'a> Run<'a> {
                 } else {
                     "seen in the output".to_owned()
                 };
-                json!({"id": id, "passed": true, "detail": detail})
+                if id == SOURCE_BOUNDED_EVIDENCE {
+                    json!({"id": id, "passed": true, "detail": detail, "proof": {
+                        "kind": "inspection", "source": "workspace", "relative_cwd": ".",
+                        "checkout_digest": "test-checkout", "invocation": {"artifact": "SESSION.md"},
+                    }})
+                } else {
+                    json!({"id": id, "passed": true, "detail": detail})
+                }
             })
             .collect();
         json!({
@@ -195,7 +205,25 @@ impl<'a> Run<'a> {
     /// result, decision without signals).
     pub fn generic(&mut self) -> &Directive {
         match self.last.boundary.kind.as_str() {
-            "semantic" => self.signals(&[]),
+            "semantic" => {
+                let t = self.last.boundary.transition.clone().unwrap();
+                let row = self.journey.find(&t).unwrap();
+                if let Some(p) = &row.proposes {
+                    let path = format!("{}/001-x.md", p.destinations[0]);
+                    self.send(
+                        json!({"decisions": {"answer": "the bytes"},
+                               "artifacts": [{"path": path, "content": "# X\n"}]}),
+                        None,
+                    )
+                } else if row.scopes_sources {
+                    self.send(
+                        json!({"decisions": {"sources": ["workspace"], "plan": PLAN_PATH}}),
+                        None,
+                    )
+                } else {
+                    self.signals(&[])
+                }
+            }
             "human" => {
                 let l = self
                     .last
@@ -245,4 +273,10 @@ impl<'a> Run<'a> {
         }
         panic!("never reached {id}");
     }
+}
+
+/// The `--approval <digest>` a next action quotes.
+pub fn approval_in(next_action: &str) -> String {
+    let at = next_action.find("--approval ").expect("an approval in the next action") + 11;
+    next_action[at..at + 64].to_owned()
 }
