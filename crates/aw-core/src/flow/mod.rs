@@ -29,6 +29,7 @@ pub mod recover;
 pub mod registry;
 pub mod request;
 pub mod run;
+pub mod scope;
 pub mod source_boundary;
 pub mod state;
 pub mod state_parse;
