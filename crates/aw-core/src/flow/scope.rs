@@ -214,7 +214,7 @@ pub fn check(
     let plan_sources = source_boundary::check(text, declared).map_err(|failure| {
         ScopeRefusal::new(
             ScopeCode::Boundary(failure.code),
-            format!("'{plan}' cannot run in a checkout: {}", failure.message),
+            format!("'{plan}' cannot run yet. {}", failure.message),
             format!(
                 "{} Refine the plan with /w:plan-refine, then answer again.",
                 failure.action
@@ -235,10 +235,10 @@ pub fn check(
     if !missing.is_empty() || !extra.is_empty() {
         let mut difference = Vec::new();
         if !missing.is_empty() {
-            difference.push(format!("missing {}", missing.join(", ")));
+            difference.push(format!("missing: {}", missing.join(", ")));
         }
         if !extra.is_empty() {
-            difference.push(format!("not in the plan {}", extra.join(", ")));
+            difference.push(format!("not in the plan: {}", extra.join(", ")));
         }
         return Err(ScopeRefusal::new(
             ScopeCode::NotInPlan,
@@ -635,7 +635,7 @@ mod tests {
         assert!(
             refused
                 .message
-                .contains("missing workspace; not in the plan vecino"),
+                .contains("missing: workspace; not in the plan: vecino"),
             "{}",
             refused.message
         );
@@ -646,14 +646,14 @@ mod tests {
         );
         let fewer = run(json!({"plan": PLAN, "sources": ["acme"]})).unwrap_err();
         assert!(
-            fewer.message.ends_with(": missing workspace."),
+            fewer.message.ends_with(": missing: workspace."),
             "{}",
             fewer.message
         );
         let more =
             run(json!({"plan": PLAN, "sources": ["workspace", "acme", "vecino"]})).unwrap_err();
         assert!(
-            more.message.ends_with(": not in the plan vecino."),
+            more.message.ends_with(": not in the plan: vecino."),
             "{}",
             more.message
         );

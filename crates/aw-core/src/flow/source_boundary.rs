@@ -364,8 +364,7 @@ fn failures_of(
             message: "The plan does not declare its execution surface: it needs a \
                       '> Límite de ejecución: checkout' line before it can run."
                 .to_owned(),
-            action: "Open the plan with /w:plan-refine and add '> Límite de ejecución: checkout' \
-                     under its title."
+            action: "Add the line '> Límite de ejecución: checkout' under the plan's title."
                 .to_owned(),
             line: None,
         });
@@ -376,8 +375,8 @@ fn failures_of(
             message: "The plan has no phase: no '### F<n> — <name>' heading under its \
                       '## Tasks' section, so no phase declares the sources it edits."
                 .to_owned(),
-            action: "Open the plan with /w:plan-refine and write its phases under '## Tasks', \
-                     each with a '> Fuentes: <aliases>' line and its tasks."
+            action: "Write the plan's phases as '### F<n> — <name>' under '## Tasks', each with \
+                     a '> Fuentes: <aliases>' line and its tasks."
                 .to_owned(),
             line: None,
         });
