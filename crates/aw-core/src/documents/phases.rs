@@ -70,7 +70,7 @@ pub struct Phase {
 }
 
 /// The folded titles of the tasks section.
-const TASKS_TITLES: &[&str] = &["tasks", "tareas"];
+pub(crate) const TASKS_TITLES: &[&str] = &["tasks", "tareas"];
 /// Folded keys of a phase's state line.
 const STATE_KEYS: &[&str] = &["estado", "state", "status"];
 /// Folded keys of a phase's blocker line.

@@ -34,6 +34,8 @@ pub mod registry;
 pub mod rejections;
 pub mod request;
 pub mod run;
+pub mod scope;
+pub mod source_boundary;
 pub mod state;
 pub mod state_parse;
 pub mod submit;
