@@ -19,6 +19,11 @@ macro_rules! error_codes {
             /// Every code, in declaration order.
             pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$name,)+];
 
+            /// The code with this wire spelling.
+            pub fn from_wire(wire: &str) -> Option<ErrorCode> {
+                ErrorCode::ALL.iter().copied().find(|c| c.as_str() == wire)
+            }
+
             /// The wire spelling.
             pub fn as_str(self) -> &'static str {
                 match self {
@@ -139,6 +144,26 @@ error_codes! {
     WorklineCheckoutProofInvalid = "WORKLINE_CHECKOUT_PROOF_INVALID",
     /// A checkout proof whose digest is not the checkout's live one.
     WorklineCheckoutProofStale = "WORKLINE_CHECKOUT_PROOF_STALE",
+    /// A scope answer whose sources or plan are missing or malformed.
+    FlowScopeInvalid = "FLOW_SCOPE_INVALID",
+    /// A scope plan that is not a Markdown file under the plan folder.
+    FlowScopePlanOutsideCanon = "FLOW_SCOPE_PLAN_OUTSIDE_CANON",
+    /// A scope alias the WORKSPACE block does not declare.
+    FlowScopeUnknownSource = "FLOW_SCOPE_UNKNOWN_SOURCE",
+    /// A scope plan that cannot be read.
+    FlowScopePlanUnreadable = "FLOW_SCOPE_PLAN_UNREADABLE",
+    /// Scope aliases that are not exactly the plan's phase sources.
+    FlowScopeNotInPlan = "FLOW_SCOPE_NOT_IN_PLAN",
+    /// A plan without its checkout execution surface or without any phase.
+    PlanSourceBoundaryMissing = "PLAN_SOURCE_BOUNDARY_MISSING",
+    /// A plan phase or task naming a source the workspace does not declare, or none.
+    PlanSourceUnknown = "PLAN_SOURCE_UNKNOWN",
+    /// A plan task naming a source its phase does not.
+    PlanTaskSourceOutsidePhase = "PLAN_TASK_SOURCE_OUTSIDE_PHASE",
+    /// A plan closing clause that points at a remote place.
+    PlanSourceExternalClosure = "PLAN_SOURCE_EXTERNAL_CLOSURE",
+    /// A plan closing clause that names no local proof.
+    PlanSourceLocalProofMissing = "PLAN_SOURCE_LOCAL_PROOF_MISSING",
     /// The reported invocation differs from the sealed action.
     FlowActionMismatch = "FLOW_ACTION_MISMATCH",
     /// The boundary's action changed after it was emitted (aw upgraded mid-run).
@@ -448,8 +473,6 @@ error_codes! {
     FlowDirectiveAuthorizationWithoutGap = "FLOW_DIRECTIVE_AUTHORIZATION_WITHOUT_GAP",
     /// An effect class that is not planned.
     FlowDirectiveEffectUnplanned = "FLOW_DIRECTIVE_EFFECT_UNPLANNED",
-    /// An effect class approved but not authorized.
-    FlowDirectiveEffectUnauthorized = "FLOW_DIRECTIVE_EFFECT_UNAUTHORIZED",
     /// A blocked boundary without its cause.
     FlowDirectiveBlockedWithoutCause = "FLOW_DIRECTIVE_BLOCKED_WITHOUT_CAUSE",
     /// The trace lists a step twice.

@@ -389,8 +389,9 @@ fn refused_results_change_nothing_decided() {
     for (code, tweak) in cases {
         let mut run = at_seed(&rows);
         let before = decided(&run.state);
-        // A stale answer spends nothing; every other refusal spends one attempt.
-        let spent = run.state.attempts.len() + usize::from(code != "FLOW_ANSWER_STALE");
+        // Only an evaluated answer spends an attempt: a stale or malformed one does not.
+        let spent = run.state.attempts.len()
+            + usize::from(!["FLOW_ANSWER_STALE", "FLOW_RESULT_INVALID"].contains(&code));
         let mut r = run.result();
         tweak(&mut r);
         run.send(r, None);

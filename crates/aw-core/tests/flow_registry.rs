@@ -11,7 +11,7 @@ fn reg() -> &'static Registry {
     Registry::get()
 }
 
-/// The composed journeys of the reference v21.3.0.
+/// The composed journeys of the reference v22.4.2.
 const JOURNEYS: &[(&str, &[&str])] = &[
     (
         "spec-refine",
@@ -19,6 +19,7 @@ const JOURNEYS: &[(&str, &[&str])] = &[
             "chassis.docs-boundary",
             "chassis.research-exhaustion",
             "spec-refine.session",
+            "spec-refine.escalation-adoption",
             "spec-refine.baseline-scope",
             "spec-refine.change-shape-gate",
             "spec-refine.split-signal",
@@ -33,8 +34,9 @@ const JOURNEYS: &[(&str, &[&str])] = &[
             "spec-refine.design-reuse",
             "spec-refine.design-publication",
             "spec-refine.ready-gate",
+            "spec-refine.save-proposal",
             "spec-refine.save-confirmation",
-            "spec-refine.status-promotion",
+            "spec-refine.publication",
             "chassis.finalize",
         ],
     ),
@@ -55,7 +57,9 @@ const JOURNEYS: &[(&str, &[&str])] = &[
             "plan-new.split-gate",
             "plan-new.split-choice",
             "plan-new.coherence-gate",
+            "plan-new.save-proposal",
             "plan-new.save-confirmation",
+            "plan-new.publication",
             "plan-new.adoption",
             "chassis.finalize",
         ],
@@ -66,6 +70,7 @@ const JOURNEYS: &[(&str, &[&str])] = &[
             "chassis.docs-boundary",
             "chassis.research-exhaustion",
             "plan-refine.session",
+            "plan-refine.escalation-adoption",
             "plan-refine.journey-map",
             "plan-refine.preserve-validated",
             "plan-refine.batch-eligibility-signal",
@@ -73,9 +78,10 @@ const JOURNEYS: &[(&str, &[&str])] = &[
             "plan-refine.batch-isolation",
             "plan-refine.split-signal",
             "plan-refine.executability-gate",
-            "plan-refine.save-confirmation",
             "plan-refine.split-in-place",
-            "plan-refine.normalize-on-write",
+            "plan-refine.save-proposal",
+            "plan-refine.save-confirmation",
+            "plan-refine.publication",
             "chassis.finalize",
         ],
     ),
@@ -93,10 +99,14 @@ const JOURNEYS: &[(&str, &[&str])] = &[
             "plan-exec.batch-inference",
             "plan-exec.batch-isolation",
             "plan-exec.design-precondition",
+            "plan-exec.source-scope",
+            "plan-exec.unit-acquisition",
             "plan-exec.branch-precondition",
             "plan-exec.implementation",
             "plan-exec.deviation-recognition",
+            "plan-exec.deviation-eligibility",
             "plan-exec.deviation-gate",
+            "plan-exec.escalation-package",
             "plan-exec.pending-effects",
             "plan-exec.task-marking",
             "plan-exec.phase-state-transition",
@@ -106,8 +116,9 @@ const JOURNEYS: &[(&str, &[&str])] = &[
             "plan-exec.final-validation",
             "plan-exec.commit-enablement",
             "plan-exec.commit-authorization",
-            "plan-exec.plan-done",
             "plan-exec.commit-execution",
+            "plan-exec.unit-integration",
+            "plan-exec.plan-done",
             "chassis.finalize",
         ],
     ),
@@ -142,7 +153,7 @@ const JOURNEYS: &[(&str, &[&str])] = &[
 #[test]
 fn the_registry_parses_with_unique_ids() {
     let r = reg();
-    assert_eq!(r.decisions.len(), 129);
+    assert_eq!(r.decisions.len(), 141);
     let ids: HashSet<_> = r.decisions.iter().map(|d| &d.id).collect();
     assert_eq!(ids.len(), r.decisions.len());
     assert!(
@@ -184,7 +195,7 @@ fn journeys_compose_as_the_reference() {
             .len()
     })
     .collect();
-    assert_eq!(sizes, [21, 20, 17, 14, 27]);
+    assert_eq!(sizes, [21, 22, 19, 16, 32]);
 }
 
 #[test]
@@ -264,7 +275,7 @@ fn every_row_is_well_formed() {
         .filter(|d| d.authority != Authority::Cli)
         .map(|d| &*d.id)
         .collect();
-    assert_eq!(non_cli.len(), 46);
+    assert_eq!(non_cli.len(), 56);
     assert_eq!(
         non_cli[..3],
         [
@@ -339,7 +350,7 @@ fn docs_boundary_and_exclusions() {
             }
         }
     }
-    assert_eq!(r.command_exclusions.len(), 36);
+    assert_eq!(r.command_exclusions.len(), 38);
     let scoped: HashSet<&str> = r
         .decisions
         .iter()
@@ -401,14 +412,14 @@ fn conditional_effects_are_pinned() {
         })
         .map(|d| &*d.id)
         .collect();
-    // plan-new.adoption is one of them: its reading waits for the plan written at its claim.
-    assert!(others.contains(&"plan-new.adoption"));
-    assert_eq!(others.len(), 13, "{others:?}");
+    // v22: fifteen, and none of them conditional (plan-refine.split-in-place has no action).
+    assert!(others.contains(&"plan-exec.unit-integration"));
+    assert_eq!(others.len(), 15, "{others:?}");
     let conditioned: Vec<_> = others
         .iter()
         .filter(|id| r.decision(id).unwrap().condition.is_some())
         .collect();
-    assert_eq!(conditioned, [&"plan-refine.split-in-place"]);
+    assert!(conditioned.is_empty(), "{conditioned:?}");
 }
 
 #[test]
@@ -448,21 +459,28 @@ fn tranche_rules_live_as_data() {
         [
             "spec-refine.session",
             "spec-refine.ready-gate",
-            "spec-refine.status-promotion",
+            "spec-refine.publication",
             "chassis.finalize"
         ]
     );
-    for id in ["plan-exec.branch-precondition", "quick.branch-precondition"] {
-        assert_eq!(
-            r.decision(id)
-                .unwrap()
-                .action
-                .as_ref()
-                .unwrap()
-                .invocation
-                .args[..],
-            ["sources", "--verbose"]
-        );
+    let args = |id: &str| {
+        r.decision(id)
+            .unwrap()
+            .action
+            .as_ref()
+            .unwrap()
+            .invocation
+            .args
+            .iter()
+            .map(|a| a.to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(args("quick.branch-precondition"), ["sources", "--verbose"]);
+    for id in [
+        "plan-exec.branch-precondition",
+        "plan-exec.commit-execution",
+    ] {
+        assert_eq!(args(id), ["worktree", "list", "--code", "{code}"]);
     }
     let exec = r.decision("plan-exec.commit-execution").unwrap();
     assert_eq!(
@@ -486,25 +504,37 @@ fn tranche_rules_live_as_data() {
             "plan-exec.final-validation",
             "plan-exec.commit-enablement",
             "plan-exec.commit-authorization",
-            "plan-exec.plan-done",
             "plan-exec.commit-execution",
+            "plan-exec.unit-integration",
+            "plan-exec.plan-done",
+        ],
+    );
+    order(
+        "plan-exec",
+        &[
+            "plan-exec.source-scope",
+            "plan-exec.unit-acquisition",
+            "plan-exec.branch-precondition",
+            "plan-exec.implementation",
         ],
     );
     order(
         "plan-refine",
         &[
             "plan-refine.executability-gate",
-            "plan-refine.save-confirmation",
             "plan-refine.split-in-place",
-            "plan-refine.normalize-on-write",
+            "plan-refine.save-proposal",
+            "plan-refine.save-confirmation",
+            "plan-refine.publication",
         ],
     );
     order(
         "spec-refine",
         &[
             "spec-refine.ready-gate",
+            "spec-refine.save-proposal",
             "spec-refine.save-confirmation",
-            "spec-refine.status-promotion",
+            "spec-refine.publication",
         ],
     );
     for f in ["plan-new", "plan-refine", "plan-exec"] {
@@ -571,11 +601,11 @@ fn rows_by_document_and_scope() {
     // commits, databases) and batches (the three plan flows).
     assert_eq!(count(&["quick"], "guides/quick.md"), 12);
     assert_eq!(count(&["quick"], "guides/code.md"), 6);
-    assert_eq!(count(&["spec-refine"], "guides/spec-refine.md"), 17);
-    assert_eq!(count(&["plan-new"], "guides/plan-new.md"), 11);
-    assert_eq!(count(&["plan-refine"], "guides/plan-refine.md"), 8);
-    assert_eq!(count(&["plan-exec"], "guides/plan-exec.md"), 16);
-    assert_eq!(count(&["plan-exec"], "guides/code.md"), 5);
+    assert_eq!(count(&["spec-refine"], "guides/spec-refine.md"), 19);
+    assert_eq!(count(&["plan-new"], "guides/plan-new.md"), 13);
+    assert_eq!(count(&["plan-refine"], "guides/plan-refine.md"), 10);
+    assert_eq!(count(&["plan-exec"], "guides/plan-exec.md"), 19);
+    assert_eq!(count(&["plan-exec"], "guides/code.md"), 7);
     assert_eq!(
         count(
             &["plan-new", "plan-refine", "plan-exec"],
@@ -589,13 +619,13 @@ fn rows_by_document_and_scope() {
         .iter()
         .filter(|d| ["plan-new", "plan-refine", "plan-exec"].contains(&&*d.scope))
         .count();
-    assert_eq!(plan, 49);
+    assert_eq!(plan, 58);
     assert_eq!(
         r.decisions
             .iter()
             .filter(|d| d.scope.starts_with("cmd:"))
             .count(),
-        31
+        32
     );
     let design = r
         .decisions

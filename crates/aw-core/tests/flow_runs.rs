@@ -4,6 +4,7 @@
 //! flow-human-boundary suites).
 
 use crate::common::{Run, decided};
+use aw_core::flow::proposal::Seen;
 use aw_core::flow::recover::recover;
 use aw_core::flow::state::Observation;
 use aw_core::flow::{EffectClass, Flow, Journey, RunState};
@@ -73,8 +74,9 @@ fn five_failure_modes_change_nothing_decided() {
         assert_eq!(run.code(), Some(code), "{raw}");
         assert_eq!(run.at(), ("semantic", "quick.entry-gate-signal"));
         assert_eq!(decided(&run.state), before);
-        assert!(run.wrote, "a refusal that reached validation is recorded");
-        assert_eq!(run.state.attempts.len(), 1);
+        // A malformed envelope spends nothing (v22): the boundary stays answerable.
+        assert!(!run.wrote, "an envelope refusal writes nothing");
+        assert_eq!(run.state.attempts.len(), 0);
         assert!(!run.last.next_action.is_empty() && !run.error().action.is_empty());
     }
     let mut run = quick();
@@ -253,12 +255,11 @@ fn refusals_do_not_make_the_boundary_stale() {
     assert_eq!(run.state.recorded_at("quick.entry-gate-signal"), 2);
 }
 
-/// Quick, walked with no signals to the convergence gate's execution boundary.
+/// Quick, walked with no signals to the convergence gate's execution boundary (the run's
+/// custody covers its `execute`: no authorization is asked).
 fn at_convergence_execution() -> Run<'static> {
     let mut run = quick();
     run.walk_to("quick.convergence-gate");
-    assert_eq!(run.at(), ("authorization", "quick.convergence-gate"));
-    run.approve();
     assert_eq!(run.at(), ("execution", "quick.convergence-gate"));
     run
 }
@@ -266,19 +267,21 @@ fn at_convergence_execution() -> Run<'static> {
 #[test]
 fn an_exhausted_execution_stays_blocked_until_recovered() {
     let mut run = at_convergence_execution();
-    // The approval was the first recorded attempt at this transition: two refusals exhaust it.
-    for _ in 0..2 {
+    // Three refused results that applied nothing: no trace, three attempts.
+    for _ in 0..3 {
         let mut r = run.result();
         r["validations"][0]["passed"] = json!(false);
+        r["effects"]["applied"] = json!([]);
         run.send(r, None);
     }
     assert_eq!(run.code(), Some("FLOW_BOUNDARY_EXHAUSTED"));
-    assert!(run.error().action.contains("outside the run"));
+    assert!(run.error().action.contains("aw flow recover --session"));
+    assert!(run.state.events.is_empty());
     run.advance();
     assert_eq!(
         run.at(),
         ("blocked", "quick.convergence-gate"),
-        "not degradable"
+        "a delegated step nobody ran is not degradable"
     );
     assert!(run.last.applied.is_empty());
     // recover: --transition must name the boundary in force.
@@ -287,11 +290,13 @@ fn an_exhausted_execution_stays_blocked_until_recovered() {
     assert_eq!(e.code, "FLOW_RECOVERY_OTHER_BOUNDARY");
     let turn = recover(run.state.clone(), &j, Some("quick.convergence-gate")).unwrap();
     assert_eq!(turn.directive.boundary.kind.as_str(), "execution");
+    assert!(turn.directive.applied.is_empty());
     assert_eq!(
         turn.state.recorded_at("quick.convergence-gate"),
         3,
         "history is kept"
     );
+    assert_eq!(turn.state.granted.get("quick.convergence-gate"), Some(&3));
     assert_eq!(turn.state.attempts_at("quick.convergence-gate"), 0);
     let e = recover(turn.state.clone(), &j, None).unwrap_err();
     assert_eq!(e.code, "FLOW_RECOVERY_NOT_NEEDED");
@@ -303,45 +308,35 @@ fn an_exhausted_execution_stays_blocked_until_recovered() {
 
 #[test]
 fn recover_refuses_what_it_cannot_verify() {
-    // A non-idempotent action whose attempts were spent.
-    let mut run = Run::builtin(Flow::PlanExec, "031-x-plan-exec");
-    for _ in 0..40 {
-        if run.at().1 == "plan-exec.pending-effects" {
-            run.signals(&["plan.commit-pending"]);
-            continue;
-        }
-        if run.at().1 == "plan-exec.commit-execution" && run.at().0 == "execution" {
-            break;
-        }
-        run.generic();
-        assert_eq!(run.code(), None, "{:?}", run.at());
-    }
-    assert_eq!(run.at(), ("execution", "plan-exec.commit-execution"));
-    while run.at().0 == "execution" {
+    // Refused results that said they executed something: the trace is material.
+    let mut run = at_convergence_execution();
+    for _ in 0..3 {
         let mut r = run.result();
         r["outcome"] = json!("failed");
         run.send(r, None);
     }
     assert_eq!(run.code(), Some("FLOW_BOUNDARY_EXHAUSTED"));
-    let j = Journey::builtin(Flow::PlanExec).unwrap();
-    assert_eq!(
-        recover(run.state.clone(), &j, None).unwrap_err().code,
-        "FLOW_RECOVERY_EFFECTS_APPLIED"
-    );
-    // An exhausted execution whose sealed action is not the one emitted now.
+    let failed = run.state.events.last().unwrap();
+    assert_eq!(failed["kind"], "failed");
+    assert_eq!(failed["effects"], json!(["execute"]));
+    assert_eq!(run.state.events.len(), 1, "a restated failure is one fact");
+    let j = Journey::builtin(Flow::Quick).unwrap();
+    let e = recover(run.state.clone(), &j, None).unwrap_err();
+    assert_eq!(e.code, "FLOW_RECOVERY_EFFECTS_APPLIED");
+    assert!(e.message.contains("aw session-artifacts"), "{}", e.message);
+    // An internal action begun and never settled: nobody can say what it did.
     let mut run = at_convergence_execution();
-    for _ in 0..2 {
+    for _ in 0..3 {
         let mut r = run.result();
-        r["outcome"] = json!("failed");
+        r["validations"][0]["passed"] = json!(false);
+        r["effects"]["applied"] = json!([]);
         run.send(r, None);
     }
-    run.state.pending_action.as_mut().unwrap().digest = "0".repeat(64);
-    let j = Journey::builtin(Flow::Quick).unwrap();
-    assert_eq!(
-        recover(run.state.clone(), &j, None).unwrap_err().code,
-        "FLOW_RECOVERY_EXECUTION_UNVERIFIED"
-    );
-    // Nothing to recover on a fresh boundary or a finished run.
+    run.state.pending_action.as_mut().unwrap().attempted = true;
+    let e = recover(run.state.clone(), &j, None).unwrap_err();
+    assert_eq!(e.code, "FLOW_RECOVERY_EXECUTION_UNVERIFIED");
+    assert!(e.action.contains("aw flow advance"));
+    // Nothing to recover on a fresh boundary.
     let run = quick();
     assert_eq!(
         recover(run.state.clone(), &j, None).unwrap_err().code,
@@ -514,41 +509,55 @@ fn quick_convergence_and_db_rules() {
 }
 
 #[test]
-fn quick_authorization_decline_and_approval() {
-    let mut run = quick();
-    run.walk_to("quick.convergence-gate");
-    let r = Journey::builtin(Flow::Quick).unwrap();
+fn an_authorization_is_declined_refused_and_approved_over_its_own_seal() {
+    // v22: the integration of the session's units is the row that still asks a person.
+    let mut run = Run::builtin(Flow::PlanExec, "031-x-plan-exec");
+    run.walk_to("plan-exec.unit-integration");
+    assert_eq!(run.at(), ("authorization", "plan-exec.unit-integration"));
+    let j = Journey::builtin(Flow::PlanExec).unwrap();
+    let row = j.find("plan-exec.unit-integration").unwrap();
+    let seal = aw_core::flow::effects::approval_digest(&row.id, &row.effects());
     assert_eq!(
-        r.find("quick.convergence-gate").unwrap().effects(),
-        [EffectClass::Execute]
+        seal,
+        "da5cda501e4895163bd51320a202b086410427a8b3797b10bd5a06812040e119"
     );
+    assert!(run.last.next_action.contains(&format!("--approval {seal}")));
     let before = decided(&run.state);
     run.send(json!({"choice": STOP_LABEL}), None);
     assert_eq!(run.code(), Some("FLOW_BOUNDARY_DECLINED"));
     assert_eq!(run.last.outcome.as_str(), "cancelled");
-    assert!(run.state.authorizations.is_empty());
     assert_eq!(decided(&run.state), before);
     run.send(json!({}), None);
     assert_eq!(run.code(), Some("FLOW_APPROVAL_MISSING"));
     assert!(run.error().action.contains("--approval"));
-    run.send(json!({}), Some(&"0".repeat(64)));
-    assert_eq!(run.code(), Some("FLOW_APPROVAL_MISMATCH"));
-    assert_eq!(decided(&run.state), before);
-    // An approval digest replayed from another transition is refused the same way.
-    let other =
-        aw_core::flow::effects::approval_digest("chassis.finalize", &[EffectClass::Execute]);
-    run.send(json!({}), Some(&other));
+    let mut mismatched = Run::from_state(j.clone(), run.state.clone());
+    mismatched.send(json!({}), Some(&"0".repeat(64)));
+    assert_eq!(mismatched.code(), Some("FLOW_APPROVAL_MISMATCH"));
+    assert_eq!(decided(&mismatched.state), before);
+    // The approval holds: the step resolves to its execution, with one grant over its seal.
+    run.send(json!({}), Some(&seal));
+    assert_eq!(run.code(), None);
+    assert_eq!(run.at(), ("execution", "plan-exec.unit-integration"));
+    let grant = run
+        .state
+        .authorizations
+        .iter()
+        .find(|g| g.digest == seal)
+        .expect("a grant over the seal");
     assert_eq!(
-        run.code(),
-        Some("FLOW_BOUNDARY_EXHAUSTED"),
-        "the third refusal exhausts"
+        grant.classes,
+        [EffectClass::Execute, EffectClass::MutateOverwrite]
+    );
+    assert_eq!(
+        run.last.authorizations,
+        [EffectClass::Execute, EffectClass::MutateOverwrite]
     );
 }
 
 #[test]
 fn every_journey_reaches_final_answered_generically() {
     for flow in Flow::ALL {
-        let mut run = Run::builtin(flow, "041-x");
+        let mut run = Run::builtin(flow, &format!("041-x-{}", flow.as_str()));
         for _ in 0..40 {
             if run.at().0 == "final" {
                 break;
@@ -616,30 +625,76 @@ fn spec_refine_tranche() {
             .skipped
             .contains(&"spec-refine.ideation-consent".to_owned())
     );
-    run.walk_to("spec-refine.status-promotion");
-    assert_eq!(run.at().0, "authorization");
-    assert!(run.last.action.is_none());
-    run.approve();
-    assert_eq!(run.at(), ("execution", "spec-refine.status-promotion"));
-    assert!(
-        !run.state
-            .effects
-            .applied
-            .contains(&EffectClass::MutateOverwrite)
+    run.walk_to("spec-refine.save-proposal");
+    let at_proposal = run.state.clone();
+    // The bytes of an existing spec: an overwrite, which a person must approve.
+    let spec = "docs/specs/001-spec-x.md";
+    run.facts.proposal.destinations.insert(
+        spec.to_owned(),
+        Seen::Present(aw_core::flow::proposal::base_digest("old\n")),
     );
-    let mut r = run.result();
-    r["effects"]["applied"] = json!([]);
-    run.send(r, None);
-    assert_eq!(run.code(), Some("FLOW_EFFECT_PARTIAL"));
-    assert!(run.error().message.contains("mutate_overwrite"));
+    run.send(
+        json!({"decisions": {"answer": "refined"}, "artifacts": [{"path": spec, "content": "# x\n"}]}),
+        None,
+    );
+    assert_eq!(run.code(), None);
+    assert_eq!(run.at(), ("human", "spec-refine.save-confirmation"));
+    let p = run
+        .last
+        .proposal
+        .clone()
+        .expect("the preview at the deciding row");
+    assert_eq!(p.preview.len(), 1);
+    assert_eq!((p.preview[0].bytes, p.preview[0].overwrite), (4, true));
+    assert_eq!(p.requires_approval, [EffectClass::MutateOverwrite]);
+    assert!(run.last.next_action.contains("`proposal`"));
+    let labels: Vec<_> = run
+        .last
+        .choices
+        .iter()
+        .map(|c| c.label.to_string())
+        .collect();
+    assert_eq!(labels[..2], ["Approve and save", "Refine"]);
+    let refine_from = run.state.clone();
+    run.choose("Approve and save");
+    assert_eq!(run.code(), None);
+    let grant = &run.state.authorizations[0];
+    assert_eq!(grant.digest, p.digest);
+    assert_eq!(grant.destinations, [spec]);
+    assert_eq!(grant.classes, [EffectClass::MutateOverwrite]);
+    // Without an executor the publication is an ordinary execution boundary, over the proposal.
+    assert_eq!(run.at(), ("execution", "spec-refine.publication"));
+    assert_eq!(
+        run.last.proposal.as_ref().map(|v| &v.digest),
+        Some(&p.digest)
+    );
     run.execute();
     assert_eq!(run.code(), None);
     assert!(
-        run.state
-            .effects
-            .applied
-            .contains(&EffectClass::MutateOverwrite)
+        run.state.proposal.is_none(),
+        "a publication clears the proposal"
     );
+    // Refining instead unseats it: the publication is passed over, nothing written.
+    let mut refine = Run::from_state(Journey::builtin(Flow::SpecRefine).unwrap(), refine_from);
+    refine.choose("Refine");
+    assert!(refine.state.proposal.is_none());
+    let step = refine
+        .last
+        .applied
+        .iter()
+        .find(|s| s.transition == "spec-refine.publication")
+        .expect("the publication passed over");
+    assert!(
+        step.reason
+            .as_deref()
+            .unwrap()
+            .contains("nothing was written")
+    );
+    // An answer without its bytes spends nothing.
+    let mut bare = Run::from_state(Journey::builtin(Flow::SpecRefine).unwrap(), at_proposal);
+    bare.signals(&[]);
+    assert_eq!(bare.code(), Some("FLOW_ARTIFACTS_MISSING"));
+    assert!(!bare.wrote);
 }
 
 #[test]
@@ -723,9 +778,7 @@ fn plan_exec_tranche() {
         "plan.plan-closable",
         "plan.commit-pending",
     ]);
-    assert_eq!(isolated.at(), ("authorization", "plan-exec.task-marking"));
-    assert!(isolated.last.action.is_none());
-    isolated.approve();
+    // v22: custody covers the plan's own writes; an execution boundary straight away.
     assert_eq!(isolated.at(), ("execution", "plan-exec.task-marking"));
     assert!(
         !isolated
@@ -743,11 +796,10 @@ fn plan_exec_tranche() {
             .contains(&EffectClass::MutateOverwrite)
     );
     isolated.walk_to("plan-exec.validation-execution");
-    assert_eq!(isolated.at().0, "authorization");
-    isolated.approve();
     assert_eq!(isolated.at().0, "execution");
     let mut r = isolated.result();
     r["validations"][0]["passed"] = json!(false);
+    r["effects"]["applied"] = json!([]);
     isolated.send(r, None);
     assert_eq!(isolated.code(), Some("FLOW_EVIDENCE_MISSING"));
     for t in [
@@ -769,20 +821,32 @@ fn plan_exec_tranche() {
         ]
     );
     isolated.choose("Approve the batch commits");
-    assert_eq!(isolated.at(), ("execution", "plan-exec.plan-done"));
-    assert!(
-        !isolated
-            .state
-            .applied
-            .contains(&"plan-exec.commit-execution".to_owned())
-    );
-    isolated.execute();
-    // `execute` was granted at the validation: the commit goes straight to execution.
+    // The approval granted the commit's own seal: an execution boundary, no authorization.
     assert_eq!(isolated.at(), ("execution", "plan-exec.commit-execution"));
+    let commit = j();
+    let commit = commit.find("plan-exec.commit-execution").unwrap();
+    let seal = aw_core::flow::effects::approval_digest(&commit.id, &commit.effects());
+    assert!(
+        isolated
+            .state
+            .authorizations
+            .iter()
+            .any(|g| g.digest == seal)
+    );
     assert_eq!(
         isolated.last.action.as_ref().unwrap().invocation.args[..],
-        ["sources", "--verbose"]
+        ["worktree", "list", "--code", "031-x-plan-exec"]
     );
+    isolated.execute();
+    // The units are integrated before the plan is sealed done.
+    assert_eq!(
+        isolated.at(),
+        ("authorization", "plan-exec.unit-integration")
+    );
+    isolated.approve();
+    assert_eq!(isolated.at(), ("execution", "plan-exec.unit-integration"));
+    isolated.execute();
+    assert_eq!(isolated.at(), ("execution", "plan-exec.plan-done"));
 }
 
 #[test]
@@ -902,8 +966,10 @@ fn plan_new_adoption_applies_only_a_plan_the_disk_holds() {
     let folder = "041-demo-plan-new";
     let mut run = Run::builtin(Flow::PlanNew, folder);
     run.walk_to("plan-new.save-confirmation");
-    run.choose("Save the plan");
-    assert_eq!(run.at(), ("execution", "plan-new.adoption"));
+    run.choose("Approve and save");
+    // Answered as an external result (no executor here), the publication's evidence is the
+    // plan on disk.
+    assert_eq!(run.at(), ("execution", "plan-new.publication"));
     // The reviewer's walk: nothing claimed, nothing written, the template sent as printed.
     run.facts.evidence = EvidenceFacts::default();
     let next = run.last.next_action.clone();
@@ -921,7 +987,7 @@ fn plan_new_adoption_applies_only_a_plan_the_disk_holds() {
         "{}",
         run.error().message
     );
-    assert_eq!(run.at(), ("execution", "plan-new.adoption"));
+    assert_eq!(run.at(), ("execution", "plan-new.publication"));
     assert!(run.wrote, "the refusal spends an attempt");
     let action = &run.error().action;
     assert!(
@@ -988,7 +1054,7 @@ fn plan_new_adoption_applies_only_a_plan_the_disk_holds() {
     ];
     let mut fresh = Run::builtin(Flow::PlanNew, folder);
     fresh.walk_to("plan-new.save-confirmation");
-    fresh.choose("Save the plan");
+    fresh.choose("Approve and save");
     for (detail, file, why) in cases {
         let mut run = Run::from_state(
             Journey::builtin(Flow::PlanNew).unwrap(),
@@ -1011,7 +1077,7 @@ fn plan_new_adoption_applies_only_a_plan_the_disk_holds() {
             "{why}: {}",
             run.error().message
         );
-        assert_eq!(run.at(), ("execution", "plan-new.adoption"));
+        assert_eq!(run.at(), ("execution", "plan-new.publication"));
     }
     // Claimed, written, named (here as the absolute claimed_path): applied.
     run.facts.evidence = EvidenceFacts {
@@ -1022,29 +1088,41 @@ fn plan_new_adoption_applies_only_a_plan_the_disk_holds() {
     r["input_digest"] = json!(run.last.state_digest);
     run.send(r, None);
     assert_eq!(run.code(), None, "{:?}", run.last.error);
+    assert!(
+        run.state
+            .applied
+            .contains(&"plan-new.publication".to_owned())
+    );
     assert!(run.state.applied.contains(&"plan-new.adoption".to_owned()));
     assert_eq!(run.at().1, "chassis.finalize");
 }
 
-/// Issue 20 (point 10): after the save choice, plan-new stops until the plan is on the board,
-/// and says how: claim the number for this session and write the plan at the claimed path.
+/// v22: plan-new claims the plan's number itself, with the slug of the session's folder, before
+/// the plan is shaped; a folder with no slug cannot bind the claim.
 #[test]
-fn plan_new_waits_for_the_plan_written_at_its_claimed_number() {
+fn plan_new_claims_its_number_with_the_session_slug() {
     let mut run = Run::builtin(Flow::PlanNew, "041-demo-plan-new");
-    run.walk_to("plan-new.save-confirmation");
-    run.choose("Save the plan");
-    assert_eq!(run.at(), ("execution", "plan-new.adoption"));
+    run.walk_to("plan-new.numbering");
+    assert_eq!(run.at(), ("execution", "plan-new.numbering"));
     let action = run.last.action.as_ref().unwrap();
-    assert_eq!(action.invocation.args[..], ["status", "--json"]);
-    assert_eq!(action.evidence[..], ["plan.propuesta-publicada"]);
-    let next = &run.last.next_action;
-    assert!(
-        next.contains(
-            "`aw next-number docs/plans --claim plan-<slug>.md --code 041-demo-plan-new`"
-        ) && next.contains("the plan written at the `claimed_path`")
-            && next.contains("make that true first"),
-        "{next}"
+    assert_eq!(
+        action.invocation.args[..],
+        [
+            "next-number",
+            "docs/plans",
+            "--claim",
+            "plan-demo.md",
+            "--code",
+            "041-demo-plan-new"
+        ]
     );
-    // Nothing is credited without the reading: the session is not closed yet.
+    assert_eq!(action.evidence[..], ["plan.numero-reclamado"]);
     assert!(run.last.pending.contains(&"chassis.finalize".to_owned()));
+    let mut bare = Run::builtin(Flow::PlanNew, "041-demo");
+    while bare.at().0 != "blocked" {
+        bare.generic();
+    }
+    assert_eq!(bare.at(), ("blocked", "plan-new.numbering"));
+    assert_eq!(bare.code(), Some("FLOW_ACTION_UNBOUND"));
+    assert!(bare.error().action.contains("-plan-new"));
 }

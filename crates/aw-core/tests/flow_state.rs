@@ -119,14 +119,32 @@ fn reading_fails_closed_in_order() {
         ("scope", json!({"plan": "p", "sources": []})),
         ("scope", json!({"plan": " ", "sources": ["workspace"]})),
         ("scope", json!("p")),
-        ("events", json!([{"kind": "executed", "transition": "t", "operation": "o"}])),
-        ("events", json!([{"kind": "failed", "transition": "t", "operation": "o", "code": "c", "message": "m"}])),
-        ("events", json!([{"kind": "other", "transition": "t", "operation": "o"}])),
-        ("authorizations", json!([{"digest": "", "destinations": [], "classes": []}])),
+        (
+            "events",
+            json!([{"kind": "executed", "transition": "t", "operation": "o"}]),
+        ),
+        (
+            "events",
+            json!([{"kind": "failed", "transition": "t", "operation": "o", "code": "c", "message": "m"}]),
+        ),
+        (
+            "events",
+            json!([{"kind": "other", "transition": "t", "operation": "o"}]),
+        ),
+        (
+            "authorizations",
+            json!([{"digest": "", "destinations": [], "classes": []}]),
+        ),
         ("authorizations", json!([{"digest": "d", "classes": []}])),
-        ("proposal", json!({"operation": "o", "digest": "d", "artifacts": [], "bases": [], "scope": {"sensitive_sources": false, "scope_expanded": false}, "effects": [], "requires_approval": []})),
+        (
+            "proposal",
+            json!({"operation": "o", "digest": "d", "artifacts": [], "bases": [], "scope": {"sensitive_sources": false, "scope_expanded": false}, "effects": [], "requires_approval": []}),
+        ),
         ("degraded", json!([{"transition": "t", "cause": " "}])),
-        ("degraded", json!([{"transition": "never-skipped", "cause": "c"}])),
+        (
+            "degraded",
+            json!([{"transition": "never-skipped", "cause": "c"}]),
+        ),
         ("attempt_floor", json!({"t": -1})),
         ("attempt_grants", json!({"t": 1.5})),
         ("observations", json!([{"transition": "t"}])),
@@ -141,7 +159,10 @@ fn reading_fails_closed_in_order() {
             "attempts",
             json!([{"invocation_id": "i", "attempt": 1, "request_digest": "r", "transition": "t"}]),
         ),
-        ("attempt_grants", json!([{"transition": "t", "attempts": 1}])),
+        (
+            "attempt_grants",
+            json!([{"transition": "t", "attempts": 1}]),
+        ),
         ("digest", json!(7)),
     ];
     for (key, bad) in shapes {
@@ -267,8 +288,14 @@ fn a_version_4_run_is_upgraded_when_its_journey_can_go_on() {
     assert!(state.legacy);
     assert_eq!(state.boundary, None);
     assert_eq!(state.pending_action, None);
-    assert!(state.authorizations.is_empty(), "class approvals cannot be scoped to a seal");
-    assert_eq!(state.effects.approved, [aw_core::flow::EffectClass::Execute]);
+    assert!(
+        state.authorizations.is_empty(),
+        "class approvals cannot be scoped to a seal"
+    );
+    assert_eq!(
+        state.effects.approved,
+        [aw_core::flow::EffectClass::Execute]
+    );
     assert_eq!(state.granted.get("t"), Some(&3));
     assert_eq!(state.observations.len(), 1);
     assert!(state.serialize().contains("\"version\":9"));
@@ -282,7 +309,9 @@ fn a_version_4_run_is_upgraded_when_its_journey_can_go_on() {
     let state = parse_state(&sealed(off), F).unwrap();
     let e = j.check(&state).unwrap_err();
     assert_eq!(e.code.as_str(), "FLOW_RUN_VERSION_UNSUPPORTED");
-    assert!(e.action.contains(&format!("aw flow advance --session {F} --flow quick --adopt")));
+    assert!(e.action.contains(&format!(
+        "aw flow advance --session {F} --flow quick --adopt"
+    )));
     // A version-4 file read by its own rules: a v9-only shape is not asked of it, its seal is.
     let mut tampered: Value = serde_json::from_str(&sealed(v4)).unwrap();
     tampered["applied"] = json!([]);

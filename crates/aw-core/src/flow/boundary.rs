@@ -193,6 +193,24 @@ fn blocked_cause(
         ));
     }
     match bind_error {
+        Some(BindError::Unbound(p)) if p == "{slug}" => {
+            return Some(FlowError::new(
+                ErrorCode::FlowActionUnbound,
+                format!(
+                    "The action of '{id}' names its file after the session's slug, and the folder \
+                     '{folder}' is not named `NNN-<slug>-{}`.",
+                    journey.flow.as_str()
+                ),
+                format!(
+                    "Run this flow in a session whose folder ends in `-{}` (`aw session-create \
+                     --name <slug>-{}`), adopting it with `aw flow advance --session <folder> --flow \
+                     {} --adopt`.",
+                    journey.flow.as_str(),
+                    journey.flow.as_str(),
+                    journey.flow.as_str()
+                ),
+            ));
+        }
         Some(BindError::Unbound(p)) => {
             return Some(FlowError::new(
                 ErrorCode::FlowActionUnbound,

@@ -44,7 +44,7 @@ pub const EVIDENCE: &[(&str, &str)] = &[
     ),
     (
         "plan.rama-verificada",
-        "branch verified: each source to touch is on the branch the work expects",
+        "branch verified: each source of the scope is on the branch the work expects, and `aw worktree list` shows this session's units (none for the workspace itself)",
     ),
     (
         "quick.scripts-derivados",
@@ -59,10 +59,6 @@ pub const EVIDENCE: &[(&str, &str)] = &[
         "ready-for-plan checklist: each item ticked `- [x]` in `SESSION.md`'s success criteria with where the spec meets it",
     ),
     (
-        "spec.status-ready-for-plan",
-        "status promoted: the board shows the spec saved as `status: ready-for-plan`",
-    ),
-    (
         "plan.spec-status-leido",
         "spec status read: the board shows the status of the spec being planned",
     ),
@@ -72,19 +68,11 @@ pub const EVIDENCE: &[(&str, &str)] = &[
     ),
     (
         "plan.propuesta-publicada",
-        "plan published: its number claimed with `aw next-number docs/plans --claim plan-<slug>.md --code <session>`, the plan written at the `claimed_path` that prints, and the board listing it with its phases; the detail names that file (`docs/plans/NNN-plan-<slug>.md`) and aw reads it: an open plan with a `# ` title and phases, not the bare reservation",
+        "plan published: the approved proposal's exact bytes written under `docs/plans`, all of its files or none; the detail names the plan's file (`docs/plans/NNN-plan-<slug>.md`) and aw reads it: an open plan with a `# ` title and phases, not the bare reservation",
     ),
     (
         "plan.executability-checklist",
         "executability checklist: each item ticked `- [x]` in `SESSION.md`'s success criteria with where the plan meets it",
-    ),
-    (
-        "plan.hermanos-extraidos",
-        "siblings extracted: each sibling plan written at its claimed number, listed by the board",
-    ),
-    (
-        "plan.forma-normalizada",
-        "shape normalised: the plan rewritten in place; the board reads its phases and consistent batches",
     ),
     (
         "plan.forma-ejecutable",
@@ -112,7 +100,27 @@ pub const EVIDENCE: &[(&str, &str)] = &[
     ),
     (
         "plan.commits-por-fuente",
-        "commits per source: each touched source has its one commit and a clean tree, or is recorded as uncommitted",
+        "commits per source: each touched source has its one commit (in this session's unit when it has one) and a clean tree, or is recorded as uncommitted",
+    ),
+    (
+        "workline.source-bounded",
+        "checkout proof: the check ran in the workspace (or this session's unit of a source) and its validation carries the `proof` that `aw flow proof` prints right before the answer: the source, the folder, the live checkout digest and the file inspected or the command run",
+    ),
+    (
+        "plan.numero-reclamado",
+        "number claimed: `aw next-number docs/plans --claim plan-<slug>.md --code <session>` reserved the plan's number and printed its `claimed_path`, which the detail names",
+    ),
+    (
+        "spec.propuesta-publicada",
+        "spec published: the approved proposal's exact bytes written under `docs/specs`, all of its files or none",
+    ),
+    (
+        "plan.unidades-adquiridas",
+        "units acquired: each source of the scope other than `workspace` has this session's isolation unit, on branch `aw/<session>`",
+    ),
+    (
+        "plan.unidades-integradas",
+        "units integrated: each unit of the session merged into its source's working branch and released, so none is left",
     ),
 ];
 

@@ -213,16 +213,16 @@ fn execution(
         &action.execution,
         Some(crate::flow::registry::Execution::Internal { .. })
     );
-    if internal {
-        return format!(
-            "aw runs this step itself: run `{}`. (It can also be answered like any execution: \
-             run `{}` {place}{stdin} and pipe its real result into `{submit}`: {example}.)",
-            advance_command(folder),
-            inv.command_line(),
-        );
-    }
+    let prefix = if internal {
+        format!(
+            "aw runs this step itself: run `{}`, or answer it yourself. ",
+            advance_command(folder)
+        )
+    } else {
+        String::new()
+    };
     format!(
-        "Evidence to show: {}. {} `{}` {place}{stdin}, then pipe its real result into \
+        "{prefix}Evidence to show: {}. {} `{}` {place}{stdin}, then pipe its real result into \
          `{submit}`: {example} — one validation per evidence id, its detail quoting the output \
          lines that show it.{checked} If the command did not succeed, report its real outcome \
          (failed, blocked, needs_input or cancelled) instead. A confirmation without output does \

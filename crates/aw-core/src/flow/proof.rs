@@ -35,11 +35,9 @@ use crate::canonical::{semantic_digest, utf16_cmp};
 use crate::error_code::ErrorCode;
 use crate::vocab::flow::Outcome;
 use aw_json::js::js_trim;
-use regex::Regex;
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 use std::fmt::Write as _;
-use std::sync::LazyLock;
 
 /// The evidence id of every gate that asks whether a local proof is enough.
 pub const SOURCE_BOUNDED_EVIDENCE: &str = "workline.source-bounded";
@@ -329,21 +327,7 @@ fn safe_relative(raw: &str) -> Option<&str> {
     (!path.is_empty() && !path.contains('\\') && !absolute && !bad_segment).then_some(path)
 }
 
-/// A URI (`scheme://…`) or a `host:port` (optionally followed by a path): by its grammar, an
-/// execution surface outside the checkout, whatever its name. The regex is the reference's, with
-/// its JavaScript classes spelled out (`\b` is ASCII, `\s` is JavaScript's whitespace set).
-static REMOTE_LOCATOR: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    let not_space = r"[^\t\n\x0B\x0C\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}<>()]";
-    Regex::new(&format!(
-        r"(?-u:\b)[A-Za-z][A-Za-z0-9+.\-]{{0,31}}://{not_space}+|(?-u:\b)[A-Za-z0-9][A-Za-z0-9.\-]*:[0-9]{{2,5}}(?:/{not_space}*)?"
-    ))
-    .ok()
-});
-
-/// The first remote locator in `text`, as written there.
-pub fn remote_locator(text: &str) -> Option<&str> {
-    REMOTE_LOCATOR.as_ref()?.find(text).map(|m| m.as_str())
-}
+pub use super::source_boundary::remote_locator;
 
 /// The digest of one checkout's state: the semantic digest of `{source, head, dirty,
 /// changed_files (sorted by UTF-16 code units), worktree_fingerprint}`.

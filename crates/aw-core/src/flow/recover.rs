@@ -4,12 +4,12 @@
 //! The reference v21.3.0 had no way out of an exhausted boundary that cannot be degraded short
 //! of deleting the state; its later versions added this verb, and aw follows their refusals.
 
-use super::boundary::{action_digest, resolve};
+use super::boundary::resolve;
 use super::error::{FlowError, FlowResult};
 use super::journey::Journey;
 use super::next_action::advance_command;
 use super::run::Turn;
-use super::state::RunState;
+use super::state::{RunState, event};
 use super::walk::advance_run;
 use crate::error_code::ErrorCode;
 use crate::vocab::flow::MAX_BOUNDARY_ATTEMPTS;
@@ -25,7 +25,14 @@ pub fn recover(
     let folder = state.session.clone();
     let resolved = resolve(&state, journey);
     let unchanged = "Nothing was changed.";
-    let Some(row) = resolved.stopped.filter(|_| state.boundary.is_some()) else {
+    let Some(row) = resolved.stopped else {
+        return Err(FlowError::new(
+            ErrorCode::FlowRecoveryNotNeeded,
+            "The journey is finished: there are no attempts to give back.",
+            format!("{unchanged} Nothing is left to do in this run."),
+        ));
+    };
+    if state.boundary.is_none() {
         return Err(FlowError::new(
             ErrorCode::FlowRecoveryNotNeeded,
             "The run stands on no boundary: there are no attempts to give back.",
@@ -34,7 +41,7 @@ pub fn recover(
                 advance_command(&folder)
             ),
         ));
-    };
+    }
     if let Some(t) = transition
         && t != row.id
     {
@@ -62,39 +69,54 @@ pub fn recover(
             ),
         ));
     }
-    if let Some(action) = &row.action {
-        if !action.idempotent {
-            return Err(FlowError::new(
-                ErrorCode::FlowRecoveryEffectsApplied,
-                format!(
-                    "'{}' runs an action that is not safe to repeat, and its refused attempts may \
-                     already have exercised its effects: attempts are not given back over something \
-                     that may already have happened.",
-                    row.id
-                ),
-                format!(
-                    "{unchanged} Check by hand what the action did, settle it outside the run, and \
-                     record it under '## Open questions' in the session or in BACKLOG."
-                ),
-            ));
-        }
-        if let (Some(pending), Some(emitted)) = (&state.pending_action, &resolved.emitted)
-            && (pending.transition != row.id || pending.digest != action_digest(emitted))
-        {
-            return Err(FlowError::new(
-                ErrorCode::FlowRecoveryExecutionUnverified,
-                format!(
-                    "The attempts of '{}' answered an action other than the one this aw emits: \
-                     their results cannot be verified against it.",
-                    row.id
-                ),
-                format!(
-                    "{unchanged} Run `{}` so the current action is sealed, then run `aw flow \
-                     recover --session {folder}` again.",
-                    advance_command(&folder)
-                ),
-            ));
-        }
+    // The run's own trace says whether the world moved here, or whether nobody can tell.
+    let trace: Vec<&serde_json::Value> = state
+        .events
+        .iter()
+        .filter(|e| e.get("transition").and_then(serde_json::Value::as_str) == Some(&*row.id))
+        .collect();
+    if let Some(material) = trace.iter().rev().find(|e| event::is_material(e)) {
+        let operation = material
+            .get("operation")
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or("its action");
+        let recovery = material
+            .get("recovery")
+            .and_then(serde_json::Value::as_str)
+            .or(row.action.as_ref().map(|a| &*a.recovery))
+            .unwrap_or("settle it by hand");
+        return Err(FlowError::new(
+            ErrorCode::FlowRecoveryEffectsApplied,
+            format!(
+                "'{}' already changed something: `{operation}` reported effects past reading. \
+                 Giving its attempts back would invite a second answer on top of what happened.",
+                row.id
+            ),
+            format!(
+                "{unchanged} Settle what it did outside the run ({}), record it under '## Open \
+                 questions' in the session or in BACKLOG.",
+                recovery.trim_end_matches('.')
+            ),
+        ));
+    }
+    if trace.is_empty()
+        && state
+            .pending_action
+            .as_ref()
+            .is_some_and(|p| p.transition == row.id && p.attempted)
+    {
+        return Err(FlowError::new(
+            ErrorCode::FlowRecoveryExecutionUnverified,
+            format!(
+                "aw began running '{}' and no result came back: nobody can say whether it changed \
+                 anything.",
+                row.id
+            ),
+            format!(
+                "{unchanged} Run `{}` first: it runs the step again and records what it did.",
+                advance_command(&folder)
+            ),
+        ));
     }
     let counted = state.attempts_at(&row.id);
     state.grant_attempts(&row.id, counted);

@@ -93,14 +93,7 @@ impl ScopeRefusal {
     }
 }
 
-/// An accepted scope: the plan the run executes and the sources it edits.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Scope {
-    /// The plan's path, relative to the workspace, trimmed.
-    pub plan: String,
-    /// The aliases, trimmed, in the answer's order.
-    pub sources: Vec<String>,
-}
+pub use super::state::Scope;
 
 /// The plan path the shell should read for this answer: `decisions.plan`, trimmed, when it is a
 /// safe relative path to a `.md` file under `plan_canon`. `None` when there is nothing to read

@@ -198,7 +198,7 @@ pub fn remote_locator(text: &str) -> Option<&str> {
 /// Folded keys of the execution-surface line.
 const SURFACE_KEYS: &[&str] = &["limite de ejecucion", "execution surface"];
 /// Folded key of a phase's sources line.
-const SOURCES_KEYS: &[&str] = &["fuentes"];
+const SOURCES_KEYS: &[&str] = &["fuentes", "sources"];
 /// The only execution surface a plan may close a phase on.
 const CHECKOUT: &str = "checkout";
 /// Folded titles of the section that holds deliveries, not closing clauses.
@@ -709,7 +709,7 @@ fn compile(pattern: &str) -> Option<Regex> {
 
 /// `_(fuentes: a, b)_`, the aliases captured.
 static TASK_SOURCES: LazyLock<Option<Regex>> =
-    LazyLock::new(|| compile(r"_\({S}*(?i-u:fuentes){S}*:{S}*([^)]*)\)_"));
+    LazyLock::new(|| compile(r"_\({S}*(?i-u:fuentes|sources){S}*:{S}*([^)]*)\)_"));
 
 /// Two or more blanks, then text.
 static CONTINUATION: LazyLock<Option<Regex>> = LazyLock::new(|| compile(r"^{S}{2,}[^{JS}]"));

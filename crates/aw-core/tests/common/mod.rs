@@ -4,6 +4,7 @@ use aw_core::flow::directive::ErrorView;
 use aw_core::flow::facts::Facts;
 use aw_core::flow::plan_evidence::{EvidenceFacts, PLAN_PUBLISHED, PlanFile};
 use aw_core::flow::proof::SOURCE_BOUNDED_EVIDENCE;
+use aw_core::flow::proposal::Seen;
 use aw_core::flow::registry::Decision;
 use aw_core::flow::run::{Turn, advance};
 use aw_core::flow::submit::{Submission, submit};
@@ -36,19 +37,24 @@ pub fn action(program: &str, args: &[&str], target: &str, evidence: &[&str]) -> 
     })
 }
 
-/// The state without its attempt bookkeeping and seal: what a refusal must never change.
+/// The state without its attempt bookkeeping, its trace and its seal: what a refusal must
+/// never change.
 pub fn decided(state: &RunState) -> Value {
     let mut v = state.to_value(false);
-    v.as_object_mut().unwrap().remove("attempts");
+    for key in ["attempts", "events", "attempt_floor", "attempt_grants"] {
+        v.as_object_mut().unwrap().remove(key);
+    }
     v
 }
 
 /// The plan a plan-new run's green result names, as [`Run::result`] reports it.
 pub const PLAN_PATH: &str = "docs/plans/001-plan-x.md";
 
-/// A plan as `FORMATS.md` has it: a title, open, one pending phase.
-pub const PLAN_TEXT: &str = "# Plan 001 — x\n\n> Status: open\n\n## Tasks\n\n### F1 — it works\n\
-     > Status: pending\n- [ ] T1.1 — make it work\n";
+/// A plan as `FORMATS.md` has it: a title, open, the checkout as its execution surface, one
+/// pending phase on the workspace.
+pub const PLAN_TEXT: &str = "# Plan 001 — x\n\n> Status: open\n> Límite de ejecución: checkout\n\n\
+     ## Tasks\n\n### F1 — it works\n> Status: pending\n> Fuentes: workspace\n\
+     - [ ] T1.1 — make it work _(fuentes: workspace)_\n";
 
 /// The disk as an agent that published [`PLAN_PATH`] leaves it.
 pub fn published() -> EvidenceFacts {
@@ -210,12 +216,18 @@ impl<'a> Run<'a> {
                 let row = self.journey.find(&t).unwrap();
                 if let Some(p) = &row.proposes {
                     let path = format!("{}/001-x.md", p.destinations[0]);
+                    self.facts
+                        .proposal
+                        .destinations
+                        .entry(path.clone())
+                        .or_insert(Seen::Absent);
                     self.send(
                         json!({"decisions": {"answer": "the bytes"},
                                "artifacts": [{"path": path, "content": "# X\n"}]}),
                         None,
                     )
                 } else if row.scopes_sources {
+                    self.facts.scope.plan_text = Some(PLAN_TEXT.to_owned());
                     self.send(
                         json!({"decisions": {"sources": ["workspace"], "plan": PLAN_PATH}}),
                         None,
@@ -277,6 +289,9 @@ impl<'a> Run<'a> {
 
 /// The `--approval <digest>` a next action quotes.
 pub fn approval_in(next_action: &str) -> String {
-    let at = next_action.find("--approval ").expect("an approval in the next action") + 11;
+    let at = next_action
+        .find("--approval ")
+        .expect("an approval in the next action")
+        + 11;
     next_action[at..at + 64].to_owned()
 }

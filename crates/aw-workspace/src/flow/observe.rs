@@ -8,7 +8,7 @@ use crate::locate::Workspace;
 use aw_core::canonical::parse_json;
 use aw_core::capability::paths::unsafe_relative;
 use aw_core::documents::baseline::spec_digest;
-use aw_core::flow::facts::Facts;
+use aw_core::flow::facts::{Facts, PLAN_CANON, ScopeFacts};
 use aw_core::flow::proposal::{Observed, Seen, SpecBaseline, base_digest, spec_to_seal};
 use serde_json::Value;
 use std::path::Path;
@@ -19,6 +19,30 @@ pub fn gather(ws: &Workspace, raw: &str) -> Facts {
         evidence: super::plan_evidence::gather(ws, raw),
         proposal: proposal(ws, raw),
         checkouts: raw.contains("\"proof\"").then(|| checkouts(ws)),
+        scope: if raw.contains("\"sources\"") {
+            scope(ws, raw)
+        } else {
+            ScopeFacts::default()
+        },
+    }
+}
+
+/// What a scope answer is checked against: the WORKSPACE block's aliases and the plan it names.
+fn scope(ws: &Workspace, raw: &str) -> ScopeFacts {
+    let declared = crate::project::ProjectFiles::read(&ws.root)
+        .ok()
+        .and_then(|files| files.block(&ws.ns))
+        .map(|b| b.sources.into_iter().map(|s| s.alias).collect());
+    let decisions = match parse_json(raw) {
+        Ok(v) => v.get("decisions").cloned().unwrap_or(Value::Null),
+        Err(_) => Value::Null,
+    };
+    let plan_text = aw_core::flow::scope::plan_to_read(&decisions, PLAN_CANON)
+        .and_then(|rel| text_at(&ws.root, &rel).ok().flatten());
+    ScopeFacts {
+        plan_canon: Ok(PLAN_CANON.to_owned()),
+        declared,
+        plan_text,
     }
 }
 
