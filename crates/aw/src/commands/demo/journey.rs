@@ -11,7 +11,9 @@ use aw_core::wire::demo::DemoBoundary;
 use aw_workspace::locate::{LocateInput, locate};
 use std::path::Path;
 
+use super::skills::io_failure;
 use super::step;
+use aw_workspace::example::write_files;
 
 /// One scripted journey: the session it creates and the flow it runs there.
 pub(super) struct Script {
@@ -25,6 +27,10 @@ pub(super) struct Script {
     pub objective: &'static str,
     /// The folder `session-create` makes (`NNN-<name>`): the demo knows its numbers.
     pub folder: &'static str,
+    /// The session's success criterion, written before the work starts (as the doctrine asks).
+    pub criterion: &'static str,
+    /// The plan the run executes (`plan-exec`).
+    pub plan: Option<&'static str>,
 }
 
 /// The `quick` journey (the session is closed at the end).
@@ -34,6 +40,8 @@ pub(super) const QUICK: Script = Script {
     name: "onboarding-copy-quick",
     objective: "Reword the onboarding screen",
     folder: "002-onboarding-copy-quick",
+    criterion: "the onboarding screen shows the new copy",
+    plan: None,
 };
 
 /// The `plan-exec` journey over the example plan.
@@ -43,6 +51,8 @@ pub(super) const PLAN_EXEC: Script = Script {
     name: "login-redirect-plan-exec",
     objective: "Execute plan 001 (login redirect)",
     folder: "003-login-redirect-plan-exec",
+    criterion: "phase F1 of plan 001 stays validated",
+    plan: Some("docs/plans/001-plan-login-redirect.md"),
 };
 
 /// Creates the script's session and drives its journey. Returns the `session-create` step and
@@ -67,13 +77,27 @@ pub(super) fn run(
         format,
         cx,
     )?;
+    // The agent writes the session's success criterion and its first checkpoint before the
+    // work starts, as the doctrine asks (the run checks both before seeding the work).
+    let session = format!(".workflow/sessions/{}/SESSION.md", script.folder);
+    let text = format!(
+        "# Session — {}\n\n## Objective\n{}\n\n## Success criteria\n- [ ] {}\n",
+        script.name, script.objective, script.criterion
+    );
+    write_files(project, &[(session.as_str(), text.as_str())]).map_err(io_failure)?;
+    step::run(
+        project,
+        &["checkpoint-write", "--code", script.folder],
+        format,
+        cx,
+    )?;
     let ws = locate(&LocateInput {
         cwd: project.to_path_buf(),
         workspace: Some(project.to_path_buf()),
         namespace: Some("workflow".to_owned()),
         ..Default::default()
     })?;
-    let steps = drive(&ws, script.folder, script.flow, cx)?;
+    let steps = drive(&ws, script.folder, script.flow, script.plan, cx)?;
     Ok((created, steps))
 }
 

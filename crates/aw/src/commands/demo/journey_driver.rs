@@ -12,12 +12,13 @@ use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::{Body, Format};
 use aw_core::error_code::ErrorCode;
-use aw_core::flow::effects::approval_digest;
+use aw_core::flow::facts::Facts;
+use aw_core::flow::proof::SOURCE_BOUNDED_EVIDENCE;
 use aw_core::flow::registry::Invocation;
 use aw_core::flow::run::{Turn, advance, starting_state};
 use aw_core::flow::submit::{Submission, submit};
 use aw_core::flow::{BoundaryKind, Directive, Flow, FlowError, Journey, RunState};
-use aw_workspace::flow::{observe, store};
+use aw_workspace::flow::{internal, observe, store};
 use aw_workspace::locate::Workspace;
 use serde::Serialize;
 use std::fmt::Write;
@@ -34,14 +35,16 @@ pub struct DemoStep {
 }
 
 /// Drives the `flow` journey of session `folder` from adoption to `final`.
+/// `plan` is the plan a `plan-exec` run's scope names.
 pub fn drive(
     ws: &Workspace,
     folder: &str,
     flow: Flow,
+    plan: Option<&str>,
     cx: &Ctx<'_>,
 ) -> Result<Vec<DemoStep>, Failure> {
     let journey = Journey::builtin(flow).map_err(flow_failure)?;
-    let mut directive = turn(ws, folder, |stored, folder| {
+    let mut directive = turn(ws, folder, cx, |stored, folder| {
         let state = starting_state(stored, folder, true, Some(flow.as_str()))?;
         advance(state, &journey)
     })?;
@@ -55,8 +58,8 @@ pub fn drive(
         if directive.boundary.kind == BoundaryKind::Final {
             return Ok(steps);
         }
-        let (raw, approval) = scripted_answer(&directive, &journey, ws, cx)?;
-        directive = turn(ws, folder, |stored, _| {
+        let (raw, approval) = scripted_answer(&directive, ws, cx, plan)?;
+        directive = turn(ws, folder, cx, |stored, _| {
             let state = stored.ok_or_else(|| {
                 FlowError::new(
                     ErrorCode::FlowRunAbsent,
@@ -64,13 +67,19 @@ pub fn drive(
                     "Run the demo again.",
                 )
             })?;
+            // The demo runs where git may be missing: its proofs are checked for their shape
+            // only, as a library caller's are.
+            let facts = Facts {
+                checkouts: None,
+                ..observe::gather(ws, &raw)
+            };
             submit(
                 state,
                 &journey,
                 Submission {
                     raw: &raw,
                     approval: approval.as_deref(),
-                    facts: &observe::gather(ws, &raw),
+                    facts: &facts,
                 },
             )
         })?;
@@ -110,13 +119,19 @@ fn flow_failure(e: FlowError) -> Failure {
     Failure::new(e.code, e.message, e.action)
 }
 
-/// One engine step on the session's run, exactly as `aw flow` takes it.
+/// One engine step on the session's run, exactly as `aw flow` takes it: the verb's turn, then
+/// the internal actions the run stands on (only after an answer that was not refused).
 fn turn(
     ws: &Workspace,
     folder: &str,
+    cx: &Ctx<'_>,
     f: impl FnOnce(Option<RunState>, &str) -> Result<Turn, FlowError>,
 ) -> Result<Directive, Failure> {
-    Ok(store::drive(ws, Some(folder), None, false, f)?.directive)
+    let t = store::drive(ws, Some(folder), None, false, f)?;
+    if t.directive.error.is_some() {
+        return Ok(t.directive);
+    }
+    Ok(internal::drive(ws, folder, t, &cx.now)?.directive)
 }
 
 /// A scripted answer, as `aw flow submit` reads it on stdin: the seal, then what the boundary
@@ -130,7 +145,7 @@ struct Answer<'a> {
     signals: Option<Vec<&'a String>>,
     /// A semantic boundary's judgment.
     #[serde(skip_serializing_if = "Option::is_none")]
-    decisions: Option<Judged>,
+    decisions: Option<serde_json::Value>,
     /// A human boundary's choice (`null` when none is recommended).
     #[serde(skip_serializing_if = "Option::is_none")]
     choice: Option<Option<String>>,
@@ -148,13 +163,6 @@ struct Answer<'a> {
     effects: Option<Applied<'a>>,
 }
 
-/// The demo's judgment at a semantic boundary.
-#[derive(Debug, Serialize)]
-struct Judged {
-    /// Always the same sentence.
-    demo: &'static str,
-}
-
 /// One evidence of an execution.
 #[derive(Debug, Serialize)]
 struct Validation<'a> {
@@ -164,6 +172,9 @@ struct Validation<'a> {
     passed: bool,
     /// The command's first line.
     detail: &'a str,
+    /// The checkout proof, for the evidence that asks for one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    proof: Option<serde_json::Value>,
 }
 
 /// The effects an execution applied.
@@ -181,9 +192,9 @@ fn text(answer: &Answer<'_>) -> String {
 /// The scripted answer to a directive: (stdin text, --approval).
 fn scripted_answer(
     d: &Directive,
-    journey: &Journey<'_>,
     ws: &Workspace,
     cx: &Ctx<'_>,
+    plan: Option<&str>,
 ) -> Result<(String, Option<String>), Failure> {
     let seal = Answer {
         input_digest: &d.state_digest,
@@ -203,11 +214,17 @@ fn scripted_answer(
                     signals: Some(signals),
                     ..seal
                 })
+            } else if transition == "plan-exec.source-scope" {
+                text(&Answer {
+                    decisions: Some(serde_json::json!({
+                        "sources": ["workspace"],
+                        "plan": plan.unwrap_or_default(),
+                    })),
+                    ..seal
+                })
             } else {
                 text(&Answer {
-                    decisions: Some(Judged {
-                        demo: "judged by the script",
-                    }),
+                    decisions: Some(serde_json::json!({"demo": "judged by the script"})),
                     ..seal
                 })
             }
@@ -224,8 +241,13 @@ fn scripted_answer(
             })
         }
         BoundaryKind::Authorization => {
-            let row = journey.find(&transition);
-            let digest = row.map(|r| approval_digest(&r.id, &r.effects()));
+            // The digest the next action quotes: the seal the approval is given over.
+            let digest = d
+                .next_action
+                .split("--approval ")
+                .nth(1)
+                .and_then(|rest| rest.get(..64))
+                .map(str::to_owned);
             return Ok((text(&seal), digest));
         }
         BoundaryKind::Execution => {
@@ -254,10 +276,7 @@ fn scripted_answer(
             } else {
                 format!("it failed: {first}")
             };
-            let applied: Vec<&str> = journey
-                .find(&transition)
-                .map(|r| r.effects().iter().map(|c| c.as_str()).collect())
-                .unwrap_or_default();
+            let applied: Vec<&str> = d.effects.planned.iter().map(|c| c.as_str()).collect();
             text(&Answer {
                 outcome: Some(if ok { "completed" } else { "failed" }),
                 invocation: Some(&action.invocation),
@@ -269,6 +288,15 @@ fn scripted_answer(
                             id,
                             passed: ok,
                             detail: &detail,
+                            proof: (id == SOURCE_BOUNDED_EVIDENCE).then(|| {
+                                serde_json::json!({
+                                    "kind": "command",
+                                    "source": "workspace",
+                                    "relative_cwd": ".",
+                                    "checkout_digest": "checked for its shape only by the demo",
+                                    "invocation": {"program": "aw", "args": &action.invocation.args},
+                                })
+                            }),
                         })
                         .collect(),
                 ),

@@ -22,10 +22,13 @@ const DOCS: &[(&str, &str)] = &[
     ),
     (
         "docs/plans/001-plan-login-redirect.md",
-        "# Plan 001 — login-redirect\n\n> Derived from docs/specs/001-spec-login-redirect.md\n> State: open\n\n\
-         ## Tasks\n\n### F1 — The return URL survives login\n> State: validated\n\n- [x] T1.1 — decode once\n\
-         - [x] T1.2 — regression test\n\n### F2 — Deep links work on mobile\n> State: blocked\n\
-         > Blocker: waiting for the mobile team's URL scheme\n\n- [ ] T2.1 — map the scheme\n\n\
+        "# Plan 001 — login-redirect\n\n> Derived from docs/specs/001-spec-login-redirect.md\n> State: open\n\
+         > Execution surface: checkout\n\n\
+         ## Tasks\n\n### F1 — The return URL survives login\n> State: validated\n> Sources: workspace\n\n\
+         - [x] T1.1 — decode once _(sources: workspace)_\n\
+         - [x] T1.2 — regression test _(sources: workspace)_\n\n### F2 — Deep links work on mobile\n\
+         > State: blocked\n> Blocker: waiting for the mobile team's URL scheme\n> Sources: workspace\n\n\
+         - [ ] T2.1 — map the scheme _(sources: workspace)_\n\n\
          ## Execution batches\n- B1 · continuous · F1\n- B2 · isolated · F2\n",
     ),
     (
