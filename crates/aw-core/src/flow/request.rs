@@ -19,9 +19,9 @@ pub struct SemanticRequest {
     pub contract: String,
     /// What the agent may take as given.
     pub inventory: Inventory,
-    /// Where the answer may write (nowhere).
+    /// Where the answer's artifacts may go (nowhere, except at an authoring row).
     pub allowed_destinations: Vec<String>,
-    /// Artefact limits (none allowed).
+    /// Artefact limits (none allowed, except at an authoring row).
     pub limits: Limits,
     /// The documents the question rests on.
     pub read_set: Vec<String>,
@@ -43,9 +43,9 @@ pub struct Inventory {
 /// Artefact limits.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Limits {
-    /// 0.
+    /// How many artifacts (0 but at an authoring row).
     pub max_artifacts: u32,
-    /// 0.
+    /// How large each may be, in bytes (0 but at an authoring row).
     pub max_artifact_bytes: u32,
 }
 
@@ -71,9 +71,16 @@ pub fn contract(row: &Decision) -> String {
             row.signals().join(", ")
         )
     };
+    let bytes = if row.proposes.is_some() {
+        " Put the exact bytes of every file in 'artifacts', each with a 'path' inside the allowed \
+         destinations: the CLI seals them, shows the person a preview, and writes them all or \
+         none once approved."
+    } else {
+        ""
+    };
     format!(
-        "{}. Return one JSON object carrying this boundary's 'input_digest'. {taxonomy} The CLI \
-         validates the answer before applying any transition: an absent, invalid, ambiguous, \
+        "{}. Return one JSON object carrying this boundary's 'input_digest'. {taxonomy}{bytes} The \
+         CLI validates the answer before applying any transition: an absent, invalid, ambiguous, \
          out-of-scope or stale answer changes no state and has no effect.",
         capitalized(&row.title)
     )
@@ -101,11 +108,21 @@ pub fn build_request(row: &Decision, state: &RunState, seal: &str) -> SemanticRe
             applied: state.applied.clone(),
             signals: row.signals().iter().map(|s| s.to_string()).collect(),
         },
-        allowed_destinations: Vec::new(),
-        limits: Limits {
-            max_artifacts: 0,
-            max_artifact_bytes: 0,
-        },
+        allowed_destinations: row
+            .proposes
+            .as_ref()
+            .map(|p| p.destinations.iter().map(|d| d.to_string()).collect())
+            .unwrap_or_default(),
+        limits: row.proposes.as_ref().map_or(
+            Limits {
+                max_artifacts: 0,
+                max_artifact_bytes: 0,
+            },
+            |p| Limits {
+                max_artifacts: u32::try_from(p.limits.max_artifacts).unwrap_or(u32::MAX),
+                max_artifact_bytes: u32::try_from(p.limits.max_artifact_bytes).unwrap_or(u32::MAX),
+            },
+        ),
         read_set: vec![row.document.to_string()],
         metrics: Metrics {
             request_bytes: 0,
