@@ -114,7 +114,7 @@ fn arguments_are_checked_first() {
     failure(rc, &v, "ARGS_INVALID");
     assert_eq!(
         v["error"]["details"]["available_commands"],
-        json!(["advance", "recover", "submit"])
+        json!(["advance", "proof", "recover", "submit"])
     );
     let (rc, v) = ws.run(&["flow", "frobnicate"], "");
     failure(rc, &v, "UNKNOWN_COMMAND");
@@ -228,9 +228,17 @@ fn business_rejections_exit_zero_and_invocation_failures_exit_one() {
     let (rc, r) = ws.run(&["flow", "submit", "--session", &ws.folder], &answer);
     assert_eq!(rc, 0);
     assert_eq!(r["error"], Value::Null, "{r}");
-    assert_eq!(r["boundary"]["transition"], "quick.session-create");
+    // The session step ran in aw itself: the run stands on the criteria.
+    assert_eq!(r["boundary"]["transition"], "quick.success-criteria-authoring");
+    assert_eq!(r["applied"].as_array().unwrap().last().unwrap()["transition"], "quick.session-create");
     let (rc, v) = ws.run(&["flow", "recover", "--session", &ws.folder], "");
     failure(rc, &v, "FLOW_RECOVERY_NOT_NEEDED");
+    let answer = json!({"input_digest": r["state_digest"], "decisions": {"answer": "a test"}});
+    let (rc, r) = ws.run(&["flow", "submit", "--session", &ws.folder], &answer.to_string());
+    assert_eq!(rc, 0);
+    // Nothing was seeded yet: the internal seed is refused and says what to write.
+    assert_eq!(r["error"]["code"], "FLOW_EVIDENCE_MISSING", "{r}");
+    assert_eq!(r["boundary"]["transition"], "quick.artifact-seed-order");
     let (rc, text) = ws.text(
         &[
             "flow",
@@ -245,7 +253,7 @@ fn business_rejections_exit_zero_and_invocation_failures_exit_one() {
     );
     assert_eq!(rc, 0);
     assert!(
-        text.starts_with("quick (quick) — execution boundary: needs_input\n"),
+        text.starts_with("quick (quick) — execution boundary:"),
         "{text}"
     );
     assert!(text.contains("run: aw session-artifacts --code"));
@@ -389,78 +397,120 @@ fn tampered_or_foreign_states_are_refused_and_left_alone() {
     failure(rc, &out, "FLOW_RUN_INVALID");
 }
 
+/// A run the reference v22.4.2 started (state version 9 and its attempt counter, recorded from
+/// the reference in `tests/fixtures/v22-run/`: one unknown signal, then the entry gate answered;
+/// its session step ran in-process) is read and continued by aw, which writes it back as 9.
 #[test]
-fn a_reference_v22_state_is_set_aside_on_readoption_and_never_lost() {
+fn a_run_the_reference_v22_wrote_is_continued_and_written_back_as_version_9() {
     let ws = FlowWs::new("v22-quick");
-    let path = ws.state_path();
-    let dir = path.parent().unwrap().to_owned();
-    let v22 = |n: u32| {
-        // A v22 state as the reference writes it: version 9, fields this aw does not know.
-        json!({"version": 9, "flow": "quick", "session": ws.folder, "applied": [],
-               "events": [], "scope": {"plan": null, "sources": []}, "n": n, "digest": "x"})
-        .to_string()
-    };
-    std::fs::write(&path, v22(1)).unwrap();
-    let adopt_cmd = format!(
-        "aw flow advance --session {} --flow quick --adopt",
-        ws.folder
+    assert_eq!(ws.folder, "001-v22-quick");
+    let fixture = crate::support::fixture_path("v22-run");
+    std::fs::copy(fixture.join("flow-run.json"), ws.state_path()).unwrap();
+    let counter = ws.root().join(".workflow/sessions/.flow-attempts/001-v22-quick.json");
+    std::fs::create_dir_all(counter.parent().unwrap()).unwrap();
+    std::fs::copy(fixture.join("flow-attempts.json"), &counter).unwrap();
+    let (rc, d) = ws.run(&["flow", "advance", "--session", &ws.folder], "");
+    assert_eq!(rc, 0, "{d}");
+    assert_eq!(d["boundary"]["transition"], "quick.success-criteria-authoring");
+    // The reference's own directive carries this seal at this point: the same boundary, the
+    // same answer accepted by either tool.
+    assert_eq!(
+        d["state_digest"],
+        "f943b281136e2f01dc529d5b33cc6d82fcb7362bb0eaeb54fb1b979abce4f543"
     );
+    // Its trace and counter are kept.
+    let state = ws.state();
+    assert_eq!(state["version"], 9);
+    assert_eq!(state["events"][0]["operation"], "session.artifacts");
+    assert_eq!(state["attempt_floor"]["quick.entry-gate-signal"], 2);
+    let answer = json!({"input_digest": d["state_digest"], "decisions": {"answer": "a test"}});
+    let (rc, r) = ws.submit(&answer);
+    assert_eq!(rc, 0, "{r}");
+    assert_eq!(ws.state()["version"], 9);
+    assert!(
+        ws.state()["applied"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("quick.success-criteria-authoring"))
+    );
+    // A counter lost behind the sealed floor is refused, never rebuilt.
+    std::fs::remove_file(&counter).unwrap();
+    let (rc, v) = ws.run(&["flow", "advance", "--session", &ws.folder], "");
+    failure(rc, &v, "FLOW_RUN_COUNTER_ROLLED_BACK");
+}
+
+/// A run aw wrote before v22 (state version 4) is upgraded and continued where the v22 journey
+/// has the same steps; one that went past where the journey changed is refused with the exact
+/// command that starts it over, which replaces it — never set aside into a file nobody reads.
+#[test]
+fn a_version_4_run_is_continued_or_refused_with_the_command_that_starts_it_over() {
+    let v4 = |folder: &str, flow: &str, applied: &[&str]| {
+        reseal(json!({
+            "version": 4, "flow": flow, "session": folder, "applied": applied,
+            "skipped": [], "boundary": null, "pending_action": null, "observations": [],
+            "authorizations": ["execute"],
+            "effects": {"planned": ["read_only", "execute"], "approved": ["execute"], "applied": ["read_only"]},
+            "attempts": [],
+        }))
+    };
+    let ws = FlowWs::new("old-quick");
+    let prefix = ["chassis.docs-boundary", "chassis.research-exhaustion"];
+    std::fs::write(ws.state_path(), v4(&ws.folder, "quick", &prefix)).unwrap();
+    let (rc, d) = ws.run(&["flow", "advance", "--session", &ws.folder], "");
+    assert_eq!(rc, 0, "{d}");
+    assert_eq!(d["boundary"]["transition"], "quick.entry-gate-signal");
+    assert_eq!(ws.state()["version"], 9);
+    assert_eq!(ws.state()["authorizations"], json!([]));
+
+    let ws = FlowWs::new("old-spec-refine");
+    let past = [
+        "chassis.docs-boundary",
+        "chassis.research-exhaustion",
+        "spec-refine.session",
+        "spec-refine.baseline-scope",
+    ];
+    let text = v4(&ws.folder, "spec-refine", &past);
+    std::fs::write(ws.state_path(), &text).unwrap();
+    let dir = ws.state_path().parent().unwrap().to_owned();
     for args in [
         &["flow", "advance", "--session", ws.folder.as_str()][..],
         &["flow", "submit", "--session", ws.folder.as_str()],
         &["flow", "recover", "--session", ws.folder.as_str()],
-        // Adoption without its flow moves nothing either.
+    ] {
+        let (rc, out) = ws.run(args, "{}");
+        failure(rc, &out, "FLOW_RUN_VERSION_UNSUPPORTED");
+        let action = out["data"]["action"].as_str().unwrap();
+        assert!(
+            action.contains(&format!(
+                "`aw flow advance --session {} --flow spec-refine --adopt`",
+                ws.folder
+            )),
+            "{args:?}: {out}"
+        );
+        assert_eq!(std::fs::read_to_string(ws.state_path()).unwrap(), text);
+    }
+    let (rc, d) = ws.run(
         &[
             "flow",
             "advance",
             "--session",
-            ws.folder.as_str(),
+            &ws.folder,
+            "--flow",
+            "spec-refine",
             "--adopt",
         ],
-    ] {
-        let (rc, out) = ws.run(args, "{}");
-        failure(rc, &out, "FLOW_RUN_VERSION_UNSUPPORTED");
-        assert!(
-            out["data"]["action"].as_str().unwrap().contains(&adopt_cmd),
-            "{args:?}: {out}"
-        );
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), v22(1), "{args:?}");
-        assert!(!dir.join(".flow-run.v9.json").exists(), "{args:?}");
-    }
-    // The command the refusal names adopts the session and keeps the old file beside it.
-    let args: Vec<&str> = adopt_cmd.split(' ').skip(1).collect();
-    let (rc, d) = ws.run(&args, "");
+        "",
+    );
     assert_eq!(rc, 0, "{d}");
-    assert_eq!(d["boundary"]["transition"], "quick.entry-gate-signal");
-    assert_eq!(ws.state()["version"], 4);
-    assert_eq!(
-        std::fs::read_to_string(dir.join(".flow-run.v9.json")).unwrap(),
-        v22(1)
-    );
-    // A second v22 state never overwrites the first copy.
-    std::fs::write(&path, v22(2)).unwrap();
-    assert_eq!(ws.run(&args, "").0, 0);
-    assert_eq!(
-        std::fs::read_to_string(dir.join(".flow-run.v9.json")).unwrap(),
-        v22(1)
-    );
-    assert_eq!(
-        std::fs::read_to_string(dir.join(".flow-run.v9.1.json")).unwrap(),
-        v22(2)
-    );
-    // Adopting a closed session is refused for that reason, which names its own fix.
-    std::fs::write(&path, v22(3)).unwrap();
-    ws.run(&["session-close", "--code", &ws.folder], "");
-    let (rc, out) = ws.run(&args, "");
-    failure(rc, &out, "SESSION_CLOSED");
-    assert!(out["data"]["action"].as_str().unwrap().contains("--reopen"));
-    assert_eq!(std::fs::read_to_string(&path).unwrap(), v22(3));
-    ws.run(&["session-resume", "--code", &ws.folder, "--reopen"], "");
-    // Only v22's versions are set aside: any other unreadable state is left for the user.
-    std::fs::write(&path, json!({"version": 5, "flow": "quick"}).to_string()).unwrap();
-    let (rc, out) = ws.run(&args, "");
-    failure(rc, &out, "FLOW_RUN_VERSION_UNSUPPORTED");
-    assert!(!dir.join(".flow-run.v5.json").exists());
+    assert_eq!(ws.state()["version"], 9);
+    assert!(ws.state()["applied"].as_array().unwrap().contains(&json!("spec-refine.session")));
+    // Nothing is left beside it.
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".flow-run"))
+        .collect();
+    assert_eq!(names, [".flow-run.json"]);
 }
 
 /// Runs `aw args…` at the root of `ws` with the whole workspace read-only, by the first means
@@ -596,65 +646,18 @@ fn stale_and_replayed_answers_change_nothing_decided() {
         json!([]),
         "a stale answer spends nothing"
     );
-    // Walk to the convergence gate's authorization, then replay a digest made for another
-    // transition.
-    let mut d = d;
-    loop {
-        if d["boundary"]["transition"] == "quick.convergence-gate" {
-            break;
-        }
-        d = answer_generically(&ws, &d);
-    }
-    assert_eq!(d["boundary"]["kind"], "authorization");
-    let before = decided(ws.state());
-    let foreign = aw_core::flow::effects::approval_digest(
-        "chassis.finalize",
-        &[aw_core::flow::EffectClass::Execute],
-    );
-    let (rc, r) = ws.run(
-        &[
-            "flow",
-            "submit",
-            "--session",
-            &ws.folder,
-            "--approval",
-            &foreign,
-        ],
-        &json!({"input_digest": d["state_digest"]}).to_string(),
-    );
-    assert_eq!(rc, 0);
-    assert_eq!(r["error"]["code"], "FLOW_APPROVAL_MISMATCH");
-    assert_eq!(decided(ws.state()), before);
-}
-
-fn answer_generically(ws: &FlowWs, d: &Value) -> Value {
-    let seal = d["state_digest"].clone();
-    let (rc, r) = match d["boundary"]["kind"].as_str().unwrap() {
-        "semantic" => ws.submit(&json!({"input_digest": seal, "decisions": {"a": 1}})),
-        "human" => ws.submit(&json!({"input_digest": seal, "choice": recommended_choice(d)})),
-        "execution" => {
-            let a = &d["action"];
-            let v: Vec<Value> = a["evidence"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|e| json!({"id": e, "passed": true, "detail": "ok"}))
-                .collect();
-            let row_effects = if a["invocation"]["args"][0] == "session-artifacts"
-                && a["invocation"]["args"].as_array().unwrap().len() == 3
-            {
-                json!(["local_additive"])
-            } else {
-                // Take the classes from the template next_action gives.
-                answer_template(d["next_action"].as_str().unwrap())["effects"]["applied"].clone()
-            };
-            ws.submit(&json!({"input_digest": seal, "outcome": "completed", "invocation": a["invocation"], "validations": v, "effects": {"applied": row_effects}}))
-        }
-        other => panic!("{other}"),
-    };
+    // An applied answer sent again is a resend: nothing moves, nothing is spent.
+    let answer = json!({"input_digest": d["state_digest"], "signals": ["quick.needs-architecture"]});
+    let (rc, r) = ws.submit(&answer);
     assert_eq!(rc, 0);
     assert_eq!(r["error"], Value::Null, "{r}");
-    r
+    let before = decided(ws.state());
+    let attempts = ws.state()["attempts"].clone();
+    let (rc, r) = ws.submit(&answer);
+    assert_eq!(rc, 0);
+    assert_eq!(r["error"]["code"], "FLOW_ANSWER_RESENT");
+    assert_eq!(decided(ws.state()), before);
+    assert_eq!(ws.state()["attempts"], attempts);
 }
 
 #[test]
@@ -671,10 +674,10 @@ fn nothing_is_written_when_nothing_changes() {
         ino,
         "advance rewrote an unchanged state"
     );
-    // Walk to a human boundary and pause there: no attempt, no write.
+    // Walk to a human boundary (the board reading runs in aw itself) and pause there: no
+    // attempt, no write.
     let (_, d) = ws.submit(&json!({"input_digest": d["state_digest"], "signals": ["quick.needs-architecture", "quick.two-or-more-sources"]}));
-    let d = answer_generically(&ws, &d);
-    assert_eq!(d["boundary"]["kind"], "human");
+    assert_eq!(d["boundary"]["kind"], "human", "{d}");
     let ino = std::fs::metadata(ws.state_path()).unwrap().ino();
     let (rc, r) = ws.submit(&json!({"input_digest": d["state_digest"], "choice": "Compact"}));
     assert_eq!(rc, 0);
@@ -777,21 +780,28 @@ fn parallel_submits_never_corrupt_the_run() {
     );
     // Different answers to the same boundary: one wins, the others are stale.
     let (_, d) = ws.run(&["flow", "advance", "--session", &ws.folder], "");
-    assert_eq!(d["boundary"]["kind"], "execution");
+    assert_eq!(d["boundary"]["kind"], "semantic");
     let payloads: Vec<String> = (0..6)
         .map(|i| {
-            let mut t = template_of(&d);
-            t["validations"][0]["detail"] = json!(format!("run {i}"));
-            t.to_string()
+            json!({"input_digest": d["state_digest"], "decisions": {"answer": format!("run {i}")}})
+                .to_string()
         })
         .collect();
     let outcomes = race(&ws, payloads);
+    // The winner's answer applied; the seed aw then ran itself has nothing to seed yet, so its
+    // directive carries that refusal. The others are stale.
+    let lost = |v: &Value| {
+        matches!(
+            v["error"]["code"].as_str(),
+            Some("FLOW_ANSWER_STALE" | "FLOW_RUN_LOCKED")
+        )
+    };
     let winners = outcomes
         .iter()
-        .filter(|(rc, v)| *rc == 0 && v["error"].is_null())
+        .filter(|(rc, v)| *rc == 0 && !lost(v))
         .count();
     assert_eq!(winners, 1, "{outcomes:?}");
-    for (_, v) in outcomes.iter().filter(|(_, v)| !v["error"].is_null()) {
+    for (_, v) in outcomes.iter().filter(|(_, v)| lost(v)) {
         assert!(
             matches!(
                 v["error"]["code"].as_str(),
@@ -802,7 +812,8 @@ fn parallel_submits_never_corrupt_the_run() {
     }
     let (rc, after) = ws.run(&["flow", "advance", "--session", &ws.folder], "");
     assert_eq!(rc, 0, "the state still reads: {after}");
-    assert_eq!(after["error"], Value::Null);
+    // The advance ran the seed again: still nothing to seed.
+    assert_eq!(after["error"]["code"], "FLOW_EVIDENCE_MISSING", "{after}");
 }
 
 /// The directive's answer template, every validation detailed.

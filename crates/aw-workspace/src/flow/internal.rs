@@ -141,8 +141,9 @@ fn run(ws: &Workspace, folder: &str, op: &Pending, state: &RunState, now: &Now) 
 fn workspace_board(ws: &Workspace, now: &Now) -> OpOutcome {
     let model = board::load(ws, &now.wall);
     let c = &model.counts;
-    let output = serde_json::to_value(&model)
-        .map(|v| canonical_json(&v))
+    // The counts only: the same workspace content gives the same output wherever it lives.
+    let output = serde_json::to_value(&model.counts)
+        .map(|v| canonical_json(&json!({ "counts": v })))
         .unwrap_or_default();
     OpOutcome {
         ok: true,
@@ -188,7 +189,7 @@ fn session_artifacts(ws: &Workspace, folder: &str, dump: Option<&[String]>) -> O
             ok: true,
             summary: format!("session {folder}: SESSION.md present"),
             output: canonical_json(
-                &json!({"session": folder, "descriptor": descriptor.path.to_string_lossy()}),
+                &json!({"session": folder, "descriptor": "SESSION.md"}),
             ),
             effects: SEEDED.to_vec(),
         };
