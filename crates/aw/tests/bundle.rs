@@ -257,7 +257,7 @@ fn the_glossary_explains_every_signal_of_the_registry_and_no_other() {
         .iter()
         .flat_map(|d| d.signals().iter().map(|s| s.as_ref()))
         .collect();
-    assert_eq!(signals.len(), 31);
+    assert_eq!(signals.len(), 41);
     let (glossary, _) = glossary
         .split_once("\n## Evidence ids\n")
         .expect("GLOSSARY.md has its evidence ids after the signals");

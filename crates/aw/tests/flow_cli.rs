@@ -229,12 +229,21 @@ fn business_rejections_exit_zero_and_invocation_failures_exit_one() {
     assert_eq!(rc, 0);
     assert_eq!(r["error"], Value::Null, "{r}");
     // The session step ran in aw itself: the run stands on the criteria.
-    assert_eq!(r["boundary"]["transition"], "quick.success-criteria-authoring");
-    assert_eq!(r["applied"].as_array().unwrap().last().unwrap()["transition"], "quick.session-create");
+    assert_eq!(
+        r["boundary"]["transition"],
+        "quick.success-criteria-authoring"
+    );
+    assert_eq!(
+        r["applied"].as_array().unwrap().last().unwrap()["transition"],
+        "quick.session-create"
+    );
     let (rc, v) = ws.run(&["flow", "recover", "--session", &ws.folder], "");
     failure(rc, &v, "FLOW_RECOVERY_NOT_NEEDED");
     let answer = json!({"input_digest": r["state_digest"], "decisions": {"answer": "a test"}});
-    let (rc, r) = ws.run(&["flow", "submit", "--session", &ws.folder], &answer.to_string());
+    let (rc, r) = ws.run(
+        &["flow", "submit", "--session", &ws.folder],
+        &answer.to_string(),
+    );
     assert_eq!(rc, 0);
     // Nothing was seeded yet: the internal seed is refused and says what to write.
     assert_eq!(r["error"]["code"], "FLOW_EVIDENCE_MISSING", "{r}");
@@ -406,12 +415,17 @@ fn a_run_the_reference_v22_wrote_is_continued_and_written_back_as_version_9() {
     assert_eq!(ws.folder, "001-v22-quick");
     let fixture = crate::support::fixture_path("v22-run");
     std::fs::copy(fixture.join("flow-run.json"), ws.state_path()).unwrap();
-    let counter = ws.root().join(".workflow/sessions/.flow-attempts/001-v22-quick.json");
+    let counter = ws
+        .root()
+        .join(".workflow/sessions/.flow-attempts/001-v22-quick.json");
     std::fs::create_dir_all(counter.parent().unwrap()).unwrap();
     std::fs::copy(fixture.join("flow-attempts.json"), &counter).unwrap();
     let (rc, d) = ws.run(&["flow", "advance", "--session", &ws.folder], "");
     assert_eq!(rc, 0, "{d}");
-    assert_eq!(d["boundary"]["transition"], "quick.success-criteria-authoring");
+    assert_eq!(
+        d["boundary"]["transition"],
+        "quick.success-criteria-authoring"
+    );
     // The reference's own directive carries this seal at this point: the same boundary, the
     // same answer accepted by either tool.
     assert_eq!(
@@ -503,7 +517,12 @@ fn a_version_4_run_is_continued_or_refused_with_the_command_that_starts_it_over(
     );
     assert_eq!(rc, 0, "{d}");
     assert_eq!(ws.state()["version"], 9);
-    assert!(ws.state()["applied"].as_array().unwrap().contains(&json!("spec-refine.session")));
+    assert!(
+        ws.state()["applied"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("spec-refine.session"))
+    );
     // Nothing is left beside it.
     let names: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
@@ -647,7 +666,8 @@ fn stale_and_replayed_answers_change_nothing_decided() {
         "a stale answer spends nothing"
     );
     // An applied answer sent again is a resend: nothing moves, nothing is spent.
-    let answer = json!({"input_digest": d["state_digest"], "signals": ["quick.needs-architecture"]});
+    let answer =
+        json!({"input_digest": d["state_digest"], "signals": ["quick.needs-architecture"]});
     let (rc, r) = ws.submit(&answer);
     assert_eq!(rc, 0);
     assert_eq!(r["error"], Value::Null, "{r}");

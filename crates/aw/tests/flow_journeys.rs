@@ -135,7 +135,11 @@ fn drive_in(flow: &str, signals: Signals) -> (Vec<(String, String)>, Ws, String)
 fn seed_the_session(ws: &Ws, folder: &str) {
     let session = ws.sessions().join(folder).join("SESSION.md");
     let text = std::fs::read_to_string(&session).unwrap();
-    std::fs::write(&session, text.replace("- [ ]", "- [ ] the journey reaches final")).unwrap();
+    std::fs::write(
+        &session,
+        text.replace("- [ ]", "- [ ] the journey reaches final"),
+    )
+    .unwrap();
     ws.ok(&["checkpoint-write", "--code", folder]);
 }
 
@@ -149,10 +153,16 @@ fn proposal(flow: &str, agent: &Agent) -> (String, String) {
                 .to_owned(),
         ),
         "plan-new" => (
-            agent.claimed.clone().expect("plan-new claimed its number first"),
+            agent
+                .claimed
+                .clone()
+                .expect("plan-new claimed its number first"),
             PLAN_TEXT.to_owned(),
         ),
-        _ => (PLAN.to_owned(), PLAN_TEXT.replace("it works", "it works, refined")),
+        _ => (
+            PLAN.to_owned(),
+            PLAN_TEXT.replace("it works", "it works, refined"),
+        ),
     }
 }
 
@@ -180,8 +190,11 @@ fn respond(ws: &Ws, folder: &str, d: &Value, signals: Signals, agent: &mut Agent
                 // The database work is delivered as a script in the session, never run.
                 let scripts = ws.sessions().join(folder).join("scripts");
                 std::fs::create_dir_all(&scripts).unwrap();
-                std::fs::write(scripts.join("001-add-flag.sql"), "alter table t add c int;\n")
-                    .unwrap();
+                std::fs::write(
+                    scripts.join("001-add-flag.sql"),
+                    "alter table t add c int;\n",
+                )
+                .unwrap();
             }
             if d["request"]["allowed_destinations"]
                 .as_array()
@@ -218,9 +231,10 @@ fn respond(ws: &Ws, folder: &str, d: &Value, signals: Signals, agent: &mut Agent
             let args: Vec<&str> = args.iter().map(String::as_str).collect();
             let (code, output) = aw(ws, &args, None);
             if args.first() == Some(&"next-number") {
-                agent.claimed = json_of(&output)["claimed_path"]
-                    .as_str()
-                    .map(|p| p.trim_start_matches(&format!("{}/", ws.root().display())).to_owned());
+                agent.claimed = json_of(&output)["claimed_path"].as_str().map(|p| {
+                    p.trim_start_matches(&format!("{}/", ws.root().display()))
+                        .to_owned()
+                });
             }
             let mut answer = answer_template(&next);
             if code != 0 {
@@ -465,7 +479,10 @@ fn the_approved_proposal_is_what_lands() {
         PLAN_TEXT
     );
     let board = ws.ok(&["status", "--json"]);
-    assert_eq!(board["plans"][0]["baseline"]["status"], "aligned", "{board:#}");
+    assert_eq!(
+        board["plans"][0]["baseline"]["status"], "aligned",
+        "{board:#}"
+    );
     let (_, ws, _) = drive_in("spec-refine", Signals::None);
     let spec = std::fs::read_to_string(ws.root().join(SPEC)).unwrap();
     assert!(spec.contains("It works, refined."), "{spec}");

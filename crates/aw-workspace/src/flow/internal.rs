@@ -188,9 +188,7 @@ fn session_artifacts(ws: &Workspace, folder: &str, dump: Option<&[String]>) -> O
         return OpOutcome {
             ok: true,
             summary: format!("session {folder}: SESSION.md present"),
-            output: canonical_json(
-                &json!({"session": folder, "descriptor": "SESSION.md"}),
-            ),
+            output: canonical_json(&json!({"session": folder, "descriptor": "SESSION.md"})),
             effects: SEEDED.to_vec(),
         };
     };

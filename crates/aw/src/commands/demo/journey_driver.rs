@@ -145,7 +145,7 @@ struct Answer<'a> {
     signals: Option<Vec<&'a String>>,
     /// A semantic boundary's judgment.
     #[serde(skip_serializing_if = "Option::is_none")]
-    decisions: Option<serde_json::Value>,
+    decisions: Option<Decisions<'a>>,
     /// A human boundary's choice (`null` when none is recommended).
     #[serde(skip_serializing_if = "Option::is_none")]
     choice: Option<Option<String>>,
@@ -163,6 +163,48 @@ struct Answer<'a> {
     effects: Option<Applied<'a>>,
 }
 
+/// The demo's judgment at a semantic boundary.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+enum Decisions<'a> {
+    /// Any judgment: always the same sentence.
+    Judged {
+        /// The sentence.
+        demo: &'static str,
+    },
+    /// The scope of a plan-exec run: the plan and its one source, the workspace.
+    Scope {
+        /// `["workspace"]`.
+        sources: [&'static str; 1],
+        /// The plan's path.
+        plan: &'a str,
+    },
+}
+
+/// A checkout proof, checked for its shape only in the demo.
+#[derive(Debug, Serialize)]
+struct Proof<'a> {
+    /// `command`.
+    kind: &'static str,
+    /// `workspace`.
+    source: &'static str,
+    /// `.`.
+    relative_cwd: &'static str,
+    /// A stand-in: the demo has no live checkout to digest.
+    checkout_digest: &'static str,
+    /// The command run.
+    invocation: ProofCommand<'a>,
+}
+
+/// The command a proof names.
+#[derive(Debug, Serialize)]
+struct ProofCommand<'a> {
+    /// `aw`.
+    program: &'a str,
+    /// Its arguments.
+    args: &'a [aw_core::flow::registry::Text],
+}
+
 /// One evidence of an execution.
 #[derive(Debug, Serialize)]
 struct Validation<'a> {
@@ -174,7 +216,7 @@ struct Validation<'a> {
     detail: &'a str,
     /// The checkout proof, for the evidence that asks for one.
     #[serde(skip_serializing_if = "Option::is_none")]
-    proof: Option<serde_json::Value>,
+    proof: Option<Proof<'a>>,
 }
 
 /// The effects an execution applied.
@@ -216,15 +258,17 @@ fn scripted_answer(
                 })
             } else if transition == "plan-exec.source-scope" {
                 text(&Answer {
-                    decisions: Some(serde_json::json!({
-                        "sources": ["workspace"],
-                        "plan": plan.unwrap_or_default(),
-                    })),
+                    decisions: Some(Decisions::Scope {
+                        sources: ["workspace"],
+                        plan: plan.unwrap_or_default(),
+                    }),
                     ..seal
                 })
             } else {
                 text(&Answer {
-                    decisions: Some(serde_json::json!({"demo": "judged by the script"})),
+                    decisions: Some(Decisions::Judged {
+                        demo: "judged by the script",
+                    }),
                     ..seal
                 })
             }
@@ -288,14 +332,15 @@ fn scripted_answer(
                             id,
                             passed: ok,
                             detail: &detail,
-                            proof: (id == SOURCE_BOUNDED_EVIDENCE).then(|| {
-                                serde_json::json!({
-                                    "kind": "command",
-                                    "source": "workspace",
-                                    "relative_cwd": ".",
-                                    "checkout_digest": "checked for its shape only by the demo",
-                                    "invocation": {"program": "aw", "args": &action.invocation.args},
-                                })
+                            proof: (id == SOURCE_BOUNDED_EVIDENCE).then_some(Proof {
+                                kind: "command",
+                                source: "workspace",
+                                relative_cwd: ".",
+                                checkout_digest: "checked for its shape only by the demo",
+                                invocation: ProofCommand {
+                                    program: &action.invocation.program,
+                                    args: &action.invocation.args,
+                                },
                             }),
                         })
                         .collect(),
