@@ -1,7 +1,7 @@
 //! `aw flow` through the binary: arguments, exit codes and envelopes, fail-closed reads and
 //! tamper refusals, write discipline, closed sessions, conversations, and parallel submits.
 
-use crate::support::{Ws, answer_template, json_of, recommended_choice};
+use crate::support::{Ws, answer_template, json_of};
 use serde_json::{Value, json};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
@@ -834,15 +834,6 @@ fn parallel_submits_never_corrupt_the_run() {
     assert_eq!(rc, 0, "the state still reads: {after}");
     // The advance ran the seed again: still nothing to seed.
     assert_eq!(after["error"]["code"], "FLOW_EVIDENCE_MISSING", "{after}");
-}
-
-/// The directive's answer template, every validation detailed.
-fn template_of(d: &Value) -> Value {
-    let mut t = answer_template(d["next_action"].as_str().unwrap());
-    for v in t["validations"].as_array_mut().unwrap() {
-        v["detail"] = json!("ok");
-    }
-    t
 }
 
 /// Submits every payload at once, one process each; returns their (exit code, JSON).

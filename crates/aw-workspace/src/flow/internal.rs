@@ -67,7 +67,7 @@ pub fn drive(ws: &Workspace, folder: &str, first: Turn, now: &Now) -> Result<Tur
         let Some(mut t) = next else { break };
         t.state = written;
         let failed = t.directive.error.is_some();
-        steps.extend(t.directive.applied.drain(..));
+        steps.append(&mut t.directive.applied);
         t.directive.applied = steps.clone();
         turn = t;
         if failed {
@@ -337,8 +337,8 @@ fn proposal_publish(ws: &Workspace, state: &RunState) -> OpOutcome {
     }
     for (path, digest) in bases_of(p) {
         match super::observe::text_at(&ws.root, &path) {
-            Ok(Some(text)) if base_digest(&text) == digest => {}
-            Ok(Some(_)) => {
+            super::observe::FileAt::Text(text) if base_digest(&text) == digest => {}
+            super::observe::FileAt::Text(_) => {
                 return OpOutcome::refused(
                     OP,
                     format!(

@@ -37,8 +37,12 @@ fn scope(ws: &Workspace, raw: &str) -> ScopeFacts {
         Ok(v) => v.get("decisions").cloned().unwrap_or(Value::Null),
         Err(_) => Value::Null,
     };
-    let plan_text = aw_core::flow::scope::plan_to_read(&decisions, PLAN_CANON)
-        .and_then(|rel| text_at(&ws.root, &rel).ok().flatten());
+    let plan_text = aw_core::flow::scope::plan_to_read(&decisions, PLAN_CANON).and_then(|rel| {
+        match text_at(&ws.root, &rel) {
+            FileAt::Text(text) => Some(text),
+            _ => None,
+        }
+    });
     ScopeFacts {
         plan_canon: Ok(PLAN_CANON.to_owned()),
         declared,
@@ -61,18 +65,32 @@ pub fn checkout(ws: &Workspace, source: &str) -> Option<aw_core::flow::proof::Ob
         .flatten()
 }
 
-/// The text of the regular file at workspace-relative `rel`: `Ok(None)` when nothing is there,
-/// `Err(())` when something is there that cannot be read as a file inside the workspace.
-pub fn text_at(root: &Path, rel: &str) -> Result<Option<String>, ()> {
+/// What is at a workspace-relative path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileAt {
+    /// Nothing.
+    Absent,
+    /// A regular file inside the workspace, and its text.
+    Text(String),
+    /// Something that cannot be read as a text file inside the workspace (a link leading out, a
+    /// folder, a FIFO, bytes that are not UTF-8, an I/O error).
+    Unreadable,
+}
+
+/// What is at workspace-relative `rel`, never through a link that leaves the workspace.
+pub fn text_at(root: &Path, rel: &str) -> FileAt {
     let path = root.join(rel);
-    let entry = crate::io::containment::entry_target(root, &path).map_err(|_| ())?;
+    let Ok(entry) = crate::io::containment::entry_target(root, &path) else {
+        return FileAt::Unreadable;
+    };
     match std::fs::symlink_metadata(&entry) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(_) => Err(()),
-        Ok(m) if !m.is_file() => Err(()),
-        Ok(_) => crate::io::folder::read_regular_path(&entry)
-            .map_err(|_| ())
-            .and_then(|b| String::from_utf8(b).map(Some).map_err(|_| ())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => FileAt::Absent,
+        Err(_) => FileAt::Unreadable,
+        Ok(m) if !m.is_file() => FileAt::Unreadable,
+        Ok(_) => match crate::io::folder::read_regular_path(&entry).map(String::from_utf8) {
+            Ok(Ok(text)) => FileAt::Text(text),
+            _ => FileAt::Unreadable,
+        },
     }
 }
 
@@ -96,13 +114,13 @@ fn proposal(ws: &Workspace, raw: &str) -> Observed {
             continue;
         }
         let seen = match text_at(&ws.root, rel) {
-            Ok(None) => Seen::Absent,
-            Ok(Some(text)) => Seen::Present(base_digest(&text)),
-            Err(()) => Seen::Unreadable,
+            FileAt::Absent => Seen::Absent,
+            FileAt::Text(text) => Seen::Present(base_digest(&text)),
+            FileAt::Unreadable => Seen::Unreadable,
         };
         out.destinations.insert(rel.to_owned(), seen);
         if let Some(spec) = content.and_then(|c| spec_to_seal(rel, c))
-            && let Ok(Some(text)) = text_at(&ws.root, &spec)
+            && let FileAt::Text(text) = text_at(&ws.root, &spec)
         {
             out.baselines.insert(
                 rel.to_owned(),
