@@ -24,6 +24,7 @@ mod family_sandbox;
 mod family_settings;
 mod family_status;
 mod flow_cli;
+mod flow_internal;
 mod flow_journeys;
 mod flow_status;
 mod golden;
