@@ -56,8 +56,9 @@ fn projections_follow_the_boundary() {
     assert_eq!(p.transition.as_deref(), Some("quick.session-create"));
     let cmd = format!("aw session-artifacts --code {F}");
     assert_eq!(p.invocation.as_deref(), Some(cmd.as_str()));
-    assert_eq!(p.command, cmd);
-    assert!(p.summary.contains("aw flow submit"));
+    // An internal step: aw runs it on the next advance.
+    assert_eq!(p.command, format!("aw flow advance --session {F}"));
+    assert!(p.summary.contains("aw runs it itself"));
     let v = serde_json::to_value(&p).unwrap();
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(
@@ -136,4 +137,51 @@ fn the_store_writes_once_and_only_on_change() {
     );
     // Reading never touches SESSION.md and friends.
     assert!(!session.join("SESSION.md").exists());
+}
+
+/// An internal step is settled only on the state the invocation wrote: when the run moved in
+/// between (another invocation answered it), nothing of the step is applied (`FLOW_RUN_STALE`).
+#[test]
+fn an_internal_step_applies_nothing_when_the_run_moved() {
+    let dir = tempfile::tempdir().unwrap();
+    let w = ws(dir.path());
+    let session = w.sessions_dir().join(F);
+    std::fs::write(
+        session.join("SESSION.md"),
+        "# Session — x\n\n## Success criteria\n- [ ] it works\n",
+    )
+    .unwrap();
+    let j = Journey::builtin(Flow::Quick).unwrap();
+    let turn = advance(RunState::new(Flow::Quick, F), &j).unwrap();
+    let raw =
+        serde_json::json!({"input_digest": turn.directive.state_digest, "decisions": {"a": 1}})
+            .to_string();
+    let next = submit(
+        turn.state,
+        &j,
+        Submission {
+            raw: &raw,
+            approval: None,
+            facts: &Default::default(),
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        next.directive.boundary.transition.as_deref(),
+        Some("quick.session-create")
+    );
+    // On disk, the run as another invocation left it; in hand, the state this one wrote.
+    let mut moved = next.state.clone();
+    moved
+        .extra
+        .insert("another_writer".into(), serde_json::json!(true));
+    std::fs::write(state_path(&session), moved.serialize()).unwrap();
+    let before = std::fs::read_to_string(state_path(&session)).unwrap();
+    let now = aw_workspace::io::clock::Now::read();
+    let err = aw_workspace::flow::internal::drive(&w, F, next, &now).unwrap_err();
+    assert_eq!(err.code(), aw_core::error_code::ErrorCode::FlowRunStale);
+    assert_eq!(
+        std::fs::read_to_string(state_path(&session)).unwrap(),
+        before
+    );
 }

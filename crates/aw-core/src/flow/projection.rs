@@ -95,7 +95,19 @@ pub fn project(
         _ => None,
     };
     let kind = resolved.kind.as_str();
+    // aw runs an internal step itself: the way on is `aw flow advance`.
+    let internal = resolved.emitted.as_ref().is_some_and(|a| {
+        matches!(
+            a.execution,
+            Some(super::registry::Execution::Internal { .. })
+        )
+    });
     let summary = match &invocation {
+        Some(_) if internal => format!(
+            "{kind} boundary at {} — aw runs it itself: `{}`",
+            row.id,
+            advance_command(folder)
+        ),
         Some(inv) => format!(
             "{kind} boundary at {} — run `{inv}` and report its real output with `{}`",
             row.id,
@@ -110,6 +122,7 @@ pub fn project(
         title: Some(row.title.to_string()),
         command: invocation
             .clone()
+            .filter(|_| !internal)
             .unwrap_or_else(|| advance_command(folder)),
         invocation,
         summary,
