@@ -384,9 +384,9 @@ fn the_commit_choices_say_when_the_commit_is_made_as_the_guide_does() {
     );
 }
 
-/// Issue 20 (point 13): plan-exec asks to approve running the phase proofs after the phase
-/// state reading, so that reading cannot need their result; and the proofs the validations
-/// reading shows are the session's success criteria.
+/// Issue 20 (point 13): plan-exec runs the phase proofs after the phase state reading, so that
+/// reading cannot need their result (v22: under the run's custody, asking no approval); and the
+/// proofs the validations reading shows are the session's success criteria.
 #[test]
 fn plan_exec_needs_no_result_before_the_step_that_produces_it() {
     let journey = aw_core::flow::Journey::builtin(aw_core::flow::Flow::PlanExec).unwrap();
@@ -409,7 +409,7 @@ fn plan_exec_needs_no_result_before_the_step_that_produces_it() {
     );
     let validations = bullet("Validations");
     assert!(
-        validations.contains("after the person approves running them")
+        validations.contains("no approval is asked")
             && validations.contains("write `validated` on each phase it proved"),
         "{validations}"
     );
