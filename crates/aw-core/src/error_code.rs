@@ -83,6 +83,9 @@ error_codes! {
     SessionBindingInvalid = "SESSION_BINDING_INVALID",
     /// HISTORY.md holds bytes that are not UTF-8: rewriting it would lose them.
     HistoryEncodingInvalid = "HISTORY_ENCODING_INVALID",
+    /// `aw worktree ensure | release | integrate`: this aw lists isolation units but does not
+    /// create, release or integrate them yet.
+    WorktreeUnsupported = "WORKTREE_UNSUPPORTED",
     // The flow engine: the run state.
     /// The session has no run state.
     FlowRunAbsent = "FLOW_RUN_ABSENT",
@@ -423,7 +426,8 @@ error_codes! {
     /// `aw self install | uninstall`: a host settings file aw merges hooks into is not a JSON
     /// object of the expected shape; nothing was written.
     SettingsInvalidJson = "SETTINGS_INVALID_JSON",
-    /// `aw self install | uninstall | doctor`: HOME is not set, so no host folder can be found.
+    /// `aw self install | uninstall | doctor`: HOME is not set, so no host folder can be found;
+    /// `aw worktree list`: so the units root cannot be found.
     HomeUnset = "HOME_UNSET",
     // aw family modes
     /// A skill folder whose `capability.json` is missing or not a readable regular file.

@@ -21,6 +21,7 @@ pub mod error_code;
 pub mod family;
 pub mod flow;
 pub mod install;
+pub mod isolation;
 pub mod journal;
 pub mod markdown;
 pub mod names;

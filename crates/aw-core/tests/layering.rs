@@ -34,6 +34,8 @@ const ORDER: &[&str] = &[
     // The project's files and hosts, and installing aw into a host.
     "project",
     "install",
+    // Isolation units: a source's worktrees owned by sessions.
+    "isolation",
     // The flow engine, then the board that shows everything.
     "flow",
     "board",

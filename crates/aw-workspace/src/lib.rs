@@ -17,6 +17,7 @@ pub mod git;
 pub mod install;
 pub mod invocation;
 pub mod io;
+pub mod isolation;
 pub mod locate;
 pub mod project;
 pub mod publish;

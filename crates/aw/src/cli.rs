@@ -45,6 +45,7 @@ pub const HELP_MAP: &[(&str, &[&str])] = &[
         &[
             "workspace-init",
             "sources",
+            "worktree",
             "stack",
             "project-md-upsert",
             "set-working-branch",

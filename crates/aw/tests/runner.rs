@@ -51,6 +51,7 @@ mod subfolder;
 mod support;
 mod symlinks;
 mod workspace_init;
+mod worktree;
 
 /// With `autotests = false`, cargo compiles only `tests/runner.rs` of each crate: a test file
 /// that its runner does not declare would silently never run. This fails loudly instead, for

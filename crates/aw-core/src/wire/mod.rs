@@ -35,3 +35,4 @@ pub mod sources;
 pub mod stack;
 pub mod visibility;
 pub mod workspace_init;
+pub mod worktree;

@@ -242,6 +242,10 @@ pub const ENTRIES: &[Entry] = &[
         command: "workspace-init",
         schema: schema_of::<super::workspace_init::WorkspaceInit<'static>>,
     },
+    Entry {
+        command: "worktree-list",
+        schema: schema_of::<super::worktree::WorktreeList<'static>>,
+    },
 ];
 
 /// The schema of the failure envelope.

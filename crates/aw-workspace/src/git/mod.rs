@@ -1,7 +1,8 @@
 //! Running git: the one place aw starts it, always with the same environment.
 //!
-//! Two questions are asked of it: where a source folder stands (its current branch and the files
-//! it has changed) and which files a workspace has changed since its last commit. A missing git,
+//! Three questions are asked of it: where a source folder stands (its current branch and the files
+//! it has changed), which files a workspace has changed since its last commit, and which
+//! worktrees a source has (`worktrees`, for the isolation units). A missing git,
 //! a folder that is not a repository or a failing git is a state to report, never an error of the
 //! caller. The branch-check hook asks with a deadline: a git that does not answer in time is
 //! stopped, and the caller told so.
@@ -9,6 +10,7 @@
 pub mod branch_check;
 pub mod checkout_digest;
 pub mod head;
+pub mod worktrees;
 
 use aw_core::checkpoint::{FileTouched, parse_numstat};
 use aw_core::project::branch_check::Head;

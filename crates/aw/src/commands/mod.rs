@@ -31,6 +31,7 @@ mod stack;
 mod status;
 pub mod visibility;
 mod workspace_init;
+mod worktree;
 
 use crate::context::Ctx;
 use crate::failure::Failure;
@@ -182,6 +183,18 @@ every external source and nothing stale."
         about = "Make this folder a workspace, or reconcile it (scaffold, project block, .gitignore)."
     )]
     WorkspaceInit(workspace_init::WorkspaceInitArgs),
+    #[command(
+        about = worktree::ABOUT,
+        long_about = "Isolation units: one `git worktree` of a source per session, at \
+`~/.<ns>/worktrees/<workspace key>/<alias>/<session folder>` on the branch `aw/<session folder>`, \
+so concurrent flows never share a working tree. The path is the registry; `git worktree list` in \
+each source is the live inventory.\n\n`aw worktree list [--code <session>]` shows the \
+workspace's units, their orphans and the sources git could not read. `ensure`, `release` and \
+`integrate` are refused (`WORKTREE_UNSUPPORTED`): this aw does not create, release or integrate \
+units yet."
+    )]
+    #[command(subcommand)]
+    Worktree(worktree::WorktreeCommand),
 }
 
 /// Runs a parsed command.
@@ -226,5 +239,6 @@ pub fn dispatch(command: &Command, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         Command::Status(args) => status::run(args, cx),
         Command::Visibility(cmd) => visibility::dispatch(cmd, cx),
         Command::WorkspaceInit(args) => workspace_init::run(args, cx),
+        Command::Worktree(cmd) => worktree::dispatch(cmd, cx),
     }
 }

@@ -44,6 +44,7 @@ pub mod stack;
 pub mod status;
 pub mod visibility;
 pub mod workspace_init;
+pub mod worktree;
 
 use crate::output::Style;
 use std::fmt::{self, Write};
