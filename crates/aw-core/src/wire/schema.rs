@@ -243,6 +243,10 @@ pub const ENTRIES: &[Entry] = &[
         schema: schema_of::<super::workspace_init::WorkspaceInit<'static>>,
     },
     Entry {
+        command: "worktree-integrate",
+        schema: schema_of::<super::worktree::WorktreeIntegrate<'static>>,
+    },
+    Entry {
         command: "worktree-list",
         schema: schema_of::<super::worktree::WorktreeList<'static>>,
     },

@@ -91,8 +91,8 @@ pub struct UnreadableSource<'a> {
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WorktreeRefusal {
-    /// Always `session_unresolved`.
-    #[schemars(extend("const" = "session_unresolved"))]
+    /// `session_unresolved`, or (`integrate --source`) `unit_absent`.
+    #[schemars(extend("enum" = ["session_unresolved", "unit_absent"]))]
     pub error: &'static str,
     /// What could not be resolved, and why.
     pub message: String,
@@ -153,3 +153,47 @@ impl<'a> UnreadableSource<'a> {
         }
     }
 }
+
+/// `aw worktree integrate`'s output for a whole session (no `--source`): what was merged, what
+/// is pending, and the next command. This aw integrates nothing yet: a session with no live
+/// unit gives empty lists, one with units is refused (`WORKTREE_UNSUPPORTED`).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SessionIntegration<'a> {
+    /// The session folder.
+    pub session: &'a str,
+    /// The plan the session's run scoped, if any.
+    pub plan: Option<&'a str>,
+    /// One entry per unit processed (none: the session holds no unit).
+    pub results: Vec<UnitOutcome>,
+    /// The aliases merged and released.
+    pub integrated: Vec<String>,
+    /// The aliases left to integrate.
+    pub pending: Vec<String>,
+    /// The next command, `null` when nothing is pending.
+    pub next: Option<String>,
+}
+
+/// One unit's integration (never produced by this aw yet).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UnitOutcome {
+    /// The source's alias.
+    pub alias: String,
+    /// Whether it was merged.
+    pub integrated: bool,
+}
+
+/// `aw worktree integrate`'s result: the session's integration, or a refusal printed as the
+/// result (exit 2).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum WorktreeIntegrate<'a> {
+    /// The session's integration.
+    Session(SessionIntegration<'a>),
+    /// The session could not be resolved, or the named source has no unit.
+    Refused(WorktreeRefusal),
+}
+
+/// The refusal's `error` when the named source has no unit of the session.
+pub const UNIT_ABSENT: &str = "unit_absent";

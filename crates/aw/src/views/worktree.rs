@@ -79,3 +79,23 @@ fn listed(out: &mut dyn Write, list: &UnitList<'_>) -> fmt::Result {
     }
     Ok(())
 }
+
+impl View for aw_core::wire::worktree::WorktreeIntegrate<'_> {
+    fn render(&self, out: &mut dyn Write, _style: &Style) -> fmt::Result {
+        use aw_core::wire::worktree::WorktreeIntegrate as I;
+        match self {
+            I::Session(s) => {
+                writeln!(out, "Integration of session {}", clean(s.session))?;
+                if s.results.is_empty() {
+                    return writeln!(out, "  nothing to merge: the session holds no unit");
+                }
+                writeln!(out, "  integrated: {}", clean(&s.integrated.join(", ")))?;
+                writeln!(out, "  pending:    {}", clean(&s.pending.join(", ")))
+            }
+            I::Refused(r) => {
+                writeln!(out, "{}", clean(&r.message))?;
+                writeln!(out, "  Next  {}", clean(&r.hint))
+            }
+        }
+    }
+}

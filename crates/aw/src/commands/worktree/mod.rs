@@ -2,6 +2,7 @@
 //! branch `aw/<session>`. `list` reads them; `ensure`, `release` and `integrate` are refused
 //! (`WORKTREE_UNSUPPORTED`) until this aw creates and integrates units.
 
+pub mod integrate;
 pub mod list;
 
 use crate::context::Ctx;
@@ -39,11 +40,15 @@ and keeps its branch.\n\nRemove a unit by hand with `git worktree remove <path>`
     )]
     Release(UnitArgs),
     #[command(
-        about = "Refused: this aw does not integrate isolation units yet.",
-        long_about = "Refused with `WORKTREE_UNSUPPORTED`: this aw does not integrate isolation \
-units yet. In the reference, `integrate` merges a unit's branch into the source's working branch \
-in its main checkout, then releases the unit.\n\nRun the plan with the scope `workspace` alone, \
-or merge a unit's branch by hand with `git merge aw/<session>` in the source's checkout."
+        about = "Integrate a session's units: nothing to merge when it holds none (units refused).",
+        long_about = "Merge a session's isolation units into their sources. This aw creates no \
+unit, so it integrates only the case a run scoped to the workspace alone meets: a session with \
+no live unit has nothing to merge (`{session, plan, results: [], integrated: [], pending: [], \
+next: null}`, exit 0). A session that holds units is refused with `WORKTREE_UNSUPPORTED`: merge \
+a unit's branch by hand with `git merge aw/<session>` in the source's checkout. `--source` naming \
+a source with no unit of the session prints `{\"error\": \"unit_absent\", …}` (exit 2).\n\nThe \
+session is `--code`, else this conversation's, else the only active one; a closed session is \
+refused (`session_unresolved`, exit 2)."
     )]
     Integrate(UnitArgs),
 }
@@ -69,12 +74,12 @@ pub fn dispatch(cmd: &WorktreeCommand, cx: &Ctx<'_>) -> Result<Outcome, Failure>
         WorktreeCommand::List(args) => list::run(args, cx),
         WorktreeCommand::Ensure(_) => Err(unsupported("ensure")),
         WorktreeCommand::Release(_) => Err(unsupported("release")),
-        WorktreeCommand::Integrate(_) => Err(unsupported("integrate")),
+        WorktreeCommand::Integrate(args) => integrate::run(args, cx),
     }
 }
 
 /// The refusal of a verb this aw does not offer yet.
-fn unsupported(verb: &str) -> Failure {
+pub(crate) fn unsupported(verb: &str) -> Failure {
     Failure::new(
         ErrorCode::WorktreeUnsupported,
         format!(
