@@ -292,7 +292,7 @@ fn a_code_that_names_no_session_is_refused_as_the_result_with_exit_2() {
 fn ensure_release_and_integrate_are_refused_with_what_to_do_instead() {
     let ws = workspace();
     ws.create_session("exec", "x-plan-exec", "x");
-    for verb in ["ensure", "release", "integrate"] {
+    for verb in ["ensure", "release"] {
         let v = ws.fails(
             &[
                 "worktree", verb, "--source", "app", "--code", "001", "--json",
@@ -311,10 +311,43 @@ fn ensure_release_and_integrate_are_refused_with_what_to_do_instead() {
                 .contains("scope `workspace`")
         );
     }
-    // Nothing was made.
-    assert!(!ws.home().join(".workflow").exists());
+    // Integrating a session that holds no unit has nothing to merge; naming a source it has no
+    // unit of is the reference's `unit_absent` result.
+    let (code, out) = ws.text(&["worktree", "integrate", "--code", "001", "--json"]);
+    assert_eq!(code, 0, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        v,
+        json!({"session": "001-x-plan-exec", "plan": null, "results": [], "integrated": [],
+               "pending": [], "next": null})
+    );
+    let (code, out) = ws.text(&[
+        "worktree",
+        "integrate",
+        "--source",
+        "app",
+        "--code",
+        "001",
+        "--json",
+    ]);
+    assert_eq!(code, 2, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["error"], "unit_absent");
+    // With a unit, integration is refused: this aw does not merge units yet.
+    add_unit(&ws, "001-x-plan-exec");
+    let v = ws.fails(
+        &["worktree", "integrate", "--code", "001", "--json"],
+        "WORKTREE_UNSUPPORTED",
+    );
+    assert!(
+        v["data"]["action"]
+            .as_str()
+            .unwrap()
+            .contains("scope `workspace`")
+    );
+    // Nothing else was made.
     let v = list(&ws, &[]);
-    assert_eq!(v["units"], json!([]));
+    assert_eq!(v["units"].as_array().unwrap().len(), 1);
 }
 
 #[test]
