@@ -93,6 +93,16 @@ pub fn mark_attempted(state: &mut RunState) {
     }
 }
 
+/// For a caller that runs internal steps right after writing `turn`: when the run stands on
+/// one, marks it begun in the same write (one write fewer than marking it apart; the mark is on
+/// disk before anything runs all the same). The turn's directive is then stale, and is never
+/// shown: the step's settlement replaces it.
+pub fn begin(turn: &mut Turn, journey: &Journey<'_>) {
+    if pending(&turn.state, journey).is_some() {
+        mark_attempted(&mut turn.state);
+    }
+}
+
 /// The attempt a failed internal run records: numbered under the boundary's seal, its digest
 /// over the failure and its ordinal (two retries of one broken action are two attempts).
 fn failed_attempt(

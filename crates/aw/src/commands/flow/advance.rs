@@ -5,6 +5,7 @@ use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::Outcome;
 use aw_core::flow::Journey;
+use aw_core::flow::internal;
 use aw_core::flow::run::{advance, starting_state};
 use clap::Args;
 
@@ -32,7 +33,9 @@ pub fn run(args: &AdvanceArgs, flow: &FlowArgs, cx: &Ctx<'_>) -> Result<Outcome,
     let turn = drive(flow, cx, args.adopt, |stored, folder| {
         let state = starting_state(stored, folder, args.adopt, named)?;
         let journey = Journey::builtin(state.flow)?;
-        advance(state, &journey)
+        let mut turn = advance(state, &journey)?;
+        internal::begin(&mut turn, &journey);
+        Ok(turn)
     })?;
     let turn = super::run_internal(cx, turn)?;
     Ok(emit(style, &turn.directive))

@@ -156,6 +156,12 @@ fn drive_in(
 /// Runs the internal actions the run now stands on (flow-spec-v22 §9), after the verb's own
 /// turn is written.
 fn run_internal(cx: &Ctx<'_>, turn: Turn) -> Result<Turn, Failure> {
+    // Most boundaries are not internal steps: nothing more to read or lock.
+    let journey = aw_core::flow::Journey::builtin(turn.state.flow)
+        .map_err(|e| Failure::new(e.code, e.message, e.action))?;
+    if aw_core::flow::internal::pending(&turn.state, &journey).is_none() {
+        return Ok(turn);
+    }
     let ws = cx.workspace_settled()?;
     let folder = turn.state.session.clone();
     aw_workspace::flow::internal::drive(&ws, &folder, turn, &cx.now).map_err(failure)

@@ -8,6 +8,7 @@ use crate::output::Outcome;
 use aw_core::error_code::ErrorCode;
 use aw_core::flow::Journey;
 use aw_core::flow::error::FlowError;
+use aw_core::flow::internal;
 use aw_core::flow::submit::{Submission, submit};
 use aw_workspace::flow::observe;
 use aw_workspace::io::stdin::{AnswerLimits, read_answer};
@@ -57,7 +58,7 @@ pub fn run(args: &SubmitArgs, flow: &FlowArgs, cx: &Ctx<'_>) -> Result<Outcome, 
         let journey = Journey::builtin(state.flow)?;
         // Read under the lock: the plan an answer names is judged as it stands now.
         let facts = observe::gather(ws, &raw);
-        submit(
+        let mut turn = submit(
             state,
             &journey,
             Submission {
@@ -65,7 +66,11 @@ pub fn run(args: &SubmitArgs, flow: &FlowArgs, cx: &Ctx<'_>) -> Result<Outcome, 
                 approval,
                 facts: &facts,
             },
-        )
+        )?;
+        if turn.directive.error.is_none() {
+            internal::begin(&mut turn, &journey);
+        }
+        Ok(turn)
     })?;
     // Only an answer that applied or held something moves the run onto a new internal step.
     let turn = if turn.directive.error.is_none() {
