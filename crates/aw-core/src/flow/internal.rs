@@ -93,12 +93,20 @@ pub fn mark_attempted(state: &mut RunState) {
     }
 }
 
+/// Whether a directive stands on an internal step (read off what it already resolved).
+pub fn stands_on_one(d: &super::directive::Directive) -> bool {
+    d.boundary.kind == crate::vocab::flow::BoundaryKind::Execution
+        && d.action
+            .as_ref()
+            .is_some_and(|a| matches!(a.execution, Some(Execution::Internal { .. })))
+}
+
 /// For a caller that runs internal steps right after writing `turn`: when the run stands on
 /// one, marks it begun in the same write (one write fewer than marking it apart; the mark is on
 /// disk before anything runs all the same). The turn's directive is then stale, and is never
 /// shown: the step's settlement replaces it.
 pub fn begin(turn: &mut Turn, journey: &Journey<'_>) {
-    if pending(&turn.state, journey).is_some() {
+    if stands_on_one(&turn.directive) && pending(&turn.state, journey).is_some() {
         mark_attempted(&mut turn.state);
     }
 }

@@ -157,9 +157,7 @@ fn drive_in(
 /// turn is written.
 fn run_internal(cx: &Ctx<'_>, turn: Turn) -> Result<Turn, Failure> {
     // Most boundaries are not internal steps: nothing more to read or lock.
-    let journey = aw_core::flow::Journey::builtin(turn.state.flow)
-        .map_err(|e| Failure::new(e.code, e.message, e.action))?;
-    if aw_core::flow::internal::pending(&turn.state, &journey).is_none() {
+    if !aw_core::flow::internal::stands_on_one(&turn.directive) {
         return Ok(turn);
     }
     let ws = cx.workspace_settled()?;
