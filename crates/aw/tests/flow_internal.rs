@@ -448,3 +448,34 @@ fn a_proof_of_a_moved_checkout_is_stale() {
         "{next}"
     );
 }
+
+/// The CLI checks a proof against the live checkout whatever the answer's spelling: a proof
+/// under an escaped key (`"pr\u006fof"`) is the same field, and a stale one is refused.
+#[test]
+fn an_escaped_proof_key_is_checked_live() {
+    let (ws, folder) = workspace("refine", "x-spec-refine");
+    let adopt = [
+        "flow",
+        "advance",
+        "--session",
+        folder.as_str(),
+        "--flow",
+        "spec-refine",
+        "--adopt",
+    ];
+    let d = run(&ws, &adopt, "");
+    let d = walk_to(&ws, &folder, d, "spec-refine.ready-gate", &json!([]));
+    let mut t = crate::support::answer_template(d["next_action"].as_str().unwrap());
+    let proof = ws.ok(&["flow", "proof", "--artifact", "docs/specs/001-spec-x.md"]);
+    std::fs::write(ws.root().join("app/new.txt"), "x").unwrap();
+    for v in t["validations"].as_array_mut().unwrap() {
+        v["detail"] = json!("seen");
+        if v["id"] == "workline.source-bounded" {
+            v["proof"] = proof.clone();
+        }
+    }
+    let escaped = t.to_string().replace("\"proof\"", "\"pr\\u006fof\"");
+    assert!(escaped.contains("pr\\u006fof") && !escaped.contains("\"proof\""));
+    let r = run(&ws, &["flow", "submit", "--session", &folder], &escaped);
+    assert_eq!(r["error"]["code"], "WORKLINE_CHECKOUT_PROOF_STALE", "{r:#}");
+}

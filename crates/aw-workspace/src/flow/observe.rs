@@ -13,14 +13,23 @@ use aw_core::flow::proposal::{Observed, Seen, SpecBaseline, base_digest, spec_to
 use serde_json::Value;
 use std::path::Path;
 
-/// The facts for `raw` (a submit's stdin text).
+/// The facts for `raw` (a submit's stdin text). What the answer holds is judged on its parsed
+/// value, never on its text: an escaped key names the same field.
 pub fn gather(ws: &Workspace, raw: &str) -> Facts {
+    let parsed = parse_json(raw).ok();
+    let field = |key: &str| parsed.as_ref().and_then(|v| v.get(key));
+    let has_proof = field("validations")
+        .and_then(Value::as_array)
+        .is_some_and(|list| list.iter().any(|v| v.get("proof").is_some()));
+    let decisions = field("decisions").cloned().unwrap_or(Value::Null);
     Facts {
         evidence: super::plan_evidence::gather(ws, raw),
         proposal: proposal(ws, raw),
-        checkouts: raw.contains("\"proof\"").then(|| checkouts(ws)),
-        scope: if raw.contains("\"sources\"") {
-            scope(ws, raw)
+        // Always observed here (the CLI checks a proof against the live checkout, never its
+        // shape alone); digested only when the answer carries a proof.
+        checkouts: Some(if has_proof { checkouts(ws) } else { Vec::new() }),
+        scope: if decisions.get("sources").is_some() || decisions.get("plan").is_some() {
+            scope(ws, &decisions)
         } else {
             ScopeFacts::default()
         },
@@ -28,16 +37,12 @@ pub fn gather(ws: &Workspace, raw: &str) -> Facts {
 }
 
 /// What a scope answer is checked against: the WORKSPACE block's aliases and the plan it names.
-fn scope(ws: &Workspace, raw: &str) -> ScopeFacts {
+fn scope(ws: &Workspace, decisions: &Value) -> ScopeFacts {
     let declared = crate::project::ProjectFiles::read(&ws.root)
         .ok()
         .and_then(|files| files.block(&ws.ns))
         .map(|b| b.sources.into_iter().map(|s| s.alias).collect());
-    let decisions = match parse_json(raw) {
-        Ok(v) => v.get("decisions").cloned().unwrap_or(Value::Null),
-        Err(_) => Value::Null,
-    };
-    let plan_text = aw_core::flow::scope::plan_to_read(&decisions, PLAN_CANON).and_then(|rel| {
+    let plan_text = aw_core::flow::scope::plan_to_read(decisions, PLAN_CANON).and_then(|rel| {
         match text_at(&ws.root, &rel) {
             FileAt::Text(text) => Some(text),
             _ => None,
