@@ -206,6 +206,8 @@ error_codes! {
     FlowProposalBaseUnreadable = "FLOW_PROPOSAL_BASE_UNREADABLE",
     /// The run moved while an internal action ran: nothing of it was applied.
     FlowRunStale = "FLOW_RUN_STALE",
+    /// A `[docs]` table in `skills.toml` that moves a core documents folder or does not read.
+    DocsCanonInvalid = "DOCS_CANON_INVALID",
     /// A proposal's base file that no longer exists at publication.
     ProposalBaseGone = "PROPOSAL_BASE_GONE",
     /// A proposal's base file that changed after the proposal was sealed.

@@ -966,3 +966,40 @@ fn a_restored_state_keeps_the_attempts_its_counter_recorded() {
     ws.adopt();
     assert!(!counter.exists());
 }
+
+/// A `[docs]` table that moves a core documents folder stops every verb before the run is read
+/// (`DOCS_CANON_INVALID`, exit 1), and nothing is written.
+#[test]
+fn a_moved_plan_folder_stops_every_verb_before_anything_is_read() {
+    let ws = FlowWs::new("canon-quick");
+    let d = ws.adopt();
+    let skills = ws.root().join(".workflow/skills.toml");
+    let kept = std::fs::read_to_string(&skills).unwrap_or_default();
+    std::fs::write(
+        &skills,
+        format!("{kept}\n[docs]\nplan = \"knowledge/plans\"\n"),
+    )
+    .unwrap();
+    let before = std::fs::read_to_string(ws.state_path()).unwrap();
+    let answer = json!({"input_digest": d["state_digest"], "signals": []}).to_string();
+    for args in [
+        &["flow", "advance", "--session", ws.folder.as_str()][..],
+        &["flow", "submit", "--session", ws.folder.as_str()],
+        &["flow", "recover", "--session", ws.folder.as_str()],
+    ] {
+        let (rc, v) = ws.run(args, &answer);
+        failure(rc, &v, "DOCS_CANON_INVALID");
+        assert!(
+            v["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("[docs].plan"),
+            "{v}"
+        );
+    }
+    assert_eq!(std::fs::read_to_string(ws.state_path()).unwrap(), before);
+    // Keeping the canonical folder is fine.
+    std::fs::write(&skills, format!("{kept}\n[docs]\nplan = \"docs/plans\"\n")).unwrap();
+    let (rc, _) = ws.run(&["flow", "advance", "--session", &ws.folder], "");
+    assert_eq!(rc, 0);
+}

@@ -60,3 +60,28 @@ fn reason(e: &crate::error::WorkspaceError) -> String {
 fn shown(path: &Path) -> String {
     path.display().to_string()
 }
+
+/// Why the `[docs]` canon of the cascade cannot be used, if it cannot (the user's file first,
+/// then the workspace's; see [`aw_core::documents::docs_canon`]). A file that cannot be read is
+/// refused too: a layout nobody can read is not the canonical one.
+pub fn docs_canon_refusal(ws: &Workspace, home: Option<&Path>) -> Option<String> {
+    let global = home.map(|h| global_path(h, &ws.ns));
+    for path in global
+        .iter()
+        .map(PathBuf::as_path)
+        .chain([workspace_path(ws).as_path()])
+    {
+        match level(path) {
+            LevelInput::Absent => {}
+            LevelInput::Unreadable(why) => {
+                return Some(format!("{} cannot be read ({why})", shown(path)));
+            }
+            LevelInput::Text(text) => {
+                if let Some(r) = aw_core::documents::docs_canon::refusal(&shown(path), &text) {
+                    return Some(r);
+                }
+            }
+        }
+    }
+    None
+}

@@ -20,6 +20,7 @@ use aw_core::flow::error::FlowError;
 use aw_core::flow::run::Turn;
 use aw_core::flow::{Directive, Flow, RunState};
 use aw_core::wire::lock::LockHeld;
+use aw_workspace::capability::skill_bindings;
 use aw_workspace::locate::Workspace;
 use aw_workspace::sessions::context_id::from_env;
 use aw_workspace::{WorkspaceError, flow::store};
@@ -146,6 +147,15 @@ fn drive_in(
 ) -> Result<Turn, Failure> {
     let code = session_arg(args)?;
     let ws = cx.workspace_settled()?;
+    if let Some(why) = skill_bindings::docs_canon_refusal(&ws, cx.home().as_deref()) {
+        return Err(Failure::new(
+            ErrorCode::DocsCanonInvalid,
+            format!("The documents layout cannot be used: {why}."),
+            "Fix the [docs] table of skills.toml so the flows keep the canonical layout \
+             (docs/research, docs/specs, docs/plans, docs/decisions), then run the command again; \
+             nothing was read or written.",
+        ));
+    }
     let cid = from_env();
     store::drive(&ws, code, cid.as_deref(), adopting, |stored, folder| {
         step(stored, folder, &ws)
