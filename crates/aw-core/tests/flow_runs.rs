@@ -3,7 +3,7 @@
 //! flow-tramo-chassis, flow-tramo-quick, flow-tramo-spec, flow-tramo-plan, flow-effects,
 //! flow-human-boundary suites).
 
-use crate::common::{Run, decided};
+use crate::common::{self, Run, decided};
 use aw_core::flow::proposal::Seen;
 use aw_core::flow::recover::recover;
 use aw_core::flow::state::Observation;
@@ -1125,4 +1125,42 @@ fn plan_new_claims_its_number_with_the_session_slug() {
     assert_eq!(bare.at(), ("blocked", "plan-new.numbering"));
     assert_eq!(bare.code(), Some("FLOW_ACTION_UNBOUND"));
     assert!(bare.error().action.contains("-plan-new"));
+}
+
+/// flow-degradation: a scope naming an alias the workspace does not declare spends an attempt
+/// each time; three exhaust the boundary with no scope fixed, and the next advance degrades it
+/// (a judgment, not a delegated step) and the run goes on to final naming it.
+#[test]
+fn an_exhausted_scope_is_degraded_and_the_run_goes_on() {
+    let mut run = Run::builtin(Flow::PlanExec, "031-x-plan-exec");
+    run.walk_to("plan-exec.source-scope");
+    run.facts.scope.plan_text = Some(common::PLAN_TEXT.to_owned());
+    for i in 0..3 {
+        run.send(
+            json!({"decisions": {"sources": ["ghost"], "plan": common::PLAN_PATH}}),
+            None,
+        );
+        let code = if i < 2 {
+            "FLOW_SCOPE_UNKNOWN_SOURCE"
+        } else {
+            "FLOW_BOUNDARY_EXHAUSTED"
+        };
+        assert_eq!(run.code(), Some(code), "try {i}");
+    }
+    assert!(run.state.scope.is_none());
+    assert_eq!(run.state.attempts_at("plan-exec.source-scope"), 3);
+    run.advance();
+    assert!(
+        run.state
+            .skipped
+            .contains(&"plan-exec.source-scope".to_owned())
+    );
+    let degraded = run.state.degradations();
+    assert_eq!(degraded.len(), 1);
+    assert_eq!(degraded[0].transition, "plan-exec.source-scope");
+    assert!(degraded[0].cause.contains("used up its 3 attempts"));
+    assert_eq!(
+        run.last.degradations[0].transition,
+        "plan-exec.source-scope"
+    );
 }
