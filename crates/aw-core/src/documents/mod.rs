@@ -17,7 +17,6 @@ pub mod batches;
 pub mod contract;
 pub mod decisions;
 pub mod design_refs;
-pub mod docs_canon;
 pub mod frontmatter;
 pub mod names;
 pub mod phases;

@@ -17,6 +17,7 @@ pub mod checks;
 pub mod choices;
 pub mod counter;
 pub mod directive;
+pub mod docs_canon;
 pub mod effects;
 pub mod error;
 pub mod facts;

@@ -62,7 +62,7 @@ fn shown(path: &Path) -> String {
 }
 
 /// Why the `[docs]` canon of the cascade cannot be used, if it cannot (the user's file first,
-/// then the workspace's; see [`aw_core::documents::docs_canon`]). A file that cannot be read is
+/// then the workspace's; see [`aw_core::flow::docs_canon`]). A file that cannot be read is
 /// refused too: a layout nobody can read is not the canonical one.
 pub fn docs_canon_refusal(ws: &Workspace, home: Option<&Path>) -> Option<String> {
     let global = home.map(|h| global_path(h, &ws.ns));
@@ -77,7 +77,7 @@ pub fn docs_canon_refusal(ws: &Workspace, home: Option<&Path>) -> Option<String>
                 return Some(format!("{} cannot be read ({why})", shown(path)));
             }
             LevelInput::Text(text) => {
-                if let Some(r) = aw_core::documents::docs_canon::refusal(&shown(path), &text) {
+                if let Some(r) = aw_core::flow::docs_canon::refusal(&shown(path), &text) {
                     return Some(r);
                 }
             }
