@@ -631,7 +631,7 @@ fn spec_refine_tranche() {
     let spec = "docs/specs/001-spec-x.md";
     run.facts.proposal.destinations.insert(
         spec.to_owned(),
-        Seen::Present(aw_core::flow::proposal::base_digest("old\n")),
+        Seen::Present(aw_core::flow::proposal::base_digest("old\n"), None),
     );
     run.send(
         json!({"decisions": {"answer": "refined"}, "artifacts": [{"path": spec, "content": "# x\n"}]}),
@@ -664,6 +664,22 @@ fn spec_refine_tranche() {
     assert_eq!(grant.classes, [EffectClass::MutateOverwrite]);
     // Without an executor the publication is an ordinary execution boundary, over the proposal.
     assert_eq!(run.at(), ("execution", "spec-refine.publication"));
+    // Without the grant (a state whose approval was lost), the publication asks for one: the
+    // `--approval` is the step's own digest, the grant is recorded over the proposal's.
+    let mut ungranted = run.state.clone();
+    ungranted.authorizations.clear();
+    ungranted.boundary = Some("spec-refine.publication".into());
+    let mut ask = Run::from_state(Journey::builtin(Flow::SpecRefine).unwrap(), ungranted);
+    assert_eq!(ask.at(), ("authorization", "spec-refine.publication"));
+    let step = aw_core::flow::effects::approval_digest(
+        "spec-refine.publication",
+        &[EffectClass::MutateOverwrite],
+    );
+    assert!(ask.last.next_action.contains(&format!("--approval {step}")));
+    ask.send(json!({}), Some(&step));
+    assert_eq!(ask.code(), None, "{:?}", ask.last.error);
+    assert_eq!(ask.at(), ("execution", "spec-refine.publication"));
+    assert_eq!(ask.state.authorizations[0].digest, p.digest);
     assert_eq!(
         run.last.proposal.as_ref().map(|v| &v.digest),
         Some(&p.digest)
@@ -1162,5 +1178,28 @@ fn an_exhausted_scope_is_degraded_and_the_run_goes_on() {
     assert_eq!(
         run.last.degradations[0].transition,
         "plan-exec.source-scope"
+    );
+}
+
+/// A run that finishes after degrading a step says so in its last `next_action`.
+#[test]
+fn a_finished_run_names_what_it_degraded() {
+    let mut run = quick();
+    for _ in 0..3 {
+        run.signals(&["quick.made-up"]);
+    }
+    assert_eq!(run.code(), Some("FLOW_BOUNDARY_EXHAUSTED"));
+    run.advance();
+    for _ in 0..40 {
+        if run.at().0 == "final" {
+            break;
+        }
+        run.generic();
+    }
+    assert_eq!(run.at(), ("final", ""));
+    let next = &run.last.next_action;
+    assert!(
+        next.contains("degraded: quick.entry-gate-signal") && next.contains("Open questions"),
+        "{next}"
     );
 }

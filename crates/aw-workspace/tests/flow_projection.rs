@@ -178,7 +178,7 @@ fn an_internal_step_applies_nothing_when_the_run_moved() {
     std::fs::write(state_path(&session), moved.serialize()).unwrap();
     let before = std::fs::read_to_string(state_path(&session)).unwrap();
     let now = aw_workspace::io::clock::Now::read();
-    let err = aw_workspace::flow::internal::drive(&w, F, next, &now).unwrap_err();
+    let err = aw_workspace::flow::internal::drive(&w, F, next, &now, None).unwrap_err();
     assert_eq!(err.code(), aw_core::error_code::ErrorCode::FlowRunStale);
     assert_eq!(
         std::fs::read_to_string(state_path(&session)).unwrap(),

@@ -479,3 +479,121 @@ fn an_escaped_proof_key_is_checked_live() {
     let r = run(&ws, &["flow", "submit", "--session", &folder], &escaped);
     assert_eq!(r["error"]["code"], "WORKLINE_CHECKOUT_PROOF_STALE", "{r:#}");
 }
+
+/// A file that appears at a new destination after the person approved the preview is someone
+/// else's: the publication refuses and keeps it (the preview said "new file").
+#[test]
+fn a_file_written_at_a_new_destination_after_the_preview_is_kept() {
+    let (ws, folder) = workspace("refine", "x-spec-refine");
+    let fresh = "docs/specs/002-spec-y.md";
+    let d = run(
+        &ws,
+        &[
+            "flow",
+            "advance",
+            "--session",
+            &folder,
+            "--flow",
+            "spec-refine",
+            "--adopt",
+        ],
+        "",
+    );
+    let d = walk_to(
+        &ws,
+        &folder,
+        d,
+        "spec-refine.save-confirmation",
+        &json!([{"path": fresh, "content": "# Spec 002 — y\n"}]),
+    );
+    assert_eq!(d["proposal"]["preview"][0]["overwrite"], false);
+    std::fs::write(ws.root().join(fresh), "THEIRS\n").unwrap();
+    let answer = json!({"input_digest": d["state_digest"], "choice": "Approve and save"});
+    let d = run(
+        &ws,
+        &["flow", "submit", "--session", &folder],
+        &answer.to_string(),
+    );
+    assert_eq!(d["boundary"]["transition"], "spec-refine.publication");
+    assert_eq!(d["error"]["code"], "FLOW_EVIDENCE_MISSING", "{d:#}");
+    assert_eq!(
+        std::fs::read_to_string(ws.root().join(fresh)).unwrap(),
+        "THEIRS\n"
+    );
+}
+
+/// The close step never closes a session that still holds an isolation unit: its work would be
+/// left outside the source's branch. It names the integration command instead.
+#[test]
+fn the_close_step_refuses_while_the_session_holds_a_unit() {
+    let (ws, folder) = workspace("quick", "x-quick");
+    let d = run(
+        &ws,
+        &[
+            "flow",
+            "advance",
+            "--session",
+            &folder,
+            "--flow",
+            "quick",
+            "--adopt",
+        ],
+        "",
+    );
+    // A unit of the source `app` (the workspace's own repository), made by hand.
+    let key = ws.ok(&["worktree", "list", "--json"])["workspace_key"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let unit = ws
+        .home()
+        .join(".workflow/worktrees")
+        .join(&key)
+        .join("app")
+        .join(&folder);
+    std::fs::create_dir_all(unit.parent().unwrap()).unwrap();
+    git(
+        ws.root(),
+        ws.home(),
+        &[
+            "worktree",
+            "add",
+            "-q",
+            "-b",
+            &format!("aw/{folder}"),
+            unit.to_str().unwrap(),
+        ],
+    );
+    let session = ws.sessions().join(&folder).join("SESSION.md");
+    let d = walk_to(
+        &ws,
+        &folder,
+        d,
+        "quick.success-criteria-authoring",
+        &json!([]),
+    );
+    let text = std::fs::read_to_string(&session).unwrap();
+    std::fs::write(&session, text.replace("- [ ]", "- [ ] it works")).unwrap();
+    ws.ok(&["checkpoint-write", "--code", &folder]);
+    let answer = json!({"input_digest": d["state_digest"], "decisions": {"a": 1}});
+    let d = run(
+        &ws,
+        &["flow", "submit", "--session", &folder],
+        &answer.to_string(),
+    );
+    let d = walk_to(&ws, &folder, d, "quick.commit-authorization", &json!([]));
+    let answer = json!({"input_digest": d["state_digest"], "choice": "Approve the commit"});
+    let d = run(
+        &ws,
+        &["flow", "submit", "--session", &folder],
+        &answer.to_string(),
+    );
+    assert_eq!(d["boundary"]["transition"], "chassis.finalize", "{d:#}");
+    assert_eq!(d["error"]["code"], "FLOW_EVIDENCE_MISSING", "{d:#}");
+    let next = d["next_action"].as_str().unwrap();
+    assert!(
+        next.contains(&format!("aw worktree integrate --code {folder}")),
+        "{next}"
+    );
+    assert!(!ws.sessions().join(&folder).join(".closed").exists());
+}

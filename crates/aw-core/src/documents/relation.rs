@@ -126,14 +126,13 @@ pub fn clues(lines: &[Line<'_>], pre: Preamble) -> Clues {
 
 /// The one spec path a plan's preamble names on its "derived from" lines, when it names
 /// exactly one (the same path written twice counts once) and the plan's relation declares one
-/// spec: the spec whose bytes a publication seals into the plan's `> Baseline:` line.
+/// spec: the spec whose bytes a publication seals into the plan's `> Baseline:` line. Only the
+/// English phrase counts here, as in the reference's seal (the relation reads the Spanish ones
+/// too).
 pub fn derived_spec_path<'t>(lines: &[Line<'t>], pre: Preamble) -> Option<&'t str> {
     let mut found: Vec<&'t str> = Vec::new();
     for line in preamble::lines(lines, pre) {
-        if DERIVED_PHRASES
-            .iter()
-            .any(|p| contains_ascii_ci(line.text, p))
-        {
+        if contains_ascii_ci(line.text, "derived from") {
             for (_, path) in doc_path_matches(line.text, "specs", "spec") {
                 if !found.contains(&path) {
                     found.push(path);

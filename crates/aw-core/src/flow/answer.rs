@@ -371,7 +371,9 @@ fn authorization(
     let auth = ctx.resolved.authorization.as_ref();
     let planned = auth.map(|a| a.planned.as_slice()).unwrap_or_default();
     let missing = auth.map(|a| a.missing.as_slice()).unwrap_or_default();
-    let expected = auth.map_or_else(|| approval_digest(&row.id, planned), |a| a.seal.clone());
+    // The approval quoted is always the step's own digest over what it plans (the grant it
+    // gives is recorded over the boundary's seal, a proposal's digest when one is the subject).
+    let expected = approval_digest(&row.id, planned);
     let action = format!(
         "If the person approves {} for '{}', send the same answer with `{} --approval {expected}`; \
          to stop instead, answer with \"choice\": \"{STOP_LABEL}\".",

@@ -234,9 +234,21 @@ pub fn directive_for(
         .as_ref()
         .or(overrides.error.as_ref())
         .map(ErrorView::from);
-    let next_action = overrides
-        .next_action
-        .unwrap_or_else(|| next_action(resolved, &state.session, &choices));
+    let next_action = overrides.next_action.unwrap_or_else(|| {
+        let degraded = state.degradations();
+        if resolved.kind == BoundaryKind::Final && !degraded.is_empty() {
+            // A finished run that gave up on steps says which, and what is owed for them.
+            let ids: Vec<&str> = degraded.iter().map(|d| d.transition.as_str()).collect();
+            format!(
+                "The run is finished, leaving degraded: {}. Each gap belongs under '## Open \
+                 questions' in the session (or in BACKLOG if it outlives it), saying it was \
+                 tried and not settled.",
+                ids.join(", ")
+            )
+        } else {
+            next_action(resolved, &state.session, &choices)
+        }
+    });
     let directive = Directive {
         version: DIRECTIVE_VERSION,
         flow: state.flow,

@@ -70,7 +70,7 @@ pub fn next_action(resolved: &Resolved<'_>, folder: &str, choices: &[Choice]) ->
             let auth = resolved.authorization.as_ref();
             let missing = auth.map(|a| a.missing.as_slice()).unwrap_or_default();
             let planned = auth.map(|a| a.planned.as_slice()).unwrap_or_default();
-            let digest = auth.map_or_else(|| approval_digest(&row.id, planned), |a| a.seal.clone());
+            let digest = approval_digest(&row.id, planned);
             format!(
                 "Ask the person whether '{}' may exercise {}. If they approve, pipe {} into \
                  `{submit} --approval {digest}`; to stop instead, pipe {} without --approval.",

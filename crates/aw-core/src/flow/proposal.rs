@@ -36,8 +36,9 @@ pub struct Artifact {
 pub enum Seen {
     /// Nothing is there.
     Absent,
-    /// A file whose text has this base digest.
-    Present(String),
+    /// A file whose text has this base digest (and, when it is a bare numbering reservation,
+    /// the session folder that holds it).
+    Present(String, Option<String>),
     /// Something is there and could not be read.
     Unreadable,
 }
@@ -101,32 +102,36 @@ pub struct ProposalView {
 }
 
 /// An ordering close to the reference's `String.prototype.localeCompare` (ICU root collation)
-/// for the paths a proposal holds: letters compare case-insensitively first, with lower case
-/// before upper case on a tie; punctuation sorts before digits and digits before letters, with
-/// `_` before `-` before `.` before `/`. Other characters keep their code point order after
-/// letters. Exact for ASCII paths, the paths docs folders hold.
+/// for the paths a proposal holds: letters compare by their base letter first (case and the
+/// Spanish accents set aside), then accented after plain, then lower case before upper case;
+/// punctuation sorts before digits and digits before letters, with `_` before `-` before `.`
+/// before `/`. Other characters keep their code point order after letters. Exact for ASCII
+/// paths and Spanish accented letters, the paths docs folders hold.
 pub fn locale_cmp(a: &str, b: &str) -> Ordering {
     fn primary(c: char) -> (u8, u32) {
         const PUNCT: &str = "_-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$";
+        let base = crate::markdown::fold_char(c).unwrap_or(c);
         if c.is_whitespace() {
             (0, c as u32)
         } else if let Some(i) = PUNCT.find(c) {
             (1, i as u32)
         } else if c.is_ascii_digit() {
             (2, c as u32)
-        } else if c.is_ascii_alphabetic() {
-            (3, c.to_ascii_lowercase() as u32)
+        } else if base.is_ascii_alphabetic() {
+            (3, base as u32)
         } else {
             (4, c as u32)
         }
     }
-    let primaries = a.chars().map(primary).cmp(b.chars().map(primary));
-    primaries
-        .then_with(|| {
-            // Lower case first at the first letter that differs only by case.
-            let tertiary = |c: char| u8::from(c.is_ascii_uppercase());
-            a.chars().map(tertiary).cmp(b.chars().map(tertiary))
-        })
+    // Secondary: a plain letter before its accented forms.
+    let secondary = |c: char| u8::from(!c.is_ascii());
+    // Tertiary: lower case before upper case.
+    let tertiary = |c: char| u8::from(c.is_uppercase());
+    a.chars()
+        .map(primary)
+        .cmp(b.chars().map(primary))
+        .then_with(|| a.chars().map(secondary).cmp(b.chars().map(secondary)))
+        .then_with(|| a.chars().map(tertiary).cmp(b.chars().map(tertiary)))
         .then_with(|| a.cmp(b))
 }
 
@@ -258,7 +263,8 @@ pub fn spec_to_seal(path: &str, content: &str) -> Option<String> {
 
 fn is_baseline_line(raw: &str) -> bool {
     let rest = raw.trim_start().trim_start_matches('>').trim_start();
-    rest.len() >= 9 && rest[..9].eq_ignore_ascii_case("baseline:")
+    rest.get(..9)
+        .is_some_and(|label| label.eq_ignore_ascii_case("baseline:"))
 }
 
 /// Seals the answer's artifacts at a `proposes` row into the proposal the run seats: every
@@ -293,7 +299,6 @@ pub fn seal_from(
             "Send the proposal again with destinations relative to the workspace, inside it.",
         ));
     }
-    let reservation = base_digest(&crate::session::reservation::marker(session));
     let mut sealed: Vec<(Artifact, bool)> = Vec::with_capacity(artifacts.len());
     let mut bases: Vec<(String, String)> = Vec::new();
     let mut unreadable: Vec<&str> = Vec::new();
@@ -305,7 +310,8 @@ pub fn seal_from(
             None => a.content.clone(),
         };
         let exists = !matches!(seen, Seen::Absent);
-        let reserved = matches!(seen, Seen::Present(d) if *d == reservation);
+        // Completing this session's own reservation replaces nobody's document.
+        let reserved = matches!(seen, Seen::Present(_, Some(owner)) if owner == session);
         if exists && !reserved {
             overwrites = true;
         } else {
@@ -313,7 +319,7 @@ pub fn seal_from(
         }
         match seen {
             Seen::Absent => {}
-            Seen::Present(d) => bases.push((a.path.clone(), d.clone())),
+            Seen::Present(d, _) => bases.push((a.path.clone(), d.clone())),
             Seen::Unreadable => {
                 bases.push((a.path.clone(), String::new()));
                 unreadable.push(&a.path);
@@ -449,8 +455,8 @@ pub fn view(row: &Decision, state: &RunState) -> Option<ProposalView> {
     })
 }
 
-/// The proposal's artifacts as `(path, content)`.
-pub fn artifacts_of(p: &Value) -> Vec<(String, String)> {
+/// The proposal's artifacts as `(path, content, overwrite)`.
+pub fn artifacts_of(p: &Value) -> Vec<(String, String, bool)> {
     p.get("artifacts")
         .and_then(Value::as_array)
         .map(|list| {
@@ -459,6 +465,7 @@ pub fn artifacts_of(p: &Value) -> Vec<(String, String)> {
                     Some((
                         a.get("path")?.as_str()?.to_owned(),
                         a.get("content")?.as_str()?.to_owned(),
+                        a.get("overwrite")?.as_bool()?,
                     ))
                 })
                 .collect()
@@ -485,7 +492,7 @@ pub fn bases_of(p: &Value) -> Vec<(String, String)> {
 
 /// The sorted, distinct artifact paths of a proposal: a publication grant's destinations.
 pub fn destinations_of(p: &Value) -> Vec<String> {
-    let mut paths: Vec<String> = artifacts_of(p).into_iter().map(|(p, _)| p).collect();
+    let mut paths: Vec<String> = artifacts_of(p).into_iter().map(|(p, _, _)| p).collect();
     // The reference sorts these with the default JS sort: UTF-16 code units, which is byte
     // order for the paths docs folders hold.
     paths.sort();
@@ -605,6 +612,41 @@ mod tests {
             ]
         );
         assert_eq!(locale_cmp("a", "A"), Ordering::Less);
+        // Accented letters sort with their base letter, as ICU sorts them.
+        assert_eq!(locale_cmp("docs/Á.md", "docs/b.md"), Ordering::Less);
+        assert_eq!(locale_cmp("docs/ñ.md", "docs/o.md"), Ordering::Less);
+        assert_eq!(locale_cmp("docs/n.md", "docs/ñ.md"), Ordering::Less);
+        assert_eq!(locale_cmp("docs/á.md", "docs/b.md"), Ordering::Less);
+    }
+
+    #[test]
+    fn completing_this_sessions_reservation_adds_and_anything_else_overwrites() {
+        let j = crate::flow::Journey::builtin(crate::vocab::flow::Flow::PlanNew).unwrap();
+        let row = j.find("plan-new.save-proposal").unwrap();
+        let art = [Artifact {
+            path: "docs/plans/002-plan-x.md".into(),
+            content: "# Plan 002 — x\n".into(),
+        }];
+        let seen = |s: Seen| Observed {
+            destinations: [("docs/plans/002-plan-x.md".to_owned(), s)].into(),
+            baselines: BTreeMap::new(),
+        };
+        // This session's reservation (whichever marker spelling it holds): local_additive.
+        let own = seen(Seen::Present("d".into(), Some("001-x-plan-new".into())));
+        let p = seal_from(row, &art, &own, "001-x-plan-new").unwrap();
+        assert_eq!(p["effects"], json!(["local_additive"]));
+        assert_eq!(p["requires_approval"], json!([]));
+        // Another session's reservation, or a real file: an overwrite plan-new may not make.
+        for other in [
+            Seen::Present("d".into(), Some("009-other-plan-new".into())),
+            Seen::Present("d".into(), None),
+        ] {
+            let r = seal_from(row, &art, &seen(other), "001-x-plan-new").unwrap_err();
+            assert_eq!(r.code, ErrorCode::FlowProposalBeyondContract);
+        }
+        // A destination nobody looked at is refused before anything else.
+        let r = seal_from(row, &art, &Observed::default(), "001-x-plan-new").unwrap_err();
+        assert_eq!(r.code, ErrorCode::FlowProposalDestinationUnobserved);
     }
 
     #[test]
@@ -626,6 +668,9 @@ mod tests {
             ..b.clone()
         };
         assert!(with_spec_baseline(&sealed, &other).contains("@sha256:cd\n> Status"));
+        // A header line with a letter past ASCII around the label's length reads fine.
+        let spanish = "# Plan x\n\n> Derived from: docs/specs/001-spec-x.md\n> Aprobación: pendiente\n\n## F1\n";
+        assert!(with_spec_baseline(spanish, &b).contains("> Baseline: docs/specs/001-spec-x.md@"));
         // No quoted line in the header: untouched.
         let bare = "# Plan x\n\nDerived from docs/specs/001-spec-x.md\n## F1\n";
         assert_eq!(with_spec_baseline(bare, &b), bare);

@@ -1,10 +1,11 @@
 //! Internal actions (flow-spec-v22 §9): the execution rows aw runs itself, in-process, after a
 //! verb has written its turn.
 //!
-//! Each step is three moves: under the lock, mark the action begun (only if the run is still
-//! the state this invocation wrote: `FLOW_RUN_STALE` otherwise); without the lock, run the
-//! operation; under the lock again, and again only on the state just marked, let the core judge
-//! what came back and write the result. A crash after the mark re-runs the (idempotent)
+//! Each step is three moves: mark the action begun (the first step's mark rides the verb's own
+//! write, `aw_core::flow::internal::begin`; a later one is marked under the lock, only if the
+//! run is still the state this invocation wrote: `FLOW_RUN_STALE` otherwise); without the lock,
+//! run the operation; under the lock again, and only on the state just marked, let the core
+//! judge what came back and write the result. A crash after the mark re-runs the (idempotent)
 //! operation on the next `advance`. Nothing here spawns a process: every operation is a library
 //! call of this crate.
 
@@ -33,7 +34,16 @@ use serde_json::{Value, json};
 /// Runs the internal actions the run stands on, one after another, starting from the turn a
 /// verb just wrote; returns the last turn. Every step the invocation applied is listed in the
 /// directive's `applied`, the verb's own first.
-pub fn drive(ws: &Workspace, folder: &str, first: Turn, now: &Now) -> Result<Turn> {
+///
+/// `home` is where the units root is (`~/.<ns>/worktrees`): the close step refuses while the
+/// session still holds a unit.
+pub fn drive(
+    ws: &Workspace,
+    folder: &str,
+    first: Turn,
+    now: &Now,
+    home: Option<&std::path::Path>,
+) -> Result<Turn> {
     let mut turn = first;
     let mut steps: Vec<Step> = turn.directive.applied.clone();
     for _ in 0..MAX_INTERNAL_STEPS {
@@ -55,7 +65,7 @@ pub fn drive(ws: &Workspace, folder: &str, first: Turn, now: &Now) -> Result<Tur
                 Ok(s)
             })?
         };
-        let outcome = run(ws, folder, &op, &marked, now);
+        let outcome = run(ws, folder, &op, &marked, now, home);
         let held = marked.digest();
         let mut next = None;
         let written = under_lock(ws, folder, &held, |s| {
@@ -123,11 +133,18 @@ fn under_lock(
 
 /// Runs one operation (never under the lock: closing a session and publishing take it
 /// themselves).
-fn run(ws: &Workspace, folder: &str, op: &Pending, state: &RunState, now: &Now) -> OpOutcome {
+fn run(
+    ws: &Workspace,
+    folder: &str,
+    op: &Pending,
+    state: &RunState,
+    now: &Now,
+    home: Option<&std::path::Path>,
+) -> OpOutcome {
     match op.operation.as_str() {
         "workspace.board" => workspace_board(ws, now),
         "session.artifacts" => session_artifacts(ws, folder, op.dump.as_deref()),
-        "session.close" => session_close(ws, folder, now),
+        "session.close" => session_close(ws, folder, now, home),
         "worktree.ensure" => worktree_ensure(state),
         "proposal.publish" => proposal_publish(ws, state),
         other => OpOutcome::refused(
@@ -246,8 +263,57 @@ fn session_artifacts(ws: &Workspace, folder: &str, dump: Option<&[String]>) -> O
     }
 }
 
-fn session_close(ws: &Workspace, folder: &str, now: &Now) -> OpOutcome {
+/// Closes the session, never while it still holds an isolation unit (its work would be left
+/// outside the source's branch), nor when its units cannot be listed (not knowing is not "none").
+fn session_close(
+    ws: &Workspace,
+    folder: &str,
+    now: &Now,
+    home: Option<&std::path::Path>,
+) -> OpOutcome {
     const OP: &str = "session.close";
+    if let Some(home) = home {
+        let held = sessions::list(ws)
+            .and_then(|listing| crate::isolation::inventory(ws, home, &listing, Some(folder)));
+        match held {
+            Ok(inv) if !inv.unreadable.is_empty() => {
+                let names: Vec<&str> = inv.unreadable.iter().map(|u| u.alias.as_str()).collect();
+                return OpOutcome::refused(
+                    OP,
+                    format!(
+                        "the units of the session cannot be listed in {} (`aw worktree list` \
+                         says why); it is not closed while that is unknown",
+                        names.join(", ")
+                    ),
+                    String::new(),
+                );
+            }
+            Ok(inv) if !inv.units.is_empty() => {
+                let units: Vec<String> = inv
+                    .units
+                    .iter()
+                    .map(|u| format!("{} → {}", u.alias, u.branch))
+                    .collect();
+                return OpOutcome::refused(
+                    OP,
+                    format!(
+                        "the session still holds units ({}): integrate them with `aw worktree \
+                         integrate --code {folder}` before it closes",
+                        units.join(", ")
+                    ),
+                    String::new(),
+                );
+            }
+            Ok(_) => {}
+            Err(e) => {
+                return OpOutcome::refused(
+                    OP,
+                    format!("the units of the session cannot be listed ({e})"),
+                    String::new(),
+                );
+            }
+        }
+    }
     match sessions::close(ws, folder, None, &now.today()) {
         Ok(closed) => {
             let history = match &closed.history {
@@ -310,13 +376,17 @@ fn proposal_publish(ws: &Workspace, state: &RunState) -> OpOutcome {
             String::new(),
         );
     };
+    // Each file as sealed: one that did not exist when the person saw the preview may be
+    // created, never replaced (someone wrote it since).
     let artifacts: Vec<aw_core::capability::plan::Artifact> = artifacts_of(p)
         .into_iter()
-        .map(|(path, content)| aw_core::capability::plan::Artifact {
-            path,
-            content,
-            overwrite: Some(true),
-        })
+        .map(
+            |(path, content, overwrite)| aw_core::capability::plan::Artifact {
+                path,
+                content,
+                overwrite: Some(overwrite),
+            },
+        )
         .collect();
     let destinations = destinations_of(p);
     let lock = match crate::publish::lock_for_publish(ws, default_wait()) {
@@ -348,12 +418,24 @@ fn proposal_publish(ws: &Workspace, state: &RunState) -> OpOutcome {
                     String::new(),
                 );
             }
-            _ => {
+            super::observe::FileAt::Absent => {
                 return OpOutcome::refused(
                     OP,
                     format!(
                         "{}: {path} is gone since the proposal was prepared; prepare it again",
                         ErrorCode::ProposalBaseGone.as_str()
+                    ),
+                    String::new(),
+                );
+            }
+            super::observe::FileAt::Unreadable => {
+                return OpOutcome::refused(
+                    OP,
+                    format!(
+                        "{}: {path} can no longer be read as the file the proposal was prepared \
+                         against (a link, a folder, or bytes that are not text); nothing was \
+                         written",
+                        ErrorCode::ProposalBaseStale.as_str()
                     ),
                     String::new(),
                 );

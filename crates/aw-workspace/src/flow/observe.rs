@@ -120,7 +120,10 @@ fn proposal(ws: &Workspace, raw: &str) -> Observed {
         }
         let seen = match text_at(&ws.root, rel) {
             FileAt::Absent => Seen::Absent,
-            FileAt::Text(text) => Seen::Present(base_digest(&text)),
+            FileAt::Text(text) => Seen::Present(
+                base_digest(&text),
+                aw_core::session::reservation::owner(text.as_bytes()).map(str::to_owned),
+            ),
             FileAt::Unreadable => Seen::Unreadable,
         };
         out.destinations.insert(rel.to_owned(), seen);

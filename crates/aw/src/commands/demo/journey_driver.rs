@@ -131,7 +131,7 @@ fn turn(
     if t.directive.error.is_some() {
         return Ok(t.directive);
     }
-    Ok(internal::drive(ws, folder, t, &cx.now)?.directive)
+    Ok(internal::drive(ws, folder, t, &cx.now, cx.home().as_deref())?.directive)
 }
 
 /// A scripted answer, as `aw flow submit` reads it on stdin: the seal, then what the boundary

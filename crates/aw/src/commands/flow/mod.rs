@@ -172,7 +172,8 @@ fn run_internal(cx: &Ctx<'_>, turn: Turn) -> Result<Turn, Failure> {
     }
     let ws = cx.workspace_settled()?;
     let folder = turn.state.session.clone();
-    aw_workspace::flow::internal::drive(&ws, &folder, turn, &cx.now).map_err(failure)
+    aw_workspace::flow::internal::drive(&ws, &folder, turn, &cx.now, cx.home().as_deref())
+        .map_err(failure)
 }
 
 /// Prints a directive in the resolved format.

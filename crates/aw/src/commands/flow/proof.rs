@@ -59,6 +59,18 @@ pub fn run(args: &ProofArgs, _flow: &FlowArgs, cx: &Ctx<'_>) -> Result<Outcome, 
         }
     };
     let ws = cx.workspace_settled()?;
+    if args.source != WORKSPACE_SOURCE {
+        return Err(Failure::new(
+            ErrorCode::InvalidInput,
+            format!(
+                "This aw proves the workspace's own checkout only: '{}' would be a session's \
+                 isolation unit, which this aw does not make yet.",
+                args.source
+            ),
+            "Run the plan with the scope `workspace` alone and prove with `--source workspace` \
+             (the default).",
+        ));
+    }
     let Some(live) = aw_workspace::flow::observe::checkout(&ws, &args.source) else {
         return Err(Failure::new(
             ErrorCode::InvalidInput,
