@@ -10,7 +10,6 @@ use crate::cli::session_or_code;
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::Outcome;
-use aw_core::error_code::ErrorCode;
 use aw_core::session::resolve::Intent;
 use aw_core::wire::worktree::{
     SESSION_UNRESOLVED, SessionIntegration, UNIT_ABSENT, WorktreeIntegrate, WorktreeRefusal,
@@ -27,13 +26,7 @@ pub fn run(args: &super::UnitArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
     let code = session_or_code(&args.session, &args.code).map_err(Failure::with_error_data)?;
     let ws = cx.workspace()?;
-    let home = cx.home().ok_or_else(|| {
-        Failure::new(
-            ErrorCode::HomeUnset,
-            "HOME is not set, so aw cannot find the units root (`~/.<ns>/worktrees`).",
-            "Set HOME to your home folder and run the command again.",
-        )
-    })?;
+    let home = super::home(cx)?;
     let listing = sessions::list(&ws)?;
     let cid = from_env();
     let req = Request {

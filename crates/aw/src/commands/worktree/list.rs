@@ -11,7 +11,6 @@ use crate::cli::session_or_code;
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::Outcome;
-use aw_core::error_code::ErrorCode;
 use aw_core::session::resolve::Intent;
 use aw_core::wire::worktree::{SESSION_UNRESOLVED, UnitList, WorktreeList, WorktreeRefusal};
 use aw_workspace::WorkspaceError;
@@ -55,13 +54,7 @@ pub fn run(args: &ListArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     // The reference gave the conflict's reason as `data.error` too.
     let code = session_or_code(&args.session, &args.code).map_err(Failure::with_error_data)?;
     let ws = cx.workspace()?;
-    let home = cx.home().ok_or_else(|| {
-        Failure::new(
-            ErrorCode::HomeUnset,
-            "HOME is not set, so aw cannot find the units root (`~/.<ns>/worktrees`).",
-            "Set HOME to your home folder and run the command again.",
-        )
-    })?;
+    let home = super::home(cx)?;
     let listing = sessions::list(&ws)?;
     let only = match code {
         None => None,

@@ -78,6 +78,17 @@ pub fn dispatch(cmd: &WorktreeCommand, cx: &Ctx<'_>) -> Result<Outcome, Failure>
     }
 }
 
+/// The user's home folder, where the units root is (`~/.<ns>/worktrees`).
+fn home(cx: &Ctx<'_>) -> Result<std::path::PathBuf, Failure> {
+    cx.home().ok_or_else(|| {
+        Failure::new(
+            ErrorCode::HomeUnset,
+            "HOME is not set, so aw cannot find the units root (`~/.<ns>/worktrees`).",
+            "Set HOME to your home folder and run the command again.",
+        )
+    })
+}
+
 /// The refusal of a verb this aw does not offer yet.
 pub(crate) fn unsupported(verb: &str) -> Failure {
     Failure::new(
