@@ -39,7 +39,10 @@ quick) deterministically.\n\n`aw flow advance` applies every step the CLI can de
 stops at the next boundary: semantic (the agent's judgment), human (a person's choice), \
 authorization (approve effect classes), execution (run an exact command and report its real \
 output), blocked, or final. `aw flow submit` answers that boundary with one JSON object on stdin. \
-`aw flow recover` gives an exhausted boundary its attempts back.\n\nEvery directive carries a \
+`aw flow recover` gives an exhausted boundary its attempts back. `aw flow proof` prints the \
+checkout proof a gate's evidence carries.\n\nSome steps aw runs itself (sessions, seeds, board \
+readings, publications, the close): `advance` and `submit` run them and stop at the next step that \
+needs someone.\n\nEvery directive carries a \
 `next_action`: the exact command and answer to send next. Start a run with `aw flow advance \
 --session <session> --flow <flow> --adopt`."
 )]

@@ -20,11 +20,13 @@ use clap::Args;
     long_about = "Answer the boundary in force with one JSON object on stdin; the \
 directive's next_action shows the exact shape. Every answer quotes the directive's state_digest \
 as \"input_digest\".\n\n  semantic       {\"input_digest\", \"signals\": [...], \"decisions\": {...}} \
-(at least one non-empty; signals from the row's vocabulary)\n  human          {\"input_digest\", \
+(at least one non-empty; signals from the row's vocabulary; at an authoring step also \
+\"artifacts\": [{path, content}], at the scope step \"decisions\": {sources, plan})\n  human          {\"input_digest\", \
 \"choice\": \"<label>\"}\n  authorization  {\"input_digest\"} with --approval <digest> (the digest \
 is in next_action); or \"choice\": \"Stop\" / \"Compact\" without it\n  execution      \
 {\"input_digest\", \"outcome\", \"invocation\": {program, args, target, input}, \"validations\": \
-[{id, passed, detail}], \"effects\": {\"applied\": [...]}, \"output\"?}\n\nA refused answer prints \
+[{id, passed, detail, proof?}], \"effects\": {\"applied\": [...]}, \"output\"?} (the proof \
+is what `aw flow proof` prints)\n\nA refused answer prints \
 the directive with `error` set and exits 0; three refused answers exhaust a boundary.\n\nStdin \
 is read whole before the workspace is locked. A stdin left open with nothing written for \
 AW_ANSWER_IDLE_MS (default 30000) fails with FLOW_ANSWER_TIMEOUT; an answer over \
