@@ -83,9 +83,6 @@ error_codes! {
     SessionBindingInvalid = "SESSION_BINDING_INVALID",
     /// HISTORY.md holds bytes that are not UTF-8: rewriting it would lose them.
     HistoryEncodingInvalid = "HISTORY_ENCODING_INVALID",
-    /// `aw worktree ensure | release | integrate`: this aw lists isolation units but does not
-    /// create, release or integrate them yet.
-    WorktreeUnsupported = "WORKTREE_UNSUPPORTED",
     // The flow engine: the run state.
     /// The session has no run state.
     FlowRunAbsent = "FLOW_RUN_ABSENT",

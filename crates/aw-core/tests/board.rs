@@ -81,6 +81,7 @@ fn board(specs: Vec<SpecInput>, plans: Vec<PlanInput>, sessions: Vec<SessionInpu
             decisions: Default::default(),
             terminal_events: Vec::new(),
             pending_retirements: Vec::new(),
+            units: Default::default(),
         },
         &now(),
     )
@@ -319,7 +320,7 @@ fn the_flow_slot_feeds_status_and_resume() {
     assert_eq!(
         keys,
         [
-            "code", "folder", "type", "summary", "phase", "date", "relative", "flow"
+            "code", "folder", "type", "summary", "phase", "date", "relative", "flow", "units"
         ]
     );
 }
@@ -375,6 +376,7 @@ fn model_keys_are_the_reference_ones() {
             "pipeline",
             "loose_sessions",
             "designs",
+            "orphan_units",
             "counts"
         ]
     );

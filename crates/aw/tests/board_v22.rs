@@ -352,6 +352,7 @@ fn loose_sessions_retirements_and_counts() {
             "pipeline",
             "loose_sessions",
             "designs",
+            "orphan_units",
             "counts"
         ]
     );

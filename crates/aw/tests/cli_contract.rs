@@ -301,14 +301,18 @@ fn what_v22_adds_and_aw_does_not_yet_is_absent_as_documented() {
     }
     assert!(!ws.sessions().join("001-v22-quick/.custody.json").exists());
     let status = ws.ok(&["status", "--json"]);
-    // The v22 board has landed, except what isolation units bring (issue 23).
-    for key in ["terminal_events", "pending_retirements", "loose_sessions"] {
+    // The v22 board has landed, isolation units included.
+    for key in [
+        "terminal_events",
+        "pending_retirements",
+        "loose_sessions",
+        "orphan_units",
+    ] {
         assert!(status[key].is_array(), "status {key}: {status}");
     }
     assert!(status["counts"]["terminal_events"].is_number());
-    assert!(status.get("orphan_units").is_none(), "status orphan_units");
     let session = &status["sessions"]["active"][0];
-    assert!(session["phase"].is_string() && session.get("units").is_none());
+    assert!(session["phase"].is_string() && session["units"] == json!([]));
     // A session with a checkpoint and no document is loose: not a pipeline item, so resume has
     // nothing to propose.
     ws.ok(&["checkpoint-write", "--code", "001"]);

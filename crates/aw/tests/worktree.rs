@@ -1,6 +1,8 @@
-//! `aw worktree list` end to end: units made by hand with `git worktree add` at the path the
-//! reference gives them, read back as live units or as orphans with their reason; sources that
-//! are not repositories; a source git cannot list; `--code`; and the verbs this aw refuses.
+//! `aw worktree` end to end, on real repositories: units made by hand with `git worktree add` at
+//! the path the reference gives them and by `ensure`, read back as live units or as orphans with
+//! their reason; sources that are not repositories; a source git cannot list; `--code`; each
+//! refusal; integration (merges, conflicts, nothing lost), release, and what closing and the
+//! board say of units.
 
 use crate::support::{Ws, git};
 use serde_json::{Value, json};
@@ -220,6 +222,14 @@ fn only_this_workspaces_units_count_and_plain_folders_contribute_nothing() {
 #[test]
 fn a_source_git_cannot_list_is_unreadable_and_a_missing_one_has_no_units() {
     let ws = workspace();
+    // A repository with no linked worktree has no unit, git unasked; with one, git is asked.
+    ws.create_session("exec", "x-plan-exec", "x");
+    list(&ws, &[]);
+    assert!(
+        !ws.home().join(".workflow/worktrees").exists(),
+        "a listing never makes the units root"
+    );
+    add_unit(&ws, "001-x-plan-exec");
     // A `git` that answers everything but `worktree`, which it fails.
     let bin = ws.root().parent().unwrap().join("fake-bin");
     std::fs::create_dir_all(&bin).unwrap();
@@ -257,11 +267,10 @@ fn a_source_git_cannot_list_is_unreadable_and_a_missing_one_has_no_units() {
     assert_eq!(v["unreadable"].as_array().unwrap().len(), 1);
 
     // A source whose folder is missing is not an error of the listing (the reference fails it
-    // whole); the units root is never created by a listing.
+    // whole).
     std::fs::remove_dir_all(ws.root().join("docs")).unwrap();
     let v = list(&ws, &[]);
     assert_eq!(v["unreadable"], json!([]));
-    assert!(!ws.home().join(".workflow/worktrees").exists());
 }
 
 #[test]
@@ -288,66 +297,384 @@ fn a_code_that_names_no_session_is_refused_as_the_result_with_exit_2() {
     );
 }
 
+/// The user's git identity in the test HOME: merging a unit makes a merge commit.
+fn identity(ws: &Ws) {
+    std::fs::write(
+        ws.home().join(".gitconfig"),
+        "[user]\n\tname = t\n\temail = t@example.com\n[commit]\n\tgpgsign = false\n",
+    )
+    .unwrap();
+}
+
+/// `aw worktree <verb> …`: exit code and the JSON printed.
+fn verb(ws: &Ws, args: &[&str]) -> (i32, Value) {
+    let mut all = vec!["worktree"];
+    all.extend_from_slice(args);
+    all.push("--json");
+    let (code, out) = ws.text(&all);
+    (
+        code,
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}")),
+    )
+}
+
+fn commit_all(dir: &Path, home: &Path, message: &str) {
+    git(dir, home, &["add", "-A"]);
+    git(dir, home, &["commit", "-q", "-m", message]);
+}
+
+fn hosts_list(ws: &Ws, path: &Path) -> bool {
+    std::fs::read_to_string(ws.root().join(".claude/settings.local.json"))
+        .unwrap_or_default()
+        .contains(path.to_str().unwrap())
+}
+
 #[test]
-fn ensure_release_and_integrate_are_refused_with_what_to_do_instead() {
+fn ensure_makes_the_unit_from_the_working_branch_once_and_shows_it_to_the_hosts() {
     let ws = workspace();
     ws.create_session("exec", "x-plan-exec", "x");
-    for verb in ["ensure", "release"] {
-        let v = ws.fails(
-            &[
-                "worktree", verb, "--source", "app", "--code", "001", "--json",
-            ],
-            "WORKTREE_UNSUPPORTED",
-        );
-        let message = v["error"]["message"].as_str().unwrap();
-        assert!(
-            message.contains(&format!("aw worktree {verb}")),
-            "{message}"
-        );
-        assert!(
-            v["data"]["action"]
-                .as_str()
-                .unwrap()
-                .contains("scope `workspace`")
-        );
-    }
-    // Integrating a session that holds no unit has nothing to merge; naming a source it has no
-    // unit of is the reference's `unit_absent` result.
-    let (code, out) = ws.text(&["worktree", "integrate", "--code", "001", "--json"]);
-    assert_eq!(code, 0, "{out}");
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    // No working branch declared: the unit would start from `development`, which is missing.
+    let (code, v) = verb(&ws, &["ensure", "--source", "app", "--code", "001"]);
+    assert_eq!(code, 2, "{v:#}");
+    assert_eq!(v["error"], "worktree_add_failed");
+    assert!(v["hint"].as_str().unwrap().contains("'development'"), "{v}");
+    ws.ok(&["set-working-branch", "app", "main"]);
+    let app = ws.root().join("app");
+    let unit = unit_path(&ws, "app", "001-x-plan-exec");
+    let (code, v) = verb(&ws, &["ensure", "--source", "app", "--code", "001"]);
+    assert_eq!(code, 0, "{v:#}");
     assert_eq!(
         v,
-        json!({"session": "001-x-plan-exec", "plan": null, "results": [], "integrated": [],
-               "pending": [], "next": null})
+        json!({"alias": "app", "source_path": "app", "session": "001-x-plan-exec",
+               "path": unit.to_str().unwrap(), "branch": "aw/001-x-plan-exec",
+               "created": true, "visibility": "attached"})
     );
-    let (code, out) = ws.text(&[
-        "worktree",
-        "integrate",
-        "--source",
-        "app",
-        "--code",
-        "001",
-        "--json",
+    assert_eq!(head(&unit, ws.home()), head(&app, ws.home()));
+    assert!(hosts_list(&ws, &unit));
+    // Again: found made, nothing else changes.
+    let (code, again) = verb(&ws, &["ensure", "--source", "app", "--session", "001"]);
+    assert_eq!(code, 0);
+    assert_eq!(again["created"], false);
+    let listed = list(&ws, &[]);
+    assert_eq!(listed["units"].as_array().unwrap().len(), 1, "{listed:#}");
+    // A unit whose folder was deleted by hand is pruned and made again on its own branch.
+    std::fs::write(unit.join("f.txt"), "unit\n").unwrap();
+    commit_all(&unit, ws.home(), "unit work");
+    let tip = head(&unit, ws.home());
+    std::fs::remove_dir_all(&unit).unwrap();
+    let (_, v) = verb(&ws, &["ensure", "--source", "app", "--code", "001"]);
+    assert_eq!(v["created"], true, "{v:#}");
+    assert_eq!(head(&unit, ws.home()), tip);
+}
+
+#[test]
+fn ensure_is_refused_in_the_references_order_as_the_result_with_exit_2() {
+    // A block whose sources table is empty.
+    let bare = Ws::initialised();
+    let claude = bare.root().join("CLAUDE.md");
+    let text = std::fs::read_to_string(&claude).unwrap();
+    std::fs::write(&claude, text.replace("| app | app |", "")).unwrap();
+    bare.create_session("exec", "x-plan-exec", "x");
+    let (code, v) = verb(&bare, &["ensure", "--source", "app", "--code", "001"]);
+    assert_eq!(
+        (code, v["error"].as_str()),
+        (2, Some("no_sources_declared")),
+        "{v}"
+    );
+
+    let ws = workspace();
+    ws.create_session("exec", "x-plan-exec", "x");
+    ws.create_session("exec", "y-plan-exec", "y");
+    let (code, v) = verb(&ws, &["ensure", "--code", "001"]);
+    assert_eq!((code, v["error"].as_str()), (2, Some("alias_required")));
+    assert!(v["hint"].as_str().unwrap().contains("app, docs"), "{v}");
+    let (_, v) = verb(&ws, &["ensure", "--source", "web"]);
+    assert_eq!(
+        v["error"], "unknown_source",
+        "the alias is checked before the session"
+    );
+    // Two active sessions and no binding: which one is not guessed.
+    let (code, v) = verb(&ws, &["ensure", "--source", "app"]);
+    assert_eq!(
+        (code, v["error"].as_str()),
+        (2, Some("session_unresolved")),
+        "{v}"
+    );
+    assert!(v["hint"].as_str().unwrap().contains("--code"), "{v}");
+    let (_, v) = verb(&ws, &["ensure", "--source", "docs", "--code", "001"]);
+    assert_eq!(v["error"], "not_a_repo");
+    assert!(v.get("hint").is_none(), "{v}");
+    // The unit's branch checked out in the source's own checkout.
+    ws.ok(&["set-working-branch", "app", "main"]);
+    let app = ws.root().join("app");
+    git(
+        &app,
+        ws.home(),
+        &["checkout", "-q", "-b", "aw/002-y-plan-exec"],
+    );
+    let (code, v) = verb(&ws, &["ensure", "--source", "app", "--code", "002"]);
+    assert_eq!(
+        (code, v["error"].as_str()),
+        (2, Some("unit_occupied")),
+        "{v}"
+    );
+    assert_eq!(
+        v["occupant"],
+        json!({"path": "<WS>/app", "branch": "aw/002-y-plan-exec"})
+    );
+    // A closed session gets no unit.
+    ws.ok(&["session-close", "--code", "001"]);
+    let (_, v) = verb(&ws, &["ensure", "--source", "app", "--code", "001"]);
+    assert_eq!(v["error"], "session_unresolved");
+    assert!(!unit_path(&ws, "app", "001-x-plan-exec").exists());
+}
+
+#[test]
+fn integrate_merges_only_commits_into_the_working_branch_then_removes_the_unit() {
+    let ws = workspace();
+    identity(&ws);
+    ws.create_session("exec", "x-plan-exec", "x");
+    let app = ws.root().join("app");
+    git(&app, ws.home(), &["checkout", "-q", "-b", "dev"]);
+    ws.ok(&["set-working-branch", "app", "dev"]);
+    verb(&ws, &["ensure", "--source", "app", "--code", "001"]);
+    let unit = unit_path(&ws, "app", "001-x-plan-exec");
+    std::fs::write(unit.join("feature.txt"), "new\n").unwrap();
+    let integrate = ["integrate", "--source", "app", "--code", "001"];
+    let (code, v) = verb(&ws, &integrate);
+    assert_eq!(
+        (code, v["error"].as_str()),
+        (2, Some("unit_not_committed")),
+        "{v}"
+    );
+    // Committed in the unit; the source's checkout on another branch, then dirty.
+    commit_all(&unit, ws.home(), "feature");
+    git(&app, ws.home(), &["checkout", "-q", "main"]);
+    let (_, v) = verb(&ws, &integrate);
+    assert_eq!(v["error"], "checkout_off_branch", "{v}");
+    assert!(v["message"].as_str().unwrap().contains("'main'"));
+    git(&app, ws.home(), &["checkout", "-q", "dev"]);
+    std::fs::write(app.join("scratch.txt"), "mine\n").unwrap();
+    let (_, v) = verb(&ws, &integrate);
+    assert_eq!(v["error"], "checkout_dirty", "{v}");
+    std::fs::remove_file(app.join("scratch.txt")).unwrap();
+    // Meanwhile the working branch moved: a real merge, never a rebase.
+    std::fs::write(app.join("other.txt"), "main side\n").unwrap();
+    commit_all(&app, ws.home(), "other");
+    let (code, v) = verb(&ws, &integrate);
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(
+        v,
+        json!({"alias": "app", "source_path": "app", "session": "001-x-plan-exec",
+               "into": "dev", "branch": "aw/001-x-plan-exec", "integrated": true,
+               "conflicted": [], "released": true, "next": null})
+    );
+    assert_eq!(
+        std::fs::read_to_string(app.join("feature.txt")).unwrap(),
+        "new\n"
+    );
+    let parents = git(
+        &app,
+        ws.home(),
+        &["rev-list", "--parents", "-n", "1", "HEAD"],
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&parents.stdout)
+            .split_whitespace()
+            .count(),
+        3
+    );
+    assert!(!unit.exists(), "the unit is removed");
+    assert!(!hosts_list(&ws, &unit), "and withdrawn from the hosts");
+    git(
+        &app,
+        ws.home(),
+        &[
+            "rev-parse",
+            "--verify",
+            "-q",
+            "refs/heads/aw/001-x-plan-exec",
+        ],
+    );
+    assert_eq!(list(&ws, &[])["units"], json!([]));
+}
+
+#[test]
+fn a_conflict_stops_with_the_files_named_and_the_unit_intact_until_the_merge_is_finished() {
+    let ws = workspace();
+    identity(&ws);
+    ws.create_session("exec", "x-plan-exec", "x");
+    ws.ok(&["set-working-branch", "app", "main"]);
+    let app = ws.root().join("app");
+    verb(&ws, &["ensure", "--source", "app", "--code", "001"]);
+    let unit = unit_path(&ws, "app", "001-x-plan-exec");
+    std::fs::write(unit.join("f.txt"), "unit side\n").unwrap();
+    commit_all(&unit, ws.home(), "unit");
+    std::fs::write(app.join("f.txt"), "main side\n").unwrap();
+    commit_all(&app, ws.home(), "main");
+    let (code, v) = verb(&ws, &["integrate", "--source", "app", "--code", "001"]);
+    assert_eq!(code, 0, "a conflict is a result: {v:#}");
+    assert_eq!(v["integrated"], false);
+    assert_eq!(v["conflicted"], json!(["f.txt"]));
+    assert_eq!(v["released"], false);
+    assert_eq!(v["next"], "aw fix-git --path app");
+    let unit_tip = head(&unit, ws.home());
+    assert!(unit.join("f.txt").exists(), "the unit is intact");
+    // The merge is left for the person: integrating again is refused until it is finished.
+    let (code, v) = verb(&ws, &["integrate", "--code", "001"]);
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(v["results"][0]["error"], "checkout_dirty", "{v:#}");
+    assert_eq!(v["results"][0]["alias"], "app");
+    assert_eq!(v["pending"], json!(["app"]));
+    assert_eq!(
+        v["next"],
+        "aw worktree integrate --source app --code 001-x-plan-exec"
+    );
+    std::fs::write(app.join("f.txt"), "both\n").unwrap();
+    commit_all(&app, ws.home(), "merged by hand");
+    let (code, v) = verb(&ws, &["integrate", "--code", "001"]);
+    assert_eq!(code, 0);
+    assert_eq!(v["integrated"], json!(["app"]), "{v:#}");
+    assert_eq!(v["pending"], json!([]));
+    assert_eq!(v["next"], Value::Null);
+    assert!(!unit.exists());
+    // Not a commit was lost: the unit's tip is in the working branch.
+    git(
+        &app,
+        ws.home(),
+        &["merge-base", "--is-ancestor", &unit_tip, "HEAD"],
+    );
+}
+
+#[test]
+fn closing_lists_what_is_left_to_merge_and_the_orphans_release_command_works() {
+    let ws = workspace();
+    ws.create_session("exec", "x-plan-exec", "x");
+    ws.create_session("exec", "y-plan-exec", "y");
+    ws.ok(&["set-working-branch", "app", "main"]);
+    verb(&ws, &["ensure", "--source", "app", "--code", "001"]);
+    verb(&ws, &["ensure", "--source", "app", "--code", "002"]);
+    let unit = unit_path(&ws, "app", "001-x-plan-exec");
+    let closed = ws.ok(&["session-close", "--code", "001"]);
+    assert_eq!(
+        closed["pending_integration"],
+        json!([{"alias": "app", "branch": "aw/001-x-plan-exec", "path": unit.to_str().unwrap(),
+                "command": "aw worktree integrate --source app --code 001-x-plan-exec"}])
+    );
+    assert_eq!(
+        closed["reopen"],
+        "aw session-resume --code 001-x-plan-exec --reopen"
+    );
+    assert!(unit.exists(), "closing never merges or removes a unit");
+    // A session without units says nothing of them.
+    let other = ws.ok(&[
+        "session-create",
+        "--type",
+        "quick",
+        "--name",
+        "z-quick",
+        "--objective",
+        "z",
     ]);
-    assert_eq!(code, 2, "{out}");
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(v["error"], "unit_absent");
-    // With a unit, integration is refused: this aw does not merge units yet.
-    add_unit(&ws, "001-x-plan-exec");
-    let v = ws.fails(
-        &["worktree", "integrate", "--code", "001", "--json"],
-        "WORKTREE_UNSUPPORTED",
+    let plain = ws.ok(&["session-close", "--code", other["folder"].as_str().unwrap()]);
+    assert!(plain.get("pending_integration").is_none() && plain.get("reopen").is_none());
+    // The orphan's own release command works on the closed session (the reference refuses it).
+    let orphans = list(&ws, &[])["orphans"].clone();
+    assert_eq!(orphans[0]["reason"], "session_closed", "{orphans:#}");
+    let command = orphans[0]["release"].as_str().unwrap().to_owned();
+    let words: Vec<&str> = command.split(' ').skip(2).collect();
+    let (code, v) = verb(&ws, &words);
+    assert_eq!(code, 0, "{command}: {v:#}");
+    assert_eq!(v["released"], true);
+    assert_eq!(v["visibility"], "detached");
+    assert!(!unit.exists());
+    // And on a session whose folder is gone, named by its folder.
+    let unit2 = unit_path(&ws, "app", "002-y-plan-exec");
+    std::fs::remove_dir_all(ws.sessions().join("002-y-plan-exec")).unwrap();
+    let orphans = list(&ws, &[])["orphans"].clone();
+    assert_eq!(orphans[0]["reason"], "session_absent", "{orphans:#}");
+    let (code, v) = verb(
+        &ws,
+        &["release", "--source", "app", "--code", "002-y-plan-exec"],
     );
-    assert!(
-        v["data"]["action"]
-            .as_str()
-            .unwrap()
-            .contains("scope `workspace`")
+    assert_eq!(code, 0, "{v:#}");
+    assert!(!unit2.exists());
+    // A name no unit answers to is still unresolved.
+    let (code, v) = verb(
+        &ws,
+        &["release", "--source", "app", "--code", "009-nothing"],
     );
-    // Nothing else was made.
-    let v = list(&ws, &[]);
-    assert_eq!(v["units"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        (code, v["error"].as_str()),
+        (2, Some("session_unresolved")),
+        "{v}"
+    );
+}
+
+#[test]
+fn release_never_forces_and_keeps_the_branch() {
+    let ws = workspace();
+    ws.create_session("exec", "x-plan-exec", "x");
+    ws.ok(&["set-working-branch", "app", "main"]);
+    verb(&ws, &["ensure", "--source", "app", "--code", "001"]);
+    let unit = unit_path(&ws, "app", "001-x-plan-exec");
+    std::fs::write(unit.join("wip.txt"), "wip\n").unwrap();
+    let (code, v) = verb(&ws, &["release", "--source", "app", "--code", "001"]);
+    assert_eq!(
+        (code, v["error"].as_str()),
+        (2, Some("unit_not_clean")),
+        "{v}"
+    );
+    assert!(unit.join("wip.txt").exists());
+    std::fs::remove_file(unit.join("wip.txt")).unwrap();
+    let (code, v) = verb(&ws, &["release", "--source", "app", "--code", "001"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        v,
+        json!({"alias": "app", "session": "001-x-plan-exec", "path": unit.to_str().unwrap(),
+               "branch": "aw/001-x-plan-exec", "released": true, "visibility": "detached"})
+    );
+    let (_, v) = verb(&ws, &["release", "--source", "app", "--code", "001"]);
+    assert_eq!(v["released"], false, "nothing left to remove");
+    git(
+        &ws.root().join("app"),
+        ws.home(),
+        &[
+            "rev-parse",
+            "--verify",
+            "-q",
+            "refs/heads/aw/001-x-plan-exec",
+        ],
+    );
+}
+
+#[test]
+fn the_board_shows_each_sessions_units_and_the_orphans() {
+    let ws = workspace();
+    ws.create_session("exec", "x-plan-exec", "x");
+    ws.create_session("exec", "y-plan-exec", "y");
+    ws.ok(&["set-working-branch", "app", "main"]);
+    verb(&ws, &["ensure", "--source", "app", "--code", "001"]);
+    verb(&ws, &["ensure", "--source", "app", "--code", "002"]);
+    ws.ok(&["session-close", "--code", "002"]);
+    let unit = unit_path(&ws, "app", "001-x-plan-exec");
+    let status = ws.ok(&["status", "--json"]);
+    let ref1 =
+        json!([{"alias": "app", "path": unit.to_str().unwrap(), "branch": "aw/001-x-plan-exec"}]);
+    assert_eq!(status["sessions"]["active"][0]["units"], ref1, "{status:#}");
+    assert_eq!(status["sessions"]["closed"][0]["units"], json!([]));
+    assert_eq!(status["orphan_units"][0]["session"], "002-y-plan-exec");
+    assert_eq!(status["orphan_units"][0]["reason"], "session_closed");
+    let keys: Vec<&str> = status
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    let at = keys.iter().position(|k| *k == "orphan_units").unwrap();
+    assert_eq!(keys[at - 1..=at + 1], ["designs", "orphan_units", "counts"]);
+    let resume = ws.ok(&["resume", "--code", "001", "--json"]);
+    assert_eq!(resume["proposal"]["units"], ref1, "{resume:#}");
 }
 
 #[test]

@@ -85,4 +85,6 @@ pub struct BoardInput {
     pub terminal_events: Vec<super::retirements::TerminalEvent>,
     /// The retirement journals of `.<ns>/.retirement/`.
     pub pending_retirements: Vec<super::retirements::PendingRetirement>,
+    /// The workspace's isolation units (live and orphaned).
+    pub units: crate::isolation::units::Inventory,
 }

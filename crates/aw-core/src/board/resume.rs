@@ -65,6 +65,9 @@ pub struct Proposal {
     /// The document's design references that are not valid (absent when there are none).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub design: Option<Vec<DesignNote>>,
+    /// A session's isolation units (absent when it holds none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub units: Option<Vec<crate::isolation::units::UnitRef>>,
 }
 
 impl Proposal {
@@ -166,6 +169,7 @@ fn proposal(kind: &'static str, file: &str, number: &str, d: Detail, command: St
         next: d.next,
         command,
         design: None,
+        units: None,
     }
 }
 
@@ -235,6 +239,7 @@ pub fn session_proposal(s: &SessionEntry) -> Proposal {
         next,
         command,
         design: None,
+        units: (!s.units.is_empty()).then(|| s.units.clone()),
     }
 }
 

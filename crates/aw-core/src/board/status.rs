@@ -21,6 +21,7 @@ use crate::documents::phases::PhaseState;
 use crate::documents::plan::{Declaration, PlanState};
 use crate::documents::relation::{self, SpecRelation};
 use crate::documents::spec::Maturity;
+use crate::isolation::units::{Orphan, UnitRef};
 use crate::session::folder::SessionState;
 use crate::session::narrative::Phase;
 use crate::vocab::correlative::Correlative;
@@ -155,6 +156,8 @@ pub struct SessionEntry {
     pub relative: Option<String>,
     /// The flow engine's projection of the session's run (active sessions; null otherwise).
     pub flow: Option<crate::flow::projection::RunProjection>,
+    /// The session's live isolation units (a closed session's are orphans: none here).
+    pub units: Vec<UnitRef>,
     /// What resuming needs beyond the wire model.
     #[serde(skip)]
     pub detail: SessionDetail,
@@ -234,6 +237,8 @@ pub struct StatusModel {
     pub loose_sessions: Vec<String>,
     /// The design graph.
     pub designs: Designs,
+    /// Isolation units nobody works in any more.
+    pub orphan_units: Vec<Orphan>,
     /// Counts.
     pub counts: Counts,
 }
@@ -377,7 +382,10 @@ pub fn build(input: BoardInput, now: &WallClock) -> StatusModel {
     let discarded = discarded(&sessions, now);
     let (active, closed): (Vec<SessionEntry>, Vec<SessionEntry>) = sessions
         .into_iter()
-        .map(|s| session_entry(s, now))
+        .map(|s| {
+            let units = input.units.of_session(&s.view.folder);
+            session_entry(s, units, now)
+        })
         .partition(|e| e.detail.active);
 
     let pipeline = pipeline(&spec_entries, &plan_entries);
@@ -407,6 +415,7 @@ pub fn build(input: BoardInput, now: &WallClock) -> StatusModel {
         pipeline,
         loose_sessions,
         designs,
+        orphan_units: input.units.orphans,
         counts,
     }
 }
@@ -479,7 +488,7 @@ fn plan_entry(
 }
 
 /// One session's board entry. The flow projection shows only on active sessions.
-pub fn session_entry(s: SessionInput, now: &WallClock) -> SessionEntry {
+pub fn session_entry(s: SessionInput, units: Vec<UnitRef>, now: &WallClock) -> SessionEntry {
     let v = s.view;
     let (date, relative) = dated(v.declared, s.modified, now);
     let active = v.state == SessionState::Active;
@@ -500,6 +509,7 @@ pub fn session_entry(s: SessionInput, now: &WallClock) -> SessionEntry {
         date,
         relative,
         flow,
+        units: if active { units } else { Vec::new() },
         detail: SessionDetail {
             path: s.path,
             active,

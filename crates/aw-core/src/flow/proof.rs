@@ -43,7 +43,7 @@ use std::fmt::Write as _;
 pub const SOURCE_BOUNDED_EVIDENCE: &str = "workline.source-bounded";
 
 /// The source alias of the workspace's own checkout (always eligible when it is a repository).
-pub const WORKSPACE_SOURCE: &str = "workspace";
+pub use super::source_boundary::WORKSPACE_SOURCE;
 
 /// What a checkout proof did in its checkout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -33,6 +33,13 @@ pub fn unit_branch(session: &str) -> String {
     format!("{UNIT_BRANCH_PREFIX}{session}")
 }
 
+/// Whether `name` can be one folder of a unit's path: not empty, not `.` or `..`, without `/`,
+/// `\` or a NUL. A source's alias comes from the project block, which a repository carries,
+/// so an alias like `../../x` must never place a unit outside the units root.
+pub fn is_safe_segment(name: &str) -> bool {
+    !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\', '\0'])
+}
+
 /// `\` as `/`, and no trailing `/`.
 fn normalized(path: &str) -> String {
     path.replace('\\', "/").trim_end_matches('/').to_owned()
@@ -262,8 +269,9 @@ pub struct LiveUnit {
     pub head: Option<String>,
 }
 
-/// A unit nobody works in any more.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A unit nobody works in any more (as `aw status` lists it in `orphan_units`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Orphan {
     /// The source's alias.
     pub alias: String,
@@ -307,6 +315,33 @@ impl Found<'_> {
             reason,
             release: release_command(&self.identity.alias, &self.identity.session),
         }
+    }
+}
+
+/// A session's unit as the board shows it beside the session.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UnitRef {
+    /// The source's alias.
+    pub alias: String,
+    /// The unit's folder.
+    pub path: String,
+    /// Its branch.
+    pub branch: String,
+}
+
+impl Inventory {
+    /// The live units of `session`, in the inventory's order (sources in the block's order).
+    pub fn of_session(&self, session: &str) -> Vec<UnitRef> {
+        self.units
+            .iter()
+            .filter(|u| u.session == session)
+            .map(|u| UnitRef {
+                alias: u.alias.clone(),
+                path: u.path.clone(),
+                branch: u.branch.clone(),
+            })
+            .collect()
     }
 }
 
@@ -530,6 +565,16 @@ worktree /h/wt/k/app/004-gone\nHEAD 7\nbranch refs/heads/aw/004-gone\n\n"
             only: None,
         };
         assert!(classify(&scope, &entries, |_| Some(SessionState::Active)).is_empty());
+    }
+
+    #[test]
+    fn an_alias_is_one_plain_segment() {
+        for ok in ["app", "my-api", "web_2", "v1.2", "Ñandú"] {
+            assert!(is_safe_segment(ok), "{ok}");
+        }
+        for bad in ["", ".", "..", "../x", "a/b", "a\\b", "/abs", "a\0b"] {
+            assert!(!is_safe_segment(bad), "{bad:?}");
+        }
     }
 
     #[test]

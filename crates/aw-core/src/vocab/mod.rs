@@ -3,6 +3,7 @@
 //! classes and outcomes), the `NNN` correlatives of numbered names, and the folded comparison
 //! of headings.
 
+pub mod collate;
 pub mod correlative;
 pub mod flow;
 pub mod titles;

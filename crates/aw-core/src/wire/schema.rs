@@ -243,12 +243,20 @@ pub const ENTRIES: &[Entry] = &[
         schema: schema_of::<super::workspace_init::WorkspaceInit<'static>>,
     },
     Entry {
+        command: "worktree-ensure",
+        schema: schema_of::<super::worktree::WorktreeEnsure>,
+    },
+    Entry {
         command: "worktree-integrate",
-        schema: schema_of::<super::worktree::WorktreeIntegrate<'static>>,
+        schema: schema_of::<super::worktree::WorktreeIntegrate>,
     },
     Entry {
         command: "worktree-list",
         schema: schema_of::<super::worktree::WorktreeList<'static>>,
+    },
+    Entry {
+        command: "worktree-release",
+        schema: schema_of::<super::worktree::WorktreeRelease>,
     },
 ];
 

@@ -1,5 +1,7 @@
 //! `aw session-create` and `aw session-close`.
 
+use crate::isolation::integration::integrate_command;
+use crate::isolation::units::{Inventory, OrphanReason, unit_branch};
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -53,11 +55,66 @@ pub struct SessionClose<'a> {
     /// Why the HISTORY row could not be written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub history_error: Option<&'a str>,
+    /// The session's units still holding work to merge (present only when there are some):
+    /// closing never merges or removes a unit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pending_integration: Option<Vec<PendingUnit>>,
+    /// The command that reopens the session to integrate them (with `pending_integration`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reopen: Option<String>,
+    /// Why the session's units could not be listed (never read as "nothing to integrate").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pending_integration_error: Option<String>,
     /// The reservations released (slots it claimed and never used).
     pub reservations_released: &'a [String],
     /// Why the narrative block could not be refreshed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub narrative_error: Option<&'a str>,
+}
+
+/// A unit of a closed session that still holds work to merge.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PendingUnit {
+    /// The source's alias.
+    pub alias: String,
+    /// The unit's branch.
+    pub branch: String,
+    /// The unit's folder.
+    pub path: String,
+    /// The command that merges it (after reopening the session).
+    pub command: String,
+}
+
+impl PendingUnit {
+    /// The units `folder` holds in `inv`, listed after it was closed: its live units and the
+    /// ones orphaned only because it is closed (a unit whose folder is gone holds nothing).
+    pub fn held(folder: &str, inv: &Inventory) -> Vec<PendingUnit> {
+        let live = inv
+            .units
+            .iter()
+            .filter(|u| u.session == folder)
+            .map(|u| (u.alias.as_str(), u.branch.clone(), u.path.as_str()));
+        let closed = inv
+            .orphans
+            .iter()
+            .filter(|o| o.session == folder && o.reason == OrphanReason::SessionClosed)
+            .map(|o| {
+                (
+                    o.alias.as_str(),
+                    o.branch.clone().unwrap_or_else(|| unit_branch(folder)),
+                    o.path.as_str(),
+                )
+            });
+        live.chain(closed)
+            .map(|(alias, branch, path)| PendingUnit {
+                alias: alias.to_owned(),
+                branch,
+                path: path.to_owned(),
+                command: integrate_command(alias, folder),
+            })
+            .collect()
+    }
 }
 
 /// The HISTORY row a close wrote.

@@ -2,6 +2,7 @@
 //! the sources whose worktrees could not be read), in the reference's keys; or, when `--code`
 //! names no session, the reference's refusal payload (printed as a result, exit 2).
 
+use crate::isolation::refusal::{Occupant, Refusal, RefusalKind};
 use crate::isolation::units::{Inventory, LiveUnit, Orphan, OrphanReason, Unreadable};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -73,7 +74,7 @@ pub struct OrphanUnit<'a> {
     pub branch: Option<&'a str>,
     /// Why it is an orphan: `directory_missing`, `session_absent` or `session_closed`.
     pub reason: OrphanReason,
-    /// The reference's command to give it back (aw does not offer `release` yet).
+    /// The command that gives it back (`aw worktree release`).
     pub release: &'a str,
 }
 
@@ -87,21 +88,168 @@ pub struct UnreadableSource<'a> {
     pub error: &'a str,
 }
 
-/// The refusal of a `--code` that names no session: printed as the result, exit 2.
+/// A verb's refusal, printed as its result with exit 2: `{error, message, hint?, occupant?}`.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WorktreeRefusal {
-    /// `session_unresolved`, or (`integrate --source`) `unit_absent`.
-    #[schemars(extend("enum" = ["session_unresolved", "unit_absent"]))]
-    pub error: &'static str,
-    /// What could not be resolved, and why.
+    /// Why, as the reference spells it.
+    pub error: RefusalKind,
+    /// What happened.
     pub message: String,
-    /// What to do.
-    pub hint: String,
+    /// What to do (absent for `not_a_repo`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+    /// The worktree holding the unit's branch (`unit_occupied` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub occupant: Option<Occupant>,
 }
 
-/// The refusal's `error`.
-pub const SESSION_UNRESOLVED: &str = "session_unresolved";
+impl From<Refusal> for WorktreeRefusal {
+    fn from(r: Refusal) -> Self {
+        WorktreeRefusal {
+            error: r.error,
+            message: r.message,
+            hint: r.hint,
+            occupant: r.occupant,
+        }
+    }
+}
+
+/// Whether the unit's folder is listed in the workspace's host settings (Claude Code's extra
+/// directories, Codex's writable roots), as `attach-multiroot` / `detach-multiroot` would.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum UnitVisibility {
+    /// Listed (`ensure`).
+    Attached,
+    /// Withdrawn (`release`).
+    Detached,
+    /// The host settings could not be updated.
+    Unavailable,
+}
+
+/// `aw worktree ensure`'s result: the unit, or a refusal.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum WorktreeEnsure {
+    /// The unit, made now or found made.
+    Ensured(EnsuredUnit),
+    /// Refused (exit 2).
+    Refused(WorktreeRefusal),
+}
+
+/// A session's unit of a source.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EnsuredUnit {
+    /// The source's alias.
+    pub alias: String,
+    /// The source's path as the project block writes it.
+    pub source_path: String,
+    /// The session's folder.
+    pub session: String,
+    /// The unit's folder.
+    pub path: String,
+    /// Its branch, `aw/<session>`.
+    pub branch: String,
+    /// Whether this call made it (`false`: it was there).
+    pub created: bool,
+    /// Whether the hosts see its folder.
+    pub visibility: UnitVisibility,
+}
+
+/// `aw worktree release`'s result: the unit removed (or already gone), or a refusal.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum WorktreeRelease {
+    /// Released, or nothing to release.
+    Released(ReleasedUnit),
+    /// Refused (exit 2).
+    Refused(WorktreeRefusal),
+}
+
+/// A released unit (its branch is kept).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReleasedUnit {
+    /// The source's alias.
+    pub alias: String,
+    /// The session's folder.
+    pub session: String,
+    /// The unit's folder.
+    pub path: String,
+    /// Its branch, kept.
+    pub branch: String,
+    /// Whether a worktree was removed now (`false`: there was none).
+    pub released: bool,
+    /// Whether the hosts' settings were updated.
+    pub visibility: UnitVisibility,
+}
+
+/// One unit merged into its source's working branch.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UnitIntegration {
+    /// The source's alias.
+    pub alias: String,
+    /// The source's path as the project block writes it.
+    pub source_path: String,
+    /// The session's folder.
+    pub session: String,
+    /// The branch merged into (the source's working branch).
+    pub into: String,
+    /// The unit's branch.
+    pub branch: String,
+    /// Whether the merge completed.
+    pub integrated: bool,
+    /// The files git left in conflict (the merge is left in progress for the person).
+    pub conflicted: Vec<String>,
+    /// Whether the unit was removed after the merge.
+    pub released: bool,
+    /// What to run next; `null` when the unit is in and released.
+    pub next: Option<String>,
+}
+
+/// A unit a whole-session integration could not take: the refusal and the source's alias.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RefusedUnit {
+    /// Why, as the reference spells it.
+    pub error: RefusalKind,
+    /// What happened.
+    pub message: String,
+    /// What to do.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+    /// The worktree holding the unit's branch (never set here).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub occupant: Option<Occupant>,
+    /// The source's alias.
+    pub alias: String,
+}
+
+/// One entry of a whole-session integration's `results`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum UnitOutcome {
+    /// Merged (or left in conflict).
+    Merged(UnitIntegration),
+    /// Refused.
+    Refused(RefusedUnit),
+}
+
+impl RefusedUnit {
+    /// The refusal `r` of `alias`'s unit.
+    pub fn of(alias: &str, r: Refusal) -> Self {
+        RefusedUnit {
+            error: r.error,
+            message: r.message,
+            hint: r.hint,
+            occupant: r.occupant,
+            alias: alias.to_owned(),
+        }
+    }
+}
 
 impl<'a> UnitList<'a> {
     /// The listing of `inv`, narrowed to `session` when one was named.
@@ -154,17 +302,16 @@ impl<'a> UnreadableSource<'a> {
     }
 }
 
-/// `aw worktree integrate`'s output for a whole session (no `--source`): what was merged, what
-/// is pending, and the next command. This aw integrates nothing yet: a session with no live
-/// unit gives empty lists, one with units is refused (`WORKTREE_UNSUPPORTED`).
+/// `aw worktree integrate`'s output for a whole session (no `--source`): each unit in alias
+/// order, what was merged, what is pending, and the next command.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct SessionIntegration<'a> {
+pub struct SessionIntegration {
     /// The session folder.
-    pub session: &'a str,
+    pub session: String,
     /// The plan the session's run scoped, if any.
-    pub plan: Option<&'a str>,
-    /// One entry per unit processed (none: the session holds no unit).
+    pub plan: Option<String>,
+    /// One entry per unit, in alias order.
     pub results: Vec<UnitOutcome>,
     /// The aliases merged and released.
     pub integrated: Vec<String>,
@@ -174,26 +321,14 @@ pub struct SessionIntegration<'a> {
     pub next: Option<String>,
 }
 
-/// One unit's integration (never produced by this aw yet).
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct UnitOutcome {
-    /// The source's alias.
-    pub alias: String,
-    /// Whether it was merged.
-    pub integrated: bool,
-}
-
-/// `aw worktree integrate`'s result: the session's integration, or a refusal printed as the
-/// result (exit 2).
+/// `aw worktree integrate`'s result.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(untagged)]
-pub enum WorktreeIntegrate<'a> {
-    /// The session's integration.
-    Session(SessionIntegration<'a>),
-    /// The session could not be resolved, or the named source has no unit.
+pub enum WorktreeIntegrate {
+    /// A whole session's integration (no `--source`).
+    Session(SessionIntegration),
+    /// One unit's integration (`--source`).
+    Unit(UnitIntegration),
+    /// Refused (exit 2).
     Refused(WorktreeRefusal),
 }
-
-/// The refusal's `error` when the named source has no unit of the session.
-pub const UNIT_ABSENT: &str = "unit_absent";

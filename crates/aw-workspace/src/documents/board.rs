@@ -20,9 +20,11 @@ use aw_core::documents::names::{DocKind, DocName, parse_name};
 use aw_core::documents::plan::{PlanFacts, parse_plan};
 use aw_core::documents::spec::{SpecFacts, parse_spec};
 use aw_core::flow::state::RUN_STATE_FILE;
+use aw_core::isolation::units::Inventory;
 use aw_core::session::folder::SessionFolder;
 use aw_core::session::folder::SessionState;
 use std::collections::BTreeMap;
+use std::path::Path;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::SystemTime;
@@ -565,11 +567,32 @@ fn board_session(ws: &Workspace, folder: &SessionFolder, times: &mut LocalTimes)
     read_session(ws, folder, times)
 }
 
+/// The workspace's isolation units (or `only`'s), with the sessions' states as the board read
+/// them. Without a home (HOME unset) or a readable block there are none to show: the board
+/// never fails on them.
+fn units(
+    ws: &Workspace,
+    home: Option<&Path>,
+    only: Option<&str>,
+    state: &dyn Fn(&str) -> Option<SessionState>,
+) -> Inventory {
+    home.and_then(|home| crate::isolation::inventory_with(ws, home, only, state).ok())
+        .unwrap_or_default()
+}
+
 /// Reads the whole workspace and builds the board (`aw status`). Every file is read once.
-pub fn load(ws: &Workspace, now: &WallClock) -> StatusModel {
+/// `home` is where the isolation units are (`~/.<ns>/worktrees`).
+pub fn load(ws: &Workspace, now: &WallClock, home: Option<&Path>) -> StatusModel {
     let mut times = LocalTimes::new();
     let (sessions, specs, plans) = read_board(ws, true, &mut times);
     let (terminal_events, pending_retirements) = super::retirements::read_retirements(ws);
+    let state = |folder: &str| {
+        sessions
+            .iter()
+            .find(|s| s.view.folder == folder)
+            .map(|s| s.view.state)
+    };
+    let units = units(ws, home, None, &state);
     status::build(
         BoardInput {
             workspace: workspace_entry(ws),
@@ -581,15 +604,23 @@ pub fn load(ws: &Workspace, now: &WallClock) -> StatusModel {
             decisions: super::decision_indexes::read_decision_indexes(ws),
             terminal_events,
             pending_retirements,
+            units,
         },
         now,
     )
 }
 
-/// Reads one session's board entry (for `aw resume --code`).
-pub fn load_session(ws: &Workspace, folder: &SessionFolder, now: &WallClock) -> SessionEntry {
+/// Reads one session's board entry (for `aw resume --code`), with its units.
+pub fn load_session(
+    ws: &Workspace,
+    folder: &SessionFolder,
+    now: &WallClock,
+    home: Option<&Path>,
+) -> SessionEntry {
     let mut times = LocalTimes::new();
-    status::session_entry(board_session(ws, folder, &mut times), now)
+    let state = |name: &str| (name == folder.folder).then_some(folder.state);
+    let units = units(ws, home, Some(&folder.folder), &state).of_session(&folder.folder);
+    status::session_entry(board_session(ws, folder, &mut times), units, now)
 }
 
 #[cfg(test)]

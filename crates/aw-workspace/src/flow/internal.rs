@@ -14,6 +14,7 @@ use crate::documents::board;
 use crate::error::Result;
 use crate::io::clock::Now;
 use crate::io::lock::{WorkspaceLock, default_wait};
+use crate::isolation::verbs::UnitRequest;
 use crate::locate::Workspace;
 use crate::sessions;
 use crate::sessions::artifacts::{artifact, entries, read_text, sql_scripts};
@@ -27,7 +28,10 @@ use aw_core::flow::internal::{MAX_INTERNAL_STEPS, OpOutcome, Pending, has_writte
 use aw_core::flow::internal::{mark_attempted, pending, settle};
 use aw_core::flow::proposal::{artifacts_of, base_digest, bases_of, destinations_of};
 use aw_core::flow::run::Turn;
+use aw_core::flow::source_boundary::WORKSPACE_SOURCE;
 use aw_core::flow::state::RunState;
+use aw_core::isolation::integration::require_source;
+use aw_core::isolation::refusal::Refusal;
 use aw_core::vocab::flow::EffectClass;
 use serde_json::{Value, json};
 
@@ -145,7 +149,7 @@ fn run(
         "workspace.board" => workspace_board(ws, now),
         "session.artifacts" => session_artifacts(ws, folder, op.dump.as_deref()),
         "session.close" => session_close(ws, folder, now, home),
-        "worktree.ensure" => worktree_ensure(state),
+        "worktree.ensure" => worktree_ensure(ws, state, home),
         "proposal.publish" => proposal_publish(ws, state),
         other => OpOutcome::refused(
             other,
@@ -156,7 +160,8 @@ fn run(
 }
 
 fn workspace_board(ws: &Workspace, now: &Now) -> OpOutcome {
-    let model = board::load(ws, &now.wall);
+    // The counts only: the units are not counted, so they are not listed.
+    let model = board::load(ws, &now.wall, None);
     let c = &model.counts;
     // The counts only: the same workspace content gives the same output wherever it lives.
     let output = serde_json::to_value(&model.counts)
@@ -331,9 +336,10 @@ fn session_close(
     }
 }
 
-/// Units come with the isolation work: until then a scope naming a source other than the
-/// workspace itself is refused, saying so, and a scope of the workspace alone needs none.
-fn worktree_ensure(state: &RunState) -> OpOutcome {
+/// Gives the session a unit of every source its scope names but the workspace itself, in the
+/// scope's order, as `aw worktree ensure` does; the first refusal stops (units made before it
+/// stay). A unit found made counts as made.
+fn worktree_ensure(ws: &Workspace, state: &RunState, home: Option<&std::path::Path>) -> OpOutcome {
     const OP: &str = "worktree.ensure";
     let Some(scope) = &state.scope else {
         return OpOutcome::refused(
@@ -342,28 +348,83 @@ fn worktree_ensure(state: &RunState) -> OpOutcome {
             String::new(),
         );
     };
-    let others: Vec<&str> = scope
+    let aliases: Vec<&str> = scope
         .sources
         .iter()
         .map(String::as_str)
-        .filter(|a| *a != "workspace")
+        .filter(|a| *a != WORKSPACE_SOURCE)
         .collect();
-    if !others.is_empty() {
-        return OpOutcome::refused(
-            OP,
-            format!(
-                "this aw does not create isolation units yet, and the scope names {}: run this \
-                 plan with the scope `workspace` alone, or with a CLI that has `aw worktree`",
-                others.join(", ")
-            ),
-            String::new(),
-        );
+    let folder = state.session.as_str();
+    let mut made: Vec<(String, String, String)> = Vec::new();
+    if !aliases.is_empty() {
+        let Some(home) = home else {
+            return OpOutcome::refused(
+                OP,
+                "HOME is not set, so the units root (`~/.<ns>/worktrees`) cannot be found",
+                String::new(),
+            );
+        };
+        let block = match crate::project::ProjectFiles::read(&ws.root) {
+            Ok(files) => files.block(&ws.ns).unwrap_or_default(),
+            Err(e) => {
+                return OpOutcome::refused(
+                    OP,
+                    format!("the project block cannot be read: {e}"),
+                    String::new(),
+                );
+            }
+        };
+        for alias in &aliases {
+            let source = match require_source(&block.sources, Some(alias)) {
+                Ok(s) => s,
+                Err(r) => return OpOutcome::refused(OP, unit_refusal(alias, &r), String::new()),
+            };
+            let req = UnitRequest {
+                ws,
+                home,
+                block: &block,
+                source,
+                folder,
+            };
+            match crate::isolation::verbs::ensure(&req) {
+                Ok(Ok(taken)) => made.push((taken.unit.alias, taken.unit.branch, taken.unit.path)),
+                Ok(Err(r)) => {
+                    return OpOutcome::refused(OP, unit_refusal(alias, &r), String::new());
+                }
+                Err(e) => {
+                    return OpOutcome::refused(
+                        OP,
+                        format!("the unit of {alias} was not made: {e}"),
+                        String::new(),
+                    );
+                }
+            }
+        }
     }
+    let listed: Vec<String> = made.iter().map(|(a, b, _)| format!("{a} → {b}")).collect();
+    let summary = if listed.is_empty() {
+        format!("units of {folder}: the workspace needs none")
+    } else {
+        format!("units of {folder}: {}", listed.join(", "))
+    };
+    let units: Vec<Value> = made
+        .iter()
+        .map(|(alias, branch, path)| json!({"alias": alias, "branch": branch, "path": path}))
+        .collect();
     OpOutcome {
         ok: true,
-        summary: format!("units of {}: the workspace needs none", state.session),
-        output: canonical_json(&json!({"units": []})),
+        summary,
+        output: canonical_json(&json!({ "units": units })),
         effects: vec![EffectClass::LocalAdditive],
+    }
+}
+
+/// A unit refusal as the step's failure: which source, what happened, what to do.
+fn unit_refusal(alias: &str, r: &Refusal) -> String {
+    let message = r.message.trim_end_matches('.');
+    match &r.hint {
+        Some(hint) => format!("the unit of {alias} was not made: {message}. {hint}"),
+        None => format!("the unit of {alias} was not made: {message}"),
     }
 }
 

@@ -2,7 +2,8 @@
 //!
 //! Three questions are asked of it: where a source folder stands (its current branch and the files
 //! it has changed), which files a workspace has changed since its last commit, and which
-//! worktrees a source has (`worktrees`, for the isolation units). A missing git,
+//! worktrees a source has (`worktrees`, for the isolation units). One kind of call writes: making,
+//! merging and removing isolation units (`unit_ops`), and only `aw worktree` asks it. A missing git,
 //! a folder that is not a repository or a failing git is a state to report, never an error of the
 //! caller. The branch-check hook asks with a deadline: a git that does not answer in time is
 //! stopped, and the caller told so.
@@ -10,6 +11,7 @@
 pub mod branch_check;
 pub mod checkout_digest;
 pub mod head;
+pub mod unit_ops;
 pub mod worktrees;
 
 use aw_core::checkpoint::{FileTouched, parse_numstat};
@@ -21,7 +23,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-/// `git -C <dir> <args>`. Every call reads only, so it asks git not to take optional locks (no
+/// `git -C <dir> <args>`. Every call of this kind reads only, so it asks git not to take optional locks (no
 /// index refresh written behind the user's back), speaks the C locale (messages aw recognises),
 /// never reads stdin, and prints paths unquoted.
 fn command(dir: &Path, args: &[&str]) -> Command {

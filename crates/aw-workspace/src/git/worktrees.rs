@@ -41,6 +41,23 @@ pub fn list(dir: &Path) -> Worktrees {
     }
 }
 
+/// Whether the repository whose work tree is `dir` has a linked worktree, from its files:
+/// `Some(false)` when `dir/.git` is a folder with no `worktrees` folder (or an empty one), which
+/// is where git keeps every linked worktree's record; `None` when the files do not say plainly
+/// (`.git` a file, as in a linked worktree or a submodule, or `dir` below the work tree's top),
+/// and git must be asked.
+pub fn has_linked(dir: &Path) -> Option<bool> {
+    let git_dir = dir.join(".git");
+    if !std::fs::symlink_metadata(&git_dir).ok()?.is_dir() {
+        return None;
+    }
+    match std::fs::read_dir(git_dir.join("worktrees")) {
+        Ok(mut entries) => Some(entries.next().is_some()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(false),
+        Err(_) => None,
+    }
+}
+
 /// Whether `git status --porcelain` in `dir` lists anything (modified, staged or untracked);
 /// `None` when git could not say (a missing folder, a failing or missing git).
 pub fn dirty(dir: &Path) -> Option<bool> {
@@ -83,6 +100,8 @@ mod tests {
         std::fs::create_dir_all(&repo).unwrap();
         run(&repo, &["init", "-q"]);
         run(&repo, &["commit", "-q", "--allow-empty", "-m", "init"]);
+        assert_eq!(has_linked(&repo), Some(false));
+        assert_eq!(has_linked(&base), None);
         let unit = base.join("units/k/app/001-x");
         run(
             &repo,
@@ -99,6 +118,8 @@ mod tests {
             panic!("{:?}", list(&repo));
         };
         assert_eq!(entries.len(), 2);
+        assert_eq!(has_linked(&repo), Some(true));
+        assert_eq!(has_linked(&unit), None);
         assert!(entries[0].main);
         assert_eq!(entries[1].path, unit.to_str().unwrap());
         assert_eq!(entries[1].branch.as_deref(), Some("aw/001-x"));

@@ -189,9 +189,11 @@ every external source and nothing stale."
 `~/.<ns>/worktrees/<workspace key>/<alias>/<session folder>` on the branch `aw/<session folder>`, \
 so concurrent flows never share a working tree. The path is the registry; `git worktree list` in \
 each source is the live inventory.\n\n`aw worktree list [--code <session>]` shows the \
-workspace's units, their orphans and the sources git could not read. `ensure`, `release` and \
-`integrate` are refused (`WORKTREE_UNSUPPORTED`): this aw does not create, release or integrate \
-units yet."
+workspace's units, their orphans and the sources git could not read. `ensure --source <alias>` \
+makes the session's unit (or finds it made), `integrate` merges a session's units back into each \
+source's working branch and removes them, and `release` removes a unit without merging (its \
+branch is kept).\n\nA refusal (`unit_occupied`, `checkout_dirty`, …) is printed as the result, \
+`{error, message, hint}`, with exit 2."
     )]
     #[command(subcommand)]
     Worktree(worktree::WorktreeCommand),

@@ -49,10 +49,15 @@ pub fn run(args: &ResumeArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         (Some(code), _) => {
             let folder =
                 resolver::resolve_code_read(&ws, code).map_err(|e| target_invalid(e, code))?;
-            resume::for_session(&board::load_session(&ws, &folder, &now))
+            resume::for_session(&board::load_session(
+                &ws,
+                &folder,
+                &now,
+                cx.home().as_deref(),
+            ))
         }
         (None, Some(target)) => {
-            let model = board::load(&ws, &now);
+            let model = board::load(&ws, &now, cx.home().as_deref());
             let answer = resume::for_target(&model, target);
             leave(model);
             answer.map_err(|r| {
@@ -60,7 +65,7 @@ pub fn run(args: &ResumeArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             })?
         }
         (None, None) => {
-            let model = board::load(&ws, &now);
+            let model = board::load(&ws, &now, cx.home().as_deref());
             let answer = resume::from_pipeline(&model);
             leave(model);
             answer

@@ -23,7 +23,7 @@ pub struct StatusArgs {}
 pub fn run(_args: &StatusArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
     let ws = cx.workspace_settled()?;
-    let model = board::load(&ws, &cx.now.wall);
+    let model = board::load(&ws, &cx.now.wall, cx.home().as_deref());
     // Serialised straight from the model into stdout: a large board never exists in memory as a
     // JSON tree, nor whole as text.
     Ok(Outcome::shown_model(model, &style))

@@ -568,6 +568,7 @@ mod tests {
                 decisions: Default::default(),
                 terminal_events: Vec::new(),
                 pending_retirements: Vec::new(),
+                units: Default::default(),
             },
             &aw_core::calendar::WallClock::parse("2026-03-10 09:00").unwrap(),
         )

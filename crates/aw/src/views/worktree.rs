@@ -1,20 +1,20 @@
-//! The human view of `aw worktree list` (the reference prints JSON only).
+//! The human views of `aw worktree` (the reference prints JSON only).
 
 use super::View;
 use crate::output::Style;
 use crate::style::clean;
 use aw_core::isolation::units::OrphanReason;
-use aw_core::wire::worktree::{UnitList, WorktreeList};
+use aw_core::wire::worktree::{
+    UnitIntegration, UnitList, UnitOutcome, UnitVisibility, WorktreeEnsure, WorktreeIntegrate,
+    WorktreeList, WorktreeRefusal, WorktreeRelease,
+};
 use std::fmt::{self, Write};
 
 impl View for WorktreeList<'_> {
     fn render(&self, out: &mut dyn Write, _style: &Style) -> fmt::Result {
         match self {
             WorktreeList::Listed(list) => listed(out, list),
-            WorktreeList::Refused(r) => {
-                writeln!(out, "{}", clean(&r.message))?;
-                writeln!(out, "  Next  {}", clean(&r.hint))
-            }
+            WorktreeList::Refused(r) => refusal(out, r),
         }
     }
 }
@@ -80,22 +80,126 @@ fn listed(out: &mut dyn Write, list: &UnitList<'_>) -> fmt::Result {
     Ok(())
 }
 
-impl View for aw_core::wire::worktree::WorktreeIntegrate<'_> {
+/// A refusal: what happened, the branch's holder when there is one, and what to do.
+fn refusal(out: &mut dyn Write, r: &WorktreeRefusal) -> fmt::Result {
+    writeln!(out, "{}", clean(&r.message))?;
+    if let Some(o) = &r.occupant {
+        writeln!(out, "  Held by  {} ({})", clean(&o.path), clean(&o.branch))?;
+    }
+    match &r.hint {
+        Some(hint) => writeln!(out, "  Next  {}", clean(hint)),
+        None => Ok(()),
+    }
+}
+
+fn shown(v: UnitVisibility) -> &'static str {
+    match v {
+        UnitVisibility::Attached => "listed in the hosts' settings",
+        UnitVisibility::Detached => "withdrawn from the hosts' settings",
+        UnitVisibility::Unavailable => "the hosts' settings could not be updated",
+    }
+}
+
+impl View for WorktreeEnsure {
     fn render(&self, out: &mut dyn Write, _style: &Style) -> fmt::Result {
-        use aw_core::wire::worktree::WorktreeIntegrate as I;
         match self {
-            I::Session(s) => {
-                writeln!(out, "Integration of session {}", clean(s.session))?;
+            WorktreeEnsure::Ensured(u) => {
+                let verb = if u.created { "Made" } else { "Found" };
+                writeln!(
+                    out,
+                    "{verb} the unit of {} for session {} on {}",
+                    clean(&u.alias),
+                    clean(&u.session),
+                    clean(&u.branch)
+                )?;
+                writeln!(out, "  {}", clean(&u.path))?;
+                writeln!(out, "  {}", shown(u.visibility))
+            }
+            WorktreeEnsure::Refused(r) => refusal(out, r),
+        }
+    }
+}
+
+impl View for WorktreeRelease {
+    fn render(&self, out: &mut dyn Write, _style: &Style) -> fmt::Result {
+        match self {
+            WorktreeRelease::Released(u) => {
+                if u.released {
+                    writeln!(
+                        out,
+                        "Removed the unit of {} for session {} (branch {} kept)",
+                        clean(&u.alias),
+                        clean(&u.session),
+                        clean(&u.branch)
+                    )?;
+                } else {
+                    writeln!(
+                        out,
+                        "Session {} had no unit of {} to remove (branch {} kept)",
+                        clean(&u.session),
+                        clean(&u.alias),
+                        clean(&u.branch)
+                    )?;
+                }
+                writeln!(out, "  {}", shown(u.visibility))
+            }
+            WorktreeRelease::Refused(r) => refusal(out, r),
+        }
+    }
+}
+
+fn unit(out: &mut dyn Write, u: &UnitIntegration) -> fmt::Result {
+    if u.integrated {
+        writeln!(
+            out,
+            "  {:<12} merged {} into {}{}",
+            clean(&u.alias),
+            clean(&u.branch),
+            clean(&u.into),
+            if u.released { ", unit removed" } else { "" }
+        )?;
+    } else {
+        writeln!(
+            out,
+            "  {:<12} conflict merging {} into {}: {}",
+            clean(&u.alias),
+            clean(&u.branch),
+            clean(&u.into),
+            clean(&u.conflicted.join(", "))
+        )?;
+    }
+    match &u.next {
+        Some(next) => writeln!(out, "  {:<12} Next  {}", "", clean(next)),
+        None => Ok(()),
+    }
+}
+
+impl View for WorktreeIntegrate {
+    fn render(&self, out: &mut dyn Write, _style: &Style) -> fmt::Result {
+        match self {
+            WorktreeIntegrate::Session(s) => {
+                writeln!(out, "Integration of session {}", clean(&s.session))?;
                 if s.results.is_empty() {
                     return writeln!(out, "  nothing to merge: the session holds no unit");
                 }
-                writeln!(out, "  integrated: {}", clean(&s.integrated.join(", ")))?;
-                writeln!(out, "  pending:    {}", clean(&s.pending.join(", ")))
+                for r in &s.results {
+                    match r {
+                        UnitOutcome::Merged(u) => unit(out, u)?,
+                        UnitOutcome::Refused(r) => {
+                            writeln!(out, "  {:<12} {}", clean(&r.alias), clean(&r.message))?;
+                        }
+                    }
+                }
+                match &s.next {
+                    Some(next) => writeln!(out, "Next  {}", clean(next)),
+                    None => Ok(()),
+                }
             }
-            I::Refused(r) => {
-                writeln!(out, "{}", clean(&r.message))?;
-                writeln!(out, "  Next  {}", clean(&r.hint))
+            WorktreeIntegrate::Unit(u) => {
+                writeln!(out, "Integration of session {}", clean(&u.session))?;
+                unit(out, u)
             }
+            WorktreeIntegrate::Refused(r) => refusal(out, r),
         }
     }
 }

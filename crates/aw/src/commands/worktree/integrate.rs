@@ -1,90 +1,84 @@
-//! `aw worktree integrate [--source <alias>] [--code <session>]`: merges a session's isolation
-//! units into their sources. This aw creates no unit, so what it can honestly do is the case a
-//! run scoped to the workspace alone meets: a session with no live unit has nothing to merge
-//! (empty lists, exit 0, as the reference prints it). A session with units is refused
-//! (`WORKTREE_UNSUPPORTED`), and `--source` naming a source with no unit of the session is the
-//! reference's `unit_absent` result (exit 2).
+//! `aw worktree integrate [--source <alias>] [--code <session>]`: merges a session's units back
+//! into their sources' working branches and removes them. With `--source`, that unit alone
+//! (a refusal is the result, exit 2); without, every live unit of the session in alias order,
+//! each refusal recorded beside its alias without stopping the others (exit 0).
 
-use super::unsupported;
-use crate::cli::session_or_code;
+use super::{Start, UnitArgs, refused};
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::Outcome;
-use aw_core::session::resolve::Intent;
-use aw_core::wire::worktree::{
-    SESSION_UNRESOLVED, SessionIntegration, UNIT_ABSENT, WorktreeIntegrate, WorktreeRefusal,
-};
-use aw_workspace::WorkspaceError;
+use aw_core::isolation::integration::{UnitResult, integration_order, pick_source, summarize};
+use aw_core::wire::worktree::{RefusedUnit, SessionIntegration, UnitOutcome, WorktreeIntegrate};
 use aw_workspace::flow::store;
 use aw_workspace::isolation::inventory;
-use aw_workspace::sessions;
-use aw_workspace::sessions::context_id::from_env;
-use aw_workspace::sessions::resolver::{self, Request};
+use aw_workspace::isolation::verbs::{self, UnitRequest};
 
 /// Runs the verb.
-pub fn run(args: &super::UnitArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
+pub fn run(args: &UnitArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
-    let code = session_or_code(&args.session, &args.code).map_err(Failure::with_error_data)?;
-    let ws = cx.workspace()?;
-    let home = super::home(cx)?;
-    let listing = sessions::list(&ws)?;
-    let cid = from_env();
-    let req = Request {
-        code,
-        allow_closed: false,
-        bind: false,
-        context_id: cid.as_deref(),
-        intent: Intent::Write,
+    let start = Start::read(cx)?;
+    let named = match pick_source(&start.block.sources, args.source.as_deref()) {
+        Ok(s) => s,
+        Err(r) => return Ok(refused(&WorktreeIntegrate::Refused(r.into()), &style)),
     };
-    let resolved = match resolver::resolve_in(&ws, &listing, &req) {
-        Ok(r) => r,
-        Err(e @ (WorkspaceError::Session(_) | WorkspaceError::Refused { .. })) => {
-            let model = WorktreeIntegrate::Refused(WorktreeRefusal {
-                error: SESSION_UNRESOLVED,
-                message: format!(
-                    "A unit belongs to a session, and this one cannot be used: {}.",
-                    e.to_string().trim_end_matches('.')
-                ),
-                hint: "Pass `--code` with an active session: its number, its folder name or a \
-                       unique folder prefix (`aw sessions` lists them)."
-                    .to_owned(),
-            });
-            return Ok(Outcome::shown(&model, &style).with_exit(2));
-        }
-        Err(e) => return Err(e.into()),
+    let session = match start.session(args, false)? {
+        Ok(s) => s,
+        Err(r) => return Ok(refused(&WorktreeIntegrate::Refused(r.into()), &style)),
     };
-    let folder = resolved.folder.as_str();
-    let inv = inventory(&ws, &home, &listing, Some(folder))?;
-    if let Some(alias) = args.source.as_deref() {
-        if inv.units.iter().any(|u| u.alias == alias) {
-            return Err(unsupported("integrate"));
-        }
-        let model = WorktreeIntegrate::Refused(WorktreeRefusal {
-            error: UNIT_ABSENT,
-            message: format!("Session '{folder}' holds no unit of the source '{alias}'."),
-            hint: format!(
-                "There is nothing of '{alias}' to merge for this session: its work was made in \
-                 the source's own checkout, or the unit was never made (`aw worktree list --code \
-                 {folder}` shows the session's units)."
-            ),
+    let folder = session.folder.as_str();
+    let request = |source| UnitRequest {
+        ws: &start.ws,
+        home: &start.home,
+        block: &start.block,
+        source,
+        folder,
+    };
+    if let Some(source) = named {
+        return Ok(match verbs::integrate(&request(source))? {
+            Ok(merged) => Outcome::shown(&WorktreeIntegrate::Unit(merged.unit), &style),
+            Err(r) => refused(&WorktreeIntegrate::Refused(r.into()), &style),
         });
-        return Ok(Outcome::shown(&model, &style).with_exit(2));
     }
-    if !inv.units.is_empty() {
-        return Err(unsupported("integrate"));
+    let inv = inventory(&start.ws, &start.home, &start.listing, Some(folder))?;
+    let aliases = integration_order(inv.units.iter().map(|u| u.alias.as_str()).collect());
+    let mut results = Vec::new();
+    for alias in aliases {
+        let Some(source) = start.block.sources.iter().find(|s| s.alias == alias) else {
+            continue;
+        };
+        results.push(match verbs::integrate(&request(source))? {
+            Ok(merged) => UnitOutcome::Merged(merged.unit),
+            Err(r) => UnitOutcome::Refused(RefusedUnit::of(alias, r)),
+        });
     }
-    let run = store::read(&resolved.path, folder).ok().flatten();
-    let plan = run
-        .as_ref()
-        .and_then(|r| r.scope.as_ref())
-        .map(|s| s.plan.as_str());
+    let summary: Vec<(&str, UnitResult<'_>)> = results
+        .iter()
+        .map(|r| match r {
+            UnitOutcome::Merged(u) if u.integrated && u.released => {
+                (u.alias.as_str(), UnitResult::Integrated)
+            }
+            UnitOutcome::Merged(u) => (
+                u.alias.as_str(),
+                match u.next.as_deref() {
+                    Some(next) if !u.conflicted.is_empty() => UnitResult::Conflicted { next },
+                    _ => UnitResult::Pending,
+                },
+            ),
+            UnitOutcome::Refused(r) => (r.alias.as_str(), UnitResult::Pending),
+        })
+        .collect();
+    let (integrated, pending, next) = summarize(folder, &summary);
+    let plan = store::read(&session.path, folder)
+        .ok()
+        .flatten()
+        .and_then(|run| run.scope.map(|s| s.plan));
     let model = WorktreeIntegrate::Session(SessionIntegration {
-        session: folder,
+        session: folder.to_owned(),
         plan,
-        results: Vec::new(),
-        integrated: Vec::new(),
-        pending: Vec::new(),
-        next: None,
+        results,
+        integrated,
+        pending,
+        next,
     });
     Ok(Outcome::shown(&model, &style))
 }

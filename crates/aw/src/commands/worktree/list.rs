@@ -11,8 +11,9 @@ use crate::cli::session_or_code;
 use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::Outcome;
+use aw_core::isolation::refusal::RefusalKind;
 use aw_core::session::resolve::Intent;
-use aw_core::wire::worktree::{SESSION_UNRESOLVED, UnitList, WorktreeList, WorktreeRefusal};
+use aw_core::wire::worktree::{UnitList, WorktreeList, WorktreeRefusal};
 use aw_workspace::WorkspaceError;
 use aw_workspace::isolation::inventory;
 use aw_workspace::sessions;
@@ -70,12 +71,13 @@ pub fn run(args: &ListArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
                 Ok(r) => Some(r.folder),
                 Err(e @ (WorkspaceError::Session(_) | WorkspaceError::Refused { .. })) => {
                     let model = WorktreeList::Refused(WorktreeRefusal {
-                        error: SESSION_UNRESOLVED,
+                        error: RefusalKind::SessionUnresolved,
                         message: format!(
                             "The units of session '{code}' were asked for, and that session cannot be resolved: {}.",
                             e.to_string().trim_end_matches('.')
                         ),
-                        hint: "Pass `--code` with the flow's session: its number, its folder name or a unique folder prefix (`aw sessions` lists them).".to_owned(),
+                        hint: Some("Pass `--code` with the flow's session: its number, its folder name or a unique folder prefix (`aw sessions` lists them).".to_owned()),
+                        occupant: None,
                     });
                     return Ok(Outcome::shown(&model, &style).with_exit(2));
                 }

@@ -1,18 +1,30 @@
 //! `aw worktree <verb>`: isolation units, one `git worktree` of one source per session, on the
-//! branch `aw/<session>`. `list` reads them; `ensure`, `release` and `integrate` are refused
-//! (`WORKTREE_UNSUPPORTED`) until this aw creates and integrates units.
+//! branch `aw/<session>`. `list` reads them; `ensure` makes one, `release` removes one and
+//! `integrate` merges a session's units back. A refusal is the verb's result (exit 2).
 
+pub mod ensure;
 pub mod integrate;
 pub mod list;
+pub mod release;
 
+use crate::cli::session_or_code;
 use crate::context::Ctx;
 use crate::failure::Failure;
-use crate::output::Outcome;
+use crate::output::{Outcome, Style};
 use aw_core::error_code::ErrorCode;
+use aw_core::isolation::refusal::{self, Refusal};
+use aw_core::project::model::Block;
+use aw_core::session::resolve::Intent;
+use aw_workspace::WorkspaceError;
+use aw_workspace::locate::Workspace;
+use aw_workspace::project::ProjectFiles;
+use aw_workspace::sessions::context_id::from_env;
+use aw_workspace::sessions::resolver::{self, Request, Resolved};
+use aw_workspace::sessions::{self};
 use clap::{Args, Subcommand};
 
 /// The one-line summary of `aw worktree`.
-pub const ABOUT: &str = "Isolation units: list each session's git worktree of a source (`ensure` and the rest refused).";
+pub const ABOUT: &str = "Isolation units: each session's own git worktree of a source (list, ensure, integrate, release).";
 
 /// The `worktree` verbs.
 #[derive(Debug, Subcommand)]
@@ -23,41 +35,51 @@ pub enum WorktreeCommand {
     #[command(about = "List the workspace's isolation units and orphans (read-only).")]
     List(list::ListArgs),
     #[command(
-        about = "Refused: this aw does not create isolation units yet.",
-        long_about = "Refused with `WORKTREE_UNSUPPORTED`: this aw does not create isolation \
-units yet. In the reference, `ensure` gives a session its own `git worktree` of a source at \
-`~/.<ns>/worktrees/<workspace key>/<alias>/<session>` on the branch `aw/<session>`.\n\nRun the \
-plan with the scope `workspace` alone (its changes made in the workspace's own checkout), or make \
-the worktree by hand with `git worktree add`; `aw worktree list` shows it."
+        about = "Give the session its own git worktree of a source (or find it made).",
+        long_about = "Give a session its own `git worktree` of a source: at \
+`~/.<ns>/worktrees/<workspace key>/<alias>/<session folder>`, on the branch `aw/<session folder>` \
+(created from the source's working branch, or checked out again when it exists, so a released \
+unit comes back on its own commits). Run again, it finds the unit made (`created: false`). The \
+unit's folder is listed in the workspace's Claude Code and Codex settings, as `attach-multiroot` \
+does (`visibility`).\n\nThe session is `--code`, else this conversation's, else the only active \
+one; it is never bound. A refusal is printed as the result with exit 2: `no_sources_declared`, \
+`alias_required`, `unknown_source`, `session_unresolved`, `not_a_repo`, `unit_occupied` (the \
+branch is checked out elsewhere: `occupant`), `worktree_add_failed` (usually the base branch is \
+missing), `custody_unreadable`."
     )]
     Ensure(UnitArgs),
     #[command(
-        about = "Refused: this aw does not release isolation units yet.",
-        long_about = "Refused with `WORKTREE_UNSUPPORTED`: this aw does not release isolation \
-units yet. In the reference, `release` removes a session's worktree of a source (never forced) \
-and keeps its branch.\n\nRemove a unit by hand with `git worktree remove <path>` in its source; \
-`aw worktree list` shows each unit's path."
+        about = "Remove a session's unit without merging it (never forced; the branch is kept).",
+        long_about = "Remove a session's unit of a source with `git worktree remove` (never \
+forced) and withdraw its folder from the hosts' settings; the branch `aw/<session>` is kept, so \
+`ensure` can bring the unit back. A unit git no longer lists is pruned (`released: false`). A \
+unit with uncommitted or untracked files is refused (`unit_not_clean`, exit 2).\n\nThe session is \
+`--code`, else this conversation's, else the only active one. A closed session is accepted, and \
+so is the folder name of a session that is gone, so the `release` command `aw worktree list` \
+prints for an orphan works."
     )]
     Release(UnitArgs),
     #[command(
-        about = "Integrate a session's units: nothing to merge when it holds none (units refused).",
-        long_about = "Merge a session's isolation units into their sources. This aw creates no \
-unit, so it integrates only the case a run scoped to the workspace alone meets: a session with \
-no live unit has nothing to merge (`{session, plan, results: [], integrated: [], pending: [], \
-next: null}`, exit 0). A session that holds units is refused with `WORKTREE_UNSUPPORTED`: merge \
-a unit's branch by hand with `git merge aw/<session>` in the source's checkout. `--source` naming \
-a source with no unit of the session prints `{\"error\": \"unit_absent\", …}` (exit 2).\n\nThe \
-session is `--code`, else this conversation's, else the only active one; a closed session is \
-refused (`session_unresolved`, exit 2)."
+        about = "Merge a session's units into their sources' working branches, then remove them.",
+        long_about = "Merge a session's units back: each unit's branch is merged (never \
+rebased; a fast-forward when possible) into its source's working branch, in the source's own \
+checkout, under the workspace lock; the unit is then removed (its branch kept). With `--source`, \
+that unit alone; without, every unit of the session in alias order, a refusal of one not \
+stopping the others (`{session, plan, results, integrated, pending, next}`).\n\nA conflict stops \
+that merge with the files named (`integrated: false`, `conflicted`), leaves the merge in \
+progress for you to finish and the unit intact, and exits 0: after you commit the merge, \
+integrate again. Refusals (exit 2): `unit_absent`, `unit_not_committed` (commit in the unit \
+first), `checkout_dirty`, `checkout_off_branch` (integration never switches branches), \
+`integration_locked`.\n\nThe session is `--code`, else this conversation's, else the only \
+active one; a closed session is refused (`session_unresolved`): reopen it first."
     )]
     Integrate(UnitArgs),
 }
 
-// Arguments of `aw worktree ensure | release | integrate`, accepted so that a line written for
-// the reference is refused for what it asks, not for how it is spelled.
+// Arguments of `aw worktree ensure | release | integrate`.
 #[derive(Debug, Args)]
 pub struct UnitArgs {
-    /// The source's alias.
+    /// The source's alias (a row of the project block's sources).
     #[arg(long, value_name = "ALIAS")]
     pub source: Option<String>,
     /// The session: a number, a folder name or a unique folder prefix.
@@ -72,8 +94,8 @@ pub struct UnitArgs {
 pub fn dispatch(cmd: &WorktreeCommand, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     match cmd {
         WorktreeCommand::List(args) => list::run(args, cx),
-        WorktreeCommand::Ensure(_) => Err(unsupported("ensure")),
-        WorktreeCommand::Release(_) => Err(unsupported("release")),
+        WorktreeCommand::Ensure(args) => ensure::run(args, cx),
+        WorktreeCommand::Release(args) => release::run(args, cx),
         WorktreeCommand::Integrate(args) => integrate::run(args, cx),
     }
 }
@@ -89,13 +111,59 @@ fn home(cx: &Ctx<'_>) -> Result<std::path::PathBuf, Failure> {
     })
 }
 
-/// The refusal of a verb this aw does not offer yet.
-pub(crate) fn unsupported(verb: &str) -> Failure {
-    Failure::new(
-        ErrorCode::WorktreeUnsupported,
-        format!(
-            "`aw worktree {verb}` is not available: this aw lists isolation units (`aw worktree list`) but does not create, release or integrate them yet."
-        ),
-        "Run the plan with the scope `workspace` alone, so its changes are made in the workspace's own checkout; a unit made by hand (`git worktree add -b aw/<session> <path>`, at the path `aw worktree list` reads) is listed, and is merged and removed with git itself.",
-    )
+/// A refusal printed as the verb's result, exit 2.
+fn refused<T: serde::Serialize + crate::views::View>(model: &T, style: &Style) -> Outcome {
+    Outcome::shown(model, style).with_exit(2)
+}
+
+/// What every verb but `list` starts from: the workspace, the block, and the session resolved
+/// with write intent (never bound, never closed).
+struct Start {
+    ws: Workspace,
+    home: std::path::PathBuf,
+    block: Block,
+    listing: Vec<aw_core::session::folder::SessionFolder>,
+}
+
+impl Start {
+    fn read(cx: &Ctx<'_>) -> Result<Self, Failure> {
+        let ws = cx.workspace()?;
+        let home = home(cx)?;
+        let block = ProjectFiles::read(&ws.root)?
+            .block(&ws.ns)
+            .unwrap_or_default();
+        let listing = sessions::list(&ws)?;
+        Ok(Start {
+            ws,
+            home,
+            block,
+            listing,
+        })
+    }
+
+    /// The session a unit verb acts on: `--code`, else the conversation's, else the only
+    /// active one (a closed one too with `allow_closed`); a session the resolver refuses is
+    /// the `session_unresolved` refusal.
+    fn session(
+        &self,
+        args: &UnitArgs,
+        allow_closed: bool,
+    ) -> Result<Result<Resolved, Refusal>, Failure> {
+        let code = session_or_code(&args.session, &args.code).map_err(Failure::with_error_data)?;
+        let cid = from_env();
+        let req = Request {
+            code,
+            allow_closed,
+            bind: false,
+            context_id: cid.as_deref(),
+            intent: Intent::Write,
+        };
+        match resolver::resolve_in(&self.ws, &self.listing, &req) {
+            Ok(r) => Ok(Ok(r)),
+            Err(e @ (WorkspaceError::Session(_) | WorkspaceError::Refused { .. })) => Ok(Err(
+                refusal::session_unresolved(&e.to_string(), &e.action()),
+            )),
+            Err(e) => Err(e.into()),
+        }
+    }
 }

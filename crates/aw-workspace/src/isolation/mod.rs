@@ -1,13 +1,16 @@
 //! A workspace's isolation units as they stand: for each source of the project block, its
 //! worktrees as git lists them, read against the units root and the sessions folder by the core
-//! (`aw_core::isolation::units`). Read-only: nothing is created, not even the units root.
+//! (`aw_core::isolation::units`). The listing is read-only: nothing is created, not even the
+//! units root. `verbs` makes, removes and merges units.
+
+pub mod verbs;
 
 use crate::error::Result;
 use crate::git::worktrees::{self, Worktrees};
 use crate::locate::{Workspace, slashed};
 use crate::project::{ProjectFiles, resolve_source};
 use aw_core::isolation::units::{Inventory, Scope, Unreadable, classify, units_dir, workspace_key};
-use aw_core::session::folder::SessionFolder;
+use aw_core::session::folder::{SessionFolder, SessionState};
 use std::path::{Path, PathBuf};
 
 /// The units root, `<home>/.<ns>/worktrees`, in its real spelling (git reports worktree paths
@@ -55,26 +58,45 @@ pub fn inventory(
     sessions: &[SessionFolder],
     only: Option<&str>,
 ) -> Result<Inventory> {
-    let block = ProjectFiles::read(&ws.root)?.block(&ws.ns);
-    let key = key_of(ws);
-    let root = slashed(&units_root(home, &ws.ns));
-    let scope = Scope {
-        root: &root,
-        key: &key,
-        only,
-    };
     let state = |folder: &str| {
         sessions
             .iter()
             .find(|s| s.folder == folder)
             .map(|s| s.state)
     };
+    inventory_with(ws, home, only, &state)
+}
+
+/// [`inventory`] with the sessions' states answered by `state` (`None`: no such folder).
+pub fn inventory_with(
+    ws: &Workspace,
+    home: &Path,
+    only: Option<&str>,
+    state: &dyn Fn(&str) -> Option<SessionState>,
+) -> Result<Inventory> {
+    let block = ProjectFiles::read(&ws.root)?.block(&ws.ns);
+    let key = key_of(ws);
     let mut inv = Inventory {
         workspace_key: key.clone(),
         ..Inventory::default()
     };
-    for source in block.iter().flat_map(|b| &b.sources) {
-        let entries = match worktrees::list(&resolve_source(&ws.root, &source.path)) {
+    let sources: Vec<_> = block.iter().flat_map(|b| &b.sources).collect();
+    if sources.is_empty() {
+        return Ok(inv);
+    }
+    let root = slashed(&units_root(home, &ws.ns));
+    let scope = Scope {
+        root: &root,
+        key: &key,
+        only,
+    };
+    for source in sources {
+        let dir = resolve_source(&ws.root, &source.path);
+        // A repository with no linked worktree has no unit: said by its files, without git.
+        if worktrees::has_linked(&dir) == Some(false) {
+            continue;
+        }
+        let entries = match worktrees::list(&dir) {
             Worktrees::NotARepository => continue,
             Worktrees::Unreadable(error) => {
                 inv.unreadable.push(Unreadable {

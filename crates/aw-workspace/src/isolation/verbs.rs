@@ -1,0 +1,319 @@
+//! `aw worktree ensure | release | integrate` on disk: one source's unit of one session made,
+//! removed or merged back, with git (`crate::git::unit_ops`) and the hosts' settings
+//! (`attach-multiroot` / `detach-multiroot` of the unit's folder). The rules are
+//! `aw_core::isolation`; a refusal comes back as `Ok(Err(refusal))`, printed by the command as
+//! its result, and only a failure of aw's own (a folder it cannot make, the lock file) is an
+//! error.
+
+use super::{key_of, units_root};
+use crate::error::{Result, WorkspaceError};
+use crate::git::unit_ops::{self, Merge};
+use crate::git::worktrees::{self, Worktrees};
+use crate::io::lock::WorkspaceLock;
+use crate::locate::{Workspace, slashed};
+use crate::project::resolve_source;
+use crate::project::visibility::{Direction, MultirootRequest, multiroot};
+use aw_core::error_code::ErrorCode;
+use aw_core::isolation::integration::{self, Ensure, Readiness, conflict_next, working_branch};
+use aw_core::isolation::refusal::{self, Refusal};
+use aw_core::isolation::units::{WorktreeEntry, is_safe_segment, release_command, unit_branch};
+use aw_core::project::model::{Block, Source};
+use aw_core::project::visibility::Skip;
+use aw_core::wire::worktree::{EnsuredUnit, ReleasedUnit, UnitIntegration, UnitVisibility};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// How long `integrate` waits for the workspace lock before giving up (the reference's 10 s).
+const INTEGRATE_WAIT: Duration = Duration::from_secs(10);
+
+/// One session's unit of one source: what every verb needs.
+#[derive(Debug, Clone, Copy)]
+pub struct UnitRequest<'a> {
+    /// The workspace.
+    pub ws: &'a Workspace,
+    /// The user's home, where the units root is.
+    pub home: &'a Path,
+    /// The project block (the source's working branch).
+    pub block: &'a Block,
+    /// The source.
+    pub source: &'a Source,
+    /// The session folder (resolved, active).
+    pub folder: &'a str,
+}
+
+/// Where a unit is, once its source is known to be a repository.
+struct Located {
+    /// The source's folder.
+    dir: PathBuf,
+    /// The unit's folder, in the units root's real spelling.
+    path: PathBuf,
+    /// `path` as git spells it.
+    spelled: String,
+    /// `aw/<folder>`.
+    branch: String,
+}
+
+fn locate(
+    req: &UnitRequest<'_>,
+    create_root: bool,
+) -> Result<std::result::Result<Located, Refusal>> {
+    let dir = resolve_source(&req.ws.root, &req.source.path);
+    if !unit_ops::is_repository(&dir) {
+        return Ok(Err(refusal::not_a_repo(
+            &req.source.alias,
+            &req.source.path,
+        )));
+    }
+    if !is_safe_segment(&req.source.alias) || !is_safe_segment(req.folder) {
+        return Err(WorkspaceError::Refused {
+            code: ErrorCode::InvalidInput,
+            message: format!(
+                "The source alias '{}' cannot name a folder of the units root (it must be one \
+                 plain path segment).",
+                req.source.alias
+            ),
+            action: "Rename the source in the project block's sources table to a plain name \
+                     (letters, digits, '-', '_', '.'), then run the command again."
+                .to_owned(),
+        });
+    }
+    let mut root = units_root(req.home, &req.ws.ns);
+    if create_root {
+        std::fs::create_dir_all(&root).map_err(|e| WorkspaceError::io("create", &root, e))?;
+        root = root.canonicalize().unwrap_or(root);
+    }
+    let path = root
+        .join(key_of(req.ws))
+        .join(&req.source.alias)
+        .join(req.folder);
+    Ok(Ok(Located {
+        dir,
+        spelled: slashed(&path),
+        path,
+        branch: unit_branch(req.folder),
+    }))
+}
+
+fn listed(dir: &Path) -> Result<Vec<WorktreeEntry>> {
+    match worktrees::list(dir) {
+        Worktrees::Listed(entries) => Ok(entries),
+        Worktrees::NotARepository => Ok(Vec::new()),
+        Worktrees::Unreadable(why) => Err(WorkspaceError::Refused {
+            code: ErrorCode::IoError,
+            message: format!("The source's worktrees cannot be listed: {why}."),
+            action: "Check the repository with `git worktree list`, then run the command again."
+                .to_owned(),
+        }),
+    }
+}
+
+/// Lists or withdraws the unit's folder in the hosts' settings, as `attach-multiroot --path`
+/// and `detach-multiroot --path` do.
+fn visibility(ws: &Workspace, path: &str, direction: Direction) -> UnitVisibility {
+    let req = MultirootRequest {
+        direction,
+        paths: vec![path.to_owned()],
+        from_sources: false,
+        skip: Skip::default(),
+        dry_run: false,
+    };
+    match (multiroot(ws, &req), direction) {
+        (Ok(_), Direction::Attach) => UnitVisibility::Attached,
+        (Ok(_), Direction::Detach) => UnitVisibility::Detached,
+        (Err(_), _) => UnitVisibility::Unavailable,
+    }
+}
+
+/// What `ensure` made, for the custody record: the unit and what the source stood on.
+#[derive(Debug, Clone)]
+pub struct Taken {
+    /// The result.
+    pub unit: EnsuredUnit,
+    /// The branch the source's checkout is on (the base when detached).
+    pub source_branch: String,
+    /// The unit's HEAD (the source's when the unit has none).
+    pub baseline_head: Option<String>,
+    /// What `git status` lists in the source's checkout, sorted.
+    pub dirty_paths: Vec<String>,
+}
+
+/// `aw worktree ensure`: prunes the source's stale worktrees, then finds the unit made, its
+/// branch taken elsewhere, or adds it (on its branch when the branch exists, else a new branch
+/// from the source's working branch); then lists its folder in the hosts' settings.
+pub fn ensure(req: &UnitRequest<'_>) -> Result<std::result::Result<Taken, Refusal>> {
+    let at = match locate(req, true)? {
+        Ok(at) => at,
+        Err(r) => return Ok(Err(r)),
+    };
+    unit_ops::prune(&at.dir);
+    let entries = listed(&at.dir)?;
+    let base = working_branch(req.block, &req.source.alias);
+    let created = match integration::ensure(&entries, &at.spelled, &at.branch) {
+        Ensure::Present => false,
+        Ensure::Occupied(occupant) => return Ok(Err(refusal::unit_occupied(&at.branch, occupant))),
+        Ensure::Free => {
+            if let Some(parent) = at.path.parent() {
+                std::fs::create_dir_all(parent)
+                    .map_err(|e| WorkspaceError::io("create", parent, e))?;
+            }
+            if let Err(why) = unit_ops::add(&at.dir, &at.path, &at.branch, &base) {
+                return Ok(Err(refusal::worktree_add_failed(
+                    &req.source.alias,
+                    &req.source.path,
+                    &at.branch,
+                    &base,
+                    &why,
+                )));
+            }
+            true
+        }
+    };
+    let mut dirty_paths = unit_ops::changed_paths(&at.dir).unwrap_or_default();
+    dirty_paths.sort();
+    let taken = Taken {
+        source_branch: unit_ops::current_branch(&at.dir).unwrap_or_else(|| base.clone()),
+        baseline_head: unit_ops::head(&at.path).or_else(|| unit_ops::head(&at.dir)),
+        dirty_paths,
+        unit: EnsuredUnit {
+            alias: req.source.alias.clone(),
+            source_path: req.source.path.clone(),
+            session: req.folder.to_owned(),
+            path: at.spelled.clone(),
+            branch: at.branch.clone(),
+            created,
+            visibility: visibility(req.ws, &at.spelled, Direction::Attach),
+        },
+    };
+    Ok(Ok(taken))
+}
+
+/// `aw worktree release`: removes the unit's worktree (never forced; its branch is kept) or,
+/// when git lists none, prunes; then withdraws its folder from the hosts' settings.
+pub fn release(req: &UnitRequest<'_>) -> Result<std::result::Result<ReleasedUnit, Refusal>> {
+    let at = match locate(req, true)? {
+        Ok(at) => at,
+        Err(r) => return Ok(Err(r)),
+    };
+    let entries = listed(&at.dir)?;
+    let released = if entries.iter().any(|e| !e.main && e.path == at.spelled) {
+        if let Err(why) = unit_ops::remove(&at.dir, &at.spelled) {
+            return Ok(Err(refusal::unit_not_clean(&at.spelled, &why)));
+        }
+        true
+    } else {
+        unit_ops::prune(&at.dir);
+        false
+    };
+    Ok(Ok(ReleasedUnit {
+        alias: req.source.alias.clone(),
+        session: req.folder.to_owned(),
+        path: at.spelled.clone(),
+        branch: at.branch,
+        released,
+        visibility: visibility(req.ws, &at.spelled, Direction::Detach),
+    }))
+}
+
+/// What `integrate` merged, for the custody record.
+#[derive(Debug, Clone)]
+pub struct Merged {
+    /// The result.
+    pub unit: UnitIntegration,
+    /// The checkout's HEAD before the merge.
+    pub before: Option<String>,
+    /// Its HEAD after (`None` when the merge did not complete).
+    pub after: Option<String>,
+}
+
+/// `aw worktree integrate --source`: checks the preconditions in the reference's order, merges
+/// the unit's branch into the source's working branch in the source's own checkout under the
+/// workspace lock (never a rebase, never a branch switch), and releases the unit when the
+/// merge completed. A conflict leaves the merge in progress and the unit in place.
+pub fn integrate(req: &UnitRequest<'_>) -> Result<std::result::Result<Merged, Refusal>> {
+    let at = match locate(req, true)? {
+        Ok(at) => at,
+        Err(r) => return Ok(Err(r)),
+    };
+    let entries = listed(&at.dir)?;
+    let unit_present = entries
+        .iter()
+        .any(|e| !e.main && !e.prunable && e.path == at.spelled);
+    let into = working_branch(req.block, &req.source.alias);
+    let clean = |dir: &Path| unit_ops::changed_paths(dir).map(|p| p.is_empty());
+    let (unit_clean, checkout_clean, checkout_branch) = if unit_present {
+        (
+            clean(&at.path),
+            clean(&at.dir),
+            unit_ops::current_branch(&at.dir),
+        )
+    } else {
+        (None, None, None)
+    };
+    let readiness = Readiness {
+        alias: &req.source.alias,
+        folder: req.folder,
+        unit_present,
+        unit_clean,
+        checkout_clean,
+        checkout_branch: checkout_branch.as_deref(),
+        into: &into,
+    };
+    if let Some(r) = integration::integrate_refusal(&readiness) {
+        return Ok(Err(r));
+    }
+    let lock = match WorkspaceLock::of(req.ws, INTEGRATE_WAIT) {
+        Ok(lock) => lock,
+        Err(WorkspaceError::LockBusy { .. }) => return Ok(Err(refusal::integration_locked())),
+        Err(e) => return Err(e),
+    };
+    let before = unit_ops::head(&at.dir);
+    let merge = unit_ops::merge(&at.dir, &at.branch);
+    drop(lock);
+    let mut unit = UnitIntegration {
+        alias: req.source.alias.clone(),
+        source_path: req.source.path.clone(),
+        session: req.folder.to_owned(),
+        into,
+        branch: at.branch.clone(),
+        integrated: false,
+        conflicted: Vec::new(),
+        released: false,
+        next: None,
+    };
+    match merge {
+        Merge::Conflicted(files) => {
+            unit.conflicted = files;
+            unit.next = Some(conflict_next(&req.source.path));
+            return Ok(Ok(Merged {
+                unit,
+                before,
+                after: None,
+            }));
+        }
+        Merge::Failed(why) => {
+            return Err(WorkspaceError::Refused {
+                code: ErrorCode::Internal,
+                message: format!(
+                    "git could not merge {} into {} in {}: {why}",
+                    at.branch, unit.into, req.source.path
+                ),
+                action: format!(
+                    "Look at the checkout with `git status` in {}, then run the command again.",
+                    req.source.path
+                ),
+            });
+        }
+        Merge::Done => {}
+    }
+    unit.integrated = true;
+    let after = unit_ops::head(&at.dir);
+    match release(req)? {
+        Ok(r) => unit.released = r.released,
+        Err(_) => unit.next = Some(release_command(&req.source.alias, req.folder)),
+    }
+    Ok(Ok(Merged {
+        unit,
+        before,
+        after,
+    }))
+}
