@@ -146,7 +146,7 @@ fn run(
         "session.artifacts" => session_artifacts(ws, folder, op.dump.as_deref()),
         "session.close" => session_close(ws, folder, now, home),
         "worktree.ensure" => worktree_ensure(state),
-        "proposal.publish" => proposal_publish(ws, state),
+        "proposal.publish" => proposal_publish(ws, state, now),
         other => OpOutcome::refused(
             other,
             "this aw does not know the operation (the registry names one it cannot run)",
@@ -367,7 +367,7 @@ fn worktree_ensure(state: &RunState) -> OpOutcome {
     }
 }
 
-fn proposal_publish(ws: &Workspace, state: &RunState) -> OpOutcome {
+fn proposal_publish(ws: &Workspace, state: &RunState, now: &Now) -> OpOutcome {
     const OP: &str = "proposal.publish";
     let Some(p) = &state.proposal else {
         return OpOutcome::refused(
@@ -442,13 +442,35 @@ fn proposal_publish(ws: &Workspace, state: &RunState) -> OpOutcome {
             }
         }
     }
+    // What each destination held before, for the session's custody (read while the lock
+    // keeps anybody else from writing them).
+    let previous: Vec<(String, Option<String>)> = destinations
+        .iter()
+        .map(|path| {
+            let text = match super::observe::text_at(&ws.root, path) {
+                super::observe::FileAt::Text(t) => Some(t),
+                _ => None,
+            };
+            (path.clone(), text)
+        })
+        .collect();
     match crate::publish::publish_held(ws, &lock, &artifacts, None, &destinations) {
-        Ok(done) => OpOutcome {
-            ok: true,
-            summary: format!("published: {}", done.written.join(", ")),
-            output: canonical_json(&json!({"written": done.written})),
-            effects: written_classes(state, p),
-        },
+        Ok(done) => {
+            // The custody is an audit record appended after the publication: a session without
+            // one (legacy) is a no-op, and a custody that cannot be read leaves the
+            // publication standing (retirement reports such a record as incomplete).
+            let _ = crate::sessions::custody::record_artifact_published(
+                &crate::sessions::folder_path(ws, &state.session),
+                &previous,
+                &now.today(),
+            );
+            OpOutcome {
+                ok: true,
+                summary: format!("published: {}", done.written.join(", ")),
+                output: canonical_json(&json!({"written": done.written})),
+                effects: written_classes(state, p),
+            }
+        }
         Err(e) => OpOutcome::refused(OP, e.error.message, String::new()),
     }
 }
