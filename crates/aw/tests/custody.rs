@@ -293,6 +293,37 @@ fn an_input_that_cannot_be_read_refuses_before_anything_is_created() {
         "{v}"
     );
     assert_eq!(ws.tree(), before);
+    // A link leading out of the workspace is not copied into it.
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("secret.md"), "secret\n").unwrap();
+    std::os::unix::fs::symlink(
+        outside.path().join("secret.md"),
+        ws.root().join("docs/out.md"),
+    )
+    .unwrap();
+    let before = ws.tree();
+    let v = ws.fails(
+        &[
+            "session-create",
+            "--type",
+            "quick",
+            "--name",
+            "link-quick",
+            "--objective",
+            "o",
+            "--input",
+            "docs/out.md",
+        ],
+        "CUSTODY_BASELINE_UNREADABLE",
+    );
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("outside the workspace"),
+        "{v}"
+    );
+    assert_eq!(ws.tree(), before);
     // The next session still takes the first number.
     assert_eq!(create(&ws, "ok-quick", &[])["number"], "001");
 }

@@ -11,6 +11,7 @@
 
 use crate::error::WorkspaceError;
 use crate::io::atomic;
+use crate::io::containment::resolve_inside;
 use crate::io::folder::read_regular_path;
 use crate::locate::Workspace;
 pub use aw_core::custody::UnitSource;
@@ -157,7 +158,12 @@ pub fn read_inputs(
                          permissions, then create the session again; nothing was created."
                     .to_owned(),
             };
-            match read_regular_path(&ws.root.join(rel)) {
+            // The custody copies what it seals into the workspace: a link leading out of it
+            // would copy a file from elsewhere on the machine, so it is refused (the path is
+            // already safe, so only a link can lead out).
+            let target =
+                resolve_inside(&ws.root, rel).map_err(|e| refused(e.reason().to_owned()))?;
+            match read_regular_path(&target) {
                 // Decoded as the reference reads text (invalid bytes replaced), so the sealed
                 // digest and length are the ones it would record.
                 Ok(bytes) => Ok((
