@@ -205,6 +205,9 @@ error_codes! {
     FlowRunStale = "FLOW_RUN_STALE",
     /// A `[docs]` table in `skills.toml` that moves a core documents folder or does not read.
     DocsCanonInvalid = "DOCS_CANON_INVALID",
+    /// A `session-create --input` that could not be read to seal its baseline (a folder, no
+    /// permission).
+    CustodyBaselineUnreadable = "CUSTODY_BASELINE_UNREADABLE",
     /// A proposal's base file that no longer exists at publication.
     ProposalBaseGone = "PROPOSAL_BASE_GONE",
     /// A proposal's base file that changed after the proposal was sealed.

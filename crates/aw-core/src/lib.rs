@@ -14,6 +14,7 @@ pub mod canonical;
 pub mod capability;
 pub mod checkpoint;
 pub mod context_id;
+pub mod custody;
 pub mod decimal;
 pub mod design;
 pub mod documents;

@@ -38,6 +38,8 @@ const ORDER: &[&str] = &[
     "isolation",
     // The flow engine, then the board that shows everything.
     "flow",
+    // Session custody: sealed inputs, units and effects (reads the docs canon's layout).
+    "custody",
     "board",
     // The typed output of every command, built from all of the above.
     "wire",

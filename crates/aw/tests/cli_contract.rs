@@ -293,13 +293,12 @@ fn what_v22_adds_and_aw_does_not_yet_is_absent_as_documented() {
         "--objective",
         "x",
     ]);
-    for key in ["custody_path", "inputs", "inputs_from"] {
-        assert!(
-            created.get(key).is_none(),
-            "session-create {key}: {created}"
-        );
-    }
-    assert!(!ws.sessions().join("001-v22-quick/.custody.json").exists());
+    // Custody has landed: session-create seals one and says where (tests in custody.rs).
+    let custody = ws.sessions().join("001-v22-quick/.custody.json");
+    assert_eq!(created["custody_path"], custody.to_string_lossy().as_ref());
+    assert!(custody.is_file());
+    assert_eq!(created["inputs"], serde_json::json!([]));
+    assert_eq!(created["inputs_from"], "none");
     let status = ws.ok(&["status", "--json"]);
     // The v22 board has landed, isolation units included.
     for key in [

@@ -6,7 +6,7 @@ use crate::support::{Ws, git, json_of};
 use serde_json::{Value, json};
 
 /// A workspace with one session of `name` (`…-<flow>`), a git repository with one commit.
-fn workspace(kind: &str, name: &str) -> (Ws, String) {
+pub(crate) fn workspace(kind: &str, name: &str) -> (Ws, String) {
     let ws = Ws::initialised();
     std::fs::create_dir_all(ws.root().join("docs/specs")).unwrap();
     std::fs::write(
@@ -24,7 +24,7 @@ fn workspace(kind: &str, name: &str) -> (Ws, String) {
     (ws, folder)
 }
 
-fn run(ws: &Ws, args: &[&str], stdin: &str) -> Value {
+pub(crate) fn run(ws: &Ws, args: &[&str], stdin: &str) -> Value {
     let (rc, out) = ws.stdout(args, Some(stdin), &[]);
     assert_eq!(rc, 0, "{args:?}: {out}");
     json_of(&out)
@@ -36,7 +36,13 @@ fn state(ws: &Ws, folder: &str) -> Value {
 
 /// Answers semantic boundaries with a decision (and, at an authoring row, `artifacts`) until
 /// the run stands on `until`.
-fn walk_to(ws: &Ws, folder: &str, mut d: Value, until: &str, artifacts: &Value) -> Value {
+pub(crate) fn walk_to(
+    ws: &Ws,
+    folder: &str,
+    mut d: Value,
+    until: &str,
+    artifacts: &Value,
+) -> Value {
     for _ in 0..40 {
         if d["boundary"]["transition"] == until {
             return d;

@@ -13,6 +13,7 @@ mod cli_contract;
 mod concurrency;
 mod context;
 mod crash;
+mod custody;
 mod demo;
 mod design_capability;
 mod designs;

@@ -4,13 +4,12 @@
 //! teammate running it would otherwise wipe the sources an aw user declared.
 //!
 //! Only writes that are the reference's alone count; aw's own files (the shared `.gitignore`
-//! header, session files, reservation markers, the narrative block) do not, since aw writes
+//! header, session files and their custody records, reservation markers, the narrative block) do not, since aw writes
 //! them too. The shell looks in these places, in this order, and reports each trace it finds:
 //!
 //! | where | trace |
 //! |---|---|
 //! | `.<ns>/processes.json` | the registry of processes the reference's launch scripts start |
-//! | `.<ns>/sessions/<folder>/.custody.json` | the custody record every v22 `session-create` seals |
 //! | `.<ns>/skills.toml` | the reference's template, recognised by its first line |
 //! | `~/.<ns>/logs/agent-workflow-<date>.log` | the reference's log of every command it ran |
 //! | `~/.claude/settings.json` | a hook whose command is the reference's `agent-workflow …` |
@@ -19,8 +18,6 @@ use serde_json::Value;
 
 /// The reference's process registry, in the state folder.
 pub const PROCESSES: &str = "processes.json";
-/// The custody record the reference seals in every session folder.
-pub const CUSTODY: &str = ".custody.json";
 /// The first line of the skills.toml the reference seeds.
 pub const SKILLS_HEADER: &str = "# agent-workflow — capability skill bindings";
 /// The folder of the reference's logs, in `~/.<ns>/`.

@@ -2,7 +2,6 @@
 //! `SESSION.md` (and its narrative block) and `HISTORY.md`.
 
 pub mod bindings;
-pub mod custody;
 pub mod document;
 pub mod folder;
 pub mod history;

@@ -1,5 +1,6 @@
 //! `aw session-create` and `aw session-close`.
 
+pub use crate::custody::InputsFrom;
 use crate::isolation::integration::integrate_command;
 use crate::isolation::units::{Inventory, OrphanReason, unit_branch};
 use schemars::JsonSchema;
@@ -22,6 +23,15 @@ pub struct SessionCreate<'a> {
     pub path: String,
     /// Its SESSION.md (absolute).
     pub session_path: String,
+    /// Its custody record, `.custody.json` (absolute).
+    pub custody_path: String,
+    /// The inputs sealed in the custody, workspace-relative.
+    pub inputs: Vec<String>,
+    /// Where the inputs came from: `declared` (`--input`), `derived` (from the name) or `none`.
+    pub inputs_from: InputsFrom,
+    /// Why no input was derived when the name expected a document (none or several matched).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inputs_note: Option<String>,
     /// `--from` as given, when given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub origin: Option<&'a str>,

@@ -149,8 +149,8 @@ fn run(
         "workspace.board" => workspace_board(ws, now),
         "session.artifacts" => session_artifacts(ws, folder, op.dump.as_deref()),
         "session.close" => session_close(ws, folder, now, home),
-        "worktree.ensure" => worktree_ensure(ws, state, home),
-        "proposal.publish" => proposal_publish(ws, state),
+        "worktree.ensure" => worktree_ensure(ws, state, home, &now.today()),
+        "proposal.publish" => proposal_publish(ws, state, now),
         other => OpOutcome::refused(
             other,
             "this aw does not know the operation (the registry names one it cannot run)",
@@ -339,7 +339,12 @@ fn session_close(
 /// Gives the session a unit of every source its scope names but the workspace itself, in the
 /// scope's order, as `aw worktree ensure` does; the first refusal stops (units made before it
 /// stay). A unit found made counts as made.
-fn worktree_ensure(ws: &Workspace, state: &RunState, home: Option<&std::path::Path>) -> OpOutcome {
+fn worktree_ensure(
+    ws: &Workspace,
+    state: &RunState,
+    home: Option<&std::path::Path>,
+    today: &str,
+) -> OpOutcome {
     const OP: &str = "worktree.ensure";
     let Some(scope) = &state.scope else {
         return OpOutcome::refused(
@@ -385,9 +390,10 @@ fn worktree_ensure(ws: &Workspace, state: &RunState, home: Option<&std::path::Pa
                 block: &block,
                 source,
                 folder,
+                today,
             };
             match crate::isolation::verbs::ensure(&req) {
-                Ok(Ok(taken)) => made.push((taken.unit.alias, taken.unit.branch, taken.unit.path)),
+                Ok(Ok(unit)) => made.push((unit.alias, unit.branch, unit.path)),
                 Ok(Err(r)) => {
                     return OpOutcome::refused(OP, unit_refusal(alias, &r), String::new());
                 }
@@ -428,7 +434,7 @@ fn unit_refusal(alias: &str, r: &Refusal) -> String {
     }
 }
 
-fn proposal_publish(ws: &Workspace, state: &RunState) -> OpOutcome {
+fn proposal_publish(ws: &Workspace, state: &RunState, now: &Now) -> OpOutcome {
     const OP: &str = "proposal.publish";
     let Some(p) = &state.proposal else {
         return OpOutcome::refused(
@@ -503,13 +509,35 @@ fn proposal_publish(ws: &Workspace, state: &RunState) -> OpOutcome {
             }
         }
     }
+    // What each destination held before, for the session's custody (read while the lock
+    // keeps anybody else from writing them).
+    let previous: Vec<(String, Option<String>)> = destinations
+        .iter()
+        .map(|path| {
+            let text = match super::observe::text_at(&ws.root, path) {
+                super::observe::FileAt::Text(t) => Some(t),
+                _ => None,
+            };
+            (path.clone(), text)
+        })
+        .collect();
     match crate::publish::publish_held(ws, &lock, &artifacts, None, &destinations) {
-        Ok(done) => OpOutcome {
-            ok: true,
-            summary: format!("published: {}", done.written.join(", ")),
-            output: canonical_json(&json!({"written": done.written})),
-            effects: written_classes(state, p),
-        },
+        Ok(done) => {
+            // The custody is an audit record appended after the publication: a session without
+            // one (legacy) is a no-op, and a custody that cannot be read leaves the
+            // publication standing (retirement reports such a record as incomplete).
+            let _ = crate::sessions::custody::record_artifact_published(
+                &crate::sessions::folder_path(ws, &state.session),
+                &previous,
+                &now.today(),
+            );
+            OpOutcome {
+                ok: true,
+                summary: format!("published: {}", done.written.join(", ")),
+                output: canonical_json(&json!({"written": done.written})),
+                effects: written_classes(state, p),
+            }
+        }
         Err(e) => OpOutcome::refused(OP, e.error.message, String::new()),
     }
 }

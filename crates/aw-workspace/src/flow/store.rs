@@ -172,11 +172,15 @@ pub fn mutate(
 /// and runs one engine `step` over its run state (see [`mutate`]; `adopting` is set by
 /// `advance --adopt`). A closed session is accepted only for a run that is finished or stands
 /// on the step that closed it.
+///
+/// An adoption that wrote the new run is then recorded in the session's custody
+/// (`flow_adopted`, dated `today`).
 pub fn drive(
     ws: &Workspace,
     code: Option<&str>,
     context_id: Option<&str>,
     adopting: bool,
+    today: &str,
     step: impl FnOnce(Option<RunState>, &str) -> std::result::Result<Turn, FlowError>,
 ) -> Result<Turn> {
     let lock = WorkspaceLock::of(ws, default_wait())?;
@@ -191,7 +195,9 @@ pub fn drive(
     let resolved = resolver::resolve_locked(ws, &listing, &request, &lock)?;
     let closed = resolved.state == SessionState::Closed;
     let folder = resolved.folder.clone();
-    mutate(&resolved.path, &folder, &lock, adopting, |stored| {
+    let mut adopted = false;
+    let turn = mutate(&resolved.path, &folder, &lock, adopting, |stored| {
+        adopted = adopting && stored.is_none();
         if closed {
             let allowed = match &stored {
                 None => false,
@@ -202,7 +208,17 @@ pub fn drive(
             }
         }
         step(stored, &folder)
-    })
+    })?;
+    if adopted && turn.write {
+        // After the run is written: an audit record, so a legacy session (no custody) or one
+        // that cannot be read leaves the adoption standing.
+        let _ = crate::sessions::custody::record_flow_adopted(
+            &resolved.path,
+            turn.state.flow.as_str(),
+            today,
+        );
+    }
+    Ok(turn)
 }
 
 fn session_closed(folder: &str) -> FlowError {

@@ -13,6 +13,11 @@ use crate::io::lock::WorkspaceLock;
 use crate::locate::{Workspace, slashed};
 use crate::project::resolve_source;
 use crate::project::visibility::{Direction, MultirootRequest, multiroot};
+use crate::sessions::{
+    self,
+    custody::{self, CustodyError},
+};
+use aw_core::custody::UnitSource;
 use aw_core::error_code::ErrorCode;
 use aw_core::isolation::integration::{self, Ensure, Readiness, conflict_next, working_branch};
 use aw_core::isolation::refusal::{self, Refusal};
@@ -39,6 +44,8 @@ pub struct UnitRequest<'a> {
     pub source: &'a Source,
     /// The session folder (resolved, active).
     pub folder: &'a str,
+    /// Today's local date, for the custody record.
+    pub today: &'a str,
 }
 
 /// Where a unit is, once its source is known to be a repository.
@@ -124,23 +131,12 @@ fn visibility(ws: &Workspace, path: &str, direction: Direction) -> UnitVisibilit
     }
 }
 
-/// What `ensure` made, for the custody record: the unit and what the source stood on.
-#[derive(Debug, Clone)]
-pub struct Taken {
-    /// The result.
-    pub unit: EnsuredUnit,
-    /// The branch the source's checkout is on (the base when detached).
-    pub source_branch: String,
-    /// The unit's HEAD (the source's when the unit has none).
-    pub baseline_head: Option<String>,
-    /// What `git status` lists in the source's checkout, sorted.
-    pub dirty_paths: Vec<String>,
-}
-
 /// `aw worktree ensure`: prunes the source's stale worktrees, then finds the unit made, its
 /// branch taken elsewhere, or adds it (on its branch when the branch exists, else a new branch
-/// from the source's working branch); then lists its folder in the hosts' settings.
-pub fn ensure(req: &UnitRequest<'_>) -> Result<std::result::Result<Taken, Refusal>> {
+/// from the source's working branch); records what the source stood on in the session's custody
+/// (a session without one is a legacy session: nothing to record); then lists its folder in the
+/// hosts' settings. Every call records a `unit_taken`, as the reference does.
+pub fn ensure(req: &UnitRequest<'_>) -> Result<std::result::Result<EnsuredUnit, Refusal>> {
     let at = match locate(req, true)? {
         Ok(at) => at,
         Err(r) => return Ok(Err(r)),
@@ -168,23 +164,32 @@ pub fn ensure(req: &UnitRequest<'_>) -> Result<std::result::Result<Taken, Refusa
             true
         }
     };
-    let mut dirty_paths = unit_ops::changed_paths(&at.dir).unwrap_or_default();
-    dirty_paths.sort();
-    let taken = Taken {
-        source_branch: unit_ops::current_branch(&at.dir).unwrap_or_else(|| base.clone()),
+    let taken = UnitSource {
+        alias: req.source.alias.clone(),
+        path: req.source.path.clone(),
+        branch: Some(unit_ops::current_branch(&at.dir).unwrap_or_else(|| base.clone())),
         baseline_head: unit_ops::head(&at.path).or_else(|| unit_ops::head(&at.dir)),
-        dirty_paths,
-        unit: EnsuredUnit {
-            alias: req.source.alias.clone(),
-            source_path: req.source.path.clone(),
-            session: req.folder.to_owned(),
-            path: at.spelled.clone(),
-            branch: at.branch.clone(),
-            created,
-            visibility: visibility(req.ws, &at.spelled, Direction::Attach),
-        },
+        unit_branch: at.branch.clone(),
+        unit_path: at.spelled.clone(),
+        dirty_paths: unit_ops::changed_paths(&at.dir).unwrap_or_default(),
     };
-    Ok(Ok(taken))
+    let session_dir = sessions::folder_path(req.ws, req.folder);
+    match custody::record_unit_taken(&session_dir, taken, req.today) {
+        Ok(_) => {}
+        Err(CustodyError::Unreadable { reason, .. }) => {
+            return Ok(Err(refusal::custody_unreadable(req.folder, &reason)));
+        }
+        Err(CustodyError::Write(e)) => return Err(e),
+    }
+    Ok(Ok(EnsuredUnit {
+        alias: req.source.alias.clone(),
+        source_path: req.source.path.clone(),
+        session: req.folder.to_owned(),
+        path: at.spelled.clone(),
+        branch: at.branch.clone(),
+        created,
+        visibility: visibility(req.ws, &at.spelled, Direction::Attach),
+    }))
 }
 
 /// `aw worktree release`: removes the unit's worktree (never forced; its branch is kept) or,
@@ -307,6 +312,17 @@ pub fn integrate(req: &UnitRequest<'_>) -> Result<std::result::Result<Merged, Re
     }
     unit.integrated = true;
     let after = unit_ops::head(&at.dir);
+    let session_dir = sessions::folder_path(req.ws, req.folder);
+    // The merge stands whatever the record says: a custody that cannot be read or written is
+    // reported by the retirement that needs it, not by undoing the merge.
+    let _ = custody::record_unit_integrated(
+        &session_dir,
+        &req.source.alias,
+        before.as_deref(),
+        after.as_deref(),
+        &unit.into,
+        req.today,
+    );
     match release(req)? {
         Ok(r) => unit.released = r.released,
         Err(_) => unit.next = Some(release_command(&req.source.alias, req.folder)),

@@ -1,24 +1,13 @@
 //! Looking for the reference CLI's traces on this workspace and this machine (which files count
-//! is `aw_core::project::reference_trace`): a handful of `stat`s and one listing of the sessions
+//! is `aw_core::project::reference_trace`): a handful of `stat`s and one listing of the logs
 //! folder, done only when a new project block needs a language nothing configures.
 
 use crate::locate::Workspace;
 use crate::project::read_optional;
 use aw_core::project::reference_trace::{
-    CUSTODY, LOGS, PROCESSES, has_reference_hook, is_reference_log, is_reference_skills_toml,
+    LOGS, PROCESSES, has_reference_hook, is_reference_log, is_reference_skills_toml,
 };
 use std::path::Path;
-
-/// The first session folder holding the reference's custody record, as `<folder>`.
-fn custody(sessions: &Path) -> Option<String> {
-    let entries = std::fs::read_dir(sessions).ok()?;
-    entries.flatten().find_map(|e| {
-        let is_dir = e.file_type().is_ok_and(|t| t.is_dir());
-        let sealed =
-            is_dir && std::fs::symlink_metadata(e.path().join(CUSTODY)).is_ok_and(|m| m.is_file());
-        sealed.then(|| e.file_name().to_string_lossy().into_owned())
-    })
-}
 
 /// The first of the reference's logs in `dir`.
 fn log(dir: &Path) -> Option<String> {
@@ -37,9 +26,6 @@ pub fn traces(ws: &Workspace, home: Option<&Path>) -> Vec<String> {
     let mut out = Vec::new();
     if std::fs::symlink_metadata(ws.state_dir().join(PROCESSES)).is_ok_and(|m| m.is_file()) {
         out.push(format!("{state}/{PROCESSES}"));
-    }
-    if let Some(folder) = custody(&ws.sessions_dir()) {
-        out.push(format!("{state}/sessions/{folder}/{CUSTODY}"));
     }
     if read_optional(&ws.state_dir().join("skills.toml"))
         .ok()

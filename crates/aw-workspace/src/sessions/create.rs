@@ -3,7 +3,8 @@
 //! The number is derived from the numbered folders of both layouts and the HISTORY rows, the
 //! folder is assembled under a hidden temporary name with its `SESSION.md`, and renamed into
 //! place in one step, so no reader ever sees a session folder without its descriptor and two
-//! concurrent creates never share a number.
+//! concurrent creates never share a number. The folder is born with its custody
+//! (`.custody.json`), sealing the inputs the caller read before the lock.
 
 use super::{list, next_number};
 use crate::error::{Result, WorkspaceError};
@@ -11,6 +12,7 @@ use crate::io::atomic::{self, TEMP_PREFIX};
 use crate::io::containment::write_target;
 use crate::locate::Workspace;
 use crate::{io::test_hook, sessions::bindings, sessions::history};
+use aw_core::custody::{self, Custody};
 use aw_core::error_code::ErrorCode;
 use aw_core::session::document::{self, NewSession};
 use aw_core::session::names::SessionType;
@@ -33,8 +35,11 @@ pub struct CreateRequest<'a> {
     pub origins: &'a [String],
     /// The conversation to bind to the new session, if any.
     pub context_id: Option<&'a str>,
-    /// Today's local date, `YYYY-MM-DD` (the document's start date).
+    /// Today's local date, `YYYY-MM-DD` (the document's start date and the custody's birth).
     pub today: &'a str,
+    /// The inputs to seal in the custody, read before the lock
+    /// ([`super::custody::read_inputs`]): each path with its text, `None` when absent.
+    pub inputs: &'a [(String, Option<String>)],
 }
 
 /// A created session.
@@ -48,6 +53,8 @@ pub struct Created {
     pub path: PathBuf,
     /// The path of its `SESSION.md`.
     pub session_path: PathBuf,
+    /// The path of its `.custody.json`.
+    pub custody_path: PathBuf,
 }
 
 /// Creates the session. Everything that can refuse (a broken bindings registry, an existing
@@ -98,6 +105,14 @@ pub fn create(ws: &Workspace, req: &CreateRequest<'_>) -> Result<Created> {
         &staging.path().join("SESSION.md"),
         text.as_bytes(),
     )?;
+    // The custody is born with the folder: it names the folder's final path, and no reader
+    // ever sees a session without it.
+    let custody = Custody::born(&folder, &path.to_string_lossy(), req.today, req.inputs);
+    atomic::write(
+        &ws.root,
+        &staging.path().join(custody::FILE),
+        custody.render().as_bytes(),
+    )?;
     let staged = staging.keep();
     std::fs::rename(&staged, &real_path).map_err(|e| {
         let _ = std::fs::remove_dir_all(&staged);
@@ -113,6 +128,7 @@ pub fn create(ws: &Workspace, req: &CreateRequest<'_>) -> Result<Created> {
     Ok(Created {
         number,
         session_path: path.join("SESSION.md"),
+        custody_path: path.join(custody::FILE),
         folder,
         path,
     })

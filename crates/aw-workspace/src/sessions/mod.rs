@@ -7,6 +7,7 @@ pub mod checkpoint;
 mod close;
 pub mod context_id;
 mod create;
+pub mod custody;
 pub mod history;
 pub mod hooks;
 pub mod narrative;
@@ -20,8 +21,7 @@ pub use reopen::reopen;
 use crate::error::{Result, WorkspaceError};
 use crate::locate::Workspace;
 use aw_core::artifacts::ArtifactKind;
-use aw_core::project::reference_trace::CUSTODY;
-use aw_core::session::custody;
+use aw_core::custody::FILE as CUSTODY;
 use aw_core::session::document::{self, Facts};
 use aw_core::session::folder::{
     SessionFolder, SessionState, identity, is_session_entry, next_session,
@@ -233,8 +233,8 @@ pub struct Info {
     pub descriptor: Option<Descriptor>,
     /// Type, summary, branch and recorded date.
     pub facts: Facts,
-    /// The session's date: the descriptor's `Start date:`, else the `created` of the
-    /// reference's custody, else its HISTORY row's date, else `today` (never the folder's mtime,
+    /// The session's date: the descriptor's `Start date:`, else the `created` of its custody
+    /// (aw's or the reference's), else its HISTORY row's date, else `today` (never the folder's mtime,
     /// which moves whenever the folder changes).
     pub date: String,
 }
@@ -257,12 +257,12 @@ pub fn info(
     let descriptor = descriptor(&dir, &entries)?;
     let id = identity(&folder.folder);
     let facts = document::facts(&id.name, descriptor.as_ref().map(|d| d.text.as_str()));
-    // A date the document declares, else the day the reference's custody says the session was
+    // A date the document declares, else the day the custody says the session was
     // born (read only when the folder lists one), then HISTORY, then today.
     let born = if facts.date.is_none() && entries.iter().any(|e| e == CUSTODY) {
         crate::io::folder::read_regular_path(&dir.join(CUSTODY))
             .ok()
-            .and_then(|bytes| custody::created(&String::from_utf8_lossy(&bytes)))
+            .and_then(|bytes| aw_core::custody::created(&String::from_utf8_lossy(&bytes)))
     } else {
         None
     };

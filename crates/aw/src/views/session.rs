@@ -14,7 +14,22 @@ impl View for SessionCreate<'_> {
             clean(self.folder),
             self.kind,
             clean(&self.shown_path)
-        )
+        )?;
+        match self.inputs.as_slice() {
+            [] => writeln!(out, "Inputs   none sealed")?,
+            inputs => {
+                let how = match self.inputs_from {
+                    aw_core::wire::session::InputsFrom::Derived => " (from the name)",
+                    _ => "",
+                };
+                let list: Vec<String> = inputs.iter().map(|i| clean(i).into_owned()).collect();
+                writeln!(out, "Inputs   {}{how}", list.join(", "))?;
+            }
+        }
+        if let Some(note) = &self.inputs_note {
+            writeln!(out, "Note     {}", clean(note))?;
+        }
+        Ok(())
     }
 }
 

@@ -44,7 +44,7 @@ pub fn drive(
     cx: &Ctx<'_>,
 ) -> Result<Vec<DemoStep>, Failure> {
     let journey = Journey::builtin(flow).map_err(flow_failure)?;
-    let mut directive = turn(ws, folder, cx, |stored, folder| {
+    let mut directive = turn(ws, folder, cx, true, |stored, folder| {
         let state = starting_state(stored, folder, true, Some(flow.as_str()))?;
         advance(state, &journey)
     })?;
@@ -59,7 +59,7 @@ pub fn drive(
             return Ok(steps);
         }
         let (raw, approval) = scripted_answer(&directive, ws, cx, plan)?;
-        directive = turn(ws, folder, cx, |stored, _| {
+        directive = turn(ws, folder, cx, false, |stored, _| {
             let state = stored.ok_or_else(|| {
                 FlowError::new(
                     ErrorCode::FlowRunAbsent,
@@ -121,13 +121,16 @@ fn flow_failure(e: FlowError) -> Failure {
 
 /// One engine step on the session's run, exactly as `aw flow` takes it: the verb's turn, then
 /// the internal actions the run stands on (only after an answer that was not refused).
+/// `adopting` is the first turn's, as `advance --adopt` (the custody records the adoption).
 fn turn(
     ws: &Workspace,
     folder: &str,
     cx: &Ctx<'_>,
+    adopting: bool,
     f: impl FnOnce(Option<RunState>, &str) -> Result<Turn, FlowError>,
 ) -> Result<Directive, Failure> {
-    let t = store::drive(ws, Some(folder), None, false, f)?;
+    let today = cx.now.today();
+    let t = store::drive(ws, Some(folder), None, adopting, &today, f)?;
     if t.directive.error.is_some() {
         return Ok(t.directive);
     }

@@ -160,9 +160,15 @@ fn drive_in(
         ));
     }
     let cid = from_env();
-    store::drive(&ws, code, cid.as_deref(), adopting, |stored, folder| {
-        step(stored, folder, &ws)
-    })
+    let today = cx.now.today();
+    store::drive(
+        &ws,
+        code,
+        cid.as_deref(),
+        adopting,
+        &today,
+        |stored, folder| step(stored, folder, &ws),
+    )
     .map_err(failure)
 }
 

@@ -14,6 +14,7 @@ use aw_workspace::isolation::verbs::{self, UnitRequest};
 pub fn run(args: &UnitArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
     let start = Start::read(cx)?;
+    let today = cx.now.today();
     let source = match require_source(&start.block.sources, args.source.as_deref()) {
         Ok(s) => s,
         Err(r) => return Ok(refused(&WorktreeEnsure::Refused(r.into()), &style)),
@@ -28,9 +29,10 @@ pub fn run(args: &UnitArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         block: &start.block,
         source,
         folder: &session.folder,
+        today: &today,
     };
     match verbs::ensure(&req)? {
-        Ok(taken) => Ok(Outcome::shown(&WorktreeEnsure::Ensured(taken.unit), &style)),
+        Ok(unit) => Ok(Outcome::shown(&WorktreeEnsure::Ensured(unit), &style)),
         Err(r) => Ok(refused(&WorktreeEnsure::Refused(r.into()), &style)),
     }
 }

@@ -17,6 +17,7 @@ use aw_workspace::isolation::verbs::{self, UnitRequest};
 pub fn run(args: &UnitArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
     let start = Start::read(cx)?;
+    let today = cx.now.today();
     let named = match pick_source(&start.block.sources, args.source.as_deref()) {
         Ok(s) => s,
         Err(r) => return Ok(refused(&WorktreeIntegrate::Refused(r.into()), &style)),
@@ -32,6 +33,7 @@ pub fn run(args: &UnitArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         block: &start.block,
         source,
         folder,
+        today: &today,
     };
     if let Some(source) = named {
         return Ok(match verbs::integrate(&request(source))? {

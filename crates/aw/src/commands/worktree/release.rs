@@ -18,6 +18,7 @@ use aw_workspace::isolation::verbs::{self, UnitRequest};
 pub fn run(args: &UnitArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
     let style = cx.default_style()?;
     let start = Start::read(cx)?;
+    let today = cx.now.today();
     let source = match require_source(&start.block.sources, args.source.as_deref()) {
         Ok(s) => s,
         Err(r) => return Ok(refused(&WorktreeRelease::Refused(r.into()), &style)),
@@ -41,6 +42,7 @@ pub fn run(args: &UnitArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         block: &start.block,
         source,
         folder: &folder,
+        today: &today,
     };
     match verbs::release(&req)? {
         Ok(unit) => Ok(Outcome::shown(&WorktreeRelease::Released(unit), &style)),
