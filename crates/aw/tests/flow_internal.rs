@@ -603,3 +603,80 @@ fn the_close_step_refuses_while_the_session_holds_a_unit() {
     );
     assert!(!ws.sessions().join(&folder).join(".closed").exists());
 }
+
+/// plan-exec's unit-acquisition step gives the session a unit of every source its scope names
+/// but the workspace, as `aw worktree ensure` would, and records it in the session's custody.
+#[test]
+fn the_unit_acquisition_step_makes_a_unit_of_each_scoped_source() {
+    let (ws, folder) = workspace("exec", "x-plan-exec");
+    let lib = ws.root().parent().unwrap().join("lib");
+    std::fs::create_dir_all(&lib).unwrap();
+    std::fs::write(lib.join("f.txt"), "a\n").unwrap();
+    git(&lib, ws.home(), &["init", "-q"]);
+    git(&lib, ws.home(), &["add", "-A"]);
+    git(&lib, ws.home(), &["commit", "-q", "-m", "init"]);
+    let claude = ws.root().join("CLAUDE.md");
+    let text = std::fs::read_to_string(&claude).unwrap();
+    std::fs::write(
+        &claude,
+        text.replace("| app | app |", "| app | app |\n| lib | ../lib |"),
+    )
+    .unwrap();
+    ws.ok(&["set-working-branch", "lib", "main"]);
+    std::fs::create_dir_all(ws.root().join("docs/plans")).unwrap();
+    std::fs::write(
+        ws.root().join("docs/plans/001-plan-x.md"),
+        "# Plan 001 — x\n\n> Derived from docs/specs/001-spec-x.md\n> Status: open\n\
+         > Execution surface: checkout\n\n## Tasks\n\n### F1 — it works\n> Status: pending\n\
+         > Sources: lib\n- [ ] T1.1 — make it work _(sources: lib)_\n",
+    )
+    .unwrap();
+    git(ws.root(), ws.home(), &["add", "-A"]);
+    git(ws.root(), ws.home(), &["commit", "-q", "-m", "plan"]);
+    let d = run(
+        &ws,
+        &[
+            "flow",
+            "advance",
+            "--session",
+            &folder,
+            "--flow",
+            "plan-exec",
+            "--adopt",
+        ],
+        "",
+    );
+    let d = walk_to(&ws, &folder, d, "plan-exec.source-scope", &json!([]));
+    let answer = json!({"input_digest": d["state_digest"],
+                        "decisions": {"sources": ["lib"], "plan": "docs/plans/001-plan-x.md"}});
+    let d = run(
+        &ws,
+        &["flow", "submit", "--session", &folder],
+        &answer.to_string(),
+    );
+    assert!(d["error"].is_null(), "{d:#}");
+    let applied: Vec<&str> = d["applied"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["transition"].as_str().unwrap())
+        .collect();
+    assert!(applied.contains(&"plan-exec.unit-acquisition"), "{d:#}");
+    let s = state(&ws, &folder);
+    let event = s["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["operation"] == "worktree.ensure")
+        .unwrap()
+        .clone();
+    assert_eq!(event["kind"], "executed", "{event:#}");
+    let summary = event["summary"].as_str().unwrap();
+    assert!(summary.contains(&format!("lib → aw/{folder}")), "{summary}");
+    let units = ws.ok(&["worktree", "list", "--code", &folder, "--json"])["units"].clone();
+    assert_eq!(units[0]["alias"], "lib", "{units:#}");
+    assert_eq!(units[0]["branch"], format!("aw/{folder}"));
+    let custody =
+        std::fs::read_to_string(ws.sessions().join(&folder).join(".custody.json")).unwrap();
+    assert!(custody.contains("\"unit_taken\""), "{custody}");
+}
