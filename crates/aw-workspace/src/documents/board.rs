@@ -576,7 +576,7 @@ fn units(
     only: Option<&str>,
     state: &dyn Fn(&str) -> Option<SessionState>,
 ) -> Inventory {
-    home.and_then(|home| crate::isolation::inventory_with(ws, home, only, state).ok())
+    home.and_then(|home| crate::isolation::inventory_with(ws, home, only, state, false).ok())
         .unwrap_or_default()
 }
 

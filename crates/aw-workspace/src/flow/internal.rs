@@ -278,8 +278,9 @@ fn session_close(
 ) -> OpOutcome {
     const OP: &str = "session.close";
     if let Some(home) = home {
-        let held = sessions::list(ws)
-            .and_then(|listing| crate::isolation::inventory(ws, home, &listing, Some(folder)));
+        let held = sessions::list(ws).and_then(|listing| {
+            crate::isolation::inventory(ws, home, &listing, Some(folder), false)
+        });
         match held {
             Ok(inv) if !inv.unreadable.is_empty() => {
                 let names: Vec<&str> = inv.unreadable.iter().map(|u| u.alias.as_str()).collect();

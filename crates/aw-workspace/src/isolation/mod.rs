@@ -51,12 +51,14 @@ pub fn key_of(ws: &Workspace) -> String {
 /// Every unit of the workspace (or only `only`'s, a resolved session folder), sources in the
 /// project block's order: a source that is missing or not a repository has none; one whose
 /// worktrees git cannot list is `unreadable`. `sessions` is the sessions folder's listing, with
-/// states; `git status` is asked of each live unit.
+/// states. With `dirty`, `git status` is asked of each live unit (only `aw worktree list`
+/// shows it; without, `dirty` is `None`).
 pub fn inventory(
     ws: &Workspace,
     home: &Path,
     sessions: &[SessionFolder],
     only: Option<&str>,
+    dirty: bool,
 ) -> Result<Inventory> {
     let state = |folder: &str| {
         sessions
@@ -64,7 +66,7 @@ pub fn inventory(
             .find(|s| s.folder == folder)
             .map(|s| s.state)
     };
-    inventory_with(ws, home, only, &state)
+    inventory_with(ws, home, only, &state, dirty)
 }
 
 /// [`inventory`] with the sessions' states answered by `state` (`None`: no such folder).
@@ -73,6 +75,7 @@ pub fn inventory_with(
     home: &Path,
     only: Option<&str>,
     state: &dyn Fn(&str) -> Option<SessionState>,
+    dirty: bool,
 ) -> Result<Inventory> {
     let block = ProjectFiles::read(&ws.root)?.block(&ws.ns);
     let key = key_of(ws);
@@ -110,8 +113,10 @@ pub fn inventory_with(
         for found in classify(&scope, &entries, state) {
             match found.orphan {
                 None => {
-                    let dirty = worktrees::dirty(Path::new(&found.entry.path));
-                    inv.units.push(found.live(&source.path, dirty));
+                    let changed = dirty
+                        .then(|| worktrees::dirty(Path::new(&found.entry.path)))
+                        .flatten();
+                    inv.units.push(found.live(&source.path, changed));
                 }
                 Some(reason) => inv.orphans.push(found.orphaned(reason)),
             }

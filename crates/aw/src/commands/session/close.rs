@@ -61,7 +61,7 @@ pub fn run(args: &SessionCloseArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             ),
         ),
         Some(home) => match sessions::list(&ws)
-            .and_then(|listing| inventory(&ws, &home, &listing, Some(&closed.folder)))
+            .and_then(|listing| inventory(&ws, &home, &listing, Some(&closed.folder), false))
         {
             Ok(inv) => {
                 let held = PendingUnit::held(&closed.folder, &inv);

@@ -41,7 +41,7 @@ pub fn run(args: &UnitArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             Err(r) => refused(&WorktreeIntegrate::Refused(r.into()), &style),
         });
     }
-    let inv = inventory(&start.ws, &start.home, &start.listing, Some(folder))?;
+    let inv = inventory(&start.ws, &start.home, &start.listing, Some(folder), false)?;
     let aliases = integration_order(inv.units.iter().map(|u| u.alias.as_str()).collect());
     let mut results = Vec::new();
     for alias in aliases {

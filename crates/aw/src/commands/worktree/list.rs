@@ -85,7 +85,7 @@ pub fn run(args: &ListArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
             }
         }
     };
-    let inv = inventory(&ws, &home, &listing, only.as_deref())?;
+    let inv = inventory(&ws, &home, &listing, only.as_deref(), true)?;
     let model = WorktreeList::Listed(UnitList::of(&inv, only.as_deref()));
     Ok(Outcome::shown(&model, &style))
 }

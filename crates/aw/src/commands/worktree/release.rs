@@ -53,7 +53,7 @@ pub fn run(args: &UnitArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
 /// `code` as the folder of a session that is gone, when `alias` has a unit orphaned for that
 /// reason under exactly that name.
 fn sessionless(start: &Start, alias: &str, code: &str) -> Option<String> {
-    let inv = inventory(&start.ws, &start.home, &start.listing, None).ok()?;
+    let inv = inventory(&start.ws, &start.home, &start.listing, None, false).ok()?;
     inv.orphans
         .iter()
         .any(|o| o.alias == alias && o.session == code && o.reason == OrphanReason::SessionAbsent)
