@@ -14,6 +14,7 @@ pub mod kept;
 pub mod language;
 pub mod launch;
 pub mod markers;
+pub mod migrate;
 pub mod model;
 pub mod parse;
 pub mod reconcile;

@@ -5,6 +5,7 @@ pub mod bindings;
 pub mod document;
 pub mod folder;
 pub mod history;
+pub mod migrate;
 pub mod names;
 pub mod narrative;
 pub mod reservation;
