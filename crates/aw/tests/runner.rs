@@ -50,6 +50,7 @@ mod status;
 mod subfolder;
 mod support;
 mod symlinks;
+mod unit_check;
 mod workspace_init;
 mod worktree;
 

@@ -4,4 +4,5 @@
 //! (the workspace key, reading a unit out of a path and out of git's porcelain, and whether a
 //! listed unit is live or an orphan); the shell runs git and reads the sessions folder.
 
+pub mod unit_check;
 pub mod units;

@@ -38,6 +38,30 @@ pub fn read(dir: &Path) -> Option<Head> {
     head_in(&git_dir_of(dir)?)
 }
 
+/// Whether the repository holding `dir` has linked work trees, read from its files (the common
+/// repository folder's `worktrees/` holds one entry per linked work tree): `Some(false)` when it
+/// plainly has none, `Some(true)` when it has some, `None` when only git can say (a variable that
+/// redirects git, no `.git` found). What lets the branch-check hook skip listing isolation units
+/// of a source that has no linked work tree at all.
+pub fn has_linked_worktrees(dir: &Path) -> Option<bool> {
+    if DISCOVERY_VARIABLES
+        .iter()
+        .any(|v| std::env::var_os(v).is_some())
+    {
+        return None;
+    }
+    let git_dir = git_dir_of(dir)?;
+    let common = match read_small(&git_dir.join("commondir")) {
+        Some(named) => git_dir.join(named.trim()),
+        None => git_dir,
+    };
+    match std::fs::read_dir(common.join("worktrees")) {
+        Ok(mut entries) => Some(entries.next().is_some()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(false),
+        Err(_) => None,
+    }
+}
+
 /// The repository folder of the work tree holding `dir`: the nearest `.git` folder, or the one
 /// a `.git` file names.
 fn git_dir_of(dir: &Path) -> Option<PathBuf> {

@@ -2,9 +2,10 @@
 //! `aw worktree list` reads. Read-only, like every git call of aw (no optional locks taken, so
 //! `git status` does not rewrite a unit's index).
 
-use super::{first_error_line, git};
+use super::{Late, TimedOut, first_error_line, git, git_until};
 use aw_core::isolation::units::{WorktreeEntry, parse_worktree_porcelain};
 use std::path::Path;
+use std::time::Instant;
 
 /// What a source's folder says about its worktrees.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,6 +39,29 @@ pub fn list(dir: &Path) -> Worktrees {
             first_error_line(&o)
         )),
         Err(e) => Worktrees::Unreadable(format!("git could not be started: {e}")),
+    }
+}
+
+/// [`list`] within `deadline` (git is stopped past it), for the branch-check hook; the
+/// repository is taken as git finds it from `dir`.
+pub fn list_until(dir: &Path, deadline: Instant) -> Result<Worktrees, TimedOut> {
+    if !dir.is_dir() {
+        return Ok(Worktrees::NotARepository);
+    }
+    match git_until(dir, &["worktree", "list", "--porcelain"], deadline) {
+        Ok(o) if o.status.success() => Ok(Worktrees::Listed(parse_worktree_porcelain(
+            &String::from_utf8_lossy(&o.stdout),
+        ))),
+        Ok(o) if first_error_line(&o).contains("not a git repository") => {
+            Ok(Worktrees::NotARepository)
+        }
+        Ok(o) => Ok(Worktrees::Unreadable(format!(
+            "git worktree list failed in {}: {}",
+            dir.display(),
+            first_error_line(&o)
+        ))),
+        Err(Late::TimedOut) => Err(TimedOut),
+        Err(Late::Io) => Ok(Worktrees::Unreadable("git could not be started".to_owned())),
     }
 }
 
