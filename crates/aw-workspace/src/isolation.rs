@@ -136,9 +136,9 @@ impl UnitScope {
             .map(|id| id.alias)
     }
 
-    /// The units of the source `alias` at `folder` (resolved), by `deadline`. A folder whose
-    /// repository plainly has no linked work tree has none, and git is not started; a source git
-    /// cannot list has none either (the plain branch check then runs: a failed read never
+    /// The units of the source `alias` at `folder` (resolved), by `deadline`: read from the
+    /// repository's files when they say it plainly (no git started, so an edit costs the same
+    /// with or without units), else from `git worktree list`; a source git cannot list has none (the plain branch check then runs: a failed read never
     /// invents a refusal).
     pub fn units_of(
         &self,
@@ -146,8 +146,9 @@ impl UnitScope {
         folder: &Path,
         deadline: Instant,
     ) -> std::result::Result<Vec<UnitRef>, TimedOut> {
-        if crate::git::head::has_linked_worktrees(folder) == Some(false) {
-            return Ok(Vec::new());
+        // The repository's files first (no git started); git when they do not say it plainly.
+        if let Some(entries) = crate::git::head::linked_worktrees(folder) {
+            return Ok(source_units(&self.root, &self.key, alias, &entries));
         }
         Ok(match worktrees::list_until(folder, deadline)? {
             Worktrees::Listed(entries) => source_units(&self.root, &self.key, alias, &entries),

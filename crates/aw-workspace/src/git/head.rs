@@ -10,6 +10,7 @@
 //! at `refs/heads/.invalid`), a `HEAD` to something other than a branch or kept as a symbolic
 //! link, no `.git` at all — the answer is `None`, and the caller asks git.
 
+use aw_core::isolation::units::WorktreeEntry;
 use aw_core::project::branch_check::Head;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -38,12 +39,54 @@ pub fn read(dir: &Path) -> Option<Head> {
     head_in(&git_dir_of(dir)?)
 }
 
-/// Whether the repository holding `dir` has linked work trees, read from its files (the common
-/// repository folder's `worktrees/` holds one entry per linked work tree): `Some(false)` when it
-/// plainly has none, `Some(true)` when it has some, `None` when only git can say (a variable that
-/// redirects git, no `.git` found). What lets the branch-check hook skip listing isolation units
-/// of a source that has no linked work tree at all.
-pub fn has_linked_worktrees(dir: &Path) -> Option<bool> {
+/// The linked work trees of the repository holding `dir`, read from its files as git reads them
+/// (each entry of the common git folder's `worktrees/`: its `gitdir` names the work tree's `.git`,
+/// its `HEAD` the branch): `None` whenever only git can say (a variable that redirects git, no
+/// `.git` found, a relative `gitdir`, a `HEAD` that is not a plain branch or object id). The main work tree is
+/// not among them.
+pub fn linked_worktrees(dir: &Path) -> Option<Vec<WorktreeEntry>> {
+    let common = common_dir(dir)?;
+    let entries = match std::fs::read_dir(common.join("worktrees")) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Some(Vec::new()),
+        Err(_) => return None,
+    };
+    let mut out = Vec::new();
+    for entry in entries {
+        let admin = entry.ok()?.path();
+        let gitdir = read_small(&admin.join("gitdir"))?;
+        let dot_git = PathBuf::from(gitdir.trim_end_matches(['\n', '\r']));
+        if !dot_git.is_absolute() {
+            return None;
+        }
+        let head = read_small(&admin.join("HEAD"))?;
+        let head = head.trim_end_matches(['\n', '\r']);
+        let branch = match head.strip_prefix("ref:") {
+            Some(target) => Some(target.trim().strip_prefix("refs/heads/")?.to_owned()),
+            None if matches!(head.len(), 40 | 64)
+                && head.bytes().all(|b| b.is_ascii_hexdigit()) =>
+            {
+                None
+            }
+            None => return None,
+        };
+        let path = dot_git.parent()?;
+        out.push(WorktreeEntry {
+            path: path.to_string_lossy().into_owned(),
+            head: None,
+            branch,
+            main: false,
+            prunable: !path.exists(),
+        });
+    }
+    // git lists them by their folder's name.
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    Some(out)
+}
+
+/// The common git folder of the repository holding `dir` (where `worktrees/` is), when its
+/// files say it plainly.
+fn common_dir(dir: &Path) -> Option<PathBuf> {
     if DISCOVERY_VARIABLES
         .iter()
         .any(|v| std::env::var_os(v).is_some())
@@ -51,15 +94,10 @@ pub fn has_linked_worktrees(dir: &Path) -> Option<bool> {
         return None;
     }
     let git_dir = git_dir_of(dir)?;
-    let common = match read_small(&git_dir.join("commondir")) {
+    Some(match read_small(&git_dir.join("commondir")) {
         Some(named) => git_dir.join(named.trim()),
         None => git_dir,
-    };
-    match std::fs::read_dir(common.join("worktrees")) {
-        Ok(mut entries) => Some(entries.next().is_some()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(false),
-        Err(_) => None,
-    }
+    })
 }
 
 /// The repository folder of the work tree holding `dir`: the nearest `.git` folder, or the one

@@ -128,6 +128,27 @@ mod tests {
         assert_eq!(entries[1].branch.as_deref(), Some("aw/001-x"));
         // Listed from inside the unit too: the same repository.
         assert!(matches!(list(&unit), Worktrees::Listed(e) if e.len() == 2));
+        // The repository's files say what git says, from the main checkout or the unit.
+        let from_files = |dir: &Path| {
+            crate::git::head::linked_worktrees(dir)
+                .unwrap()
+                .into_iter()
+                .map(|e| (e.path, e.branch, e.prunable))
+                .collect::<Vec<_>>()
+        };
+        let from_git: Vec<_> = entries[1..]
+            .iter()
+            .map(|e| (e.path.clone(), e.branch.clone(), e.prunable))
+            .collect();
+        assert_eq!(from_files(&repo), from_git);
+        assert_eq!(from_files(&unit), from_git);
+        run(&unit, &["checkout", "-q", "--detach"]);
+        assert_eq!(
+            from_files(&repo)[0].1,
+            None,
+            "a detached unit has no branch"
+        );
+        run(&unit, &["checkout", "-q", "aw/001-x"]);
         assert_eq!(dirty(&unit), Some(false));
         std::fs::write(unit.join("new.txt"), "x").unwrap();
         assert_eq!(dirty(&unit), Some(true));
