@@ -40,8 +40,9 @@
 #             beside `git branch --show-current` in the same repository (the floor: the branch
 #             name alone decides), `aw --version` (aw's own start-up) and, for scale, `git status
 #             --porcelain`; timed by a small Python loop (each command started directly, stdin
-#             from the payload file, the commands interleaved). Target: the hook <= 3x the floor
-#             at every size.
+#             from the payload file, the commands interleaved); then the same edit made in the
+#             only active session's isolation unit (the unit rule). Target: the hook <= 3x the
+#             floor at every size, with or without a unit.
 #   startup:  process start-up: `aw --version`, and on a small workspace (5 sessions, 5 specs)
 #             `next-number docs/specs --dry-run`, `sessions` and `flow advance` (a boundary
 #             re-read), each beside /bin/true (the spawn floor), timed by a small Python loop (each
@@ -378,6 +379,40 @@ print(f"{'git status --porcelain (' + files + ' files)':<56} median {statistics.
 floor = times["floor: git branch --show-current"]
 hook = times["aw hook branch-check (allowed edit)"]
 print(f"{'hook / floor (' + files + ' files)':<56} {statistics.median(hook) / statistics.median(floor):5.2f}x median, {hook[len(hook) // 10] / floor[len(floor) // 10]:5.2f}x p10 (target <= 3)")
+PY
+      # The same edit made in the only active session's isolation unit (a source with units
+      # answers by the unit rule: the units read, the session resolved).
+      folder=$("$aw" session-create --type exec --name bench-plan-exec --objective bench --json |
+        python3 -c 'import json, sys; print(json.load(sys.stdin)["folder"])')
+      key=$("$aw" worktree list --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["workspace_key"])')
+      unit=$(realpath "$HOME")/.workflow/worktrees/$key/app/$folder
+      mkdir -p "$(dirname "$unit")"
+      git worktree add -q -b "aw/$folder" "$unit"
+      upayload=$hws/payload-unit-$files.json
+      printf '{"tool_name":"Edit","cwd":"%s","tool_input":{"file_path":"%s/d0/f0.txt","old_string":"line","new_string":"row"}}' \
+        "$repo" "$unit" >"$upayload"
+      "$aw" hook branch-check <"$upayload" || { echo "the hook did not allow the edit in the unit" >&2; exit 1; }
+      python3 - "$aw" "$upayload" "$files" "$unit" <<'PY'
+import statistics, subprocess, sys, time
+aw, payload, files, unit = sys.argv[1:5]
+def run(cmd, stdin_path=None):
+    stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
+    start = time.perf_counter_ns()
+    subprocess.run(cmd, stdin=stdin, cwd=unit, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return (time.perf_counter_ns() - start) / 1e6
+cmds = {
+    "floor: git branch --show-current (in the unit)": (["git", "branch", "--show-current"], None),
+    "aw hook branch-check (edit in own unit)": ([aw, "hook", "branch-check"], payload),
+}
+times = {name: [] for name in cmds}
+for _ in range(300):
+    for name, (cmd, stdin) in cmds.items():
+        times[name].append(run(cmd, stdin))
+for name, xs in times.items():
+    xs.sort()
+    print(f"{name + ' (' + files + ')':<56} median {statistics.median(xs):7.2f} ms  p10 {xs[len(xs) // 10]:7.2f} ms  (300 runs)")
+floor, hook = times["floor: git branch --show-current (in the unit)"], times["aw hook branch-check (edit in own unit)"]
+print(f"{'hook in a unit / floor (' + files + ' files)':<56} {statistics.median(hook) / statistics.median(floor):5.2f}x median (target <= 3)")
 PY
       cd "$root"
     done

@@ -45,6 +45,7 @@ pub const HELP_MAP: &[(&str, &[&str])] = &[
         &[
             "workspace-init",
             "sources",
+            "check-branch",
             "worktree",
             "stack",
             "project-md-upsert",

@@ -51,6 +51,7 @@ mod status;
 mod subfolder;
 mod support;
 mod symlinks;
+mod unit_check;
 mod workspace_init;
 mod worktree;
 

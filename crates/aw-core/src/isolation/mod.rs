@@ -7,4 +7,5 @@
 
 pub mod integration;
 pub mod refusal;
+pub mod unit_check;
 pub mod units;

@@ -52,6 +52,9 @@ pub struct EditedFile {
     pub path: String,
     /// The payload's `cwd`, when given.
     pub cwd: Option<String>,
+    /// The payload's `session_id` (the host conversation), when given and not empty: who is
+    /// editing, for the unit rule.
+    pub session_id: Option<String>,
 }
 
 /// What a hook payload is.
@@ -190,10 +193,12 @@ pub fn parse_payload(payload: &str) -> Result<Payload, Unjudgeable> {
     };
     let text = |k: &str| v.get(k).and_then(Value::as_str);
     let cwd = text("cwd").map(checked_path).transpose()?;
+    let session_id = text("session_id").filter(|s| !s.is_empty());
     let edit = |path: &str| EditedFile {
         tool: text("tool_name").map(str::to_owned),
         path: path.to_owned(),
         cwd: cwd.map(str::to_owned),
+        session_id: session_id.map(str::to_owned),
     };
     let named = ["file_path", "path", "notebook_path"]
         .iter()
@@ -321,6 +326,9 @@ pub enum Allowed {
     /// The file is the workspace's own state (`.<ns>/`: sessions, checkpoints), written on any
     /// branch.
     WorkspaceState,
+    /// The source has isolation units and the file is in the editing session's own
+    /// (`aw_core::isolation::unit_check`).
+    InOwnUnit,
 }
 
 /// The hook's verdict.

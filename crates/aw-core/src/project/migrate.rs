@@ -59,15 +59,17 @@ pub enum MarkerPlan {
     },
 }
 
-static START: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"<!--\s*([A-Z0-9_-]+)-PROJECT-START\s*-->").expect("a valid pattern")
-});
+static START: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(r"<!--\s*([A-Z0-9_-]+)-PROJECT-START\s*-->").ok());
 
 /// The prefixes of the complete blocks of `text`, in order of first appearance: a start marker
 /// whose exact end marker also occurs.
 fn complete_prefixes(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for cap in START.captures_iter(text) {
+    let Some(start) = START.as_ref() else {
+        return out;
+    };
+    for cap in start.captures_iter(text) {
         let prefix = cap[1].to_owned();
         if text.contains(&end_marker(&prefix)) && !out.contains(&prefix) {
             out.push(prefix);

@@ -9,6 +9,7 @@
 
 pub mod arguments;
 pub mod capability_descriptor;
+pub mod check_branch;
 pub mod checkpoint;
 pub mod context;
 pub mod demo;

@@ -55,6 +55,10 @@ pub const ENTRIES: &[Entry] = &[
         schema: schema_of::<crate::capability::dispatch::Attempt>,
     },
     Entry {
+        command: "check-branch",
+        schema: schema_of::<super::check_branch::CheckBranchOutput<'static>>,
+    },
+    Entry {
         command: "checkpoint-read",
         schema: schema_of::<super::checkpoint::CheckpointRead<'static>>,
     },

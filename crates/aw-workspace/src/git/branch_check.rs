@@ -10,8 +10,10 @@
 
 use crate::git::TimedOut;
 use crate::io::stdin::HookPayload;
-use crate::locate::{LocateInput, Workspace, locate};
+use crate::isolation::{UnitScope, identity};
+use crate::locate::{LocateInput, Workspace, locate, slashed};
 use crate::project::{ProjectFiles, lexical, resolve_source};
+use aw_core::isolation::unit_check::{EditVerdict, Identity, UnitQuestion, UnitRef, unit_verdict};
 use aw_core::project::branch_check::{
     Allowed, BUDGET, EditedFile, Head, MAX_PAYLOAD_BYTES, Payload, SourceFolder, Unjudgeable,
     Verdict, decide, owner, parse_payload,
@@ -45,17 +47,17 @@ pub fn judge(
     mut input: LocateInput,
     started: Instant,
     budget: Duration,
-) -> Verdict {
-    let out_of_time = Verdict::Unjudgeable(Unjudgeable::OutOfTime {
+) -> EditVerdict {
+    let out_of_time = EditVerdict::Branch(Verdict::Unjudgeable(Unjudgeable::OutOfTime {
         budget_ms: budget.as_millis(),
-    });
+    }));
     let deadline = started + budget;
     let (text, cut) = match payload {
-        HookPayload::Absent => return Verdict::Allow(Allowed::Unjudged),
+        HookPayload::Absent => return EditVerdict::Branch(Verdict::Allow(Allowed::Unjudged)),
         HookPayload::TooLarge => {
-            return Verdict::Unjudgeable(Unjudgeable::PayloadTooLarge {
+            return EditVerdict::Branch(Verdict::Unjudgeable(Unjudgeable::PayloadTooLarge {
                 limit: MAX_PAYLOAD_BYTES,
-            });
+            }));
         }
         HookPayload::Whole(t) => (t, false),
         HookPayload::Cut(t) => (t, true),
@@ -77,14 +79,15 @@ fn judge_text(
     cut: bool,
     input: &mut LocateInput,
     deadline: Instant,
-) -> Result<Verdict, TimedOut> {
+) -> Result<EditVerdict, TimedOut> {
+    let plain = |v: Verdict| Ok(EditVerdict::Branch(v));
     let edits = match parse_payload(text) {
-        Err(u) => return Ok(Verdict::Unjudgeable(u)),
+        Err(u) => return plain(Verdict::Unjudgeable(u)),
         Ok(Payload::NotAnObject) if cut => {
             let received = text.len();
-            return Ok(Verdict::Unjudgeable(Unjudgeable::PayloadCut { received }));
+            return plain(Verdict::Unjudgeable(Unjudgeable::PayloadCut { received }));
         }
-        Ok(Payload::NotAnObject) => return Ok(Verdict::Allow(Allowed::Unjudged)),
+        Ok(Payload::NotAnObject) => return plain(Verdict::Allow(Allowed::Unjudged)),
         Ok(Payload::Edits(edits)) => edits,
     };
     if let Some(cwd) = edits
@@ -96,26 +99,33 @@ fn judge_text(
         input.cwd = cwd;
     }
     match locate(input) {
-        Ok(ws) => check_all(&ws, &input.cwd, &edits, deadline),
-        Err(_) => Ok(Verdict::Allow(Allowed::Unjudged)),
+        Ok(ws) => {
+            let scope = input.home.as_deref().map(|h| UnitScope::of(&ws, h));
+            check_all(&ws, &input.cwd, scope.as_ref(), &edits, deadline)
+        }
+        Err(_) => plain(Verdict::Allow(Allowed::Unjudged)),
     }
 }
 
-/// The verdict on every file of one payload in the workspace `ws`: the first one in a source off
-/// its working branch blocks the whole edit. The block is read once, each source folder resolved
-/// once and each owning source's HEAD read once, so the cost is linear in the files named.
+/// The verdict on every file of one payload in the workspace `ws`: the first one refused
+/// refuses the whole edit. A source that has isolation units of this workspace (`scope`; none
+/// without a home) answers by the unit rule (`aw_core::isolation::unit_check`), with the
+/// payload's `session_id` as the conversation; any other, by its working branch. The block is
+/// read once, each source folder resolved once, each owning source's units and HEAD read once,
+/// and the session resolved at most once, so the cost is linear in the files named.
 /// [`TimedOut`] when `deadline` passes first.
 pub fn check_all(
     ws: &Workspace,
     cwd: &Path,
+    scope: Option<&UnitScope>,
     edits: &[EditedFile],
     deadline: Instant,
-) -> Result<Verdict, TimedOut> {
+) -> Result<EditVerdict, TimedOut> {
     let Some(block) = ProjectFiles::read(&ws.root)
         .ok()
         .and_then(|f| f.block(&ws.ns))
     else {
-        return Ok(Verdict::Allow(Allowed::Unjudged));
+        return Ok(EditVerdict::Branch(Verdict::Allow(Allowed::Unjudged)));
     };
     let folders: Vec<SourceFolder> = block
         .sources
@@ -128,6 +138,8 @@ pub fn check_all(
     // The workspace's own state (sessions, checkpoints) is written on any branch.
     let state = resolved_file(&ws.root, &format!(".{}", ws.ns));
     let mut heads: HashMap<&str, Head> = HashMap::new();
+    let mut units: HashMap<&str, Vec<UnitRef>> = HashMap::new();
+    let mut who: Option<Identity> = None;
     let mut first_allow = None;
     for edited in edits {
         if Instant::now() >= deadline {
@@ -140,9 +152,59 @@ pub fn check_all(
             .filter(|p| p.is_absolute())
             .unwrap_or(cwd);
         let file = resolved_file(base, &edited.path);
+        // A file in a unit of this workspace belongs to the unit's source.
+        let in_unit = scope
+            .and_then(|s| s.alias_of(&file))
+            .and_then(|alias| folders.iter().find(|f| f.alias == alias));
         let allowed = if file.starts_with(&state) {
             Allowed::WorkspaceState
-        } else if let Some(source) = owner(&file, &folders) {
+        } else if let Some(source) = in_unit.or_else(|| owner(&file, &folders)) {
+            let own_units = match (scope, units.get(source.alias.as_str())) {
+                (None, _) => &[][..],
+                (Some(_), Some(u)) => u.as_slice(),
+                (Some(s), None) => {
+                    let u = s.units_of(&source.alias, &source.folder, deadline)?;
+                    units.entry(&source.alias).or_insert(u).as_slice()
+                }
+            };
+            if let (Some(s), false) = (scope, own_units.is_empty()) {
+                let identity =
+                    match &who {
+                        Some(i) => i.clone(),
+                        None => {
+                            let i = identity(ws, None, edited.session_id.as_deref())
+                                .unwrap_or_else(|e| Identity::Unresolved {
+                                    message: e.to_string(),
+                                    action: e.action(),
+                                });
+                            who.insert(i).clone()
+                        }
+                    };
+                let source_path = block
+                    .sources
+                    .iter()
+                    .find(|b| b.alias == source.alias)
+                    .map_or(String::new(), |b| b.path.clone());
+                let file_text = slashed(&file);
+                let verdict = unit_verdict(&UnitQuestion {
+                    alias: &source.alias,
+                    source_path: &source_path,
+                    units: own_units,
+                    file: Some(&file_text),
+                    identity: &identity,
+                    raw_code: None,
+                    units_root: &s.root,
+                    workspace_key: &s.key,
+                });
+                if !verdict.matched {
+                    return Ok(EditVerdict::Unit {
+                        file: edited.path.clone(),
+                        verdict: Box::new(verdict),
+                    });
+                }
+                first_allow.get_or_insert(Allowed::InOwnUnit);
+                continue;
+            }
             let (expected, _) = expected_work_branch(&block, &source.alias, None);
             match expected {
                 // Nothing to compare with: the HEAD need not be read.
@@ -166,10 +228,10 @@ pub fn check_all(
                         Verdict::Block(mut b) => {
                             // Only the advice needs the count: a git too slow leaves it out.
                             b.changed = crate::git::changed_count(&source.folder, deadline);
-                            return Ok(Verdict::Block(b));
+                            return Ok(EditVerdict::Branch(Verdict::Block(b)));
                         }
                         Verdict::Allow(a) => a,
-                        other => return Ok(other),
+                        other => return Ok(EditVerdict::Branch(other)),
                     }
                 }
             }
@@ -178,7 +240,9 @@ pub fn check_all(
         };
         first_allow.get_or_insert(allowed);
     }
-    Ok(Verdict::Allow(first_allow.unwrap_or(Allowed::Unjudged)))
+    Ok(EditVerdict::Branch(Verdict::Allow(
+        first_allow.unwrap_or(Allowed::Unjudged),
+    )))
 }
 
 /// `path` taken from `base` when relative, `.`/`..` resolved, and its longest existing prefix

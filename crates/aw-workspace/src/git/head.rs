@@ -10,6 +10,7 @@
 //! at `refs/heads/.invalid`), a `HEAD` to something other than a branch or kept as a symbolic
 //! link, no `.git` at all — the answer is `None`, and the caller asks git.
 
+use aw_core::isolation::units::WorktreeEntry;
 use aw_core::project::branch_check::Head;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -24,44 +25,134 @@ const DISCOVERY_VARIABLES: &[&str] = &[
     "GIT_DISCOVERY_ACROSS_FILESYSTEM",
 ];
 
+/// Whether a variable redirects how git finds a repository (then only git can say).
+fn discovery_redirected() -> bool {
+    DISCOVERY_VARIABLES
+        .iter()
+        .any(|v| std::env::var_os(v).is_some())
+}
+
 /// The most read of a `HEAD` or `.git` file (each is one short line).
 const SMALL_FILE: u64 = 4096;
 
 /// `dir`'s HEAD when the repository's files say it plainly; `None` when git must be asked.
 pub fn read(dir: &Path) -> Option<Head> {
-    if DISCOVERY_VARIABLES
-        .iter()
-        .any(|v| std::env::var_os(v).is_some())
-    {
+    if discovery_redirected() {
         return None;
     }
     head_in(&git_dir_of(dir)?)
 }
 
+/// The linked work trees of the repository holding `dir`, read from its files as git reads them
+/// (each entry of the common git folder's `worktrees/`: its `gitdir` names the work tree's `.git`,
+/// its `HEAD` the branch): `None` whenever only git can say (a variable that redirects git, no
+/// `.git` found, a relative `gitdir`, a `HEAD` that is not a plain branch or object id). The main work tree is
+/// not among them.
+pub fn linked_worktrees(dir: &Path) -> Option<Vec<WorktreeEntry>> {
+    if discovery_redirected() {
+        return None;
+    }
+    // No repository holds the folder: it has no worktree of any kind.
+    if matches!(locate(dir), Located::Nowhere) {
+        return Some(Vec::new());
+    }
+    let common = common_dir(dir)?;
+    let entries = match std::fs::read_dir(common.join("worktrees")) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Some(Vec::new()),
+        Err(_) => return None,
+    };
+    let mut out = Vec::new();
+    for entry in entries {
+        let admin = entry.ok()?.path();
+        let gitdir = read_small(&admin.join("gitdir"))?;
+        let dot_git = PathBuf::from(gitdir.trim_end_matches(['\n', '\r']));
+        if !dot_git.is_absolute() {
+            return None;
+        }
+        let head = read_small(&admin.join("HEAD"))?;
+        let head = head.trim_end_matches(['\n', '\r']);
+        let branch = match head.strip_prefix("ref:") {
+            Some(target) => Some(target.trim().strip_prefix("refs/heads/")?.to_owned()),
+            None if matches!(head.len(), 40 | 64)
+                && head.bytes().all(|b| b.is_ascii_hexdigit()) =>
+            {
+                None
+            }
+            None => return None,
+        };
+        let path = dot_git.parent()?;
+        out.push(WorktreeEntry {
+            path: path.to_string_lossy().into_owned(),
+            head: None,
+            branch,
+            main: false,
+            prunable: !path.exists(),
+        });
+    }
+    // git lists them by their folder's name.
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    Some(out)
+}
+
+/// The common git folder of the repository holding `dir` (where `worktrees/` is), when its
+/// files say it plainly.
+fn common_dir(dir: &Path) -> Option<PathBuf> {
+    if discovery_redirected() {
+        return None;
+    }
+    let git_dir = git_dir_of(dir)?;
+    Some(match read_small(&git_dir.join("commondir")) {
+        Some(named) => git_dir.join(named.trim()),
+        None => git_dir,
+    })
+}
+
+/// Where the repository holding a folder is, as its files say it.
+enum Located {
+    /// Its git folder.
+    GitDir(PathBuf),
+    /// No `.git` from the folder up to the file system's root: no repository holds it.
+    Nowhere,
+    /// Only git can say.
+    Unsure,
+}
+
 /// The repository folder of the work tree holding `dir`: the nearest `.git` folder, or the one
 /// a `.git` file names.
 fn git_dir_of(dir: &Path) -> Option<PathBuf> {
-    let device = device_of(dir)?;
+    match locate(dir) {
+        Located::GitDir(d) => Some(d),
+        Located::Nowhere | Located::Unsure => None,
+    }
+}
+
+fn locate(dir: &Path) -> Located {
+    let Some(device) = device_of(dir) else {
+        return Located::Unsure;
+    };
     for folder in dir.ancestors() {
         // git stops at a file system boundary; so does this (git is then asked).
-        if device_of(folder)? != device {
-            return None;
+        if device_of(folder) != Some(device) {
+            return Located::Unsure;
         }
         let dot_git = folder.join(".git");
-        match std::fs::metadata(&dot_git) {
-            Ok(m) if m.is_dir() => return is_repository(&dot_git).then_some(dot_git),
-            Ok(m) if m.is_file() => {
-                let text = read_small(&dot_git)?;
-                let named = text.strip_prefix("gitdir:")?.trim();
-                let git_dir = folder.join(named);
-                return is_repository(&git_dir).then_some(git_dir);
-            }
-            Ok(_) => return None,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(_) => return None,
-        }
+        let found = match std::fs::metadata(&dot_git) {
+            Ok(m) if m.is_dir() => Some(dot_git),
+            Ok(m) if m.is_file() => read_small(&dot_git).and_then(|text| {
+                let named = text.strip_prefix("gitdir:")?.trim().to_owned();
+                Some(folder.join(named))
+            }),
+            Ok(_) => None,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(_) => None,
+        };
+        return match found {
+            Some(git_dir) if is_repository(&git_dir) => Located::GitDir(git_dir),
+            _ => Located::Unsure,
+        };
     }
-    None
+    Located::Nowhere
 }
 
 /// Whether `git_dir` looks like a repository folder: a `HEAD` file, and its objects (a linked

@@ -2,9 +2,10 @@
 //! `aw worktree list` reads. Read-only, like every git call of aw (no optional locks taken, so
 //! `git status` does not rewrite a unit's index).
 
-use super::{first_error_line, git};
+use super::{Late, TimedOut, first_error_line, git, git_until};
 use aw_core::isolation::units::{WorktreeEntry, parse_worktree_porcelain};
 use std::path::Path;
+use std::time::Instant;
 
 /// What a source's folder says about its worktrees.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,20 +42,34 @@ pub fn list(dir: &Path) -> Worktrees {
     }
 }
 
-/// Whether the repository whose work tree is `dir` has a linked worktree, from its files:
-/// `Some(false)` when `dir/.git` is a folder with no `worktrees` folder (or an empty one), which
-/// is where git keeps every linked worktree's record; `None` when the files do not say plainly
-/// (`.git` a file, as in a linked worktree or a submodule, or `dir` below the work tree's top),
-/// and git must be asked.
+/// Whether the repository holding `dir` has a linked worktree, from its files
+/// ([`crate::git::head::linked_worktrees`]): `Some(false)` when it has none, or when no
+/// repository holds `dir` at all; `None` when the files do not say plainly and git must be
+/// asked.
 pub fn has_linked(dir: &Path) -> Option<bool> {
-    let git_dir = dir.join(".git");
-    if !std::fs::symlink_metadata(&git_dir).ok()?.is_dir() {
-        return None;
+    crate::git::head::linked_worktrees(dir).map(|entries| !entries.is_empty())
+}
+
+/// [`list`] within `deadline` (git is stopped past it), for the branch-check hook; the
+/// repository is taken as git finds it from `dir`.
+pub fn list_until(dir: &Path, deadline: Instant) -> Result<Worktrees, TimedOut> {
+    if !dir.is_dir() {
+        return Ok(Worktrees::NotARepository);
     }
-    match std::fs::read_dir(git_dir.join("worktrees")) {
-        Ok(mut entries) => Some(entries.next().is_some()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(false),
-        Err(_) => None,
+    match git_until(dir, &["worktree", "list", "--porcelain"], deadline) {
+        Ok(o) if o.status.success() => Ok(Worktrees::Listed(parse_worktree_porcelain(
+            &String::from_utf8_lossy(&o.stdout),
+        ))),
+        Ok(o) if first_error_line(&o).contains("not a git repository") => {
+            Ok(Worktrees::NotARepository)
+        }
+        Ok(o) => Ok(Worktrees::Unreadable(format!(
+            "git worktree list failed in {}: {}",
+            dir.display(),
+            first_error_line(&o)
+        ))),
+        Err(Late::TimedOut) => Err(TimedOut),
+        Err(Late::Io) => Ok(Worktrees::Unreadable("git could not be started".to_owned())),
     }
 }
 
@@ -101,7 +116,8 @@ mod tests {
         run(&repo, &["init", "-q"]);
         run(&repo, &["commit", "-q", "--allow-empty", "-m", "init"]);
         assert_eq!(has_linked(&repo), Some(false));
-        assert_eq!(has_linked(&base), None);
+        // No repository holds a plain folder (the test folder is outside any): no worktree.
+        assert_eq!(has_linked(&base), Some(false));
         let unit = base.join("units/k/app/001-x");
         run(
             &repo,
@@ -119,12 +135,33 @@ mod tests {
         };
         assert_eq!(entries.len(), 2);
         assert_eq!(has_linked(&repo), Some(true));
-        assert_eq!(has_linked(&unit), None);
+        assert_eq!(has_linked(&unit), Some(true), "read from the unit too");
         assert!(entries[0].main);
         assert_eq!(entries[1].path, unit.to_str().unwrap());
         assert_eq!(entries[1].branch.as_deref(), Some("aw/001-x"));
         // Listed from inside the unit too: the same repository.
         assert!(matches!(list(&unit), Worktrees::Listed(e) if e.len() == 2));
+        // The repository's files say what git says, from the main checkout or the unit.
+        let from_files = |dir: &Path| {
+            crate::git::head::linked_worktrees(dir)
+                .unwrap()
+                .into_iter()
+                .map(|e| (e.path, e.branch, e.prunable))
+                .collect::<Vec<_>>()
+        };
+        let from_git: Vec<_> = entries[1..]
+            .iter()
+            .map(|e| (e.path.clone(), e.branch.clone(), e.prunable))
+            .collect();
+        assert_eq!(from_files(&repo), from_git);
+        assert_eq!(from_files(&unit), from_git);
+        run(&unit, &["checkout", "-q", "--detach"]);
+        assert_eq!(
+            from_files(&repo)[0].1,
+            None,
+            "a detached unit has no branch"
+        );
+        run(&unit, &["checkout", "-q", "aw/001-x"]);
         assert_eq!(dirty(&unit), Some(false));
         std::fs::write(unit.join("new.txt"), "x").unwrap();
         assert_eq!(dirty(&unit), Some(true));

@@ -7,6 +7,7 @@
 //! (`aw-core`), and builds the output; it does its I/O through the shell and its rules through the core (docs/ARCHITECTURE.md lists where that is not yet so).
 
 pub mod capability;
+mod check_branch;
 mod checkpoint;
 mod completions;
 mod context;
@@ -52,6 +53,10 @@ pub enum Command {
     AutoCompactOnClose(checkpoint::auto_compact_on_close::AutoCompactOnCloseArgs),
     #[command(about = capability::ABOUT)]
     Capability(capability::CapabilityArgs),
+    #[command(
+        about = "Check that work on a source is on its working branch, or in the session's own unit."
+    )]
+    CheckBranch(check_branch::CheckBranchArgs),
     #[command(
         about = "Print the completion script of a shell (bash, zsh, fish, powershell, elvish)."
     )]
@@ -205,6 +210,7 @@ pub fn dispatch(command: &Command, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         Command::AttachMultiroot(args) => visibility::attach::run(args, cx),
         Command::AutoCompactOnClose(args) => checkpoint::auto_compact_on_close::run(args, cx),
         Command::Capability(args) => capability::dispatch(args, cx),
+        Command::CheckBranch(args) => check_branch::run(args, cx),
         Command::CheckpointRead(args) => checkpoint::read::run(args, cx),
         Command::Completions(args) => completions::run(args, cx),
         Command::CheckpointWrite(args) => checkpoint::write::run(args, cx),

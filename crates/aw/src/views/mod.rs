@@ -9,6 +9,7 @@
 pub mod branch_set;
 pub mod capability;
 pub mod capability_descriptor;
+pub mod check_branch;
 pub mod checkpoint_read;
 pub mod checkpoint_write;
 pub mod context;

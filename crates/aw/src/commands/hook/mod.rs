@@ -15,14 +15,18 @@ use clap::Subcommand;
 #[command(defer = true)]
 pub enum HookCommand {
     #[command(
-        about = "Block an edit in a source that is not on its working branch (PreToolUse).",
+        about = "Block an edit off a source's working branch, or outside the session's unit (PreToolUse).",
         long_about = "Block an edit in a source that is not on its working branch (the \
 PreToolUse hook of edit tools).\n\nReads the host's JSON on stdin: `tool_name` and the file in \
 `tool_input.file_path`, `path` or `notebook_path` (relative to the payload's `cwd`), or the files \
 a patch names. When the file is inside a source of the project block that declares a working \
 branch, and the source's HEAD is on another branch, the edit is refused: exit 2, and stderr says \
 why and what to do (check out the working branch, or record the current one with `aw \
-set-working-branch`). An edit it cannot judge is refused too, with the reason: a payload over \
+set-working-branch`). When that source has an isolation unit of this workspace (`aw worktree \
+list`), the unit rule decides instead, as `aw check-branch` does: the edit is allowed only inside \
+the unit of the session the payload's `session_id` is bound to (else the only active session), \
+and refused with the command that gives the session its unit when it is in another session's \
+unit or outside every unit, or when the session cannot be resolved. An edit it cannot judge is refused too, with the reason: a payload over \
 64 MiB or cut short, a path over 32 KiB, more than 10,000 files, no verdict within 10 s \
 (AW_HOOK_BUDGET_MS). Anything else allows the edit (exit 0): a file outside every source, no \
 working branch, a folder that is not a repository, no workspace, no payload or one that is not a \
