@@ -497,6 +497,48 @@ fn integrate_merges_only_commits_into_the_working_branch_then_removes_the_unit()
         ],
     );
     assert_eq!(list(&ws, &[])["units"], json!([]));
+    // The session's custody saw the unit taken and merged.
+    let custody: Value = serde_json::from_str(
+        &std::fs::read_to_string(ws.sessions().join("001-x-plan-exec/.custody.json")).unwrap(),
+    )
+    .unwrap();
+    let kinds: Vec<&str> = custody["effects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["unit_taken", "unit_integrated"], "{custody:#}");
+    assert_eq!(custody["effects"][1]["ref"], "refs/heads/dev");
+    assert_eq!(
+        custody["effects"][1]["after"],
+        head(&app, ws.home()).as_str()
+    );
+    assert_eq!(custody["sources"][0]["unit_branch"], "aw/001-x-plan-exec");
+    assert_eq!(custody["sources"][0]["branch"], "dev");
+}
+
+#[test]
+fn a_custody_that_cannot_be_read_is_refused_before_the_unit_is_made() {
+    let ws = workspace();
+    ws.create_session("exec", "x-plan-exec", "x");
+    ws.ok(&["set-working-branch", "app", "main"]);
+    std::fs::write(
+        ws.sessions().join("001-x-plan-exec/.custody.json"),
+        "{broken",
+    )
+    .unwrap();
+    let (code, v) = verb(&ws, &["ensure", "--source", "app", "--code", "001"]);
+    assert_eq!(
+        (code, v["error"].as_str()),
+        (2, Some("custody_unreadable")),
+        "{v}"
+    );
+    assert!(!unit_path(&ws, "app", "001-x-plan-exec").exists());
+    assert_eq!(
+        std::fs::read_to_string(ws.sessions().join("001-x-plan-exec/.custody.json")).unwrap(),
+        "{broken"
+    );
 }
 
 #[test]
@@ -744,4 +786,189 @@ fn without_home_there_is_no_units_root_and_a_bad_verb_is_unknown() {
     assert_eq!(v["error"]["code"], "HOME_UNSET");
     ws.fails(&["worktree", "prune", "--json"], "UNKNOWN_COMMAND");
     ws.fails(&["worktree", "--json"], "ARGS_INVALID");
+}
+
+#[test]
+fn a_unit_off_its_branch_is_neither_merged_nor_removed_so_no_commit_is_dropped() {
+    let ws = workspace();
+    identity(&ws);
+    ws.create_session("exec", "x-plan-exec", "x");
+    ws.ok(&["set-working-branch", "app", "main"]);
+    verb(&ws, &["ensure", "--source", "app", "--code", "001"]);
+    let unit = unit_path(&ws, "app", "001-x-plan-exec");
+    std::fs::write(unit.join("a.txt"), "on branch\n").unwrap();
+    commit_all(&unit, ws.home(), "on branch");
+    git(&unit, ws.home(), &["checkout", "-q", "--detach"]);
+    std::fs::write(unit.join("b.txt"), "detached\n").unwrap();
+    commit_all(&unit, ws.home(), "detached work");
+    let detached = head(&unit, ws.home());
+    let (code, v) = verb(&ws, &["integrate", "--source", "app", "--code", "001"]);
+    assert_eq!(
+        (code, v["error"].as_str()),
+        (2, Some("unit_not_committed")),
+        "{v:#}"
+    );
+    assert!(
+        v["hint"].as_str().unwrap().contains("aw/001-x-plan-exec"),
+        "{v}"
+    );
+    let (code, v) = verb(&ws, &["release", "--source", "app", "--code", "001"]);
+    assert_eq!(
+        (code, v["error"].as_str()),
+        (2, Some("unit_not_clean")),
+        "{v:#}"
+    );
+    assert!(unit.exists());
+    assert_eq!(
+        head(&unit, ws.home()),
+        detached,
+        "the detached commit is still checked out"
+    );
+}
+
+#[test]
+fn integrations_at_once_take_turns_and_every_unit_lands() {
+    let ws = workspace();
+    identity(&ws);
+    ws.ok(&["set-working-branch", "app", "main"]);
+    let folders: Vec<String> = ["a-plan-exec", "b-plan-exec", "c-plan-exec"]
+        .iter()
+        .map(|n| {
+            ws.create_session("exec", n, "x")["folder"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    for (i, folder) in folders.iter().enumerate() {
+        verb(&ws, &["ensure", "--source", "app", "--code", folder]);
+        let unit = unit_path(&ws, "app", folder);
+        std::fs::write(unit.join(format!("task{i}.txt")), "done\n").unwrap();
+        commit_all(&unit, ws.home(), &format!("task {i}"));
+    }
+    let children: Vec<_> = folders
+        .iter()
+        .map(|folder| {
+            crate::support::process(ws.root(), ws.home())
+                .args([
+                    "worktree",
+                    "integrate",
+                    "--source",
+                    "app",
+                    "--code",
+                    folder,
+                    "--json",
+                ])
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        let v = crate::support::json_of(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{v:#}");
+        assert_eq!(v["integrated"], true, "{v:#}");
+        assert_eq!(v["released"], true, "{v:#}");
+    }
+    let app = ws.root().join("app");
+    for i in 0..3 {
+        assert!(app.join(format!("task{i}.txt")).exists(), "task {i} landed");
+    }
+    let log = git(&app, ws.home(), &["log", "--format=%s"]);
+    let log = String::from_utf8_lossy(&log.stdout);
+    for i in 0..3 {
+        assert!(log.contains(&format!("task {i}")), "{log}");
+    }
+    assert_eq!(list(&ws, &[])["units"], json!([]));
+}
+
+#[test]
+fn a_merge_git_stops_for_another_reason_is_undone_and_the_session_goes_on() {
+    let ws = workspace();
+    identity(&ws);
+    ws.create_session("exec", "x-plan-exec", "x");
+    ws.ok(&["set-working-branch", "app", "main"]);
+    let app = ws.root().join("app");
+    verb(&ws, &["ensure", "--source", "app", "--code", "001"]);
+    let unit = unit_path(&ws, "app", "001-x-plan-exec");
+    std::fs::write(unit.join("u.txt"), "unit\n").unwrap();
+    commit_all(&unit, ws.home(), "unit");
+    std::fs::write(app.join("m.txt"), "main\n").unwrap();
+    commit_all(&app, ws.home(), "main");
+    // A hook that refuses every merge commit.
+    let hook = app.join(".git/hooks/pre-merge-commit");
+    std::fs::write(&hook, "#!/bin/sh\necho 'no merges today' >&2\nexit 1\n").unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let before = head(&app, ws.home());
+    let (code, v) = verb(&ws, &["integrate", "--code", "001"]);
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(v["results"][0]["error"], "merge_failed", "{v:#}");
+    assert_eq!(v["pending"], json!(["app"]));
+    assert_eq!(head(&app, ws.home()), before);
+    let status = git(&app, ws.home(), &["status", "--porcelain"]);
+    assert!(status.stdout.is_empty(), "the checkout is as it was");
+    assert!(!app.join(".git/MERGE_HEAD").exists());
+    assert!(unit.exists(), "the unit is intact");
+}
+
+#[test]
+fn a_conflict_left_by_one_integration_is_not_reported_as_anothers() {
+    let ws = workspace();
+    identity(&ws);
+    ws.ok(&["set-working-branch", "app", "main"]);
+    let folders: Vec<String> = ["a-plan-exec", "b-plan-exec", "c-plan-exec"]
+        .iter()
+        .map(|n| {
+            ws.create_session("exec", n, "x")["folder"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    for folder in &folders {
+        verb(&ws, &["ensure", "--source", "app", "--code", folder]);
+        let unit = unit_path(&ws, "app", folder);
+        std::fs::write(unit.join("f.txt"), format!("{folder}\n")).unwrap();
+        commit_all(&unit, ws.home(), folder);
+    }
+    let app = ws.root().join("app");
+    std::fs::write(app.join("f.txt"), "main moved\n").unwrap();
+    commit_all(&app, ws.home(), "main moved");
+    let children: Vec<_> = folders
+        .iter()
+        .map(|folder| {
+            crate::support::process(ws.root(), ws.home())
+                .args([
+                    "worktree",
+                    "integrate",
+                    "--source",
+                    "app",
+                    "--code",
+                    folder,
+                    "--json",
+                ])
+                .stdout(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let outcomes: Vec<Value> = children
+        .into_iter()
+        .map(|c| crate::support::json_of(&c.wait_with_output().unwrap().stdout))
+        .collect();
+    let conflicted = outcomes
+        .iter()
+        .filter(|v| v["conflicted"] == json!(["f.txt"]))
+        .count();
+    let refused = outcomes
+        .iter()
+        .filter(|v| v["error"] == "checkout_dirty")
+        .count();
+    assert_eq!((conflicted, refused), (1, 2), "{outcomes:#?}");
 }

@@ -37,6 +37,12 @@ pub enum RefusalKind {
     CheckoutOffBranch,
     /// The workspace lock was not obtained in time.
     IntegrationLocked,
+    /// git failed to merge for a reason other than a conflict (aw's own id; the reference
+    /// crashes with `UNHANDLED`): the merge was undone.
+    MergeFailed,
+    /// aw could not finish one unit of a whole session's integration (aw's own id): the others
+    /// went on.
+    UnitFailed,
 }
 
 /// The worktree a unit's branch is checked out in, when it is not the unit.
@@ -167,17 +173,17 @@ pub fn worktree_add_failed(
     )
 }
 
-/// The session's custody record cannot be read; the worktree was made already.
+/// The session's custody record cannot be read: no unit is made without its baseline.
 pub fn custody_unreadable(folder: &str, why: &str) -> Refusal {
     refusal(
         RefusalKind::CustodyUnreadable,
         format!(
-            "The unit was made, but the custody record of {folder} cannot be read ({why}), so \
-             its baseline was not recorded."
+            "The custody record of {folder} cannot be read ({why}), so no unit was made: its \
+             baseline could not be recorded."
         ),
         format!(
             "Repair or remove .custody.json in the session folder {folder}, then run the \
-             command again (it finds the unit made)."
+             command again."
         ),
     )
 }
@@ -189,6 +195,56 @@ pub fn unit_not_clean(path: &str, git_error: &str) -> Refusal {
         format!("git would not remove the unit {path}: {git_error}"),
         "Commit or discard the unit's changes, then release it again: aw never removes a unit \
          by force.",
+    )
+}
+
+/// The unit's checkout is not on its own branch: commits made there would be lost when the
+/// unit is removed. `error` is `error_kind` (`unit_not_committed` for integrate,
+/// `unit_not_clean` for release).
+pub fn unit_off_branch(error_kind: RefusalKind, path: &str, branch: &str) -> Refusal {
+    refusal(
+        error_kind,
+        format!(
+            "The unit {path} is not on its branch {branch}: integrating merges {branch} alone, \
+             and removing the unit would drop whatever its checkout holds besides."
+        ),
+        format!(
+            "In the unit, put that work on {branch} (`git switch {branch}`, then merge or \
+             cherry-pick what you made elsewhere), then run the command again."
+        ),
+    )
+}
+
+/// git failed to merge for a reason other than a conflict; `undone` says whether the merge
+/// left in progress was aborted.
+pub fn merge_failed(
+    alias: &str,
+    branch: &str,
+    into: &str,
+    git_error: &str,
+    undone: bool,
+) -> Refusal {
+    let state = if undone {
+        "the half-done merge was aborted, so the checkout is as it was"
+    } else {
+        "nothing was merged"
+    };
+    refusal(
+        RefusalKind::MergeFailed,
+        format!("git could not merge {branch} into {into} in {alias}: {git_error} ({state})."),
+        format!(
+            "Fix what git names (a hook, an identity to commit with), check the checkout with \
+             `git status` in {alias}, then integrate again."
+        ),
+    )
+}
+
+/// aw itself failed on one unit of a whole session's integration.
+pub fn unit_failed(alias: &str, why: &str, action: &str) -> Refusal {
+    refusal(
+        RefusalKind::UnitFailed,
+        format!("The unit of {alias} was not integrated: {why}."),
+        action.to_owned(),
     )
 }
 

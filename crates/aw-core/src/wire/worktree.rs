@@ -208,6 +208,10 @@ pub struct UnitIntegration {
     pub released: bool,
     /// What to run next; `null` when the unit is in and released.
     pub next: Option<String>,
+    /// Why the merge could not be recorded in the session's custody (aw's own key, present only
+    /// then): the merge stands, and a later retirement will not know of it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub custody_error: Option<String>,
 }
 
 /// A unit a whole-session integration could not take: the refusal and the source's alias.

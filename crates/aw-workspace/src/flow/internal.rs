@@ -512,14 +512,17 @@ fn proposal_publish(ws: &Workspace, state: &RunState, now: &Now) -> OpOutcome {
     }
     // What each destination held before, for the session's custody (read while the lock
     // keeps anybody else from writing them).
+    // A file that is there but not UTF-8 is recorded with its bytes read loosely, never as
+    // absent (a retirement would then delete it instead of restoring it); one that cannot be
+    // read at all is left out of the record.
     let previous: Vec<(String, Option<String>)> = destinations
         .iter()
-        .map(|path| {
-            let text = match super::observe::text_at(&ws.root, path) {
-                super::observe::FileAt::Text(t) => Some(t),
-                _ => None,
-            };
-            (path.clone(), text)
+        .filter_map(|path| match super::observe::text_at(&ws.root, path) {
+            super::observe::FileAt::Absent => Some((path.clone(), None)),
+            super::observe::FileAt::Text(t) => Some((path.clone(), Some(t))),
+            super::observe::FileAt::Unreadable => {
+                super::observe::lossy_text_at(&ws.root, path).map(|t| (path.clone(), Some(t)))
+            }
         })
         .collect();
     match crate::publish::publish_held(ws, &lock, &artifacts, None, &destinations) {

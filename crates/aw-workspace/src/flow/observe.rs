@@ -99,6 +99,19 @@ pub fn text_at(root: &Path, rel: &str) -> FileAt {
     }
 }
 
+/// The text of the regular file at workspace-relative `rel`, its bytes that are not UTF-8
+/// replaced (as a custody records a baseline); `None` when there is no such file to read
+/// inside the workspace.
+pub fn lossy_text_at(root: &Path, rel: &str) -> Option<String> {
+    let entry = crate::io::containment::entry_target(root, &root.join(rel)).ok()?;
+    let meta = std::fs::symlink_metadata(&entry).ok()?;
+    if !meta.is_file() {
+        return None;
+    }
+    let bytes = crate::io::folder::read_regular_path(&entry).ok()?;
+    Some(String::from_utf8_lossy(&bytes).into_owned())
+}
+
 fn proposal(ws: &Workspace, raw: &str) -> Observed {
     let mut out = Observed::default();
     let Ok(Value::Object(obj)) = parse_json(raw) else {

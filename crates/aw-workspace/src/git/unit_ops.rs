@@ -88,6 +88,16 @@ pub fn changed_paths(dir: &Path) -> Option<Vec<String>> {
         .map(|o| porcelain_paths(&String::from_utf8_lossy(&o.stdout)))
 }
 
+/// Whether a merge is in progress in the checkout `dir` (`MERGE_HEAD` resolves).
+pub fn merge_in_progress(dir: &Path) -> bool {
+    ok(dir, &["rev-parse", "-q", "--verify", "MERGE_HEAD"]).is_ok()
+}
+
+/// `git merge --abort`: undoes a merge left in progress. Whether it succeeded.
+pub fn abort_merge(dir: &Path) -> bool {
+    ok(dir, &["merge", "--abort"]).is_ok()
+}
+
 /// How a merge ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Merge {

@@ -9,7 +9,7 @@ use super::{key_of, units_root};
 use crate::error::{Result, WorkspaceError};
 use crate::git::unit_ops::{self, Merge};
 use crate::git::worktrees::{self, Worktrees};
-use crate::io::lock::WorkspaceLock;
+use crate::io::lock::{WorkspaceLock, default_wait};
 use crate::locate::{Workspace, slashed};
 use crate::project::resolve_source;
 use crate::project::visibility::{Direction, MultirootRequest, multiroot};
@@ -20,7 +20,7 @@ use crate::sessions::{
 use aw_core::custody::UnitSource;
 use aw_core::error_code::ErrorCode;
 use aw_core::isolation::integration::{self, Ensure, Readiness, conflict_next, working_branch};
-use aw_core::isolation::refusal::{self, Refusal};
+use aw_core::isolation::refusal::{self, Refusal, RefusalKind};
 use aw_core::isolation::units::{WorktreeEntry, is_safe_segment, release_command, unit_branch};
 use aw_core::project::model::{Block, Source};
 use aw_core::project::visibility::Skip;
@@ -141,6 +141,11 @@ pub fn ensure(req: &UnitRequest<'_>) -> Result<std::result::Result<EnsuredUnit, 
         Ok(at) => at,
         Err(r) => return Ok(Err(r)),
     };
+    // A custody that cannot be read is refused before anything is made.
+    let session_dir = sessions::folder_path(req.ws, req.folder);
+    if let Err(CustodyError::Unreadable { reason, .. }) = custody::read(&session_dir) {
+        return Ok(Err(refusal::custody_unreadable(req.folder, &reason)));
+    }
     unit_ops::prune(&at.dir);
     let entries = listed(&at.dir)?;
     let base = working_branch(req.block, &req.source.alias);
@@ -173,8 +178,12 @@ pub fn ensure(req: &UnitRequest<'_>) -> Result<std::result::Result<EnsuredUnit, 
         unit_path: at.spelled.clone(),
         dirty_paths: unit_ops::changed_paths(&at.dir).unwrap_or_default(),
     };
-    let session_dir = sessions::folder_path(req.ws, req.folder);
-    match custody::record_unit_taken(&session_dir, taken, req.today) {
+    // The custody is read, changed and written back under the workspace lock, so two verbs of
+    // one session never drop each other's effect.
+    let lock = WorkspaceLock::of(req.ws, default_wait())?;
+    let recorded = custody::record_unit_taken(&session_dir, taken, req.today);
+    drop(lock);
+    match recorded {
         Ok(_) => {}
         Err(CustodyError::Unreadable { reason, .. }) => {
             return Ok(Err(refusal::custody_unreadable(req.folder, &reason)));
@@ -200,7 +209,15 @@ pub fn release(req: &UnitRequest<'_>) -> Result<std::result::Result<ReleasedUnit
         Err(r) => return Ok(Err(r)),
     };
     let entries = listed(&at.dir)?;
-    let released = if entries.iter().any(|e| !e.main && e.path == at.spelled) {
+    let unit = entries.iter().find(|e| !e.main && e.path == at.spelled);
+    if unit.is_some_and(|e| !e.prunable && e.branch.as_deref() != Some(&at.branch)) {
+        return Ok(Err(refusal::unit_off_branch(
+            RefusalKind::UnitNotClean,
+            &at.spelled,
+            &at.branch,
+        )));
+    }
+    let released = if unit.is_some() {
         if let Err(why) = unit_ops::remove(&at.dir, &at.spelled) {
             return Ok(Err(refusal::unit_not_clean(&at.spelled, &why)));
         }
@@ -266,14 +283,36 @@ pub fn integrate(req: &UnitRequest<'_>) -> Result<std::result::Result<Merged, Re
     if let Some(r) = integration::integrate_refusal(&readiness) {
         return Ok(Err(r));
     }
+    let on_branch = entries
+        .iter()
+        .any(|e| e.path == at.spelled && e.branch.as_deref() == Some(&at.branch));
+    if !on_branch {
+        return Ok(Err(refusal::unit_off_branch(
+            RefusalKind::UnitNotCommitted,
+            &at.spelled,
+            &at.branch,
+        )));
+    }
     let lock = match WorkspaceLock::of(req.ws, INTEGRATE_WAIT) {
         Ok(lock) => lock,
         Err(WorkspaceError::LockBusy { .. }) => return Ok(Err(refusal::integration_locked())),
         Err(e) => return Err(e),
     };
+    // Checked again under the lock: another integration may have merged (or left a merge in
+    // progress) in this checkout since the first look.
+    if unit_ops::merge_in_progress(&at.dir) || clean(&at.dir) != Some(true) {
+        return Ok(Err(refusal::checkout_dirty(&req.source.alias)));
+    }
+    if unit_ops::current_branch(&at.dir).as_deref() != Some(into.as_str()) {
+        let current = unit_ops::current_branch(&at.dir);
+        return Ok(Err(refusal::checkout_off_branch(
+            &req.source.alias,
+            current.as_deref().unwrap_or("a detached HEAD"),
+            &into,
+        )));
+    }
     let before = unit_ops::head(&at.dir);
     let merge = unit_ops::merge(&at.dir, &at.branch);
-    drop(lock);
     let mut unit = UnitIntegration {
         alias: req.source.alias.clone(),
         source_path: req.source.path.clone(),
@@ -284,6 +323,7 @@ pub fn integrate(req: &UnitRequest<'_>) -> Result<std::result::Result<Merged, Re
         conflicted: Vec::new(),
         released: false,
         next: None,
+        custody_error: None,
     };
     match merge {
         Merge::Conflicted(files) => {
@@ -296,33 +336,34 @@ pub fn integrate(req: &UnitRequest<'_>) -> Result<std::result::Result<Merged, Re
             }));
         }
         Merge::Failed(why) => {
-            return Err(WorkspaceError::Refused {
-                code: ErrorCode::Internal,
-                message: format!(
-                    "git could not merge {} into {} in {}: {why}",
-                    at.branch, unit.into, req.source.path
-                ),
-                action: format!(
-                    "Look at the checkout with `git status` in {}, then run the command again.",
-                    req.source.path
-                ),
-            });
+            // A merge git stopped for another reason (a hook, no identity) may be half-done:
+            // undo it, so the checkout is as it was.
+            let undone = unit_ops::merge_in_progress(&at.dir) && unit_ops::abort_merge(&at.dir);
+            return Ok(Err(refusal::merge_failed(
+                &req.source.alias,
+                &at.branch,
+                &unit.into,
+                &why,
+                undone,
+            )));
         }
         Merge::Done => {}
     }
     unit.integrated = true;
     let after = unit_ops::head(&at.dir);
     let session_dir = sessions::folder_path(req.ws, req.folder);
-    // The merge stands whatever the record says: a custody that cannot be read or written is
-    // reported by the retirement that needs it, not by undoing the merge.
-    let _ = custody::record_unit_integrated(
+    // The merge stands whatever the record says; a record that fails is said in the result.
+    if let Err(e) = custody::record_unit_integrated(
         &session_dir,
         &req.source.alias,
         before.as_deref(),
         after.as_deref(),
         &unit.into,
         req.today,
-    );
+    ) {
+        unit.custody_error = Some(e.to_string());
+    }
+    drop(lock);
     match release(req)? {
         Ok(r) => unit.released = r.released,
         Err(_) => unit.next = Some(release_command(&req.source.alias, req.folder)),

@@ -8,6 +8,7 @@ use crate::context::Ctx;
 use crate::failure::Failure;
 use crate::output::Outcome;
 use aw_core::isolation::integration::{UnitResult, integration_order, pick_source, summarize};
+use aw_core::isolation::refusal;
 use aw_core::wire::worktree::{RefusedUnit, SessionIntegration, UnitOutcome, WorktreeIntegrate};
 use aw_workspace::flow::store;
 use aw_workspace::isolation::inventory;
@@ -48,9 +49,14 @@ pub fn run(args: &UnitArgs, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         let Some(source) = start.block.sources.iter().find(|s| s.alias == alias) else {
             continue;
         };
-        results.push(match verbs::integrate(&request(source))? {
-            Ok(merged) => UnitOutcome::Merged(merged.unit),
-            Err(r) => UnitOutcome::Refused(RefusedUnit::of(alias, r)),
+        // One unit's failure never stops the others, nor hides what they did.
+        results.push(match verbs::integrate(&request(source)) {
+            Ok(Ok(merged)) => UnitOutcome::Merged(merged.unit),
+            Ok(Err(r)) => UnitOutcome::Refused(RefusedUnit::of(alias, r)),
+            Err(e) => UnitOutcome::Refused(RefusedUnit::of(
+                alias,
+                refusal::unit_failed(alias, e.to_string().trim_end_matches('.'), &e.action()),
+            )),
         });
     }
     let summary: Vec<(&str, UnitResult<'_>)> = results
