@@ -19,6 +19,7 @@ pub mod invocation;
 pub mod io;
 pub mod isolation;
 pub mod locate;
+pub mod migrate;
 pub mod project;
 pub mod publish;
 pub mod sessions;

@@ -44,6 +44,7 @@ pub const HELP_MAP: &[(&str, &[&str])] = &[
         "Workspace and sources",
         &[
             "workspace-init",
+            "workspace-migrate",
             "sources",
             "check-branch",
             "worktree",

@@ -53,6 +53,7 @@ mod support;
 mod symlinks;
 mod unit_check;
 mod workspace_init;
+mod workspace_migrate;
 mod worktree;
 
 /// With `autotests = false`, cargo compiles only `tests/runner.rs` of each crate: a test file

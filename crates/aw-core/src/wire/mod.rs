@@ -36,4 +36,5 @@ pub mod sources;
 pub mod stack;
 pub mod visibility;
 pub mod workspace_init;
+pub mod workspace_migrate;
 pub mod worktree;

@@ -247,6 +247,10 @@ pub const ENTRIES: &[Entry] = &[
         schema: schema_of::<super::workspace_init::WorkspaceInit<'static>>,
     },
     Entry {
+        command: "workspace-migrate",
+        schema: schema_of::<super::workspace_migrate::WorkspaceMigrate>,
+    },
+    Entry {
         command: "worktree-ensure",
         schema: schema_of::<super::worktree::WorktreeEnsure>,
     },

@@ -32,6 +32,7 @@ mod stack;
 mod status;
 pub mod visibility;
 mod workspace_init;
+mod workspace_migrate;
 mod worktree;
 
 use crate::context::Ctx;
@@ -189,6 +190,10 @@ every external source and nothing stale."
     )]
     WorkspaceInit(workspace_init::WorkspaceInitArgs),
     #[command(
+        about = "Bring a workspace written by older releases up to the current model (a preview unless --apply)."
+    )]
+    WorkspaceMigrate(workspace_migrate::WorkspaceMigrateArgs),
+    #[command(
         about = worktree::ABOUT,
         long_about = "Isolation units: one `git worktree` of a source per session, at \
 `~/.<ns>/worktrees/<workspace key>/<alias>/<session folder>` on the branch `aw/<session folder>`, \
@@ -247,6 +252,7 @@ pub fn dispatch(command: &Command, cx: &Ctx<'_>) -> Result<Outcome, Failure> {
         Command::Status(args) => status::run(args, cx),
         Command::Visibility(cmd) => visibility::dispatch(cmd, cx),
         Command::WorkspaceInit(args) => workspace_init::run(args, cx),
+        Command::WorkspaceMigrate(args) => workspace_migrate::run(args, cx),
         Command::Worktree(cmd) => worktree::dispatch(cmd, cx),
     }
 }

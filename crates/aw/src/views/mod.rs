@@ -45,6 +45,7 @@ pub mod stack;
 pub mod status;
 pub mod visibility;
 pub mod workspace_init;
+pub mod workspace_migrate;
 pub mod worktree;
 
 use crate::output::Style;
