@@ -8,6 +8,7 @@
 
 pub mod branch_check;
 pub mod codex;
+pub mod commit_advisor;
 pub mod error;
 pub mod gitignore;
 pub mod kept;
@@ -16,6 +17,7 @@ pub mod launch;
 pub mod markers;
 pub mod model;
 pub mod parse;
+pub mod pretool;
 pub mod reconcile;
 pub mod reference_trace;
 pub mod render;
@@ -23,6 +25,7 @@ pub mod settings;
 pub mod skills_toml;
 pub mod source;
 pub mod sources;
+pub mod sql_guard;
 pub mod stack;
 pub mod upsert;
 pub mod visibility;
