@@ -563,13 +563,17 @@ mod tests {
     /// The environment variables PROTOCOL.md names (aw's own, and the hosts' markers), the only
     /// UPPER_SNAKE words in it that are not codes.
     const ENVIRONMENT: &[&str] = &[
+        "AW_AGENT_WORKFLOW_BIN",
         "AW_ANSWER_IDLE_MS",
         "AW_ANSWER_MAX_BYTES",
+        "AW_COMMIT_ADVISOR",
         "AW_CONTEXT_ID",
         "AW_DOC_LANGUAGE",
         "AW_HOOK_BUDGET_MS",
         "AW_LOCK_WAIT_MS",
         "AW_NAMESPACE",
+        "AW_SQL_GUARD",
+        "AW_SQL_GUARD_ALLOW",
         "AW_TEST_NOW",
         "AW_TEST_STALL_MS",
         "CLAUDE_AGENT_ID",

@@ -242,7 +242,11 @@ fn a_missing_required_argument_is_named() {
 #[test]
 fn a_group_without_its_verb_is_refused_with_the_verbs_it_has() {
     for (args, code, verbs) in [
-        (&["hook"][..], "INVALID_INPUT", json!(["branch-check"])),
+        (
+            &["hook"][..],
+            "INVALID_INPUT",
+            json!(["branch-check", "git-commit-advisor", "sql-mutation-guard"]),
+        ),
         (&["visibility"], "INVALID_INPUT", json!(["doctor"])),
         (
             &["flow"],

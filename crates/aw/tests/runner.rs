@@ -31,6 +31,7 @@ mod flow_status;
 mod golden;
 mod help_map;
 mod hook;
+mod hook_guards;
 mod house_rules;
 mod manifest_validate;
 mod multiroot;

@@ -1913,3 +1913,35 @@ fn a_group_naming_its_matcher_twice_is_the_persons_and_uninstall_leaves_it() {
     ws.ok(&["self", "uninstall", "--target", "claude"]);
     assert_eq!(read(home, ".claude/settings.json"), theirs);
 }
+
+/// aw does not arm the two advisory guards itself yet; a person who adds them by hand to Claude
+/// Code's settings keeps them through install, a second install and uninstall, byte for byte.
+#[test]
+fn guards_added_by_hand_beside_aws_hooks_stay_through_install_and_uninstall() {
+    let ws = Ws::bare();
+    let home = ws.home();
+    std::fs::create_dir_all(home.join(".claude")).unwrap();
+    let mine = r#"{"hooks":{"PreToolUse":[{"matcher":"mcp__.*__execute_sql","hooks":[{"type":"command","command":"aw hook sql-mutation-guard","timeout":10}]},{"matcher":"Bash","hooks":[{"type":"command","command":"aw hook git-commit-advisor","timeout":10}]}]}}"#;
+    std::fs::write(home.join(".claude/settings.json"), mine).unwrap();
+    let v = install(&ws, "claude");
+    assert_eq!(target(&v, "claude")["hooks"]["status"], "installed");
+    let s: Value = serde_json::from_str(&read(home, ".claude/settings.json")).unwrap();
+    let pre = s["hooks"]["PreToolUse"].as_array().unwrap();
+    assert_eq!(
+        pre.len(),
+        3,
+        "aw's branch check beside the person's two guards: {pre:?}"
+    );
+    assert_eq!(pre[0]["hooks"][0]["command"], "aw hook sql-mutation-guard");
+    assert_eq!(pre[1]["hooks"][0]["command"], "aw hook git-commit-advisor");
+    assert!(
+        pre[2]["hooks"][0]["command"]
+            .as_str()
+            .unwrap()
+            .ends_with(" hook branch-check")
+    );
+    let again = install(&ws, "claude");
+    assert_eq!(target(&again, "claude")["hooks"]["status"], "noop");
+    ws.ok(&["self", "uninstall", "--target", "claude"]);
+    assert_eq!(read(home, ".claude/settings.json"), mine);
+}

@@ -8,6 +8,7 @@
 
 pub mod branch_check;
 pub mod codex;
+pub mod commit_advisor;
 pub mod error;
 pub mod gitignore;
 pub mod kept;
@@ -17,6 +18,7 @@ pub mod markers;
 pub mod migrate;
 pub mod model;
 pub mod parse;
+pub mod pretool;
 pub mod reconcile;
 pub mod reference_trace;
 pub mod render;
@@ -24,6 +26,7 @@ pub mod settings;
 pub mod skills_toml;
 pub mod source;
 pub mod sources;
+pub mod sql_guard;
 pub mod stack;
 pub mod upsert;
 pub mod visibility;

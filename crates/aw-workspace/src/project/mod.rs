@@ -4,6 +4,7 @@
 pub mod doc_language;
 pub mod init;
 pub mod launch;
+pub mod pretool;
 pub mod reference_trace;
 pub mod source_removal;
 pub mod visibility;

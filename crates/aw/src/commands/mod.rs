@@ -93,11 +93,13 @@ links <skill-dir>` shows, creates or removes its wrapper links."
     #[command(about = "Add or update a session's row in HISTORY.md.")]
     HistoryUpdate(session::history_update::HistoryUpdateArgs),
     #[command(
-        about = "Targets of the hosts' PreToolUse hooks (`hook branch-check`).",
+        about = "Targets of the hosts' PreToolUse hooks (branch check, SQL guard, commit advice).",
         long_about = "Targets of the agent hosts' PreToolUse hooks. Each reads the host's JSON \
 on stdin, prints nothing on stdout and answers with its exit code: 0 lets the tool run, 2 blocks \
 it and stderr says why.\n\n`aw hook branch-check` refuses an edit in a source that is not on its \
-working branch."
+working branch; `aw hook sql-mutation-guard` refuses an MCP SQL call that changes the database \
+(AW_SQL_GUARD=off, AW_SQL_GUARD_ALLOW=<server> bypass it); `aw hook git-commit-advisor` advises \
+tagging a commit message with the active session and never blocks (AW_COMMIT_ADVISOR=off)."
     )]
     #[command(subcommand)]
     Hook(hook::HookCommand),
